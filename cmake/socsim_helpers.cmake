@@ -1,0 +1,16 @@
+# socsim_add_gtest(<name> SOURCES ... LIBS ...)
+# A GoogleTest binary whose tests each run in their own process (SystemC elaborates once
+# per process). Links socsim's own main (tests/gtest_sc_main.cpp), which provides sc_main.
+function(socsim_add_gtest name)
+  if(NOT SOCSIM_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} socsim_gtest_main GTest::gtest)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  set(labels unit ${ARG_LABELS})
+  gtest_discover_tests(${name}
+    PROPERTIES LABELS "${labels}" ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"
+    DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -1,0 +1,24 @@
+// Sub-commands of the `socsim` command line. Each takes the arguments after its name
+// (args[0] is the sub-command's name) and returns the process exit status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace socsim {
+
+/// `socsim run`: simulate firmware on a SoC described by YAML.
+int cmd_run(const std::vector<std::string>& args);
+/// `socsim memmap`: print the memory map, or write the firmware linker script and header.
+int cmd_memmap(const std::vector<std::string>& args);
+/// `socsim ddr-trace`: replay a memory trace through a DDR preset and print statistics.
+int cmd_ddr_trace(const std::vector<std::string>& args);
+
+/// Exit statuses shared by all sub-commands.
+enum ExitStatus : int {
+  kExitUsage = 2,      ///< bad command line, config or input file
+  kExitSimFault = 3,   ///< simulation fault: unmapped access, unhandled trap, lock-up
+  kExitMaxCycles = 124 ///< --max-cycles reached
+};
+
+}  // namespace socsim

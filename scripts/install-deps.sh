@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages socsim needs, only those missing (idempotent).
+# Usage: scripts/install-deps.sh [--with-ml]   (--with-ml adds torch/onnx for the model zoo)
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ make pkg-config git ca-certificates
+  libsystemc-dev verilator libyaml-cpp-dev libboost-dev libboost-program-options-dev
+  libgtest-dev libgmock-dev nlohmann-json3-dev libelf-dev libbenchmark-dev
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
+  python3 python3-numpy python3-yaml
+)
+if [[ "${1:-}" == "--with-ml" ]]; then
+  packages+=(python3-torch python3-onnx python3-matplotlib python3-torchvision)
+fi
+
+missing=()
+for pkg in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$pkg")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "socsim: installing Debian packages: ${missing[*]}" >&2
+if [[ $(id -u) -ne 0 ]]; then
+  SUDO=sudo
+else
+  SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q
+$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}"
