@@ -251,7 +251,7 @@ void apply_override(YAML::Node root, const std::string& assignment) {
     if (!next.IsDefined() || !next.IsMap()) {
       throw ConfigError("--set " + assignment + ": '" + walked + "' is not a map in the config");
     }
-    node = next;
+    node.reset(next);
   }
   if (!node.IsMap()) throw ConfigError("--set " + assignment + ": the config root is not a map");
   YAML::Node existing = node[keys.back()];

@@ -1,0 +1,1 @@
+# The RISC-V firmware, built as a separate CMake project with its own toolchain file.

@@ -1,0 +1,41 @@
+// The `socsim` command line: dispatches to sub-commands (see platform/commands.h).
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "platform/commands.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(socsim - a cycle-accurate SoC simulator with an NPU model
+
+Usage: socsim <command> [options]
+
+Commands:
+  run        simulate firmware on a SoC described by YAML
+  memmap     print a SoC's memory map, or write the firmware linker script and header
+  ddr-trace  replay a memory trace through a DDR preset and print its statistics
+
+Run 'socsim <command> --help' for the options of a command.
+)";
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  // The SystemC banner would be printed on the first simulation call; users do not need it.
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? socsim::kExitUsage : 0;
+  }
+  const std::string& command = args[0];
+  if (command == "run") return socsim::cmd_run(args);
+  if (command == "memmap") return socsim::cmd_memmap(args);
+  if (command == "ddr-trace") return socsim::cmd_ddr_trace(args);
+  std::cerr << "socsim: unknown command '" << command << "'\n\n" << kUsage;
+  return socsim::kExitUsage;
+}
