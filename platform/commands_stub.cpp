@@ -4,14 +4,6 @@
 #include "platform/commands.h"
 
 namespace socsim {
-int cmd_run(const std::vector<std::string>&) {
-  std::cerr << "socsim run: not built yet\n";
-  return kExitUsage;
-}
-int cmd_memmap(const std::vector<std::string>&) {
-  std::cerr << "socsim memmap: not built yet\n";
-  return kExitUsage;
-}
 int cmd_ddr_trace(const std::vector<std::string>&) {
   std::cerr << "socsim ddr-trace: not built yet\n";
   return kExitUsage;
