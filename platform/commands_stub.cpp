@@ -12,8 +12,4 @@ int cmd_memmap(const std::vector<std::string>&) {
   std::cerr << "socsim memmap: not built yet\n";
   return kExitUsage;
 }
-int cmd_ddr_trace(const std::vector<std::string>&) {
-  std::cerr << "socsim ddr-trace: not built yet\n";
-  return kExitUsage;
-}
 }  // namespace socsim
