@@ -76,8 +76,7 @@ double throughput(const DdrConfig& config, const Trace& trace, int runs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string dir =
-      argc > 1 ? argv[1] : std::string(SOCSIM_SOURCE_DIR) + "/configs/ddr";
+  const std::string dir = argc > 1 ? argv[1] : std::string(SOCSIM_SOURCE_DIR) + "/configs/ddr";
   std::vector<DdrConfig> presets;
   try {
     for (const char* name : {"ddr4-3200.yaml", "lpddr4x-4266.yaml"}) {
@@ -89,8 +88,7 @@ int main(int argc, char** argv) {
   }
 
   constexpr int kRuns = 5;
-  std::printf("Model throughput (simulated requests per host second, median of %d runs)\n",
-              kRuns);
+  std::printf("Model throughput (simulated requests per host second, median of %d runs)\n", kRuns);
   std::printf("%-22s %16s %16s %16s\n", "preset", "stream 64 B", "random 64 B", "stream 4 KiB");
   for (const DdrConfig& c : presets) {
     const double stream = throughput(c, sequential(64ull << 20, 64, false), kRuns);

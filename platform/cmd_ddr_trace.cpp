@@ -1,7 +1,6 @@
 // `socsim ddr-trace`: replays a text memory trace through a DDR preset and prints the
 // model's statistics (format of the trace: docs/ddr.md).
 #include <boost/program_options.hpp>
-
 #include <fstream>
 #include <iostream>
 
@@ -38,12 +37,11 @@ int cmd_ddr_trace(const std::vector<std::string>& args) {
   std::string json_file;
   std::string trace_file;
   std::vector<std::string> overrides;
-  options.add_options()
-      ("help,h", "print this help")
-      ("ddr", po::value(&preset)->value_name("FILE"), "DDR preset YAML (configs/ddr/...)")
-      ("set", po::value(&overrides)->composing()->value_name("KEY=VALUE"),
-       "override a preset field, e.g. --set timing.tRCD=24 (repeatable)")
-      ("json", po::value(&json_file)->value_name("FILE"), "also write the statistics as JSON");
+  options.add_options()("help,h", "print this help")("ddr", po::value(&preset)->value_name("FILE"),
+                                                     "DDR preset YAML (configs/ddr/...)")(
+      "set", po::value(&overrides)->composing()->value_name("KEY=VALUE"),
+      "override a preset field, e.g. --set timing.tRCD=24 (repeatable)")(
+      "json", po::value(&json_file)->value_name("FILE"), "also write the statistics as JSON");
   po::options_description hidden;
   hidden.add_options()("trace", po::value(&trace_file));
   po::options_description all;
@@ -66,7 +64,8 @@ int cmd_ddr_trace(const std::vector<std::string>& args) {
   }
   if (preset.empty() || trace_file.empty()) {
     std::cerr << "socsim ddr-trace: " << (preset.empty() ? "--ddr" : "a trace file")
-              << " is required\n\n" << options << "\n";
+              << " is required\n\n"
+              << options << "\n";
     return kExitUsage;
   }
 

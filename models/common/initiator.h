@@ -6,9 +6,8 @@
 #pragma once
 
 #include <string>
-#include <utility>
-
 #include <tlm>
+#include <utility>
 
 namespace socsim {
 
@@ -24,8 +23,8 @@ class InitiatorExtension : public tlm::tlm_extension<InitiatorExtension> {
     *this = static_cast<const InitiatorExtension&>(other);
   }
 
-  int id = kCpuId;          ///< small non-negative number, unique per initiator
-  std::string name = "cpu"; ///< shown in statistics
+  int id = kCpuId;           ///< small non-negative number, unique per initiator
+  std::string name = "cpu";  ///< shown in statistics
 };
 
 }  // namespace socsim

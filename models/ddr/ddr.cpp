@@ -33,7 +33,9 @@ Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config, uint64_t size_by
   target_socket.register_transport_dbg(this, &Ddr::transport_dbg);
 }
 
-Ddr::~Ddr() { std::free(store_); }
+Ddr::~Ddr() {
+  std::free(store_);
+}
 
 bool Ddr::copy_data(tlm::tlm_generic_payload& trans) {
   const uint64_t addr = trans.get_address();

@@ -8,13 +8,13 @@
 // timing (ELF and model loading).
 #pragma once
 
+#include <tlm_utils/simple_target_socket.h>
+
 #include <cstdint>
 #include <memory>
-#include <vector>
-
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
+#include <vector>
 
 #include "models/ddr/ddr_config.h"
 #include "models/ddr/ddr_timing.h"

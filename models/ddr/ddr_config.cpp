@@ -32,15 +32,15 @@ struct TimingKey {
   bool required;  // in a preset; optional ones default as documented
 };
 constexpr TimingKey kTimingKeys[] = {
-    {"CL", &DdrTimingParams::cl, true},          {"CWL", &DdrTimingParams::cwl, true},
-    {"tRCD", &DdrTimingParams::t_rcd, true},     {"tRP", &DdrTimingParams::t_rp, true},
+    {"CL", &DdrTimingParams::cl, true},           {"CWL", &DdrTimingParams::cwl, true},
+    {"tRCD", &DdrTimingParams::t_rcd, true},      {"tRP", &DdrTimingParams::t_rp, true},
     {"tRPab", &DdrTimingParams::t_rp_all, false}, {"tRAS", &DdrTimingParams::t_ras, true},
-    {"tRC", &DdrTimingParams::t_rc, true},       {"tCCD_S", &DdrTimingParams::t_ccd_s, true},
-    {"tCCD_L", &DdrTimingParams::t_ccd_l, true}, {"tRRD_S", &DdrTimingParams::t_rrd_s, true},
-    {"tRRD_L", &DdrTimingParams::t_rrd_l, true}, {"tFAW", &DdrTimingParams::t_faw, true},
-    {"tWR", &DdrTimingParams::t_wr, true},       {"tRTP", &DdrTimingParams::t_rtp, true},
-    {"tWTR_S", &DdrTimingParams::t_wtr_s, true}, {"tWTR_L", &DdrTimingParams::t_wtr_l, true},
-    {"tRFC", &DdrTimingParams::t_rfc, true},     {"tREFI", &DdrTimingParams::t_refi, true},
+    {"tRC", &DdrTimingParams::t_rc, true},        {"tCCD_S", &DdrTimingParams::t_ccd_s, true},
+    {"tCCD_L", &DdrTimingParams::t_ccd_l, true},  {"tRRD_S", &DdrTimingParams::t_rrd_s, true},
+    {"tRRD_L", &DdrTimingParams::t_rrd_l, true},  {"tFAW", &DdrTimingParams::t_faw, true},
+    {"tWR", &DdrTimingParams::t_wr, true},        {"tRTP", &DdrTimingParams::t_rtp, true},
+    {"tWTR_S", &DdrTimingParams::t_wtr_s, true},  {"tWTR_L", &DdrTimingParams::t_wtr_l, true},
+    {"tRFC", &DdrTimingParams::t_rfc, true},      {"tREFI", &DdrTimingParams::t_refi, true},
 };
 
 struct MappingKey {
@@ -163,7 +163,9 @@ bool from_preset(const DdrConfig& config, const std::string& key) {
          it->second.compare(0, config.preset_file.size(), config.preset_file) == 0;
 }
 
-bool is_power_of_two(uint64_t value) { return value != 0 && (value & (value - 1)) == 0; }
+bool is_power_of_two(uint64_t value) {
+  return value != 0 && (value & (value - 1)) == 0;
+}
 
 uint32_t log2_exact(uint64_t value) {
   uint32_t bits = 0;
@@ -194,8 +196,8 @@ void validate_geometry(const DdrConfig& c) {
             "a burst (channel_width_bits / 8 * burst_length) must be a power of two bytes");
   }
   if (g.row_bytes < g.burst_bytes()) {
-    fail_at(c, "geometry.row_bytes", "must hold at least one burst (" +
-                                         std::to_string(g.burst_bytes()) + " bytes)");
+    fail_at(c, "geometry.row_bytes",
+            "must hold at least one burst (" + std::to_string(g.burst_bytes()) + " bytes)");
   }
   if (g.capacity_bytes() > (uint64_t{1} << 48)) {
     fail_at(c, "geometry.rows", "the device would exceed 256 TiB");
@@ -213,8 +215,7 @@ void validate_timing(const DdrConfig& c) {
   };
   auto s = [](uint32_t v) { return std::to_string(v); };
   need(t.t_rc >= t.t_ras + t.t_rp, "tRC",
-       "tRC (" + s(t.t_rc) + ") must be >= tRAS + tRP (" + s(t.t_ras) + " + " + s(t.t_rp) +
-           ")");
+       "tRC (" + s(t.t_rc) + ") must be >= tRAS + tRP (" + s(t.t_ras) + " + " + s(t.t_rp) + ")");
   need(t.t_ras >= t.t_rcd, "tRAS",
        "tRAS (" + s(t.t_ras) + ") must be >= tRCD (" + s(t.t_rcd) + ")");
   need(t.t_ccd_l >= t.t_ccd_s, "tCCD_L", "tCCD_L must be >= tCCD_S");
@@ -298,8 +299,7 @@ void validate_ddr_config(const DdrConfig& config) {
   validate_mapping(config);
 }
 
-void check_ddr_region_size(const DdrConfig& config, uint64_t size_bytes,
-                           const std::string& where) {
+void check_ddr_region_size(const DdrConfig& config, uint64_t size_bytes, const std::string& where) {
   if (size_bytes == 0) throw ConfigError(where + ": the DDR region size must not be zero");
   if (size_bytes > config.capacity_bytes()) {
     std::ostringstream msg;

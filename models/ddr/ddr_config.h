@@ -23,13 +23,13 @@ enum class DdrModelKind {
 
 /// Organisation of the device as the memory controller sees it.
 struct DdrGeometry {
-  uint32_t channels = 1;            ///< independent channels, each with its own data bus
-  uint32_t channel_width_bits = 64; ///< data bus width of one channel
-  uint32_t burst_length = 8;        ///< BL: transfers per burst (two transfers per tCK)
-  uint32_t bank_groups = 1;         ///< bank groups per channel (1 when the device has none)
-  uint32_t banks_per_group = 8;     ///< banks in each bank group
-  uint32_t rows = 65536;            ///< rows per bank
-  uint32_t row_bytes = 2048;        ///< row buffer (page) size across the channel, in bytes
+  uint32_t channels = 1;             ///< independent channels, each with its own data bus
+  uint32_t channel_width_bits = 64;  ///< data bus width of one channel
+  uint32_t burst_length = 8;         ///< BL: transfers per burst (two transfers per tCK)
+  uint32_t bank_groups = 1;          ///< bank groups per channel (1 when the device has none)
+  uint32_t banks_per_group = 8;      ///< banks in each bank group
+  uint32_t rows = 65536;             ///< rows per bank
+  uint32_t row_bytes = 2048;         ///< row buffer (page) size across the channel, in bytes
 
   uint32_t burst_bytes() const { return channel_width_bits / 8 * burst_length; }
   uint32_t banks_per_channel() const { return bank_groups * banks_per_group; }
@@ -79,8 +79,8 @@ struct DdrConfig {
   DdrGeometry geometry;
   DdrTimingParams timing;
   DdrAddressMapping mapping;
-  double ideal_latency_ns = 0;   ///< kIdeal only: latency of every request
-  uint64_t ideal_capacity = 0;   ///< kIdeal only: addressable bytes
+  double ideal_latency_ns = 0;  ///< kIdeal only: latency of every request
+  uint64_t ideal_capacity = 0;  ///< kIdeal only: addressable bytes
 
   /// Where each value came from ("file:line: key 'timing.tRCD'"), keyed by its YAML key
   /// path, so validation errors can name file, line and key. Missing entries are allowed
@@ -96,8 +96,7 @@ struct DdrConfig {
 
 /// Loads and validates a preset file (strict: unknown keys are errors). `overrides`, if
 /// given, are `key.path=value` assignments (as for `--set`) applied to the file first.
-DdrConfig load_ddr_preset(const std::string& file,
-                          const std::vector<std::string>& overrides = {});
+DdrConfig load_ddr_preset(const std::string& file, const std::vector<std::string>& overrides = {});
 
 /// Loads the DDR of a SoC YAML region entry: reads `preset` (a path relative to base_dir),
 /// loads that file strictly, then applies the other keys of `node` that name preset fields

@@ -4,10 +4,9 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/ddr/ddr_config.h"
 
@@ -41,8 +40,8 @@ class LatencyHistogram {
 
 /// Counters of one initiator or one bank.
 struct DdrCounters {
-  uint64_t reads = 0;           ///< read requests (bursts, for a bank)
-  uint64_t writes = 0;          ///< write requests (bursts, for a bank)
+  uint64_t reads = 0;   ///< read requests (bursts, for a bank)
+  uint64_t writes = 0;  ///< write requests (bursts, for a bank)
   uint64_t bytes_read = 0;
   uint64_t bytes_written = 0;
   uint64_t row_hits = 0;        ///< bursts that found their row open
@@ -51,7 +50,7 @@ struct DdrCounters {
   uint64_t refresh_stalls = 0;  ///< requests (bursts) delayed by a refresh
   uint64_t first_arrival_ps = UINT64_MAX;
   uint64_t last_done_ps = 0;
-  LatencyHistogram latency;     ///< arrival to last data, per request (burst)
+  LatencyHistogram latency;  ///< arrival to last data, per request (burst)
 
   uint64_t requests() const { return reads + writes; }
   uint64_t bytes() const { return bytes_read + bytes_written; }

@@ -57,9 +57,18 @@ DdrResult DdrTiming::access(uint64_t arrival_ps, bool is_write, uint64_t addr, u
     bank.record(is_write, static_cast<uint32_t>(last_byte - first_byte), arrival_ps,
                 cycle_to_ps(b.done_cycle));
     switch (b.outcome) {
-      case RowOutcome::kHit: ++result.row_hits, ++bank.row_hits; break;
-      case RowOutcome::kMiss: ++result.row_misses, ++bank.row_misses; break;
-      case RowOutcome::kConflict: ++result.row_conflicts, ++bank.row_conflicts; break;
+      case RowOutcome::kHit:
+        ++result.row_hits;
+        ++bank.row_hits;
+        break;
+      case RowOutcome::kMiss:
+        ++result.row_misses;
+        ++bank.row_misses;
+        break;
+      case RowOutcome::kConflict:
+        ++result.row_conflicts;
+        ++bank.row_conflicts;
+        break;
     }
     if (b.refresh_stall) {
       ++bank.refresh_stalls;
@@ -115,8 +124,8 @@ DdrTiming::BurstResult DdrTiming::serve_burst(uint64_t arrival, bool is_write, u
         pre = std::max(start, bank.pre_ready);
         act_earliest = pre + t_.t_rp;
       }
-      act = std::max({act_earliest, bank.act_ready, ch.act_ready, group.act_ready,
-                      ch.faw[ch.faw_next]});
+      act = std::max(
+          {act_earliest, bank.act_ready, ch.act_ready, group.act_ready, ch.faw[ch.faw_next]});
       col = act + t_.t_rcd;
     }
     col = std::max({col, ch.col_ready, group.col_ready});
@@ -124,9 +133,15 @@ DdrTiming::BurstResult DdrTiming::serve_burst(uint64_t arrival, bool is_write, u
     if (col + data_delay < ch.bus_free) col = ch.bus_free - data_delay;
 
     switch (outcome) {
-      case RowOutcome::kHit: first = col; break;
-      case RowOutcome::kMiss: first = act; break;
-      case RowOutcome::kConflict: first = pre; break;
+      case RowOutcome::kHit:
+        first = col;
+        break;
+      case RowOutcome::kMiss:
+        first = act;
+        break;
+      case RowOutcome::kConflict:
+        first = pre;
+        break;
     }
     // A refresh that falls due before this burst's first command goes first.
     if (ch.refresh_due <= first) {

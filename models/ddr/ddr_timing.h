@@ -25,8 +25,8 @@ namespace socsim {
 
 /// The answer to one request.
 struct DdrResult {
-  uint64_t done_ps = 0;        ///< time the last data beat has been transferred
-  uint32_t bursts = 0;         ///< bursts the request was split into
+  uint64_t done_ps = 0;  ///< time the last data beat has been transferred
+  uint32_t bursts = 0;   ///< bursts the request was split into
   uint32_t row_hits = 0;
   uint32_t row_misses = 0;
   uint32_t row_conflicts = 0;
@@ -68,14 +68,14 @@ class DdrTiming {
   struct Channel {
     std::vector<Bank> banks;
     std::vector<BankGroup> groups;
-    uint64_t col_ready = 0;      // tCCD_S
-    uint64_t act_ready = 0;      // tRRD_S
-    uint64_t read_ready = 0;     // tWTR_S
-    uint64_t bus_free = 0;       // data bus occupied until
+    uint64_t col_ready = 0;         // tCCD_S
+    uint64_t act_ready = 0;         // tRRD_S
+    uint64_t read_ready = 0;        // tWTR_S
+    uint64_t bus_free = 0;          // data bus occupied until
     std::array<uint64_t, 4> faw{};  // last four ACT + tFAW; the oldest bounds the next ACT
     size_t faw_next = 0;
     uint64_t refresh_due = 0;
-    uint64_t refresh_end = 0;    // no command before this
+    uint64_t refresh_end = 0;  // no command before this
   };
   enum class RowOutcome { kHit, kMiss, kConflict };
 

@@ -14,8 +14,7 @@ namespace {
 
 // "12", "12.5ns", "800ps", "1.5us" -> picoseconds; nullopt if malformed.
 std::optional<uint64_t> parse_time_ps(const std::string& text) {
-  static const std::pair<const char*, double> kUnits[] = {
-      {"ps", 1.0}, {"ns", 1e3}, {"us", 1e6}};
+  static const std::pair<const char*, double> kUnits[] = {{"ps", 1.0}, {"ns", 1e3}, {"us", 1e6}};
   std::string number = text;
   double scale = 1e3;
   for (const auto& [unit, factor] : kUnits) {

@@ -58,24 +58,21 @@ TEST(DdrConfig, SocEntryOverridesPresetFields) {
   EXPECT_EQ(c.timing.t_rc, 80u);
   EXPECT_EQ(c.timing.cl, 22u);  // from the preset
   EXPECT_EQ(c.capacity_bytes(), 4ull << 30);
-  EXPECT_NE(c.origin.at("timing.tRCD").find("soc.yaml:7: key 'ddr.timing.tRCD'"),
-            std::string::npos)
+  EXPECT_NE(c.origin.at("timing.tRCD").find("soc.yaml:7: key 'ddr.timing.tRCD'"), std::string::npos)
       << c.origin.at("timing.tRCD");
   EXPECT_NE(c.origin.at("timing.CL").find("ddr4-3200.yaml"), std::string::npos);
 }
 
 TEST(DdrConfig, ImpossibleTimingNamesFileAndKey) {
-  const std::string msg = error_of([] {
-    load_region("ddr:\n  preset: ddr/ddr4-3200.yaml\n  timing:\n    tRC: 60\n");
-  });
+  const std::string msg =
+      error_of([] { load_region("ddr:\n  preset: ddr/ddr4-3200.yaml\n  timing:\n    tRC: 60\n"); });
   EXPECT_NE(msg.find("soc.yaml:4: key 'ddr.timing.tRC'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("tRAS + tRP"), std::string::npos) << msg;
 }
 
 TEST(DdrConfig, UnknownOverrideKeyIsAnError) {
-  const std::string msg = error_of([] {
-    load_region("ddr:\n  preset: ddr/ddr4-3200.yaml\n  timing:\n    tRCDD: 24\n");
-  });
+  const std::string msg = error_of(
+      [] { load_region("ddr:\n  preset: ddr/ddr4-3200.yaml\n  timing:\n    tRCDD: 24\n"); });
   EXPECT_NE(msg.find("ddr.timing.tRCDD"), std::string::npos) << msg;
   EXPECT_NE(msg.find("unknown key"), std::string::npos) << msg;
 }
@@ -88,21 +85,18 @@ TEST(DdrConfig, RegionLargerThanDeviceIsAnError) {
 }
 
 TEST(DdrConfig, OverlappingMappingBitsNameBothFields) {
-  const std::string msg = error_of([] {
-    load_region("ddr:\n  preset: ddr/ddr4-3200.yaml\n  mapping:\n    bank: [14-15]\n");
-  });
+  const std::string msg = error_of(
+      [] { load_region("ddr:\n  preset: ddr/ddr4-3200.yaml\n  mapping:\n    bank: [14-15]\n"); });
   EXPECT_NE(msg.find("key 'ddr.mapping.bank'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("also used by mapping.column"), std::string::npos) << msg;
 }
 
 TEST(DdrConfig, MappingMustFitGeometryAndDevice) {
-  std::string msg = error_of([] {
-    load_region("ddr:\n  preset: ddr/ddr4-3200.yaml\n  mapping:\n    bank: [15]\n");
-  });
+  std::string msg = error_of(
+      [] { load_region("ddr:\n  preset: ddr/ddr4-3200.yaml\n  mapping:\n    bank: [15]\n"); });
   EXPECT_NE(msg.find("needs 2 bits"), std::string::npos) << msg;
-  msg = error_of([] {
-    load_region("ddr:\n  preset: ddr/ddr4-3200.yaml\n  mapping:\n    bank: [33, 34]\n");
-  });
+  msg = error_of(
+      [] { load_region("ddr:\n  preset: ddr/ddr4-3200.yaml\n  mapping:\n    bank: [33, 34]\n"); });
   EXPECT_NE(msg.find("beyond the device"), std::string::npos) << msg;
   msg = error_of([] {
     load_region("ddr:\n  preset: ddr/ddr4-3200.yaml\n  mapping:\n    bank_group: [5-6]\n");
@@ -129,16 +123,17 @@ TEST(DdrConfig, PresetIsStrict) {
   const std::string missing = write_temp("missing.yaml", "name: x\nmodel: jedec\n");
   EXPECT_NE(error_of([&] { load_ddr_preset(missing); }).find("missing required key 'tck_ps'"),
             std::string::npos);
-  EXPECT_NE(error_of([] { load_region("ddr:\n  preset: ddr/nope.yaml\n"); })
-                .find("soc.yaml:2: key 'ddr.preset'"),
+  EXPECT_NE(error_of([] {
+              load_region("ddr:\n  preset: ddr/nope.yaml\n");
+            }).find("soc.yaml:2: key 'ddr.preset'"),
             std::string::npos);
 }
 
 TEST(DdrConfig, SetOverridesApplyToPresetFile) {
   DdrConfig c = load_ddr_preset(test::preset_path("ddr4-3200.yaml"), {"timing.CL=24"});
   EXPECT_EQ(c.timing.cl, 24u);
-  const std::string msg = error_of(
-      [] { load_ddr_preset(test::preset_path("ddr4-3200.yaml"), {"timing.tRAS=10"}); });
+  const std::string msg =
+      error_of([] { load_ddr_preset(test::preset_path("ddr4-3200.yaml"), {"timing.tRAS=10"}); });
   EXPECT_NE(msg.find("timing.tRAS"), std::string::npos) << msg;
   EXPECT_NE(msg.find("command line"), std::string::npos) << msg;
 }

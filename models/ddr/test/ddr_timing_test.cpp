@@ -21,7 +21,9 @@ constexpr uint64_t kUs = 1'000'000;
 constexpr uint64_t kCl = 22, kCwl = 16, kRcd = 22, kRp = 22, kBurst = 4;
 constexpr uint64_t kCcdS = 4, kCcdL = 8, kFaw = 34, kRfc = 576, kRefi = 12480;
 
-uint64_t latency(const DdrResult& r, uint64_t arrival_ps) { return r.done_ps - arrival_ps; }
+uint64_t latency(const DdrResult& r, uint64_t arrival_ps) {
+  return r.done_ps - arrival_ps;
+}
 
 TEST(DdrTiming, RowHitMissConflictCostExactly) {
   DdrTiming ddr(ddr4_3200());
@@ -82,9 +84,8 @@ TEST(DdrTiming, FifthActivateWaitsForFawWindow) {
   // apart, but the fifth must wait until tFAW after the first.
   auto fifth_latency = [](DdrConfig config) {
     DdrTiming ddr(config);
-    const uint64_t addrs[] = {ddr4_addr(0, 0, 7, 0), ddr4_addr(1, 0, 7, 0),
-                              ddr4_addr(2, 0, 7, 0), ddr4_addr(3, 0, 7, 0),
-                              ddr4_addr(0, 1, 7, 0)};
+    const uint64_t addrs[] = {ddr4_addr(0, 0, 7, 0), ddr4_addr(1, 0, 7, 0), ddr4_addr(2, 0, 7, 0),
+                              ddr4_addr(3, 0, 7, 0), ddr4_addr(0, 1, 7, 0)};
     DdrResult last;
     for (uint64_t addr : addrs) last = ddr.access(0, false, addr, 64);
     EXPECT_EQ(last.row_misses, 1u);
@@ -290,8 +291,8 @@ TEST(DdrTiming, StatisticsPerInitiatorAndBank) {
   EXPECT_EQ(s.initiators()[1].bytes_written, 128u);
   EXPECT_EQ(s.initiators()[1].row_hits, 1u);
   EXPECT_EQ(s.initiators()[1].row_misses, 1u);
-  EXPECT_EQ(s.banks()[0].requests(), 2u);   // ch0.bg0.b0
-  EXPECT_EQ(s.banks()[4].requests(), 1u);   // ch0.bg1.b0
+  EXPECT_EQ(s.banks()[0].requests(), 2u);  // ch0.bg0.b0
+  EXPECT_EQ(s.banks()[4].requests(), 1u);  // ch0.bg1.b0
   EXPECT_EQ(s.initiators()[0].latency.quantile_ps(0.5), (kRcd + kCl + kBurst) * kTckPs);
 
   const nlohmann::json j = s.to_json();

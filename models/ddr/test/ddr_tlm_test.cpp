@@ -1,12 +1,11 @@
 // The DDR TLM target driven by a small SystemC initiator module.
-#include "models/ddr/ddr.h"
-
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <array>
 
 #include "models/common/initiator.h"
+#include "models/ddr/ddr.h"
 #include "models/ddr/test/ddr_test_util.h"
 
 namespace socsim {
@@ -84,8 +83,7 @@ TEST_F(DdrTlmTest, TimesAccessesAndStoresData) {
     EXPECT_EQ(in, out);
 
     // A temporally decoupled initiator 100 ns ahead: arrival = now + delay.
-    Access ahead = cpu.transport(tlm::TLM_READ_COMMAND, 0x1100, in.data(), 64,
-                                 sc_time(100, SC_NS));
+    Access ahead = cpu.transport(tlm::TLM_READ_COMMAND, 0x1100, in.data(), 64, sc_time(100, SC_NS));
     EXPECT_EQ(ahead.delay, sc_time(100, SC_NS) + sc_time(double((kCl + kBurst) * kTckPs), SC_PS));
 
     // Untouched memory reads as zero.

@@ -46,8 +46,7 @@ TEST(DdrTrace, ParsesFieldsUnitsCommentsAndInitiators) {
 }
 
 TEST(DdrTrace, BadLinesNameFileAndLine) {
-  EXPECT_NE(error_of("0 R 0 64\n5 X 0 64\n").find("t.trace:2: bad command 'X'"),
-            std::string::npos);
+  EXPECT_NE(error_of("0 R 0 64\n5 X 0 64\n").find("t.trace:2: bad command 'X'"), std::string::npos);
   EXPECT_NE(error_of("soon R 0 64\n").find("t.trace:1: bad time"), std::string::npos);
   EXPECT_NE(error_of("0 R zz 64\n").find("t.trace:1: bad address"), std::string::npos);
   EXPECT_NE(error_of("0 R 0 0\n").find("t.trace:1: bad size"), std::string::npos);
