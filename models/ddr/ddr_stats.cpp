@@ -137,24 +137,26 @@ std::string DdrStats::bank_label(size_t flat_index) const {
 namespace {
 
 void print_header(std::ostream& out, const char* first) {
-  out << std::left << std::setw(12) << first << std::right << std::setw(10) << "reads"
-      << std::setw(10) << "writes" << std::setw(11) << "MiB rd" << std::setw(11) << "MiB wr"
-      << std::setw(9) << "GB/s" << std::setw(10) << "hits" << std::setw(9) << "misses"
-      << std::setw(10) << "conflicts" << std::setw(9) << "refresh" << std::setw(10) << "lat mean"
-      << std::setw(9) << "p50" << std::setw(9) << "p99" << std::setw(9) << "max"
+  out << std::left << std::setw(12) << first << std::right << ' ' << std::setw(9) << "reads" << ' '
+      << std::setw(9) << "writes" << ' ' << std::setw(10) << "MiB rd" << ' ' << std::setw(10)
+      << "MiB wr" << ' ' << std::setw(8) << "GB/s" << ' ' << std::setw(9) << "hits" << ' '
+      << std::setw(8) << "misses" << ' ' << std::setw(9) << "conflicts" << ' ' << std::setw(8)
+      << "refresh" << ' ' << std::setw(9) << "lat mean" << ' ' << std::setw(8) << "p50" << ' '
+      << std::setw(8) << "p99" << ' ' << std::setw(8) << "max"
       << "\n";
 }
 
 void print_row(std::ostream& out, const std::string& name, const DdrCounters& c) {
   auto ns = [](double ps) { return ps / 1000.0; };
-  out << std::left << std::setw(12) << name << std::right << std::setw(10) << c.reads
-      << std::setw(10) << c.writes << std::fixed << std::setprecision(2) << std::setw(11)
-      << c.bytes_read / 1048576.0 << std::setw(11) << c.bytes_written / 1048576.0 << std::setw(9)
-      << c.bandwidth_bytes_per_s() / 1e9 << std::setw(10) << c.row_hits << std::setw(9)
-      << c.row_misses << std::setw(10) << c.row_conflicts << std::setw(9) << c.refresh_stalls
-      << std::setprecision(1) << std::setw(10) << ns(c.latency.mean_ps()) << std::setw(9)
-      << ns(static_cast<double>(c.latency.quantile_ps(0.50))) << std::setw(9)
-      << ns(static_cast<double>(c.latency.quantile_ps(0.99))) << std::setw(9)
+  out << std::left << std::setw(12) << name << std::right << ' ' << std::setw(9) << c.reads << ' '
+      << std::setw(9) << c.writes << std::fixed << std::setprecision(2) << ' ' << std::setw(10)
+      << c.bytes_read / 1048576.0 << ' ' << std::setw(10) << c.bytes_written / 1048576.0 << ' '
+      << std::setw(8) << c.bandwidth_bytes_per_s() / 1e9 << ' ' << std::setw(9) << c.row_hits << ' '
+      << std::setw(8) << c.row_misses << ' ' << std::setw(9) << c.row_conflicts << ' '
+      << std::setw(8) << c.refresh_stalls << std::setprecision(1) << ' ' << std::setw(9)
+      << ns(c.latency.mean_ps()) << ' ' << std::setw(8)
+      << ns(static_cast<double>(c.latency.quantile_ps(0.50))) << ' ' << std::setw(8)
+      << ns(static_cast<double>(c.latency.quantile_ps(0.99))) << ' ' << std::setw(8)
       << ns(static_cast<double>(c.latency.max_ps())) << "\n";
   out.unsetf(std::ios::floatfield);
 }
