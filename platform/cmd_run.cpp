@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "models/ddr/ddr.h"
 #include "models/peripherals/exit_device.h"
 #include "platform/boot_info.h"
 #include "platform/commands.h"
@@ -148,7 +149,7 @@ int cmd_run(const std::vector<std::string>& all_args) {
     for (const FirmwareSegment& seg : image.segments) {
       const RegionConfig* r = config.region_at(seg.addr);
       const uint64_t end = uint64_t(seg.addr) + seg.bytes.size();
-      if (r == nullptr || (r->type != "sram" && r->type != "rom") || end > r->base + r->size) {
+      if (r == nullptr || !is_memory_type(r->type) || end > r->base + r->size) {
         throw ConfigError(firmware_path + ": segment [" + hex(seg.addr) + ", " + hex(end) +
                           ") is not inside a memory region of " + config.file);
       }
@@ -290,6 +291,15 @@ int cmd_run(const std::vector<std::string>& all_args) {
   }
   std::cout.flush();
 
+  // DDR statistics, for the regions that saw traffic.
+  nlohmann::json ddr_json = nlohmann::json::object();
+  for (Ddr* ddr : soc->ddrs()) {
+    ddr_json[ddr->name()] = ddr->stats().to_json();
+    if (ddr->stats().total().requests() == 0 || quiet) continue;
+    std::cout << "\nDDR '" << ddr->basename() << "' statistics:\n";
+    ddr->stats().print(std::cout);
+  }
+
   if (!report_dir.empty()) {
     nlohmann::json summary = {
         {"status", status},
@@ -314,6 +324,7 @@ int cmd_run(const std::vector<std::string>& all_args) {
       return kExitUsage;
     }
     out << summary.dump(2) << "\n";
+    if (!soc->ddrs().empty()) std::ofstream(report_dir + "/ddr.json") << ddr_json.dump(2) << "\n";
   }
   return control.exit_code();
 }

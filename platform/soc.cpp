@@ -4,6 +4,7 @@
 #include <map>
 
 #include "models/cpu/iss_cpu.h"
+#include "models/ddr/ddr.h"
 #include "models/memory/sram.h"
 #include "models/peripherals/clint_timer.h"
 #include "models/peripherals/corev_ctrl.h"
@@ -55,6 +56,12 @@ Soc::Soc(const SocConfig& config, const std::string& cpu_model, std::ostream& co
       auto m = std::make_unique<Sram>(r.name.c_str(), c, cpu_clock_);
       bind_target(*router_, *m);
       memories_.push_back({r.base, r.size, m->data()});
+      devices_.push_back(std::move(m));
+    } else if (r.type == "ddr") {
+      auto m = std::make_unique<Ddr>(r.name.c_str(), *r.ddr, r.size);
+      bind_target(*router_, *m);
+      memories_.push_back({r.base, r.size, m->data()});
+      ddrs_.push_back(m.get());
       devices_.push_back(std::move(m));
     } else if (r.type == "console") {
       auto m = std::make_unique<Console>(r.name.c_str(), cpu_clock_, console_out);

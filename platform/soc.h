@@ -17,6 +17,7 @@
 namespace socsim {
 
 class ExitDevice;
+class Ddr;
 
 class Soc {
  public:
@@ -32,6 +33,8 @@ class Soc {
   IrqLines& irq() { return irq_; }
   Console* console() { return console_; }
   ExitDevice* exit_device() { return exit_device_; }
+  /// The DDR models of the map, in map order (statistics at the end of a run).
+  const std::vector<Ddr*>& ddrs() const { return ddrs_; }
 
   /// Loader access to memory regions (also before elaboration), without timing. False if
   /// the range is not inside one memory region.
@@ -55,6 +58,7 @@ class Soc {
   uint8_t* memory_at(uint64_t addr, uint64_t size);
   Console* console_ = nullptr;
   ExitDevice* exit_device_ = nullptr;
+  std::vector<Ddr*> ddrs_;
 };
 
 }  // namespace socsim

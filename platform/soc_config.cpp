@@ -7,7 +7,7 @@ namespace socsim {
 
 namespace {
 
-const char* const kRegionTypes[] = {"sram", "rom",  "console", "exit",
+const char* const kRegionTypes[] = {"sram",  "rom",        "ddr",   "console", "exit",
                                     "clint", "corev_ctrl", "dummy", "alias"};
 
 bool known_type(const std::string& type) {
@@ -48,7 +48,8 @@ CpuConfig read_cpu(const ConfigNode& node) {
   return cpu;
 }
 
-RegionConfig read_region(const std::string& name, const ConfigNode& node) {
+RegionConfig read_region(const std::string& name, const ConfigNode& node,
+                         const std::string& dir) {
   RegionConfig r;
   r.name = name;
   r.where = node.where();
@@ -56,7 +57,7 @@ RegionConfig read_region(const std::string& name, const ConfigNode& node) {
   r.type = node.at("type").as_string();
   if (!known_type(r.type)) {
     node.at("type").fail("unknown region type '" + r.type +
-                         "' (sram, rom, console, exit, clint, corev_ctrl, dummy, alias)");
+                         "' (sram, rom, ddr, console, exit, clint, corev_ctrl, dummy, alias)");
   }
   r.base = node.at("base").as_u64();
   r.size = node.at("size").as_size();
@@ -71,6 +72,8 @@ RegionConfig read_region(const std::string& name, const ConfigNode& node) {
     r.timer_mhz = node.double_or("timer_mhz", 10.0);
     if (r.timer_mhz <= 0) node.at("timer_mhz").fail("must be greater than 0");
     if (r.size < 0xC000) node.at("size").fail("a clint region needs at least 0xC000 bytes");
+  } else if (r.type == "ddr") {
+    r.ddr = std::make_shared<DdrConfig>(load_ddr_config(node, dir));
   } else if (r.type == "alias") {
     r.alias_of = node.at("of").as_string();
     r.alias_offset = node.u64_or("offset", 0);
@@ -80,6 +83,10 @@ RegionConfig read_region(const std::string& name, const ConfigNode& node) {
 }
 
 }  // namespace
+
+bool is_memory_type(const std::string& type) {
+  return type == "sram" || type == "rom" || type == "ddr";
+}
 
 const RegionConfig* SocConfig::find_region(const std::string& wanted) const {
   for (const RegionConfig& r : regions) {
@@ -124,7 +131,7 @@ SocConfig load_soc_config(const std::string& file, const std::vector<std::string
 
   ConfigNode map = root.at("memory_map");
   if (!map.is_map()) map.fail("expected a map of named regions");
-  for (const auto& [name, node] : map.entries()) soc.regions.push_back(read_region(name, node));
+  for (const auto& [name, node] : map.entries()) soc.regions.push_back(read_region(name, node, soc.dir));
   if (soc.regions.empty()) map.fail("the memory map is empty");
 
   // No two regions may overlap.
@@ -168,7 +175,7 @@ SocConfig load_soc_config(const std::string& file, const std::vector<std::string
       if (value.empty() && std::string(key) == "bootinfo_region") return;
       const RegionConfig* r = soc.find_region(value);
       if (r == nullptr) loader->at(key).fail("no region named '" + value + "'");
-      if (memory && r->type != "sram" && r->type != "rom") {
+      if (memory && !is_memory_type(r->type)) {
         loader->at(key).fail("region '" + value + "' is not a memory");
       }
     };
@@ -188,7 +195,7 @@ SocConfig load_soc_config(const std::string& file, const std::vector<std::string
     soc.loader.model_region = soc.loader.ram_region;
   }
   const RegionConfig* boot = soc.region_at(soc.cpu.boot_addr);
-  if (boot == nullptr || (boot->type != "sram" && boot->type != "rom")) {
+  if (boot == nullptr || !is_memory_type(boot->type)) {
     root.at("cpu").at("boot_addr").fail("boot address " + hex(soc.cpu.boot_addr) +
                                         " is not inside a memory region");
   }

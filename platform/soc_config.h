@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "models/common/config.h"
+#include "models/ddr/ddr_config.h"
 
 namespace socsim {
 
@@ -25,7 +27,7 @@ struct CpuConfig {
 /// One entry of `memory_map`.
 struct RegionConfig {
   std::string name;
-  std::string type;  ///< sram | rom | console | exit | clint | corev_ctrl | dummy | alias
+  std::string type;  ///< sram | rom | ddr | console | exit | clint | corev_ctrl | dummy | alias
   uint64_t base = 0;
   uint64_t size = 0;
   uint32_t latency_cycles = 0;  ///< sram/rom: extra cycles per access
@@ -33,6 +35,7 @@ struct RegionConfig {
   std::string alias_of;         ///< alias: the region it is a window onto
   uint64_t alias_offset = 0;    ///< alias: offset inside that region
   std::string where;            ///< file:line of the entry, for messages
+  std::shared_ptr<const DdrConfig> ddr;  ///< ddr: the resolved preset and overrides
 };
 
 struct LoaderConfig {
@@ -57,6 +60,9 @@ struct SocConfig {
   const RegionConfig* first_of_type(const std::string& type) const;
   const RegionConfig* region_at(uint64_t addr) const;
 };
+
+/// True for region types that hold firmware and data (sram, rom, ddr).
+bool is_memory_type(const std::string& type);
 
 /// Loads and validates a SoC YAML with `--set` overrides applied. Throws ConfigError.
 SocConfig load_soc_config(const std::string& file, const std::vector<std::string>& overrides);
