@@ -9,9 +9,6 @@ include(ExternalProject)
 
 set(SOCSIM_FIRMWARE_SOC_CONFIG "${CMAKE_SOURCE_DIR}/configs/soc/default.yaml"
     CACHE FILEPATH "SoC YAML whose memory map the firmware is linked for")
-set(SOCSIM_FW_MEMMAP "example" CACHE STRING
-    "Firmware memory map source: socsim (socsim memmap on the YAML) or example (firmware/link)")
-set_property(CACHE SOCSIM_FW_MEMMAP PROPERTY STRINGS socsim example)
 set(SOCSIM_FIRMWARE_JOBS 2 CACHE STRING "Parallel jobs of the firmware build")
 
 ExternalProject_Add(firmware
@@ -21,7 +18,6 @@ ExternalProject_Add(firmware
     "-DCMAKE_TOOLCHAIN_FILE=${CMAKE_SOURCE_DIR}/firmware/cmake/riscv32_toolchain.cmake"
     "-DSOCSIM_SOC_CONFIG=${SOCSIM_FIRMWARE_SOC_CONFIG}"
     "-DSOCSIM_EXECUTABLE=${CMAKE_BINARY_DIR}/bin/socsim"
-    "-DSOCSIM_FW_MEMMAP=${SOCSIM_FW_MEMMAP}"
   BUILD_COMMAND "${CMAKE_COMMAND}" --build <BINARY_DIR> --parallel ${SOCSIM_FIRMWARE_JOBS}
   BUILD_ALWAYS ON
   INSTALL_COMMAND ""

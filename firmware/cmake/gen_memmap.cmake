@@ -2,10 +2,8 @@
 #
 # Run with `cmake -P` at every firmware build. Files are written only when their content
 # changes, so an unchanged map relinks nothing.
-#   MODE     socsim: ask `socsim memmap` (the YAML is the one source of truth)
-#            example: copy the hand-written references in firmware/link/ (default map only)
-#   SOCSIM   path of the socsim binary          CONFIG  the SoC YAML
-#   LINK_DIR firmware/link                       OUT_DIR where the files go
+#   SOCSIM   path of the socsim binary (`socsim memmap`: the YAML is the one source of truth)
+#   CONFIG   the SoC YAML                        OUT_DIR where the files go
 # Outputs: memory.ld (MEMORY regions, __socsim_boot_addr, __socsim_ram_end),
 #          socsim_memmap.h (SOCSIM_* addresses), and ddr_region.ld, which aliases the region
 #          `socsim_ddr` to `ddr` when the map has DDR and to `ram` otherwise.
@@ -14,19 +12,12 @@ cmake_minimum_required(VERSION 3.22)
 set(tmp_dir "${OUT_DIR}/.memmap_tmp")
 file(MAKE_DIRECTORY "${tmp_dir}")
 
-if(MODE STREQUAL "socsim")
-  execute_process(
-    COMMAND "${SOCSIM}" memmap --config "${CONFIG}"
-            --linker-script "${tmp_dir}/memory.ld" --header "${tmp_dir}/socsim_memmap.h"
-    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "socsim memmap failed (status ${status}) for ${CONFIG}:\n${out}${err}")
-  endif()
-elseif(MODE STREQUAL "example")
-  file(COPY_FILE "${LINK_DIR}/memory.ld.example" "${tmp_dir}/memory.ld")
-  file(COPY_FILE "${LINK_DIR}/socsim_memmap.h.example" "${tmp_dir}/socsim_memmap.h")
-else()
-  message(FATAL_ERROR "SOCSIM_FW_MEMMAP must be 'socsim' or 'example', not '${MODE}'")
+execute_process(
+  COMMAND "${SOCSIM}" memmap --config "${CONFIG}"
+          --linker-script "${tmp_dir}/memory.ld" --header "${tmp_dir}/socsim_memmap.h"
+  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "socsim memmap failed (status ${status}) for ${CONFIG}:\n${out}${err}")
 endif()
 
 file(READ "${tmp_dir}/memory.ld" memory_ld)
