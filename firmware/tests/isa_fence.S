@@ -2,8 +2,8 @@
  * new instruction the one that runs. */
 #include "isa_test.h"
 
-/* A two-instruction function in writable memory: addi a0, zero, 1; ret. */
-    .section .data.isa_patch, "awx"
+/* A two-instruction function, rewritten below (code lives in RAM): addi a0, zero, 1; ret. */
+    .section .text.isa_patch, "ax"
     .balign 4
     .option push
     .option norvc
