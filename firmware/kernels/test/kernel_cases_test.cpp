@@ -1,0 +1,111 @@
+// Runs every single-operator case written by scripts/socsim_aot/kernel_cases.py through the
+// runtime and compares the kernel's output with the numpy reference: int8 bit for bit,
+// float32 within the manifest's relative tolerance.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "firmware/runtime/method.h"
+#include "firmware/runtime/program.h"
+#include "firmware/runtime/test/program_builder.h"
+
+namespace socsim::runtime {
+namespace {
+
+struct Case {
+  std::string name;
+  double tolerance;
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+std::vector<uint8_t> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+std::vector<Case> read_manifest() {
+  std::vector<Case> cases;
+  std::ifstream in(std::string(SOCSIM_KERNEL_CASES_DIR) + "/manifest.txt");
+  Case c;
+  while (in >> c.name >> c.tolerance) cases.push_back(c);
+  return cases;
+}
+
+class KernelCaseTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(KernelCaseTest, MatchesNumpyReference) {
+  const std::string base = std::string(SOCSIM_KERNEL_CASES_DIR) + "/" + GetParam().name;
+  test::AlignedBytes bytes(read_file(base + ".prog"));
+  const std::vector<uint8_t> feed = read_file(base + ".in");
+  const std::vector<uint8_t> expected = read_file(base + ".out");
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok()) << to_string(program.error());
+
+  std::vector<uint8_t> method_pool(1 << 16), temp_pool(1 << 12);
+  std::vector<uint8_t> planned(program->buffer_size(0) + 16);
+  MemoryAllocator method_alloc(method_pool.data(), method_pool.size());
+  MemoryAllocator temp_alloc(temp_pool.data(), temp_pool.size());
+  Span span{planned.data() + (16 - reinterpret_cast<uintptr_t>(planned.data()) % 16) % 16,
+            program->buffer_size(0)};
+  MemoryManager manager{&method_alloc, &span, 1, &temp_alloc};
+  MethodDiagnostics diag;
+  Result<Method> method = Method::load(*program, manager, &diag);
+  ASSERT_TRUE(method.ok()) << to_string(method.error()) << " " << (diag.name ? diag.name : "");
+
+  size_t at = 0;
+  for (uint32_t i = 0; i < method->inputs_size(); ++i) {
+    const uint32_t n = method->input(i)->nbytes;
+    ASSERT_LE(at + n, feed.size());
+    ASSERT_EQ(method->set_input(i, feed.data() + at, n), Error::kOk);
+    at += n;
+  }
+  ASSERT_EQ(at, feed.size());
+  ASSERT_EQ(method->execute(&diag), Error::kOk);
+
+  const Tensor& out = *method->output(0);
+  ASSERT_EQ(out.nbytes, expected.size());
+  if (GetParam().tolerance == 0.0) {
+    const auto* got = out.data_as<uint8_t>();
+    for (size_t i = 0; i < expected.size(); ++i) {
+      ASSERT_EQ(got[i], expected[i]) << "byte " << i;
+    }
+  } else {
+    ASSERT_EQ(out.dtype, ScalarType::kFloat32);
+    std::vector<float> want(expected.size() / 4);
+    std::memcpy(want.data(), expected.data(), expected.size());
+    const float* got = out.data_as<float>();
+    for (size_t i = 0; i < want.size(); ++i) {
+      const double bound = GetParam().tolerance * std::max(1.0, std::fabs(double{want[i]}));
+      ASSERT_NEAR(got[i], want[i], bound) << "element " << i;
+    }
+  }
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(Numpy, KernelCaseTest, ::testing::ValuesIn(read_manifest()), case_name);
+
+TEST(KernelCasesManifest, HasEveryOperator) {
+  const std::vector<Case> cases = read_manifest();
+  ASSERT_GE(cases.size(), 80u);
+  for (const char* op : {"add_", "sub_", "mul_", "relu_", "clip_", "conv2d_", "linear_",
+                         "max_pool2d_", "avg_pool2d_", "global_avg_pool2d_", "softmax_",
+                         "reshape_", "transpose_", "concat_", "quantize", "dequantize",
+                         "requantize"}) {
+    const bool found = std::any_of(cases.begin(), cases.end(), [&](const Case& c) {
+      return c.name.rfind(op, 0) == 0;
+    });
+    EXPECT_TRUE(found) << op;
+  }
+}
+
+}  // namespace
+}  // namespace socsim::runtime

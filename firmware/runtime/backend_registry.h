@@ -1,0 +1,57 @@
+// The delegate backend registry.
+//
+// A backend executes delegate segments the compiler cut out of the graph. It is a table of
+// plain function pointers (no virtual calls, no RTTI) registered, like kernels, from a
+// static initialiser. Method::load looks each delegate's backend up by id, checks
+// is_available(), calls init() on the delegate's blob, and at execution calls execute() with
+// the delegate call's input and output tensors. Method::destroy() calls destroy().
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "firmware/runtime/error.h"
+#include "firmware/runtime/memory.h"
+#include "firmware/runtime/tensor.h"
+
+namespace socsim::runtime {
+
+struct BackendInitContext {
+  /// Allocator for the delegate's handle and state (lives as long as the method).
+  MemoryAllocator* method_allocator = nullptr;
+};
+
+struct BackendExecuteContext {
+  MemoryAllocator* temp = nullptr;  ///< Scratch memory, reset after the call.
+};
+
+struct Backend {
+  const char* id = nullptr;  ///< Matches the delegate segment's backend id.
+  bool (*is_available)() = nullptr;
+  /// Parses `blob` (read-only, 16-byte aligned, in the program) and returns a handle.
+  Error (*init)(const BackendInitContext& context, const uint8_t* blob, size_t blob_size,
+                void** handle) = nullptr;
+  /// args = the call's inputs, then its outputs.
+  Error (*execute)(const BackendExecuteContext& context, void* handle, Tensor* const* args,
+                   uint32_t input_count, uint32_t output_count) = nullptr;
+  void (*destroy)(void* handle) = nullptr;
+};
+
+constexpr size_t kMaxBackends = 8;
+
+/// Adds a backend (the pointer must stay valid). kRegistryFull or kInvalidArgument (null
+/// function, duplicate id); failures are also kept for backend_registry_status().
+Error register_backend(const Backend* backend);
+const Backend* find_backend(const char* id, size_t id_length);
+Error backend_registry_status();
+
+struct BackendRegistrar {
+  explicit BackendRegistrar(const Backend* backend) { (void)register_backend(backend); }
+};
+
+}  // namespace socsim::runtime
+
+/// SOCSIM_REGISTER_BACKEND(kMyBackend);  (a `const Backend` object at namespace scope)
+#define SOCSIM_REGISTER_BACKEND(backend)                                              \
+  static ::socsim::runtime::BackendRegistrar SOCSIM_RT_CONCAT(socsim_backend_, __LINE__)( \
+      &(backend))

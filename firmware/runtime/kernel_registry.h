@@ -1,0 +1,64 @@
+// The kernel registry: a fixed-size table filled by static registration.
+//
+// Each kernel file registers its functions with SOCSIM_REGISTER_KERNEL, which creates a
+// static object whose constructor runs from .init_array before main: operator
+// initialisation is start-up cost, as in ExecuTorch. The table itself is plain zeroed data
+// (BSS), so it is valid before any constructor runs. Selective builds simply leave kernel
+// files out (see firmware/kernels/CMakeLists.txt).
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "firmware/runtime/error.h"
+#include "firmware/runtime/memory.h"
+#include "firmware/runtime/tensor.h"
+
+namespace socsim::runtime {
+
+/// Everything a kernel call receives. Kernels are "out" style: outputs are preallocated
+/// tensors (shape and memory fixed by the program), the kernel only writes their data.
+struct KernelArgs {
+  Tensor* const* inputs = nullptr;
+  uint32_t input_count = 0;
+  Tensor* const* outputs = nullptr;
+  uint32_t output_count = 0;
+  const int32_t* args = nullptr;  ///< Operator arguments (docs/runtime.md lists them).
+  uint32_t arg_count = 0;
+  MemoryAllocator* temp = nullptr;  ///< Scratch memory, reset after the call.
+};
+
+using KernelFn = Error (*)(const KernelArgs& args);
+
+/// A kernel is found by operator name and the dtype of its first input.
+struct Kernel {
+  const char* name = nullptr;
+  ScalarType dtype = ScalarType::kFloat32;
+  KernelFn fn = nullptr;
+};
+
+constexpr size_t kMaxKernels = 96;
+
+/// Adds a kernel. kRegistryFull when the table is full, kInvalidArgument for a duplicate
+/// name+dtype. Failures are also remembered for kernel_registry_status().
+Error register_kernel(const Kernel& kernel);
+/// The kernel for `name` (not necessarily NUL-terminated) and `dtype`, or nullptr.
+const Kernel* find_kernel(const char* name, size_t name_length, ScalarType dtype);
+size_t registered_kernel_count();
+const Kernel& registered_kernel(size_t index);
+/// kOk, or the first error any registration hit (checked by Method::load).
+Error kernel_registry_status();
+
+/// Registers a kernel from a static initialiser.
+struct KernelRegistrar {
+  KernelRegistrar(const char* name, ScalarType dtype, KernelFn fn) {
+    (void)register_kernel(Kernel{name, dtype, fn});
+  }
+};
+
+}  // namespace socsim::runtime
+
+/// SOCSIM_REGISTER_KERNEL("add", kFloat32, add_f32);  (at namespace scope, once per kernel)
+#define SOCSIM_REGISTER_KERNEL(name, dtype, fn)                                     \
+  static ::socsim::runtime::KernelRegistrar SOCSIM_RT_CONCAT(socsim_kernel_, __LINE__)( \
+      name, ::socsim::runtime::ScalarType::dtype, fn)

@@ -1,0 +1,258 @@
+// Method: memory binding, kernel resolution, delegates, execution, high-water marks and
+// profiling hooks, on programs built in the test.
+#include "firmware/runtime/method.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "firmware/runtime/profiling.h"
+#include "firmware/runtime/test/program_builder.h"
+
+namespace socsim::runtime {
+namespace {
+
+using test::AlignedBytes;
+using test::add8_program;
+using test::build_program;
+
+/// Pools and a manager for one method, sized generously unless told otherwise.
+struct Pools {
+  explicit Pools(size_t planned, size_t method = 4096, size_t temp = 1024)
+      : method_pool(method), planned_pool(planned), temp_pool(temp),
+        method_alloc(method_pool.data(), method_pool.size()),
+        temp_alloc(temp_pool.data(), temp_pool.size()) {
+    span.data = planned_pool.data();
+    span.size = planned_pool.size();
+    manager.method_allocator = &method_alloc;
+    manager.planned_buffers = &span;
+    manager.planned_buffer_count = 1;
+    manager.temp_allocator = &temp_alloc;
+  }
+  std::vector<uint8_t> method_pool, planned_pool, temp_pool;
+  MemoryAllocator method_alloc, temp_alloc;
+  Span span;
+  MemoryManager manager;
+};
+
+/// Runs add8 on n elements with inputs i % 128, as the seed's runner does.
+std::vector<uint8_t> run_add8(uint32_t n, bool delegated) {
+  AlignedBytes bytes(build_program(add8_program(n, delegated)));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  EXPECT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  Result<Method> method = Method::load(*program, pools.manager);
+  EXPECT_TRUE(method.ok()) << to_string(method.error());
+  std::vector<int8_t> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = static_cast<int8_t>(i % 128);
+  EXPECT_EQ(method->set_input(0, in.data(), n), Error::kOk);
+  EXPECT_EQ(method->set_input(1, in.data(), n), Error::kOk);
+  EXPECT_EQ(method->execute(), Error::kOk);
+  const auto* out = method->output(0)->data_as<uint8_t>();
+  return std::vector<uint8_t>(out, out + n);
+}
+
+TEST(MethodTest, Add8GivesTheSeedsResults) {
+  const std::vector<uint8_t> res = run_add8(1024, false);
+  for (uint32_t i = 0; i < 1024; ++i) ASSERT_EQ(res[i], 2 * (i % 128)) << i;
+  EXPECT_EQ(res[1023], 254);
+}
+
+TEST(MethodTest, PackedDelegateMatchesPortableKernelForSizes1To40) {
+  for (uint32_t n = 1; n <= 40; ++n) {
+    EXPECT_EQ(run_add8(n, true), run_add8(n, false)) << "n = " << n;
+  }
+  EXPECT_EQ(run_add8(1024, true), run_add8(1024, false));
+}
+
+TEST(MethodTest, MissingOperatorIsNamed) {
+  test::ProgramSpec spec = add8_program(4, false);
+  spec.instructions[0].name = "no_such_op";
+  AlignedBytes bytes(build_program(spec));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  MethodDiagnostics diag;
+  Result<Method> method = Method::load(*program, pools.manager, &diag);
+  EXPECT_EQ(method.error(), Error::kOperatorMissing);
+  EXPECT_EQ(std::string(diag.name), "no_such_op");
+  EXPECT_EQ(diag.instruction, 0u);
+  EXPECT_EQ(diag.dtype, ScalarType::kInt8);
+}
+
+TEST(MethodTest, OperatorMissingForUnregisteredDtype) {
+  test::ProgramSpec spec = add8_program(4, false);
+  spec.instructions[0].name = "dequantize";  // registered for int8 input...
+  for (auto& t : spec.tensors) t.dtype = 1;  // ...but this input is float32
+  spec.buffers[0] = 3 * 16;
+  AlignedBytes bytes(build_program(spec));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  EXPECT_EQ(Method::load(*program, pools.manager).error(), Error::kOperatorMissing);
+}
+
+TEST(MethodTest, MissingBackendIsNamed) {
+  test::ProgramSpec spec = add8_program(4, true);
+  spec.delegates[0].backend = "npu";
+  AlignedBytes bytes(build_program(spec));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  MethodDiagnostics diag;
+  EXPECT_EQ(Method::load(*program, pools.manager, &diag).error(), Error::kDelegateMissing);
+  EXPECT_EQ(std::string(diag.name), "npu");
+}
+
+TEST(MethodTest, CorruptDelegateBlobFailsInit) {
+  test::ProgramSpec spec = add8_program(4, true);
+  spec.delegates[0].blob[0] = 'X';
+  AlignedBytes bytes(build_program(spec));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  EXPECT_EQ(Method::load(*program, pools.manager).error(), Error::kDelegateInitFailed);
+}
+
+TEST(MethodTest, ShortPoolsAreReported) {
+  AlignedBytes bytes(build_program(add8_program(64, false)));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools small_planned(program->buffer_size(0) - 1);
+  EXPECT_EQ(Method::load(*program, small_planned.manager).error(),
+            Error::kPlannedMemoryTooSmall);
+  Pools small_method(program->buffer_size(0), 64);
+  EXPECT_EQ(Method::load(*program, small_method.manager).error(),
+            Error::kMemoryAllocationFailed);
+}
+
+TEST(MethodTest, KernelShapeErrorStopsExecutionAndNamesTheInstruction) {
+  test::ProgramSpec spec = add8_program(4, false);
+  spec.tensors[1].dims = {3};  // 4 + 3 does not broadcast to 4
+  AlignedBytes bytes(build_program(spec));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  Result<Method> method = Method::load(*program, pools.manager);
+  ASSERT_TRUE(method.ok());
+  MethodDiagnostics diag;
+  EXPECT_EQ(method->execute(&diag), Error::kShapeMismatch);
+  EXPECT_EQ(diag.instruction, 0u);
+  EXPECT_EQ(std::string(diag.name), "add");
+}
+
+TEST(MethodTest, HighWaterMarksAndTempReset) {
+  AlignedBytes bytes(build_program(add8_program(16, false)));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  Result<Method> method = Method::load(*program, pools.manager);
+  ASSERT_TRUE(method.ok());
+  // 3 tensors, 2 input and 1 output pointers, 1 instruction and its 3 tensor pointers.
+  const size_t expected_min = 3 * sizeof(Tensor) + 3 * sizeof(Tensor*);
+  EXPECT_GE(pools.method_alloc.high_water_mark(), expected_min);
+  EXPECT_EQ(pools.method_alloc.high_water_mark(), pools.method_alloc.used());
+  void* scratch = pools.temp_alloc.allocate(100);
+  ASSERT_NE(scratch, nullptr);
+  EXPECT_EQ(method->execute(), Error::kOk);
+  EXPECT_EQ(pools.temp_alloc.used(), 0u);
+  EXPECT_EQ(pools.temp_alloc.high_water_mark(), 100u);
+}
+
+TEST(MemoryAllocatorTest, AlignsAndRefusesOverflow) {
+  alignas(16) uint8_t pool[64];
+  MemoryAllocator alloc(pool, sizeof(pool));
+  void* a = alloc.allocate(3, 1);
+  void* b = alloc.allocate(8, 8);
+  EXPECT_EQ(a, pool);
+  EXPECT_EQ(b, pool + 8);
+  EXPECT_EQ(alloc.allocate(49, 1), nullptr);
+  EXPECT_EQ(alloc.allocate(48, 1), pool + 16);
+  EXPECT_EQ(alloc.allocate(1, 1), nullptr);
+  EXPECT_EQ(alloc.allocate(1, 3), nullptr);  // not a power of two
+  EXPECT_EQ(alloc.high_water_mark(), 64u);
+}
+
+struct EventLog {
+  std::vector<std::string> lines;
+};
+
+void log_event(void* context, ProfileEvent event, uint32_t index, const char* name,
+               uint32_t elements, const char* phase) {
+  static_cast<EventLog*>(context)->lines.push_back(std::string(phase) + " " + to_string(event) +
+                                                   " " + std::to_string(index) + " " + name +
+                                                   " " + std::to_string(elements));
+}
+
+TEST(MethodTest, ProfilingHooksSeeEveryPhase) {
+  EventLog log;
+  ProfilingHooks hooks;
+  hooks.begin = [](void* c, ProfileEvent e, uint32_t i, const char* n, uint32_t el) {
+    log_event(c, e, i, n, el, "B");
+  };
+  hooks.end = [](void* c, ProfileEvent e, uint32_t i, const char* n, uint32_t el) {
+    log_event(c, e, i, n, el, "E");
+  };
+  hooks.context = &log;
+  set_profiling_hooks(&hooks);
+  {
+    test::ProgramSpec spec = add8_program(8, true);
+    test::InstructionSpec second = spec.instructions[0];
+    second.name = "add";
+    spec.instructions.push_back(second);
+    AlignedBytes bytes(build_program(spec));
+    Result<Program> program = Program::load(bytes.data(), bytes.size());
+    ASSERT_TRUE(program.ok());
+    Pools pools(program->buffer_size(0));
+    Result<Method> method = Method::load(*program, pools.manager);
+    ASSERT_TRUE(method.ok());
+    ASSERT_EQ(method->execute(), Error::kOk);
+  }
+  set_profiling_hooks(nullptr);
+  const std::vector<std::string> expected = {
+      "B program_load 0 program_load " + log.lines[0].substr(log.lines[0].rfind(' ') + 1),
+      "E program_load 0 program_load " + log.lines[0].substr(log.lines[0].rfind(' ') + 1),
+      "B method_load 0 method_load 2",
+      "B method_init 0 method_init 2",
+      "E method_init 0 method_init 2",
+      "E method_load 0 method_load 2",
+      "B execute 0 execute 2",
+      "B delegate 0 cpu-packed 8",
+      "E delegate 0 cpu-packed 8",
+      "B operator 1 add 8",
+      "E operator 1 add 8",
+      "E execute 0 execute 2",
+  };
+  EXPECT_EQ(log.lines, expected);
+}
+
+TEST(KernelRegistryTest, HoldsEveryPortableKernelOnce) {
+  EXPECT_EQ(kernel_registry_status(), Error::kOk);
+  EXPECT_EQ(registered_kernel_count(), 32u);
+  EXPECT_NE(find_kernel("conv2d", 6, ScalarType::kInt8), nullptr);
+  EXPECT_NE(find_kernel("conv2d_extra", 6, ScalarType::kFloat32), nullptr);  // length-bounded
+  EXPECT_EQ(find_kernel("conv2", 5, ScalarType::kInt8), nullptr);
+  EXPECT_EQ(find_kernel("quantize", 8, ScalarType::kInt8), nullptr);
+  EXPECT_EQ(register_kernel(*find_kernel("add", 3, ScalarType::kInt8)),
+            Error::kInvalidArgument);
+  EXPECT_EQ(kernel_registry_status(), Error::kInvalidArgument);
+}
+
+TEST(KernelRegistryTest, FullRegistryIsAnError) {
+  static const char* names[kMaxKernels];
+  static char storage[kMaxKernels][16];
+  Error last = Error::kOk;
+  for (size_t i = 0; i < kMaxKernels; ++i) {
+    snprintf(storage[i], sizeof(storage[i]), "dummy_%zu", i);
+    names[i] = storage[i];
+    last = register_kernel(Kernel{names[i], ScalarType::kInt8,
+                                  [](const KernelArgs&) { return Error::kOk; }});
+    if (last != Error::kOk) break;
+  }
+  EXPECT_EQ(last, Error::kRegistryFull);
+  EXPECT_EQ(registered_kernel_count(), kMaxKernels);
+}
+
+}  // namespace
+}  // namespace socsim::runtime

@@ -1,0 +1,9 @@
+"""Ahead-of-time tools for the socsim inference runtime.
+
+program_format  the program file (docs/program-format.md): writer and verifying reader
+fixed_point     the int8 integer arithmetic shared with the firmware kernels
+reference       numpy reference executor of program files
+compiler        ONNX -> program file (float32 or int8), memory planning, delegation
+zoo             exports the model zoo with torch and compiles it
+kernel_cases    single-operator programs with numpy expected outputs for kernel tests
+"""

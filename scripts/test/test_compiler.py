@@ -1,0 +1,193 @@
+"""The ONNX compiler on hand-made graphs: errors, passes, memory plan, delegation."""
+
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from socsim_aot import compiler
+from socsim_aot import program_format as pf
+from socsim_aot import reference
+
+SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def save(nodes, inputs, outputs, inits=(), path=None):
+    graph = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.save(model, path)
+    return path
+
+
+def vi(name, shape, elem=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+class CompilerTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def test_unsupported_operator_names_node_and_op(self):
+        model = save([helper.make_node("Erf", ["x"], ["y"], name="gelu_erf")],
+                     [vi("x", [4])], [vi("y", [4])], path=self.path("erf.onnx"))
+        with self.assertRaises(compiler.CompileError) as ctx:
+            compiler.compile_file(model, self.path("erf.prog"))
+        self.assertIn("node 'gelu_erf' (op Erf)", str(ctx.exception))
+        self.assertIn("not supported", str(ctx.exception))
+
+    def test_cli_errors_exit_nonzero_with_a_message(self):
+        with open(self.path("bad.onnx"), "wb") as f:
+            f.write(b"\x08\x07garbage that is not a protobuf model" * 3)
+        result = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compile_model.py"),
+                                 self.path("bad.onnx"), "-o", self.path("bad.prog")],
+                                capture_output=True, text=True)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("bad.onnx", result.stderr)
+        self.assertFalse(os.path.exists(self.path("bad.prog")))
+        help_text = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compile_model.py"),
+                                    "--help"], capture_output=True, text=True)
+        self.assertEqual(help_text.returncode, 0)
+        self.assertIn("--quantize", help_text.stdout)
+
+    def test_unsupported_integer_op(self):
+        model = save([helper.make_node("Relu", ["x"], ["r"]),
+                      helper.make_node("GlobalAveragePool", ["r"], ["y"], name="gap")],
+                     [vi("x", [1, 2, 3, 3], TensorProto.INT8)],
+                     [vi("y", [1, 2, 1, 1], TensorProto.INT8)], path=self.path("i8.onnx"))
+        with self.assertRaises(compiler.CompileError) as ctx:
+            compiler.compile_file(model, self.path("i8.prog"))
+        self.assertIn("node 'gap' (op GlobalAveragePool)", str(ctx.exception))
+
+    def conv_bn_relu_model(self):
+        rng = np.random.default_rng(0)
+        w = numpy_helper.from_array(rng.standard_normal((4, 3, 3, 3)).astype(np.float32), "w")
+        bn = [numpy_helper.from_array(a.astype(np.float32), n) for a, n in (
+            (rng.uniform(0.5, 2, 4), "s"), (rng.standard_normal(4), "b"),
+            (rng.standard_normal(4), "m"), (rng.uniform(0.5, 2, 4), "v"))]
+        nodes = [helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+                 helper.make_node("BatchNormalization", ["c", "s", "b", "m", "v"], ["n"]),
+                 helper.make_node("Relu", ["n"], ["y"])]
+        path = save(nodes, [vi("x", [1, 3, 5, 5])], [vi("y", [1, 4, 5, 5])], [w] + bn,
+                    self.path("cbr.onnx"))
+        return path, w, bn
+
+    def test_batch_norm_folds_and_relu_fuses(self):
+        path, w, bn = self.conv_bn_relu_model()
+        program = compiler.compile_file(path, self.path("cbr.prog"))
+        self.assertEqual([i.name for i in program.instructions], ["conv2d"])
+        self.assertEqual(program.instructions[0].args[9:], [pf.float_bits(0.0),
+                                                             pf.float_bits(float("inf"))])
+        x = np.random.default_rng(1).standard_normal((1, 3, 5, 5)).astype(np.float32)
+        (got,) = reference.run(program, [x])
+        s, b, m, v = (numpy_helper.to_array(t).astype(np.float64) for t in bn)
+        conv = reference.conv2d_nchw(x.astype(np.float64), numpy_helper.to_array(w),
+                                     (1, 1), (1, 1, 1, 1), (1, 1), 1, np.float64)
+        want = np.maximum((conv - m[None, :, None, None]) / np.sqrt(v + 1e-5)[
+            None, :, None, None] * s[None, :, None, None] + b[None, :, None, None], 0)
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+    def test_memory_plan_reuses_dead_tensors_without_overlap(self):
+        # A chain x -> r1 -> r2 -> ... -> r6: only neighbours are alive together.
+        nodes = [helper.make_node("Relu", [f"r{i}" if i else "x"], [f"r{i + 1}"])
+                 for i in range(6)]
+        program = compiler.compile_file(
+            save(nodes, [vi("x", [256])], [vi("r6", [256])], path=self.path("chain.onnx")),
+            self.path("chain.prog"))
+        # At the last step the input (alive throughout), r5 and r6 are alive: three 1 KiB
+        # slots, which the planner reaches by reusing dead intermediates.
+        self.assertEqual(program.buffers, [3 * 1024])
+        self.check_no_live_overlap(program)
+
+    def check_no_live_overlap(self, program):
+        life = {}
+        end = len(program.instructions)
+        for t in program.inputs:
+            life[t] = [0, end]
+        for step, ins in enumerate(program.instructions):
+            for t in ins.inputs + ins.outputs:
+                if not program.tensors[t].is_constant:
+                    life.setdefault(t, [step, step])[1] = step
+        for t in program.outputs:
+            life[t][1] = end
+        items = list(life)
+        for i, a in enumerate(items):
+            for b in items[i + 1:]:
+                ta, tb = program.tensors[a], program.tensors[b]
+                live = not (life[a][1] < life[b][0] or life[b][1] < life[a][0])
+                disjoint = ta.offset + ta.nbytes <= tb.offset or tb.offset + tb.nbytes <= ta.offset
+                self.assertTrue(not live or disjoint, f"tensors {a} and {b} overlap")
+
+    def test_best_fit_prefers_the_smallest_gap(self):
+        sizes = {0: 64, 1: 32, 2: 128, 3: 32}
+        life = {0: (0, 1), 1: (0, 5), 2: (0, 1), 3: (3, 4)}
+        offsets, total = compiler.plan_memory(sizes, life)
+        self.assertEqual(offsets[2], 0)  # largest first
+        self.assertEqual(offsets[0], 128)
+        self.assertEqual(offsets[1], 192)
+        self.assertEqual(offsets[3], 0)  # reuses the dead 128-byte tensor's room
+        self.assertEqual(total, 224)
+
+    def add8_model(self, n):
+        return save([helper.make_node("Add", ["x", "y"], ["z"])],
+                    [vi("x", [n], TensorProto.INT8), vi("y", [n], TensorProto.INT8)],
+                    [vi("z", [n], TensorProto.INT8)], path=self.path(f"add8_{n}.onnx"))
+
+    def test_delegate_partitions_int8_adds(self):
+        model = self.add8_model(13)
+        plain = compiler.compile_file(model, self.path("a.prog"))
+        packed = compiler.compile_file(model, self.path("b.prog"), delegate="cpu-packed")
+        self.assertEqual(plain.instructions[0].name, "add")
+        self.assertEqual(packed.instructions[0].name, "")
+        self.assertEqual(packed.delegates[0].backend, "cpu-packed")
+        self.assertEqual(packed.delegates[0].blob, b"CPK1" + (1).to_bytes(4, "little") +
+                         (1).to_bytes(4, "little") + (13).to_bytes(4, "little"))
+        x = (np.arange(13) * 37 % 256 - 128).astype(np.int8)
+        a = reference.run(plain, [x, x[::-1].copy()])[0]
+        b = reference.run(packed, [x, x[::-1].copy()])[0]
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, (x.astype(np.int32) + x[::-1]).astype(np.int8))
+
+    def test_print_ops_lists_kernels_for_selective_build(self):
+        path, _, _ = self.conv_bn_relu_model()
+        out = io.StringIO()
+        from contextlib import redirect_stdout
+        with redirect_stdout(out), redirect_stderr(io.StringIO()):
+            rc = compiler.main([path, "--print-ops", "--quantize", "int8"])
+        self.assertEqual(rc, 0)
+        self.assertEqual(out.getvalue().strip(), "conv2d;dequantize;quantize")
+
+    def test_int8_quantisation_of_a_small_graph(self):
+        path, _, _ = self.conv_bn_relu_model()
+        rng = np.random.default_rng(3)
+        np.savez(self.path("calib.npz"), x=rng.standard_normal((6, 1, 3, 5, 5)).astype(np.float32))
+        f32 = compiler.compile_file(path, self.path("f.prog"))
+        q = compiler.compile_file(path, self.path("q.prog"), quantize="int8",
+                                  calibration=self.path("calib.npz"))
+        self.assertEqual([i.name for i in q.instructions], ["quantize", "conv2d", "dequantize"])
+        w = q.tensors[q.instructions[1].inputs[1]]
+        self.assertEqual(w.quant, pf.QUANT_PER_CHANNEL)
+        self.assertEqual(len(w.scales), 4)
+        self.assertEqual(q.tensors[q.instructions[1].inputs[2]].dtype, 3)  # int32 bias
+        x = rng.standard_normal((1, 3, 5, 5)).astype(np.float32)
+        (a,) = reference.run(f32, [x])
+        (b,) = reference.run(q, [x])
+        self.assertLess(np.abs(a - b).max(), 0.05 * np.abs(a).max())
+        self.assertTrue(np.all(b >= 0))  # the fused ReLU survived quantisation
+
+
+if __name__ == "__main__":
+    unittest.main()
