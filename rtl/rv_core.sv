@@ -85,8 +85,8 @@ module rv_core #(
   // Signals
   // =============================================================================================
   // IF
-  logic        if_valid, if_compressed, if_illegal_c, if_accept;
-  logic [31:0] if_instr, if_raw, if_pc;
+  logic        if_valid, if_accept;
+  logic [31:0] if_raw, if_pc;
   // controller
   logic        fetch_req, pc_set, halt_if, halt_id, is_decoding, kill_id, mtvec_init;
   pc_sel_e     pc_sel;
@@ -97,8 +97,8 @@ module rv_core #(
   logic        irq_req, irq_wakeup;
   logic [4:0]  irq_id;
   // ID
-  logic        id_valid_q, id_compressed_q, id_illegal_c_q;
-  logic [31:0] id_instr_q, id_raw_q, id_pc_q;
+  logic        id_valid_q, id_compressed, id_illegal_c;
+  logic [31:0] id_instr, id_raw_q, id_pc_q;
   decode_t     dec;
   logic [4:0]  id_rs1, id_rs2, id_rd;
   logic [31:0] rf_a, rf_b, rs1_val, rs2_val, id_opa, id_opb, id_target;
@@ -134,6 +134,19 @@ module rv_core #(
   logic [4:0]  intr_tag_id_q;
 
   // =============================================================================================
+  // Static configuration, sampled while in reset (the inputs are expected to be stable; the
+  // flops also keep them out of every combinational path)
+  // =============================================================================================
+  logic [31:0] boot_addr_q, hart_id_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      boot_addr_q <= boot_addr_i;
+      hart_id_q   <= hart_id_i;
+    end
+  end
+
+  // =============================================================================================
   // IF stage
   // =============================================================================================
   rv_fetch u_fetch (
@@ -148,10 +161,7 @@ module rv_core #(
     .instr_rvalid_i (instr_rvalid_i),
     .instr_rdata_i  (instr_rdata_i),
     .valid_o        (if_valid),
-    .instr_o        (if_instr),
     .raw_o          (if_raw),
-    .compressed_o   (if_compressed),
-    .illegal_c_o    (if_illegal_c),
     .pc_o           (if_pc),
     .ready_i        (if_accept)
   );
@@ -162,7 +172,7 @@ module rv_core #(
 
   always_comb begin
     unique case (pc_sel)
-      PC_BOOT:      pc_target = {boot_addr_i[31:2], 2'b00};
+      PC_BOOT:      pc_target = {boot_addr_q[31:2], 2'b00};
       PC_JUMP:      pc_target = id_target;
       PC_BRANCH:    pc_target = ex_target_q;
       PC_EXCEPTION: pc_target = mtvec_base;
@@ -177,33 +187,34 @@ module rv_core #(
   // =============================================================================================
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      id_valid_q      <= 1'b0;
-      id_instr_q      <= '0;
-      id_raw_q        <= '0;
-      id_pc_q         <= '0;
-      id_compressed_q <= 1'b0;
-      id_illegal_c_q  <= 1'b0;
+      id_valid_q <= 1'b0;
+      id_raw_q   <= '0;
+      id_pc_q    <= '0;
     end else begin
       id_valid_q <= if_accept || (id_valid_q && !id_ready && !kill_id);
       if (if_accept) begin
-        id_instr_q      <= if_instr;
-        id_raw_q        <= if_raw;
-        id_pc_q         <= if_pc;
-        id_compressed_q <= if_compressed;
-        id_illegal_c_q  <= if_illegal_c;
+        id_raw_q <= if_raw;
+        id_pc_q  <= if_pc;
       end
     end
   end
 
+  rv_rvc_expand u_rvc_expand (
+    .instr_i         (id_raw_q),
+    .instr_o         (id_instr),
+    .is_compressed_o (id_compressed),
+    .illegal_o       (id_illegal_c)
+  );
+
   rv_decoder u_decoder (
-    .instr_i     (id_instr_q),
-    .illegal_c_i (id_illegal_c_q),
+    .instr_i     (id_instr),
+    .illegal_c_i (id_illegal_c),
     .dec_o       (dec)
   );
 
-  assign id_rs1 = id_instr_q[19:15];
-  assign id_rs2 = id_instr_q[24:20];
-  assign id_rd  = id_instr_q[11:7];
+  assign id_rs1 = id_instr[19:15];
+  assign id_rs2 = id_instr[24:20];
+  assign id_rd  = id_instr[11:7];
 
   rv_regfile u_regfile (
     .clk_i     (clk_i),
@@ -245,7 +256,7 @@ module rv_core #(
     endcase
     unique case (dec.opb_sel)
       OPB_RS2: id_opb = rs2_val;
-      OPB_LEN: id_opb = id_compressed_q ? 32'd2 : 32'd4;
+      OPB_LEN: id_opb = id_compressed ? 32'd2 : 32'd4;
       default: id_opb = dec.imm;
     endcase
   end
@@ -348,7 +359,7 @@ module rv_core #(
     end else begin
       ex_valid_q <= id_ready || (ex_valid_q && !ex_done);
       if (id_ready) begin
-        ex_compressed_q   <= id_compressed_q;
+        ex_compressed_q   <= id_compressed;
         ex_rd_we_q        <= dec.rd_we;
         ex_mem_load_q     <= dec.mem_load;
         ex_mem_store_q    <= dec.mem_store;
@@ -365,7 +376,7 @@ module rv_core #(
         ex_rd_q           <= id_rd;
         ex_md_op_q        <= dec.md_op;
         ex_mem_size_q     <= dec.mem_size;
-        ex_csr_addr_q     <= id_instr_q[31:20];
+        ex_csr_addr_q     <= id_instr[31:20];
         ex_unit_q         <= dec.unit;
         ex_alu_op_q       <= dec.alu_op;
         ex_xfer_q         <= dec.xfer;
@@ -445,7 +456,7 @@ module rv_core #(
     events[EV_JUMP]         = counts_as_instr && (dec.xfer inside {XFER_JAL, XFER_JALR});
     events[EV_BRANCH]       = counts_as_instr && (dec.xfer == XFER_BRANCH);
     events[EV_BRANCH_TAKEN] = branch_taken_ex;
-    events[EV_COMP_INSTR]   = counts_as_instr && id_compressed_q;
+    events[EV_COMP_INSTR]   = counts_as_instr && id_compressed;
     events[EV_PIPE_STALL]   = 1'b0;  // only with COREV_PULP (post-increment load stalls)
   end
 
@@ -460,7 +471,7 @@ module rv_core #(
   ) u_csr (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
-    .hart_id_i        (hart_id_i),
+    .hart_id_i        (hart_id_q),
     .mtvec_addr_i     (mtvec_addr_i),
     .mtvec_init_i     (mtvec_init),
     .addr_i           (ex_csr_addr_q),
@@ -601,7 +612,7 @@ module rv_core #(
   // Unused inputs and assertions
   // =============================================================================================
   logic unused_inputs;
-  assign unused_inputs = ^{boot_addr_i[1:0], pulp_clock_en_i, scan_cg_en_i, dm_halt_addr_i, dm_exception_addr_i,
+  assign unused_inputs = ^{boot_addr_q[1:0], pulp_clock_en_i, scan_cg_en_i, dm_halt_addr_i, dm_exception_addr_i,
                            debug_req_i};
 
   initial begin : g_param_check

@@ -23,12 +23,18 @@ module rv_div (
 );
   import rv_pkg::*;
 
+  // Count of leading zeros (32 for zero), by halving steps.
   function automatic logic [5:0] clz32(logic [31:0] x);
-    logic [5:0] n;
-    n = 6'd32;
-    for (int i = 0; i < 32; i++) begin
-      if (x[i]) n = 6'(31 - i);
-    end
+    logic [31:0] v;
+    logic [5:0]  n;
+    v = x;
+    n = 6'd0;
+    if (v == 32'b0) return 6'd32;
+    if (v[31:16] == 16'b0) begin n = n + 6'd16; v = v << 16; end
+    if (v[31:24] == 8'b0)  begin n = n + 6'd8;  v = v << 8;  end
+    if (v[31:28] == 4'b0)  begin n = n + 6'd4;  v = v << 4;  end
+    if (v[31:30] == 2'b0)  begin n = n + 6'd2;  v = v << 2;  end
+    if (!v[31])            n = n + 6'd1;
     return n;
   endfunction
 

@@ -25,10 +25,7 @@ module rv_fetch (
   input  logic [31:0] instr_rdata_i,
   // to the ID stage
   output logic        valid_o,          // an instruction is available
-  output logic [31:0] instr_o,          // expanded instruction
   output logic [31:0] raw_o,            // instruction as fetched (16 bits zero-extended)
-  output logic        compressed_o,
-  output logic        illegal_c_o,
   output logic [31:0] pc_o,             // its address (also the next pc when none is valid)
   input  logic        ready_i           // ID takes the instruction this cycle
 );
@@ -127,13 +124,6 @@ module rv_fetch (
       half_valid_d = 1'b0;
     end
   end
-
-  rv_rvc_expand u_rvc_expand (
-    .instr_i         (raw),
-    .instr_o         (instr_o),
-    .is_compressed_o (compressed_o),
-    .illegal_o       (illegal_c_o)
-  );
 
   assign valid_o = raw_valid && !branch_i;
   assign raw_o   = raw;
