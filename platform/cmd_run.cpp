@@ -16,6 +16,7 @@
 #include "platform/boot_info.h"
 #include "platform/commands.h"
 #include "platform/firmware_image.h"
+#include "platform/npu_report.h"
 #include "platform/soc.h"
 
 namespace po = boost::program_options;
@@ -300,6 +301,14 @@ int cmd_run(const std::vector<std::string>& all_args) {
     ddr->stats().print(std::cout);
   }
 
+  // NPU per-layer reports (CPU operators join them when probes provide their cycles).
+  std::vector<NpuReportInput> npu_reports;
+  for (const Npu* npu : soc->npus()) {
+    if (npu->layers().empty()) continue;
+    npu_reports.push_back({npu, {}, mhz});
+    if (!quiet) print_npu_report(std::cout, npu_reports.back());
+  }
+
   if (!report_dir.empty()) {
     nlohmann::json summary = {
         {"status", status},
@@ -325,6 +334,12 @@ int cmd_run(const std::vector<std::string>& all_args) {
     }
     out << summary.dump(2) << "\n";
     if (!soc->ddrs().empty()) std::ofstream(report_dir + "/ddr.json") << ddr_json.dump(2) << "\n";
+    for (const NpuReportInput& r : npu_reports) {
+      const std::string base = report_dir + "/" + r.npu->basename() + "_layers";
+      std::ofstream(base + ".json") << npu_report_json(r).dump(2) << "\n";
+      std::ofstream csv(base + ".csv");
+      write_npu_report_csv(csv, r);
+    }
   }
   return control.exit_code();
 }

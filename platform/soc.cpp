@@ -6,6 +6,7 @@
 #include "models/cpu/iss_cpu.h"
 #include "models/ddr/ddr.h"
 #include "models/memory/sram.h"
+#include "models/npu/npu.h"
 #include "models/peripherals/clint_timer.h"
 #include "models/peripherals/corev_ctrl.h"
 #include "models/peripherals/exit_device.h"
@@ -85,6 +86,14 @@ Soc::Soc(const SocConfig& config, const std::string& cpu_model, std::ostream& co
     } else if (r.type == "corev_ctrl") {
       auto m = std::make_unique<CorevCtrl>(r.name.c_str(), cpu_clock_);
       bind_target(*router_, *m);
+      devices_.push_back(std::move(m));
+    } else if (r.type == "npu") {
+      // DMA initiator ids: 0 is the CPU; each NPU gets the next one.
+      auto m = std::make_unique<Npu>(r.name.c_str(), *r.npu, cpu_clock_, irq_, r.irq,
+                                     static_cast<int>(npus_.size()) + 1);
+      bind_target(*router_, *m);
+      m->dma_socket.bind(router_->target_socket);
+      npus_.push_back(m.get());
       devices_.push_back(std::move(m));
     } else if (r.type == "dummy") {
       auto m = std::make_unique<NullDevice>(r.name.c_str(), cpu_clock_);

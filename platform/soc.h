@@ -18,6 +18,7 @@ namespace socsim {
 
 class ExitDevice;
 class Ddr;
+class Npu;
 
 class Soc {
  public:
@@ -35,6 +36,8 @@ class Soc {
   ExitDevice* exit_device() { return exit_device_; }
   /// The DDR models of the map, in map order (statistics at the end of a run).
   const std::vector<Ddr*>& ddrs() const { return ddrs_; }
+  /// The NPUs of the map (per-layer statistics at the end of a run).
+  const std::vector<Npu*>& npus() const { return npus_; }
 
   /// Loader access to memory regions (also before elaboration), without timing. False if
   /// the range is not inside one memory region.
@@ -59,6 +62,7 @@ class Soc {
   Console* console_ = nullptr;
   ExitDevice* exit_device_ = nullptr;
   std::vector<Ddr*> ddrs_;
+  std::vector<Npu*> npus_;
 };
 
 }  // namespace socsim

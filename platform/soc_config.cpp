@@ -8,7 +8,7 @@ namespace socsim {
 namespace {
 
 const char* const kRegionTypes[] = {"sram",  "rom",        "ddr",   "console", "exit",
-                                    "clint", "corev_ctrl", "dummy", "alias"};
+                                    "clint", "corev_ctrl", "dummy", "alias",   "npu"};
 
 bool known_type(const std::string& type) {
   return std::find(std::begin(kRegionTypes), std::end(kRegionTypes), type) !=
@@ -57,7 +57,7 @@ RegionConfig read_region(const std::string& name, const ConfigNode& node,
   r.type = node.at("type").as_string();
   if (!known_type(r.type)) {
     node.at("type").fail("unknown region type '" + r.type +
-                         "' (sram, rom, ddr, console, exit, clint, corev_ctrl, dummy, alias)");
+                         "' (sram, rom, ddr, console, exit, clint, corev_ctrl, dummy, alias, npu)");
   }
   r.base = node.at("base").as_u64();
   r.size = node.at("size").as_size();
@@ -74,6 +74,10 @@ RegionConfig read_region(const std::string& name, const ConfigNode& node,
     if (r.size < 0xC000) node.at("size").fail("a clint region needs at least 0xC000 bytes");
   } else if (r.type == "ddr") {
     r.ddr = std::make_shared<DdrConfig>(load_ddr_config(node, dir));
+  } else if (r.type == "npu") {
+    r.irq = static_cast<unsigned>(node.u64_or("irq", 16));
+    if (r.irq > 31) node.at("irq").fail("interrupt line must be 0..31");
+    if (r.size < 0x1000) node.at("size").fail("an npu region needs at least 0x1000 bytes");
   } else if (r.type == "alias") {
     r.alias_of = node.at("of").as_string();
     r.alias_offset = node.u64_or("offset", 0);
@@ -113,6 +117,7 @@ SocConfig load_soc_config(const std::string& file, const std::vector<std::string
   ConfigNode root = ConfigNode::load_file(file);
   if (!root.is_map()) root.fail("a SoC description must be a map (name, cpu, memory_map, ...)");
   YAML::Node yaml = root.yaml();
+  prepare_npu_overrides(yaml);  // so that --set npu.mac_array.rows=16 finds its map
   for (const std::string& o : overrides) apply_override(yaml, o);
 
   SocConfig soc;
@@ -133,6 +138,18 @@ SocConfig load_soc_config(const std::string& file, const std::vector<std::string
   if (!map.is_map()) map.fail("expected a map of named regions");
   for (const auto& [name, node] : map.entries()) soc.regions.push_back(read_region(name, node, soc.dir));
   if (soc.regions.empty()) map.fail("the memory map is empty");
+  // The NPU's description is the top-level `npu:` section (a preset plus overrides).
+  if (auto section = root.find("npu")) {
+    auto npu = std::make_shared<NpuConfig>(load_npu_config(*section, soc.dir));
+    bool used = false;
+    for (RegionConfig& r : soc.regions) {
+      if (r.type == "npu") r.npu = npu, used = true;
+    }
+    if (!used) section->fail("an npu section needs a memory_map region of type npu");
+  } else if (const RegionConfig* r = soc.first_of_type("npu")) {
+    throw ConfigError(r->where + ": region '" + r->name +
+                      "' of type npu needs a top-level npu section (preset: ...)");
+  }
 
   // No two regions may overlap.
   std::vector<const RegionConfig*> sorted;

@@ -11,6 +11,7 @@
 
 #include "models/common/config.h"
 #include "models/ddr/ddr_config.h"
+#include "models/npu/npu_config.h"
 
 namespace socsim {
 
@@ -28,6 +29,7 @@ struct CpuConfig {
 struct RegionConfig {
   std::string name;
   std::string type;  ///< sram | rom | ddr | console | exit | clint | corev_ctrl | dummy | alias
+                    ///< | npu
   uint64_t base = 0;
   uint64_t size = 0;
   uint32_t latency_cycles = 0;  ///< sram/rom: extra cycles per access
@@ -36,6 +38,8 @@ struct RegionConfig {
   uint64_t alias_offset = 0;    ///< alias: offset inside that region
   std::string where;            ///< file:line of the entry, for messages
   std::shared_ptr<const DdrConfig> ddr;  ///< ddr: the resolved preset and overrides
+  unsigned irq = 0;                      ///< npu: the core's interrupt line it raises
+  std::shared_ptr<const NpuConfig> npu;  ///< npu: the top-level `npu:` section resolved
 };
 
 struct LoaderConfig {

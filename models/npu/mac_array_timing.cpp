@@ -1,0 +1,418 @@
+#include "models/npu/mac_array_timing.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "models/npu/npu_functional.h"
+
+namespace socsim {
+
+using namespace npu;
+
+uint64_t systolic_cycles(uint64_t rows, uint64_t cols, uint64_t s_r, uint64_t s_c, uint64_t t) {
+  if (s_r == 0 || s_c == 0 || t == 0) return 0;
+  return (2 * rows + cols + t - 2) * ((s_r + rows - 1) / rows) * ((s_c + cols - 1) / cols);
+}
+
+namespace {
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// A convolution as the planner sees it; fully connected layers are 1x1 convolutions over a
+// (rows x 1) image, which moves the same bytes and MACs.
+struct ConvView {
+  uint64_t n, cin, hin, win, cout, ho, wo, kh, kw, stride, pad_t, dil, groups;
+  bool depthwise;
+};
+
+ConvView conv_view(const LayerDescriptor& d) {
+  if (d.op == kOpLinear) {
+    return {1, d.in_shape[1], d.in_shape[0], 1, d.out_shape[1], d.out_shape[0], 1, 1, 1, 1, 0,
+            1, 1, false};
+  }
+  const int32_t* a = d.args;
+  const uint64_t groups = static_cast<uint64_t>(a[8]);
+  return {d.in_shape[0], d.in_shape[1], d.in_shape[2], d.in_shape[3], d.out_shape[1],
+          d.out_shape[2], d.out_shape[3], d.in1_shape[2], d.in1_shape[3],
+          static_cast<uint64_t>(a[0]), static_cast<uint64_t>(a[2]), static_cast<uint64_t>(a[6]),
+          groups, groups > 1 && groups == d.in_shape[1] && groups == d.out_shape[1]};
+}
+
+// Input rows (inside the image) that output rows [r0, r1) read.
+uint64_t input_rows(const ConvView& v, uint64_t r0, uint64_t r1) {
+  const int64_t first = static_cast<int64_t>(r0 * v.stride) - static_cast<int64_t>(v.pad_t);
+  const int64_t last = static_cast<int64_t>((r1 - 1) * v.stride) -
+                       static_cast<int64_t>(v.pad_t) + static_cast<int64_t>((v.kh - 1) * v.dil);
+  const int64_t lo = std::max<int64_t>(first, 0);
+  const int64_t hi = std::min<int64_t>(last, static_cast<int64_t>(v.hin) - 1);
+  return hi >= lo ? static_cast<uint64_t>(hi - lo + 1) : 0;
+}
+
+// Sum of input rows over all row tiles of height th, and the largest tile's rows.
+std::pair<uint64_t, uint64_t> input_row_pass(const ConvView& v, uint64_t th) {
+  uint64_t sum = 0, most = 0;
+  for (uint64_t r0 = 0; r0 < v.ho; r0 += th) {
+    const uint64_t rows = input_rows(v, r0, std::min(v.ho, r0 + th));
+    sum += rows;
+    most = std::max(most, rows);
+  }
+  return {sum, most};
+}
+
+std::vector<uint64_t> row_tile_heights(uint64_t ho) {
+  std::vector<uint64_t> out;
+  for (uint64_t k = 1; k <= ho; ++k) {
+    const uint64_t th = ceil_div(ho, k);
+    if (out.empty() || out.back() != th) out.push_back(th);
+  }
+  return out;
+}
+
+struct CoreShare {
+  uint64_t first;  // first real channel
+  uint64_t count;  // real channels
+};
+
+// Splits `channels` (padded to `block`) over the cores by whole blocks.
+std::vector<CoreShare> split_channels(const NpuConfig& c, uint64_t channels, uint64_t block,
+                                      bool allow) {
+  const uint64_t blocks = ceil_div(channels, block);
+  const uint64_t cores = allow && c.split_output_channels ? std::min<uint64_t>(c.cores, blocks) : 1;
+  const uint64_t per_core = ceil_div(blocks, cores) * block;
+  std::vector<CoreShare> shares;
+  for (uint64_t first = 0; first < channels; first += per_core) {
+    shares.push_back({first, std::min(per_core, channels - first)});
+  }
+  return shares;
+}
+
+// Merges per-core tile lists into lockstep steps.
+void merge_core_tiles(const std::vector<std::vector<NpuTile>>& per_core, LayerPlan* plan) {
+  size_t steps = 0;
+  for (const auto& t : per_core) steps = std::max(steps, t.size());
+  plan->tiles.assign(steps, NpuTile{});
+  for (const auto& tiles : per_core) {
+    for (size_t i = 0; i < tiles.size(); ++i) {
+      NpuTile& s = plan->tiles[i];
+      s.input_bytes += tiles[i].input_bytes;
+      s.weight_bytes += tiles[i].weight_bytes;
+      s.output_bytes += tiles[i].output_bytes;
+      s.compute_cycles = std::max(s.compute_cycles, tiles[i].compute_cycles);
+    }
+  }
+  for (const NpuTile& s : plan->tiles) {
+    plan->compute_cycles += s.compute_cycles;
+    plan->read_bytes += s.input_bytes + s.weight_bytes;
+    plan->write_bytes += s.output_bytes;
+  }
+}
+
+// ---- convolutions and fully connected layers on the array ----------------------------------
+
+struct ConvTiling {
+  uint64_t tm = 0, tn = 0, th = 0;
+  bool rows_outer = false;
+  uint64_t traffic = UINT64_MAX;
+  uint64_t tiles = UINT64_MAX;
+  uint64_t buffer = 0;
+};
+
+uint64_t array_cycles(const NpuConfig& c, const ConvView& v, double throughput, uint64_t m_a,
+                      uint64_t n_a, uint64_t pixels) {
+  const uint64_t window = v.depthwise ? v.kh * v.kw : v.kh * v.kw * n_a;
+  uint64_t cycles;
+  if (c.dataflow == NpuDataflow::kWeightStationary) {
+    cycles = systolic_cycles(c.rows, c.columns, window, m_a, pixels);
+  } else {
+    cycles = systolic_cycles(c.rows, c.columns, pixels, m_a, window);
+  }
+  if (!v.depthwise && v.groups > 1) cycles *= v.groups;
+  return static_cast<uint64_t>(static_cast<double>(cycles) / throughput + 0.999999);
+}
+
+ConvTiling choose_conv_tiling(const NpuConfig& c, const ConvView& v, uint64_t mr, uint64_t b,
+                              uint64_t block, uint64_t align_in) {
+  const uint64_t cin_g = v.cin / v.groups;
+  const bool channel_tiles = v.groups == 1;  // grouped: whole channel range per tile
+  std::vector<uint64_t> tms, tns;
+  if (channel_tiles) {
+    for (uint64_t tm = align_up(mr, block); tm >= block; tm -= block) tms.push_back(std::min(tm, mr));
+  } else {
+    tms.push_back(mr);
+  }
+  if (v.depthwise || !channel_tiles) {
+    tns.push_back(cin_g);
+  } else {
+    for (uint64_t tn = cin_g;; tn = align_up(ceil_div(tn, 2), align_in)) {
+      tns.push_back(tn);
+      if (tn <= align_in || align_up(ceil_div(tn, 2), align_in) >= tn) break;
+    }
+  }
+  const uint64_t weights_total = mr * cin_g * v.kh * v.kw * b + 12 * mr;
+  const uint64_t out_total = v.n * mr * v.ho * v.wo * b;
+  ConvTiling best, smallest;
+  for (uint64_t th : row_tile_heights(v.ho)) {
+    const auto [row_sum, row_max] = input_row_pass(v, th);
+    const uint64_t r_tiles = ceil_div(v.ho, th);
+    for (uint64_t tm : tms) {
+      const uint64_t m_tiles = ceil_div(mr, tm);
+      for (uint64_t tn : tns) {
+        const uint64_t n_tiles = ceil_div(cin_g, tn);
+        const uint64_t in_ch = v.depthwise ? tm : (v.groups > 1 ? v.cin : tn);
+        const uint64_t in_tile = v.n * in_ch * row_max * v.win * b;
+        const uint64_t w_tile = tm * (v.depthwise ? 1 : tn) * v.kh * v.kw * b + 12 * tm;
+        const uint64_t out_tile = v.n * tm * th * v.wo * b;
+        const uint64_t need = 2 * (in_tile + w_tile) + out_tile;
+        const uint64_t tiles = m_tiles * n_tiles * r_tiles;
+        ConvTiling cand{tm, tn, th, false, 0, tiles, need};
+        if (smallest.buffer == 0 || need < smallest.buffer) smallest = cand;
+        if (need > c.buffer_bytes) continue;
+        for (bool rows_outer : {false, true}) {
+          uint64_t in_traffic, w_traffic;
+          if (v.depthwise || v.groups > 1) {
+            in_traffic = v.n * (v.depthwise ? mr : v.cin) * row_sum * v.win * b;
+            w_traffic = weights_total;
+          } else if (!rows_outer) {
+            in_traffic = v.n * v.cin * row_sum * v.win * b * m_tiles;
+            w_traffic = weights_total * (n_tiles > 1 ? r_tiles : 1);
+          } else {
+            in_traffic = v.n * v.cin * row_sum * v.win * b * (n_tiles > 1 ? m_tiles : 1);
+            w_traffic = weights_total * (m_tiles > 1 || n_tiles > 1 ? r_tiles : 1);
+          }
+          const uint64_t traffic = in_traffic + w_traffic + out_total;
+          if (traffic < best.traffic || (traffic == best.traffic && tiles < best.tiles)) {
+            best = cand;
+            best.rows_outer = rows_outer;
+            best.traffic = traffic;
+          }
+        }
+      }
+    }
+  }
+  if (best.traffic == UINT64_MAX) best = smallest;  // nothing fits: the smallest tiles
+  return best;
+}
+
+std::vector<NpuTile> conv_core_tiles(const NpuConfig& c, const ConvView& v, double throughput,
+                                     uint64_t mr, uint64_t b, uint64_t block, uint64_t align_in,
+                                     const ConvTiling& t) {
+  const uint64_t cin_g = v.cin / v.groups;
+  struct Range {
+    uint64_t lo, hi;
+  };
+  auto chunks = [](uint64_t total, uint64_t step) {
+    std::vector<Range> out;
+    for (uint64_t lo = 0; lo < total; lo += step) out.push_back({lo, std::min(total, lo + step)});
+    return out;
+  };
+  const std::vector<Range> ms = chunks(mr, t.tm);
+  const std::vector<Range> ns = chunks(cin_g, t.tn);
+  const std::vector<Range> rs = chunks(v.ho, t.th);
+  std::vector<NpuTile> tiles;
+  auto emit = [&](size_t mi, size_t ri, size_t ni) {
+    const Range m = ms[mi], r = rs[ri], n = ns[ni];
+    const uint64_t tm = m.hi - m.lo, tn = n.hi - n.lo;
+    NpuTile tile;
+    const uint64_t rows = input_rows(v, r.lo, r.hi);
+    bool load_input, load_weights;
+    if (v.depthwise || v.groups > 1) {
+      load_input = true;
+      load_weights = ri == 0 || t.rows_outer;
+      if (t.rows_outer && ms.size() == 1) load_weights = ri == 0;
+    } else if (!t.rows_outer) {
+      load_input = true;
+      load_weights = ns.size() > 1 || ri == 0;
+    } else {
+      load_input = ns.size() > 1 || mi == 0;
+      load_weights = ms.size() > 1 || ns.size() > 1 || ri == 0;
+    }
+    const uint64_t in_ch = v.depthwise ? tm : (v.groups > 1 ? v.cin : tn);
+    if (load_input) tile.input_bytes = v.n * in_ch * rows * v.win * b;
+    if (load_weights) {
+      tile.weight_bytes = tm * (v.depthwise ? 1 : tn) * v.kh * v.kw * b + (ni == 0 ? 12 * tm : 0);
+    }
+    const uint64_t m_a = v.groups > 1 && !v.depthwise ? align_up(tm / v.groups, block)
+                                                      : align_up(tm, block);
+    const uint64_t n_a = align_up(tn, align_in);
+    tile.compute_cycles = array_cycles(c, v, throughput, m_a, n_a, v.n * (r.hi - r.lo) * v.wo);
+    if (ni + 1 == ns.size()) tile.output_bytes = v.n * tm * (r.hi - r.lo) * v.wo * b;
+    tiles.push_back(tile);
+  };
+  if (!t.rows_outer) {
+    for (size_t mi = 0; mi < ms.size(); ++mi)
+      for (size_t ri = 0; ri < rs.size(); ++ri)
+        for (size_t ni = 0; ni < ns.size(); ++ni) emit(mi, ri, ni);
+  } else {
+    for (size_t ri = 0; ri < rs.size(); ++ri)
+      for (size_t mi = 0; mi < ms.size(); ++mi)
+        for (size_t ni = 0; ni < ns.size(); ++ni) emit(mi, ri, ni);
+  }
+  return tiles;
+}
+
+void plan_conv(const NpuConfig& c, const LayerDescriptor& d, LayerPlan* plan) {
+  const ConvView v = conv_view(d);
+  const size_t dt = 0;  // int8: the only type descriptors carry today
+  const uint64_t b = 1;
+  const NpuAlignment& al = c.alignment[dt];
+  const double throughput = c.throughput[dt];
+  const uint64_t block = v.depthwise ? al.depthwise : al.conv_output;
+  plan->op_type = d.op == kOpLinear ? "FullyConnected" : (v.depthwise ? "DepthwiseConv" : "Conv");
+  plan->uses_array = true;
+  const std::vector<CoreShare> shares = split_channels(c, v.cout, block, v.groups == 1 || v.depthwise);
+  plan->cores_used = static_cast<uint32_t>(shares.size());
+  const uint64_t mr = shares.front().count;
+  const ConvTiling t = choose_conv_tiling(c, v, mr, b, block, al.conv_input);
+  plan->tile_m = static_cast<uint32_t>(t.tm);
+  plan->tile_n = static_cast<uint32_t>(t.tn);
+  plan->tile_rows = static_cast<uint32_t>(t.th);
+  plan->rows_outer = t.rows_outer;
+  plan->buffer_bytes = t.buffer;
+  const uint64_t pixels = v.n * v.ho * v.wo;
+  const uint64_t window = v.depthwise ? v.kh * v.kw : v.kh * v.kw * align_up(v.cin / v.groups, al.conv_input);
+  const uint64_t m_a = align_up(mr, block);
+  plan->s_r = c.dataflow == NpuDataflow::kWeightStationary ? window : pixels;
+  plan->s_c = m_a;
+  plan->t = c.dataflow == NpuDataflow::kWeightStationary ? pixels : window;
+  std::vector<std::vector<NpuTile>> per_core;
+  for (const CoreShare& s : shares) {
+    per_core.push_back(conv_core_tiles(c, v, throughput, s.count, b, block, al.conv_input, t));
+  }
+  merge_core_tiles(per_core, plan);
+}
+
+// ---- elementwise and pooling operators on the vector path ----------------------------------
+
+void plan_vector(const NpuConfig& c, const LayerDescriptor& d, LayerPlan* plan) {
+  const size_t dt = 0;
+  const uint64_t b = 1;
+  const double throughput = c.throughput[dt];
+  const uint64_t block = c.alignment[dt].other;
+  const uint64_t n = d.in_shape[0], ch = d.in_shape[1], hin = d.in_shape[2], win = d.in_shape[3];
+  const uint64_t ho = d.out_shape[2], wo = d.out_shape[3];
+  const bool binary = d.op == kOpAdd || d.op == kOpMul;
+  uint64_t kh = 1, kw = 1, stride = 1, pad_t = 0;
+  if (d.op == kOpMaxPool2d || d.op == kOpAvgPool2d) {
+    kh = static_cast<uint64_t>(d.args[0]);
+    kw = static_cast<uint64_t>(d.args[1]);
+    stride = static_cast<uint64_t>(d.args[2]);
+    pad_t = static_cast<uint64_t>(d.args[4]);
+  } else if (d.op == kOpGlobalAvgPool2d) {
+    kh = hin;
+    kw = win;
+    stride = 1;
+  }
+  static const char* const kNames[] = {"", "", "", "Add", "Mul", "MaxPool", "AveragePool",
+                                       "GlobalAveragePool"};
+  plan->op_type = kNames[d.op];
+  const ConvView v{n, ch, hin, win, ch, ho, wo, kh, kw, stride, pad_t, 1, 1, false};
+  const std::vector<CoreShare> shares = split_channels(c, ch, block, true);
+  plan->cores_used = static_cast<uint32_t>(shares.size());
+  const uint64_t operands = binary ? 2 : 1;
+  // Output rows per tile: as many as fit, channels halved if one row does not fit.
+  uint64_t tc = shares.front().count, th = 0;
+  for (;;) {
+    for (uint64_t cand : row_tile_heights(ho)) {
+      const uint64_t in_tile = n * tc * input_row_pass(v, cand).second * win * b * operands;
+      if (2 * in_tile + n * tc * cand * wo * b <= c.buffer_bytes) {
+        th = cand;
+        break;
+      }
+    }
+    if (th != 0 || tc <= block) break;
+    tc = align_up(ceil_div(tc, 2), block);
+  }
+  if (th == 0) th = 1;
+  plan->tile_m = static_cast<uint32_t>(tc);
+  plan->tile_rows = static_cast<uint32_t>(th);
+  plan->s_c = align_up(shares.front().count, block);
+  std::vector<std::vector<NpuTile>> per_core;
+  for (const CoreShare& s : shares) {
+    std::vector<NpuTile> tiles;
+    for (uint64_t c0 = 0; c0 < s.count; c0 += tc) {
+      const uint64_t cn = std::min(tc, s.count - c0);
+      for (uint64_t r0 = 0; r0 < ho; r0 += th) {
+        const uint64_t r1 = std::min(ho, r0 + th);
+        NpuTile tile;
+        const uint64_t in_bytes = n * cn * input_rows(v, r0, r1) * win * b;
+        tile.input_bytes = in_bytes;
+        if (binary) tile.weight_bytes = in_bytes;
+        const uint64_t work = n * align_up(cn, block) * (r1 - r0) * wo * kh * kw;
+        tile.compute_cycles = static_cast<uint64_t>(
+            static_cast<double>(ceil_div(work, c.columns)) / throughput + 0.999999);
+        tile.output_bytes = n * cn * (r1 - r0) * wo * b;
+        tiles.push_back(tile);
+      }
+    }
+    per_core.push_back(std::move(tiles));
+  }
+  merge_core_tiles(per_core, plan);
+  plan->buffer_bytes = 0;
+}
+
+}  // namespace
+
+LayerPlan plan_layer(const NpuConfig& config, const LayerDescriptor& d) {
+  LayerPlan plan;
+  plan.macs = layer_macs(d);
+  if (d.op == kOpConv2d || d.op == kOpLinear) {
+    plan_conv(config, d, &plan);
+  } else {
+    plan_vector(config, d, &plan);
+  }
+  return plan;
+}
+
+ScheduleTimes schedule_layer(const NpuConfig& config, const LayerPlan& plan, uint64_t start,
+                             const NpuDmaFn& dma) {
+  ScheduleTimes times;
+  uint64_t dma_busy = 0;
+  auto transfer = [&](uint64_t at, NpuStream stream, uint64_t bytes) {
+    const NpuDmaSpan span = dma(at, stream, bytes);
+    dma_busy += span.end - span.begin;
+    return span.end;
+  };
+  auto load = [&](const NpuTile& t, uint64_t at) {
+    uint64_t done = at;
+    if (t.input_bytes) done = transfer(at, NpuStream::kInput, t.input_bytes);
+    if (t.weight_bytes) done = transfer(std::max(at, done), NpuStream::kWeights, t.weight_bytes);
+    return done;
+  };
+  uint64_t t = start + config.setup_cycles;
+  if (plan.tiles.empty()) {
+    times.end = t;
+    return times;
+  }
+  uint64_t ready = load(plan.tiles[0], t);
+  uint64_t compute_start = ready;
+  uint64_t end = ready;
+  for (size_t i = 0; i < plan.tiles.size(); ++i) {
+    const NpuTile& tile = plan.tiles[i];
+    // The next tile loads into the other half of the buffer while this one computes.
+    uint64_t next_ready = 0;
+    if (i + 1 < plan.tiles.size()) next_ready = load(plan.tiles[i + 1], compute_start);
+    const uint64_t compute_end = compute_start + tile.compute_cycles;
+    times.compute_cycles += tile.compute_cycles;
+    end = std::max(end, compute_end);
+    if (tile.output_bytes) {
+      const uint64_t done = transfer(compute_end, NpuStream::kOutput, tile.output_bytes);
+      end = std::max(end, done);
+    }
+    compute_start = std::max(compute_end, next_ready);
+  }
+  times.end = end;
+  times.dma_cycles = dma_busy;
+  return times;
+}
+
+NpuDmaFn ideal_dma(const NpuConfig& config) {
+  auto free_at = std::make_shared<uint64_t>(0);
+  const uint64_t rate = config.dma.bytes_per_cycle;
+  return [free_at, rate](uint64_t start, NpuStream, uint64_t bytes) {
+    const uint64_t begin = std::max(start, *free_at);
+    *free_at = begin + (bytes + rate - 1) / rate;
+    return NpuDmaSpan{begin, *free_at};
+  };
+}
+
+}  // namespace socsim

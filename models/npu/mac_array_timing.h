@@ -1,0 +1,82 @@
+// Timing of one NPU layer on the MAC array: alignment padding, the split across cores,
+// tiling into the on-chip buffer, the array's compute cycles per tile (SCALE-Sim's no-stall
+// formula) and the DMA traffic of each tile. Pure C++; the SystemC device (npu.h) plays the
+// resulting schedule against the real bus, and `schedule_layer` with an ideal DMA gives the
+// stand-alone estimate. docs/npu.md explains the model.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/npu/npu_config.h"
+#include "models/npu/npu_interface.h"
+
+namespace socsim {
+
+/// SCALE-Sim's cycles of an R x C systolic array for an S_R x S_C operand folded over a
+/// temporal dimension T, without stalls: (2R + C + T - 2) * ceil(S_R / R) * ceil(S_C / C).
+uint64_t systolic_cycles(uint64_t rows, uint64_t cols, uint64_t s_r, uint64_t s_c, uint64_t t);
+
+inline uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+/// One step of a layer's schedule: all cores working on one tile each, in lockstep.
+struct NpuTile {
+  uint64_t input_bytes = 0;    ///< read from the input stream before the tile starts
+  uint64_t weight_bytes = 0;   ///< read from the weight stream (weights, bias, requant)
+  uint64_t compute_cycles = 0; ///< slowest core
+  uint64_t output_bytes = 0;   ///< written after the tile ends (0 while partial sums stay)
+};
+
+/// The plan of one layer.
+struct LayerPlan {
+  std::string op_type;          ///< "Conv", "DepthwiseConv", "FullyConnected", "Add", ...
+  bool uses_array = false;      ///< true for convolutions and fully connected layers
+  uint64_t macs = 0;            ///< real multiply-accumulates
+  uint32_t cores_used = 1;
+  // Array mapping of the largest core share (for reports and tests).
+  uint64_t s_r = 0, s_c = 0, t = 0;  ///< SCALE-Sim operand sizes, aligned, whole layer
+  uint32_t tile_m = 0, tile_n = 0, tile_rows = 0;  ///< output channels, input channels, rows
+  bool rows_outer = false;      ///< loop order: row tiles outside channel tiles
+  uint64_t compute_cycles = 0;  ///< sum of the tiles' compute cycles
+  uint64_t read_bytes = 0;      ///< DMA reads of all cores
+  uint64_t write_bytes = 0;     ///< DMA writes
+  uint64_t buffer_bytes = 0;    ///< on-chip buffer the largest tile needs (double-buffered)
+  std::vector<NpuTile> tiles;
+};
+
+/// Plans a layer (the descriptor must pass validate_layer()).
+LayerPlan plan_layer(const NpuConfig& config, const npu::LayerDescriptor& d);
+
+/// The result of playing a schedule.
+struct ScheduleTimes {
+  uint64_t end = 0;          ///< completion cycle of the layer
+  uint64_t dma_cycles = 0;   ///< cycles the DMA engine was busy (loads and stores)
+  uint64_t compute_cycles = 0;
+};
+
+/// When a DMA transfer occupied the engine: from `begin` to the completion of its last
+/// request, in NPU cycles.
+struct NpuDmaSpan {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+};
+
+/// DMA streams of a layer.
+enum class NpuStream { kInput = 0, kWeights = 1, kOutput = 2 };
+
+/// A DMA transfer of `bytes` of a stream, not before cycle `start`. The engine is
+/// sequential: the callee queues the transfer behind earlier ones.
+using NpuDmaFn = std::function<NpuDmaSpan(uint64_t start, NpuStream stream, uint64_t bytes)>;
+
+/// Plays a plan from cycle `start`: setup, first load, then double-buffered tiles (tile
+/// i+1 loads while tile i computes; tile i's output is stored when it ends).
+ScheduleTimes schedule_layer(const NpuConfig& config, const LayerPlan& plan, uint64_t start,
+                             const NpuDmaFn& dma);
+
+/// A DMA limited only by the engine's issue rate (bytes_per_cycle), zero latency: the
+/// stand-alone estimate when there is no bus.
+NpuDmaFn ideal_dma(const NpuConfig& config);
+
+}  // namespace socsim

@@ -1,0 +1,311 @@
+#include "models/npu/npu.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "models/npu/npu_functional.h"
+
+namespace socsim {
+
+using namespace npu;
+
+namespace {
+
+// Bursts of one transfer issued between two synchronisations with SystemC time: small
+// enough that other initiators' requests interleave with the NPU's, large enough to keep
+// context switches rare.
+constexpr uint64_t kSyncCycles = 256;
+
+std::string activation_suffix(const LayerDescriptor& d) {
+  int32_t zp = 0, lo = -128, hi = 127;
+  if (d.op == kOpConv2d) {
+    zp = d.args[10], lo = d.args[11], hi = d.args[12];
+  } else if (d.op == kOpLinear) {
+    zp = d.args[1], lo = d.args[2], hi = d.args[3];
+  } else if (d.op == kOpAdd) {
+    zp = d.args[5], lo = d.args[6], hi = d.args[7];
+  } else if (d.op == kOpMul) {
+    zp = d.args[4], lo = d.args[5], hi = d.args[6];
+  }
+  if (lo == std::max(zp, -128) && hi == 127) return "Relu";
+  if (lo > -128 || hi < 127) return "Clip";
+  return "";
+}
+
+}  // namespace
+
+Npu::Npu(sc_core::sc_module_name name, const NpuConfig& config, const ClockDomain& cpu_clock,
+         IrqLines& irq, unsigned irq_line, int initiator_id)
+    : RegisterDevice(name, cpu_clock),
+      dma_socket("dma_socket"),
+      config_(config),
+      clock_npu_(config.clock_mhz),
+      irq_(irq),
+      irq_line_(irq_line),
+      initiator_(new InitiatorExtension(initiator_id, "npu")) {
+  payload_.set_extension(initiator_);
+  SC_HAS_PROCESS(Npu);
+  SC_THREAD(run_thread);
+}
+
+// ---- registers ---------------------------------------------------------------------------
+
+bool Npu::read_reg(uint64_t offset, unsigned size, uint64_t, uint32_t* value) {
+  if (size != 4 || offset % 4 != 0) return false;
+  switch (offset) {
+    case kRegId: *value = kIdValue; return true;
+    case kRegStatus:
+      *value = (busy_ ? kStatusBusy : 0) | (done_ ? kStatusDone : 0) |
+               (error_ ? kStatusError : 0) | (error_ << kStatusErrorShift) |
+               (error_layer_ << kStatusLayerShift);
+      return true;
+    case kRegIrqEnable: *value = irq_enable_ ? 1 : 0; return true;
+    case kRegCmdAddr: *value = cmd_addr_; return true;
+    case kRegCmdCount: *value = cmd_count_; return true;
+    case kRegCyclesLo: *value = static_cast<uint32_t>(last_cycles_); return true;
+    case kRegCyclesHi: *value = static_cast<uint32_t>(last_cycles_ >> 32); return true;
+    case kRegLayersDone: *value = layers_done_; return true;
+    case kRegTotalLo: *value = static_cast<uint32_t>(busy_cycles_); return true;
+    case kRegTotalHi: *value = static_cast<uint32_t>(busy_cycles_ >> 32); return true;
+    case kRegCtrl:
+    case kRegIrqClear: *value = 0; return true;
+    default: return false;
+  }
+}
+
+bool Npu::write_reg(uint64_t offset, unsigned size, uint32_t value, uint64_t cycle) {
+  if (size != 4 || offset % 4 != 0) return false;
+  switch (offset) {
+    case kRegCtrl:
+      if ((value & kCtrlStart) == 0) return true;
+      if (busy_) {
+        error_ = kNpuBusy;  // the running list goes on; the error stays until cleared
+        return true;
+      }
+      busy_ = true;
+      done_ = false;
+      error_ = kNpuOk;
+      error_layer_ = 0;
+      layers_done_ = 0;
+      {
+        // The CPU runs ahead of SystemC time: the list starts at the CPU's cycle.
+        const sc_core::sc_time at = clock_.time_of(cycle);
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        start_event_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+      }
+      return true;
+    case kRegIrqEnable:
+      irq_enable_ = (value & 1) != 0;
+      if (!irq_enable_) irq_.set_level(irq_line_, false);
+      if (irq_enable_ && (done_ || error_)) irq_.set_level(irq_line_, true);
+      return true;
+    case kRegIrqClear:
+      if (value & 1) {
+        done_ = false;
+        if (!busy_) error_ = kNpuOk;
+        irq_.set_level(irq_line_, false);
+      }
+      return true;
+    case kRegCmdAddr: cmd_addr_ = value; return true;
+    case kRegCmdCount: cmd_count_ = value; return true;
+    case kRegId:
+    case kRegStatus:
+    case kRegCyclesLo:
+    case kRegCyclesHi:
+    case kRegLayersDone:
+    case kRegTotalLo:
+    case kRegTotalHi: return true;  // read-only: writes are ignored
+    default: return false;
+  }
+}
+
+// ---- execution ---------------------------------------------------------------------------
+
+uint64_t Npu::npu_cycle_of(const sc_core::sc_time& t) const { return clock_npu_.cycles_for(t); }
+
+void Npu::wait_until(uint64_t npu_cycle) {
+  const sc_core::sc_time t = clock_npu_.time_of(npu_cycle);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (t > now) wait(t - now);
+}
+
+void Npu::run_thread() {
+  for (;;) {
+    wait(start_event_);
+    const uint64_t start = npu_cycle_of(sc_core::sc_time_stamp());
+    uint64_t now = start;
+    engine_free_ = std::max(engine_free_, now);
+    if (cmd_count_ == 0) {
+      error_ = kNpuEmptyList;
+    }
+    for (uint32_t i = 0; i < cmd_count_; ++i) {
+      const NpuError e = run_layer(i, &now);
+      if (e != kNpuOk) {
+        error_ = e;
+        error_layer_ = i;
+        break;
+      }
+      ++layers_done_;
+    }
+    wait_until(now);
+    last_cycles_ = now - start;
+    busy_cycles_ += last_cycles_;
+    busy_ = false;
+    done_ = true;
+    ++runs_;
+    if (irq_enable_) irq_.set_level(irq_line_, true);
+  }
+}
+
+bool Npu::fetch(uint32_t addr, uint8_t* data, uint64_t size) {
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(addr);
+  p.set_data_ptr(data);
+  p.set_data_length(static_cast<unsigned>(size));
+  p.set_streaming_width(static_cast<unsigned>(size));
+  return dma_socket->transport_dbg(p) == size;
+}
+
+bool Npu::bus(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, uint32_t size, uint64_t issue,
+              uint64_t* done) {
+  payload_.set_command(cmd);
+  payload_.set_address(addr);
+  payload_.set_data_ptr(data);
+  payload_.set_data_length(size);
+  payload_.set_streaming_width(size);
+  payload_.set_byte_enable_ptr(nullptr);
+  payload_.set_dmi_allowed(false);
+  payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  const sc_core::sc_time at = clock_npu_.time_of(issue);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  sc_core::sc_time delay = at > now ? at - now : sc_core::SC_ZERO_TIME;
+  dma_socket->b_transport(payload_, delay);
+  *done = std::max(issue + 1, npu_cycle_of(now + delay));
+  return payload_.is_response_ok();
+}
+
+NpuDmaSpan Npu::transfer(uint64_t start, Stream& stream, bool write, uint64_t bytes) {
+  const uint64_t begin = std::max(start, engine_free_);
+  wait_until(begin);
+  const uint32_t burst = config_.dma.burst_bytes;
+  const uint32_t rate = config_.dma.bytes_per_cycle;
+  std::vector<uint64_t> in_flight(config_.dma.outstanding, 0);
+  uint8_t scratch[4096];
+  uint64_t issue = begin, end = begin, synced = begin, k = 0;
+  while (bytes > 0 && !bus_error_) {
+    // Where the stream's cursor points: segment and offset.
+    uint64_t offset = stream.cursor;
+    size_t seg = 0;
+    while (offset >= stream.segments[seg].size) offset -= stream.segments[seg++].size;
+    const Stream::Segment& s = stream.segments[seg];
+    const uint64_t addr = s.addr + offset;
+    uint64_t chunk = std::min<uint64_t>(bytes, burst - addr % burst);
+    chunk = std::min(chunk, s.size - offset);
+    const uint64_t slot = k % in_flight.size();
+    if (k >= in_flight.size()) issue = std::max(issue, in_flight[slot]);
+    if (issue > synced + kSyncCycles) {
+      wait_until(issue);
+      synced = issue;
+    }
+    uint8_t* data = scratch;
+    if (write) {
+      std::memcpy(scratch, stream.write_data + stream.cursor, chunk);
+    } else if (stream.read_data != nullptr) {
+      data = stream.read_data + stream.cursor;
+    }
+    uint64_t done = 0;
+    if (!bus(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
+             static_cast<uint32_t>(addr), data, static_cast<uint32_t>(chunk), issue, &done)) {
+      bus_error_ = true;
+    }
+    in_flight[slot] = done;
+    end = std::max(end, done);
+    issue += (chunk + rate - 1) / rate;
+    stream.cursor = (stream.cursor + chunk) % stream.total;
+    bytes -= chunk;
+    ++k;
+  }
+  engine_free_ = end;
+  return {begin, end};
+}
+
+NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
+  bus_error_ = false;
+  const uint64_t layer_start = *now;
+  // The descriptor, read through the DMA like any operand.
+  LayerDescriptor d;
+  Stream desc;
+  desc.segments.push_back({cmd_addr_ + index * kDescriptorSize, kDescriptorSize});
+  desc.total = kDescriptorSize;
+  desc.read_data = reinterpret_cast<uint8_t*>(&d);
+  const NpuDmaSpan fetched = transfer(*now, desc, false, kDescriptorSize);
+  if (bus_error_) return kNpuBusError;
+  *now = fetched.end;
+  const NpuError invalid = validate_layer(d);
+  if (invalid != kNpuOk) return invalid;
+
+  // Functional results, from the operands as they are at the layer's start.
+  const NpuOperandSizes sizes = operand_sizes(d);
+  std::vector<uint8_t> operands[kAddrCount];
+  for (uint32_t slot = 0; slot < kAddrCount; ++slot) {
+    operands[slot].resize(sizes.bytes[slot]);
+    if (slot == kAddrOutput || sizes.bytes[slot] == 0) continue;
+    if (!fetch(d.addr[slot], operands[slot].data(), sizes.bytes[slot])) return kNpuBusError;
+  }
+  NpuOperands ops;
+  ops.input = reinterpret_cast<const int8_t*>(operands[kAddrInput].data());
+  ops.weights = reinterpret_cast<const int8_t*>(operands[kAddrWeights].data());
+  std::vector<int32_t> bias(sizes.bytes[kAddrBias] / 4), requant(sizes.bytes[kAddrRequant] / 4);
+  std::memcpy(bias.data(), operands[kAddrBias].data(), sizes.bytes[kAddrBias]);
+  std::memcpy(requant.data(), operands[kAddrRequant].data(), sizes.bytes[kAddrRequant]);
+  ops.bias = bias.data();
+  ops.requant = requant.data();
+  ops.output = reinterpret_cast<int8_t*>(operands[kAddrOutput].data());
+  const NpuError failed = execute_layer(d, ops);
+  if (failed != kNpuOk) return failed;
+
+  // Timing: the tile schedule played against the bus; outputs written with their values.
+  const LayerPlan plan = plan_layer(config_, d);
+  Stream streams[3];
+  streams[0].segments.push_back({d.addr[kAddrInput], sizes.bytes[kAddrInput]});
+  for (uint32_t slot : {kAddrWeights, kAddrBias, kAddrRequant}) {
+    if (sizes.bytes[slot] != 0) streams[1].segments.push_back({d.addr[slot], sizes.bytes[slot]});
+  }
+  streams[2].segments.push_back({d.addr[kAddrOutput], sizes.bytes[kAddrOutput]});
+  streams[2].write_data = operands[kAddrOutput].data();
+  for (Stream& s : streams) {
+    for (const Stream::Segment& seg : s.segments) s.total += seg.size;
+  }
+  const ScheduleTimes times = schedule_layer(
+      config_, plan, *now, [&](uint64_t start, NpuStream stream, uint64_t bytes) {
+        const int i = static_cast<int>(stream);
+        return transfer(start, streams[i], stream == NpuStream::kOutput, bytes);
+      });
+  if (bus_error_) return kNpuBusError;
+
+  NpuLayerRecord r;
+  r.run = runs_;
+  r.index = index;
+  r.name.assign(d.name, strnlen(d.name, kNameSize));
+  r.op_type = plan.op_type + activation_suffix(d);
+  std::memcpy(r.in_shape, d.in_shape, sizeof r.in_shape);
+  std::memcpy(r.out_shape, d.out_shape, sizeof r.out_shape);
+  r.macs = plan.macs;
+  std::memcpy(r.addr, d.addr, sizeof r.addr);
+  std::memcpy(r.operand_bytes, sizes.bytes, sizeof r.operand_bytes);
+  r.cores_used = plan.cores_used;
+  r.start_cycle = layer_start;
+  r.ddr_cycles = times.dma_cycles + (fetched.end - fetched.begin);
+  r.npu_cycles = times.compute_cycles;
+  r.total_cycles = times.end - layer_start;
+  r.read_bytes = plan.read_bytes + kDescriptorSize;
+  r.write_bytes = plan.write_bytes;
+  const double peak = config_.peak_macs_per_cycle(NpuDataType::kInt8);
+  r.mac_usage = r.total_cycles ? static_cast<double>(r.macs) / (peak * r.total_cycles) : 0.0;
+  layers_.push_back(r);
+  *now = times.end;
+  return kNpuOk;
+}
+
+}  // namespace socsim

@@ -1,0 +1,123 @@
+// The NPU as a SystemC TLM-2.0 device: a register target (npu_interface.h) and a DMA
+// initiator that reads a command list of layer descriptors and the layers' operands through
+// the SoC's router, so that DDR bandwidth and contention come from the DDR model.
+//
+// One SC_THREAD runs a started command list layer by layer: it decodes and checks each
+// descriptor, computes the layer's results with the functional model (operands fetched
+// untimed at the layer's start), and plays the layer's tile schedule (mac_array_timing.h)
+// against the bus: every DMA request is a timed b_transport tagged with InitiatorExtension
+// "npu", issued at the DMA engine's rate with a bounded number of requests in flight, and
+// the output tiles are written with the computed bytes. At the end of the list it sets the
+// status register and raises its interrupt line (IrqLines::set_level), and it records
+// per-layer statistics for the report.
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/clock.h"
+#include "models/common/initiator.h"
+#include "models/common/irq.h"
+#include "models/npu/mac_array_timing.h"
+#include "models/npu/npu_config.h"
+#include "models/npu/npu_interface.h"
+#include "models/peripherals/register_device.h"
+
+namespace socsim {
+
+/// Statistics of one executed layer, in NPU cycles.
+struct NpuLayerRecord {
+  uint32_t run = 0;    ///< which command list (0 = the first started)
+  uint32_t index = 0;  ///< position in its command list
+  std::string name;
+  std::string op_type;     ///< "Conv", "DepthwiseConv", ... with a fused activation appended
+  uint32_t in_shape[4] = {};
+  uint32_t out_shape[4] = {};
+  uint64_t macs = 0;
+  uint32_t cores_used = 0;
+  uint64_t start_cycle = 0;
+  uint64_t ddr_cycles = 0;    ///< cycles the DMA engine was busy, from the bus's answers
+  uint64_t npu_cycles = 0;    ///< compute cycles of the array / vector unit
+  uint64_t total_cycles = 0;  ///< start to completion, setup included
+  uint64_t read_bytes = 0;
+  uint64_t write_bytes = 0;
+  uint32_t addr[npu::kAddrCount] = {};            ///< operand addresses (descriptor order)
+  uint64_t operand_bytes[npu::kAddrCount] = {};   ///< operand sizes
+  double mac_usage = 0;  ///< MACs / (peak MACs per cycle x total cycles), 0..1
+  bool bandwidth_bound() const { return ddr_cycles > npu_cycles; }
+};
+
+class Npu : public RegisterDevice {
+ public:
+  /// `cpu_clock` times register accesses (the CPU's cycles); the NPU runs on its own clock.
+  Npu(sc_core::sc_module_name name, const NpuConfig& config, const ClockDomain& cpu_clock,
+      IrqLines& irq, unsigned irq_line, int initiator_id = 1);
+
+  tlm_utils::simple_initiator_socket<Npu> dma_socket;
+
+  const NpuConfig& config() const { return config_; }
+  const ClockDomain& clock() const { return clock_npu_; }
+  const std::vector<NpuLayerRecord>& layers() const { return layers_; }
+  uint64_t busy_cycles() const { return busy_cycles_; }
+
+ protected:
+  bool read_reg(uint64_t offset, unsigned size, uint64_t cycle, uint32_t* value) override;
+  bool write_reg(uint64_t offset, unsigned size, uint32_t value, uint64_t cycle) override;
+
+ private:
+  // A DMA stream: operand regions read or written one after the other, wrapping around.
+  struct Stream {
+    struct Segment {
+      uint32_t addr;
+      uint64_t size;
+    };
+    std::vector<Segment> segments;
+    uint64_t total = 0;
+    uint64_t cursor = 0;
+    const uint8_t* write_data = nullptr;  ///< output stream: the bytes to write
+    uint8_t* read_data = nullptr;         ///< if set, read bytes land here (at the cursor)
+  };
+
+  void run_thread();
+  npu::NpuError run_layer(uint32_t index, uint64_t* now);
+  /// Untimed read of operand bytes; false if the bus refuses them.
+  bool fetch(uint32_t addr, uint8_t* data, uint64_t size);
+  /// Timed transfer of `bytes` of a stream, not before NPU cycle `start`.
+  NpuDmaSpan transfer(uint64_t start, Stream& stream, bool write, uint64_t bytes);
+  bool bus(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, uint32_t size, uint64_t issue,
+           uint64_t* done);
+  void wait_until(uint64_t npu_cycle);
+  uint64_t npu_cycle_of(const sc_core::sc_time& t) const;
+
+  NpuConfig config_;
+  ClockDomain clock_npu_;
+  IrqLines& irq_;
+  unsigned irq_line_;
+  InitiatorExtension* initiator_;  // owned by payload_
+  tlm::tlm_generic_payload payload_;
+
+  // Registers.
+  uint32_t cmd_addr_ = 0;
+  uint32_t cmd_count_ = 0;
+  bool irq_enable_ = false;
+  bool busy_ = false;
+  bool done_ = false;
+  uint32_t error_ = 0;
+  uint32_t error_layer_ = 0;
+  uint32_t layers_done_ = 0;
+  uint64_t last_cycles_ = 0;
+  uint64_t busy_cycles_ = 0;
+
+  sc_core::sc_event start_event_;
+  sc_core::sc_time start_time_;
+  uint32_t runs_ = 0;
+  uint64_t engine_free_ = 0;  ///< NPU cycle at which the DMA engine can take a transfer
+  bool bus_error_ = false;
+  std::vector<NpuLayerRecord> layers_;
+};
+
+}  // namespace socsim

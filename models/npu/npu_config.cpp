@@ -1,0 +1,207 @@
+#include "models/npu/npu_config.h"
+
+#include <cmath>
+#include <filesystem>
+
+namespace socsim {
+
+const char* const kNpuOperatorNames[] = {"conv2d", "depthwise_conv2d", "linear", "add", "mul",
+                                         "max_pool2d", "avg_pool2d", "global_avg_pool2d",
+                                         nullptr};
+const char* const kNpuFusionNames[] = {"relu", "clip", nullptr};
+
+namespace {
+
+const char* const kTypeKeys[kNpuDataTypes] = {"int8", "int16", "fp16"};
+
+bool listed(const char* const* names, const std::string& value) {
+  for (const char* const* n = names; *n != nullptr; ++n) {
+    if (value == *n) return true;
+  }
+  return false;
+}
+
+std::string joined(const char* const* names) {
+  std::string out;
+  for (const char* const* n = names; *n != nullptr; ++n) out += (out.empty() ? "" : ", ") + std::string(*n);
+  return out;
+}
+
+// Reads the keys of `node` into `config`. In a preset every key is required; in an override
+// section every key is optional. Each value is range-checked where it is read.
+class FieldReader {
+ public:
+  explicit FieldReader(bool preset) : preset_(preset) {}
+
+  std::optional<ConfigNode> get(const ConfigNode& node, const std::string& key) const {
+    if (preset_) return node.at(key);
+    return node.find(key);
+  }
+  std::optional<ConfigNode> get_map(const ConfigNode& node, const std::string& key) const {
+    std::optional<ConfigNode> child = get(node, key);
+    if (child && !child->is_map()) child->fail("expected a map");
+    return child;
+  }
+  void u32(const ConfigNode& node, const std::string& key, uint32_t* out, uint64_t lo,
+           uint64_t hi) const {
+    if (auto v = get(node, key)) {
+      const uint64_t x = v->as_u64();
+      if (x < lo || x > hi) {
+        v->fail("must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+                std::to_string(x));
+      }
+      *out = static_cast<uint32_t>(x);
+    }
+  }
+  void pow2(const ConfigNode& node, const std::string& key, uint32_t* out) const {
+    if (auto v = get(node, key)) {
+      const uint64_t x = v->as_u64();
+      if (x == 0 || x > 4096 || (x & (x - 1)) != 0) {
+        v->fail("must be a power of two in [1, 4096], got " + std::to_string(x));
+      }
+      *out = static_cast<uint32_t>(x);
+    }
+  }
+
+ private:
+  bool preset_;
+};
+
+void read_fields(const ConfigNode& node, NpuConfig& c, bool preset) {
+  const FieldReader r(preset);
+  if (preset) {
+    c.name = node.at("name").as_string();
+    if (auto d = node.find("description")) d->as_string();
+  } else if (auto n = node.find("name")) {
+    c.name = n->as_string();
+  }
+  if (auto v = r.get(node, "clock_mhz")) {
+    c.clock_mhz = v->as_double();
+    if (!(c.clock_mhz > 0 && c.clock_mhz <= 10000)) v->fail("clock must be in (0, 10000] MHz");
+  }
+  r.u32(node, "cores", &c.cores, 1, 64);
+  if (auto array = r.get_map(node, "mac_array")) {
+    r.u32(*array, "rows", &c.rows, 1, 1024);
+    r.u32(*array, "columns", &c.columns, 1, 1024);
+    if (auto tp = r.get_map(*array, "throughput")) {
+      for (size_t t = 0; t < kNpuDataTypes; ++t) {
+        if (auto v = r.get(*tp, kTypeKeys[t])) {
+          const double x = v->as_double();
+          if (!(x > 0 && x <= 16)) v->fail("MACs per processing element per cycle must be in (0, 16]");
+          c.throughput[t] = x;
+        }
+      }
+      tp->reject_unknown_keys();
+    }
+    if (auto v = r.get(*array, "dataflow")) {
+      const std::string d = v->as_string();
+      if (d == "weight_stationary") {
+        c.dataflow = NpuDataflow::kWeightStationary;
+      } else if (d == "output_stationary") {
+        c.dataflow = NpuDataflow::kOutputStationary;
+      } else {
+        v->fail("expected 'weight_stationary' or 'output_stationary', got '" + d + "'");
+      }
+    }
+    array->reject_unknown_keys();
+  }
+  if (auto align = r.get_map(node, "alignment")) {
+    for (size_t t = 0; t < kNpuDataTypes; ++t) {
+      if (auto a = r.get_map(*align, kTypeKeys[t])) {
+        r.pow2(*a, "conv_input", &c.alignment[t].conv_input);
+        r.pow2(*a, "conv_output", &c.alignment[t].conv_output);
+        r.pow2(*a, "depthwise", &c.alignment[t].depthwise);
+        r.pow2(*a, "other", &c.alignment[t].other);
+        a->reject_unknown_keys();
+      }
+    }
+    align->reject_unknown_keys();
+  }
+  if (auto v = r.get(node, "buffer_per_core")) {
+    c.buffer_bytes = v->as_size();
+    if (c.buffer_bytes < 4096 || c.buffer_bytes > (1ull << 30)) {
+      v->fail("on-chip buffer must be between 4 KiB and 1 GiB");
+    }
+  }
+  if (auto dma = r.get_map(node, "dma")) {
+    r.u32(*dma, "bytes_per_cycle", &c.dma.bytes_per_cycle, 1, 4096);
+    r.u32(*dma, "outstanding", &c.dma.outstanding, 1, 1024);
+    r.pow2(*dma, "burst_bytes", &c.dma.burst_bytes);
+    dma->reject_unknown_keys();
+  }
+  r.u32(node, "setup_cycles", &c.setup_cycles, 0, 1000000);
+  if (auto v = r.get(node, "core_split")) {
+    const std::string s = v->as_string();
+    if (s != "output_channels" && s != "none") {
+      v->fail("expected 'output_channels' or 'none', got '" + s + "'");
+    }
+    c.split_output_channels = s == "output_channels";
+  }
+  auto read_list = [&](const char* key, const char* const* names, std::set<std::string>* out) {
+    if (auto v = r.get(node, key)) {
+      if (!v->is_sequence()) v->fail("expected a list");
+      out->clear();
+      for (const ConfigNode& item : v->items()) {
+        const std::string name = item.as_string();
+        if (!listed(names, name)) item.fail("unknown name '" + name + "' (known: " + joined(names) + ")");
+        out->insert(name);
+      }
+    }
+  };
+  read_list("operators", kNpuOperatorNames, &c.operators);
+  read_list("fusions", kNpuFusionNames, &c.fusions);
+}
+
+}  // namespace
+
+const char* to_string(NpuDataType type) {
+  return kTypeKeys[static_cast<size_t>(type)];
+}
+
+const char* to_string(NpuDataflow dataflow) {
+  return dataflow == NpuDataflow::kWeightStationary ? "weight_stationary" : "output_stationary";
+}
+
+NpuConfig load_npu_preset(const std::string& file) {
+  ConfigNode root = ConfigNode::load_file(file);
+  if (!root.is_map()) root.fail("an NPU preset must be a map (name, clock_mhz, cores, ...)");
+  NpuConfig config;
+  config.preset_file = file;
+  read_fields(root, config, /*preset=*/true);
+  root.reject_unknown_keys();
+  return config;
+}
+
+NpuConfig load_npu_config(const ConfigNode& section, const std::string& base_dir) {
+  if (!section.is_map()) section.fail("expected a map with 'preset' and optional overrides");
+  const ConfigNode preset = section.at("preset");
+  std::filesystem::path path(preset.as_string());
+  if (path.is_relative()) path = std::filesystem::path(base_dir) / path;
+  NpuConfig config;
+  try {
+    config = load_npu_preset(path.string());
+  } catch (const ConfigError& e) {
+    throw ConfigError(preset.where() + ": NPU preset: " + e.what());
+  }
+  read_fields(section, config, /*preset=*/false);
+  section.reject_unknown_keys();
+  return config;
+}
+
+void prepare_npu_overrides(YAML::Node soc_root) {
+  if (!soc_root.IsMap() || !soc_root["npu"] || !soc_root["npu"].IsMap()) return;
+  YAML::Node npu = soc_root["npu"];
+  auto ensure = [](YAML::Node parent, const char* key) {
+    if (!parent[key]) parent[key] = YAML::Node(YAML::NodeType::Map);
+    return parent[key];
+  };
+  YAML::Node array = ensure(npu, "mac_array");
+  if (array.IsMap()) ensure(array, "throughput");
+  YAML::Node align = ensure(npu, "alignment");
+  if (align.IsMap()) {
+    for (const char* t : kTypeKeys) ensure(align, t);
+  }
+  ensure(npu, "dma");
+}
+
+}  // namespace socsim

@@ -1,0 +1,85 @@
+// NPU configuration: the plain structure that mirrors an NPU preset YAML (configs/npu/), its
+// loader (preset file plus overrides from the SoC YAML's `npu:` section) and its validation.
+//
+// Keys and their meaning are described in docs/npu.md. Every value is checked when read;
+// errors name the file, line and key of the value (preset or SoC file, or the `--set`
+// option that supplied it).
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <array>
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "models/common/config.h"
+
+namespace socsim {
+
+/// Element types the MAC array can work on.
+enum class NpuDataType { kInt8 = 0, kInt16 = 1, kFp16 = 2 };
+constexpr size_t kNpuDataTypes = 3;
+const char* to_string(NpuDataType type);
+
+/// Which operand stays in the processing elements (SCALE-Sim's dataflows).
+enum class NpuDataflow { kWeightStationary, kOutputStationary };
+const char* to_string(NpuDataflow dataflow);
+
+/// Channel alignment of one data type (RKNN's table): sizes are padded up to these.
+struct NpuAlignment {
+  uint32_t conv_input = 1;   ///< input channels of a convolution / fully connected layer
+  uint32_t conv_output = 1;  ///< output channels of a convolution / fully connected layer
+  uint32_t depthwise = 1;    ///< channels of a depthwise convolution
+  uint32_t other = 1;        ///< channels of elementwise and pooling operators
+};
+
+/// The DMA engine of one NPU.
+struct NpuDma {
+  uint32_t bytes_per_cycle = 32;  ///< issue rate of the engine, bytes per NPU cycle
+  uint32_t outstanding = 8;       ///< requests in flight at most
+  uint32_t burst_bytes = 64;      ///< size of one bus request
+};
+
+struct NpuConfig {
+  std::string name;
+  std::string preset_file;
+  double clock_mhz = 1000;
+  uint32_t cores = 1;
+  uint32_t rows = 16;     ///< R: processing-element rows per core
+  uint32_t columns = 16;  ///< C: processing-element columns per core
+  /// MACs per processing element per cycle for each data type (int8 1, int16 0.5, ...).
+  std::array<double, kNpuDataTypes> throughput{{1.0, 0.5, 0.5}};
+  NpuDataflow dataflow = NpuDataflow::kWeightStationary;
+  std::array<NpuAlignment, kNpuDataTypes> alignment{};
+  uint64_t buffer_bytes = 256 * 1024;  ///< on-chip buffer per core
+  NpuDma dma;
+  uint32_t setup_cycles = 0;  ///< per layer: descriptor fetch, configuration
+  bool split_output_channels = true;  ///< layers are split across cores by output channels
+  std::set<std::string> operators;    ///< operator classes the NPU runs
+  std::set<std::string> fusions;      ///< activations it applies on the output path
+
+  /// int8 MACs per cycle of all cores.
+  double peak_macs_per_cycle(NpuDataType type) const {
+    return throughput[static_cast<size_t>(type)] * rows * columns * cores;
+  }
+};
+
+/// Operator classes a preset may list under `operators`, and activations under `fusions`.
+extern const char* const kNpuOperatorNames[];
+extern const char* const kNpuFusionNames[];
+
+/// Loads and validates a preset file (strict: unknown keys are errors).
+NpuConfig load_npu_preset(const std::string& file);
+
+/// Loads the NPU of a SoC YAML: reads `preset` (a path relative to base_dir), then applies
+/// the section's other keys as overrides (same structure as a preset). Unknown keys are
+/// errors. Throws ConfigError naming file, line and key.
+NpuConfig load_npu_config(const ConfigNode& section, const std::string& base_dir);
+
+/// Adds the empty sub-maps an `npu:` section may override (mac_array, alignment.<type>,
+/// throughput, dma) so that `--set npu.mac_array.rows=16` finds its parent map. Called on
+/// the SoC YAML before the command line's overrides are applied.
+void prepare_npu_overrides(YAML::Node soc_root);
+
+}  // namespace socsim

@@ -1,0 +1,286 @@
+// The NPU's functional model against the firmware's int8 CPU kernels, compiled for the host:
+// every layer type, on random data and random quantisation parameters, must agree byte for
+// byte.
+#include "models/npu/npu_functional.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "firmware/runtime/kernel_registry.h"
+#include "firmware/runtime/tensor.h"
+
+namespace socsim {
+namespace {
+
+using runtime::KernelArgs;
+using runtime::ScalarType;
+using runtime::Tensor;
+
+Tensor make_tensor(ScalarType type, std::vector<int32_t> sizes, void* data) {
+  Tensor t;
+  t.dtype = type;
+  t.rank = static_cast<uint32_t>(sizes.size());
+  for (size_t i = 0; i < sizes.size(); ++i) t.sizes[i] = sizes[i];
+  t.data = data;
+  t.nbytes = t.numel() * runtime::element_size(type);
+  return t;
+}
+
+std::vector<int32_t> dims(const uint32_t* shape, size_t rank) {
+  return std::vector<int32_t>(shape, shape + rank);
+}
+
+class Layer {
+ public:
+  explicit Layer(uint8_t op) {
+    std::memset(&d, 0, sizeof d);
+    d.op = op;
+    d.dtype = npu::kDtypeInt8;
+  }
+  void shapes(std::vector<uint32_t> in, std::vector<uint32_t> in1, std::vector<uint32_t> out) {
+    for (int i = 0; i < 4; ++i) {
+      d.in_shape[i] = in[i];
+      d.in1_shape[i] = in1.empty() ? 0 : in1[i];
+      d.out_shape[i] = out[i];
+    }
+  }
+  void args(std::vector<int32_t> a) {
+    d.arg_count = static_cast<uint8_t>(a.size());
+    for (size_t i = 0; i < a.size(); ++i) d.args[i] = a[i];
+  }
+  npu::LayerDescriptor d;
+};
+
+class NpuFunctionalTest : public ::testing::Test {
+ protected:
+  std::mt19937 rng{1234};
+
+  std::vector<int8_t> random_i8(uint64_t n) {
+    std::uniform_int_distribution<int> dist(-128, 127);
+    std::vector<int8_t> v(n);
+    for (auto& x : v) x = static_cast<int8_t>(dist(rng));
+    return v;
+  }
+  std::vector<int32_t> random_bias(uint64_t n) {
+    std::uniform_int_distribution<int32_t> dist(-20000, 20000);
+    std::vector<int32_t> v(n);
+    for (auto& x : v) x = dist(rng);
+    return v;
+  }
+  // Multipliers normalised as the compiler makes them, scaled so outputs span the int8 range.
+  std::vector<int32_t> random_requant(uint64_t channels, int shift_lo, int shift_hi) {
+    std::uniform_int_distribution<int32_t> m(1 << 30, 0x7FFFFFFF);
+    std::uniform_int_distribution<int32_t> n(shift_lo, shift_hi);
+    std::vector<int32_t> v(2 * channels);
+    for (uint64_t c = 0; c < channels; ++c) {
+      v[2 * c] = m(rng);
+      v[2 * c + 1] = n(rng);
+    }
+    return v;
+  }
+
+  // Runs the CPU kernel `name` and the NPU model on the same operands; expects equal bytes.
+  void expect_same(const Layer& layer, const char* kernel, const std::vector<int8_t>& x,
+                   const std::vector<int8_t>& w, const std::vector<int32_t>& bias,
+                   const std::vector<int32_t>& rq, size_t in_rank, size_t out_rank) {
+    const npu::LayerDescriptor& d = layer.d;
+    ASSERT_EQ(validate_layer(d), npu::kNpuOk) << kernel;
+    const NpuOperandSizes sizes = operand_sizes(d);
+    ASSERT_EQ(sizes.bytes[npu::kAddrInput], x.size());
+    std::vector<int8_t> cpu_out(sizes.bytes[npu::kAddrOutput], 0x55);
+    std::vector<int8_t> npu_out(sizes.bytes[npu::kAddrOutput], 0x2A);
+
+    std::vector<Tensor> inputs;
+    std::vector<int32_t> in_dims = dims(d.in_shape, in_rank);
+    std::vector<int32_t> out_dims = dims(d.out_shape, out_rank);
+    if (d.op == npu::kOpLinear) {
+      in_dims = {static_cast<int32_t>(d.in_shape[0]), static_cast<int32_t>(d.in_shape[1])};
+      out_dims = {static_cast<int32_t>(d.out_shape[0]), static_cast<int32_t>(d.out_shape[1])};
+    }
+    inputs.push_back(make_tensor(ScalarType::kInt8, in_dims, const_cast<int8_t*>(x.data())));
+    if (d.op == npu::kOpConv2d || d.op == npu::kOpLinear) {
+      const size_t wr = d.op == npu::kOpLinear ? 2 : 4;
+      inputs.push_back(make_tensor(ScalarType::kInt8, dims(d.in1_shape, wr),
+                                   const_cast<int8_t*>(w.data())));
+      inputs.push_back(make_tensor(ScalarType::kInt32, {static_cast<int32_t>(bias.size())},
+                                   const_cast<int32_t*>(bias.data())));
+      inputs.push_back(make_tensor(ScalarType::kInt32,
+                                   {static_cast<int32_t>(rq.size() / 2), 2},
+                                   const_cast<int32_t*>(rq.data())));
+    } else if (d.op == npu::kOpAdd || d.op == npu::kOpMul) {
+      inputs.push_back(make_tensor(ScalarType::kInt8, in_dims, const_cast<int8_t*>(w.data())));
+    }
+    Tensor out = make_tensor(ScalarType::kInt8, out_dims, cpu_out.data());
+    std::vector<Tensor*> in_ptrs;
+    for (Tensor& t : inputs) in_ptrs.push_back(&t);
+    Tensor* out_ptr = &out;
+    KernelArgs args;
+    args.inputs = in_ptrs.data();
+    args.input_count = static_cast<uint32_t>(in_ptrs.size());
+    args.outputs = &out_ptr;
+    args.output_count = 1;
+    args.args = d.args;
+    args.arg_count = d.arg_count;
+    const runtime::Kernel* k = runtime::find_kernel(kernel, std::strlen(kernel), ScalarType::kInt8);
+    ASSERT_NE(k, nullptr) << kernel;
+    ASSERT_EQ(k->fn(args), runtime::Error::kOk) << kernel;
+
+    NpuOperands ops;
+    ops.input = x.data();
+    ops.weights = w.empty() ? nullptr : w.data();
+    ops.bias = bias.empty() ? nullptr : bias.data();
+    ops.requant = rq.empty() ? nullptr : rq.data();
+    ops.output = npu_out.data();
+    ASSERT_EQ(execute_layer(d, ops), npu::kNpuOk) << kernel;
+    for (size_t i = 0; i < cpu_out.size(); ++i) {
+      ASSERT_EQ(npu_out[i], cpu_out[i]) << kernel << " output byte " << i;
+    }
+    // The data must not be trivially saturated: a check that cannot fail is no check.
+    int distinct = 0;
+    std::vector<bool> seen(256);
+    for (int8_t v : cpu_out) {
+      if (!seen[static_cast<uint8_t>(v)]) ++distinct;
+      seen[static_cast<uint8_t>(v)] = true;
+    }
+    EXPECT_GT(distinct, cpu_out.size() > 64 ? 8 : 1) << kernel << ": degenerate test data";
+  }
+
+  // conv2d: geometry = stride_h, stride_w, pad t, l, b, r, dil_h, dil_w, groups.
+  void conv_case(uint32_t n, uint32_t cin, uint32_t h, uint32_t w, uint32_t cout, uint32_t kh,
+                 uint32_t kw, std::vector<int32_t> geo, int32_t zp_in, int32_t zp_out,
+                 int32_t lo, int32_t hi) {
+    const uint32_t groups = static_cast<uint32_t>(geo[8]);
+    auto out_size = [](uint32_t in, uint32_t k, int32_t s, int32_t p0, int32_t p1, int32_t dl) {
+      return static_cast<uint32_t>((static_cast<int32_t>(in) + p0 + p1 - dl * (static_cast<int32_t>(k) - 1) - 1) / s + 1);
+    };
+    const uint32_t ho = out_size(h, kh, geo[0], geo[2], geo[4], geo[6]);
+    const uint32_t wo = out_size(w, kw, geo[1], geo[3], geo[5], geo[7]);
+    Layer l(npu::kOpConv2d);
+    l.shapes({n, cin, h, w}, {cout, cin / groups, kh, kw}, {n, cout, ho, wo});
+    std::vector<int32_t> a = geo;
+    a.insert(a.end(), {zp_in, zp_out, lo, hi});
+    l.args(a);
+    const uint32_t k = cin / groups * kh * kw;
+    // Shift so that |acc| ~ 128 * 64 * sqrt(k) lands in int8: n ~ 31 + log2(acc / 64).
+    int shift = 31 + 1;
+    for (uint32_t v = 8192 * static_cast<uint32_t>(std::sqrt(double(k))) / 64; v > 1; v >>= 1) ++shift;
+    expect_same(l, "conv2d", random_i8(uint64_t{n} * cin * h * w),
+                random_i8(uint64_t{cout} * k), random_bias(cout),
+                random_requant(cout, shift - 1, shift + 1), 4, 4);
+  }
+};
+
+TEST_F(NpuFunctionalTest, Conv3x3SamePadding) {
+  conv_case(1, 8, 9, 11, 12, 3, 3, {1, 1, 1, 1, 1, 1, 1, 1, 1}, 0, 0, -128, 127);
+}
+
+TEST_F(NpuFunctionalTest, ConvStrideAsymmetricPaddingZeroPoints) {
+  conv_case(2, 5, 10, 7, 6, 3, 2, {2, 3, 0, 1, 2, 1, 1, 1, 1}, 3, -5, -128, 127);
+}
+
+TEST_F(NpuFunctionalTest, ConvDilation) {
+  conv_case(1, 4, 12, 12, 7, 3, 3, {1, 1, 2, 2, 2, 2, 2, 2, 1}, 0, 0, -128, 127);
+}
+
+TEST_F(NpuFunctionalTest, ConvDepthwiseStride2) {
+  conv_case(1, 16, 14, 14, 16, 3, 3, {2, 2, 1, 1, 1, 1, 1, 1, 16}, 0, 0, -128, 127);
+}
+
+TEST_F(NpuFunctionalTest, ConvGrouped) {
+  conv_case(1, 8, 6, 6, 12, 3, 3, {1, 1, 1, 1, 1, 1, 1, 1, 4}, 1, 2, -128, 127);
+}
+
+TEST_F(NpuFunctionalTest, Conv1x1WithFusedRelu) {
+  conv_case(1, 40, 5, 5, 33, 1, 1, {1, 1, 0, 0, 0, 0, 1, 1, 1}, 0, 0, 0, 127);
+}
+
+TEST_F(NpuFunctionalTest, ConvWithFusedClip) {
+  conv_case(1, 6, 8, 8, 10, 3, 3, {1, 1, 1, 1, 1, 1, 1, 1, 1}, 0, 4, -20, 50);
+}
+
+TEST_F(NpuFunctionalTest, FullyConnectedWithRelu) {
+  Layer l(npu::kOpLinear);
+  l.shapes({3, 37, 1, 1}, {19, 37, 1, 1}, {3, 19, 1, 1});
+  l.args({2, -3, -3, 127});
+  expect_same(l, "linear", random_i8(3 * 37), random_i8(19 * 37), random_bias(19),
+              random_requant(19, 38, 40), 2, 2);
+}
+
+TEST_F(NpuFunctionalTest, ElementwiseAdd) {
+  Layer l(npu::kOpAdd);
+  l.shapes({1, 5, 6, 7}, {1, 5, 6, 7}, {1, 5, 6, 7});
+  // zp_a, m_a, zp_b, m_b, n, zp_out, lo, hi
+  l.args({3, 1 << 19, -2, 3 << 18, 20, 1, -128, 127});
+  expect_same(l, "add", random_i8(210), random_i8(210), {}, {}, 4, 4);
+}
+
+TEST_F(NpuFunctionalTest, ElementwiseAddWithFusedRelu) {
+  Layer l(npu::kOpAdd);
+  l.shapes({1, 4, 5, 5}, {1, 4, 5, 5}, {1, 4, 5, 5});
+  l.args({0, 1 << 20, 0, 1 << 20, 21, 0, 0, 127});
+  expect_same(l, "add", random_i8(100), random_i8(100), {}, {}, 4, 4);
+}
+
+TEST_F(NpuFunctionalTest, ElementwiseMul) {
+  Layer l(npu::kOpMul);
+  l.shapes({1, 3, 8, 9}, {1, 3, 8, 9}, {1, 3, 8, 9});
+  // zp_a, zp_b, m, n, zp_out, lo, hi
+  l.args({1, -1, 1 << 30, 37, 2, -128, 127});
+  expect_same(l, "mul", random_i8(216), random_i8(216), {}, {}, 4, 4);
+}
+
+TEST_F(NpuFunctionalTest, MaxPool3x3Stride2CeilMode) {
+  Layer l(npu::kOpMaxPool2d);
+  l.shapes({1, 6, 10, 10}, {}, {1, 6, 6, 6});
+  l.args({3, 3, 2, 2, 1, 1, 1, 1, 1});
+  expect_same(l, "max_pool2d", random_i8(600), {}, {}, {}, 4, 4);
+}
+
+TEST_F(NpuFunctionalTest, AvgPoolBothDivisors) {
+  for (int include_pad : {0, 1}) {
+    Layer l(npu::kOpAvgPool2d);
+    l.shapes({2, 3, 9, 9}, {}, {2, 3, 5, 5});
+    // kernel, stride, pads, ceil_mode, count_include_pad, zp_in, zp_out, m, n
+    l.args({3, 3, 2, 2, 1, 1, 1, 1, 0, include_pad, 2, -3, 5 << 20, 23});
+    expect_same(l, "avg_pool2d", random_i8(486), {}, {}, {}, 4, 4);
+  }
+}
+
+TEST_F(NpuFunctionalTest, GlobalAvgPool) {
+  Layer l(npu::kOpGlobalAvgPool2d);
+  l.shapes({1, 70, 7, 7}, {}, {1, 70, 1, 1});
+  l.args({0, 1, 3 << 21, 22});
+  expect_same(l, "global_avg_pool2d", random_i8(70 * 49), {}, {}, {}, 4, 4);
+}
+
+TEST(NpuFunctional, RejectsBadDescriptors) {
+  Layer l(npu::kOpConv2d);
+  l.shapes({1, 4, 8, 8}, {8, 4, 3, 3}, {1, 8, 6, 6});
+  l.args({1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, -128, 127});
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuOk);
+  npu::LayerDescriptor bad = l.d;
+  bad.out_shape[2] = 7;
+  EXPECT_EQ(validate_layer(bad), npu::kNpuBadShape);
+  bad = l.d;
+  bad.op = 99;
+  EXPECT_EQ(validate_layer(bad), npu::kNpuBadOpcode);
+  bad = l.d;
+  bad.dtype = 1;
+  EXPECT_EQ(validate_layer(bad), npu::kNpuBadDtype);
+  bad = l.d;
+  bad.args[11] = 10;
+  bad.args[12] = 5;
+  EXPECT_EQ(validate_layer(bad), npu::kNpuBadArgs);
+  bad = l.d;
+  bad.arg_count = 12;
+  EXPECT_EQ(validate_layer(bad), npu::kNpuBadArgs);
+  EXPECT_EQ(layer_macs(l.d), 8ull * 36 * 4 * 9);
+}
+
+}  // namespace
+}  // namespace socsim

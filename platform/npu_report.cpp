@@ -1,0 +1,235 @@
+#include "platform/npu_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace socsim {
+
+namespace {
+
+struct Row {
+  uint32_t id;
+  std::string op_type, dtype, target, in_shape, out_shape, name, bound;
+  uint64_t ddr = 0, npu = 0, total = 0;
+  double time_us = 0, mac_usage = 0, rw_kb = 0;
+  bool on_npu = true;
+};
+
+std::string shape(const uint32_t* s) {
+  return "(" + std::to_string(s[0]) + "," + std::to_string(s[1]) + "," + std::to_string(s[2]) +
+         "," + std::to_string(s[3]) + ")";
+}
+
+// Layers of the last command list; CPU operators after them.
+std::vector<Row> rows_of(const NpuReportInput& in) {
+  std::vector<Row> rows;
+  const auto& layers = in.npu->layers();
+  const uint32_t last = layers.empty() ? 0 : layers.back().run;
+  const double mhz = in.npu->config().clock_mhz;
+  for (const NpuLayerRecord& l : layers) {
+    if (l.run != last) continue;
+    Row r;
+    r.id = static_cast<uint32_t>(rows.size() + 1);
+    r.op_type = l.op_type;
+    r.dtype = "INT8";
+    r.target = "NPU";
+    r.in_shape = shape(l.in_shape);
+    r.out_shape = shape(l.out_shape);
+    r.name = l.name;
+    r.ddr = l.ddr_cycles;
+    r.npu = l.npu_cycles;
+    r.total = l.total_cycles;
+    r.time_us = l.total_cycles / mhz;
+    r.mac_usage = 100.0 * l.mac_usage;
+    r.rw_kb = (l.read_bytes + l.write_bytes) / 1024.0;
+    r.bound = l.bandwidth_bound() ? "bandwidth" : "compute";
+    rows.push_back(r);
+  }
+  for (const CpuOperatorRecord& c : in.cpu_ops) {
+    Row r;
+    r.id = static_cast<uint32_t>(rows.size() + 1);
+    r.op_type = c.op_type;
+    r.dtype = "INT8";
+    r.target = "CPU";
+    r.in_shape = c.in_shape;
+    r.out_shape = c.out_shape;
+    r.name = c.name;
+    r.total = c.cpu_cycles;
+    r.time_us = in.cpu_mhz > 0 ? c.cpu_cycles / in.cpu_mhz : 0;
+    r.bound = "-";
+    r.on_npu = false;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+void print_npu_report(std::ostream& out, const NpuReportInput& in) {
+  const std::vector<Row> rows = rows_of(in);
+  const NpuConfig& c = in.npu->config();
+  out << "\nNPU '" << in.npu->basename() << "' (" << c.name << ": " << c.cores << " x "
+      << c.rows << "x" << c.columns << " MACs at " << c.clock_mhz << " MHz) per-layer report";
+  if (!in.npu->layers().empty() && in.npu->layers().back().run > 0) {
+    out << ", last of " << in.npu->layers().back().run + 1 << " runs";
+  }
+  out << ":\n";
+  char line[512];
+  const char* head = "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %10s %-9s %s\n";
+  std::snprintf(line, sizeof line, head, "ID", "OpType", "DataType", "Target", "InputShape",
+                "OutputShape", "DDRCycles", "NPUCycles", "TotalCycles", "Time(us)",
+                "MacUsage(%)", "RW(KB)", "Bound", "FullName");
+  out << line;
+  uint64_t total_cycles = 0;
+  double total_us = 0, npu_us = 0, cpu_us = 0, read_kb = 0, write_kb = 0;
+  for (const Row& r : rows) {
+    std::snprintf(line, sizeof line,
+                  "%-4u %-18s %-8s %-6s %-18s %-18s %10s %10s %12llu %10.1f %11s %10.1f %-9s %s\n",
+                  r.id, r.op_type.c_str(), r.dtype.c_str(), r.target.c_str(), r.in_shape.c_str(),
+                  r.out_shape.c_str(), r.on_npu ? std::to_string(r.ddr).c_str() : "-",
+                  r.on_npu ? std::to_string(r.npu).c_str() : "-",
+                  static_cast<unsigned long long>(r.total), r.time_us,
+                  r.on_npu ? fmt("%.2f", r.mac_usage).c_str() : "-", r.rw_kb, r.bound.c_str(),
+                  r.name.c_str());
+    out << line;
+    total_cycles += r.total;
+    total_us += r.time_us;
+    (r.on_npu ? npu_us : cpu_us) += r.time_us;
+  }
+  for (const NpuLayerRecord& l : in.npu->layers()) {
+    if (l.run != in.npu->layers().back().run) continue;
+    read_kb += l.read_bytes / 1024.0;
+    write_kb += l.write_bytes / 1024.0;
+  }
+  out << "Total Operator Elapsed Per Frame Time(us): " << fmt("%.1f", total_us) << "  (NPU "
+      << fmt("%.1f", npu_us) << ", CPU " << fmt("%.1f", cpu_us) << ")\n";
+  out << "Total Memory Read/Write Per Frame (KB): " << fmt("%.1f", read_kb) << " / "
+      << fmt("%.1f", write_kb) << "\n";
+  if (in.cpu_ops.empty()) {
+    out << "CPU operators: no probe records (the CPU's operators appear here when probes "
+           "measure them)\n";
+  }
+
+  // Operator types ranked by time.
+  struct TypeTotal {
+    uint32_t count = 0;
+    double cpu_us = 0, npu_us = 0;
+  };
+  std::map<std::string, TypeTotal> types;
+  for (const Row& r : rows) {
+    TypeTotal& t = types[r.op_type];
+    ++t.count;
+    (r.on_npu ? t.npu_us : t.cpu_us) += r.time_us;
+  }
+  std::vector<std::pair<std::string, TypeTotal>> ranked(types.begin(), types.end());
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    return a.second.cpu_us + a.second.npu_us > b.second.cpu_us + b.second.npu_us;
+  });
+  out << "\nOperator types by time:\n";
+  std::snprintf(line, sizeof line, "%-18s %6s %12s %12s %12s %8s\n", "OpType", "Calls",
+                "CPUTime(us)", "NPUTime(us)", "Total(us)", "Ratio(%)");
+  out << line;
+  for (const auto& [name, t] : ranked) {
+    const double sum = t.cpu_us + t.npu_us;
+    std::snprintf(line, sizeof line, "%-18s %6u %12.1f %12.1f %12.1f %8.2f\n", name.c_str(),
+                  t.count, t.cpu_us, t.npu_us, sum, total_us > 0 ? 100.0 * sum / total_us : 0);
+    out << line;
+  }
+
+  // Memory the NPU's layers touched: weights (with bias and requantisation tables),
+  // activations, command lists; each address counted once.
+  std::map<uint32_t, uint64_t> weights, tensors;
+  std::set<uint32_t> lists;
+  for (const NpuLayerRecord& l : in.npu->layers()) {
+    for (uint32_t s : {npu::kAddrWeights, npu::kAddrBias, npu::kAddrRequant}) {
+      if (l.operand_bytes[s] == 0) continue;
+      // add/mul: the second operand is an activation, not a weight
+      const bool activation = l.op_type.rfind("Add", 0) == 0 || l.op_type.rfind("Mul", 0) == 0;
+      (activation ? tensors : weights)[l.addr[s]] = l.operand_bytes[s];
+    }
+    tensors[l.addr[npu::kAddrInput]] = l.operand_bytes[npu::kAddrInput];
+    tensors[l.addr[npu::kAddrOutput]] = l.operand_bytes[npu::kAddrOutput];
+  }
+  auto sum = [](const std::map<uint32_t, uint64_t>& m) {
+    uint64_t s = 0;
+    for (const auto& e : m) s += e.second;
+    return s;
+  };
+  uint32_t layers_in_run = 0;
+  for (const NpuLayerRecord& l : in.npu->layers()) layers_in_run += l.run == in.npu->layers().back().run;
+  const double w_kb = sum(weights) / 1024.0, t_kb = sum(tensors) / 1024.0;
+  const double o_kb = layers_in_run * npu::kDescriptorSize / 1024.0;
+  out << "\nMemory (KB): weights " << fmt("%.1f", w_kb) << ", internal tensors "
+      << fmt("%.1f", t_kb) << " (touched, before buffer reuse), other (command list) "
+      << fmt("%.1f", o_kb) << ", total " << fmt("%.1f", w_kb + t_kb + o_kb) << "\n";
+  (void)total_cycles;
+}
+
+nlohmann::json npu_report_json(const NpuReportInput& in) {
+  const NpuConfig& c = in.npu->config();
+  nlohmann::json layers = nlohmann::json::array();
+  uint64_t bytes = 0, ddr_cycles = 0;
+  for (const NpuLayerRecord& l : in.npu->layers()) {
+    layers.push_back({{"run", l.run},
+                      {"index", l.index},
+                      {"name", l.name},
+                      {"op_type", l.op_type},
+                      {"data_type", "INT8"},
+                      {"target", "NPU"},
+                      {"input_shape", shape(l.in_shape)},
+                      {"output_shape", shape(l.out_shape)},
+                      {"macs", l.macs},
+                      {"cores_used", l.cores_used},
+                      {"start_cycle", l.start_cycle},
+                      {"ddr_cycles", l.ddr_cycles},
+                      {"npu_cycles", l.npu_cycles},
+                      {"total_cycles", l.total_cycles},
+                      {"time_us", l.total_cycles / c.clock_mhz},
+                      {"mac_usage_percent", 100.0 * l.mac_usage},
+                      {"read_bytes", l.read_bytes},
+                      {"write_bytes", l.write_bytes},
+                      {"bound", l.bandwidth_bound() ? "bandwidth" : "compute"}});
+    bytes += l.read_bytes + l.write_bytes;
+    ddr_cycles += l.ddr_cycles;
+  }
+  nlohmann::json cpu = nlohmann::json::array();
+  for (const CpuOperatorRecord& op : in.cpu_ops) {
+    cpu.push_back({{"name", op.name}, {"op_type", op.op_type}, {"target", "CPU"},
+                   {"cpu_cycles", op.cpu_cycles},
+                   {"time_us", in.cpu_mhz > 0 ? op.cpu_cycles / in.cpu_mhz : 0.0}});
+  }
+  return {{"npu", in.npu->basename()},
+          {"preset", c.name},
+          {"clock_mhz", c.clock_mhz},
+          {"cores", c.cores},
+          {"rows", c.rows},
+          {"columns", c.columns},
+          {"peak_macs_per_cycle", c.peak_macs_per_cycle(NpuDataType::kInt8)},
+          {"peak_ops_per_s", 2.0 * c.peak_macs_per_cycle(NpuDataType::kInt8) * c.clock_mhz * 1e6},
+          {"measured_ddr_bytes_per_s",
+           ddr_cycles ? bytes / (ddr_cycles / (c.clock_mhz * 1e6)) : 0.0},
+          {"layers", layers},
+          {"cpu_operators", cpu}};
+}
+
+void write_npu_report_csv(std::ostream& out, const NpuReportInput& in) {
+  out << "ID,OpType,DataType,Target,InputShape,OutputShape,DDRCycles,NPUCycles,TotalCycles,"
+         "Time(us),MacUsage(%),RW(KB),Bound,FullName\n";
+  for (const Row& r : rows_of(in)) {
+    out << r.id << "," << r.op_type << "," << r.dtype << "," << r.target << ",\"" << r.in_shape
+        << "\",\"" << r.out_shape << "\"," << (r.on_npu ? std::to_string(r.ddr) : "") << ","
+        << (r.on_npu ? std::to_string(r.npu) : "") << "," << r.total << ","
+        << fmt("%.3f", r.time_us) << "," << (r.on_npu ? fmt("%.2f", r.mac_usage) : "") << ","
+        << fmt("%.2f", r.rw_kb) << "," << r.bound << "," << r.name << "\n";
+  }
+}
+
+}  // namespace socsim

@@ -1,0 +1,39 @@
+// The per-layer performance report of an NPU run, laid out as RKNN's profiler prints it:
+// one row per layer (ID, OpType, DataType, Target, shapes, DDR / NPU / total cycles, time,
+// MAC usage, bytes moved, bound, name), totals per frame, a ranking of operator types and a
+// memory report; also as CSV and JSON for scripts (scripts/npu_roofline.py).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "models/npu/npu.h"
+
+namespace socsim {
+
+/// An operator the CPU ran, with its cycles as measured by the probes. The report lists
+/// them with Target CPU; the probe facility fills these in (none without probes).
+struct CpuOperatorRecord {
+  std::string name;
+  std::string op_type;
+  std::string in_shape, out_shape;
+  uint64_t cpu_cycles = 0;
+};
+
+struct NpuReportInput {
+  const Npu* npu = nullptr;
+  std::vector<CpuOperatorRecord> cpu_ops;
+  double cpu_mhz = 0;
+};
+
+/// The table, footer, op-type ranking and memory report of the last command list run.
+void print_npu_report(std::ostream& out, const NpuReportInput& input);
+/// Every layer of every run, with the preset's figures (for the roofline script).
+nlohmann::json npu_report_json(const NpuReportInput& input);
+/// The table's rows as CSV (one line per layer of the last run).
+void write_npu_report_csv(std::ostream& out, const NpuReportInput& input);
+
+}  // namespace socsim
