@@ -18,6 +18,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from socsim_aot import fixed_point as fx
+from socsim_aot import npu_partition
 from socsim_aot import program_format as pf
 from socsim_aot import reference
 
@@ -548,7 +549,17 @@ def emit_program(g: Graph) -> pf.Program:
 
     inputs = [tid(n) for n in g.inputs]
     instructions, delegates = [], []
+    npu_emitted = set()
     for node in g.nodes:
+        segment = node.attrs.get("npu_segment")
+        if segment is not None:  # one delegate call per NPU segment (npu_partition.py)
+            if segment not in npu_emitted:
+                npu_emitted.add(segment)
+                ins, outs, blob = npu_partition.segment_call(
+                    g, g.npu_segments[segment], tid, lambda n: _args(g, n))
+                delegates.append(pf.Delegate(npu_partition.BACKEND_ID, blob))
+                instructions.append(pf.Instruction("", ins, outs, [], len(delegates) - 1))
+            continue
         ins = [tid(i) for i in node.inputs]
         outs = [tid(o) for o in node.outputs]
         if node.attrs.get("delegate") == "cpu-packed":
@@ -601,7 +612,7 @@ def calibrate(g: Graph, samples: List[List[np.ndarray]]) -> Dict[str, float]:
 
 
 def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
-                  delegate: Optional[str] = None) -> pf.Program:
+                  delegate: Optional[str] = None, npu_config: Optional[str] = None) -> pf.Program:
     fuse_activations(g)
     check_types(g)
     if quantize == "int8":
@@ -612,8 +623,16 @@ def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
         quantize_graph(g, calibrate(g, samples))
     if delegate == "cpu-packed":
         delegate_cpu_packed(g)
+    elif delegate == "npu":
+        if not npu_config:
+            raise CompileError("--delegate npu needs --npu-config PRESET.yaml")
+        try:
+            operators = npu_partition.load_npu_operators(npu_config)
+        except npu_partition.NpuConfigError as e:
+            raise CompileError(str(e)) from None
+        g.npu_segments = npu_partition.partition(g, operators)
     elif delegate is not None:
-        raise CompileError(f"unknown delegate '{delegate}' (known: cpu-packed)")
+        raise CompileError(f"unknown delegate '{delegate}' (known: cpu-packed, npu)")
     return emit_program(g)
 
 
@@ -628,7 +647,7 @@ def operator_list(program: pf.Program) -> List[str]:
 
 
 def compile_file(model_path, out_path, quantize=None, calibration=None, delegate=None,
-                 samples_count=8, seed=0) -> pf.Program:
+                 samples_count=8, seed=0, npu_config=None) -> pf.Program:
     g = load_onnx(model_path)
     samples = None
     if quantize == "int8":
@@ -638,7 +657,7 @@ def compile_file(model_path, out_path, quantize=None, calibration=None, delegate
             samples = [[a[i] for a in arrays] for i in range(len(arrays[0]))]
         else:
             samples = random_samples(g, samples_count, seed)
-    program = compile_graph(g, quantize, samples, delegate)
+    program = compile_graph(g, quantize, samples, delegate, npu_config)
     data = pf.write(program)
     pf.read(data)  # the file must verify exactly as the firmware will
     with open(out_path, "wb") as f:
@@ -668,9 +687,14 @@ def main(argv=None) -> int:
                              "normal samples")
     parser.add_argument("--samples", type=int, default=8,
                         help="number of random calibration samples (default 8)")
-    parser.add_argument("--delegate", choices=["cpu-packed"],
+    parser.add_argument("--delegate", choices=["cpu-packed", "npu"],
                         help="move supported operators to a delegate backend (cpu-packed: "
-                             "int8 elementwise add, four bytes per word)")
+                             "int8 elementwise add, four bytes per word; npu: the int8 "
+                             "operators the --npu-config preset lists, as layer descriptors "
+                             "for the NPU, docs/npu.md)")
+    parser.add_argument("--npu-config", metavar="PRESET",
+                        help="NPU preset (configs/npu/*.yaml) whose operator list decides "
+                             "what --delegate npu moves to the NPU")
     parser.add_argument("--print-ops", action="store_true",
                         help="print the operators the program needs, as a SOCSIM_KERNEL_OPS "
                              "list for a selective firmware build")
@@ -680,11 +704,11 @@ def main(argv=None) -> int:
     try:
         if args.output:
             program = compile_file(args.model, args.output, args.quantize, args.calibration,
-                                   args.delegate, args.samples)
+                                   args.delegate, args.samples, npu_config=args.npu_config)
         else:
             g = load_onnx(args.model)
             samples = random_samples(g, 1) if args.quantize else None
-            program = compile_graph(g, args.quantize, samples, args.delegate)
+            program = compile_graph(g, args.quantize, samples, args.delegate, args.npu_config)
     except CompileError as e:
         print(f"compile_model: {args.model}: {e}", file=sys.stderr)
         return 1

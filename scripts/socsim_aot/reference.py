@@ -262,7 +262,14 @@ def _cpu_packed(blob, ins):
     return ((a.astype(np.int32) + b.astype(np.int32)) & 0xFF).astype(np.uint8).view(np.int8)
 
 
-BACKENDS = {"cpu-packed": _cpu_packed}
+def _npu(blob, ins, outs):
+    from socsim_aot import npu_partition
+    return npu_partition.run_blob(blob, ins, [t.shape for t in outs], OPERATORS)
+
+
+# Backends take (blob, input arrays, output tensors) and return one array, or a list with one
+# array per output.
+BACKENDS = {"cpu-packed": lambda blob, ins, outs: _cpu_packed(blob, ins), "npu": _npu}
 
 
 # ---- executor ------------------------------------------------------------------------------
@@ -292,7 +299,12 @@ def run(program: pf.Program, inputs: Sequence[np.ndarray], trace: Dict = None) -
             d = program.delegates[ins.delegate]
             if d.backend not in BACKENDS:
                 raise ReferenceError(f"instruction {index}: backend '{d.backend}' unknown")
-            result = BACKENDS[d.backend](d.blob, args)
+            result = BACKENDS[d.backend](d.blob, args,
+                                         [program.tensors[o] for o in ins.outputs])
+            if isinstance(result, list):
+                for o, r in zip(ins.outputs[1:], result[1:]):
+                    values[o] = np.asarray(r, dtype=pf.DTYPES[program.tensors[o].dtype])
+                result = result[0]
         result = np.asarray(result)
         if list(result.shape) != list(out.shape) or result.dtype != pf.DTYPES[out.dtype]:
             raise ReferenceError(

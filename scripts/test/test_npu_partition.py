@@ -1,0 +1,100 @@
+"""NPU partitioning: the zoo's int8 models compiled with --delegate npu give the same
+outputs, bit for bit, as without it (the numpy reference executes the NPU segments' layer
+descriptors with the CPU kernels' arithmetic), and the segments hold what the preset lists.
+"""
+
+import os
+import struct
+import tempfile
+import unittest
+
+import numpy as np
+
+from socsim_aot import compiler
+from socsim_aot import npu_partition
+from socsim_aot import program_format as pf
+from socsim_aot import reference
+from socsim_aot import zoo
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+PRESET = os.path.join(ROOT, "configs", "npu", "rk3588-like.yaml")
+
+
+class NpuPartitionTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def compile_pair(self, name, image_size=32, preset=PRESET):
+        torch = zoo._torch()
+        module, shape = zoo.make_float_model(name, image_size)
+        onnx_path = os.path.join(self.tmp.name, name + ".onnx")
+        zoo._export(module, torch.zeros(shape), onnx_path, ["input"])
+        rng = np.random.default_rng(3)
+        calib = os.path.join(self.tmp.name, name + ".npz")
+        np.savez(calib, input=rng.standard_normal((4,) + shape).astype(np.float32))
+        cpu = compiler.compile_file(onnx_path, os.path.join(self.tmp.name, name + "_cpu.prog"),
+                                    quantize="int8", calibration=calib)
+        npu = compiler.compile_file(onnx_path, os.path.join(self.tmp.name, name + "_npu.prog"),
+                                    quantize="int8", calibration=calib, delegate="npu",
+                                    npu_config=preset)
+        return cpu, npu, shape
+
+    def check_equal_outputs(self, name):
+        cpu, npu, shape = self.compile_pair(name)
+        rng = np.random.default_rng(5)
+        for _ in range(2):
+            x = rng.standard_normal(shape).astype(np.float32)
+            a = reference.run(cpu, [x])[0]
+            b = reference.run(npu, [x])[0]
+            np.testing.assert_array_equal(a, b)
+        return cpu, npu
+
+    def test_convnet_equal_with_and_without_npu(self):
+        cpu, npu = self.check_equal_outputs("convnet")
+        self.assertEqual([d.backend for d in npu.delegates], ["npu", "npu"])
+        # conv+relu, maxpool, conv+relu, global pool | reshape on the CPU | linear
+        blob = npu.delegates[0].blob
+        magic, version, count, size = struct.unpack_from("<4sIII", blob)
+        self.assertEqual((magic, version, count, size), (b"NPU1", 1, 4, 176))
+        ops = [blob[16 + 176 * k] for k in range(count)]
+        self.assertEqual(ops, [1, 5, 1, 7])
+        kernels = [i.name for i in npu.instructions if i.name]
+        self.assertEqual(kernels, ["quantize", "reshape", "dequantize"])
+
+    def test_mobilenet_v2_equal_with_and_without_npu(self):
+        cpu, npu = self.check_equal_outputs("mobilenet_v2")
+        layers = sum(struct.unpack_from("<I", d.blob, 8)[0] for d in npu.delegates)
+        self.assertGreater(layers, 60)  # 52 convolutions, 10 residual adds, pool, linear
+
+    def test_resnet18_equal_with_and_without_npu(self):
+        cpu, npu = self.check_equal_outputs("resnet18")
+        # Residual add + relu is fused: no relu kernel is left on the CPU.
+        self.assertNotIn("relu", [i.name for i in npu.instructions])
+
+    def test_preset_operator_list_decides(self):
+        preset = os.path.join(self.tmp.name, "convs_only.yaml")
+        with open(PRESET) as f:
+            text = f.read()
+        text = text.replace("operators: [conv2d, depthwise_conv2d, linear, add, mul, max_pool2d,"
+                            " avg_pool2d,\n            global_avg_pool2d]", "operators: [conv2d]")
+        with open(preset, "w") as f:
+            f.write(text)
+        self.assertEqual(npu_partition.load_npu_operators(preset), {"conv2d"})
+        _, npu, _ = self.compile_pair("convnet", preset=preset)
+        kernels = [i.name for i in npu.instructions if i.name]
+        self.assertIn("max_pool2d", kernels)
+        self.assertIn("linear", kernels)
+        self.assertEqual(len(npu.delegates), 2)
+
+    def test_missing_preset_is_a_compile_error(self):
+        with self.assertRaises(compiler.CompileError):
+            self.compile_pair("convnet", preset=os.path.join(self.tmp.name, "none.yaml"))
+
+
+if __name__ == "__main__":
+    unittest.main()
