@@ -44,8 +44,9 @@ int main(int argc, char** argv) {
     }
   }
   if (files.size() < 2 || files.size() > 3 || executions < 1) {
-    std::fprintf(stderr, "usage: socsim_host_runner PROGRAM [INPUT.bin] OUTPUT.bin "
-                         "[--num-executions N]\n");
+    std::fprintf(stderr,
+                 "usage: socsim_host_runner PROGRAM [INPUT.bin] OUTPUT.bin "
+                 "[--num-executions N]\n");
     return 2;
   }
   std::ifstream in(files[0], std::ios::binary);
@@ -102,8 +103,7 @@ int main(int argc, char** argv) {
     }
     const Error error = method->execute(&diag);
     if (error != Error::kOk) {
-      return fail(files[0] + ": instruction " + std::to_string(diag.instruction), error,
-                  diag.name);
+      return fail(files[0] + ": instruction " + std::to_string(diag.instruction), error, diag.name);
     }
   }
   std::ofstream out(files.back(), std::ios::binary);
