@@ -78,7 +78,12 @@ int main(int argc, char** argv) {
   MemoryManager manager{&method_alloc, spans.data(), spans.size(), &temp_alloc};
   MethodDiagnostics diag;
   Result<Method> method = Method::load(*program, manager, &diag);
-  if (!method.ok()) return fail(files[0], method.error(), diag.name);
+  if (!method.ok()) {
+    const std::string what = diag.name == nullptr
+                                 ? files[0]
+                                 : files[0] + ": " + diag.name + " (" + to_string(diag.dtype) + ")";
+    return fail(what, method.error());
+  }
 
   std::vector<char> feed;
   if (files.size() == 3) {
