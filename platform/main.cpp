@@ -25,8 +25,9 @@ Run 'socsim <command> --help' for the options of a command.
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-  // The SystemC banner would be printed on the first simulation call; users do not need it.
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  // sc_stop() is how a run ends; SystemC's note about it is noise for users.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::cout << kUsage;
@@ -38,4 +39,11 @@ int sc_main(int argc, char* argv[]) {
   if (command == "ddr-trace") return socsim::cmd_ddr_trace(args);
   std::cerr << "socsim: unknown command '" << command << "'\n\n" << kUsage;
   return socsim::kExitUsage;
+}
+
+// socsim's own main: silences the SystemC banner (printed before sc_main otherwise), then
+// hands over to the SystemC kernel, which calls sc_main.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

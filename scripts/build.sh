@@ -6,7 +6,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="${SOCSIM_BUILD_DIR:-$root/build}"
 jobs="${SOCSIM_JOBS:-2}"
 
-"$root/scripts/install-deps.sh" ${SOCSIM_DEPS_FLAGS:-}
+"$root/scripts/install-deps.sh"
 
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages socsim needs, only those missing (idempotent).
-# Usage: scripts/install-deps.sh [--with-ml]   (--with-ml adds torch/onnx for the model zoo)
+# Usage: scripts/install-deps.sh
 set -euo pipefail
 
 packages=(
@@ -9,10 +9,9 @@ packages=(
   libgtest-dev libgmock-dev nlohmann-json3-dev libelf-dev libbenchmark-dev
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
   python3 python3-numpy python3-yaml
+  # the model compiler and model zoo (Debian's torch is CPU-only)
+  python3-torch python3-onnx python3-torchvision python3-matplotlib
 )
-if [[ "${1:-}" == "--with-ml" ]]; then
-  packages+=(python3-torch python3-onnx python3-matplotlib python3-torchvision)
-fi
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -1,0 +1,13 @@
+/* The socsim hardware abstraction layer, all of it: console (printf), exit and abort, cycle and
+ * instruction counters, the machine timer, trap and interrupt hooks, the boot-info block, and
+ * the SoC's addresses (socsim_memmap.h, generated from the SoC YAML). */
+#pragma once
+
+#include "hal/bootinfo.h"
+#include "hal/console.h"
+#include "hal/counters.h"
+#include "hal/csr.h"
+#include "hal/exit.h"
+#include "hal/timer.h"
+#include "hal/trap.h"
+#include "socsim_memmap.h"

@@ -1,0 +1,40 @@
+// The interface every CPU model of the platform implements (ISS today, the Verilated core
+// behind the same interface). A CPU model owns its OBI-to-TLM bridge; the platform binds
+// the bridge's two sockets to the router.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <systemc>
+
+#include "models/cpu/obi_tlm_bridge.h"
+#include "models/cpu/retire.h"
+
+namespace socsim {
+
+class CpuModel : public sc_core::sc_module {
+ public:
+  CpuModel(sc_core::sc_module_name name, const ClockDomain& clock)
+      : sc_module(name), bridge("bridge", clock) {}
+
+  /// "iss" or "rtl".
+  virtual const char* kind() const = 0;
+  /// True when cycle counts are exact (the RTL core), false when estimated (the ISS).
+  virtual bool cycle_exact() const = 0;
+  virtual uint64_t cycles() const = 0;
+  virtual uint64_t instructions() const = 0;
+  virtual uint32_t pc() const = 0;
+  virtual void set_retire_observer(RetireObserver* observer) = 0;
+  /// Stop with a cycle-limit report when this many cycles have run (0 = no limit).
+  void set_max_cycles(uint64_t cycles) { max_cycles_ = cycles; }
+  /// Called at synchronisation points with the current cycle (for progress display).
+  void set_progress(std::function<void(uint64_t)> progress) { progress_ = std::move(progress); }
+
+  ObiTlmBridge bridge;
+
+ protected:
+  uint64_t max_cycles_ = 0;
+  std::function<void(uint64_t)> progress_;
+};
+
+}  // namespace socsim

@@ -1,0 +1,93 @@
+#include "models/cpu/iss_cpu.h"
+
+#include <cstdio>
+
+namespace socsim {
+
+namespace {
+std::string hex(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+}  // namespace
+
+IssCpu::IssCpu(sc_core::sc_module_name name, const ClockDomain& clock, const IssConfig& config,
+               IrqLines& irq, SimControl& control, uint64_t quantum_cycles)
+    : CpuModel(name, clock),
+      clock_(clock),
+      irq_(irq),
+      control_(control),
+      quantum_(quantum_cycles ? quantum_cycles : 1),
+      iss_(config, bridge, irq) {
+  SC_THREAD(run_thread);
+}
+
+void IssCpu::sync() {
+  const sc_core::sc_time local = clock_.time_of(iss_.cycle());
+  if (local > sc_core::sc_time_stamp()) wait(local - sc_core::sc_time_stamp());
+}
+
+bool IssCpu::sleep_until_interrupt() {
+  // The core sleeps until an enabled interrupt is pending (mstatus.MIE does not matter).
+  for (;;) {
+    const uint64_t now = iss_.cycle();
+    if (iss_.wake_mask(now) != 0) {
+      iss_.wake(now);
+      return true;
+    }
+    if (iss_.mie() == 0) {
+      control_.report_fault(now, "lock-up: WFI at pc " + hex(iss_.pc() - 4) +
+                                     " with no interrupt enabled (mie = 0)");
+      return false;
+    }
+    const uint64_t rise = irq_.next_rise();
+    if (rise != IrqLines::kNever && rise > now) {
+      const uint64_t wake = max_cycles_ && rise > max_cycles_ ? max_cycles_ : rise;
+      iss_.wake(wake);  // time passes while asleep; re-check the lines at `wake`
+      if (max_cycles_ && wake >= max_cycles_) {
+        control_.report_max_cycles(wake);
+        return false;
+      }
+      continue;
+    }
+    sync();
+    if (max_cycles_) {
+      const sc_core::sc_time limit = clock_.time_of(max_cycles_);
+      if (limit <= sc_core::sc_time_stamp()) {
+        control_.report_max_cycles(max_cycles_);
+        return false;
+      }
+      wait(limit - sc_core::sc_time_stamp(), irq_.changed);
+    } else {
+      wait(irq_.changed);
+    }
+    iss_.wake(clock_.cycle_at(sc_core::sc_time_stamp()));
+  }
+}
+
+void IssCpu::run_thread() {
+  while (!control_.stopped()) {
+    uint64_t until = iss_.cycle() + quantum_;
+    if (max_cycles_ && until > max_cycles_) until = max_cycles_;
+    const Rv32Iss::Status status = iss_.run(until, control_.stop_flag());
+    if (status == Rv32Iss::Status::kStopped) {
+      if (!control_.stopped()) control_.report_fault(iss_.cycle(), iss_.fault());
+      break;
+    }
+    if (status == Rv32Iss::Status::kSleep) {
+      if (!sleep_until_interrupt()) break;
+      continue;
+    }
+    if (max_cycles_ && iss_.cycle() >= max_cycles_) {
+      control_.report_max_cycles(iss_.cycle());
+      break;
+    }
+    sync();
+    if (progress_) progress_(iss_.cycle());
+  }
+  sync();
+  sc_core::sc_stop();
+}
+
+}  // namespace socsim

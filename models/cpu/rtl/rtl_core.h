@@ -1,0 +1,97 @@
+// RtlCore: the Verilated rv_core (rtl/) as a plain C++ object, stepped one clock cycle at a
+// time by its owner (the bare harness here, the SystemC CPU wrapper later). No SystemC.
+//
+// One cycle, as seen by the driver:
+//   1. begin_cycle(instr_in, data_in): the inputs of this cycle (grant, and the rvalid/rdata
+//      of responses due now); the core's combinational outputs are then valid.
+//   2. read instr_request() / data_request(); a granted request is accepted in this cycle.
+//      set_grants() may still change the grants here (they are sampled at the clock edge).
+//   3. end_cycle(): the rising clock edge. Instructions retiring in the cycle are reported to
+//      the retire observer first.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "models/cpu/retire.h"
+
+class Vrv_core;
+class VerilatedContext;
+
+namespace socsim {
+
+/// Inputs of one OBI port for one cycle.
+struct ObiInputs {
+  bool gnt = false;
+  bool rvalid = false;
+  uint32_t rdata = 0;
+};
+
+/// A request on one OBI port in the current cycle.
+struct ObiRequest {
+  bool req = false;
+  bool we = false;
+  uint8_t be = 0;
+  uint32_t addr = 0;
+  uint32_t wdata = 0;
+};
+
+/// Static inputs of the core (the CV32E40P top-level configuration pins).
+struct RtlCoreConfig {
+  uint32_t boot_addr = 0x80;
+  uint32_t mtvec_addr = 0;
+  uint32_t hart_id = 0;
+  uint32_t dm_halt_addr = 0x1A11'0800;
+  uint32_t dm_exception_addr = 0;
+};
+
+class RtlCore {
+ public:
+  explicit RtlCore(const RtlCoreConfig& config);
+  ~RtlCore();
+  RtlCore(const RtlCore&) = delete;
+  RtlCore& operator=(const RtlCore&) = delete;
+
+  /// Asserts the asynchronous reset, releases it and raises fetch_enable. cycle() restarts at 0.
+  void reset();
+
+  void begin_cycle(const ObiInputs& instr, const ObiInputs& data);
+  ObiRequest instr_request() const;
+  ObiRequest data_request() const;
+  void set_grants(bool instr_gnt, bool data_gnt);
+  void end_cycle();
+
+  /// Level of the irq_i lines from the next begin_cycle() on.
+  void set_irq(uint32_t lines) { irq_ = lines; }
+  /// irq_ack_o / irq_id_o of the current cycle (valid after begin_cycle()).
+  bool irq_ack() const;
+  uint32_t irq_ack_id() const;
+  /// core_sleep_o of the current cycle (valid after begin_cycle()).
+  bool sleeping() const;
+
+  /// Completed clock cycles since reset was released.
+  uint64_t cycle() const { return cycle_; }
+  /// Retired instructions so far.
+  uint64_t retired() const { return order_; }
+
+  /// Receives every retired instruction. Interrupts are attached to the instruction retired
+  /// before the handler's first one, so a record is delivered when its successor retires
+  /// (or on flush_retire()).
+  void set_retire_observer(RetireObserver* observer) { observer_ = observer; }
+  void flush_retire();
+
+ private:
+  void capture_retire();
+
+  RtlCoreConfig config_;
+  std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<Vrv_core> top_;
+  uint32_t irq_ = 0;
+  uint64_t cycle_ = 0;
+  uint64_t order_ = 0;
+  RetireObserver* observer_ = nullptr;
+  RetireRecord pending_;
+  bool has_pending_ = false;
+};
+
+}  // namespace socsim

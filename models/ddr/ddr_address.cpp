@@ -1,0 +1,26 @@
+#include "models/ddr/ddr_address.h"
+
+namespace socsim {
+
+DdrAddressDecoder::DdrAddressDecoder(const DdrAddressMapping& mapping)
+    : channel_(compile(mapping.channel)),
+      bank_group_(compile(mapping.bank_group)),
+      bank_(compile(mapping.bank)),
+      row_(compile(mapping.row)),
+      column_(compile(mapping.column)) {}
+
+// The i-th listed bit is bit i of the field (the first entry is the least significant).
+DdrAddressDecoder::Field DdrAddressDecoder::compile(const std::vector<uint32_t>& bits) {
+  Field field;
+  size_t i = 0;
+  while (i < bits.size()) {
+    size_t width = 1;
+    while (i + width < bits.size() && bits[i + width] == bits[i] + width) ++width;
+    const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+    field.push_back(Run{static_cast<uint8_t>(bits[i]), static_cast<uint8_t>(i), mask});
+    i += width;
+  }
+  return field;
+}
+
+}  // namespace socsim

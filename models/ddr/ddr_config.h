@@ -1,0 +1,116 @@
+// DDR device configuration: the plain structure that mirrors a DDR preset YAML, its loader
+// (preset file plus overrides from the SoC YAML) and its validation.
+//
+// Timings are in memory clock cycles (tCK), as JEDEC speed-bin tables and DRAMSys/Ramulator
+// presets give them; tCK itself is in picoseconds. The key layout of the YAML is described
+// in docs/ddr.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/common/config.h"
+
+namespace socsim {
+
+/// Which timing model serves the requests.
+enum class DdrModelKind {
+  kJedec,  ///< channels, bank groups, banks, row buffers, JEDEC timing constraints, refresh
+  kIdeal,  ///< fixed latency, unlimited bandwidth (what-if studies)
+};
+
+/// Organisation of the device as the memory controller sees it.
+struct DdrGeometry {
+  uint32_t channels = 1;             ///< independent channels, each with its own data bus
+  uint32_t channel_width_bits = 64;  ///< data bus width of one channel
+  uint32_t burst_length = 8;         ///< BL: transfers per burst (two transfers per tCK)
+  uint32_t bank_groups = 1;          ///< bank groups per channel (1 when the device has none)
+  uint32_t banks_per_group = 8;      ///< banks in each bank group
+  uint32_t rows = 65536;             ///< rows per bank
+  uint32_t row_bytes = 2048;         ///< row buffer (page) size across the channel, in bytes
+
+  uint32_t burst_bytes() const { return channel_width_bits / 8 * burst_length; }
+  uint32_t banks_per_channel() const { return bank_groups * banks_per_group; }
+  uint64_t capacity_bytes() const {
+    return uint64_t{channels} * banks_per_channel() * rows * row_bytes;
+  }
+};
+
+/// JEDEC timing parameters, all in tCK. Names follow the JEDEC tables (tRCD -> t_rcd).
+struct DdrTimingParams {
+  uint32_t cl = 0;        ///< CL: read command to first data
+  uint32_t cwl = 0;       ///< CWL: write command to first data
+  uint32_t t_rcd = 0;     ///< activate to read/write
+  uint32_t t_rp = 0;      ///< precharge of one bank
+  uint32_t t_rp_all = 0;  ///< precharge of all banks (before refresh); tRPab on LPDDR4
+  uint32_t t_ras = 0;     ///< activate to precharge, same bank
+  uint32_t t_rc = 0;      ///< activate to activate, same bank
+  uint32_t t_ccd_s = 0;   ///< column command to column command, different bank group
+  uint32_t t_ccd_l = 0;   ///< column command to column command, same bank group
+  uint32_t t_rrd_s = 0;   ///< activate to activate, different bank group
+  uint32_t t_rrd_l = 0;   ///< activate to activate, same bank group
+  uint32_t t_faw = 0;     ///< window holding at most four activates
+  uint32_t t_wr = 0;      ///< end of write data to precharge
+  uint32_t t_rtp = 0;     ///< read to precharge
+  uint32_t t_wtr_s = 0;   ///< end of write data to read, different bank group
+  uint32_t t_wtr_l = 0;   ///< end of write data to read, same bank group
+  uint32_t t_rfc = 0;     ///< refresh cycle time (the channel is blocked)
+  uint32_t t_refi = 0;    ///< refresh interval
+};
+
+/// Which address bits (of the offset inside the DDR region) select each field. The low
+/// log2(burst_bytes) bits are the byte inside a burst; `column` selects a burst inside a row.
+struct DdrAddressMapping {
+  std::vector<uint32_t> channel;
+  std::vector<uint32_t> bank_group;
+  std::vector<uint32_t> bank;
+  std::vector<uint32_t> row;
+  std::vector<uint32_t> column;
+};
+
+/// A DDR device: the preset with overrides applied. Plain data; validate_ddr_config() checks
+/// it and load_ddr_config() returns it validated.
+struct DdrConfig {
+  std::string name;
+  DdrModelKind model = DdrModelKind::kJedec;
+  double tck_ps = 0;  ///< memory clock period (data rate = 2 / tCK)
+  DdrGeometry geometry;
+  DdrTimingParams timing;
+  DdrAddressMapping mapping;
+  double ideal_latency_ns = 0;  ///< kIdeal only: latency of every request
+  uint64_t ideal_capacity = 0;  ///< kIdeal only: addressable bytes
+
+  /// Where each value came from ("file:line: key 'timing.tRCD'"), keyed by its YAML key
+  /// path, so validation errors can name file, line and key. Missing entries are allowed
+  /// (configurations built in code); messages then name the key alone.
+  std::map<std::string, std::string> origin;
+  std::string preset_file;  ///< the preset the fields not overridden come from
+
+  /// Bytes the device can address.
+  uint64_t capacity_bytes() const;
+  /// Peak data bandwidth of all channels in bytes per second (0 for kIdeal: unlimited).
+  double peak_bytes_per_s() const;
+};
+
+/// Loads and validates a preset file (strict: unknown keys are errors). `overrides`, if
+/// given, are `key.path=value` assignments (as for `--set`) applied to the file first.
+DdrConfig load_ddr_preset(const std::string& file, const std::vector<std::string>& overrides = {});
+
+/// Loads the DDR of a SoC YAML region entry: reads `preset` (a path relative to base_dir),
+/// loads that file strictly, then applies the other keys of `node` that name preset fields
+/// (`tck_ps`, `latency_ns`, `capacity` and entries of the maps `geometry`, `timing`,
+/// `mapping`) as overrides, validates, and checks the region's `size` (if `node` has one)
+/// against the device capacity. Unknown keys inside the override maps are errors; unknown
+/// keys of `node` itself are left to the caller. Throws ConfigError naming file and key.
+DdrConfig load_ddr_config(const ConfigNode& node, const std::string& base_dir);
+
+/// Checks a configuration; throws ConfigError naming the offending key (and its file and
+/// line when `config.origin` knows them).
+void validate_ddr_config(const DdrConfig& config);
+
+/// Checks that a region of `size_bytes` fits the device; `where` names the size's origin.
+void check_ddr_region_size(const DdrConfig& config, uint64_t size_bytes, const std::string& where);
+
+}  // namespace socsim

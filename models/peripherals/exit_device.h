@@ -1,0 +1,42 @@
+// The end-of-test device (core-v-verif "virtual peripherals" at 0x2000_0000):
+//   +0x00 write: 123456789 = all tests passed (exit 0), 1 = test(s) failed (exit 1)
+//   +0x04 write: exit value; ends the run
+//   +0x08 / +0x0C write: start / end (exclusive) of a signature area
+//   +0x10 write: dump the signature area (one 8-hex-digit word per line), exit 0
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "models/common/sim_control.h"
+#include "models/peripherals/register_device.h"
+
+namespace socsim {
+
+class ExitDevice : public RegisterDevice {
+ public:
+  using MemoryReader = std::function<bool(uint32_t addr, uint8_t* data, uint32_t size)>;
+
+  ExitDevice(sc_core::sc_module_name name, const ClockDomain& clock, SimControl& control,
+             std::ostream& out, MemoryReader reader);
+
+  /// Also write the signature to this file when it is dumped ("" = stdout only).
+  void set_signature_file(const std::string& path) { signature_file_ = path; }
+
+ protected:
+  bool read_reg(uint64_t offset, unsigned size, uint64_t cycle, uint32_t* value) override;
+  bool write_reg(uint64_t offset, unsigned size, uint32_t value, uint64_t cycle) override;
+
+ private:
+  void dump_signature(uint64_t cycle);
+
+  SimControl& control_;
+  std::ostream& out_;
+  MemoryReader reader_;
+  std::string signature_file_;
+  uint32_t signature_begin_ = 0;
+  uint32_t signature_end_ = 0;
+};
+
+}  // namespace socsim

@@ -1,0 +1,162 @@
+#include "platform/firmware_image.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "models/common/config.h"
+
+namespace socsim {
+
+namespace {
+
+constexpr unsigned kEmRiscv = 243;
+
+std::string hex(uint64_t v) {
+  std::ostringstream out;
+  out << "0x" << std::hex << v;
+  return out.str();
+}
+
+FirmwareImage load_elf(const std::string& path) {
+  if (elf_version(EV_CURRENT) == EV_NONE) throw ConfigError("libelf is too old");
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw ConfigError(path + ": cannot open firmware file");
+  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  auto fail = [&](const std::string& what) {
+    if (elf) elf_end(elf);
+    ::close(fd);
+    throw ConfigError(path + ": " + what);
+  };
+  if (elf == nullptr || elf_kind(elf) != ELF_K_ELF) fail("not an ELF file");
+  Elf32_Ehdr* ehdr = elf32_getehdr(elf);
+  if (ehdr == nullptr) fail("not a 32-bit ELF file (socsim simulates RV32)");
+  if (ehdr->e_machine != kEmRiscv) fail("not a RISC-V ELF file (e_machine " +
+                                        std::to_string(ehdr->e_machine) + ")");
+  if (ehdr->e_ident[EI_DATA] != ELFDATA2LSB) fail("not a little-endian ELF file");
+
+  FirmwareImage image;
+  image.path = path;
+  image.is_elf = true;
+  image.entry = ehdr->e_entry;
+
+  size_t file_size = 0;
+  const char* raw = elf_rawfile(elf, &file_size);
+  size_t phnum = 0;
+  if (elf_getphdrnum(elf, &phnum) != 0) fail("cannot read program headers");
+  Elf32_Phdr* phdr = elf32_getphdr(elf);
+  if (phnum > 0 && phdr == nullptr) fail("cannot read program headers");
+  for (size_t i = 0; i < phnum; ++i) {
+    const Elf32_Phdr& p = phdr[i];
+    if (p.p_type != PT_LOAD || p.p_memsz == 0) continue;
+    if (p.p_filesz > p.p_memsz) fail("segment " + std::to_string(i) + ": file size > memory size");
+    if (p.p_offset > file_size || p.p_filesz > file_size - p.p_offset) {
+      fail("segment " + std::to_string(i) + " at " + hex(p.p_paddr) +
+           " extends past the end of the file (truncated?)");
+    }
+    if (static_cast<uint64_t>(p.p_paddr) + p.p_memsz > 0x100000000ull) {
+      fail("segment " + std::to_string(i) + " at " + hex(p.p_paddr) + " wraps the address space");
+    }
+    FirmwareSegment seg;
+    seg.addr = p.p_paddr;
+    seg.bytes.assign(raw + p.p_offset, raw + p.p_offset + p.p_filesz);
+    seg.bytes.resize(p.p_memsz, 0);
+    image.segments.push_back(std::move(seg));
+  }
+  if (image.segments.empty()) fail("no loadable segment");
+
+  // Symbols, for probes and profiles.
+  Elf_Scn* scn = nullptr;
+  while ((scn = elf_nextscn(elf, scn)) != nullptr) {
+    GElf_Shdr shdr;
+    if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != SHT_SYMTAB) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (data == nullptr || shdr.sh_entsize == 0) continue;
+    const size_t count = shdr.sh_size / shdr.sh_entsize;
+    for (size_t i = 0; i < count; ++i) {
+      GElf_Sym sym;
+      if (gelf_getsym(data, static_cast<int>(i), &sym) == nullptr) continue;
+      const int type = GELF_ST_TYPE(sym.st_info);
+      if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE) continue;
+      const char* name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+      if (name == nullptr || *name == '\0' || sym.st_shndx == SHN_UNDEF) continue;
+      image.symbols.push_back({name, static_cast<uint32_t>(sym.st_value),
+                               static_cast<uint32_t>(sym.st_size), type == STT_FUNC});
+    }
+  }
+  elf_end(elf);
+  ::close(fd);
+  return image;
+}
+
+FirmwareImage load_hex(const std::string& path, std::istream& in) {
+  FirmwareImage image;
+  image.path = path;
+  FirmwareSegment* current = nullptr;
+  uint64_t next_addr = 0;
+  std::string line;
+  size_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    std::istringstream tokens(line);
+    std::string tok;
+    while (tokens >> tok) {
+      if (tok[0] == '@') {
+        char* end = nullptr;
+        const unsigned long long addr = std::strtoull(tok.c_str() + 1, &end, 16);
+        if (*end != '\0' || tok.size() == 1 || addr > 0xFFFFFFFFull) {
+          throw ConfigError(path + ":" + std::to_string(line_no) + ": bad address '" + tok + "'");
+        }
+        image.segments.push_back({static_cast<uint32_t>(addr), {}});
+        current = &image.segments.back();
+        next_addr = addr;
+        continue;
+      }
+      if (tok.size() != 2 || !std::isxdigit(static_cast<unsigned char>(tok[0])) ||
+          !std::isxdigit(static_cast<unsigned char>(tok[1]))) {
+        throw ConfigError(path + ":" + std::to_string(line_no) + ": expected a hex byte, got '" +
+                          tok + "'");
+      }
+      if (current == nullptr) {
+        image.segments.push_back({0, {}});
+        current = &image.segments.back();
+      }
+      if (next_addr > 0xFFFFFFFFull) {
+        throw ConfigError(path + ":" + std::to_string(line_no) + ": data past 0xffffffff");
+      }
+      current->bytes.push_back(static_cast<uint8_t>(std::stoul(tok, nullptr, 16)));
+      ++next_addr;
+    }
+  }
+  std::vector<FirmwareSegment> nonempty;
+  for (auto& s : image.segments) {
+    if (!s.bytes.empty()) nonempty.push_back(std::move(s));
+  }
+  image.segments = std::move(nonempty);
+  if (image.segments.empty()) throw ConfigError(path + ": no data in the hex file");
+  image.entry = image.segments.front().addr;
+  return image;
+}
+
+}  // namespace
+
+FirmwareImage load_firmware_image(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot open firmware file");
+  char magic[4] = {0, 0, 0, 0};
+  in.read(magic, 4);
+  if (in.gcount() == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' &&
+      magic[3] == 'F') {
+    return load_elf(path);
+  }
+  in.clear();
+  in.seekg(0);
+  return load_hex(path, in);
+}
+
+}  // namespace socsim

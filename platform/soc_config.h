@@ -1,0 +1,70 @@
+// The SoC description read from YAML (configs/soc/*.yaml): clocks, CPU, memory map and
+// devices, loader settings. Read strictly: unknown keys, overlapping regions, bad sizes
+// and bad values stop the run before simulation, naming file, line and key.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/common/config.h"
+#include "models/ddr/ddr_config.h"
+
+namespace socsim {
+
+struct CpuConfig {
+  std::string model = "iss";  ///< iss | rtl
+  double clock_mhz = 400;
+  uint32_t boot_addr = 0x80;
+  uint32_t mtvec_addr = 0x0;
+  uint32_t hart_id = 0;
+  uint64_t quantum_cycles = 10000;
+  unsigned num_mhpmcounters = 1;
+};
+
+/// One entry of `memory_map`.
+struct RegionConfig {
+  std::string name;
+  std::string type;  ///< sram | rom | ddr | console | exit | clint | corev_ctrl | dummy | alias
+  uint64_t base = 0;
+  uint64_t size = 0;
+  uint32_t latency_cycles = 0;  ///< sram/rom: extra cycles per access
+  double timer_mhz = 0;         ///< clint: mtime frequency
+  std::string alias_of;         ///< alias: the region it is a window onto
+  uint64_t alias_offset = 0;    ///< alias: offset inside that region
+  std::string where;            ///< file:line of the entry, for messages
+  std::shared_ptr<const DdrConfig> ddr;  ///< ddr: the resolved preset and overrides
+};
+
+struct LoaderConfig {
+  std::string ram_region = "ram";            ///< where firmware code and stack live
+  std::string bootinfo_region = "bootinfo";  ///< boot-info block ("" = none)
+  std::string model_region = "ram";          ///< where --model / --input data are placed
+  bool lenient_unmapped = false;  ///< unmapped reads give 0, writes are dropped (corev-verif)
+};
+
+struct SocConfig {
+  std::string file;
+  std::string dir;  ///< folder of the file, for relative paths
+  std::string name;
+  std::vector<std::string> overrides;
+  CpuConfig cpu;
+  std::vector<RegionConfig> regions;
+  LoaderConfig loader;
+  bool corev_end_line = false;  ///< end_of_run_line: corev (core-v-verif testbench style)
+  std::string yaml_text;  ///< the configuration as used, after --set
+
+  const RegionConfig* find_region(const std::string& name) const;
+  const RegionConfig* first_of_type(const std::string& type) const;
+  const RegionConfig* region_at(uint64_t addr) const;
+};
+
+/// True for region types that hold firmware and data (sram, rom, ddr).
+bool is_memory_type(const std::string& type);
+
+/// Loads and validates a SoC YAML with `--set` overrides applied. Throws ConfigError.
+SocConfig load_soc_config(const std::string& file, const std::vector<std::string>& overrides);
+
+}  // namespace socsim

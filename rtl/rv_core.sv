@@ -1,0 +1,633 @@
+// rv_core: an RV32IMC + Zicsr + Zifencei machine-mode core with the pipeline and cycle timing
+// of the OpenHW CV32E40P (COREV_PULP = 0, FPU = 0). Same parameters and ports as the
+// CV32E40P top level, plus a retire-trace port (rvfi_*).
+//
+// Pipeline: IF (rv_fetch: prefetch buffer, aligner, RVC expansion) -> ID (decode, register
+// read with forwarding, hazards; jal/jalr redirect here) -> EX (ALU, branch decision,
+// multiplier, divider, CSRs, load/store requests; results written to the register file) ->
+// WB (load data; every instruction retires here, in order, and is reported on rvfi_*).
+//
+// Hazards, as on the CV32E40P:
+//   load-use: an instruction that reads (or writes, through the EX port) the destination of a
+//   load in EX waits one cycle; the load data is then forwarded from WB.
+//   jalr: its target is formed from the register file without forwarding, so it waits while
+//   rs1 is being written by the instruction in EX or by a load in WB.
+//   EX results (ALU, mul, div, CSR) are forwarded to ID without a stall.
+//
+// Debug mode is not implemented yet: debug_req_i is ignored and debug_halted_o is 0.
+module rv_core #(
+  parameter int unsigned COREV_PULP       = 0,  // must be 0
+  parameter int unsigned COREV_CLUSTER    = 0,  // must be 0
+  parameter int unsigned FPU              = 0,  // must be 0
+  parameter int unsigned FPU_ADDMUL_LAT   = 0,
+  parameter int unsigned FPU_OTHERS_LAT   = 0,
+  parameter int unsigned ZFINX            = 0,  // must be 0
+  parameter int unsigned NUM_MHPMCOUNTERS = 1   // 0..29
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,               // asynchronous, active low
+  input  logic        pulp_clock_en_i,      // unused (COREV_CLUSTER = 0)
+  input  logic        scan_cg_en_i,         // unused
+  input  logic [31:0] boot_addr_i,
+  input  logic [31:0] mtvec_addr_i,         // mtvec reset value (bits 31:8)
+  input  logic [31:0] dm_halt_addr_i,
+  input  logic [31:0] hart_id_i,
+  input  logic [31:0] dm_exception_addr_i,
+  // OBI instruction interface
+  output logic        instr_req_o,
+  input  logic        instr_gnt_i,
+  input  logic        instr_rvalid_i,
+  output logic [31:0] instr_addr_o,
+  input  logic [31:0] instr_rdata_i,
+  // OBI data interface
+  output logic        data_req_o,
+  input  logic        data_gnt_i,
+  input  logic        data_rvalid_i,
+  output logic        data_we_o,
+  output logic [3:0]  data_be_o,
+  output logic [31:0] data_addr_o,
+  output logic [31:0] data_wdata_o,
+  input  logic [31:0] data_rdata_i,
+  // interrupts
+  input  logic [31:0] irq_i,                // level-sensitive
+  output logic        irq_ack_o,
+  output logic [4:0]  irq_id_o,
+  // debug
+  input  logic        debug_req_i,
+  output logic        debug_havereset_o,
+  output logic        debug_running_o,
+  output logic        debug_halted_o,
+  // control
+  input  logic        fetch_enable_i,       // one cycle high starts the core
+  output logic        core_sleep_o,
+  // retire trace: one instruction per cycle at most, in program order
+  output logic        rvfi_valid_o,
+  output logic [31:0] rvfi_pc_o,
+  output logic [31:0] rvfi_insn_o,          // as fetched; 16-bit ones zero-extended
+  output logic [31:0] rvfi_next_pc_o,       // next pc (trap vector for traps)
+  output logic [4:0]  rvfi_rd_o,            // 0 if none
+  output logic [31:0] rvfi_rd_value_o,
+  output logic        rvfi_mem_valid_o,
+  output logic        rvfi_mem_write_o,
+  output logic [2:0]  rvfi_mem_size_o,      // 1, 2 or 4 bytes
+  output logic [31:0] rvfi_mem_addr_o,      // byte address
+  output logic [31:0] rvfi_mem_data_o,      // store data or loaded bytes, unextended
+  output logic        rvfi_trap_o,          // the instruction raised an exception
+  output logic [31:0] rvfi_trap_cause_o,
+  output logic        rvfi_intr_o,          // first instruction of an interrupt handler
+  output logic [31:0] rvfi_intr_cause_o     // mcause of that interrupt
+);
+  import rv_pkg::*;
+
+  `include "rv_assert.svh"
+
+  // =============================================================================================
+  // Signals
+  // =============================================================================================
+  // IF
+  logic        if_valid, if_accept;
+  logic [31:0] if_raw, if_pc;
+  // controller
+  logic        fetch_req, pc_set, halt_if, halt_id, is_decoding, kill_id, mtvec_init;
+  pc_sel_e     pc_sel;
+  logic [31:0] flush_pc, pc_target;
+  logic        csr_save, csr_save_irq, csr_mret;
+  logic [4:0]  csr_save_cause;
+  logic [31:0] csr_save_epc;
+  logic        irq_req, irq_wakeup;
+  logic [4:0]  irq_id;
+  // ID
+  logic        id_valid_q, id_compressed, id_illegal_c;
+  logic [31:0] id_instr, id_raw_q, id_pc_q;
+  decode_t     dec;
+  logic [4:0]  id_rs1, id_rs2, id_rd;
+  logic [31:0] rf_a, rf_b, rs1_val, rs2_val, id_opa, id_opb, id_target;
+  logic        load_stall, jr_stall, id_ready;
+  // EX
+  logic        ex_valid_q, ex_compressed_q, ex_rd_we_q, ex_mem_load_q, ex_mem_store_q;
+  logic        ex_mem_unsigned_q, ex_csr_write_q, ex_intr_q;
+  logic [31:0] ex_pc_q, ex_raw_q, ex_opa_q, ex_opb_q, ex_wdata_q, ex_target_q;
+  logic [31:0] ex_intr_cause_q;
+  logic [4:0]  ex_rd_q;
+  logic [1:0]  ex_md_op_q, ex_mem_size_q;
+  logic [11:0] ex_csr_addr_q;
+  unit_e       ex_unit_q;
+  alu_op_e     ex_alu_op_q;
+  xfer_e       ex_xfer_q;
+  sys_e        ex_sys_q;
+  logic [31:0] alu_result, mult_result, div_result, csr_rdata, ex_result, ex_next_pc;
+  logic        mult_ready, div_ready, lsu_ex_done, ex_unit_done, ex_done, ex_ready;
+  logic        branch_taken_ex;
+  logic [31:0] mtvec_base, mepc;
+  logic        mtvec_vectored;
+  // WB
+  logic        wb_valid_q, wb_load_q, wb_mem_q, wb_mem_write_q, wb_trap_q, wb_intr_q;
+  logic [31:0] wb_pc_q, wb_raw_q, wb_next_pc_q, wb_rd_value_q, wb_mem_addr_q, wb_mem_wdata_q;
+  logic [31:0] wb_trap_cause_q, wb_intr_cause_q;
+  logic [4:0]  wb_rd_q;
+  logic [2:0]  wb_mem_size_q;
+  logic        wb_done, wb_free;
+  logic        lsu_resp_final;
+  logic [31:0] lsu_load_value, lsu_load_raw;
+  // interrupt tag for the trace
+  logic        intr_tag_q;
+  logic [4:0]  intr_tag_id_q;
+
+  // =============================================================================================
+  // Static configuration, sampled while in reset (the inputs are expected to be stable; the
+  // flops also keep them out of every combinational path)
+  // =============================================================================================
+  logic [31:0] boot_addr_q, hart_id_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      boot_addr_q <= boot_addr_i;
+      hart_id_q   <= hart_id_i;
+    end
+  end
+
+  // =============================================================================================
+  // IF stage
+  // =============================================================================================
+  rv_fetch u_fetch (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .req_i          (fetch_req),
+    .branch_i       (pc_set),
+    .branch_addr_i  (pc_target),
+    .instr_req_o    (instr_req_o),
+    .instr_gnt_i    (instr_gnt_i),
+    .instr_addr_o   (instr_addr_o),
+    .instr_rvalid_i (instr_rvalid_i),
+    .instr_rdata_i  (instr_rdata_i),
+    .valid_o        (if_valid),
+    .raw_o          (if_raw),
+    .pc_o           (if_pc),
+    .ready_i        (if_accept)
+  );
+
+  // An instruction enters ID when ID is empty or hands its instruction on, unless the fetch
+  // is halted or redirected.
+  assign if_accept = if_valid && !halt_if && !pc_set && (!id_valid_q || id_ready);
+
+  always_comb begin
+    unique case (pc_sel)
+      PC_BOOT:      pc_target = {boot_addr_q[31:2], 2'b00};
+      PC_JUMP:      pc_target = id_target;
+      PC_BRANCH:    pc_target = ex_target_q;
+      PC_EXCEPTION: pc_target = mtvec_base;
+      PC_IRQ:       pc_target = mtvec_vectored ? mtvec_base + {25'b0, irq_id, 2'b00} : mtvec_base;
+      PC_MRET:      pc_target = mepc;
+      default:      pc_target = flush_pc + 32'd4;  // PC_FENCEI
+    endcase
+  end
+
+  // =============================================================================================
+  // ID stage
+  // =============================================================================================
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      id_valid_q <= 1'b0;
+      id_raw_q   <= '0;
+      id_pc_q    <= '0;
+    end else begin
+      id_valid_q <= if_accept || (id_valid_q && !id_ready && !kill_id);
+      if (if_accept) begin
+        id_raw_q <= if_raw;
+        id_pc_q  <= if_pc;
+      end
+    end
+  end
+
+  rv_rvc_expand u_rvc_expand (
+    .instr_i         (id_raw_q),
+    .instr_o         (id_instr),
+    .is_compressed_o (id_compressed),
+    .illegal_o       (id_illegal_c)
+  );
+
+  rv_decoder u_decoder (
+    .instr_i     (id_instr),
+    .illegal_c_i (id_illegal_c),
+    .dec_o       (dec)
+  );
+
+  assign id_rs1 = id_instr[19:15];
+  assign id_rs2 = id_instr[24:20];
+  assign id_rd  = id_instr[11:7];
+
+  rv_regfile u_regfile (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .raddr_a_i (id_rs1),
+    .rdata_a_o (rf_a),
+    .raddr_b_i (id_rs2),
+    .rdata_b_o (rf_b),
+    .we_a_i    (ex_done && ex_rd_we_q),
+    .waddr_a_i (ex_rd_q),
+    .wdata_a_i (ex_result),
+    .we_b_i    (lsu_resp_final && wb_valid_q && wb_load_q),
+    .waddr_b_i (wb_rd_q),
+    .wdata_b_i (lsu_load_value)
+  );
+
+  // Operand forwarding: EX result (valid in the cycle EX completes), then the load in WB.
+  logic fw_ex, fw_wb;
+  assign fw_ex = ex_valid_q && ex_rd_we_q;
+  assign fw_wb = wb_valid_q && wb_load_q && lsu_resp_final;
+
+  always_comb begin
+    rs1_val = rf_a;
+    if (id_rs1 == 5'd0)                      rs1_val = '0;
+    else if (fw_ex && ex_rd_q == id_rs1)     rs1_val = ex_result;
+    else if (fw_wb && wb_rd_q == id_rs1)     rs1_val = lsu_load_value;
+    rs2_val = rf_b;
+    if (id_rs2 == 5'd0)                      rs2_val = '0;
+    else if (fw_ex && ex_rd_q == id_rs2)     rs2_val = ex_result;
+    else if (fw_wb && wb_rd_q == id_rs2)     rs2_val = lsu_load_value;
+  end
+
+  always_comb begin
+    unique case (dec.opa_sel)
+      OPA_PC:   id_opa = id_pc_q;
+      OPA_ZERO: id_opa = '0;
+      OPA_ZIMM: id_opa = {27'b0, id_rs1};
+      default:  id_opa = rs1_val;
+    endcase
+    unique case (dec.opb_sel)
+      OPB_RS2: id_opb = rs2_val;
+      OPB_LEN: id_opb = id_compressed ? 32'd2 : 32'd4;
+      default: id_opb = dec.imm;
+    endcase
+  end
+
+  // Jump targets are formed in ID; jalr reads the register file without forwarding.
+  assign id_target = (dec.xfer == XFER_JALR) ? ((rf_a + dec.imm) & ~32'd1) : id_pc_q + dec.imm;
+
+  // Hazards
+  logic ex_load, wb_load_wait, dep_ex, dep_wb;
+  assign ex_load      = ex_valid_q && ex_mem_load_q;
+  assign wb_load_wait = wb_valid_q && wb_load_q && !lsu_resp_final;
+
+  // Reads rs1/rs2 that the target register is, or writes it through the EX port (the
+  // CV32E40P also stalls on this write-after-write case).
+  function automatic logic depends(logic [4:0] target);
+    return (dec.rs1_used && id_rs1 != 5'd0 && id_rs1 == target) ||
+           (dec.rs2_used && id_rs2 != 5'd0 && id_rs2 == target) ||
+           (dec.rd_we && id_rd == target);
+  endfunction
+
+  assign dep_ex     = depends(ex_rd_q);
+  assign dep_wb     = depends(wb_rd_q);
+  assign load_stall = id_valid_q && ((ex_load && dep_ex) || (wb_load_wait && dep_wb));
+  assign jr_stall   = id_valid_q && (dec.xfer == XFER_JALR) && (id_rs1 != 5'd0) &&
+                      ((ex_valid_q && (ex_rd_we_q || ex_mem_load_q) && ex_rd_q == id_rs1) ||
+                       (wb_valid_q && wb_load_q && wb_rd_q == id_rs1));
+  assign id_ready   = id_valid_q && is_decoding && !halt_id && !load_stall && !jr_stall &&
+                      ex_ready;
+
+  // =============================================================================================
+  // Controller
+  // =============================================================================================
+  rv_controller u_controller (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .fetch_enable_i    (fetch_enable_i),
+    .id_valid_i        (id_valid_q),
+    .id_sys_i          (dec.sys),
+    .id_xfer_i         (dec.xfer),
+    .jr_stall_i        (jr_stall),
+    .id_ready_i        (id_ready),
+    .id_pc_i           (id_pc_q),
+    .if_pc_i           (if_pc),
+    .branch_taken_ex_i (branch_taken_ex),
+    .ex_ready_i        (ex_ready),
+    .irq_req_i         (irq_req),
+    .irq_wakeup_i      (irq_wakeup),
+    .irq_id_i          (irq_id),
+    .fetch_req_o       (fetch_req),
+    .pc_set_o          (pc_set),
+    .pc_sel_o          (pc_sel),
+    .flush_pc_o        (flush_pc),
+    .halt_if_o         (halt_if),
+    .halt_id_o         (halt_id),
+    .is_decoding_o     (is_decoding),
+    .kill_id_o         (kill_id),
+    .mtvec_init_o      (mtvec_init),
+    .csr_save_o        (csr_save),
+    .csr_save_irq_o    (csr_save_irq),
+    .csr_save_cause_o  (csr_save_cause),
+    .csr_save_epc_o    (csr_save_epc),
+    .csr_mret_o        (csr_mret),
+    .irq_ack_o         (irq_ack_o),
+    .irq_ack_id_o      (irq_id_o),
+    .sleeping_o        (core_sleep_o),
+    .debug_havereset_o (debug_havereset_o),
+    .debug_running_o   (debug_running_o)
+  );
+
+  assign debug_halted_o = 1'b0;
+
+  // =============================================================================================
+  // EX stage
+  // =============================================================================================
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ex_valid_q        <= 1'b0;
+      ex_compressed_q   <= 1'b0;
+      ex_rd_we_q        <= 1'b0;
+      ex_mem_load_q     <= 1'b0;
+      ex_mem_store_q    <= 1'b0;
+      ex_mem_unsigned_q <= 1'b0;
+      ex_csr_write_q    <= 1'b0;
+      ex_intr_q         <= 1'b0;
+      ex_pc_q           <= '0;
+      ex_raw_q          <= '0;
+      ex_opa_q          <= '0;
+      ex_opb_q          <= '0;
+      ex_wdata_q        <= '0;
+      ex_target_q       <= '0;
+      ex_intr_cause_q   <= '0;
+      ex_rd_q           <= '0;
+      ex_md_op_q        <= '0;
+      ex_mem_size_q     <= '0;
+      ex_csr_addr_q     <= '0;
+      ex_unit_q         <= UNIT_NONE;
+      ex_alu_op_q       <= ALU_ADD;
+      ex_xfer_q         <= XFER_NONE;
+      ex_sys_q          <= SYS_NONE;
+    end else begin
+      ex_valid_q <= id_ready || (ex_valid_q && !ex_done);
+      if (id_ready) begin
+        ex_compressed_q   <= id_compressed;
+        ex_rd_we_q        <= dec.rd_we;
+        ex_mem_load_q     <= dec.mem_load;
+        ex_mem_store_q    <= dec.mem_store;
+        ex_mem_unsigned_q <= dec.mem_unsigned;
+        ex_csr_write_q    <= dec.csr_write;
+        ex_intr_q         <= intr_tag_q;
+        ex_pc_q           <= id_pc_q;
+        ex_raw_q          <= id_raw_q;
+        ex_opa_q          <= id_opa;
+        ex_opb_q          <= id_opb;
+        ex_wdata_q        <= rs2_val;
+        ex_target_q       <= id_target;
+        ex_intr_cause_q   <= {1'b1, 26'b0, intr_tag_id_q};
+        ex_rd_q           <= id_rd;
+        ex_md_op_q        <= dec.md_op;
+        ex_mem_size_q     <= dec.mem_size;
+        ex_csr_addr_q     <= id_instr[31:20];
+        ex_unit_q         <= dec.unit;
+        ex_alu_op_q       <= dec.alu_op;
+        ex_xfer_q         <= dec.xfer;
+        ex_sys_q          <= dec.sys;
+      end
+    end
+  end
+
+  rv_alu u_alu (
+    .op_i     (ex_alu_op_q),
+    .a_i      (ex_opa_q),
+    .b_i      (ex_opb_q),
+    .result_o (alu_result)
+  );
+
+  rv_mult u_mult (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .enable_i     (ex_valid_q && ex_unit_q == UNIT_MUL),
+    .op_i         (mul_op_e'(ex_md_op_q)),
+    .a_i          (ex_opa_q),
+    .b_i          (ex_opb_q),
+    .ex_advance_i (ex_done),
+    .result_o     (mult_result),
+    .ready_o      (mult_ready)
+  );
+
+  rv_div u_div (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .enable_i     (ex_valid_q && ex_unit_q == UNIT_DIV),
+    .op_i         (div_op_e'(ex_md_op_q)),
+    .a_i          (ex_opa_q),
+    .b_i          (ex_opb_q),
+    .ex_advance_i (ex_done),
+    .result_o     (div_result),
+    .ready_o      (div_ready)
+  );
+
+  rv_lsu u_lsu (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .active_i       (ex_valid_q && ex_unit_q == UNIT_LSU),
+    .we_i           (ex_mem_store_q),
+    .size_i         (ex_mem_size_q),
+    .unsigned_i     (ex_mem_unsigned_q),
+    .addr_i         (alu_result),
+    .wdata_i        (ex_wdata_q),
+    .ex_advance_i   (ex_done),
+    .ex_done_o      (lsu_ex_done),
+    .resp_final_o   (lsu_resp_final),
+    .load_value_o   (lsu_load_value),
+    .load_raw_o     (lsu_load_raw),
+    .data_req_o     (data_req_o),
+    .data_gnt_i     (data_gnt_i),
+    .data_we_o      (data_we_o),
+    .data_be_o      (data_be_o),
+    .data_addr_o    (data_addr_o),
+    .data_wdata_o   (data_wdata_o),
+    .data_rvalid_i  (data_rvalid_i),
+    .data_rdata_i   (data_rdata_i)
+  );
+
+  // Performance events of this cycle
+  logic [NUM_EVENTS-1:0] events;
+  logic                  counts_as_instr;
+  assign counts_as_instr = id_ready && !(dec.sys inside {SYS_ILLEGAL, SYS_ECALL, SYS_EBREAK});
+  always_comb begin
+    events                  = '0;
+    events[EV_CYCLES]       = 1'b1;
+    events[EV_INSTR]        = counts_as_instr;
+    events[EV_LD_STALL]     = is_decoding && load_stall;
+    events[EV_JMP_STALL]    = is_decoding && jr_stall;
+    events[EV_IMISS]        = is_decoding_state_fetch_miss();
+    events[EV_LD]           = counts_as_instr && dec.mem_load;
+    events[EV_ST]           = counts_as_instr && dec.mem_store;
+    events[EV_JUMP]         = counts_as_instr && (dec.xfer inside {XFER_JAL, XFER_JALR});
+    events[EV_BRANCH]       = counts_as_instr && (dec.xfer == XFER_BRANCH);
+    events[EV_BRANCH_TAKEN] = branch_taken_ex;
+    events[EV_COMP_INSTR]   = counts_as_instr && id_compressed;
+    events[EV_PIPE_STALL]   = 1'b0;  // only with COREV_PULP (post-increment load stalls)
+  end
+
+  // Instruction miss: ID could take an instruction but the fetch has none (not counted in
+  // redirect cycles or while the controller holds the fetch).
+  function automatic logic is_decoding_state_fetch_miss();
+    return fetch_req && !halt_if && !pc_set && !if_valid && (!id_valid_q || id_ready);
+  endfunction
+
+  rv_csr #(
+    .NUM_MHPMCOUNTERS (NUM_MHPMCOUNTERS)
+  ) u_csr (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .hart_id_i        (hart_id_q),
+    .mtvec_addr_i     (mtvec_addr_i),
+    .mtvec_init_i     (mtvec_init),
+    .addr_i           (ex_csr_addr_q),
+    .we_i             (ex_done && ex_unit_q == UNIT_CSR && ex_csr_write_q),
+    .op_i             (csr_op_e'(ex_md_op_q)),
+    .wdata_i          (ex_opa_q),
+    .rdata_o          (csr_rdata),
+    .save_i           (csr_save),
+    .save_irq_i       (csr_save_irq),
+    .save_cause_i     (csr_save_cause),
+    .save_epc_i       (csr_save_epc),
+    .mret_i           (csr_mret),
+    .mtvec_base_o     (mtvec_base),
+    .mtvec_vectored_o (mtvec_vectored),
+    .mepc_o           (mepc),
+    .events_i         (events),
+    .sleeping_i       (core_sleep_o),
+    .irq_i            (irq_i),
+    .irq_req_o        (irq_req),
+    .irq_wakeup_o     (irq_wakeup),
+    .irq_id_o         (irq_id)
+  );
+
+  always_comb begin
+    unique case (ex_unit_q)
+      UNIT_MUL: begin ex_result = mult_result; ex_unit_done = mult_ready;  end
+      UNIT_DIV: begin ex_result = div_result;  ex_unit_done = div_ready;   end
+      UNIT_LSU: begin ex_result = alu_result;  ex_unit_done = lsu_ex_done; end
+      UNIT_CSR: begin ex_result = csr_rdata;   ex_unit_done = 1'b1;        end
+      default:  begin ex_result = alu_result;  ex_unit_done = 1'b1;        end
+    endcase
+  end
+
+  assign ex_done         = ex_valid_q && ex_unit_done && wb_free;
+  assign ex_ready        = !ex_valid_q || ex_done;
+  assign branch_taken_ex = ex_done && (ex_xfer_q == XFER_BRANCH) && alu_result[0];
+
+  logic [31:0] ex_seq_pc;
+  assign ex_seq_pc = ex_pc_q + (ex_compressed_q ? 32'd2 : 32'd4);
+
+  always_comb begin
+    ex_next_pc = ex_seq_pc;
+    if (ex_xfer_q == XFER_JAL || ex_xfer_q == XFER_JALR) ex_next_pc = ex_target_q;
+    if (branch_taken_ex) ex_next_pc = ex_target_q;
+    if (ex_sys_q == SYS_MRET) ex_next_pc = mepc;
+    if (ex_sys_q inside {SYS_ILLEGAL, SYS_ECALL, SYS_EBREAK}) ex_next_pc = mtvec_base;
+  end
+
+  // The first instruction that enters EX after an interrupt entry is the handler's first.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      intr_tag_q    <= 1'b0;
+      intr_tag_id_q <= '0;
+    end else if (irq_ack_o) begin
+      intr_tag_q    <= 1'b1;
+      intr_tag_id_q <= irq_id;
+    end else if (id_ready) begin
+      intr_tag_q    <= 1'b0;
+    end
+  end
+
+  // =============================================================================================
+  // WB stage: load data, retirement
+  // =============================================================================================
+  assign wb_done = !wb_mem_q || lsu_resp_final;
+  assign wb_free = !wb_valid_q || wb_done;
+
+  logic [31:0] store_data;
+  always_comb begin
+    unique case (ex_mem_size_q)
+      2'd0:    store_data = {24'b0, ex_wdata_q[7:0]};
+      2'd1:    store_data = {16'b0, ex_wdata_q[15:0]};
+      default: store_data = ex_wdata_q;
+    endcase
+  end
+
+  logic ex_trap;
+  assign ex_trap = (ex_sys_q inside {SYS_ILLEGAL, SYS_ECALL, SYS_EBREAK});
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wb_valid_q      <= 1'b0;
+      wb_load_q       <= 1'b0;
+      wb_mem_q        <= 1'b0;
+      wb_mem_write_q  <= 1'b0;
+      wb_trap_q       <= 1'b0;
+      wb_intr_q       <= 1'b0;
+      wb_pc_q         <= '0;
+      wb_raw_q        <= '0;
+      wb_next_pc_q    <= '0;
+      wb_rd_value_q   <= '0;
+      wb_mem_addr_q   <= '0;
+      wb_mem_wdata_q  <= '0;
+      wb_trap_cause_q <= '0;
+      wb_intr_cause_q <= '0;
+      wb_rd_q         <= '0;
+      wb_mem_size_q   <= '0;
+    end else begin
+      wb_valid_q <= ex_done || (wb_valid_q && !wb_done);
+      if (ex_done) begin
+        wb_load_q       <= ex_mem_load_q;
+        wb_mem_q        <= ex_unit_q == UNIT_LSU;
+        wb_mem_write_q  <= ex_mem_store_q;
+        wb_trap_q       <= ex_trap;
+        wb_intr_q       <= ex_intr_q;
+        wb_pc_q         <= ex_pc_q;
+        wb_raw_q        <= ex_raw_q;
+        wb_next_pc_q    <= ex_next_pc;
+        wb_rd_value_q   <= (ex_rd_we_q && ex_rd_q != 5'd0) ? ex_result : 32'd0;
+        wb_mem_addr_q   <= alu_result;
+        wb_mem_wdata_q  <= store_data;
+        wb_trap_cause_q <= {27'b0, (ex_sys_q == SYS_ILLEGAL) ? EXC_ILLEGAL :
+                                   (ex_sys_q == SYS_ECALL) ? EXC_ECALL_M : EXC_BREAKPOINT};
+        wb_intr_cause_q <= ex_intr_cause_q;
+        wb_rd_q         <= ((ex_rd_we_q || ex_mem_load_q) && !ex_trap) ? ex_rd_q : 5'd0;
+        wb_mem_size_q   <= (ex_mem_size_q == 2'd0) ? 3'd1 : (ex_mem_size_q == 2'd1) ? 3'd2 : 3'd4;
+      end
+    end
+  end
+
+  assign rvfi_valid_o      = wb_valid_q && wb_done;
+  assign rvfi_pc_o         = wb_pc_q;
+  assign rvfi_insn_o       = wb_raw_q;
+  assign rvfi_next_pc_o    = wb_next_pc_q;
+  assign rvfi_rd_o         = wb_rd_q;
+  assign rvfi_rd_value_o   = (wb_load_q && wb_rd_q != 5'd0) ? lsu_load_value : wb_rd_value_q;
+  assign rvfi_mem_valid_o  = wb_mem_q;
+  assign rvfi_mem_write_o  = wb_mem_write_q;
+  assign rvfi_mem_size_o   = wb_mem_q ? wb_mem_size_q : 3'd0;
+  assign rvfi_mem_addr_o   = wb_mem_q ? wb_mem_addr_q : 32'd0;
+  assign rvfi_mem_data_o   = !wb_mem_q ? 32'd0 : (wb_load_q ? lsu_load_raw : wb_mem_wdata_q);
+  assign rvfi_trap_o       = wb_trap_q;
+  assign rvfi_trap_cause_o = wb_trap_q ? wb_trap_cause_q : 32'd0;
+  assign rvfi_intr_o       = wb_intr_q;
+  assign rvfi_intr_cause_o = wb_intr_q ? wb_intr_cause_q : 32'd0;
+
+  // =============================================================================================
+  // Unused inputs and assertions
+  // =============================================================================================
+  logic unused_inputs;
+  assign unused_inputs = ^{boot_addr_q[1:0], pulp_clock_en_i, scan_cg_en_i, dm_halt_addr_i, dm_exception_addr_i,
+                           debug_req_i};
+
+  initial begin : g_param_check
+    if (COREV_PULP != 0 || COREV_CLUSTER != 0 || FPU != 0 || ZFINX != 0 ||
+        NUM_MHPMCOUNTERS > 29) begin
+      $display("rv_core: unsupported parameters (COREV_PULP, COREV_CLUSTER, FPU, ZFINX must be 0;",
+               " NUM_MHPMCOUNTERS <= 29)");
+      $stop;
+    end
+  end
+
+  `RV_ASSERT(CoreRetireOnlyValid, !rvfi_valid_o || wb_valid_q)
+  `RV_ASSERT(CoreNoIdAdvanceOnKill, !(kill_id && id_ready))
+
+  logic unused_fpu;
+  assign unused_fpu = ^{FPU_ADDMUL_LAT[0], FPU_OTHERS_LAT[0]};
+
+endmodule

@@ -1,0 +1,240 @@
+// rv_decoder: decodes one 32-bit (possibly expanded RVC) instruction in the ID stage into the
+// control fields of rv_pkg::decode_t. Everything outside RV32IMC + Zicsr + Zifencei in
+// machine mode decodes as illegal (sys = SYS_ILLEGAL, no side effects).
+//
+// CSR accesses that the CV32E40P treats as "status" accesses (they flush the pipeline and cost
+// 4 cycles) decode with sys = SYS_CSR_STATUS: mstatus, mepc, mtvec, mcause, all counters and
+// their user shadows, mcountinhibit, mhpmevent3..31 and the debug CSRs.
+module rv_decoder (
+  input  logic [31:0]      instr_i,         // expanded instruction
+  input  logic             illegal_c_i,     // reserved compressed encoding
+  output rv_pkg::decode_t  dec_o
+);
+  import rv_pkg::*;
+
+  // ---------------------------------------------------------------------------------------------
+  // CSR address classification
+  // ---------------------------------------------------------------------------------------------
+  function automatic logic is_counter(logic [11:0] a);
+    // mcycle(h), minstret(h), mhpmcounter3..31(h) and the user read-only shadows
+    return (a[11:8] == 4'hB || a[11:8] == 4'hC) && (a[7:5] == 3'b000 || a[7:5] == 3'b100) &&
+           (a[4:0] != 5'd1);  // no time/timeh, no mcounteren-like hole
+  endfunction
+
+  function automatic logic csr_exists(logic [11:0] a);
+    logic ok;
+    ok = is_counter(a) || (a >= 12'h323 && a <= 12'h33F) || (a >= 12'h7A0 && a <= 12'h7AA);
+    unique case (a)
+      CSR_MSTATUS, CSR_MISA, CSR_MIE, CSR_MTVEC, CSR_MCOUNTINHIBIT, CSR_MSCRATCH, CSR_MEPC,
+      CSR_MCAUSE, CSR_MTVAL, CSR_MIP, CSR_DCSR, CSR_DPC, CSR_DSCRATCH0, CSR_DSCRATCH1,
+      CSR_MVENDORID, CSR_MARCHID, CSR_MIMPID, CSR_MHARTID: ok = 1'b1;
+      default: ;
+    endcase
+    return ok;
+  endfunction
+
+  function automatic logic csr_is_status(logic [11:0] a);
+    logic st;
+    st = is_counter(a) || (a >= 12'h323 && a <= 12'h33F);
+    unique case (a)
+      CSR_MSTATUS, CSR_MEPC, CSR_MTVEC, CSR_MCAUSE, CSR_MCOUNTINHIBIT, CSR_DCSR, CSR_DPC,
+      CSR_DSCRATCH0, CSR_DSCRATCH1: st = 1'b1;
+      default: ;
+    endcase
+    return st;
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // Fields and immediates
+  // ---------------------------------------------------------------------------------------------
+  logic [6:0]  opcode, funct7;
+  logic [2:0]  funct3;
+  logic [4:0]  rs1;
+  logic [11:0] csr_addr;
+  logic [31:0] imm_i, imm_s, imm_b, imm_u, imm_j;
+
+  assign opcode   = instr_i[6:0];
+  assign funct3   = instr_i[14:12];
+  assign funct7   = instr_i[31:25];
+  assign rs1      = instr_i[19:15];
+  assign csr_addr = instr_i[31:20];
+  assign imm_i    = {{20{instr_i[31]}}, instr_i[31:20]};
+  assign imm_s    = {{20{instr_i[31]}}, instr_i[31:25], instr_i[11:7]};
+  assign imm_b    = {{19{instr_i[31]}}, instr_i[31], instr_i[7], instr_i[30:25], instr_i[11:8],
+                     1'b0};
+  assign imm_u    = {instr_i[31:12], 12'b0};
+  assign imm_j    = {{11{instr_i[31]}}, instr_i[31], instr_i[19:12], instr_i[20],
+                     instr_i[30:21], 1'b0};
+
+  logic illegal;
+
+  always_comb begin
+    dec_o              = '0;
+    dec_o.unit         = UNIT_ALU;
+    dec_o.alu_op       = ALU_ADD;
+    dec_o.opa_sel      = OPA_RS1;
+    dec_o.opb_sel      = OPB_IMM;
+    dec_o.xfer         = XFER_NONE;
+    dec_o.sys          = SYS_NONE;
+    illegal            = 1'b0;
+
+    unique case (opcode)
+      OPC_LUI: begin
+        dec_o.opa_sel = OPA_ZERO;
+        dec_o.imm     = imm_u;
+        dec_o.rd_we   = 1'b1;
+      end
+      OPC_AUIPC: begin
+        dec_o.opa_sel = OPA_PC;
+        dec_o.imm     = imm_u;
+        dec_o.rd_we   = 1'b1;
+      end
+      OPC_JAL: begin
+        dec_o.opa_sel = OPA_PC;
+        dec_o.opb_sel = OPB_LEN;
+        dec_o.imm     = imm_j;
+        dec_o.rd_we   = 1'b1;
+        dec_o.xfer    = XFER_JAL;
+      end
+      OPC_JALR: begin
+        dec_o.opa_sel  = OPA_PC;
+        dec_o.opb_sel  = OPB_LEN;
+        dec_o.imm      = imm_i;
+        dec_o.rd_we    = 1'b1;
+        dec_o.rs1_used = 1'b1;
+        dec_o.xfer     = XFER_JALR;
+        illegal        = (funct3 != 3'b000);
+      end
+      OPC_BRANCH: begin
+        dec_o.opb_sel  = OPB_RS2;
+        dec_o.imm      = imm_b;
+        dec_o.rs1_used = 1'b1;
+        dec_o.rs2_used = 1'b1;
+        dec_o.xfer     = XFER_BRANCH;
+        unique case (funct3)
+          3'b000: dec_o.alu_op = ALU_EQ;
+          3'b001: dec_o.alu_op = ALU_NE;
+          3'b100: dec_o.alu_op = ALU_SLT;
+          3'b101: dec_o.alu_op = ALU_GE;
+          3'b110: dec_o.alu_op = ALU_SLTU;
+          3'b111: dec_o.alu_op = ALU_GEU;
+          default: illegal = 1'b1;
+        endcase
+      end
+      OPC_LOAD: begin
+        dec_o.unit         = UNIT_LSU;
+        dec_o.imm          = imm_i;
+        dec_o.rs1_used     = 1'b1;
+        dec_o.mem_load     = 1'b1;
+        dec_o.mem_size     = funct3[1:0];
+        dec_o.mem_unsigned = funct3[2];
+        illegal            = (funct3 == 3'b011) || (funct3 == 3'b110) || (funct3 == 3'b111);
+      end
+      OPC_STORE: begin
+        dec_o.unit      = UNIT_LSU;
+        dec_o.imm       = imm_s;
+        dec_o.rs1_used  = 1'b1;
+        dec_o.rs2_used  = 1'b1;
+        dec_o.mem_store = 1'b1;
+        dec_o.mem_size  = funct3[1:0];
+        illegal         = funct3[2] || (funct3[1:0] == 2'b11);
+      end
+      OPC_OP_IMM: begin
+        dec_o.imm      = imm_i;
+        dec_o.rs1_used = 1'b1;
+        dec_o.rd_we    = 1'b1;
+        unique case (funct3)
+          3'b000: dec_o.alu_op = ALU_ADD;
+          3'b010: dec_o.alu_op = ALU_SLT;
+          3'b011: dec_o.alu_op = ALU_SLTU;
+          3'b100: dec_o.alu_op = ALU_XOR;
+          3'b110: dec_o.alu_op = ALU_OR;
+          3'b111: dec_o.alu_op = ALU_AND;
+          3'b001: begin
+            dec_o.alu_op = ALU_SLL;
+            illegal      = (funct7 != 7'b0);
+          end
+          default: begin  // 3'b101
+            dec_o.alu_op = funct7[5] ? ALU_SRA : ALU_SRL;
+            illegal      = ({funct7[6], funct7[4:0]} != 6'b0);
+          end
+        endcase
+      end
+      OPC_OP: begin
+        dec_o.opb_sel  = OPB_RS2;
+        dec_o.rs1_used = 1'b1;
+        dec_o.rs2_used = 1'b1;
+        dec_o.rd_we    = 1'b1;
+        unique case (funct7)
+          7'b000_0000: begin
+            unique case (funct3)
+              3'b000: dec_o.alu_op = ALU_ADD;
+              3'b001: dec_o.alu_op = ALU_SLL;
+              3'b010: dec_o.alu_op = ALU_SLT;
+              3'b011: dec_o.alu_op = ALU_SLTU;
+              3'b100: dec_o.alu_op = ALU_XOR;
+              3'b101: dec_o.alu_op = ALU_SRL;
+              3'b110: dec_o.alu_op = ALU_OR;
+              default: dec_o.alu_op = ALU_AND;
+            endcase
+          end
+          7'b010_0000: begin
+            unique case (funct3)
+              3'b000: dec_o.alu_op = ALU_SUB;
+              3'b101: dec_o.alu_op = ALU_SRA;
+              default: illegal = 1'b1;
+            endcase
+          end
+          7'b000_0001: begin
+            dec_o.unit  = funct3[2] ? UNIT_DIV : UNIT_MUL;
+            dec_o.md_op = funct3[1:0];
+          end
+          default: illegal = 1'b1;
+        endcase
+      end
+      OPC_MISC_MEM: begin
+        // fence and fence.i are decoded alike: both flush the pipeline and refetch.
+        dec_o.unit = UNIT_NONE;
+        dec_o.sys  = SYS_FENCE;
+        illegal    = (funct3[2:1] != 2'b00);
+      end
+      OPC_SYSTEM: begin
+        if (funct3 == 3'b000) begin
+          dec_o.unit = UNIT_NONE;
+          unique case (instr_i)
+            32'h0000_0073: dec_o.sys = SYS_ECALL;
+            32'h0010_0073: dec_o.sys = SYS_EBREAK;
+            32'h3020_0073: dec_o.sys = SYS_MRET;
+            32'h1050_0073: dec_o.sys = SYS_WFI;
+            default: illegal = 1'b1;
+          endcase
+        end else if (funct3 == 3'b100) begin
+          illegal = 1'b1;
+        end else begin
+          dec_o.unit      = UNIT_CSR;
+          dec_o.md_op     = funct3[1:0];
+          dec_o.opa_sel   = funct3[2] ? OPA_ZIMM : OPA_RS1;
+          dec_o.rs1_used  = !funct3[2];
+          dec_o.rd_we     = 1'b1;
+          // csrrs/csrrc with rs1 = x0 (or zimm = 0) only read
+          dec_o.csr_write = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
+          dec_o.sys       = csr_is_status(csr_addr) ? SYS_CSR_STATUS : SYS_NONE;
+          illegal         = !csr_exists(csr_addr) ||
+                            (dec_o.csr_write && csr_addr[11:10] == 2'b11);
+        end
+      end
+      default: illegal = 1'b1;
+    endcase
+
+    if (illegal || illegal_c_i) begin
+      dec_o           = '0;
+      dec_o.unit      = UNIT_NONE;
+      dec_o.alu_op    = ALU_ADD;
+      dec_o.opa_sel   = OPA_RS1;
+      dec_o.opb_sel   = OPB_IMM;
+      dec_o.xfer      = XFER_NONE;
+      dec_o.sys       = SYS_ILLEGAL;
+    end
+  end
+
+endmodule

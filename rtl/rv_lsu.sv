@@ -1,0 +1,159 @@
+// rv_lsu: load/store unit. Requests are issued from EX on the OBI data port; responses arrive
+// in WB. A misaligned access (a word at an unaligned address, a halfword crossing a word
+// boundary) becomes two transactions, lower address first, and holds EX for 2 cycles; the
+// load result is assembled from both responses. Byte enables are exact, store data is
+// rotated into its byte lanes.
+//
+// At most one transaction is outstanding at the start of a cycle; a new one may be issued in
+// the cycle the previous one's rvalid arrives, so zero-wait memory sustains one access per
+// cycle.
+module rv_lsu (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  // EX
+  input  logic        active_i,     // a load or store is in EX
+  input  logic        we_i,
+  input  logic [1:0]  size_i,       // 0 byte, 1 halfword, 2 word
+  input  logic        unsigned_i,
+  input  logic [31:0] addr_i,       // byte address
+  input  logic [31:0] wdata_i,      // store data (unaligned, in the low bytes)
+  input  logic        ex_advance_i, // EX hands its instruction on
+  output logic        ex_done_o,    // the last transaction is granted this cycle
+  // WB
+  output logic        resp_final_o, // the last response of the access in WB arrives
+  output logic [31:0] load_value_o, // sign- or zero-extended load result
+  output logic [31:0] load_raw_o,   // loaded bytes, unextended
+  // OBI data port
+  output logic        data_req_o,
+  input  logic        data_gnt_i,
+  output logic        data_we_o,
+  output logic [3:0]  data_be_o,
+  output logic [31:0] data_addr_o,
+  output logic [31:0] data_wdata_o,
+  input  logic        data_rvalid_i,
+  input  logic [31:0] data_rdata_i
+);
+
+  `include "rv_assert.svh"
+
+  // ---------------------------------------------------------------------------------------------
+  // Request
+  // ---------------------------------------------------------------------------------------------
+  logic       phase_d, phase_q;  // 1: the second transaction of a misaligned access
+  logic        out_d, out_q;
+  logic        out_last_d, out_last_q;
+  logic        out_split_d, out_split_q;
+  logic [1:0]  out_off_d, out_off_q, out_size_d, out_size_q;
+  logic        out_unsigned_d, out_unsigned_q;
+  logic [31:0] lo_d, lo_q;
+  logic [3:0] size_mask;
+  logic [7:0] be8;
+  logic       split, can_issue, last;
+  logic [63:0] wdata2;
+
+  always_comb begin
+    unique case (size_i)
+      2'd0:    size_mask = 4'b0001;
+      2'd1:    size_mask = 4'b0011;
+      default: size_mask = 4'b1111;
+    endcase
+  end
+
+  assign be8       = {4'b0, size_mask} << addr_i[1:0];
+  assign split     = |be8[7:4];
+  assign can_issue = !out_q || data_rvalid_i;
+  assign last      = !split || phase_q;
+  assign wdata2    = {wdata_i, wdata_i} >> (6'd32 - {1'b0, addr_i[1:0], 3'b0});
+
+  assign data_req_o   = active_i && can_issue;
+  assign data_we_o    = we_i;
+  assign data_addr_o  = {addr_i[31:2] + {29'b0, phase_q}, 2'b00};
+  assign data_be_o    = phase_q ? be8[7:4] : be8[3:0];
+  assign data_wdata_o = wdata2[31:0];
+  assign ex_done_o    = data_req_o && data_gnt_i && last;
+
+  always_comb begin
+    phase_d = phase_q;
+    if (ex_advance_i) begin
+      phase_d = 1'b0;
+    end else if (data_req_o && data_gnt_i && !last) begin
+      phase_d = 1'b1;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Outstanding transaction and response
+  // ---------------------------------------------------------------------------------------------
+
+  always_comb begin
+    out_d          = out_q && !data_rvalid_i;
+    out_last_d     = out_last_q;
+    out_split_d    = out_split_q;
+    out_off_d      = out_off_q;
+    out_size_d     = out_size_q;
+    out_unsigned_d = out_unsigned_q;
+    lo_d           = lo_q;
+    if (data_rvalid_i && !out_last_q) lo_d = data_rdata_i;
+    if (data_req_o && data_gnt_i) begin
+      out_d          = 1'b1;
+      out_last_d     = last;
+      out_split_d    = split;
+      out_off_d      = addr_i[1:0];
+      out_size_d     = size_i;
+      out_unsigned_d = unsigned_i;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      phase_q        <= 1'b0;
+      out_q          <= 1'b0;
+      out_last_q     <= 1'b0;
+      out_split_q    <= 1'b0;
+      out_off_q      <= '0;
+      out_size_q     <= '0;
+      out_unsigned_q <= 1'b0;
+      lo_q           <= '0;
+    end else begin
+      phase_q        <= phase_d;
+      out_q          <= out_d;
+      out_last_q     <= out_last_d;
+      out_split_q    <= out_split_d;
+      out_off_q      <= out_off_d;
+      out_size_q     <= out_size_d;
+      out_unsigned_q <= out_unsigned_d;
+      lo_q           <= lo_d;
+    end
+  end
+
+  logic [63:0] joined;
+  logic [31:0] value;
+
+  assign resp_final_o = data_rvalid_i && out_last_q;
+  assign joined       = {data_rdata_i, out_split_q ? lo_q : data_rdata_i} >>
+                        {out_off_q, 3'b0};
+  assign value        = joined[31:0];
+
+  always_comb begin
+    unique case (out_size_q)
+      2'd0: begin
+        load_raw_o   = {24'b0, value[7:0]};
+        load_value_o = {{24{value[7] && !out_unsigned_q}}, value[7:0]};
+      end
+      2'd1: begin
+        load_raw_o   = {16'b0, value[15:0]};
+        load_value_o = {{16{value[15] && !out_unsigned_q}}, value[15:0]};
+      end
+      default: begin
+        load_raw_o   = value;
+        load_value_o = value;
+      end
+    endcase
+  end
+
+  logic unused_lsu;
+  assign unused_lsu = ^{wdata2[63:32], joined[63:32]};
+
+  `RV_ASSERT(LsuNoUnexpectedResponse, !data_rvalid_i || out_q)
+
+endmodule

@@ -1,0 +1,39 @@
+// rv_regfile: 31 x 32-bit integer registers (x0 reads 0), two combinational read ports and two
+// write ports: port A from EX (ALU, multiplier, divider, CSR, link) and port B from WB (loads).
+// A simultaneous write to the same register by both ports cannot happen: the ID stage stalls an
+// instruction that would write the destination of a load still in EX.
+module rv_regfile (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [4:0]  raddr_a_i,
+  output logic [31:0] rdata_a_o,
+  input  logic [4:0]  raddr_b_i,
+  output logic [31:0] rdata_b_o,
+  input  logic        we_a_i,     // EX write
+  input  logic [4:0]  waddr_a_i,
+  input  logic [31:0] wdata_a_i,
+  input  logic        we_b_i,     // WB (load) write
+  input  logic [4:0]  waddr_b_i,
+  input  logic [31:0] wdata_b_i
+);
+
+  `include "rv_assert.svh"
+
+  logic [31:0] regs_q [32];
+
+  assign rdata_a_o = regs_q[raddr_a_i];
+  assign rdata_b_o = regs_q[raddr_b_i];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < 32; i++) regs_q[i] <= '0;
+    end else begin
+      if (we_b_i && waddr_b_i != 5'd0) regs_q[waddr_b_i] <= wdata_b_i;
+      if (we_a_i && waddr_a_i != 5'd0) regs_q[waddr_a_i] <= wdata_a_i;
+    end
+  end
+
+  `RV_ASSERT(RegfileNoWriteConflict,
+             !(we_a_i && we_b_i && waddr_a_i == waddr_b_i && waddr_a_i != 5'd0))
+
+endmodule

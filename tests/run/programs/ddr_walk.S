@@ -1,0 +1,16 @@
+/* 1000 iterations of a load and a store to DDR (0x8000_0000), 128 bytes apart, then exit 0.
+ * The DDR model times every access, so the core stalls on each. */
+    .section .text
+    .globl _start
+    .org 0x80
+_start:
+    li      t0, 0x80000000
+    li      t3, 1000
+1:  lw      t1, 0(t0)
+    sw      t1, 64(t0)
+    addi    t0, t0, 128
+    addi    t3, t3, -1
+    bnez    t3, 1b
+    li      t0, 0x20000004
+    sw      zero, 0(t0)
+2:  j       2b

@@ -1,0 +1,15 @@
+/* The same walk as ddr_walk.S, in on-chip SRAM (0x0010_0000): no wait states. */
+    .section .text
+    .globl _start
+    .org 0x80
+_start:
+    li      t0, 0x00100000
+    li      t3, 1000
+1:  lw      t1, 0(t0)
+    sw      t1, 64(t0)
+    addi    t0, t0, 128
+    addi    t3, t3, -1
+    bnez    t3, 1b
+    li      t0, 0x20000004
+    sw      zero, 0(t0)
+2:  j       2b
