@@ -12,5 +12,5 @@ function(socsim_add_gtest name)
   set(labels unit ${ARG_LABELS})
   gtest_discover_tests(${name}
     PROPERTIES LABELS "${labels}" ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"
-    DISCOVERY_TIMEOUT 60)
+    DISCOVERY_TIMEOUT 60 DISCOVERY_MODE PRE_TEST)
 endfunction()

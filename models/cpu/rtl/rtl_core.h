@@ -69,6 +69,10 @@ class RtlCore {
   /// core_sleep_o of the current cycle (valid after begin_cycle()).
   bool sleeping() const;
 
+  /// Lets `n` cycles pass while the core sleeps (core_sleep_o high, no interrupt pending):
+  /// its state does not change then, so the cycles need not be evaluated one by one.
+  void skip_sleep_cycles(uint64_t n) { cycle_ += n; }
+
   /// Completed clock cycles since reset was released.
   uint64_t cycle() const { return cycle_; }
   /// Retired instructions so far.
