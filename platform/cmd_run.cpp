@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "models/cpu/lockstep.h"
 #include "models/ddr/ddr.h"
 #include "models/peripherals/exit_device.h"
 #include "platform/boot_info.h"
@@ -119,6 +120,8 @@ int cmd_run(const std::vector<std::string>& all_args) {
       ("report", po::value(&report_dir), "write summary.json (and other reports) into DIR")
       ("signature", po::value(&signature), "also write a dumped signature area to this file")
       ("corev-end-line", "also print the core-v-verif testbench's end-of-run line")
+      ("lockstep", "with --cpu rtl: check every retired instruction against the ISS; the first "
+       "divergence stops the run (status 3) showing both")
       ("quiet,q", "print only the firmware's output and the summary line");
   po::variables_map vm;
   try {
@@ -142,6 +145,7 @@ int cmd_run(const std::vector<std::string>& all_args) {
   }
 
   std::unique_ptr<Soc> soc;
+  std::unique_ptr<LockstepChecker> lockstep;
   try {
     SocConfig config = load_soc_config(config_path, sets);
     FirmwareImage image = load_firmware_image(firmware_path);
@@ -206,6 +210,18 @@ int cmd_run(const std::vector<std::string>& all_args) {
     }
     if (!signature.empty() && soc->exit_device()) soc->exit_device()->set_signature_file(signature);
     soc->cpu().set_max_cycles(max_cycles);
+    if (vm.count("lockstep")) {
+      if (std::string(soc->cpu().kind()) != "rtl") {
+        throw ConfigError("--lockstep checks the RTL core against the ISS: use it with --cpu rtl");
+      }
+      IssConfig iss;
+      iss.boot_addr = config.cpu.boot_addr;
+      iss.mtvec_addr = config.cpu.mtvec_addr;
+      iss.hart_id = config.cpu.hart_id;
+      iss.num_mhpmcounters = config.cpu.num_mhpmcounters;
+      lockstep = std::make_unique<LockstepChecker>(iss, soc->cpu().bridge, soc->control());
+      soc->cpu().set_retire_observer(lockstep.get());
+    }
   } catch (const ConfigError& e) {
     std::cerr << "socsim: error: " << e.what() << "\n";
     return kExitUsage;
@@ -238,8 +254,8 @@ int cmd_run(const std::vector<std::string>& all_args) {
   CpuModel& cpu_model = soc->cpu();
   if (!control.stopped()) {
     control.report_fault(cpu_model.cycles(),
-                         "lock-up: the core sleeps in WFI at pc " + hex(cpu_model.pc()) +
-                             " and nothing in the SoC can wake it");
+                         "lock-up: the core sleeps in WFI and nothing in the SoC can wake it "
+                         "(the instruction retired before it is at pc " + hex(cpu_model.pc()) + ")");
   }
   // An exit is reported with the cycles up to and including the exit store.
   const uint64_t cycles =
@@ -265,6 +281,10 @@ int cmd_run(const std::vector<std::string>& all_args) {
                     control.exit_code(), static_cast<unsigned long long>(tb_time));
       std::cout << line;
     }
+  }
+  if (lockstep && !lockstep->diverged()) {
+    std::cout << "lockstep: " << lockstep->checked()
+              << " instructions checked against the ISS, no divergence\n";
   }
   std::string status;
   switch (control.reason()) {
@@ -323,6 +343,7 @@ int cmd_run(const std::vector<std::string>& all_args) {
         {"firmware", firmware_path},
         {"config", {{"file", config_path}, {"overrides", sets}, {"yaml", soc->config().yaml_text}}},
         {"host_seconds", host_seconds},
+        {"lockstep_checked", lockstep ? lockstep->checked() : 0},
         {"simulated_cycles_per_second", host_seconds > 0 ? cpu_model.cycles() / host_seconds : 0},
     };
     std::error_code ec;

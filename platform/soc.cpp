@@ -4,6 +4,7 @@
 #include <map>
 
 #include "models/cpu/iss_cpu.h"
+#include "models/cpu/rtl_cpu.h"
 #include "models/ddr/ddr.h"
 #include "models/memory/sram.h"
 #include "models/npu/npu.h"
@@ -37,8 +38,12 @@ Soc::Soc(const SocConfig& config, const std::string& cpu_model, std::ostream& co
     cpu_ = std::make_unique<IssCpu>("cpu", cpu_clock_, iss, irq_, control_,
                                     config_.cpu.quantum_cycles);
   } else {
-    throw ConfigError(config_.file + ": cpu model '" + model +
-                      "' is not available in this build (available: iss)");
+    RtlCoreConfig rtl;
+    rtl.boot_addr = config_.cpu.boot_addr;
+    rtl.mtvec_addr = config_.cpu.mtvec_addr;
+    rtl.hart_id = config_.cpu.hart_id;
+    cpu_ = std::make_unique<RtlCpu>("cpu", cpu_clock_, rtl, irq_, control_,
+                                    config_.cpu.quantum_cycles);
   }
   cpu_->bridge.instr_socket.bind(router_->target_socket);
   cpu_->bridge.data_socket.bind(router_->target_socket);

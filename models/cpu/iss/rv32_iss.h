@@ -49,6 +49,10 @@ class Rv32Iss {
   uint64_t instret() const { return retired_; }
   uint32_t pc() const { return pc_; }
   uint32_t reg(unsigned i) const { return x_[i]; }
+  /// Overwrites a register (lockstep takes values the ISS cannot know, such as mcycle).
+  void set_reg(unsigned i, uint32_t value) {
+    if (i != 0) x_[i] = value;
+  }
   const std::string& fault() const { return fault_; }
   /// Interrupt lines that would wake a sleeping core (mie & pending), at `cycle`.
   uint32_t wake_mask(uint64_t cycle) const { return irq_.pending(cycle) & mie_; }

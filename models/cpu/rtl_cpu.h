@@ -1,0 +1,79 @@
+// The Verilated core as a platform CPU model (`--cpu rtl`): exact cycle for cycle.
+//
+// One SystemC thread steps RtlCore in a plain C++ loop, a clock cycle at a time, and turns
+// its OBI requests into CpuBus accesses through the OBI-to-TLM bridge: grant in the request
+// cycle, rvalid one cycle later plus the wait cycles the target's latency amounts to (in
+// order, one response per cycle per port), so zero-wait SRAM behaves exactly like the
+// core-v-verif testbench's memory and slower targets (DDR) stall the core as a bus would.
+// It synchronises with SystemC time every quantum, and while the core sleeps it skips to
+// the cycle at which an interrupt will wake it.
+#pragma once
+
+#include <memory>
+
+#include "models/common/irq.h"
+#include "models/common/sim_control.h"
+#include "models/cpu/cpu_model.h"
+#include "models/cpu/rtl/rtl_core.h"
+
+namespace socsim {
+
+class RtlCpu : public CpuModel, private RetireObserver {
+ public:
+  SC_HAS_PROCESS(RtlCpu);
+  RtlCpu(sc_core::sc_module_name name, const ClockDomain& clock, const RtlCoreConfig& config,
+         IrqLines& irq, SimControl& control, uint64_t quantum_cycles);
+  ~RtlCpu() override;
+
+  const char* kind() const override { return "rtl"; }
+  bool cycle_exact() const override { return true; }
+  uint64_t cycles() const override { return core_->cycle(); }
+  uint64_t instructions() const override { return retired_; }
+  uint32_t pc() const override { return last_pc_; }
+  void set_retire_observer(RetireObserver* observer) override { observer_ = observer; }
+
+ private:
+  struct Response {
+    uint64_t due;
+    uint32_t data;
+  };
+  /// In-order responses of one OBI port (the core keeps at most 2 outstanding).
+  struct ResponseQueue {
+    Response slots[4];
+    unsigned head = 0, count = 0;
+    uint64_t last_due = 0;
+    void push(uint64_t due, uint32_t data) {
+      if (count != 0 && due <= last_due) due = last_due + 1;
+      slots[(head + count) % 4] = Response{due, data};
+      ++count;
+      last_due = due;
+    }
+    bool pop_due(uint64_t now, uint32_t* data) {
+      if (count == 0 || slots[head].due != now) return false;
+      *data = slots[head].data;
+      head = (head + 1) % 4;
+      --count;
+      return true;
+    }
+  };
+
+  void run_thread();
+  void sync();
+  bool serve_fetch(uint32_t addr, uint64_t now);
+  bool serve_data(const ObiRequest& req, uint64_t now);
+  bool sleep_until_interrupt();
+  void on_retire(const RetireRecord& record) override;
+
+  const ClockDomain& clock_;
+  IrqLines& irq_;
+  SimControl& control_;
+  uint64_t quantum_;
+  std::unique_ptr<RtlCore> core_;
+  ResponseQueue instr_q_, data_q_;
+  DirectWindow fetch_window_, data_window_;
+  RetireObserver* observer_ = nullptr;
+  uint64_t retired_ = 0;
+  uint32_t last_pc_ = 0;
+};
+
+}  // namespace socsim
