@@ -41,7 +41,13 @@ ConfigNode::ConfigNode(YAML::Node node, std::string file, std::string path)
     : node_(std::move(node)),
       file_(std::make_shared<const std::string>(std::move(file))),
       path_(std::move(path)),
-      used_keys_(std::make_shared<std::set<std::string>>()) {}
+      keys_read_(std::make_shared<KeysRead>()) {}
+
+ConfigNode::ConfigNode(YAML::Node node, const ConfigNode& parent, std::string path)
+    : node_(std::move(node)),
+      file_(parent.file_),
+      path_(std::move(path)),
+      keys_read_(parent.keys_read_) {}
 
 ConfigNode ConfigNode::load_file(const std::string& file) {
   std::ifstream in(file);
@@ -96,10 +102,8 @@ std::optional<ConfigNode> ConfigNode::find(const std::string& key) const {
   }
   YAML::Node child = node_[key];
   if (!child.IsDefined()) return std::nullopt;
-  used_keys_->insert(key);
-  ConfigNode out(child, *file_, child_path(key));
-  out.file_ = file_;
-  return out;
+  keys_read().insert(key);
+  return ConfigNode(child, *this, child_path(key));
 }
 
 ConfigNode ConfigNode::at(const std::string& key) const {
@@ -114,10 +118,8 @@ std::vector<std::pair<std::string, ConfigNode>> ConfigNode::entries() const {
   if (!node_.IsMap()) fail("expected a map");
   for (const auto& kv : node_) {
     const std::string key = kv.first.as<std::string>();
-    used_keys_->insert(key);
-    ConfigNode child(kv.second, *file_, child_path(key));
-    child.file_ = file_;
-    out.emplace_back(key, child);
+    keys_read().insert(key);
+    out.emplace_back(key, ConfigNode(kv.second, *this, child_path(key)));
   }
   return out;
 }
@@ -126,9 +128,8 @@ void ConfigNode::reject_unknown_keys() const {
   if (!node_.IsMap()) return;
   for (const auto& kv : node_) {
     const std::string key = kv.first.as<std::string>();
-    if (used_keys_->count(key) == 0) {
-      ConfigNode child(kv.first, *file_, child_path(key));
-      child.fail("unknown key '" + key + "'");
+    if (keys_read().count(key) == 0) {
+      ConfigNode(kv.first, *this, child_path(key)).fail("unknown key '" + key + "'");
     }
   }
 }
@@ -139,9 +140,7 @@ std::vector<ConfigNode> ConfigNode::items() const {
   if (!node_.IsSequence()) fail("expected a list");
   size_t index = 0;
   for (const auto& item : node_) {
-    ConfigNode child(item, *file_, path_ + "[" + std::to_string(index++) + "]");
-    child.file_ = file_;
-    out.push_back(child);
+    out.push_back(ConfigNode(item, *this, path_ + "[" + std::to_string(index++) + "]"));
   }
   return out;
 }

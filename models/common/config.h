@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -29,8 +30,9 @@ class ConfigError : public std::runtime_error {
 
 /// A YAML node together with the file it came from and its key path.
 ///
-/// Map nodes track which keys were read; reject_unknown_keys() reports the rest. Copies
-/// share that record, so a node may be passed around by value.
+/// Map nodes track which keys were read; reject_unknown_keys() reports the rest. The record
+/// belongs to the loaded document and is kept per key path, so copies of a node, and nodes
+/// reached again by the same path, all share it.
 class ConfigNode {
  public:
   ConfigNode(YAML::Node node, std::string file, std::string path);
@@ -82,13 +84,16 @@ class ConfigNode {
   uint64_t size_or(const std::string& key, uint64_t fallback) const;
 
  private:
+  using KeysRead = std::map<std::string, std::set<std::string>>;
+  ConfigNode(YAML::Node node, const ConfigNode& parent, std::string path);
   std::string child_path(const std::string& key) const;
   std::string scalar_text() const;
+  std::set<std::string>& keys_read() const { return (*keys_read_)[path_]; }
 
   YAML::Node node_;
   std::shared_ptr<const std::string> file_;
   std::string path_;
-  std::shared_ptr<std::set<std::string>> used_keys_;
+  std::shared_ptr<KeysRead> keys_read_;  ///< per key path, shared by the whole document
 };
 
 /// Applies `key.path=value` to a loaded YAML tree (the `--set` option). The parent of the

@@ -79,3 +79,20 @@ TEST(ApplyOverride, RejectsBadPaths) {
 
 }  // namespace
 }  // namespace socsim
+
+namespace socsim {
+namespace {
+
+TEST(ConfigNode, KeysReadThroughAnotherNodeOfTheSamePathCount) {
+  ConfigNode root = ConfigNode::load_string("ddr:\n  preset: x.yaml\n  size: 4KiB\n", "soc.yaml");
+  root.at("ddr").at("preset").as_string();  // one reader...
+  ConfigNode again = root.at("ddr");        // ...and another node for the same map
+  again.at("size").as_size();
+  EXPECT_NO_THROW(again.reject_unknown_keys());
+  ConfigNode other = ConfigNode::load_string("ddr:\n  preset: x.yaml\n  sise: 4\n", "soc.yaml");
+  other.at("ddr").at("preset").as_string();
+  EXPECT_THROW(other.at("ddr").reject_unknown_keys(), ConfigError);
+}
+
+}  // namespace
+}  // namespace socsim
