@@ -67,6 +67,7 @@ std::string header(const SocConfig& soc) {
     out << "#define SOCSIM_TIMER_HZ " << static_cast<uint64_t>(r->timer_mhz * 1e6 + 0.5) << "u\n";
   }
   if (const RegionConfig* r = soc.first_of_type("corev_ctrl")) def("COREV_CTRL_BASE", r->base);
+  if (const RegionConfig* r = soc.first_of_type("probe")) def("PROBE_BASE", r->base);
   if (!soc.loader.bootinfo_region.empty()) {
     def("BOOTINFO_BASE", soc.find_region(soc.loader.bootinfo_region)->base);
   }

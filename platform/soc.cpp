@@ -10,6 +10,7 @@
 #include "models/peripherals/clint_timer.h"
 #include "models/peripherals/corev_ctrl.h"
 #include "models/peripherals/exit_device.h"
+#include "models/probe/probe_device.h"
 
 namespace socsim {
 
@@ -89,6 +90,10 @@ Soc::Soc(const SocConfig& config, const std::string& cpu_model, std::ostream& co
       devices_.push_back(std::move(m));
     } else if (r.type == "corev_ctrl") {
       auto m = std::make_unique<CorevCtrl>(r.name.c_str(), cpu_clock_);
+      bind_target(*router_, *m);
+      devices_.push_back(std::move(m));
+    } else if (r.type == "probe") {
+      auto m = std::make_unique<ProbeDevice>(r.name.c_str(), cpu_clock_);
       bind_target(*router_, *m);
       devices_.push_back(std::move(m));
     } else if (r.type == "dummy") {
