@@ -258,8 +258,8 @@ int cmd_run(const std::vector<std::string>& all_args) {
   CpuModel& cpu_model = soc->cpu();
   if (!control.stopped()) {
     control.report_fault(cpu_model.cycles(),
-                         "lock-up: the core sleeps in WFI at pc " + hex(cpu_model.pc()) +
-                             " and nothing in the SoC can wake it");
+                         "lock-up: the core sleeps in WFI and nothing in the SoC can wake it "
+                         "(the instruction retired before it is at pc " + hex(cpu_model.pc()) + ")");
   }
   // An exit is reported with the cycles up to and including the exit store.
   const uint64_t cycles =

@@ -20,12 +20,12 @@ module rv_controller (
   input  rv_pkg::sys_e      id_sys_i,
   input  rv_pkg::xfer_e     id_xfer_i,
   input  logic              jr_stall_i,
-  input  logic              id_ready_i,       // the ID instruction enters EX this cycle
+  input  logic              id_ready_i,       // the ID instruction enters EX (next state only)
   input  logic [31:0]       id_pc_i,
   input  logic [31:0]       if_pc_i,          // address of the next instruction in IF
   // EX stage
   input  logic              branch_taken_ex_i,
-  input  logic              ex_ready_i,       // EX is free at the end of this cycle
+  input  logic              ex_ready_i,       // EX is free at the end of this cycle (next state)
   // interrupts
   input  logic              irq_req_i,
   input  logic              irq_wakeup_i,
@@ -61,12 +61,9 @@ module rv_controller (
 
   assign flush_pc_o = flush_pc_q;
 
+  // Outputs of this cycle. They do not depend on id_ready_i / ex_ready_i (which depend on the
+  // bus responses of this cycle), so the simulator evaluates them once per cycle.
   always_comb begin
-    state_d          = state_q;
-    flush_sys_d      = flush_sys_q;
-    flush_pc_d       = flush_pc_q;
-    jump_done_d      = 1'b0;
-    havereset_d      = havereset_q;
     fetch_req_o      = 1'b1;
     pc_set_o         = 1'b0;
     pc_sel_o         = PC_BOOT;
@@ -88,7 +85,6 @@ module rv_controller (
         fetch_req_o = 1'b0;
         halt_if_o   = 1'b1;
         halt_id_o   = 1'b1;
-        if (fetch_enable_i) state_d = CTRL_BOOT_SET;
       end
 
       CTRL_BOOT_SET: begin
@@ -97,12 +93,9 @@ module rv_controller (
         pc_set_o     = 1'b1;
         pc_sel_o     = PC_BOOT;
         mtvec_init_o = 1'b1;
-        havereset_d  = 1'b0;
-        state_d      = CTRL_FIRST_FETCH;
       end
 
       CTRL_FIRST_FETCH: begin
-        state_d = CTRL_DECODE;
         if (irq_req_i) begin
           halt_if_o        = 1'b1;
           halt_id_o        = 1'b1;
@@ -137,18 +130,10 @@ module rv_controller (
             is_decoding_o = 1'b1;
             if (id_sys_i != SYS_NONE) begin
               halt_if_o = 1'b1;
-              if (id_ready_i) begin
-                state_d     = CTRL_FLUSH_EX;
-                flush_sys_d = id_sys_i;
-                flush_pc_d  = id_pc_i;
-              end
             end else if ((id_xfer_i == XFER_JAL || id_xfer_i == XFER_JALR) && !jr_stall_i &&
                          !jump_done_q) begin
-              pc_set_o    = 1'b1;
-              pc_sel_o    = PC_JUMP;
-              jump_done_d = !id_ready_i;
-            end else begin
-              jump_done_d = jump_done_q && !id_ready_i;
+              pc_set_o = 1'b1;
+              pc_sel_o = PC_JUMP;
             end
           end
         end
@@ -157,13 +142,11 @@ module rv_controller (
       CTRL_FLUSH_EX: begin
         halt_if_o = 1'b1;
         halt_id_o = 1'b1;
-        if (ex_ready_i) state_d = CTRL_FLUSH_WB;
       end
 
       CTRL_FLUSH_WB: begin
         halt_if_o      = 1'b1;
         halt_id_o      = 1'b1;
-        state_d        = CTRL_DECODE;
         csr_save_epc_o = flush_pc_q;
         unique case (flush_sys_q)
           SYS_ILLEGAL, SYS_ECALL, SYS_EBREAK: begin
@@ -173,16 +156,12 @@ module rv_controller (
             csr_save_cause_o = (flush_sys_q == SYS_ILLEGAL) ? EXC_ILLEGAL :
                                (flush_sys_q == SYS_ECALL) ? EXC_ECALL_M : EXC_BREAKPOINT;
           end
-          SYS_MRET: begin
-            csr_mret_o = 1'b1;
-            state_d    = CTRL_XRET_JUMP;
-          end
-          SYS_WFI: state_d = CTRL_WAIT_SLEEP;
+          SYS_MRET: csr_mret_o = 1'b1;
           SYS_FENCE: begin
             pc_set_o = 1'b1;
             pc_sel_o = PC_FENCEI;
           end
-          default: ;  // status CSR access: resume
+          default: ;  // wfi, status CSR access
         endcase
       end
 
@@ -190,26 +169,65 @@ module rv_controller (
         halt_id_o = 1'b1;
         pc_set_o  = 1'b1;
         pc_sel_o  = PC_MRET;
-        state_d   = CTRL_DECODE;
       end
 
       CTRL_WAIT_SLEEP: begin
         halt_if_o = 1'b1;
         halt_id_o = 1'b1;
-        state_d   = CTRL_SLEEP;
       end
 
       CTRL_SLEEP: begin
-        halt_if_o = 1'b1;
-        halt_id_o = 1'b1;
-        if (irq_wakeup_i) begin
-          state_d = CTRL_FIRST_FETCH;
-        end else begin
-          sleeping_o = 1'b1;
-        end
+        halt_if_o  = 1'b1;
+        halt_id_o  = 1'b1;
+        sleeping_o = !irq_wakeup_i;
       end
 
-      default: state_d = CTRL_RESET;
+      default: ;
+    endcase
+  end
+
+  // Next state
+  always_comb begin
+    state_d     = state_q;
+    flush_sys_d = flush_sys_q;
+    flush_pc_d  = flush_pc_q;
+    jump_done_d = 1'b0;
+    havereset_d = havereset_q;
+
+    unique case (state_q)
+      CTRL_RESET:       if (fetch_enable_i) state_d = CTRL_BOOT_SET;
+      CTRL_BOOT_SET: begin
+        havereset_d = 1'b0;
+        state_d     = CTRL_FIRST_FETCH;
+      end
+      CTRL_FIRST_FETCH: state_d = CTRL_DECODE;
+      CTRL_DECODE: begin
+        if (is_decoding_o) begin
+          if (id_sys_i != SYS_NONE) begin
+            if (id_ready_i) begin
+              state_d     = CTRL_FLUSH_EX;
+              flush_sys_d = id_sys_i;
+              flush_pc_d  = id_pc_i;
+            end
+          end else if (pc_set_o) begin
+            jump_done_d = !id_ready_i;  // the jump is taken; its instruction may stay in ID
+          end else begin
+            jump_done_d = jump_done_q && !id_ready_i;
+          end
+        end
+      end
+      CTRL_FLUSH_EX:    if (ex_ready_i) state_d = CTRL_FLUSH_WB;
+      CTRL_FLUSH_WB: begin
+        unique case (flush_sys_q)
+          SYS_MRET: state_d = CTRL_XRET_JUMP;
+          SYS_WFI:  state_d = CTRL_WAIT_SLEEP;
+          default:  state_d = CTRL_DECODE;
+        endcase
+      end
+      CTRL_XRET_JUMP:   state_d = CTRL_DECODE;
+      CTRL_WAIT_SLEEP:  state_d = CTRL_SLEEP;
+      CTRL_SLEEP:       if (irq_wakeup_i) state_d = CTRL_FIRST_FETCH;
+      default:          state_d = CTRL_RESET;
     endcase
   end
 

@@ -475,6 +475,7 @@ module rv_core #(
     .mtvec_addr_i     (mtvec_addr_i),
     .mtvec_init_i     (mtvec_init),
     .addr_i           (ex_csr_addr_q),
+    .re_i             (ex_valid_q && ex_unit_q == UNIT_CSR),
     .we_i             (ex_done && ex_unit_q == UNIT_CSR && ex_csr_write_q),
     .op_i             (csr_op_e'(ex_md_op_q)),
     .wdata_i          (ex_opa_q),
@@ -507,7 +508,20 @@ module rv_core #(
 
   assign ex_done         = ex_valid_q && ex_unit_done && wb_free;
   assign ex_ready        = !ex_valid_q || ex_done;
-  assign branch_taken_ex = ex_done && (ex_xfer_q == XFER_BRANCH) && alu_result[0];
+  // A taken branch redirects the fetch in its first EX cycle (even if WB holds it in EX).
+  logic ex_redirected_q;
+  assign branch_taken_ex = ex_valid_q && (ex_xfer_q == XFER_BRANCH) && alu_result[0] &&
+                           !ex_redirected_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ex_redirected_q <= 1'b0;
+    end else if (id_ready) begin
+      ex_redirected_q <= 1'b0;
+    end else if (branch_taken_ex) begin
+      ex_redirected_q <= 1'b1;
+    end
+  end
 
   logic [31:0] ex_seq_pc;
   assign ex_seq_pc = ex_pc_q + (ex_compressed_q ? 32'd2 : 32'd4);
@@ -515,7 +529,7 @@ module rv_core #(
   always_comb begin
     ex_next_pc = ex_seq_pc;
     if (ex_xfer_q == XFER_JAL || ex_xfer_q == XFER_JALR) ex_next_pc = ex_target_q;
-    if (branch_taken_ex) ex_next_pc = ex_target_q;
+    if (ex_xfer_q == XFER_BRANCH && alu_result[0]) ex_next_pc = ex_target_q;
     if (ex_sys_q == SYS_MRET) ex_next_pc = mepc;
     if (ex_sys_q inside {SYS_ILLEGAL, SYS_ECALL, SYS_EBREAK}) ex_next_pc = mtvec_base;
   end

@@ -16,6 +16,7 @@ module rv_csr #(
   input  logic        mtvec_init_i,   // load mtvec from mtvec_addr_i (boot)
   // CSR instruction in EX
   input  logic [11:0] addr_i,
+  input  logic        re_i,           // a CSR instruction is in EX (rdata_o is wanted)
   input  logic        we_i,           // write this cycle
   input  rv_pkg::csr_op_e op_i,
   input  logic [31:0] wdata_i,        // rs1 value or zero-extended immediate
@@ -87,7 +88,9 @@ module rv_csr #(
 
   always_comb begin
     rdata_o = '0;
-    if (is_counter) begin
+    if (!re_i) begin
+      rdata_o = '0;  // nothing to read: skip the multiplexer
+    end else if (is_counter) begin
       rdata_o = addr_i[7] ? cnt_value[63:32] : cnt_value[31:0];
     end else if (addr_i >= 12'h323 && addr_i <= 12'h33F) begin
       rdata_o = {16'b0, hpm_event[addr_i[4:0] - 5'd3]};
@@ -120,7 +123,8 @@ module rv_csr #(
   logic [31:0] wval;
 
   always_comb begin
-    unique case (op_i)
+    wval = '0;
+    if (we_i) unique case (op_i)
       CSR_OP_SET:   wval = rdata_o | wdata_i;
       CSR_OP_CLEAR: wval = rdata_o & ~wdata_i;
       default:      wval = wdata_i;

@@ -45,18 +45,36 @@ module rv_div (
   logic [31:0] a_mag, b_mag, b_norm, rem_first;
   logic [5:0]  lz, cycles;
   logic        bit_first;
+  logic        start;
 
-  assign is_signed = (op_i == MD_DIV) || (op_i == MD_REM);
-  assign a_neg     = is_signed && a_i[31];
-  assign b_neg     = is_signed && b_i[31];
-  assign a_mag     = a_neg ? (32'd0 - a_i) : a_i;
-  assign b_mag     = b_neg ? (32'd0 - b_i) : b_i;
-  assign lz        = clz32(b_mag);
-  assign b_norm    = b_mag << lz[4:0];
-  assign bit_first = (b_mag != 0) && (a_mag >= b_norm);
-  assign rem_first = bit_first ? a_mag - b_norm : a_mag;
-  // 2 + leading ones of a negative divisor = 2 + clz(~divisor)
-  assign cycles    = b_neg ? 6'd2 + clz32(~b_i) : 6'd3 + lz;
+  assign start = enable_i && !busy_q;
+
+  // Only evaluated in the start cycle (keeps the simulation cheap in all other cycles).
+  always_comb begin
+    is_signed = 1'b0;
+    a_neg     = 1'b0;
+    b_neg     = 1'b0;
+    a_mag     = '0;
+    b_mag     = '0;
+    lz        = '0;
+    b_norm    = '0;
+    bit_first = 1'b0;
+    rem_first = '0;
+    cycles    = '0;
+    if (start) begin
+      is_signed = (op_i == MD_DIV) || (op_i == MD_REM);
+      a_neg     = is_signed && a_i[31];
+      b_neg     = is_signed && b_i[31];
+      a_mag     = a_neg ? (32'd0 - a_i) : a_i;
+      b_mag     = b_neg ? (32'd0 - b_i) : b_i;
+      lz        = clz32(b_mag);
+      b_norm    = b_mag << lz[4:0];
+      bit_first = (b_mag != 0) && (a_mag >= b_norm);
+      rem_first = bit_first ? a_mag - b_norm : a_mag;
+      // 2 + leading ones of a negative divisor = 2 + clz(~divisor)
+      cycles    = b_neg ? 6'd2 + clz32(~b_i) : 6'd3 + lz;
+    end
+  end
 
   // ---------------------------------------------------------------------------------------------
   // State
@@ -84,7 +102,7 @@ module rv_div (
 
     if (ex_advance_i) begin
       busy_d = 1'b0;
-    end else if (enable_i && !busy_q) begin
+    end else if (start) begin
       busy_d     = 1'b1;
       cnt_d      = cycles - 6'd2;
       iters_d    = (b_mag == 0) ? 6'd0 : lz;

@@ -44,8 +44,9 @@ int main(int argc, char** argv) {
     }
   }
   if (files.size() < 2 || files.size() > 3 || executions < 1) {
-    std::fprintf(stderr, "usage: socsim_host_runner PROGRAM [INPUT.bin] OUTPUT.bin "
-                         "[--num-executions N]\n");
+    std::fprintf(stderr,
+                 "usage: socsim_host_runner PROGRAM [INPUT.bin] OUTPUT.bin "
+                 "[--num-executions N]\n");
     return 2;
   }
   std::ifstream in(files[0], std::ios::binary);
@@ -77,7 +78,12 @@ int main(int argc, char** argv) {
   MemoryManager manager{&method_alloc, spans.data(), spans.size(), &temp_alloc};
   MethodDiagnostics diag;
   Result<Method> method = Method::load(*program, manager, &diag);
-  if (!method.ok()) return fail(files[0], method.error(), diag.name);
+  if (!method.ok()) {
+    const std::string what = diag.name == nullptr
+                                 ? files[0]
+                                 : files[0] + ": " + diag.name + " (" + to_string(diag.dtype) + ")";
+    return fail(what, method.error());
+  }
 
   std::vector<char> feed;
   if (files.size() == 3) {
@@ -102,8 +108,7 @@ int main(int argc, char** argv) {
     }
     const Error error = method->execute(&diag);
     if (error != Error::kOk) {
-      return fail(files[0] + ": instruction " + std::to_string(diag.instruction), error,
-                  diag.name);
+      return fail(files[0] + ": instruction " + std::to_string(diag.instruction), error, diag.name);
     }
   }
   std::ofstream out(files.back(), std::ios::binary);

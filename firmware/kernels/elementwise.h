@@ -72,28 +72,31 @@ inline Error binary_i8(const KernelArgs& k) {
   }
   if (kKind == BinaryKind::kMul) {
     // [zp_a, zp_b, m, n, zp_out, act_min, act_max]
-    if (k.arg_count != 7 || !valid_multiplier(g[2], g[3])) return Error::kBadOperatorArgs;
+    if (k.arg_count != 7 || !valid_multiplier(g[2], g[3]) || !valid_zero_point(g[0]) ||
+        !valid_zero_point(g[1]) || !valid_zero_point(g[4]) || !valid_bounds(g[5], g[6])) {
+      return Error::kBadOperatorArgs;
+    }
     const int32_t zp_a = g[0], zp_b = g[1], m = g[2], n = g[3], zp_out = g[4];
     const int32_t lo = g[5], hi = g[6];
     for_each_broadcast(bc, numel, [&](uint32_t i, uint32_t ia, uint32_t ib) {
       const int32_t acc = (pa[ia] - zp_a) * (pb[ib] - zp_b);
-      po[i] = static_cast<int8_t>(clamp_i32(requantize(acc, m, n) + zp_out, lo, hi));
+      po[i] = clamp_to_i8(requantize(acc, m, n) + zp_out, lo, hi);
     });
     return Error::kOk;
   }
   // add/sub: [zp_a, m_a, zp_b, m_b, n, zp_out, act_min, act_max]
-  if (k.arg_count != 8 || !valid_multiplier(g[1], g[4]) || !valid_multiplier(g[3], g[4])) {
+  if (k.arg_count != 8 || !valid_multiplier(g[1], g[4]) || !valid_multiplier(g[3], g[4]) ||
+      !valid_zero_point(g[0]) || !valid_zero_point(g[2]) || !valid_zero_point(g[5]) ||
+      !valid_bounds(g[6], g[7])) {
     return Error::kBadOperatorArgs;
   }
   const int32_t zp_a = g[0], m_a = g[1], zp_b = g[2];
   const int32_t m_b = kKind == BinaryKind::kSub ? -g[3] : g[3];
   const int32_t n = g[4], zp_out = g[5], lo = g[6], hi = g[7];
-  if (lo < -128 || hi > 127 || lo > hi) return Error::kBadOperatorArgs;
   for_each_broadcast(bc, numel, [&](uint32_t i, uint32_t ia, uint32_t ib) {
-    const int64_t acc = static_cast<int64_t>(pa[ia] - zp_a) * m_a +
-                        static_cast<int64_t>(pb[ib] - zp_b) * m_b;
-    po[i] = static_cast<int8_t>(
-        clamp_i32(static_cast<int32_t>(round_shift(acc, n)) + zp_out, lo, hi));
+    const int64_t acc =
+        static_cast<int64_t>(pa[ia] - zp_a) * m_a + static_cast<int64_t>(pb[ib] - zp_b) * m_b;
+    po[i] = clamp_to_i8(round_shift(acc, n) + zp_out, lo, hi);
   });
   return Error::kOk;
 }

@@ -26,8 +26,8 @@ inline int64_t round_shift(int64_t x, int32_t n) {
 }
 
 /// round_shift(acc * m, n): scales an accumulator by the real multiplier m / 2^n.
-inline int32_t requantize(int32_t acc, int32_t m, int32_t n) {
-  return static_cast<int32_t>(round_shift(static_cast<int64_t>(acc) * m, n));
+inline int64_t requantize(int32_t acc, int32_t m, int32_t n) {
+  return round_shift(static_cast<int64_t>(acc) * m, n);
 }
 
 /// floor((2 num + den) / (2 den)) for den > 0: num / den rounding halves towards +infinity.
@@ -43,7 +43,32 @@ inline int32_t clamp_i32(int32_t v, int32_t lo, int32_t hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
-inline int8_t saturate_i8(int32_t v) { return static_cast<int8_t>(clamp_i32(v, -128, 127)); }
+inline int8_t saturate_i8(int32_t v) {
+  return static_cast<int8_t>(clamp_i32(v, -128, 127));
+}
+
+/// clamp(v, lo, hi) as int8, with v still 64-bit so that no addition can overflow first.
+inline int8_t clamp_to_i8(int64_t v, int32_t lo, int32_t hi) {
+  return static_cast<int8_t>(v < lo ? lo : (v > hi ? hi : v));
+}
+inline int8_t saturate_to_i8(int64_t v) {
+  return clamp_to_i8(v, -128, 127);
+}
+
+/// True when bias + products terms of (int8 - zp) * int8 cannot overflow an int32
+/// accumulator: |term| <= 255 * 128.
+inline bool accumulator_fits(int64_t products, int32_t bias) {
+  const int64_t magnitude = bias < 0 ? -int64_t{bias} : int64_t{bias};
+  return products * 255 * 128 + magnitude < (int64_t{1} << 31);
+}
+
+/// Zero points of int8 tensors lie in [-128, 127]; activation bounds in it, lo <= hi.
+inline bool valid_zero_point(int32_t zp) {
+  return zp >= -128 && zp <= 127;
+}
+inline bool valid_bounds(int32_t lo, int32_t hi) {
+  return lo >= -128 && hi <= 127 && lo <= hi;
+}
 
 /// Wrap-around to int8 (two's complement truncation) without implementation-defined casts.
 inline int8_t wrap_i8(int32_t v) {
@@ -60,18 +85,21 @@ inline float arg_float(int32_t bits) {
 
 /// Shift counts and multipliers of requantisation arguments must be in range, else the
 /// shifts are undefined behaviour.
-inline bool valid_multiplier(int32_t m, int32_t n) { return m >= 0 && n >= 1 && n <= 62; }
+inline bool valid_multiplier(int32_t m, int32_t n) {
+  return m >= 0 && n >= 1 && n <= 62;
+}
 
 // ---- argument checks ---------------------------------------------------------------------
 
-inline Error check_counts(const KernelArgs& a, uint32_t inputs, uint32_t outputs,
-                          uint32_t args) {
+inline Error check_counts(const KernelArgs& a, uint32_t inputs, uint32_t outputs, uint32_t args) {
   if (a.input_count != inputs || a.output_count != outputs) return Error::kBadOperatorArgs;
   if (a.arg_count != args) return Error::kBadOperatorArgs;
   return Error::kOk;
 }
 
-inline bool same_dtype(const Tensor& a, ScalarType type) { return a.dtype == type; }
+inline bool same_dtype(const Tensor& a, ScalarType type) {
+  return a.dtype == type;
+}
 
 // ---- broadcasting -----------------------------------------------------------------------
 
@@ -141,19 +169,30 @@ inline void for_each_broadcast(const Broadcast& bc, uint32_t numel, Op op) {
 
 namespace socsim::kernels {
 
+/// Largest kernel size, stride, dilation or padding a window operator accepts; keeps every
+/// index computation of the window loops inside int32.
+constexpr int32_t kMaxWindowParam = 1 << 16;
+
 /// Output length of a sliding window (conv, pooling) along one axis, or -1 when the window
-/// does not fit. With ceil_mode the last window must still start inside the input or its
-/// leading padding (PyTorch's rule).
+/// does not fit or a parameter is out of range. With ceil_mode the last window must still
+/// start inside the input or its leading padding (PyTorch's rule).
 inline int32_t window_out_size(int32_t in, int32_t kernel, int32_t stride, int32_t pad0,
                                int32_t pad1, int32_t dilation, bool ceil_mode) {
   if (in < 1 || kernel < 1 || stride < 1 || dilation < 1 || pad0 < 0 || pad1 < 0) return -1;
-  const int32_t span = dilation * (kernel - 1) + 1;
-  const int32_t room = in + pad0 + pad1 - span;
+  if (kernel > kMaxWindowParam || stride > kMaxWindowParam || dilation > kMaxWindowParam ||
+      pad0 > kMaxWindowParam || pad1 > kMaxWindowParam) {
+    return -1;
+  }
+  const int64_t span = int64_t{dilation} * (kernel - 1) + 1;
+  const int64_t room = int64_t{in} + pad0 + pad1 - span;
   if (room < 0) return -1;
-  int32_t out = (ceil_mode ? (room + stride - 1) / stride : room / stride) + 1;
-  if (ceil_mode && (out - 1) * stride >= in + pad0) --out;
-  return out;
+  int64_t out = (ceil_mode ? (room + stride - 1) / stride : room / stride) + 1;
+  if (ceil_mode && (out - 1) * stride >= int64_t{in} + pad0) --out;
+  return static_cast<int32_t>(out);
 }
+
+/// Largest plane (H x W) an int8 average may sum: 255 x 2^23 fits an int32 sum.
+constexpr int64_t kMaxPoolArea = int64_t{1} << 23;
 
 /// Common checks of NCHW window operators: rank 4 in and out, batch equal.
 inline bool is_nchw_pair(const Tensor& in, const Tensor& out) {

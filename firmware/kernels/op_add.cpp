@@ -4,8 +4,12 @@
 namespace socsim::kernels {
 namespace {
 
-Error add_f32(const KernelArgs& k) { return binary_f32<BinaryKind::kAdd>(k); }
-Error add_i8(const KernelArgs& k) { return binary_i8<BinaryKind::kAdd>(k); }
+Error add_f32(const KernelArgs& k) {
+  return binary_f32<BinaryKind::kAdd>(k);
+}
+Error add_i8(const KernelArgs& k) {
+  return binary_i8<BinaryKind::kAdd>(k);
+}
 
 }  // namespace
 

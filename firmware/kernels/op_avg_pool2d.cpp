@@ -43,7 +43,10 @@ Error avg_pool2d_i8(const KernelArgs& k) {
   const int32_t zp_out = k.args[11];
   const int32_t m = k.args[12];
   const int32_t n = k.args[13];
-  if (m < 0 || n < 0 || n > 30) return Error::kBadOperatorArgs;
+  if (m < 0 || n < 0 || n > 30 || !valid_zero_point(zp_in) || !valid_zero_point(zp_out)) {
+    return Error::kBadOperatorArgs;
+  }
+  if (int64_t{g.in_h} * g.in_w > kMaxPoolArea) return Error::kShapeMismatch;
   const int8_t* x = k.inputs[0]->data_as<int8_t>();
   int8_t* y = k.outputs[0]->data_as<int8_t>();
   for (int32_t p = 0; p < g.planes; ++p) {
@@ -58,7 +61,7 @@ Error avg_pool2d_i8(const KernelArgs& k) {
           for (int32_t ix = w.x0; ix < w.x1; ++ix) sum += xp[iy * g.in_w + ix] - zp_in;
         }
         const int64_t v = div_round(static_cast<int64_t>(sum) * m, int64_t{count} << n);
-        y[(p * g.out_h + oy) * g.out_w + ox] = saturate_i8(static_cast<int32_t>(v) + zp_out);
+        y[(p * g.out_h + oy) * g.out_w + ox] = saturate_to_i8(v + zp_out);
       }
     }
   }

@@ -32,7 +32,7 @@ Error clip_i8(const KernelArgs& k) {
   if (!in.same_shape(out)) return Error::kShapeMismatch;
   const int32_t lo = k.args[0];
   const int32_t hi = k.args[1];
-  if (lo < -128 || hi > 127 || lo > hi) return Error::kBadOperatorArgs;
+  if (!valid_bounds(lo, hi)) return Error::kBadOperatorArgs;
   const int8_t* x = in.data_as<int8_t>();
   int8_t* y = out.data_as<int8_t>();
   const uint32_t n = out.numel();

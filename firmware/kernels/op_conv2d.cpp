@@ -20,8 +20,8 @@ Error conv_geometry(const KernelArgs& k, ConvGeometry* g) {
   const int32_t* a = k.args;
   if (!is_nchw_pair(x, y) || w.rank != 4 || b.rank != 1) return Error::kShapeMismatch;
   *g = ConvGeometry{x.sizes[0], x.sizes[1], x.sizes[2], x.sizes[3], y.sizes[1], y.sizes[2],
-                    y.sizes[3], w.sizes[2], w.sizes[3], a[0], a[1], a[2], a[3], a[6], a[7],
-                    a[8]};
+                    y.sizes[3], w.sizes[2], w.sizes[3], a[0],       a[1],       a[2],
+                    a[3],       a[6],       a[7],       a[8]};
   if (g->groups < 1 || g->in_c % g->groups != 0 || g->out_c % g->groups != 0) {
     return Error::kBadOperatorArgs;
   }
@@ -38,8 +38,7 @@ Error conv_geometry(const KernelArgs& k, ConvGeometry* g) {
 /// Runs the convolution loops: `init` gives the accumulator's start (the bias) of an output
 /// channel, `load` one product, `store` finishes and writes one output value.
 template <typename T, typename Init, typename Load, typename Store>
-void conv_loops(const ConvGeometry& g, const T* x, const T* w, Init init, Load load,
-                Store store) {
+void conv_loops(const ConvGeometry& g, const T* x, const T* w, Init init, Load load, Store store) {
   const int32_t cin_g = g.in_c / g.groups;
   const int32_t cout_g = g.out_c / g.groups;
   for (int32_t n = 0; n < g.batch; ++n) {
@@ -114,16 +113,21 @@ Error conv2d_i8(const KernelArgs& k) {
   const int32_t zp_out = k.args[10];
   const int32_t lo = k.args[11];
   const int32_t hi = k.args[12];
-  if (lo < -128 || hi > 127 || lo > hi) return Error::kBadOperatorArgs;
+  if (!valid_zero_point(zp_in) || !valid_zero_point(zp_out) || !valid_bounds(lo, hi)) {
+    return Error::kBadOperatorArgs;
+  }
   const int32_t* bias = k.inputs[2]->data_as<int32_t>();
+  const int64_t products = int64_t{g.in_c / g.groups} * g.k_h * g.k_w;
+  for (int32_t c = 0; c < g.out_c; ++c) {
+    if (!accumulator_fits(products, bias[c])) return Error::kBadOperatorArgs;
+  }
   int8_t* y = k.outputs[0]->data_as<int8_t>();
   conv_loops(
       g, k.inputs[0]->data_as<int8_t>(), k.inputs[1]->data_as<int8_t>(),
       [&](int32_t oc) { return bias[oc]; },
       [&](int8_t xv, int8_t wv) { return (static_cast<int32_t>(xv) - zp_in) * wv; },
       [&](int32_t idx, int32_t oc, int32_t acc) {
-        const int32_t v = requantize(acc, mult[2 * oc], mult[2 * oc + 1]) + zp_out;
-        y[idx] = static_cast<int8_t>(clamp_i32(v, lo, hi));
+        y[idx] = clamp_to_i8(requantize(acc, mult[2 * oc], mult[2 * oc + 1]) + zp_out, lo, hi);
       });
   return Error::kOk;
 }

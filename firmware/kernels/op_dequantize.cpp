@@ -12,6 +12,7 @@ Error dequantize(const KernelArgs& k) {
   if (!x.same_shape(y)) return Error::kShapeMismatch;
   const float scale = arg_float(k.args[0]);
   const int32_t zp = k.args[1];
+  if (!valid_zero_point(zp)) return Error::kBadOperatorArgs;
   const int8_t* px = x.data_as<int8_t>();
   float* py = y.data_as<float>();
   const uint32_t n = y.numel();

@@ -38,14 +38,17 @@ Error global_avg_pool2d_i8(const KernelArgs& k) {
   const int32_t zp_out = k.args[1];
   const int32_t m = k.args[2];
   const int32_t n = k.args[3];
-  if (m < 0 || n < 0 || n > 30) return Error::kBadOperatorArgs;
+  if (m < 0 || n < 0 || n > 30 || !valid_zero_point(zp_in) || !valid_zero_point(zp_out)) {
+    return Error::kBadOperatorArgs;
+  }
+  if (area > kMaxPoolArea) return Error::kShapeMismatch;
   const int8_t* x = k.inputs[0]->data_as<int8_t>();
   int8_t* y = k.outputs[0]->data_as<int8_t>();
   for (int32_t p = 0; p < planes; ++p) {
     int32_t sum = 0;
     for (int32_t i = 0; i < area; ++i) sum += x[p * area + i] - zp_in;
     const int64_t v = div_round(static_cast<int64_t>(sum) * m, int64_t{area} << n);
-    y[p] = saturate_i8(static_cast<int32_t>(v) + zp_out);
+    y[p] = saturate_to_i8(v + zp_out);
   }
   return Error::kOk;
 }

@@ -82,19 +82,24 @@ Error linear_i8(const KernelArgs& k) {
   const int32_t zp_out = k.args[1];
   const int32_t lo = k.args[2];
   const int32_t hi = k.args[3];
-  if (lo < -128 || hi > 127 || lo > hi) return Error::kBadOperatorArgs;
+  if (!valid_zero_point(zp_in) || !valid_zero_point(zp_out) || !valid_bounds(lo, hi)) {
+    return Error::kBadOperatorArgs;
+  }
   const int8_t* x = k.inputs[0]->data_as<int8_t>();
   const int8_t* w = k.inputs[1]->data_as<int8_t>();
   const int32_t* b = k.inputs[2]->data_as<int32_t>();
   int8_t* y = k.outputs[0]->data_as<int8_t>();
+  for (uint32_t o = 0; o < s.out; ++o) {
+    if (!accumulator_fits(s.in, b[o])) return Error::kBadOperatorArgs;
+  }
   for (uint32_t r = 0; r < s.rows; ++r) {
     for (uint32_t o = 0; o < s.out; ++o) {
       int32_t acc = b[o];
       const int8_t* xr = x + r * s.in;
       const int8_t* wr = w + o * s.in;
       for (uint32_t i = 0; i < s.in; ++i) acc += (static_cast<int32_t>(xr[i]) - zp_in) * wr[i];
-      const int32_t v = requantize(acc, mult[2 * o], mult[2 * o + 1]) + zp_out;
-      y[r * s.out + o] = static_cast<int8_t>(clamp_i32(v, lo, hi));
+      y[r * s.out + o] =
+          clamp_to_i8(requantize(acc, mult[2 * o], mult[2 * o + 1]) + zp_out, lo, hi);
     }
   }
   return Error::kOk;

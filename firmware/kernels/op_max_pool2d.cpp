@@ -33,8 +33,12 @@ Error max_pool(const KernelArgs& k, ScalarType type) {
   return Error::kOk;
 }
 
-Error max_pool2d_f32(const KernelArgs& k) { return max_pool<float>(k, ScalarType::kFloat32); }
-Error max_pool2d_i8(const KernelArgs& k) { return max_pool<int8_t>(k, ScalarType::kInt8); }
+Error max_pool2d_f32(const KernelArgs& k) {
+  return max_pool<float>(k, ScalarType::kFloat32);
+}
+Error max_pool2d_i8(const KernelArgs& k) {
+  return max_pool<int8_t>(k, ScalarType::kInt8);
+}
 
 }  // namespace
 

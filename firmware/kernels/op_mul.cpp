@@ -4,8 +4,12 @@
 namespace socsim::kernels {
 namespace {
 
-Error mul_f32(const KernelArgs& k) { return binary_f32<BinaryKind::kMul>(k); }
-Error mul_i8(const KernelArgs& k) { return binary_i8<BinaryKind::kMul>(k); }
+Error mul_f32(const KernelArgs& k) {
+  return binary_f32<BinaryKind::kMul>(k);
+}
+Error mul_i8(const KernelArgs& k) {
+  return binary_i8<BinaryKind::kMul>(k);
+}
 
 }  // namespace
 

@@ -27,8 +27,9 @@ Error relu_i8(const KernelArgs& k) {
   const int8_t* x = in.data_as<int8_t>();
   int8_t* y = out.data_as<int8_t>();
   const int32_t zp = k.args[0];
+  if (!valid_zero_point(zp)) return Error::kBadOperatorArgs;
   const uint32_t n = out.numel();
-  for (uint32_t i = 0; i < n; ++i) y[i] = x[i] > zp ? x[i] : saturate_i8(zp);
+  for (uint32_t i = 0; i < n; ++i) y[i] = x[i] > zp ? x[i] : static_cast<int8_t>(zp);
   return Error::kOk;
 }
 

@@ -15,12 +15,14 @@ Error requantize_i8(const KernelArgs& k) {
   const int32_t zp_out = k.args[1];
   const int32_t m = k.args[2];
   const int32_t n = k.args[3];
-  if (!valid_multiplier(m, n)) return Error::kBadOperatorArgs;
+  if (!valid_multiplier(m, n) || !valid_zero_point(zp_in) || !valid_zero_point(zp_out)) {
+    return Error::kBadOperatorArgs;
+  }
   const int8_t* px = x.data_as<int8_t>();
   int8_t* py = y.data_as<int8_t>();
   const uint32_t count = y.numel();
   for (uint32_t i = 0; i < count; ++i) {
-    py[i] = saturate_i8(requantize(px[i] - zp_in, m, n) + zp_out);
+    py[i] = saturate_to_i8(requantize(px[i] - zp_in, m, n) + zp_out);
   }
   return Error::kOk;
 }

@@ -4,8 +4,12 @@
 namespace socsim::kernels {
 namespace {
 
-Error sub_f32(const KernelArgs& k) { return binary_f32<BinaryKind::kSub>(k); }
-Error sub_i8(const KernelArgs& k) { return binary_i8<BinaryKind::kSub>(k); }
+Error sub_f32(const KernelArgs& k) {
+  return binary_f32<BinaryKind::kSub>(k);
+}
+Error sub_i8(const KernelArgs& k) {
+  return binary_i8<BinaryKind::kSub>(k);
+}
 
 }  // namespace
 

@@ -36,6 +36,8 @@ const Backend* find_backend(const char* id, size_t id_length) {
   return nullptr;
 }
 
-Error backend_registry_status() { return g_status; }
+Error backend_registry_status() {
+  return g_status;
+}
 
 }  // namespace socsim::runtime

@@ -52,6 +52,5 @@ struct BackendRegistrar {
 }  // namespace socsim::runtime
 
 /// SOCSIM_REGISTER_BACKEND(kMyBackend);  (a `const Backend` object at namespace scope)
-#define SOCSIM_REGISTER_BACKEND(backend)                                              \
-  static ::socsim::runtime::BackendRegistrar SOCSIM_RT_CONCAT(socsim_backend_, __LINE__)( \
-      &(backend))
+#define SOCSIM_REGISTER_BACKEND(backend) \
+  static ::socsim::runtime::BackendRegistrar SOCSIM_RT_CONCAT(socsim_backend_, __LINE__)(&(backend))

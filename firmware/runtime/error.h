@@ -34,10 +34,10 @@ enum class Error : uint32_t {
   kProgramBadMemoryPlan = 0x27,   ///< A planned tensor does not fit its buffer.
   kProgramBadDelegate = 0x28,     ///< A delegate record is inconsistent.
   // Operators.
-  kOperatorMissing = 0x30,   ///< No kernel is registered for an operator name and dtype.
-  kShapeMismatch = 0x31,     ///< Tensor shapes do not fit the operator.
-  kDtypeMismatch = 0x32,     ///< Tensor dtypes do not fit the operator.
-  kBadOperatorArgs = 0x33,   ///< The argument list of an operator is invalid.
+  kOperatorMissing = 0x30,  ///< No kernel is registered for an operator name and dtype.
+  kShapeMismatch = 0x31,    ///< Tensor shapes do not fit the operator.
+  kDtypeMismatch = 0x32,    ///< Tensor dtypes do not fit the operator.
+  kBadOperatorArgs = 0x33,  ///< The argument list of an operator is invalid.
   // Delegates.
   kDelegateMissing = 0x40,       ///< No backend is registered under the delegate's id.
   kDelegateUnavailable = 0x41,   ///< The backend exists but is_available() is false.
@@ -72,16 +72,16 @@ class [[nodiscard]] Result {
 }  // namespace socsim::runtime
 
 /// Returns `error` from the enclosing function if `cond` is false.
-#define SOCSIM_RT_CHECK(cond, error)                  \
-  do {                                                \
-    if (!(cond)) return (error);                    \
+#define SOCSIM_RT_CHECK(cond, error) \
+  do {                               \
+    if (!(cond)) return (error);     \
   } while (0)
 
 /// Evaluates an expression returning Error and returns it from the enclosing function if it
 /// is not kOk.
-#define SOCSIM_RT_TRY(expr)                                         \
-  do {                                                              \
-    const ::socsim::runtime::Error socsim_rt_err_ = (expr);         \
+#define SOCSIM_RT_TRY(expr)                                                     \
+  do {                                                                          \
+    const ::socsim::runtime::Error socsim_rt_err_ = (expr);                     \
     if (socsim_rt_err_ != ::socsim::runtime::Error::kOk) return socsim_rt_err_; \
   } while (0)
 

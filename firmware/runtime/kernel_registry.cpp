@@ -40,8 +40,14 @@ const Kernel* find_kernel(const char* name, size_t name_length, ScalarType dtype
   return nullptr;
 }
 
-size_t registered_kernel_count() { return g_kernel_count; }
-const Kernel& registered_kernel(size_t index) { return g_kernels[index]; }
-Error kernel_registry_status() { return g_status; }
+size_t registered_kernel_count() {
+  return g_kernel_count;
+}
+const Kernel& registered_kernel(size_t index) {
+  return g_kernels[index];
+}
+Error kernel_registry_status() {
+  return g_status;
+}
 
 }  // namespace socsim::runtime

@@ -59,6 +59,6 @@ struct KernelRegistrar {
 }  // namespace socsim::runtime
 
 /// SOCSIM_REGISTER_KERNEL("add", kFloat32, add_f32);  (at namespace scope, once per kernel)
-#define SOCSIM_REGISTER_KERNEL(name, dtype, fn)                                     \
+#define SOCSIM_REGISTER_KERNEL(name, dtype, fn)                                         \
   static ::socsim::runtime::KernelRegistrar SOCSIM_RT_CONCAT(socsim_kernel_, __LINE__)( \
       name, ::socsim::runtime::ScalarType::dtype, fn)

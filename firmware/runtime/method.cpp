@@ -74,9 +74,9 @@ Error Method::bind_tensors(const Program& program) {
   output_count_ = program.output_count();
   inputs_ = alloc.allocate_array<Tensor*>(input_count_);
   outputs_ = alloc.allocate_array<Tensor*>(output_count_);
-  SOCSIM_RT_CHECK((inputs_ != nullptr || input_count_ == 0) &&
-                      (outputs_ != nullptr || output_count_ == 0),
-                  Error::kMemoryAllocationFailed);
+  SOCSIM_RT_CHECK(
+      (inputs_ != nullptr || input_count_ == 0) && (outputs_ != nullptr || output_count_ == 0),
+      Error::kMemoryAllocationFailed);
   for (uint32_t i = 0; i < input_count_; ++i) inputs_[i] = &tensors_[program.input_tensor_id(i)];
   for (uint32_t i = 0; i < output_count_; ++i) {
     outputs_[i] = &tensors_[program.output_tensor_id(i)];
@@ -87,8 +87,7 @@ Error Method::bind_tensors(const Program& program) {
 Error Method::init_delegates(const Program& program, MethodDiagnostics* diagnostics) {
   delegate_count_ = program.delegate_count();
   delegates_ = memory_.method_allocator->allocate_array<Delegate>(delegate_count_);
-  SOCSIM_RT_CHECK(delegates_ != nullptr || delegate_count_ == 0,
-                  Error::kMemoryAllocationFailed);
+  SOCSIM_RT_CHECK(delegates_ != nullptr || delegate_count_ == 0, Error::kMemoryAllocationFailed);
   SOCSIM_RT_TRY(backend_registry_status());
   for (uint32_t i = 0; i < delegate_count_; ++i) {
     const DelegateRecord rec = program.delegate(i);
@@ -157,8 +156,7 @@ Error Method::resolve_instructions(const Program& program, MethodDiagnostics* di
 
 Error Method::set_input(uint32_t index, const void* data, size_t nbytes) {
   SOCSIM_RT_CHECK(index < input_count_, Error::kNotFound);
-  SOCSIM_RT_CHECK(nbytes == inputs_[index]->nbytes && data != nullptr,
-                  Error::kInvalidArgument);
+  SOCSIM_RT_CHECK(nbytes == inputs_[index]->nbytes && data != nullptr, Error::kInvalidArgument);
   memcpy(inputs_[index]->data, data, nbytes);
   return Error::kOk;
 }
@@ -189,8 +187,7 @@ Error Method::execute(MethodDiagnostics* diagnostics) {
       const Delegate& d = delegates_[ins.delegate];
       BackendExecuteContext context;
       context.temp = temp;
-      error = d.backend->execute(context, d.handle, ins.tensors, ins.input_count,
-                                 ins.output_count);
+      error = d.backend->execute(context, d.handle, ins.tensors, ins.input_count, ins.output_count);
       profile_end(ProfileEvent::kDelegate, i, ins.name, elements);
     }
     temp->reset();

@@ -21,8 +21,8 @@ namespace socsim::runtime {
 
 /// Details of a failed load or execute, for messages that name the culprit.
 struct MethodDiagnostics {
-  uint32_t instruction = 0xFFFFFFFFu;  ///< Failing instruction, if any.
-  const char* name = nullptr;          ///< Operator name or backend id (NUL-terminated).
+  uint32_t instruction = 0xFFFFFFFFu;       ///< Failing instruction, if any.
+  const char* name = nullptr;               ///< Operator name or backend id (NUL-terminated).
   ScalarType dtype = ScalarType::kFloat32;  ///< Dtype looked up for a missing operator.
 };
 

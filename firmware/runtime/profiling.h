@@ -40,16 +40,14 @@ namespace detail {
 extern const ProfilingHooks* g_profiling_hooks;
 }
 
-inline void profile_begin(ProfileEvent event, uint32_t index, const char* name,
-                          uint32_t elements) {
+inline void profile_begin(ProfileEvent event, uint32_t index, const char* name, uint32_t elements) {
   const ProfilingHooks* hooks = detail::g_profiling_hooks;
   if (hooks != nullptr && hooks->begin != nullptr) {
     hooks->begin(hooks->context, event, index, name, elements);
   }
 }
 
-inline void profile_end(ProfileEvent event, uint32_t index, const char* name,
-                        uint32_t elements) {
+inline void profile_end(ProfileEvent event, uint32_t index, const char* name, uint32_t elements) {
   const ProfilingHooks* hooks = detail::g_profiling_hooks;
   if (hooks != nullptr && hooks->end != nullptr) {
     hooks->end(hooks->context, event, index, name, elements);

@@ -160,8 +160,7 @@ Error Program::verify_tensor(uint32_t index) const {
     SOCSIM_RT_CHECK(t.offset % fmt::kDataAlignment == 0, Error::kProgramMisaligned);
   } else if (t.storage == fmt::kStorageConstant) {
     SOCSIM_RT_CHECK(t.buffer == fmt::kNoBuffer, Error::kProgramBadTensor);
-    SOCSIM_RT_CHECK(uint64_t{t.offset} + t.nbytes <= constants_size_,
-                    Error::kProgramOutOfBounds);
+    SOCSIM_RT_CHECK(uint64_t{t.offset} + t.nbytes <= constants_size_, Error::kProgramOutOfBounds);
     SOCSIM_RT_CHECK(t.offset % fmt::kDataAlignment == 0, Error::kProgramMisaligned);
   } else {
     return Error::kProgramBadTensor;
@@ -203,13 +202,12 @@ Error Program::verify_instruction(uint32_t index) const {
     const uint32_t id = rd_u32(data_ + ids_offset + 4 * i);
     SOCSIM_RT_CHECK(id < tensor_count_, Error::kProgramBadInstruction);
     if (i >= n_in) {
-      SOCSIM_RT_CHECK(tensor(id).storage == fmt::kStoragePlanned,
-                      Error::kProgramBadInstruction);
+      SOCSIM_RT_CHECK(tensor(id).storage == fmt::kStoragePlanned, Error::kProgramBadInstruction);
     }
   }
   if (kind == fmt::kInstructionKernel) {
-    SOCSIM_RT_TRY(verify_string(rd_u32(rec + fmt::kInsNameOffset),
-                                rd_u32(rec + fmt::kInsNameLength)));
+    SOCSIM_RT_TRY(
+        verify_string(rd_u32(rec + fmt::kInsNameOffset), rd_u32(rec + fmt::kInsNameLength)));
   } else {
     SOCSIM_RT_CHECK(rd_u32(rec + fmt::kInsDelegateIndex) < delegate_count_,
                     Error::kProgramBadInstruction);
@@ -222,8 +220,7 @@ Error Program::verify_delegate(uint32_t index) const {
   const uint8_t* rec = data_ + delegates_offset_ + index * fmt::kDelegateRecordSize;
   const uint32_t blob_offset = rd_u32(rec + fmt::kDelBlobOffset);
   SOCSIM_RT_TRY(verify_string(rd_u32(rec + fmt::kDelIdOffset), d.backend_id_length));
-  SOCSIM_RT_CHECK(table_fits(file_size_, blob_offset, d.blob_size, 1),
-                  Error::kProgramOutOfBounds);
+  SOCSIM_RT_CHECK(table_fits(file_size_, blob_offset, d.blob_size, 1), Error::kProgramOutOfBounds);
   SOCSIM_RT_CHECK(blob_offset % fmt::kDataAlignment == 0, Error::kProgramMisaligned);
   return Error::kOk;
 }
@@ -272,8 +269,7 @@ InstructionRecord Program::instruction(uint32_t index) const {
     ins.name = reinterpret_cast<const char*>(data_ + rd_u32(rec + fmt::kInsNameOffset));
     ins.name_length = rd_u32(rec + fmt::kInsNameLength);
   }
-  ins.tensor_ids =
-      reinterpret_cast<const uint32_t*>(data_ + rd_u32(rec + fmt::kInsTensorsOffset));
+  ins.tensor_ids = reinterpret_cast<const uint32_t*>(data_ + rd_u32(rec + fmt::kInsTensorsOffset));
   ins.args = reinterpret_cast<const int32_t*>(data_ + rd_u32(rec + fmt::kInsArgsOffset));
   ins.arg_count = rd_u32(rec + fmt::kInsArgCount);
   ins.delegate_index = rd_u32(rec + fmt::kInsDelegateIndex);
@@ -298,19 +294,29 @@ MethodMeta Program::method_meta() const {
 
 // ---- MethodMeta -------------------------------------------------------------------------
 
-uint32_t MethodMeta::num_inputs() const { return program_->input_count(); }
-uint32_t MethodMeta::num_outputs() const { return program_->output_count(); }
+uint32_t MethodMeta::num_inputs() const {
+  return program_->input_count();
+}
+uint32_t MethodMeta::num_outputs() const {
+  return program_->output_count();
+}
 TensorRecord MethodMeta::input_tensor_meta(uint32_t index) const {
   return program_->tensor(program_->input_tensor_id(index));
 }
 TensorRecord MethodMeta::output_tensor_meta(uint32_t index) const {
   return program_->tensor(program_->output_tensor_id(index));
 }
-uint32_t MethodMeta::num_memory_planned_buffers() const { return program_->buffer_count(); }
+uint32_t MethodMeta::num_memory_planned_buffers() const {
+  return program_->buffer_count();
+}
 uint32_t MethodMeta::memory_planned_buffer_size(uint32_t index) const {
   return program_->buffer_size(index);
 }
-uint32_t MethodMeta::num_instructions() const { return program_->instruction_count(); }
-uint32_t MethodMeta::num_delegates() const { return program_->delegate_count(); }
+uint32_t MethodMeta::num_instructions() const {
+  return program_->instruction_count();
+}
+uint32_t MethodMeta::num_delegates() const {
+  return program_->delegate_count();
+}
 
 }  // namespace socsim::runtime

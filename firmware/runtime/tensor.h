@@ -23,10 +23,14 @@ constexpr uint32_t kMaxRank = 6;
 /// Size in bytes of one element, 0 for an unknown code.
 inline uint32_t element_size(ScalarType type) {
   switch (type) {
-    case ScalarType::kFloat32: return 4;
-    case ScalarType::kInt8: return 1;
-    case ScalarType::kInt32: return 4;
-    case ScalarType::kUInt8: return 1;
+    case ScalarType::kFloat32:
+      return 4;
+    case ScalarType::kInt8:
+      return 1;
+    case ScalarType::kInt32:
+      return 4;
+    case ScalarType::kUInt8:
+      return 1;
   }
   return 0;
 }

@@ -699,3 +699,7 @@ def main(argv=None) -> int:
               f"{kernels} kernel calls, {len(program.delegates)} delegate calls, "
               f"planned memory {program.buffers[0]} bytes", file=sys.stderr)
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

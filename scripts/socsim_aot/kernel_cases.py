@@ -78,8 +78,8 @@ def cases(seed=7):
     ma, n = fx.quantize_multiplier(0.8)
     mb = fx.multiplier_at_shift(0.35, n)
     for op in ("add", "sub"):
-        yield f"{op}_i8_quant", op, [_i8(rng, (2, 8, 5)), _i8(rng, (2, 8, 5))], (2, 8, 5), np.int8, \
-            [3, ma, -7, mb, n, -2, -128, 127]
+        yield f"{op}_i8_quant", op, [_i8(rng, (2, 8, 5)), _i8(rng, (2, 8, 5))], (2, 8, 5), \
+            np.int8, [3, ma, -7, mb, n, -2, -128, 127]
         yield f"{op}_i8_quant_relu", op, [_i8(rng, (64,)), _i8(rng, (1,))], (64,), np.int8, \
             [-5, ma, 9, mb, n, -20, -20, 127]
     m, n = fx.quantize_multiplier(0.0123)

@@ -227,7 +227,8 @@ def read(data: bytes) -> Program:
         raise ProgramFormatError(f"truncated: header says {file_size} bytes, got {len(data)}")
     for name, at, n, rec in (("tensor", t_at, t_n, TENSOR_RECORD_SIZE),
                              ("instruction", i_at, i_n, INSTRUCTION_RECORD_SIZE),
-                             ("buffer", b_at, b_n, 4), ("delegate", d_at, d_n, DELEGATE_RECORD_SIZE),
+                             ("buffer", b_at, b_n, 4),
+                             ("delegate", d_at, d_n, DELEGATE_RECORD_SIZE),
                              ("input/output", io_at, n_in + n_out, 4)):
         if not _fits(file_size, at, n, rec) or at % 4:
             raise ProgramFormatError(f"{name} table ({n} records at {at:#x}) is out of bounds "

@@ -357,3 +357,7 @@ def main(argv=None) -> int:
             for out in outputs:
                 f.write(np.ascontiguousarray(out).tobytes())
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

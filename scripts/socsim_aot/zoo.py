@@ -207,3 +207,7 @@ def main(argv=None):
         print(f"zoo: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

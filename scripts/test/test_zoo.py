@@ -124,6 +124,19 @@ class ZooTest(unittest.TestCase):
             else:
                 np.testing.assert_array_equal(got, want, prog)
 
+    def test_reference_cli_prints_the_seeds_add8_results(self):
+        import subprocess as sp
+        import sys
+        script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                              "reference.py")
+        result = sp.run([sys.executable, script, self.f("add8_1024_cpu_packed.prog"),
+                         "--print-outputs"], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = result.stdout.splitlines()
+        self.assertEqual(len(lines), 1024)
+        self.assertEqual(lines[:4], ["res[0] = 0", "res[1] = 2", "res[2] = 4", "res[3] = 6"])
+        self.assertEqual(lines[-1], "res[1023] = 254")
+
     def test_runner_rejects_corrupt_program(self):
         runner = os.environ.get("SOCSIM_HOST_RUNNER")
         if not runner:

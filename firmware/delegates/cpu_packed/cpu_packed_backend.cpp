@@ -25,7 +25,9 @@ uint32_t read_u32(const uint8_t* p) {
          (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
 }
 
-bool is_available() { return true; }
+bool is_available() {
+  return true;
+}
 
 Error init(const runtime::BackendInitContext& context, const uint8_t* blob, size_t size,
            void** handle) {
@@ -64,8 +66,7 @@ const runtime::Backend kCpuPackedBackend = {kCpuPackedBackendId, is_available, i
 
 void cpu_packed_add_i8(const int8_t* a, const int8_t* b, int8_t* out, uint32_t n) {
   uint32_t i = 0;
-  const uintptr_t misalignment = reinterpret_cast<uintptr_t>(a) |
-                                 reinterpret_cast<uintptr_t>(b) |
+  const uintptr_t misalignment = reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b) |
                                  reinterpret_cast<uintptr_t>(out);
   if ((misalignment & 3u) == 0) {
     const auto* wa = reinterpret_cast<const PackedWord*>(a);
@@ -82,8 +83,8 @@ void cpu_packed_add_i8(const int8_t* a, const int8_t* b, int8_t* out, uint32_t n
     i = words * 4;
   }
   for (; i < n; ++i) {
-    out[i] = static_cast<int8_t>(static_cast<uint8_t>(static_cast<uint8_t>(a[i]) +
-                                                      static_cast<uint8_t>(b[i])));
+    out[i] = static_cast<int8_t>(
+        static_cast<uint8_t>(static_cast<uint8_t>(a[i]) + static_cast<uint8_t>(b[i])));
   }
 }
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,7 +25,9 @@ struct Case {
   double tolerance;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
 
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -89,20 +92,60 @@ TEST_P(KernelCaseTest, MatchesNumpyReference) {
   }
 }
 
-std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.name; }
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return info.param.name;
+}
 
 INSTANTIATE_TEST_SUITE_P(Numpy, KernelCaseTest, ::testing::ValuesIn(read_manifest()), case_name);
+
+// Corrupted copies of the case programs: whatever the loader accepts must load and execute
+// without touching memory outside the pools (run under AddressSanitizer to see it), with
+// kernels rejecting inconsistent shapes and arguments through their error codes.
+TEST(KernelCasesFuzz, CorruptProgramsFailCleanly) {
+  std::mt19937 rng(99);
+  int loaded = 0, executed = 0, kernel_errors = 0;
+  for (const Case& c : read_manifest()) {
+    const std::vector<uint8_t> good =
+        read_file(std::string(SOCSIM_KERNEL_CASES_DIR) + "/" + c.name + ".prog");
+    for (int run = 0; run < 150; ++run) {
+      std::vector<uint8_t> b = good;
+      for (int f = 0; f < 2; ++f) b[rng() % b.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
+      test::AlignedBytes bytes(b);
+      Result<Program> program = Program::load(bytes.data(), bytes.size());
+      // Skip loadable files whose planned buffer grew beyond what a test should allocate.
+      if (!program.ok() || program->buffer_size(0) > (1u << 20)) continue;
+      std::vector<uint8_t> method_pool(1 << 16), temp_pool(1 << 12);
+      std::vector<uint64_t> planned(program->buffer_size(0) / 8 + 2);
+      MemoryAllocator method_alloc(method_pool.data(), method_pool.size());
+      MemoryAllocator temp_alloc(temp_pool.data(), temp_pool.size());
+      auto* base = reinterpret_cast<uint8_t*>(planned.data());
+      if (reinterpret_cast<uintptr_t>(base) % 16 != 0) base += 8;
+      Span span{base, program->buffer_size(0)};
+      MemoryManager manager{&method_alloc, &span, 1, &temp_alloc};
+      Result<Method> method = Method::load(*program, manager);
+      if (!method.ok()) continue;
+      ++loaded;
+      const Error e = method->execute();
+      if (e == Error::kOk) ++executed;
+      if (e == Error::kShapeMismatch || e == Error::kBadOperatorArgs ||
+          e == Error::kDtypeMismatch) {
+        ++kernel_errors;
+      }
+    }
+  }
+  EXPECT_GT(loaded, 1000);
+  EXPECT_GT(executed, 500);
+  EXPECT_GT(kernel_errors, 100);
+}
 
 TEST(KernelCasesManifest, HasEveryOperator) {
   const std::vector<Case> cases = read_manifest();
   ASSERT_GE(cases.size(), 80u);
   for (const char* op : {"add_", "sub_", "mul_", "relu_", "clip_", "conv2d_", "linear_",
-                         "max_pool2d_", "avg_pool2d_", "global_avg_pool2d_", "softmax_",
-                         "reshape_", "transpose_", "concat_", "quantize", "dequantize",
-                         "requantize"}) {
-    const bool found = std::any_of(cases.begin(), cases.end(), [&](const Case& c) {
-      return c.name.rfind(op, 0) == 0;
-    });
+                         "max_pool2d_", "avg_pool2d_", "global_avg_pool2d_", "softmax_", "reshape_",
+                         "transpose_", "concat_", "quantize", "dequantize", "requantize"}) {
+    const bool found = std::any_of(cases.begin(), cases.end(),
+                                   [&](const Case& c) { return c.name.rfind(op, 0) == 0; });
     EXPECT_TRUE(found) << op;
   }
 }

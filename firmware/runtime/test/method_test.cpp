@@ -13,14 +13,16 @@
 namespace socsim::runtime {
 namespace {
 
-using test::AlignedBytes;
 using test::add8_program;
+using test::AlignedBytes;
 using test::build_program;
 
 /// Pools and a manager for one method, sized generously unless told otherwise.
 struct Pools {
   explicit Pools(size_t planned, size_t method = 4096, size_t temp = 1024)
-      : method_pool(method), planned_pool(planned), temp_pool(temp),
+      : method_pool(method),
+        planned_pool(planned),
+        temp_pool(temp),
         method_alloc(method_pool.data(), method_pool.size()),
         temp_alloc(temp_pool.data(), temp_pool.size()) {
     span.data = planned_pool.data();
@@ -120,11 +122,9 @@ TEST(MethodTest, ShortPoolsAreReported) {
   Result<Program> program = Program::load(bytes.data(), bytes.size());
   ASSERT_TRUE(program.ok());
   Pools small_planned(program->buffer_size(0) - 1);
-  EXPECT_EQ(Method::load(*program, small_planned.manager).error(),
-            Error::kPlannedMemoryTooSmall);
+  EXPECT_EQ(Method::load(*program, small_planned.manager).error(), Error::kPlannedMemoryTooSmall);
   Pools small_method(program->buffer_size(0), 64);
-  EXPECT_EQ(Method::load(*program, small_method.manager).error(),
-            Error::kMemoryAllocationFailed);
+  EXPECT_EQ(Method::load(*program, small_method.manager).error(), Error::kMemoryAllocationFailed);
 }
 
 TEST(MethodTest, KernelShapeErrorStopsExecutionAndNamesTheInstruction) {
@@ -181,8 +181,8 @@ struct EventLog {
 void log_event(void* context, ProfileEvent event, uint32_t index, const char* name,
                uint32_t elements, const char* phase) {
   static_cast<EventLog*>(context)->lines.push_back(std::string(phase) + " " + to_string(event) +
-                                                   " " + std::to_string(index) + " " + name +
-                                                   " " + std::to_string(elements));
+                                                   " " + std::to_string(index) + " " + name + " " +
+                                                   std::to_string(elements));
 }
 
 TEST(MethodTest, ProfilingHooksSeeEveryPhase) {
@@ -234,8 +234,7 @@ TEST(KernelRegistryTest, HoldsEveryPortableKernelOnce) {
   EXPECT_NE(find_kernel("conv2d_extra", 6, ScalarType::kFloat32), nullptr);  // length-bounded
   EXPECT_EQ(find_kernel("conv2", 5, ScalarType::kInt8), nullptr);
   EXPECT_EQ(find_kernel("quantize", 8, ScalarType::kInt8), nullptr);
-  EXPECT_EQ(register_kernel(*find_kernel("add", 3, ScalarType::kInt8)),
-            Error::kInvalidArgument);
+  EXPECT_EQ(register_kernel(*find_kernel("add", 3, ScalarType::kInt8)), Error::kInvalidArgument);
   EXPECT_EQ(kernel_registry_status(), Error::kInvalidArgument);
 }
 
@@ -246,8 +245,8 @@ TEST(KernelRegistryTest, FullRegistryIsAnError) {
   for (size_t i = 0; i < kMaxKernels; ++i) {
     snprintf(storage[i], sizeof(storage[i]), "dummy_%zu", i);
     names[i] = storage[i];
-    last = register_kernel(Kernel{names[i], ScalarType::kInt8,
-                                  [](const KernelArgs&) { return Error::kOk; }});
+    last = register_kernel(
+        Kernel{names[i], ScalarType::kInt8, [](const KernelArgs&) { return Error::kOk; }});
     if (last != Error::kOk) break;
   }
   EXPECT_EQ(last, Error::kRegistryFull);

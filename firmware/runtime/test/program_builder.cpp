@@ -68,7 +68,8 @@ std::vector<uint8_t> build_program(const ProgramSpec& spec) {
   b.resize(b.size() + spec.delegates.size() * fmt::kDelegateRecordSize, 0);
 
   std::vector<uint32_t> blob_at;
-  for (const auto& d : spec.delegates) blob_at.push_back(append(b, d.blob.data(), d.blob.size(), 16));
+  for (const auto& d : spec.delegates)
+    blob_at.push_back(append(b, d.blob.data(), d.blob.size(), 16));
   align(b, fmt::kDataAlignment);
   const auto data_at = static_cast<uint32_t>(b.size());
   std::vector<uint32_t> const_at;

@@ -14,8 +14,8 @@ namespace socsim::runtime {
 namespace {
 
 namespace fmt = format;
-using test::AlignedBytes;
 using test::add8_program;
+using test::AlignedBytes;
 using test::build_program;
 
 uint32_t get_u32(const std::vector<uint8_t>& b, size_t at) {
@@ -121,8 +121,7 @@ TEST(ProgramTest, EveryTruncationIsRejected) {
 TEST(ProgramTest, HugeCountsAndOffsetsAreRejected) {
   const std::vector<uint8_t> good = build_program(rich_program());
   const uint32_t count_fields[] = {fmt::kHdrTensorCount, fmt::kHdrInstructionCount,
-                                   fmt::kHdrBufferCount, fmt::kHdrDelegateCount,
-                                   fmt::kHdrDataSize};
+                                   fmt::kHdrBufferCount, fmt::kHdrDelegateCount, fmt::kHdrDataSize};
   for (uint32_t field : count_fields) {
     for (uint32_t value : {0xFFFFFFFFu, 0x80000000u, 0x04000001u}) {
       std::vector<uint8_t> b = good;
@@ -132,7 +131,7 @@ TEST(ProgramTest, HugeCountsAndOffsetsAreRejected) {
   }
   const uint32_t offset_fields[] = {fmt::kHdrTensorsOffset, fmt::kHdrInstructionsOffset,
                                     fmt::kHdrBuffersOffset, fmt::kHdrDelegatesOffset,
-                                    fmt::kHdrIoOffset, fmt::kHdrDataOffset};
+                                    fmt::kHdrIoOffset,      fmt::kHdrDataOffset};
   for (uint32_t field : offset_fields) {
     std::vector<uint8_t> b = good;
     set_u32(b, field, 0xFFFFFFF0u);

@@ -161,6 +161,17 @@ void BareHarness::data_write(uint32_t addr, uint32_t wdata, uint8_t be) {
   }
 }
 
+bool BareHarness::check_stable(PendingRequest& pending, const ObiRequest& now, bool gnt) {
+  if (pending.waiting &&
+      (!now.req || now.addr != pending.request.addr || now.we != pending.request.we ||
+       (now.we && (now.wdata != pending.request.wdata || now.be != pending.request.be)))) {
+    return false;
+  }
+  pending.waiting = now.req && !gnt;
+  pending.request = now;
+  return true;
+}
+
 RunResult BareHarness::run() {
   core_.reset();
   instr_q_ = ResponseQueue{};
@@ -172,6 +183,8 @@ RunResult BareHarness::run() {
   irq_at_ = 0;
   RunResult result;
   const bool random = options_.random_waits;
+  PendingRequest instr_pending;
+  PendingRequest data_pending;
 
   while (now_ < options_.max_cycles) {
     if (irq_at_ != 0 && now_ == irq_at_) {
@@ -196,11 +209,19 @@ RunResult BareHarness::run() {
     core_.begin_cycle(iin, din);
 
     const ObiRequest ir = core_.instr_request();
+    const ObiRequest dr = core_.data_request();
+    if (random && !check_stable(instr_pending, ir, iin.gnt)) {
+      result.protocol_error = "instruction request withdrawn or changed before its grant";
+      break;
+    }
+    if (random && !check_stable(data_pending, dr, din.gnt)) {
+      result.protocol_error = "data request withdrawn or changed before its grant";
+      break;
+    }
     if (ir.req && iin.gnt) {
       result.last_pc = ir.addr;
       push(instr_q_, now_, read_word(ir.addr));
     }
-    const ObiRequest dr = core_.data_request();
     if (dr.req && din.gnt) {
       uint32_t rdata = 0;
       if (dr.we) {

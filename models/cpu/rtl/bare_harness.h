@@ -40,6 +40,7 @@ struct RunResult {
   uint32_t exit_value = 0;
   uint64_t cycles = 0;      ///< cycles since reset, the exit store's cycle included
   uint32_t last_pc = 0;     ///< pc of the last instruction fetch request (for diagnostics)
+  std::string protocol_error;  ///< set if the core broke the OBI protocol (the run stops)
 };
 
 class BareHarness {
@@ -73,6 +74,13 @@ class BareHarness {
     unsigned count = 0;
     uint64_t last_due = 0;
   };
+
+  /// A request must stay up, unchanged, until it is granted (OBI). Returns false on a breach.
+  struct PendingRequest {
+    bool waiting = false;
+    ObiRequest request;
+  };
+  static bool check_stable(PendingRequest& pending, const ObiRequest& now, bool gnt);
 
   void push(ResponseQueue& q, uint64_t now, uint32_t data);
   uint32_t data_read(uint32_t addr);

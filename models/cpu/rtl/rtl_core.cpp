@@ -1,20 +1,18 @@
 #include "models/cpu/rtl/rtl_core.h"
 
-#include "Vrv_core.h"
+#include "Vrv_core_sim.h"
 #include "verilated.h"
 
 namespace socsim {
 
 RtlCore::RtlCore(const RtlCoreConfig& config)
     : config_(config), context_(std::make_unique<VerilatedContext>()) {
-  top_ = std::make_unique<Vrv_core>(context_.get(), "rv_core");
+  top_ = std::make_unique<Vrv_core_sim>(context_.get(), "rv_core_sim");
   top_->boot_addr_i = config_.boot_addr;
   top_->mtvec_addr_i = config_.mtvec_addr;
   top_->hart_id_i = config_.hart_id;
   top_->dm_halt_addr_i = config_.dm_halt_addr;
   top_->dm_exception_addr_i = config_.dm_exception_addr;
-  top_->pulp_clock_en_i = 0;
-  top_->scan_cg_en_i = 0;
   top_->debug_req_i = 0;
 }
 
@@ -39,7 +37,7 @@ void RtlCore::reset() {
     top_->eval();
   }
   top_->rst_ni = 1;
-  top_->fetch_enable_i = 1;
+  top_->fetch_enable_i = 1;  // seen by the core from the first cycle on
   top_->eval();
   cycle_ = 0;
   order_ = 0;
@@ -54,7 +52,7 @@ void RtlCore::begin_cycle(const ObiInputs& instr, const ObiInputs& data) {
   top_->data_rvalid_i = data.rvalid;
   top_->data_rdata_i = data.rdata;
   top_->irq_i = irq_;
-  top_->clk_i = 0;
+  top_->clk_i = 1;  // the edge that starts the cycle
   top_->eval();
 }
 
@@ -68,11 +66,6 @@ ObiRequest RtlCore::data_request() const {
                     top_->data_wdata_o};
 }
 
-void RtlCore::set_grants(bool instr_gnt, bool data_gnt) {
-  top_->instr_gnt_i = instr_gnt;
-  top_->data_gnt_i = data_gnt;
-}
-
 bool RtlCore::irq_ack() const { return top_->irq_ack_o != 0; }
 uint32_t RtlCore::irq_ack_id() const { return top_->irq_id_o; }
 bool RtlCore::sleeping() const { return top_->core_sleep_o != 0; }
@@ -81,7 +74,7 @@ void RtlCore::end_cycle() {
   if (top_->rvfi_valid_o) {
     capture_retire();
   }
-  top_->clk_i = 1;
+  top_->clk_i = 0;
   top_->eval();
   ++cycle_;
 }

@@ -3,11 +3,13 @@
 //
 // One cycle, as seen by the driver:
 //   1. begin_cycle(instr_in, data_in): the inputs of this cycle (grant, and the rvalid/rdata
-//      of responses due now); the core's combinational outputs are then valid.
+//      of responses due now). The clock edge that starts the cycle is evaluated; the core's
+//      outputs of the cycle are then valid.
 //   2. read instr_request() / data_request(); a granted request is accepted in this cycle.
-//      set_grants() may still change the grants here (they are sampled at the clock edge).
-//   3. end_cycle(): the rising clock edge. Instructions retiring in the cycle are reported to
-//      the retire observer first.
+//      The grant of a cycle is decided before its request is seen (OBI allows a grant without
+//      a request); this lets one clock edge evaluate the whole cycle (rtl/rv_core_sim.sv).
+//   3. end_cycle(): ends the cycle. Instructions retiring in it are reported to the retire
+//      observer.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +17,7 @@
 
 #include "models/cpu/retire.h"
 
-class Vrv_core;
+class Vrv_core_sim;
 class VerilatedContext;
 
 namespace socsim {
@@ -58,10 +60,9 @@ class RtlCore {
   void begin_cycle(const ObiInputs& instr, const ObiInputs& data);
   ObiRequest instr_request() const;
   ObiRequest data_request() const;
-  void set_grants(bool instr_gnt, bool data_gnt);
   void end_cycle();
 
-  /// Level of the irq_i lines from the next begin_cycle() on.
+  /// Level of the irq_i lines in the cycles from the next begin_cycle() on.
   void set_irq(uint32_t lines) { irq_ = lines; }
   /// irq_ack_o / irq_id_o of the current cycle (valid after begin_cycle()).
   bool irq_ack() const;
@@ -89,7 +90,7 @@ class RtlCore {
 
   RtlCoreConfig config_;
   std::unique_ptr<VerilatedContext> context_;
-  std::unique_ptr<Vrv_core> top_;
+  std::unique_ptr<Vrv_core_sim> top_;
   uint32_t irq_ = 0;
   uint64_t cycle_ = 0;
   uint64_t order_ = 0;

@@ -4,8 +4,8 @@
 //   rv_harness <elf> [--max-cycles N] [--trace] [--random-waits SEED]
 //
 // Console output goes to stdout; the last line is "rv_harness: exit <value> after <N> cycles".
-// Exit status: the firmware's exit value; 124 if --max-cycles passed first; 2 on usage or
-// ELF errors.
+// Exit status: the firmware's exit value (low 8 bits); 124 if --max-cycles passed first; 3 if the
+// core broke the OBI protocol (checked with --random-waits); 2 on usage or ELF errors.
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -84,6 +84,11 @@ int main(int argc, char** argv) {
   }
   const socsim::RunResult result = harness.run();
   std::cout.flush();
+  if (!result.protocol_error.empty()) {
+    std::printf("rv_harness: OBI protocol error after %" PRIu64 " cycles: %s\n", result.cycles,
+                result.protocol_error.c_str());
+    return 3;
+  }
   if (!result.exited) {
     std::printf("rv_harness: no exit after %" PRIu64 " cycles (last fetch at 0x%08x)\n",
                 result.cycles, result.last_pc);

@@ -62,6 +62,42 @@ TEST(BareHarness, RetireTraceOfStore) {
   EXPECT_EQ(c.records[1].order, 1u);
 }
 
+TEST(BareHarness, IllegalInstructionRetiresAsTrap) {
+  BareHarness h(BareHarnessOptions{});
+  Collector c;
+  h.core().set_retire_observer(&c);
+  // mtvec resets to {mtvec_addr_i[31:8], 0, 01} = 0x1: exceptions go to 0.
+  h.write_words(0x0, {lui(kT0, 0x20000), addi(kA0, 0, 5), sw(kA0, kT0, 4), jal(0, 0)});
+  h.write_words(0x80, {addi(kA0, 0, 1), 0xFFFF'FFFFu});
+  const RunResult r = h.run();
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_value, 5u);
+  ASSERT_GE(c.records.size(), 3u);
+  const RetireRecord& trap = c.records[1];
+  EXPECT_EQ(trap.pc, 0x84u);
+  EXPECT_EQ(trap.insn, 0xFFFF'FFFFu);
+  EXPECT_TRUE(trap.trap);
+  EXPECT_EQ(trap.cause, 2u);
+  EXPECT_EQ(trap.next_pc, 0x0u);
+  EXPECT_EQ(trap.rd, 0u);
+  EXPECT_EQ(c.records[2].pc, 0x0u);
+  // in order, one record per retired instruction
+  for (size_t i = 0; i < c.records.size(); ++i) EXPECT_EQ(c.records[i].order, i);
+}
+
+TEST(BareHarness, RandomWaitStatesKeepTheProtocolAndTheResult) {
+  BareHarnessOptions options;
+  options.random_waits = true;
+  options.seed = 99;
+  BareHarness h(options);
+  h.write_words(0x80, {lui(kT0, 0x20000), addi(kA0, 0, 42), sw(kA0, kT0, 4), jal(0, 0)});
+  const RunResult r = h.run();
+  EXPECT_TRUE(r.protocol_error.empty()) << r.protocol_error;
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_value, 42u);
+  EXPECT_GT(r.cycles, 7u);
+}
+
 // Drives RtlCore directly on a zero-wait memory so that irq_i can change at an exact cycle.
 class Driver {
  public:

@@ -1,0 +1,75 @@
+#!/usr/bin/python3
+"""Simulation speed of the CPU models, side by side on the same long CPU-bound program
+(bench/programs/cpu_loop.S, 37.5 M cycles on the CV32E40P):
+
+  (a) the full SoC with the Verilated core:  socsim run --cpu rtl
+  (b) the same Verilated core in the bare C++ harness (flat memory, no SystemC): rtl_bare_speed
+  (c) the full SoC with the ISS:              socsim run --cpu iss
+
+Each is run N times, interleaved, and the median is printed, in simulated cycles per second
+of wall-clock time and of CPU time (the machine may be shared: CPU time is the steadier
+figure), with the ratio (a)/(b). Run after scripts/build.sh.
+"""
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def timed(cmd):
+    """Runs cmd; returns (wall seconds, CPU seconds of the child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        sys.exit(f"cpu_speed: {' '.join(cmd)} failed ({done.returncode}): {done.stderr}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3, help="runs per model (default 3)")
+    parser.add_argument("--build", default=os.environ.get("SOCSIM_BUILD_DIR",
+                                                          os.path.join(ROOT, "build")))
+    args = parser.parse_args()
+    elf = os.path.join(args.build, "bench", "cpu_loop.elf")
+    socsim = os.path.join(args.build, "bin", "socsim")
+    bare = os.path.join(args.build, "bin", "rtl_bare_speed")
+    for path in (elf, socsim, bare):
+        if not os.path.exists(path):
+            sys.exit(f"cpu_speed: {path} is missing: run scripts/build.sh first")
+    cycles = 37_500_010  # cycles of cpu_loop.elf on the RTL core, the exit store included
+    models = {
+        "(a) SoC, --cpu rtl": [socsim, "run", "--cpu", "rtl", "-q", "--firmware", elf],
+        "(b) bare harness, rtl": [bare, elf, "--runs", "1"],
+        "(c) SoC, --cpu iss": [socsim, "run", "--cpu", "iss", "-q", "--firmware", elf],
+    }
+    results = {name: [] for name in models}
+    for _ in range(args.runs):
+        for name, cmd in models.items():
+            results[name].append(timed(cmd))
+    medians = {}
+    print(f"{cycles:,} simulated cycles per run, median of {args.runs} runs")
+    print(f"{'model':24s} {'wall s':>8s} {'Mcyc/s':>8s} {'CPU s':>8s} {'Mcyc/CPU s':>11s}")
+    for name, runs in results.items():
+        wall = statistics.median(r[0] for r in runs)
+        cpu = statistics.median(r[1] for r in runs)
+        medians[name] = (wall, cpu)
+        print(f"{name:24s} {wall:8.2f} {cycles / wall / 1e6:8.2f} {cpu:8.2f} "
+              f"{cycles / cpu / 1e6:11.2f}")
+    a, b = medians["(a) SoC, --cpu rtl"], medians["(b) bare harness, rtl"]
+    print(f"ratio (a)/(b): {b[0] / a[0]:.3f} (wall), {b[1] / a[1]:.3f} (CPU time)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

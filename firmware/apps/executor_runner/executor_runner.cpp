@@ -1,0 +1,265 @@
+// executor_runner: runs the model that `socsim run --model FILE` placed in memory.
+//
+// One firmware runs any model: the boot-info block says where the model (and optional input
+// data, `--input FILE`) are. Method and temp pools are static buffers in BSS, sized at build
+// time (SOCSIM_RUNNER_METHOD_POOL / SOCSIM_RUNNER_TEMP_POOL); planned memory comes from the
+// method pool. Inputs are element i = i % 128 unless input data was given (every input's raw
+// bytes, in order).
+//
+// Arguments (after `--` on the socsim command line):
+//   --num-executions N   execute N times (default 1), setting the inputs before each
+//   --print-outputs      print every output element as "res[i] = v" (int8 as unsigned
+//                        bytes, as the seed's runner; float32 with 9 significant digits)
+//   --profile            print the cycles of every operator and delegate call
+// Exit status 0 on success; 1 with a message naming the error otherwise.
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "firmware/runtime/method.h"
+#include "firmware/runtime/profiling.h"
+#include "firmware/runtime/program.h"
+#include "hal/socsim_hal.h"
+
+#ifndef SOCSIM_RUNNER_METHOD_POOL
+#define SOCSIM_RUNNER_METHOD_POOL (1024 * 1024)
+#endif
+#ifndef SOCSIM_RUNNER_TEMP_POOL
+#define SOCSIM_RUNNER_TEMP_POOL (256 * 1024)
+#endif
+
+namespace {
+
+using socsim::runtime::Error;
+using socsim::runtime::MemoryAllocator;
+using socsim::runtime::MemoryManager;
+using socsim::runtime::Method;
+using socsim::runtime::MethodDiagnostics;
+using socsim::runtime::MethodMeta;
+using socsim::runtime::ProfileEvent;
+using socsim::runtime::ProfilingHooks;
+using socsim::runtime::Program;
+using socsim::runtime::Result;
+using socsim::runtime::ScalarType;
+using socsim::runtime::Span;
+using socsim::runtime::Tensor;
+
+alignas(16) uint8_t g_method_pool[SOCSIM_RUNNER_METHOD_POOL];
+alignas(16) uint8_t g_temp_pool[SOCSIM_RUNNER_TEMP_POOL];
+constexpr uint32_t kMaxPlannedBuffers = 8;
+
+struct Options {
+  uint32_t executions = 1;
+  bool print_outputs = false;
+  bool profile = false;
+};
+
+int fail(const char* what, Error error, const char* name = nullptr) {
+  printf("executor_runner: %s: %s (error 0x%02x)%s%s\n", what, socsim::runtime::to_string(error),
+         static_cast<unsigned>(error), name != nullptr ? ": " : "", name != nullptr ? name : "");
+  return 1;
+}
+
+bool parse(int argc, char** argv, Options* options) {
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--num-executions") == 0 && i + 1 < argc) {
+      char* end = nullptr;
+      const long n = strtol(argv[++i], &end, 10);
+      if (end == argv[i] || *end != '\0' || n < 1) {
+        printf("executor_runner: --num-executions needs a positive number\n");
+        return false;
+      }
+      options->executions = static_cast<uint32_t>(n);
+    } else if (strcmp(argv[i], "--print-outputs") == 0) {
+      options->print_outputs = true;
+    } else if (strcmp(argv[i], "--profile") == 0) {
+      options->profile = true;
+    } else {
+      printf(
+          "executor_runner: unknown argument '%s' (known: --num-executions N, "
+          "--print-outputs, --profile)\n",
+          argv[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+// ---- profiling: cycles per operator/delegate call ----------------------------------------
+
+struct CallTimer {
+  uint64_t start = 0;
+};
+
+void on_begin(void* context, ProfileEvent event, uint32_t, const char*, uint32_t) {
+  if (event == ProfileEvent::kOperator || event == ProfileEvent::kDelegate) {
+    static_cast<CallTimer*>(context)->start = socsim_cycles();
+  }
+}
+
+void on_end(void* context, ProfileEvent event, uint32_t index, const char* name,
+            uint32_t elements) {
+  if (event == ProfileEvent::kOperator || event == ProfileEvent::kDelegate) {
+    const uint64_t cycles = socsim_cycles() - static_cast<CallTimer*>(context)->start;
+    printf("  %s %lu %s: %lu elements, %llu cycles\n",
+           event == ProfileEvent::kOperator ? "op" : "delegate", static_cast<unsigned long>(index),
+           name, static_cast<unsigned long>(elements), static_cast<unsigned long long>(cycles));
+  }
+}
+
+// ---- inputs and outputs ------------------------------------------------------------------
+
+void fill_default(Tensor& t) {
+  const uint32_t n = t.numel();
+  switch (t.dtype) {
+    case ScalarType::kFloat32:
+      for (uint32_t i = 0; i < n; ++i) t.data_as<float>()[i] = static_cast<float>(i % 128);
+      break;
+    case ScalarType::kInt32:
+      for (uint32_t i = 0; i < n; ++i) t.data_as<int32_t>()[i] = static_cast<int32_t>(i % 128);
+      break;
+    case ScalarType::kInt8:
+    case ScalarType::kUInt8:
+      for (uint32_t i = 0; i < n; ++i) t.data_as<uint8_t>()[i] = static_cast<uint8_t>(i % 128);
+      break;
+  }
+}
+
+Error set_inputs(Method& method, const uint8_t* data, uint32_t size) {
+  uint32_t at = 0;
+  for (uint32_t i = 0; i < method.inputs_size(); ++i) {
+    Tensor& t = *method.input(i);
+    if (data == nullptr) {
+      fill_default(t);
+      continue;
+    }
+    if (t.nbytes > size - at) return Error::kInvalidArgument;
+    SOCSIM_RT_TRY(method.set_input(i, data + at, t.nbytes));
+    at += t.nbytes;
+  }
+  return Error::kOk;
+}
+
+void print_outputs(const Method& method) {
+  uint32_t index = 0;
+  for (uint32_t o = 0; o < method.outputs_size(); ++o) {
+    const Tensor& t = *method.output(o);
+    const uint32_t n = t.numel();
+    for (uint32_t i = 0; i < n; ++i, ++index) {
+      switch (t.dtype) {
+        case ScalarType::kFloat32:
+          printf("res[%lu] = %.9g\n", static_cast<unsigned long>(index),
+                 static_cast<double>(t.data_as<float>()[i]));
+          break;
+        case ScalarType::kInt32:
+          printf("res[%lu] = %ld\n", static_cast<unsigned long>(index),
+                 static_cast<long>(t.data_as<int32_t>()[i]));
+          break;
+        case ScalarType::kInt8:
+        case ScalarType::kUInt8:
+          printf("res[%lu] = %u\n", static_cast<unsigned long>(index),
+                 static_cast<unsigned>(t.data_as<uint8_t>()[i]));
+          break;
+      }
+    }
+  }
+}
+
+unsigned long long as_ull(uint64_t v) {
+  return static_cast<unsigned long long>(v);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (!parse(argc, argv, &options)) return 1;
+  const volatile struct socsim_bootinfo* info = socsim_bootinfo();
+  if (info == nullptr || info->model_addr == 0) {
+    printf("executor_runner: no model: run with `socsim run --model FILE`\n");
+    return 1;
+  }
+  const auto* model = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(info->model_addr));
+  const uint32_t model_size = info->model_size;
+  const uint8_t* input =
+      info->input_addr != 0
+          ? reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(info->input_addr))
+          : nullptr;
+  const uint32_t input_size = info->input_size;
+
+  const uint64_t t0 = socsim_cycles();
+  Result<Program> program = Program::load(model, model_size);
+  const uint64_t t1 = socsim_cycles();
+  if (!program.ok()) return fail("model file", program.error());
+
+  const MethodMeta meta = program->method_meta();
+  MemoryAllocator method_alloc(g_method_pool, sizeof(g_method_pool));
+  MemoryAllocator temp_alloc(g_temp_pool, sizeof(g_temp_pool));
+  Span planned[kMaxPlannedBuffers];
+  if (meta.num_memory_planned_buffers() > kMaxPlannedBuffers) {
+    return fail("planned buffers", Error::kNotSupported);
+  }
+  for (uint32_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
+    planned[i].size = meta.memory_planned_buffer_size(i);
+    planned[i].data = static_cast<uint8_t*>(method_alloc.allocate(planned[i].size, 16));
+    if (planned[i].data == nullptr) {
+      printf("executor_runner: planned buffer %lu needs %lu bytes; method pool is %lu bytes\n",
+             static_cast<unsigned long>(i), static_cast<unsigned long>(planned[i].size),
+             static_cast<unsigned long>(sizeof(g_method_pool)));
+      return fail("planned memory", Error::kMemoryAllocationFailed);
+    }
+  }
+  MemoryManager memory{&method_alloc, planned, meta.num_memory_planned_buffers(), &temp_alloc};
+  MethodDiagnostics diag;
+  const uint64_t t2 = socsim_cycles();
+  Result<Method> method = Method::load(*program, memory, &diag);
+  const uint64_t t3 = socsim_cycles();
+  if (!method.ok()) {
+    if (method.error() == Error::kOperatorMissing && diag.name != nullptr) {
+      printf("executor_runner: operator missing: %s (%s) at instruction %lu\n", diag.name,
+             socsim::runtime::to_string(diag.dtype), static_cast<unsigned long>(diag.instruction));
+    }
+    return fail("method load", method.error(), diag.name);
+  }
+  printf("Model: %lu bytes, %lu instructions, %lu delegates; planned memory %lu bytes\n",
+         static_cast<unsigned long>(model_size),
+         static_cast<unsigned long>(meta.num_instructions()),
+         static_cast<unsigned long>(meta.num_delegates()),
+         static_cast<unsigned long>(
+             meta.num_memory_planned_buffers() > 0 ? meta.memory_planned_buffer_size(0) : 0));
+  printf("Program load: %llu cycles; method load: %llu cycles\n", as_ull(t1 - t0), as_ull(t3 - t2));
+
+  CallTimer timer;
+  ProfilingHooks hooks;
+  hooks.begin = on_begin;
+  hooks.end = on_end;
+  hooks.context = &timer;
+  if (options.profile) socsim::runtime::set_profiling_hooks(&hooks);
+
+  for (uint32_t run = 0; run < options.executions; ++run) {
+    const uint64_t start = socsim_cycles();
+    Error error = set_inputs(*method, input, input_size);
+    if (error != Error::kOk) return fail("input data", error);
+    error = method->execute(&diag);
+    const uint64_t end = socsim_cycles();
+    if (error != Error::kOk) {
+      printf("executor_runner: instruction %lu failed\n",
+             static_cast<unsigned long>(diag.instruction));
+      return fail("execute", error, diag.name);
+    }
+    printf("Execution %lu: %llu cycles\n", static_cast<unsigned long>(run + 1),
+           as_ull(end - start));
+  }
+  socsim::runtime::set_profiling_hooks(nullptr);
+  printf("Model executed successfully %lu time(s).\n",
+         static_cast<unsigned long>(options.executions));
+  printf("Allocators: method %lu of %lu bytes, temp %lu of %lu bytes (high-water marks)\n",
+         static_cast<unsigned long>(method_alloc.high_water_mark()),
+         static_cast<unsigned long>(method_alloc.size()),
+         static_cast<unsigned long>(temp_alloc.high_water_mark()),
+         static_cast<unsigned long>(temp_alloc.size()));
+  if (options.print_outputs) print_outputs(*method);
+  method->destroy();
+  return 0;
+}

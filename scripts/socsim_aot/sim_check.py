@@ -1,0 +1,90 @@
+"""Runs a program file on the simulator with executor_runner and checks its outputs against
+the numpy reference executor.
+
+int8/int32 outputs and the outputs of int8-quantised programs must match bit for bit (the
+runner prints float32 with 9 significant digits, which round-trips exactly); outputs of
+float32 programs must match within --tolerance of the largest magnitude.
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+from socsim_aot import program_format as pf
+from socsim_aot import reference
+
+RES_LINE = re.compile(r"^res\[(\d+)\] = (\S+)$", re.M)
+
+
+def reference_outputs(program, input_path):
+    if input_path:
+        with open(input_path, "rb") as f:
+            raw = f.read()
+        inputs, at = [], 0
+        for tid in program.inputs:
+            t = program.tensors[tid]
+            inputs.append(np.frombuffer(raw, pf.DTYPES[t.dtype], int(np.prod(t.shape)), at)
+                          .reshape(t.shape))
+            at += t.nbytes
+    else:
+        inputs = reference.default_inputs(program)
+    return np.concatenate([o.reshape(-1) for o in reference.run(program, inputs)])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description="Run PROGRAM with executor_runner on the simulator (--print-outputs) and "
+                    "compare every printed output with the numpy reference executor.")
+    parser.add_argument("--socsim", required=True, help="the socsim binary")
+    parser.add_argument("--runner", required=True, help="executor_runner.elf")
+    parser.add_argument("--input", help="raw input file (passed with socsim run --input)")
+    parser.add_argument("--tolerance", type=float, default=1e-5,
+                        help="relative tolerance for float32 programs (default 1e-5)")
+    parser.add_argument("--max-cycles", default="2000000000", help="socsim run --max-cycles")
+    parser.add_argument("--runner-arg", action="append", default=[],
+                        help="extra executor_runner argument (repeatable)")
+    parser.add_argument("program", help="program file")
+    args = parser.parse_args(argv)
+    with open(args.program, "rb") as f:
+        program = pf.read(f.read())
+    want = reference_outputs(program, args.input)
+    cmd = [args.socsim, "run", "-q", "--firmware", args.runner, "--model", args.program,
+           "--max-cycles", args.max_cycles]
+    if args.input:
+        cmd += ["--input", args.input]
+    cmd += ["--", "--print-outputs"] + args.runner_arg
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    print("\n".join(l for l in result.stdout.splitlines() if not l.startswith("res[")))
+    if result.returncode != 0:
+        print(f"sim_check: socsim exited {result.returncode}\n{result.stderr}", file=sys.stderr)
+        return 1
+    printed = RES_LINE.findall(result.stdout)
+    if len(printed) != want.size or [int(i) for i, _ in printed] != list(range(want.size)):
+        print(f"sim_check: {len(printed)} output lines, expected {want.size}", file=sys.stderr)
+        return 1
+    if want.dtype == np.float32:
+        got = np.array([float(v) for _, v in printed], np.float32)
+        float_program = all(program.tensors[t].dtype == 1 for i in program.instructions
+                            for t in i.outputs)
+        if float_program:
+            bound = args.tolerance * max(float(np.abs(want).max()), 1e-30)
+            bad = np.abs(got - want) > bound
+        else:
+            bad = got != want
+    else:
+        got = np.array([int(v) for _, v in printed], np.int64)
+        bad = got != want.reshape(-1).astype(np.int64) % (256 if want.itemsize == 1 else 1 << 32)
+    if np.any(bad):
+        first = int(np.argmax(bad))
+        print(f"sim_check: {int(bad.sum())} of {want.size} outputs differ; first res[{first}] = "
+              f"{got[first]}, reference {want[first]}", file=sys.stderr)
+        return 1
+    print(f"sim_check: {want.size} outputs match the reference")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
