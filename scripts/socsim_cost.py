@@ -352,6 +352,7 @@ def campaign(args, out=sys.stdout):
                     "(setting the inputs, printing), which the execute region does not.")
         if calls_n:
             c = calls_n[0]
+            fam["probe_call_cycles"] = c["cycles"] / c["count"]
             probe_rows.append([f"{c['name']} per call", f"{c['cycles'] / c['count']:,.1f}",
                                fmt_time(c["cycles"] / c["count"], mhz)])
         call_fit_points = []
@@ -425,6 +426,10 @@ def campaign(args, out=sys.stdout):
                 ("Per element, size sweep (slope)", p["fit"]["slope"], d["fit"]["slope"])):
             rows.append([label, fmt_time(a, mhz), fmt_time(b2, mhz),
                          f"{a / b2:.1f}x" if b2 else "-"])
+        if "probe_call_fit" in p and "probe_call_fit" in d:
+            a, b2 = p["probe_call_fit"]["slope"], d["probe_call_fit"]["slope"]
+            rows.append(["Per element inside the call (probes)", fmt_time(a, mhz),
+                         fmt_time(b2, mhz), f"{a / b2:.1f}x" if b2 else "-"])
         table(f"7.4.3 The impact of delegation ({plain[0]} vs {deleg[0]}){note}",
               ["", "without", "with delegation", "speed-up"], rows, out)
         results["speedup"] = {"executions": p["fixed_dynamic"]["per_element"] /

@@ -94,6 +94,10 @@ void ProbeEngine::add_builtin_regions() {
   for (size_t i = 0; i < symbols_.function_count(); ++i) {
     const std::string& name = symbols_.function(static_cast<int>(i)).name;
     RegionDef def;
+    // Template instances (binary_i8<...>) are helpers a registered kernel calls or jumps to;
+    // the kernel's own region already covers them.
+    const std::string base = without_parameters(name);
+    if (!base.empty() && base.back() == '>') continue;
     if (name.find(kKernelParameters) != std::string::npos) {
       def.name = "operator " + last_component(short_name(name));
       def.category = "operator";
