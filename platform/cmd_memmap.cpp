@@ -71,6 +71,7 @@ std::string header(const SocConfig& soc) {
     def("NPU_BASE", r->base);
     out << "#define SOCSIM_NPU_IRQ " << r->irq << "u\n";
   }
+  if (const RegionConfig* r = soc.first_of_type("probe")) def("PROBE_BASE", r->base);
   if (!soc.loader.bootinfo_region.empty()) {
     def("BOOTINFO_BASE", soc.find_region(soc.loader.bootinfo_region)->base);
   }

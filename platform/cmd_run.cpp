@@ -18,6 +18,7 @@
 #include "platform/commands.h"
 #include "platform/firmware_image.h"
 #include "platform/npu_report.h"
+#include "platform/probes.h"
 #include "platform/soc.h"
 
 namespace po = boost::program_options;
@@ -123,6 +124,8 @@ int cmd_run(const std::vector<std::string>& all_args) {
       ("lockstep", "with --cpu rtl: check every retired instruction against the ISS; the first "
        "divergence stops the run (status 3) showing both")
       ("quiet,q", "print only the firmware's output and the summary line");
+  ProbeOptions probe_options;
+  add_probe_options(opts, probe_options);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(opts).run(), vm);
@@ -146,6 +149,7 @@ int cmd_run(const std::vector<std::string>& all_args) {
 
   std::unique_ptr<Soc> soc;
   std::unique_ptr<LockstepChecker> lockstep;
+  std::unique_ptr<ProbeSession> probes;
   try {
     SocConfig config = load_soc_config(config_path, sets);
     FirmwareImage image = load_firmware_image(firmware_path);
@@ -222,6 +226,7 @@ int cmd_run(const std::vector<std::string>& all_args) {
       lockstep = std::make_unique<LockstepChecker>(iss, soc->cpu().bridge, soc->control());
       soc->cpu().set_retire_observer(lockstep.get());
     }
+    probes = std::make_unique<ProbeSession>(probe_options, image, *soc, lockstep.get());
   } catch (const ConfigError& e) {
     std::cerr << "socsim: error: " << e.what() << "\n";
     return kExitUsage;
@@ -311,6 +316,8 @@ int cmd_run(const std::vector<std::string>& all_args) {
       break;
   }
   std::cout.flush();
+
+  if (!probes->report(std::cout, !quiet, report_dir, cycles)) return kExitUsage;
 
   // DDR statistics, for the regions that saw traffic.
   nlohmann::json ddr_json = nlohmann::json::object();

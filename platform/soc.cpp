@@ -11,6 +11,7 @@
 #include "models/peripherals/clint_timer.h"
 #include "models/peripherals/corev_ctrl.h"
 #include "models/peripherals/exit_device.h"
+#include "models/probe/probe_device.h"
 
 namespace socsim {
 
@@ -99,6 +100,10 @@ Soc::Soc(const SocConfig& config, const std::string& cpu_model, std::ostream& co
       bind_target(*router_, *m);
       m->dma_socket.bind(router_->target_socket);
       npus_.push_back(m.get());
+      devices_.push_back(std::move(m));
+    } else if (r.type == "probe") {
+      auto m = std::make_unique<ProbeDevice>(r.name.c_str(), cpu_clock_);
+      bind_target(*router_, *m);
       devices_.push_back(std::move(m));
     } else if (r.type == "dummy") {
       auto m = std::make_unique<NullDevice>(r.name.c_str(), cpu_clock_);

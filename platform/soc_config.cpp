@@ -8,7 +8,8 @@ namespace socsim {
 namespace {
 
 const char* const kRegionTypes[] = {"sram",  "rom",        "ddr",   "console", "exit",
-                                    "clint", "corev_ctrl", "dummy", "alias",   "npu"};
+                                    "clint", "corev_ctrl", "dummy", "alias",   "npu",
+                                    "probe"};
 
 bool known_type(const std::string& type) {
   return std::find(std::begin(kRegionTypes), std::end(kRegionTypes), type) !=
@@ -57,7 +58,8 @@ RegionConfig read_region(const std::string& name, const ConfigNode& node,
   r.type = node.at("type").as_string();
   if (!known_type(r.type)) {
     node.at("type").fail("unknown region type '" + r.type +
-                         "' (sram, rom, ddr, console, exit, clint, corev_ctrl, dummy, alias, npu)");
+                         "' (sram, rom, ddr, console, exit, clint, corev_ctrl, dummy, alias, npu, "
+                         "probe)");
   }
   r.base = node.at("base").as_u64();
   r.size = node.at("size").as_size();
@@ -78,6 +80,8 @@ RegionConfig read_region(const std::string& name, const ConfigNode& node,
     r.irq = static_cast<unsigned>(node.u64_or("irq", 16));
     if (r.irq > 31) node.at("irq").fail("interrupt line must be 0..31");
     if (r.size < 0x1000) node.at("size").fail("an npu region needs at least 0x1000 bytes");
+  } else if (r.type == "probe") {
+    if (r.size < 16) node.at("size").fail("a probe region needs at least 16 bytes");
   } else if (r.type == "alias") {
     r.alias_of = node.at("of").as_string();
     r.alias_offset = node.u64_or("offset", 0);
@@ -87,6 +91,27 @@ RegionConfig read_region(const std::string& name, const ConfigNode& node,
 }
 
 }  // namespace
+
+ProbesConfig read_probes_config(const ConfigNode& node) {
+  ProbesConfig probes;
+  if (!node.is_map()) node.fail("expected a map with 'regions' and/or 'marks'");
+  if (auto regions = node.find("regions")) {
+    if (!regions->is_map()) regions->fail("expected a map of name: spec");
+    for (const auto& [name, spec] : regions->entries()) {
+      probes.regions.push_back({name, spec.as_string(), spec.where()});
+    }
+  }
+  if (auto marks = node.find("marks")) {
+    if (!marks->is_map()) marks->fail("expected a map of probe register id: name");
+    for (const auto& [id, name] : marks->entries()) {
+      const auto value = parse_u64(id);
+      if (!value || *value > 0xFFFFFFFFull) name.fail("'" + id + "' is not a 32-bit id");
+      probes.marks.emplace_back(static_cast<uint32_t>(*value), name.as_string());
+    }
+  }
+  node.reject_unknown_keys();
+  return probes;
+}
 
 bool is_memory_type(const std::string& type) {
   return type == "sram" || type == "rom" || type == "ddr";
@@ -133,6 +158,7 @@ SocConfig load_soc_config(const std::string& file, const std::vector<std::string
     soc.corev_end_line = style == "corev";
   }
   soc.cpu = read_cpu(root.at("cpu"));
+  if (auto probes = root.find("probes")) soc.probes = read_probes_config(*probes);
 
   ConfigNode map = root.at("memory_map");
   if (!map.is_map()) map.fail("expected a map of named regions");

@@ -29,7 +29,7 @@ struct CpuConfig {
 struct RegionConfig {
   std::string name;
   std::string type;  ///< sram | rom | ddr | console | exit | clint | corev_ctrl | dummy | alias
-                    ///< | npu
+                     ///< | npu | probe
   uint64_t base = 0;
   uint64_t size = 0;
   uint32_t latency_cycles = 0;  ///< sram/rom: extra cycles per access
@@ -49,6 +49,19 @@ struct LoaderConfig {
   bool lenient_unmapped = false;  ///< unmapped reads give 0, writes are dropped (corev-verif)
 };
 
+/// Probe regions and mark names (the SoC's `probes:` section or a `--probes` file; see
+/// docs/probes.md). Specs are resolved against the firmware's symbols when it is loaded.
+struct ProbesConfig {
+  struct Region {
+    std::string name, spec, where;
+  };
+  std::vector<Region> regions;
+  std::vector<std::pair<uint32_t, std::string>> marks;  ///< probe register id -> name
+};
+
+/// Reads `{regions: {name: spec}, marks: {id: name}}` strictly. Throws ConfigError.
+ProbesConfig read_probes_config(const ConfigNode& node);
+
 struct SocConfig {
   std::string file;
   std::string dir;  ///< folder of the file, for relative paths
@@ -58,6 +71,7 @@ struct SocConfig {
   std::vector<RegionConfig> regions;
   LoaderConfig loader;
   bool corev_end_line = false;  ///< end_of_run_line: corev (core-v-verif testbench style)
+  ProbesConfig probes;
   std::string yaml_text;  ///< the configuration as used, after --set
 
   const RegionConfig* find_region(const std::string& name) const;

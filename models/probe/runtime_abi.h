@@ -1,0 +1,35 @@
+// What the probes know about the firmware runtime (firmware/runtime/), to find its phases
+// by symbol and to read element counts from call arguments without running any code on the
+// core. firmware/runtime/probe_abi.cpp checks the same layout at compile time, so a change
+// of the runtime's structures breaks the firmware build rather than the numbers.
+#pragma once
+
+#include <cstdint>
+
+namespace socsim::runtime_abi {
+
+// Phases: functions, by demangled name without parameters.
+constexpr const char* kProgramLoad = "socsim::runtime::Program::load";
+constexpr const char* kMethodLoad = "socsim::runtime::Method::load";
+constexpr const char* kDelegateInit = "socsim::runtime::Method::init_delegates";
+constexpr const char* kKernelResolve = "socsim::runtime::Method::resolve_instructions";
+constexpr const char* kExecute = "socsim::runtime::Method::execute";
+
+// A kernel is `Error fn(const KernelArgs&)`; a backend's execute is
+// `Error fn(const BackendExecuteContext&, void*, Tensor* const*, uint32_t, uint32_t)`.
+// They are recognised by these parameter lists in their demangled names.
+constexpr const char* kKernelParameters = "(socsim::runtime::KernelArgs const&)";
+constexpr const char* kDelegateParameters = "(socsim::runtime::BackendExecuteContext const&";
+
+// RV32 ilp32 layout.
+constexpr uint32_t kKernelArgsOutputs = 8;  ///< KernelArgs::outputs (Tensor* const*)
+constexpr uint32_t kTensorRank = 4;         ///< Tensor::rank (uint32_t)
+constexpr uint32_t kTensorSizes = 8;        ///< Tensor::sizes (int32_t[kMaxRank])
+constexpr uint32_t kMaxRank = 6;
+
+// Argument registers: a0 = x10.
+constexpr unsigned kA0 = 10;
+constexpr unsigned kA2 = 12;
+constexpr unsigned kA3 = 13;
+
+}  // namespace socsim::runtime_abi

@@ -1,0 +1,118 @@
+#include "platform/probes.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "platform/soc.h"
+
+namespace po = boost::program_options;
+
+namespace socsim {
+
+void add_probe_options(po::options_description& opts, ProbeOptions& options) {
+  opts.add_options()(
+      "probe", po::value(&options.specs)->composing(),
+      "measure a region (repeatable): "
+      "name=start..end (symbols or hex addresses) or name=function (entry to return)")(
+      "probes", po::value(&options.files)->composing(),
+      "read probe regions and mark names "
+      "from a YAML file (docs/probes.md)")(
+      "profile", po::bool_switch(&options.profile),
+      "function profile from the retire trace: "
+      "top-N table; with --report, callgrind.out.socsim and profile.folded")(
+      "profile-top", po::value(&options.profile_top)->default_value(25),
+      "functions in the profile table")("no-probes", po::bool_switch(&options.disabled),
+                                        "do not watch the retire trace (no "
+                                        "region table; --probe and --profile are then errors)");
+}
+
+ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& image, Soc& soc,
+                           RetireObserver* also)
+    : options_(options) {
+  if (options.disabled) {
+    if (!options.specs.empty() || !options.files.empty() || options.profile) {
+      throw ConfigError("--no-probes cannot be combined with --probe, --probes or --profile");
+    }
+    return;
+  }
+  std::vector<ProbeSymbol> symbols;
+  symbols.reserve(image.symbols.size());
+  for (const FirmwareSymbol& s : image.symbols) {
+    symbols.push_back({s.name, s.addr, s.size, s.is_function});
+  }
+  engine_ = std::make_unique<ProbeEngine>(
+      std::move(symbols),
+      [&soc](uint32_t addr, uint32_t* value) {
+        return soc.read_memory(addr, reinterpret_cast<uint8_t*>(value), 4);
+      },
+      options.profile);
+  engine_->add_builtin_regions();
+
+  RegionProbes& regions = engine_->regions();
+  if (const RegionConfig* probe = soc.config().first_of_type("probe")) {
+    regions.set_mark_window(static_cast<uint32_t>(probe->base), static_cast<uint32_t>(probe->size));
+  }
+  auto add_config = [&](const ProbesConfig& config) {
+    for (const ProbesConfig::Region& r : config.regions) {
+      regions.add(parse_region_spec(r.name, r.spec, engine_->symbols(), r.where));
+    }
+    for (const auto& [id, name] : config.marks) regions.name_mark(id, name);
+  };
+  add_config(soc.config().probes);
+  for (const std::string& file : options.files) {
+    add_config(read_probes_config(ConfigNode::load_file(file)));
+  }
+  for (const std::string& spec : options.specs) {
+    const size_t eq = spec.find('=');
+    if (eq == std::string::npos) {
+      throw ConfigError("--probe " + spec + ": expected name=spec");
+    }
+    regions.add(parse_region_spec(spec.substr(0, eq), spec.substr(eq + 1), engine_->symbols(),
+                                  "--probe " + spec));
+  }
+
+  info_.cpu_model = soc.cpu().kind();
+  info_.cycles_exact = soc.cpu().cycle_exact();
+  info_.clock_mhz = soc.cpu_clock().mhz();
+  info_.firmware = image.path;
+  if (also != nullptr) {
+    fanout_ = std::make_unique<Fanout>(also, engine_.get());
+    soc.cpu().set_retire_observer(fanout_.get());
+  } else {
+    soc.cpu().set_retire_observer(engine_.get());
+  }
+}
+
+bool ProbeSession::report(std::ostream& out, bool print, const std::string& report_dir,
+                          uint64_t run_cycles) {
+  if (!engine_) return true;
+  engine_->finish(run_cycles);
+  const FunctionProfile* profile = engine_->profile();
+  if (print) engine_->print_table(out, info_);
+  if (print && profile) profile->print_top(out, options_.profile_top, info_.cycles_exact);
+  if (report_dir.empty()) return true;
+
+  std::error_code ec;
+  std::filesystem::create_directories(report_dir, ec);
+  bool ok = true;
+  auto write = [&](const char* name, const auto& writer) {
+    std::ofstream file(report_dir + "/" + name);
+    if (file) writer(file);
+    if (!file) {
+      std::cerr << "socsim: error: cannot write " << report_dir << "/" << name << "\n";
+      ok = false;
+    }
+  };
+  write("probes.json", [&](std::ostream& o) { engine_->write_json(o, info_); });
+  write("probes.csv", [&](std::ostream& o) { engine_->write_csv(o, info_); });
+  write("probes_trace.json", [&](std::ostream& o) { engine_->write_trace(o, info_); });
+  if (profile) {
+    write("callgrind.out.socsim",
+          [&](std::ostream& o) { profile->write_callgrind(o, info_.firmware); });
+    write("profile.folded", [&](std::ostream& o) { profile->write_folded(o); });
+  }
+  return ok;
+}
+
+}  // namespace socsim

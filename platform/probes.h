@@ -1,0 +1,67 @@
+// `socsim run`'s probes: options, set-up from the firmware's symbols and the YAML, and the
+// reports at the end of a run (docs/probes.md).
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "models/probe/probe_engine.h"
+#include "platform/firmware_image.h"
+
+namespace socsim {
+
+class Soc;
+
+struct ProbeOptions {
+  std::vector<std::string> specs;  ///< --probe name=spec
+  std::vector<std::string> files;  ///< --probes FILE
+  bool profile = false;            ///< --profile
+  size_t profile_top = 25;         ///< --profile-top N
+  bool disabled = false;           ///< --no-probes
+};
+
+/// Adds --probe, --probes, --profile, --profile-top and --no-probes to `opts`.
+void add_probe_options(boost::program_options::options_description& opts, ProbeOptions& options);
+
+class ProbeSession {
+ public:
+  /// Resolves the built-in regions, the SoC YAML's `probes:` section, --probes files and
+  /// --probe specs against `image`'s symbols, and attaches to the SoC's CPU as its retire
+  /// observer; `also` (e.g. the lockstep checker, or null) keeps receiving every record,
+  /// before the probes do. Throws ConfigError naming the spec that is wrong.
+  ProbeSession(const ProbeOptions& options, const FirmwareImage& image, Soc& soc,
+               RetireObserver* also = nullptr);
+
+  /// Prints (when `print`) the region table and the profile and, with `report_dir`, writes
+  /// probes.json,
+  /// probes.csv, probes_trace.json (and callgrind.out.socsim, profile.folded).
+  /// `run_cycles` is the run's cycle count, which the retire trace's total is checked against.
+  /// Returns false if a file could not be written.
+  bool report(std::ostream& out, bool print, const std::string& report_dir, uint64_t run_cycles);
+
+ private:
+  /// Hands each record to two observers.
+  class Fanout : public RetireObserver {
+   public:
+    Fanout(RetireObserver* first, RetireObserver* second) : first_(first), second_(second) {}
+    void on_retire(const RetireRecord& record) override {
+      first_->on_retire(record);
+      second_->on_retire(record);
+    }
+
+   private:
+    RetireObserver* first_;
+    RetireObserver* second_;
+  };
+
+  ProbeOptions options_;
+  ProbeRunInfo info_;
+  std::unique_ptr<ProbeEngine> engine_;
+  std::unique_ptr<Fanout> fanout_;
+};
+
+}  // namespace socsim
