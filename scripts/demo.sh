@@ -10,6 +10,7 @@ socsim="$build/bin/socsim"
 runner="$build/firmware/apps/executor_runner/executor_runner.elf"
 zoo="$build/tests/runtime/zoo"
 reports="$root/reports"
+python="${SOCSIM_PYTHON:-/usr/bin/python3}"  # Debian's, with numpy and matplotlib
 banner() { printf '\n======== %s\n' "$*"; }
 
 banner "hello: firmware arguments through the boot-info block"
@@ -65,7 +66,7 @@ banner "NPU: MobileNetV2 (int8, 32x32), per-layer report"
 echo "(the CPU-only baseline of the two large models runs on the ISS: about 4.5e8 and 9.5e8"
 echo " cycles would take minutes on the RTL core; the ISS's cycles are estimates)"
 npu_compare mobilenet_v2 iss
-python3 "$root/scripts/npu_roofline.py" "$reports/mobilenet_v2_npu/npu_layers.json" \
+"$python" "$root/scripts/npu_roofline.py" "$reports/mobilenet_v2_npu/npu_layers.json" \
   -o "$reports/mobilenet_v2_npu/roofline.png"
 
 banner "NPU: ResNet-18 (int8, 32x32)"
@@ -80,7 +81,7 @@ echo "(the NPU's time per inference, from the per-layer report, and the whole in
 echo " cycles, which include the CPU's quantisation of the float input)"
 # npu_us <report dir>: the NPU's time for the last frame, in microseconds
 npu_us() {
-  python3 -c 'import json, sys
+  "$python" -c 'import json, sys
 r = json.load(open(sys.argv[1]))
 last = max(l["frame"] for l in r["layers"])
 print("%.1f" % sum(l["time_us"] for l in r["layers"] if l["frame"] == last))' "$1/npu_layers.json"
