@@ -55,7 +55,7 @@ npu_compare() {
   n=$(exec_cycles "$log_npu")
   local label="rtl"
   [[ $cpu == iss ]] && label="iss, estimated"
-  results+=("$(printf '%-14s %14s (%-14s %12s (rtl) %9sx' "$model" "$c" "$label)" "$n" \
+  results+=("$(printf '%-14s %11s %-17s %9s (rtl) %9sx' "$model" "$c" "($label)" "$n" \
     "$(ratio "$c" "$n")")")
 }
 
@@ -73,7 +73,7 @@ banner "NPU: ResNet-18 (int8, 32x32)"
 npu_compare resnet18 iss -q
 
 banner "NPU speed-ups (CPU cycles at 400 MHz for one inference)"
-printf '%-14s %31s %25s %10s\n' model "CPU only" "with the NPU" speed-up
+printf '%-14s %-29s %-15s %10s\n' model "CPU only" "with the NPU" speed-up
 printf '%s\n' "${results[@]}"
 
 banner "What if ... (MobileNetV2 with the NPU, one line each)"
