@@ -22,14 +22,29 @@ std::string shape(const uint32_t* s) {
          "," + std::to_string(s[3]) + ")";
 }
 
-// Layers of the last command list; CPU operators after them.
+// The frame of each layer: a program's command lists run in the same order at every
+// execution, so a frame begins whenever the first list run (by its address) starts again.
+std::vector<uint32_t> frames_of(const std::vector<NpuLayerRecord>& layers) {
+  std::vector<uint32_t> frames;
+  uint32_t frame = 0;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const bool new_run = i > 0 && layers[i].run != layers[i - 1].run;
+    if (new_run && layers[i].list_addr == layers.front().list_addr) ++frame;
+    frames.push_back(frame);
+  }
+  return frames;
+}
+
+// Layers of the last frame; CPU operators after them.
 std::vector<Row> rows_of(const NpuReportInput& in) {
   std::vector<Row> rows;
   const auto& layers = in.npu->layers();
-  const uint32_t last = layers.empty() ? 0 : layers.back().run;
+  const std::vector<uint32_t> frames = frames_of(layers);
+  const uint32_t last = frames.empty() ? 0 : frames.back();
   const double mhz = in.npu->config().clock_mhz;
-  for (const NpuLayerRecord& l : layers) {
-    if (l.run != last) continue;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const NpuLayerRecord& l = layers[i];
+    if (frames[i] != last) continue;
     Row r;
     r.id = static_cast<uint32_t>(rows.size() + 1);
     r.op_type = l.op_type;
@@ -76,11 +91,18 @@ std::string fmt(const char* f, double v) {
 void print_npu_report(std::ostream& out, const NpuReportInput& in) {
   const std::vector<Row> rows = rows_of(in);
   const NpuConfig& c = in.npu->config();
-  out << "\nNPU '" << in.npu->basename() << "' (" << c.name << ": " << c.cores << " x "
-      << c.rows << "x" << c.columns << " MACs at " << c.clock_mhz << " MHz) per-layer report";
-  if (!in.npu->layers().empty() && in.npu->layers().back().run > 0) {
-    out << ", last of " << in.npu->layers().back().run + 1 << " runs";
+  const auto& layers = in.npu->layers();
+  const std::vector<uint32_t> frames = frames_of(layers);
+  const uint32_t last_frame = frames.empty() ? 0 : frames.back();
+  std::set<uint32_t> lists_in_frame;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    if (frames[i] == last_frame) lists_in_frame.insert(layers[i].run);
   }
+  out << "\nNPU '" << in.npu->basename() << "' (" << c.name << ": " << c.cores << " x "
+      << c.rows << "x" << c.columns << " MACs at " << fmt("%g", c.clock_mhz)
+      << " MHz) per-layer report, "
+      << lists_in_frame.size() << " command list(s)";
+  if (last_frame > 0) out << ", last of " << last_frame + 1 << " frames";
   out << ":\n";
   char line[512];
   const char* head = "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %10s %-9s %s\n";
@@ -104,10 +126,10 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
     total_us += r.time_us;
     (r.on_npu ? npu_us : cpu_us) += r.time_us;
   }
-  for (const NpuLayerRecord& l : in.npu->layers()) {
-    if (l.run != in.npu->layers().back().run) continue;
-    read_kb += l.read_bytes / 1024.0;
-    write_kb += l.write_bytes / 1024.0;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    if (frames[i] != last_frame) continue;
+    read_kb += layers[i].read_bytes / 1024.0;
+    write_kb += layers[i].write_bytes / 1024.0;
   }
   out << "Total Operator Elapsed Per Frame Time(us): " << fmt("%.1f", total_us) << "  (NPU "
       << fmt("%.1f", npu_us) << ", CPU " << fmt("%.1f", cpu_us) << ")\n";
@@ -147,7 +169,6 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
   // Memory the NPU's layers touched: weights (with bias and requantisation tables),
   // activations, command lists; each address counted once.
   std::map<uint32_t, uint64_t> weights, tensors;
-  std::set<uint32_t> lists;
   for (const NpuLayerRecord& l : in.npu->layers()) {
     for (uint32_t s : {npu::kAddrWeights, npu::kAddrBias, npu::kAddrRequant}) {
       if (l.operand_bytes[s] == 0) continue;
@@ -163,10 +184,10 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
     for (const auto& e : m) s += e.second;
     return s;
   };
-  uint32_t layers_in_run = 0;
-  for (const NpuLayerRecord& l : in.npu->layers()) layers_in_run += l.run == in.npu->layers().back().run;
+  const auto layers_in_frame =
+      static_cast<uint32_t>(std::count(frames.begin(), frames.end(), last_frame));
   const double w_kb = sum(weights) / 1024.0, t_kb = sum(tensors) / 1024.0;
-  const double o_kb = layers_in_run * npu::kDescriptorSize / 1024.0;
+  const double o_kb = layers_in_frame * npu::kDescriptorSize / 1024.0;
   out << "\nMemory (KB): weights " << fmt("%.1f", w_kb) << ", internal tensors "
       << fmt("%.1f", t_kb) << " (touched, before buffer reuse), other (command list) "
       << fmt("%.1f", o_kb) << ", total " << fmt("%.1f", w_kb + t_kb + o_kb) << "\n";
@@ -177,8 +198,11 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
   const NpuConfig& c = in.npu->config();
   nlohmann::json layers = nlohmann::json::array();
   uint64_t bytes = 0, ddr_cycles = 0;
-  for (const NpuLayerRecord& l : in.npu->layers()) {
-    layers.push_back({{"run", l.run},
+  const std::vector<uint32_t> frames = frames_of(in.npu->layers());
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const NpuLayerRecord& l = in.npu->layers()[i];
+    layers.push_back({{"frame", frames[i]},
+                      {"run", l.run},
                       {"index", l.index},
                       {"name", l.name},
                       {"op_type", l.op_type},

@@ -12,8 +12,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("report", help="the <npu>_layers.json written by socsim run --report")
     parser.add_argument("-o", "--output", default="roofline.png", help="PNG to write")
-    parser.add_argument("--run", type=int, default=-1,
-                        help="which command list to plot (default: the last)")
+    parser.add_argument("--frame", type=int, default=-1,
+                        help="which frame (one execution of the program: all its command "
+                             "lists) to plot (default: the last)")
     args = parser.parse_args(argv)
     try:
         with open(args.report) as f:
@@ -25,8 +26,12 @@ def main(argv=None) -> int:
     if not layers:
         print(f"npu_roofline: {args.report}: no layers", file=sys.stderr)
         return 1
-    run = max(layer["run"] for layer in layers) if args.run < 0 else args.run
-    layers = [layer for layer in layers if layer["run"] == run and layer["macs"] > 0]
+    frame = max(layer["frame"] for layer in layers) if args.frame < 0 else args.frame
+    layers = [layer for layer in layers if layer["frame"] == frame and layer["macs"] > 0]
+    if not layers:
+        print(f"npu_roofline: {args.report}: no layers with MACs in frame {frame}",
+              file=sys.stderr)
+        return 1
     clock = report["clock_mhz"] * 1e6
     peak = report["peak_ops_per_s"]
     bandwidth = report["measured_ddr_bytes_per_s"]

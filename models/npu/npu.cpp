@@ -287,6 +287,7 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   NpuLayerRecord r;
   r.run = runs_;
   r.index = index;
+  r.list_addr = cmd_addr_;
   r.name.assign(d.name, strnlen(d.name, kNameSize));
   r.op_type = plan.op_type + activation_suffix(d);
   std::memcpy(r.in_shape, d.in_shape, sizeof r.in_shape);

@@ -33,6 +33,7 @@ namespace socsim {
 struct NpuLayerRecord {
   uint32_t run = 0;    ///< which command list (0 = the first started)
   uint32_t index = 0;  ///< position in its command list
+  uint32_t list_addr = 0;  ///< address of its command list (tells a program's lists apart)
   std::string name;
   std::string op_type;     ///< "Conv", "DepthwiseConv", ... with a fused activation appended
   uint32_t in_shape[4] = {};

@@ -3,7 +3,9 @@ the numpy reference executor.
 
 int8/int32 outputs and the outputs of int8-quantised programs must match bit for bit (the
 runner prints float32 with 9 significant digits, which round-trips exactly); outputs of
-float32 programs must match within --tolerance of the largest magnitude.
+float32 programs must match within --tolerance of the largest magnitude. With --same-as
+OTHER, OTHER (the same model compiled differently, e.g. without a delegate) is run too and
+both runs' printed outputs must be identical.
 """
 
 import argparse
@@ -34,6 +36,17 @@ def reference_outputs(program, input_path):
     return np.concatenate([o.reshape(-1) for o in reference.run(program, inputs)])
 
 
+def run_runner(args, program_path):
+    """Runs program_path with the runner; returns (status, stdout, stderr)."""
+    cmd = [args.socsim, "run", "-q", "--firmware", args.runner, "--model", program_path,
+           "--max-cycles", args.max_cycles]
+    if args.input:
+        cmd += ["--input", args.input]
+    cmd += ["--", "--print-outputs"] + args.runner_arg
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    return result.returncode, result.stdout, result.stderr
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         description="Run PROGRAM with executor_runner on the simulator (--print-outputs) and "
@@ -46,22 +59,20 @@ def main(argv=None):
     parser.add_argument("--max-cycles", default="2000000000", help="socsim run --max-cycles")
     parser.add_argument("--runner-arg", action="append", default=[],
                         help="extra executor_runner argument (repeatable)")
+    parser.add_argument("--same-as", metavar="OTHER",
+                        help="another program file of the same model: its outputs on the "
+                             "simulator must be identical")
     parser.add_argument("program", help="program file")
     args = parser.parse_args(argv)
     with open(args.program, "rb") as f:
         program = pf.read(f.read())
     want = reference_outputs(program, args.input)
-    cmd = [args.socsim, "run", "-q", "--firmware", args.runner, "--model", args.program,
-           "--max-cycles", args.max_cycles]
-    if args.input:
-        cmd += ["--input", args.input]
-    cmd += ["--", "--print-outputs"] + args.runner_arg
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    print("\n".join(l for l in result.stdout.splitlines() if not l.startswith("res[")))
-    if result.returncode != 0:
-        print(f"sim_check: socsim exited {result.returncode}\n{result.stderr}", file=sys.stderr)
+    status, stdout, stderr = run_runner(args, args.program)
+    print("\n".join(l for l in stdout.splitlines() if not l.startswith("res[")))
+    if status != 0:
+        print(f"sim_check: socsim exited {status}\n{stderr}", file=sys.stderr)
         return 1
-    printed = RES_LINE.findall(result.stdout)
+    printed = RES_LINE.findall(stdout)
     if len(printed) != want.size or [int(i) for i, _ in printed] != list(range(want.size)):
         print(f"sim_check: {len(printed)} output lines, expected {want.size}", file=sys.stderr)
         return 1
@@ -83,6 +94,19 @@ def main(argv=None):
               f"{got[first]}, reference {want[first]}", file=sys.stderr)
         return 1
     print(f"sim_check: {want.size} outputs match the reference")
+    if args.same_as:
+        status, stdout, stderr = run_runner(args, args.same_as)
+        if status != 0:
+            print(f"sim_check: {args.same_as}: socsim exited {status}\n{stderr}", file=sys.stderr)
+            return 1
+        other = RES_LINE.findall(stdout)
+        if other != printed:
+            differ = [i for i, (a, b) in enumerate(zip(printed, other)) if a != b]
+            print(f"sim_check: {args.same_as}: {len(other)} outputs, {len(differ)} differ from "
+                  f"{args.program}'s" + (f"; first res[{differ[0]}]" if differ else ""),
+                  file=sys.stderr)
+            return 1
+        print(f"sim_check: {len(other)} outputs identical to {args.same_as}'s")
     return 0
 
 

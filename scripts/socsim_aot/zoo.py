@@ -10,8 +10,9 @@ Models (all with fixed seeds, random weights, nothing downloaded):
   resnet18      torchvision ResNet-18 (random weights) at a small input size
 
 For every model NAME the output directory gets NAME.onnx, the program files (NAME.prog for
-plain models; NAME_f32.prog and NAME_int8.prog for the float models; NAME_cpu_packed.prog
-for add8 with the delegate), NAME.input.bin (a sample input, raw little-endian, inputs
+plain models; NAME_f32.prog, NAME_int8.prog and NAME_int8_npu.prog, int8 with the NPU
+delegate for the --npu-config preset, for the float models; NAME_cpu_packed.prog for add8
+with the delegate), NAME.input.bin (a sample input, raw little-endian, inputs
 concatenated) and NAME.torch.bin (torch's float output for it).
 """
 
@@ -25,6 +26,8 @@ from socsim_aot import compiler
 
 FLOAT_MODELS = ("convnet", "mobilenet_v2", "resnet18")
 ALL_MODELS = ("add", "add8") + FLOAT_MODELS
+DEFAULT_NPU_CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                  "configs", "npu", "rk3588-like.yaml")
 
 
 def _torch():
@@ -109,7 +112,8 @@ def fold_int8_casts(path):
     onnx.save(model, path)
 
 
-def build_model(name, out_dir, size=1024, image_size=32, samples=8):
+def build_model(name, out_dir, size=1024, image_size=32, samples=8,
+                npu_config=DEFAULT_NPU_CONFIG):
     """Exports and compiles one model; returns the list of files written."""
     torch = _torch()
     written = []
@@ -158,7 +162,10 @@ def build_model(name, out_dir, size=1024, image_size=32, samples=8):
     compiler.compile_file(onnx_path, base + "_f32.prog")
     compiler.compile_file(onnx_path, base + "_int8.prog", quantize="int8",
                           calibration=base + ".calibration.npz")
-    written += [base + "_f32.prog", base + "_int8.prog"]
+    compiler.compile_file(onnx_path, base + "_int8_npu.prog", quantize="int8",
+                          calibration=base + ".calibration.npz", delegate="npu",
+                          npu_config=npu_config)
+    written += [base + "_f32.prog", base + "_int8.prog", base + "_int8_npu.prog"]
     return written
 
 
@@ -190,6 +197,9 @@ def main(argv=None):
     parser.add_argument("--image-size", type=int, default=32,
                         help="input height and width for mobilenet_v2 and resnet18 "
                              "(default 32)")
+    parser.add_argument("--npu-config", default=os.path.normpath(DEFAULT_NPU_CONFIG),
+                        help="NPU preset the *_int8_npu programs are partitioned for "
+                             "(default configs/npu/rk3588-like.yaml)")
     args = parser.parse_args(argv)
     os.makedirs(args.out_dir, exist_ok=True)
     models = [m for m in args.models.split(",") if m]
@@ -200,7 +210,8 @@ def main(argv=None):
         for name in models:
             sizes = parse_sizes(args.sizes) if name in ("add", "add8") else [0]
             for size in sizes:
-                files = build_model(name, args.out_dir, size=size, image_size=args.image_size)
+                files = build_model(name, args.out_dir, size=size, image_size=args.image_size,
+                                    npu_config=args.npu_config)
                 print(f"zoo: {name}{'' if not size else f' ({size})'}: "
                       f"{', '.join(os.path.basename(f) for f in files)}")
     except compiler.CompileError as e:

@@ -10,13 +10,20 @@
 //   --num-executions N   execute N times (default 1), setting the inputs before each
 //   --print-outputs      print every output element as "res[i] = v" (int8 as unsigned
 //                        bytes, as the seed's runner; float32 with 9 significant digits)
-//   --profile            print the cycles of every operator and delegate call
-// Exit status 0 on success; 1 with a message naming the error otherwise.
+//   --profile            print the cycles of every operator and delegate call (for the npu
+//                        backend also the NPU cycles of its command list)
+//   --npu-poll           the npu backend polls the NPU's status register instead of
+//                        sleeping in WFI until its interrupt
+// Cycles are CPU clock cycles elapsed (socsim_elapsed_cycles: they include time the core
+// sleeps in WFI while the NPU runs, which mcycle does not count).
+// Exit status 0 on success; 1 with a message naming the error otherwise (an NPU error: its
+// name and the failing layer, from the status register).
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "firmware/delegates/npu/npu_backend.h"
 #include "firmware/runtime/method.h"
 #include "firmware/runtime/profiling.h"
 #include "firmware/runtime/program.h"
@@ -53,6 +60,7 @@ struct Options {
   uint32_t executions = 1;
   bool print_outputs = false;
   bool profile = false;
+  bool npu_poll = false;
 };
 
 int fail(const char* what, Error error, const char* name = nullptr) {
@@ -75,10 +83,12 @@ bool parse(int argc, char** argv, Options* options) {
       options->print_outputs = true;
     } else if (strcmp(argv[i], "--profile") == 0) {
       options->profile = true;
+    } else if (strcmp(argv[i], "--npu-poll") == 0) {
+      options->npu_poll = true;
     } else {
       printf(
           "executor_runner: unknown argument '%s' (known: --num-executions N, "
-          "--print-outputs, --profile)\n",
+          "--print-outputs, --profile, --npu-poll)\n",
           argv[i]);
       return false;
     }
@@ -89,22 +99,27 @@ bool parse(int argc, char** argv, Options* options) {
 // ---- profiling: cycles per operator/delegate call ----------------------------------------
 
 struct CallTimer {
-  uint64_t start = 0;
+  uint32_t start = 0;
 };
 
 void on_begin(void* context, ProfileEvent event, uint32_t, const char*, uint32_t) {
   if (event == ProfileEvent::kOperator || event == ProfileEvent::kDelegate) {
-    static_cast<CallTimer*>(context)->start = socsim_cycles();
+    static_cast<CallTimer*>(context)->start = socsim_elapsed_cycles();
   }
 }
 
 void on_end(void* context, ProfileEvent event, uint32_t index, const char* name,
             uint32_t elements) {
   if (event == ProfileEvent::kOperator || event == ProfileEvent::kDelegate) {
-    const uint64_t cycles = socsim_cycles() - static_cast<CallTimer*>(context)->start;
-    printf("  %s %lu %s: %lu elements, %llu cycles\n",
+    const uint32_t cycles = socsim_elapsed_cycles() - static_cast<CallTimer*>(context)->start;
+    printf("  %s %lu %s: %lu elements, %llu cycles",
            event == ProfileEvent::kOperator ? "op" : "delegate", static_cast<unsigned long>(index),
            name, static_cast<unsigned long>(elements), static_cast<unsigned long long>(cycles));
+    if (event == ProfileEvent::kDelegate && strcmp(name, socsim::delegates::kNpuBackendId) == 0) {
+      printf(", %llu npu cycles",
+             static_cast<unsigned long long>(socsim::delegates::npu_backend_last_status().cycles));
+    }
+    printf("\n");
   }
 }
 
@@ -187,10 +202,11 @@ int main(int argc, char** argv) {
           ? reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(info->input_addr))
           : nullptr;
   const uint32_t input_size = info->input_size;
+  socsim::delegates::npu_backend_set_polling(options.npu_poll);
 
-  const uint64_t t0 = socsim_cycles();
+  const uint32_t t0 = socsim_elapsed_cycles();
   Result<Program> program = Program::load(model, model_size);
-  const uint64_t t1 = socsim_cycles();
+  const uint32_t t1 = socsim_elapsed_cycles();
   if (!program.ok()) return fail("model file", program.error());
 
   const MethodMeta meta = program->method_meta();
@@ -212,9 +228,9 @@ int main(int argc, char** argv) {
   }
   MemoryManager memory{&method_alloc, planned, meta.num_memory_planned_buffers(), &temp_alloc};
   MethodDiagnostics diag;
-  const uint64_t t2 = socsim_cycles();
+  const uint32_t t2 = socsim_elapsed_cycles();
   Result<Method> method = Method::load(*program, memory, &diag);
-  const uint64_t t3 = socsim_cycles();
+  const uint32_t t3 = socsim_elapsed_cycles();
   if (!method.ok()) {
     if (method.error() == Error::kOperatorMissing && diag.name != nullptr) {
       printf("executor_runner: operator missing: %s (%s) at instruction %lu\n", diag.name,
@@ -228,7 +244,8 @@ int main(int argc, char** argv) {
          static_cast<unsigned long>(meta.num_delegates()),
          static_cast<unsigned long>(
              meta.num_memory_planned_buffers() > 0 ? meta.memory_planned_buffer_size(0) : 0));
-  printf("Program load: %llu cycles; method load: %llu cycles\n", as_ull(t1 - t0), as_ull(t3 - t2));
+  printf("Program load: %llu cycles; method load: %llu cycles\n", as_ull(t1 - t0),
+         as_ull(t3 - t2));
 
   CallTimer timer;
   ProfilingHooks hooks;
@@ -238,14 +255,20 @@ int main(int argc, char** argv) {
   if (options.profile) socsim::runtime::set_profiling_hooks(&hooks);
 
   for (uint32_t run = 0; run < options.executions; ++run) {
-    const uint64_t start = socsim_cycles();
+    const uint32_t start = socsim_elapsed_cycles();
     Error error = set_inputs(*method, input, input_size);
     if (error != Error::kOk) return fail("input data", error);
     error = method->execute(&diag);
-    const uint64_t end = socsim_cycles();
+    const uint32_t end = socsim_elapsed_cycles();
     if (error != Error::kOk) {
       printf("executor_runner: instruction %lu failed\n",
              static_cast<unsigned long>(diag.instruction));
+      if (diag.name != nullptr && strcmp(diag.name, socsim::delegates::kNpuBackendId) == 0) {
+        const auto& npu = socsim::delegates::npu_backend_last_status();
+        printf("executor_runner: npu: %s (error %lu) at layer %lu of the command list\n",
+               npu.error_name, static_cast<unsigned long>(npu.error),
+               static_cast<unsigned long>(npu.layer));
+      }
       return fail("execute", error, diag.name);
     }
     printf("Execution %lu: %llu cycles\n", static_cast<unsigned long>(run + 1),

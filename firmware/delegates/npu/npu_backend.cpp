@@ -6,8 +6,8 @@
 #include "firmware/runtime/backend_registry.h"
 #include "models/npu/npu_interface.h"
 
-#if defined(__riscv) && __has_include("socsim_memmap.h")
-#include "socsim_memmap.h"
+#if defined(__riscv)
+#include "socsim_memmap.h"  // generated from the SoC YAML: SOCSIM_NPU_BASE, SOCSIM_NPU_IRQ
 #endif
 
 namespace socsim::delegates {
@@ -113,8 +113,9 @@ Error execute(const runtime::BackendExecuteContext&, void* handle, Tensor* const
     for (uint32_t slot = 0; slot < npu::kAddrCount; ++slot) {
       uint32_t index;
       memcpy(&index, &original->addr[slot], sizeof index);
-      h->list[i].addr[slot] =
-          index == kNoTensor ? 0 : static_cast<uint32_t>(reinterpret_cast<uintptr_t>(args[index]->data));
+      const uintptr_t addr =
+          index == kNoTensor ? 0 : reinterpret_cast<uintptr_t>(args[index]->data);
+      h->list[i].addr[slot] = static_cast<uint32_t>(addr);
     }
   }
   const uint32_t status = run_list(h->list, h->count);
