@@ -123,6 +123,7 @@ int cmd_run(const std::vector<std::string>& all_args) {
       ("corev-end-line", "also print the core-v-verif testbench's end-of-run line")
       ("lockstep", "with --cpu rtl: check every retired instruction against the ISS; the first "
        "divergence stops the run (status 3) showing both")
+      ("ddr-banks", "also print the DDR statistics per bank (always in ddr.json)")
       ("quiet,q", "print only the firmware's output and the summary line");
   ProbeOptions probe_options;
   add_probe_options(opts, probe_options);
@@ -325,14 +326,15 @@ int cmd_run(const std::vector<std::string>& all_args) {
     ddr_json[ddr->name()] = ddr->stats().to_json();
     if (ddr->stats().total().requests() == 0 || quiet) continue;
     std::cout << "\nDDR '" << ddr->basename() << "' statistics:\n";
-    ddr->stats().print(std::cout);
+    ddr->stats().print(std::cout, vm.count("ddr-banks") > 0);
   }
 
-  // NPU per-layer reports (CPU operators join them when probes provide their cycles).
+  // NPU per-layer reports, with the CPU's operators of the same execution from the probes.
   std::vector<NpuReportInput> npu_reports;
   for (const Npu* npu : soc->npus()) {
     if (npu->layers().empty()) continue;
-    npu_reports.push_back({npu, {}, mhz});
+    npu_reports.push_back({npu, probes ? probes->last_execution_cpu_operators()
+                                       : std::vector<CpuOperatorRecord>{}, mhz});
     if (!quiet) print_npu_report(std::cout, npu_reports.back());
   }
 

@@ -1,9 +1,12 @@
 #include "platform/probes.h"
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
+#include "platform/npu_report.h"
 #include "platform/soc.h"
 
 namespace po = boost::program_options;
@@ -113,6 +116,38 @@ bool ProbeSession::report(std::ostream& out, bool print, const std::string& repo
     write("profile.folded", [&](std::ostream& o) { profile->write_folded(o); });
   }
   return ok;
+}
+
+std::vector<CpuOperatorRecord> ProbeSession::last_execution_cpu_operators() const {
+  const RegionProbes& regions = engine_->regions();
+  // The window of the last `execute` occurrence.
+  const RegionOccurrence* last = nullptr;
+  for (size_t i = 0; i < regions.size(); ++i) {
+    if (regions.def(i).name == "execute" && !regions.stats(i).occurrences.empty()) {
+      last = &regions.stats(i).occurrences.back();
+    }
+  }
+  std::vector<std::pair<uint64_t, CpuOperatorRecord>> calls;
+  if (last == nullptr) return {};
+  for (size_t i = 0; i < regions.size(); ++i) {
+    const RegionDef& def = regions.def(i);
+    if (def.category != "operator") continue;
+    const std::string op = def.name.substr(def.name.find(' ') + 1);
+    for (const RegionOccurrence& o : regions.stats(i).occurrences) {
+      if (o.start_cycle < last->start_cycle || o.end_cycle > last->end_cycle) continue;
+      CpuOperatorRecord r;
+      r.name = def.name;
+      r.op_type = op;
+      r.in_shape = r.out_shape = "-";
+      r.cpu_cycles = o.cycles();
+      calls.emplace_back(o.start_cycle, r);
+    }
+  }
+  std::sort(calls.begin(), calls.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<CpuOperatorRecord> out;
+  for (auto& c : calls) out.push_back(std::move(c.second));
+  return out;
 }
 
 }  // namespace socsim

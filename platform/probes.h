@@ -15,6 +15,7 @@
 namespace socsim {
 
 class Soc;
+struct CpuOperatorRecord;
 
 struct ProbeOptions {
   std::vector<std::string> specs;  ///< --probe name=spec
@@ -42,6 +43,10 @@ class ProbeSession {
   /// `run_cycles` is the run's cycle count, which the retire trace's total is checked against.
   /// Returns false if a file could not be written.
   bool report(std::ostream& out, bool print, const std::string& report_dir, uint64_t run_cycles);
+
+  /// The operator calls the CPU ran during the last execution of the runtime (in order),
+  /// for the NPU report's CPU rows. Empty without the runtime's symbols.
+  std::vector<CpuOperatorRecord> last_execution_cpu_operators() const;
 
  private:
   /// Hands each record to two observers.

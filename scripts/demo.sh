@@ -16,8 +16,8 @@ banner() { printf '\n======== %s\n' "$*"; }
 banner "hello: firmware arguments through the boot-info block"
 "$socsim" run --firmware "$build/firmware/apps/hello.elf" -- demo arguments
 
-banner "add8 (int8, 1024 elements): one execution, then 11 (fixed vs dynamic cost)"
-"$socsim" run -q --firmware "$runner" --model "$zoo/add8_1024.prog" \
+banner "add8 (int8, 1024 elements): one execution with its start-up probes, then 11"
+"$socsim" run --firmware "$runner" --model "$zoo/add8_1024.prog" \
   --report "$reports/add8_1x" -- --num-executions 1
 "$socsim" run -q --firmware "$runner" --model "$zoo/add8_1024.prog" \
   --report "$reports/add8_11x" -- --num-executions 11

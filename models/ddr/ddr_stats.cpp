@@ -163,7 +163,7 @@ void print_row(std::ostream& out, const std::string& name, const DdrCounters& c)
 
 }  // namespace
 
-void DdrStats::print(std::ostream& out) const {
+void DdrStats::print(std::ostream& out, bool banks) const {
   out << "DDR " << device_ << ": ";
   if (ideal_) {
     out << "ideal (fixed latency, unlimited bandwidth)";
@@ -183,7 +183,7 @@ void DdrStats::print(std::ostream& out) const {
     if (initiators_[i].requests() > 0) print_row(out, names_[i], initiators_[i]);
   }
   print_row(out, "total", total_);
-  if (ideal_) return;
+  if (ideal_ || !banks) return;
   out << "\n";
   print_header(out, "bank");
   for (size_t i = 0; i < banks_.size(); ++i) {

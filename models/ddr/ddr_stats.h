@@ -80,7 +80,8 @@ class DdrStats {
   uint64_t refreshes() const { return refreshes_; }
 
   /// Human-readable tables (totals, initiators, banks that saw traffic).
-  void print(std::ostream& out) const;
+  /// The initiator table, and the per-bank table when `banks`.
+  void print(std::ostream& out, bool banks = true) const;
   nlohmann::json to_json() const;
 
  private:
