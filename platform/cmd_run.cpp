@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "models/common/hex.h"
 #include "models/cpu/lockstep.h"
 #include "models/ddr/ddr.h"
 #include "models/peripherals/exit_device.h"
@@ -36,12 +37,6 @@ Exit status: the firmware's exit code; 2 for a usage, configuration or input err
 simulation fault (unmapped access, lock-up), reported with address, PC and cycle; 124 when
 --max-cycles is reached.
 )";
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 std::string default_config_path() { return std::string(SOCSIM_SOURCE_DIR) + "/configs/soc/default.yaml"; }
 

@@ -10,18 +10,13 @@
 #include <sstream>
 
 #include "models/common/config.h"
+#include "models/common/hex.h"
 
 namespace socsim {
 
 namespace {
 
 constexpr unsigned kEmRiscv = 243;
-
-std::string hex(uint64_t v) {
-  std::ostringstream out;
-  out << "0x" << std::hex << v;
-  return out.str();
-}
 
 FirmwareImage load_elf(const std::string& path) {
   if (elf_version(EV_CURRENT) == EV_NONE) throw ConfigError("libelf is too old");

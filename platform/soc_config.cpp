@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "models/common/hex.h"
+
 namespace socsim {
 
 namespace {
@@ -14,12 +16,6 @@ const char* const kRegionTypes[] = {"sram",  "rom",        "ddr",   "console", "
 bool known_type(const std::string& type) {
   return std::find(std::begin(kRegionTypes), std::end(kRegionTypes), type) !=
          std::end(kRegionTypes);
-}
-
-std::string hex(uint64_t v) {
-  std::ostringstream out;
-  out << "0x" << std::hex << v;
-  return out.str();
 }
 
 CpuConfig read_cpu(const ConfigNode& node) {

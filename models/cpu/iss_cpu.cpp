@@ -2,15 +2,9 @@
 
 #include <cstdio>
 
-namespace socsim {
+#include "models/common/hex.h"
 
-namespace {
-std::string hex(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
-}  // namespace
+namespace socsim {
 
 IssCpu::IssCpu(sc_core::sc_module_name name, const ClockDomain& clock, const IssConfig& config,
                IrqLines& irq, SimControl& control, uint64_t quantum_cycles)

@@ -2,15 +2,11 @@
 
 #include <cstdio>
 
+#include "models/common/hex.h"
+
 namespace socsim {
 
 namespace {
-
-std::string hex(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
 
 // CSRs whose value only the hardware defines: the counters and mip.
 bool hardware_defined_csr(uint32_t insn) {

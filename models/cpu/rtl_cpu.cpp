@@ -3,15 +3,9 @@
 #include <cstdio>
 #include <cstring>
 
-namespace socsim {
+#include "models/common/hex.h"
 
-namespace {
-std::string hex(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
-}  // namespace
+namespace socsim {
 
 RtlCpu::RtlCpu(sc_core::sc_module_name name, const ClockDomain& clock,
                const RtlCoreConfig& config, IrqLines& irq, SimControl& control,

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "models/common/hex.h"
+
 namespace socsim {
 namespace {
 
@@ -25,12 +27,6 @@ int32_t imm_j(uint32_t i) {
 }
 unsigned clz32(uint32_t v) { return v ? __builtin_clz(v) : 32; }
 unsigned clo32(uint32_t v) { return clz32(~v); }
-
-std::string hex(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
 
 // Cycle estimates of the CV32E40P timing table (CV32E40P-FACTS.md) that are not 1.
 constexpr unsigned kJumpCycles = 2;
