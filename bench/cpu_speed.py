@@ -6,6 +6,9 @@
   (b) the same Verilated core in the bare C++ harness (flat memory, no SystemC): rtl_bare_speed
   (c) the full SoC with the ISS:              socsim run --cpu iss
 
+(a) and (c) also run with --no-probes: the non-intrusive probes follow every retired
+instruction, and their cost shows as the difference.
+
 Each is run N times, interleaved, and the median is printed, in simulated cycles per second
 of wall-clock time and of CPU time (the machine may be shared: CPU time is the steadier
 figure), with the ratio (a)/(b). Run after scripts/build.sh.
@@ -50,8 +53,12 @@ def main():
     cycles = 37_500_010  # cycles of cpu_loop.elf on the RTL core, the exit store included
     models = {
         "(a) SoC, --cpu rtl": [socsim, "run", "--cpu", "rtl", "-q", "--firmware", elf],
+        "(a) ... --no-probes": [socsim, "run", "--cpu", "rtl", "-q", "--no-probes",
+                                "--firmware", elf],
         "(b) bare harness, rtl": [bare, elf, "--runs", "1"],
         "(c) SoC, --cpu iss": [socsim, "run", "--cpu", "iss", "-q", "--firmware", elf],
+        "(c) ... --no-probes": [socsim, "run", "--cpu", "iss", "-q", "--no-probes",
+                                "--firmware", elf],
     }
     results = {name: [] for name in models}
     for _ in range(args.runs):
@@ -66,8 +73,10 @@ def main():
         medians[name] = (wall, cpu)
         print(f"{name:24s} {wall:8.2f} {cycles / wall / 1e6:8.2f} {cpu:8.2f} "
               f"{cycles / cpu / 1e6:11.2f}")
-    a, b = medians["(a) SoC, --cpu rtl"], medians["(b) bare harness, rtl"]
-    print(f"ratio (a)/(b): {b[0] / a[0]:.3f} (wall), {b[1] / a[1]:.3f} (CPU time)")
+    b = medians["(b) bare harness, rtl"]
+    for name in ("(a) SoC, --cpu rtl", "(a) ... --no-probes"):
+        a = medians[name]
+        print(f"ratio {name} / (b): {b[0] / a[0]:.3f} (wall), {b[1] / a[1]:.3f} (CPU time)")
     return 0
 
 
