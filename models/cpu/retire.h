@@ -9,7 +9,8 @@
 namespace socsim {
 
 struct RetireRecord {
-  uint64_t cycle = 0;      ///< core cycle in which the instruction retired (since reset)
+  uint64_t cycle = 0;      ///< index of the core cycle in which it retired (0 = first after
+                           ///< reset); both CPU models count alike: cost = delta of cycles
   uint64_t order = 0;      ///< retire index (0, 1, 2, ...)
   uint32_t pc = 0;         ///< address of the instruction
   uint32_t insn = 0;       ///< instruction bits as fetched (16-bit ones zero-extended)

@@ -681,7 +681,7 @@ bool Rv32Iss::step() {
   ++retired_;
 
   if (observer_ != nullptr) {
-    rec_.cycle = cycle_;
+    rec_.cycle = cycle_ - 1;  // the last cycle the instruction occupied (retire.h)
     rec_.order = retired_ - 1;
     rec_.pc = pc;
     rec_.insn = insn;
