@@ -18,6 +18,7 @@ module rv_controller (
   // ID stage
   input  logic              id_valid_i,       // an instruction is in ID
   input  rv_pkg::sys_e      id_sys_i,
+  input  logic              id_csr_i,         // the ID instruction is a CSR access
   input  rv_pkg::xfer_e     id_xfer_i,
   input  logic              jr_stall_i,
   input  logic              id_ready_i,       // the ID instruction enters EX (next state only)
@@ -55,6 +56,8 @@ module rv_controller (
 
   ctrl_state_e state_d, state_q;
   sys_e        flush_sys_d, flush_sys_q;
+  ctrl_state_e state_prev_q;  // state of the previous cycle
+  logic        flush_csr_d, flush_csr_q;
   logic [31:0] flush_pc_d, flush_pc_q;
   logic        jump_done_d, jump_done_q;
   logic        havereset_d, havereset_q;
@@ -190,6 +193,7 @@ module rv_controller (
   always_comb begin
     state_d     = state_q;
     flush_sys_d = flush_sys_q;
+    flush_csr_d = flush_csr_q;
     flush_pc_d  = flush_pc_q;
     jump_done_d = 1'b0;
     havereset_d = havereset_q;
@@ -207,6 +211,7 @@ module rv_controller (
             if (id_ready_i) begin
               state_d     = CTRL_FLUSH_EX;
               flush_sys_d = id_sys_i;
+              flush_csr_d = id_csr_i;
               flush_pc_d  = id_pc_i;
             end
           end else if (pc_set_o) begin
@@ -216,7 +221,14 @@ module rv_controller (
           end
         end
       end
-      CTRL_FLUSH_EX:    if (ex_ready_i) state_d = CTRL_FLUSH_WB;
+      // An illegal instruction reaches EX with every unit disabled, so EX reports no valid
+      // result in its cycle there: the CV32E40P's FLUSH_EX then waits one cycle more. An
+      // illegal CSR access keeps its CSR unit enabled and does not wait.
+      CTRL_FLUSH_EX:
+        if (ex_ready_i && !(flush_sys_q == SYS_ILLEGAL && !flush_csr_q &&
+                            state_prev_q == CTRL_DECODE)) begin
+          state_d = CTRL_FLUSH_WB;
+        end
       CTRL_FLUSH_WB: begin
         unique case (flush_sys_q)
           SYS_MRET: state_d = CTRL_XRET_JUMP;
@@ -238,12 +250,16 @@ module rv_controller (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q     <= CTRL_RESET;
+      state_prev_q <= CTRL_RESET;
+      flush_csr_q  <= 1'b0;
       flush_sys_q <= SYS_NONE;
       flush_pc_q  <= '0;
       jump_done_q <= 1'b0;
       havereset_q <= 1'b1;
     end else begin
       state_q     <= state_d;
+      state_prev_q <= state_q;
+      flush_csr_q  <= flush_csr_d;
       flush_sys_q <= flush_sys_d;
       flush_pc_q  <= flush_pc_d;
       jump_done_q <= jump_done_d;

@@ -85,7 +85,7 @@ module rv_core #(
   // Signals
   // =============================================================================================
   // IF
-  logic        if_valid, if_accept;
+  logic        if_valid, if_accept, id_take;
   logic [31:0] if_raw, if_pc;
   // controller
   logic        fetch_req, pc_set, halt_if, halt_id, is_decoding, kill_id, mtvec_init;
@@ -102,7 +102,7 @@ module rv_core #(
   decode_t     dec;
   logic [4:0]  id_rs1, id_rs2, id_rd;
   logic [31:0] rf_a, rf_b, rs1_val, rs2_val, id_opa, id_opb, id_target;
-  logic        load_stall, jr_stall, id_ready;
+  logic        load_stall, jr_stall, id_free, id_ready;
   // EX
   logic        ex_valid_q, ex_compressed_q, ex_rd_we_q, ex_mem_load_q, ex_mem_store_q;
   logic        ex_mem_unsigned_q, ex_csr_write_q, ex_intr_q;
@@ -163,12 +163,14 @@ module rv_core #(
     .valid_o        (if_valid),
     .raw_o          (if_raw),
     .pc_o           (if_pc),
-    .ready_i        (if_accept)
+    .ready_i        (id_take)
   );
 
   // An instruction enters ID when ID is empty or hands its instruction on, unless the fetch
   // is halted or redirected.
-  assign if_accept = if_valid && !halt_if && !pc_set && (!id_valid_q || id_ready);
+  // ID can take an instruction this cycle (the CV32E40P's if_valid without fetch_valid).
+  assign id_take   = !halt_if && !pc_set && (id_valid_q ? id_ready : id_free);
+  assign if_accept = if_valid && id_take;
 
   always_comb begin
     unique case (pc_sel)
@@ -270,31 +272,49 @@ module rv_core #(
   assign wb_load_wait = wb_valid_q && wb_load_q && !lsu_resp_final;
 
   // Reads rs1/rs2 that the target register is, or writes it through the EX port (the
-  // CV32E40P also stalls on this write-after-write case).
-  function automatic logic depends(logic [4:0] target);
+  // CV32E40P also stalls on this write-after-write case, for an instruction being decoded).
+  function automatic logic reads(logic [4:0] target);
     return (dec.rs1_used && id_rs1 != 5'd0 && id_rs1 == target) ||
-           (dec.rs2_used && id_rs2 != 5'd0 && id_rs2 == target) ||
-           (dec.rd_we && id_rd == target);
+           (dec.rs2_used && id_rs2 != 5'd0 && id_rs2 == target);
+  endfunction
+  function automatic logic depends(logic [4:0] target);
+    return reads(target) || (id_valid_q && dec.rd_we && id_rd == target);
   endfunction
 
+  // As in the CV32E40P, the stall conditions are evaluated on the ID register whether or not
+  // it holds a valid instruction: when ID is empty they come from the stale instruction that
+  // left it (only its register reads count then). Such a stale stall keeps the next
+  // instruction out of ID for the cycle: e.g. `jalr ra, 0(ra)` stalls on its own link write
+  // while it is in EX, so a call through auipc/jalr costs one cycle more than a jalr whose
+  // rd and rs1 differ, and `lw a0, 0(a0)` followed by a fetch bubble delays its successor.
   assign dep_ex     = depends(ex_rd_q);
   assign dep_wb     = depends(wb_rd_q);
-  assign load_stall = id_valid_q && ((ex_load && dep_ex) || (wb_load_wait && dep_wb));
-  assign jr_stall   = id_valid_q && (dec.xfer == XFER_JALR) && (id_rs1 != 5'd0) &&
+  assign load_stall = (ex_load && dep_ex) || (wb_load_wait && dep_wb);
+  assign jr_stall   = (dec.xfer == XFER_JALR) && (id_rs1 != 5'd0) &&
                       ((ex_valid_q && (ex_rd_we_q || ex_mem_load_q) && ex_rd_q == id_rs1) ||
                        (wb_valid_q && wb_load_q && wb_rd_q == id_rs1));
-  assign id_ready   = id_valid_q && is_decoding && !halt_id && !load_stall && !jr_stall &&
-                      ex_ready;
+  assign id_free    = !load_stall && !jr_stall && ex_ready;
+  assign id_ready   = id_valid_q && is_decoding && !halt_id && id_free;
 
   // =============================================================================================
   // Controller
   // =============================================================================================
+  // fetch_enable_i is sticky and registered before the controller sees it, as in the
+  // CV32E40P's sleep unit: the first fetch request goes out two cycles after the first cycle in
+  // which fetch_enable_i is high.
+  logic fetch_enable_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fetch_enable_q <= 1'b0;
+    else if (fetch_enable_i) fetch_enable_q <= 1'b1;
+  end
+
   rv_controller u_controller (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
-    .fetch_enable_i    (fetch_enable_i),
+    .fetch_enable_i    (fetch_enable_q),
     .id_valid_i        (id_valid_q),
     .id_sys_i          (dec.sys),
+    .id_csr_i          (id_instr[6:0] == 7'b1110011 && id_instr[14:12] != 3'b000),
     .id_xfer_i         (dec.xfer),
     .jr_stall_i        (jr_stall),
     .id_ready_i        (id_ready),
@@ -440,7 +460,15 @@ module rv_core #(
     .data_rdata_i   (data_rdata_i)
   );
 
-  // Performance events of this cycle
+  // Performance events of this cycle. A stall counts once, in its first cycle: the CV32E40P
+  // counts LD_STALL and JMP_STALL only when ID could pass an instruction on (no stall, not
+  // halted) in the cycle before, whether or not ID held one.
+  logic id_moved_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) id_moved_q <= 1'b0;
+    else         id_moved_q <= !halt_id && id_free;
+  end
+
   logic [NUM_EVENTS-1:0] events;
   logic                  counts_as_instr;
   assign counts_as_instr = id_ready && !(dec.sys inside {SYS_ILLEGAL, SYS_ECALL, SYS_EBREAK});
@@ -448,8 +476,8 @@ module rv_core #(
     events                  = '0;
     events[EV_CYCLES]       = 1'b1;
     events[EV_INSTR]        = counts_as_instr;
-    events[EV_LD_STALL]     = is_decoding && load_stall;
-    events[EV_JMP_STALL]    = is_decoding && jr_stall;
+    events[EV_LD_STALL]     = load_stall && !halt_id && id_moved_q;
+    events[EV_JMP_STALL]    = jr_stall && !halt_id && id_moved_q;
     events[EV_IMISS]        = is_decoding_state_fetch_miss();
     events[EV_LD]           = counts_as_instr && dec.mem_load;
     events[EV_ST]           = counts_as_instr && dec.mem_store;

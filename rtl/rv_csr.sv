@@ -55,7 +55,6 @@ module rv_csr #(
   logic        mtvec_mode_q;
   logic        mcause_irq_q;
   logic [4:0]  mcause_code_q;
-  logic [31:0] dcsr_q, dpc_q, dscratch0_q, dscratch1_q;
   logic [31:0] inhibit_q;
   logic [63:0] mcycle_q, minstret_q;
   logic [NUM_EVENTS-1:0] events_q;
@@ -105,10 +104,6 @@ module rv_csr #(
         CSR_MEPC:          rdata_o = mepc_q;
         CSR_MCAUSE:        rdata_o = {mcause_irq_q, 26'b0, mcause_code_q};
         CSR_MIP:           rdata_o = irq_q;
-        CSR_DCSR:          rdata_o = dcsr_q;
-        CSR_DPC:           rdata_o = dpc_q;
-        CSR_DSCRATCH0:     rdata_o = dscratch0_q;
-        CSR_DSCRATCH1:     rdata_o = dscratch1_q;
         CSR_MVENDORID:     rdata_o = MVENDORID_VALUE;
         CSR_MARCHID:       rdata_o = MARCHID_VALUE;
         CSR_MHARTID:       rdata_o = hart_id_i;
@@ -149,10 +144,6 @@ module rv_csr #(
       mtvec_mode_q  <= 1'b1;
       mcause_irq_q  <= 1'b0;
       mcause_code_q <= '0;
-      dcsr_q        <= 32'h4000_0003;  // debug spec 0.13: xdebugver 4, prv M
-      dpc_q         <= '0;
-      dscratch0_q   <= '0;
-      dscratch1_q   <= '0;
       inhibit_q     <= InhibitMask;
       irq_q         <= '0;
       events_q      <= '0;
@@ -171,13 +162,6 @@ module rv_csr #(
       if (wr(we_i, addr_i, CSR_MSCRATCH))      mscratch_q   <= wval;
       if (wr(we_i, addr_i, CSR_MEPC))          mepc_q       <= {wval[31:1], 1'b0};
       if (wr(we_i, addr_i, CSR_MCOUNTINHIBIT)) inhibit_q    <= wval & InhibitMask;
-      if (wr(we_i, addr_i, CSR_DPC))           dpc_q        <= {wval[31:1], 1'b0};
-      if (wr(we_i, addr_i, CSR_DSCRATCH0))     dscratch0_q  <= wval;
-      if (wr(we_i, addr_i, CSR_DSCRATCH1))     dscratch1_q  <= wval;
-      if (wr(we_i, addr_i, CSR_DCSR)) begin
-        // ebreakm, stepie, stopcount, stoptime, step are writable
-        dcsr_q <= (dcsr_q & ~32'h0000_8E04) | (wval & 32'h0000_8E04);
-      end
       if (wr(we_i, addr_i, CSR_MTVEC)) begin
         mtvec_base_q <= wval[31:8];
         mtvec_mode_q <= wval[0];
@@ -258,9 +242,11 @@ module rv_csr #(
   // ---------------------------------------------------------------------------------------------
   logic [31:0] pending;
 
+  // Requests come from the registered lines (mip); waking from WFI, as in the CV32E40P's
+  // interrupt controller, from the lines themselves, a cycle earlier.
   assign pending      = irq_q & mie_q;
-  assign irq_wakeup_o = |pending;
-  assign irq_req_o    = irq_wakeup_o && mie_bit_q;
+  assign irq_wakeup_o = |(irq_i & mie_q);
+  assign irq_req_o    = (|pending) && mie_bit_q;
 
   always_comb begin
     irq_id_o = 5'd0;

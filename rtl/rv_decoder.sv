@@ -21,13 +21,15 @@ module rv_decoder (
            (a[4:0] != 5'd1);  // no time/timeh, no mcounteren-like hole
   endfunction
 
+  // The debug CSRs (dcsr, dpc, dscratch0/1) exist only in debug mode, which this core does not
+  // enter: outside it the CV32E40P decodes them as illegal.
   function automatic logic csr_exists(logic [11:0] a);
     logic ok;
     ok = is_counter(a) || (a >= 12'h323 && a <= 12'h33F) || (a >= 12'h7A0 && a <= 12'h7AA);
     unique case (a)
       CSR_MSTATUS, CSR_MISA, CSR_MIE, CSR_MTVEC, CSR_MCOUNTINHIBIT, CSR_MSCRATCH, CSR_MEPC,
-      CSR_MCAUSE, CSR_MTVAL, CSR_MIP, CSR_DCSR, CSR_DPC, CSR_DSCRATCH0, CSR_DSCRATCH1,
-      CSR_MVENDORID, CSR_MARCHID, CSR_MIMPID, CSR_MHARTID: ok = 1'b1;
+      CSR_MCAUSE, CSR_MTVAL, CSR_MIP, CSR_MVENDORID, CSR_MARCHID, CSR_MIMPID,
+      CSR_MHARTID: ok = 1'b1;
       default: ;
     endcase
     return ok;
@@ -37,8 +39,7 @@ module rv_decoder (
     logic st;
     st = is_counter(a) || (a >= 12'h323 && a <= 12'h33F);
     unique case (a)
-      CSR_MSTATUS, CSR_MEPC, CSR_MTVEC, CSR_MCAUSE, CSR_MCOUNTINHIBIT, CSR_DCSR, CSR_DPC,
-      CSR_DSCRATCH0, CSR_DSCRATCH1: st = 1'b1;
+      CSR_MSTATUS, CSR_MEPC, CSR_MTVEC, CSR_MCAUSE, CSR_MCOUNTINHIBIT: st = 1'b1;
       default: ;
     endcase
     return st;

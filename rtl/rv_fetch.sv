@@ -27,7 +27,7 @@ module rv_fetch (
   output logic        valid_o,          // an instruction is available
   output logic [31:0] raw_o,            // instruction as fetched (16 bits zero-extended)
   output logic [31:0] pc_o,             // its address (also the next pc when none is valid)
-  input  logic        ready_i           // ID takes the instruction this cycle
+  input  logic        ready_i           // ID takes the instruction offered this cycle, if any
 );
 
   `include "rv_assert.svh"
@@ -105,16 +105,19 @@ module rv_fetch (
         end
       end
     end else if (w0_valid) begin
-      // first word after a redirect to a halfword address: keep its upper half
-      consume      = 1'b1;
-      half_d       = w0[31:16];
-      half_valid_d = 1'b1;
+      // first word after a redirect to a halfword address: keep its upper half (taken only
+      // when ID can take an instruction, as the CV32E40P's aligner)
       if (w0[17:16] != 2'b11) begin
         raw_valid = 1'b1;
         raw       = {16'b0, w0[31:16]};
-        if (ready_i) begin
-          pc_d         = pc_q + 32'd2;
-          half_valid_d = 1'b0;
+      end
+      if (ready_i) begin
+        consume = 1'b1;
+        half_d  = w0[31:16];
+        if (w0[17:16] != 2'b11) begin
+          pc_d = pc_q + 32'd2;
+        end else begin
+          half_valid_d = 1'b1;
         end
       end
     end

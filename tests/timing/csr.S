@@ -27,7 +27,6 @@ test_main:
   CSR_CYCLES(csrr t0 COMMA mhpmcounter3, 4)
   CSR_CYCLES(csrr t0 COMMA mcountinhibit, 4)
   CSR_CYCLES(csrr t0 COMMA mhpmevent3, 4)
-  CSR_CYCLES(csrr t0 COMMA dscratch0, 4)
   CSR_CYCLES(csrw mepc COMMA t0, 4)
   CSR_CYCLES(csrr t0 COMMA mscratch, 1)
   CSR_CYCLES(csrw mscratch COMMA t0, 1)
