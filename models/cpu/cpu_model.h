@@ -25,6 +25,11 @@ class CpuModel : public sc_core::sc_module {
   virtual uint64_t instructions() const = 0;
   virtual uint32_t pc() const = 0;
   virtual void set_retire_observer(RetireObserver* observer) = 0;
+  /// False when the model reports no retired instructions (the OpenHW CV32E40P built with
+  /// SOCSIM_CV32E40P_RTL): probes and lockstep need them; cycles are still exact.
+  virtual bool has_retire_trace() const { return true; }
+  /// What the model is, for reports ("socsim rv_core", "OpenHW CV32E40P", "ISS").
+  virtual const char* description() const = 0;
   /// Stop with a cycle-limit report when this many cycles have run (0 = no limit).
   void set_max_cycles(uint64_t cycles) { max_cycles_ = cycles; }
   /// Called at synchronisation points with the current cycle (for progress display).

@@ -17,6 +17,7 @@ class IssCpu : public CpuModel {
          IrqLines& irq, SimControl& control, uint64_t quantum_cycles);
 
   const char* kind() const override { return "iss"; }
+  const char* description() const override { return "ISS"; }
   bool cycle_exact() const override { return false; }
   uint64_t cycles() const override { return iss_.cycle(); }
   uint64_t instructions() const override { return iss_.instret(); }

@@ -56,10 +56,11 @@ bool RtlCpu::serve_fetch(uint32_t addr, uint64_t now) {
 }
 
 bool RtlCpu::serve_data(const ObiRequest& req, uint64_t now) {
-  // OBI: a word address and byte enables; the bus sees the bytes actually enabled.
+  // OBI: byte enables select lanes of the word at addr & ~3 (the address may also carry the
+  // offset of the first enabled byte, as the CV32E40P's does); the bus sees the enabled bytes.
   const unsigned offset = req.be ? __builtin_ctz(req.be) : 0;
   const unsigned bytes = req.be ? __builtin_popcount(req.be) : 4;
-  const uint32_t addr = req.addr + offset;
+  const uint32_t addr = (req.addr & ~3u) + offset;
   uint32_t rdata = 0;
   uint32_t wait_cycles = 0;
   if (data_window_.contains(addr, bytes) && (!req.we || data_window_.writable)) {
@@ -144,7 +145,7 @@ void RtlCpu::run_thread() {
     core_->begin_cycle(iin, din);
 
     const ObiRequest ir = core_->instr_request();
-    if (ir.req && !serve_fetch(ir.addr, now)) break;
+    if (ir.req && !serve_fetch(ir.addr & ~3u, now)) break;
     const ObiRequest dr = core_->data_request();
     if (dr.req && !serve_data(dr, now)) break;
     const bool asleep = core_->sleeping() && pending == 0 && !ir.req && !dr.req &&

@@ -27,6 +27,8 @@ class RtlCpu : public CpuModel, private RetireObserver {
 
   const char* kind() const override { return "rtl"; }
   bool cycle_exact() const override { return true; }
+  bool has_retire_trace() const override { return RtlCore::has_retire_trace(); }
+  const char* description() const override { return RtlCore::description(); }
   uint64_t cycles() const override { return core_->cycle(); }
   uint64_t instructions() const override { return retired_; }
   uint32_t pc() const override { return last_pc_; }

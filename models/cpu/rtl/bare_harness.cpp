@@ -5,6 +5,8 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <ostream>
 
@@ -161,6 +163,24 @@ void BareHarness::data_write(uint32_t addr, uint32_t wdata, uint8_t be) {
   }
 }
 
+void BareHarness::trace_bus(const ObiRequest& ir, bool igrant, const ObiRequest& dr,
+                            bool dgrant) {
+  char line[96];
+  if (ir.req && igrant) {
+    std::snprintf(line, sizeof line, "%" PRIu64 " I %08x\n", now_, ir.addr & ~3u);
+    *options_.bus_trace << line;
+  }
+  if (dr.req && dgrant) {
+    if (dr.we) {
+      std::snprintf(line, sizeof line, "%" PRIu64 " D W %08x %x %08x\n", now_, dr.addr & ~3u,
+                    dr.be, dr.wdata);
+    } else {
+      std::snprintf(line, sizeof line, "%" PRIu64 " D R %08x %x\n", now_, dr.addr & ~3u, dr.be);
+    }
+    *options_.bus_trace << line;
+  }
+}
+
 bool BareHarness::check_stable(PendingRequest& pending, const ObiRequest& now, bool gnt) {
   if (pending.waiting &&
       (!now.req || now.addr != pending.request.addr || now.we != pending.request.we ||
@@ -218,16 +238,20 @@ RunResult BareHarness::run() {
       result.protocol_error = "data request withdrawn or changed before its grant";
       break;
     }
+    if (options_.bus_trace != nullptr) trace_bus(ir, iin.gnt, dr, din.gnt);
     if (ir.req && iin.gnt) {
       result.last_pc = ir.addr;
       push(instr_q_, now_, read_word(ir.addr));
     }
     if (dr.req && din.gnt) {
+      // OBI: the byte enables select lanes of the word at addr & ~3; the address itself may
+      // carry the offset of the first enabled byte (the CV32E40P's does).
+      const uint32_t word_addr = dr.addr & ~3u;
       uint32_t rdata = 0;
       if (dr.we) {
-        data_write(dr.addr, dr.wdata, dr.be);
+        data_write(word_addr, dr.wdata, dr.be);
       } else {
-        rdata = data_read(dr.addr);
+        rdata = data_read(word_addr);
       }
       push(data_q_, now_, rdata);
     }

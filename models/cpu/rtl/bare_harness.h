@@ -33,6 +33,10 @@ struct BareHarnessOptions {
   uint32_t seed = 1;          ///< seed of the wait-state generator
   uint64_t max_cycles = 200'000'000;
   std::ostream* console = nullptr;  ///< console output (nullptr: discarded)
+  /// One line per granted OBI request (cycle, port, address, and for data: direction, byte
+  /// enables, store data); nullptr: none. Two cores that agree cycle for cycle print the
+  /// same lines, whatever their internals (scripts/cv32e40p-compare.py diffs them).
+  std::ostream* bus_trace = nullptr;
 };
 
 struct RunResult {
@@ -82,6 +86,7 @@ class BareHarness {
   };
   static bool check_stable(PendingRequest& pending, const ObiRequest& now, bool gnt);
 
+  void trace_bus(const ObiRequest& ir, bool igrant, const ObiRequest& dr, bool dgrant);
   void push(ResponseQueue& q, uint64_t now, uint32_t data);
   uint32_t data_read(uint32_t addr);
   void data_write(uint32_t addr, uint32_t wdata, uint8_t be);

@@ -18,6 +18,14 @@ RtlCore::RtlCore(const RtlCoreConfig& config)
 
 RtlCore::~RtlCore() { top_->final(); }
 
+#ifdef SOCSIM_GENUINE_CV32E40P
+bool RtlCore::has_retire_trace() { return false; }
+const char* RtlCore::description() { return "OpenHW CV32E40P (" SOCSIM_GENUINE_CV32E40P ")"; }
+#else
+bool RtlCore::has_retire_trace() { return true; }
+const char* RtlCore::description() { return "socsim rv_core"; }
+#endif
+
 void RtlCore::reset() {
   top_->instr_gnt_i = 0;
   top_->instr_rvalid_i = 0;

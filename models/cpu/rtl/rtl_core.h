@@ -76,6 +76,12 @@ class RtlCore {
 
   /// Completed clock cycles since reset was released.
   uint64_t cycle() const { return cycle_; }
+  /// Whether the Verilated core reports retired instructions: socsim's rv_core does; the
+  /// OpenHW CV32E40P (SOCSIM_CV32E40P_RTL) has no retire-trace port, so retired() stays 0.
+  static bool has_retire_trace();
+  /// "socsim rv_core" or "OpenHW CV32E40P (<checkout>)".
+  static const char* description();
+
   /// Retired instructions so far.
   uint64_t retired() const { return order_; }
 

@@ -1,7 +1,7 @@
 // rv_harness: runs a bare-metal RISC-V ELF on the Verilated core in the bare harness
 // (core-v-verif memory map, see bare_harness.h) and exits with the firmware's exit value.
 //
-//   rv_harness <elf> [--max-cycles N] [--trace] [--random-waits SEED]
+//   rv_harness <elf> [--max-cycles N] [--trace] [--bus-trace FILE] [--random-waits SEED]
 //
 // Console output goes to stdout; the last line is "rv_harness: exit <value> after <N> cycles".
 // Exit status: the firmware's exit value (low 8 bits); 124 if --max-cycles passed first; 3 if the
@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -39,7 +40,7 @@ class TracePrinter : public socsim::RetireObserver {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: rv_harness <elf> [--max-cycles N] [--trace] [--random-waits SEED]\n");
+               "usage: rv_harness <elf> [--max-cycles N] [--trace] [--bus-trace FILE] [--random-waits SEED]\n");
   return 2;
 }
 
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   options.console = &std::cout;
   std::string elf;
   bool trace = false;
+  std::string bus_trace_path;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--max-cycles" && i + 1 < argc) {
@@ -57,6 +59,8 @@ int main(int argc, char** argv) {
     } else if (arg == "--random-waits" && i + 1 < argc) {
       options.random_waits = true;
       options.seed = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 0));
+    } else if (arg == "--bus-trace" && i + 1 < argc) {
+      bus_trace_path = argv[++i];
     } else if (arg == "--trace") {
       trace = true;
     } else if (arg == "--help" || arg == "-h") {
@@ -72,6 +76,15 @@ int main(int argc, char** argv) {
     return usage();
   }
 
+  std::ofstream bus_trace;
+  if (!bus_trace_path.empty()) {
+    bus_trace.open(bus_trace_path);
+    if (!bus_trace) {
+      std::fprintf(stderr, "rv_harness: cannot write %s\n", bus_trace_path.c_str());
+      return 2;
+    }
+    options.bus_trace = &bus_trace;
+  }
   socsim::BareHarness harness(options);
   std::string error;
   if (!harness.load_elf(elf, &error)) {

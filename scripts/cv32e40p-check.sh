@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Cross-checks socsim's core (rtl/) against the OpenHW CV32E40P, cycle for cycle.
+#
+# Builds the rtl CPU model a second time from a CV32E40P checkout (CMake option
+# SOCSIM_CV32E40P_RTL, rtl/README.md) and runs every program of the timing suite
+# (tests/timing) on both cores in the bare harness, comparing their OBI bus traces request by
+# request (scripts/cv32e40p-compare.py): two cores that fetch, load and store the same words in
+# the same cycles have the same timing. The genuine core also runs the suite's self-checks.
+#
+#   scripts/cv32e40p-check.sh [--checkout DIR]
+#
+# Without --checkout (or SOCSIM_CV32E40P_RTL in the environment), the CV32E40P sources are
+# taken from PyPI's pythondata-cpu-cv32e40p (a packaging of the openhwgroup/cv32e40p
+# repository), pinned by version and hash, into <build>/cv32e40p/. Needs a built tree
+# (scripts/build.sh). Exit status: 0 all identical, 1 a difference, 2 usage or build errors,
+# 77 no checkout given and the download failed (the test is then reported as skipped).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build="${SOCSIM_BUILD_DIR:-$root/build}"
+checkout="${SOCSIM_CV32E40P_RTL:-}"
+while (($#)); do
+  case "$1" in
+    --checkout) checkout="$2"; shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "cv32e40p-check: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+harness="$build/bin/rv_harness"
+programs=("$build"/tests/timing/*.elf)
+if [[ ! -x "$harness" || ! -e "${programs[0]}" ]]; then
+  echo "cv32e40p-check: $build has no rv_harness or timing programs: run scripts/build.sh" >&2
+  exit 2
+fi
+
+cache="$build/cv32e40p"
+mkdir -p "$cache"
+if [[ -z "$checkout" ]]; then
+  package="pythondata-cpu-cv32e40p==1.0.1.post1909"
+  hash="sha256:424a04b65d854903ada62feb94a78346e60dc84c5487ed1f32405666eee6f8c3"
+  checkout="$cache/system_verilog"
+  if [[ ! -f "$checkout/cv32e40p_manifest.flist" ]]; then
+    echo "cv32e40p-check: fetching $package from PyPI" >&2
+    [[ -x "$cache/venv/bin/pip" ]] || /usr/bin/python3 -m venv --system-site-packages "$cache/venv"
+    echo "$package --hash=$hash" > "$cache/requirements.txt"
+    if ! "$cache/venv/bin/pip" download -q --no-deps --require-hashes \
+        -r "$cache/requirements.txt" -d "$cache/wheel"; then
+      echo "cv32e40p-check: could not download $package: skipped" >&2
+      exit 77
+    fi
+    /usr/bin/python3 - "$cache" <<'PY'
+import glob, os, shutil, sys, zipfile
+cache = sys.argv[1]
+wheel = glob.glob(os.path.join(cache, "wheel", "pythondata_cpu_cv32e40p-*.whl"))[0]
+unpacked = os.path.join(cache, "unpacked")
+shutil.rmtree(unpacked, ignore_errors=True)
+zipfile.ZipFile(wheel).extractall(unpacked)
+shutil.rmtree(os.path.join(cache, "system_verilog"), ignore_errors=True)
+os.rename(os.path.join(unpacked, "pythondata_cpu_cv32e40p", "system_verilog"),
+          os.path.join(cache, "system_verilog"))
+shutil.rmtree(unpacked)
+PY
+  fi
+fi
+checkout=$(cd "$checkout" && pwd)
+
+gbuild="$cache/build"
+cmake -S "$root" -B "$gbuild" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DSOCSIM_CV32E40P_RTL="$checkout" -DSOCSIM_BUILD_TESTS=OFF -DSOCSIM_BUILD_FIRMWARE=OFF \
+  > "$cache/configure.log" 2>&1 || { cat "$cache/configure.log" >&2; exit 2; }
+ninja -C "$gbuild" -j "${SOCSIM_JOBS:-2}" rv_harness > "$cache/build.log" 2>&1 \
+  || { tail -40 "$cache/build.log" >&2; exit 2; }
+
+traces="$cache/traces"
+mkdir -p "$traces"
+status=0
+printf '%-12s %10s %10s  %s\n' program socsim CV32E40P "bus traces"
+for elf in "${programs[@]}"; do
+  name=$(basename "$elf" .elf)
+  own_out=$("$harness" "$elf" --bus-trace "$traces/$name.socsim" | tail -1) || true
+  gen_out=$("$gbuild/bin/rv_harness" "$elf" --bus-trace "$traces/$name.cv32e40p" | tail -1) \
+    || { status=1; }
+  own_cycles=$(sed -n 's/.* after \([0-9]*\) cycles.*/\1/p' <<< "$own_out")
+  gen_cycles=$(sed -n 's/.* after \([0-9]*\) cycles.*/\1/p' <<< "$gen_out")
+  if verdict=$("$root/scripts/cv32e40p-compare.py" "$traces/$name.socsim" \
+      "$traces/$name.cv32e40p" --max-reports 3); then
+    :
+  else
+    status=1
+  fi
+  printf '%-12s %10s %10s  %s\n' "$name" "${own_cycles:-?}" "${gen_cycles:-?}" "$verdict"
+  [[ "$gen_out" == *"exit 0 after"* ]] || { echo "  CV32E40P: $gen_out"; status=1; }
+done
+if ((status == 0)); then
+  echo "cv32e40p-check: socsim's core and the CV32E40P ($checkout) agree cycle for cycle"
+else
+  echo "cv32e40p-check: the cores differ (traces in $traces)"
+fi
+exit $status
