@@ -535,7 +535,9 @@ module rv_core #(
   end
 
   assign ex_done         = ex_valid_q && ex_unit_done && wb_free;
-  assign ex_ready        = !ex_valid_q || ex_done;
+  // EX can take an instruction when its own is done, or, when it is empty, when WB is not
+  // waiting for a response (the CV32E40P's ex_ready includes WB's readiness either way).
+  assign ex_ready        = ex_valid_q ? ex_done : wb_free;
   // A taken branch redirects the fetch in its first EX cycle (even if WB holds it in EX).
   logic ex_redirected_q;
   assign branch_taken_ex = ex_valid_q && (ex_xfer_q == XFER_BRANCH) && alu_result[0] &&

@@ -89,9 +89,12 @@ module rv_fetch (
       end
     end else if (half_valid_q) begin
       if (half_q[1:0] != 2'b11) begin
-        raw_valid = 1'b1;
+        // The kept half is a whole instruction, but, as in the CV32E40P (whose IF hands an
+        // instruction on only while the prefetch buffer offers a word), it goes to ID only
+        // once the next word is there too; that word is not consumed.
+        raw_valid = w0_valid;
         raw       = {16'b0, half_q};
-        if (ready_i) begin
+        if (w0_valid && ready_i) begin
           pc_d         = pc_q + 32'd2;
           half_valid_d = 1'b0;
         end

@@ -4,9 +4,8 @@
 // load result is assembled from both responses. Byte enables are exact, store data is
 // rotated into its byte lanes.
 //
-// At most one transaction is outstanding at the start of a cycle; a new one may be issued in
-// the cycle the previous one's rvalid arrives, so zero-wait memory sustains one access per
-// cycle.
+// Up to two transactions are outstanding (see Request below), so zero-wait memory sustains one
+// access per cycle and a slow response does not delay the next request.
 module rv_lsu (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -39,16 +38,17 @@ module rv_lsu (
   // ---------------------------------------------------------------------------------------------
   // Request
   // ---------------------------------------------------------------------------------------------
-  logic       phase_d, phase_q;  // 1: the second transaction of a misaligned access
-  logic        out_d, out_q;
-  logic        out_last_d, out_last_q;
-  logic        out_split_d, out_split_q;
-  logic [1:0]  out_off_d, out_off_q, out_size_d, out_size_q;
-  logic        out_unsigned_d, out_unsigned_q;
-  logic [31:0] lo_d, lo_q;
-  logic [3:0] size_mask;
-  logic [7:0] be8;
-  logic       split, can_issue, last;
+  // As in the CV32E40P, up to two transactions are outstanding: WB's, and the one EX issues
+  // without waiting for WB's response. A phase (the access, or each half of a misaligned one)
+  // is done, and leaves EX, when
+  //   no transaction is outstanding:  its request is granted;
+  //   one is outstanding (WB's):      its request is granted and WB's response arrives;
+  //   two are (WB's and its own):     WB's response arrives.
+  logic        phase_d, phase_q;  // 1: the second transaction of a misaligned access
+  logic [1:0]  cnt_d, cnt_q;      // outstanding transactions
+  logic [3:0]  size_mask;
+  logic [7:0]  be8;
+  logic        split, last, granted, phase_done;
   logic [63:0] wdata2;
 
   always_comb begin
@@ -59,90 +59,102 @@ module rv_lsu (
     endcase
   end
 
-  assign be8       = {4'b0, size_mask} << addr_i[1:0];
-  assign split     = |be8[7:4];
-  assign can_issue = !out_q || data_rvalid_i;
-  assign last      = !split || phase_q;
-  assign wdata2    = {wdata_i, wdata_i} >> (6'd32 - {1'b0, addr_i[1:0], 3'b0});
+  assign be8     = {4'b0, size_mask} << addr_i[1:0];
+  assign split   = |be8[7:4];
+  assign last    = !split || phase_q;
+  assign wdata2  = {wdata_i, wdata_i} >> (6'd32 - {1'b0, addr_i[1:0], 3'b0});
+  assign granted = data_req_o && data_gnt_i;
 
-  assign data_req_o   = active_i && can_issue;
+  assign data_req_o   = active_i && (cnt_q != 2'd2);
   assign data_we_o    = we_i;
   assign data_addr_o  = {addr_i[31:2] + {29'b0, phase_q}, 2'b00};
   assign data_be_o    = phase_q ? be8[7:4] : be8[3:0];
   assign data_wdata_o = wdata2[31:0];
-  assign ex_done_o    = data_req_o && data_gnt_i && last;
+
+  always_comb begin
+    unique case (cnt_q)
+      2'd0:    phase_done = granted;
+      2'd1:    phase_done = granted && data_rvalid_i;
+      default: phase_done = data_rvalid_i;
+    endcase
+  end
+  assign ex_done_o = active_i && phase_done && last;
 
   always_comb begin
     phase_d = phase_q;
     if (ex_advance_i) begin
       phase_d = 1'b0;
-    end else if (data_req_o && data_gnt_i && !last) begin
+    end else if (active_i && phase_done && !last) begin
       phase_d = 1'b1;
     end
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Outstanding transaction and response
+  // Outstanding transactions (oldest in slot 0) and responses
   // ---------------------------------------------------------------------------------------------
+  typedef struct packed {
+    logic       last;      // the access's last transaction
+    logic       split;     // a misaligned access (two transactions)
+    logic [1:0] off;
+    logic [1:0] size;
+    logic       unsigned_load;
+  } out_t;
+
+  out_t        out_q [2];
+  out_t        out_d [2];
+  out_t        out_new, head;
+  logic [31:0] lo_d, lo_q;
+
+  assign out_new = '{last: last, split: split, off: addr_i[1:0], size: size_i,
+                     unsigned_load: unsigned_i};
+  assign head    = out_q[0];
 
   always_comb begin
-    out_d          = out_q && !data_rvalid_i;
-    out_last_d     = out_last_q;
-    out_split_d    = out_split_q;
-    out_off_d      = out_off_q;
-    out_size_d     = out_size_q;
-    out_unsigned_d = out_unsigned_q;
-    lo_d           = lo_q;
-    if (data_rvalid_i && !out_last_q) lo_d = data_rdata_i;
-    if (data_req_o && data_gnt_i) begin
-      out_d          = 1'b1;
-      out_last_d     = last;
-      out_split_d    = split;
-      out_off_d      = addr_i[1:0];
-      out_size_d     = size_i;
-      out_unsigned_d = unsigned_i;
+    out_d = out_q;
+    cnt_d = cnt_q;
+    lo_d  = lo_q;
+    if (data_rvalid_i) begin
+      if (!head.last) lo_d = data_rdata_i;
+      out_d[0] = out_q[1];
+      cnt_d    = cnt_q - 2'd1;
+    end
+    if (granted) begin
+      out_d[cnt_d[0]] = out_new;
+      cnt_d           = cnt_d + 2'd1;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      phase_q        <= 1'b0;
-      out_q          <= 1'b0;
-      out_last_q     <= 1'b0;
-      out_split_q    <= 1'b0;
-      out_off_q      <= '0;
-      out_size_q     <= '0;
-      out_unsigned_q <= 1'b0;
-      lo_q           <= '0;
+      phase_q  <= 1'b0;
+      cnt_q    <= '0;
+      out_q[0] <= '0;
+      out_q[1] <= '0;
+      lo_q     <= '0;
     end else begin
-      phase_q        <= phase_d;
-      out_q          <= out_d;
-      out_last_q     <= out_last_d;
-      out_split_q    <= out_split_d;
-      out_off_q      <= out_off_d;
-      out_size_q     <= out_size_d;
-      out_unsigned_q <= out_unsigned_d;
-      lo_q           <= lo_d;
+      phase_q <= phase_d;
+      cnt_q   <= cnt_d;
+      out_q   <= out_d;
+      lo_q    <= lo_d;
     end
   end
 
   logic [63:0] joined;
   logic [31:0] value;
 
-  assign resp_final_o = data_rvalid_i && out_last_q;
-  assign joined       = {data_rdata_i, out_split_q ? lo_q : data_rdata_i} >>
-                        {out_off_q, 3'b0};
+  assign resp_final_o = data_rvalid_i && head.last;
+  assign joined       = {data_rdata_i, head.split ? lo_q : data_rdata_i} >> {head.off, 3'b0};
   assign value        = joined[31:0];
 
   always_comb begin
-    unique case (out_size_q)
+    unique case (head.size)
       2'd0: begin
         load_raw_o   = {24'b0, value[7:0]};
-        load_value_o = {{24{value[7] && !out_unsigned_q}}, value[7:0]};
+        load_value_o = {{24{value[7] && !head.unsigned_load}}, value[7:0]};
       end
       2'd1: begin
         load_raw_o   = {16'b0, value[15:0]};
-        load_value_o = {{16{value[15] && !out_unsigned_q}}, value[15:0]};
+        load_value_o = {{16{value[15] && !head.unsigned_load}}, value[15:0]};
       end
       default: begin
         load_raw_o   = value;
@@ -154,6 +166,7 @@ module rv_lsu (
   logic unused_lsu;
   assign unused_lsu = ^{wdata2[63:32], joined[63:32]};
 
-  `RV_ASSERT(LsuNoUnexpectedResponse, !data_rvalid_i || out_q)
+  `RV_ASSERT(LsuNoUnexpectedResponse, !data_rvalid_i || cnt_q != 2'd0)
+  `RV_ASSERT(LsuAtMostTwoOutstanding, cnt_q != 2'd3)
 
 endmodule
