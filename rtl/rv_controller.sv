@@ -48,7 +48,7 @@ module rv_controller (
   output logic              csr_mret_o,
   output logic              irq_ack_o,
   output logic [4:0]        irq_ack_id_o,
-  output logic              sleeping_o,       // core_sleep_o
+  output logic              sleeping_o,       // the controller is idle in WFI (may sleep)
   output logic              debug_havereset_o,
   output logic              debug_running_o
 );
@@ -175,8 +175,9 @@ module rv_controller (
       end
 
       CTRL_WAIT_SLEEP: begin
-        halt_if_o = 1'b1;
-        halt_id_o = 1'b1;
+        halt_if_o  = 1'b1;
+        halt_id_o  = 1'b1;
+        sleeping_o = 1'b1;
       end
 
       CTRL_SLEEP: begin

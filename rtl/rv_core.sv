@@ -75,7 +75,16 @@ module rv_core #(
   output logic        rvfi_trap_o,          // the instruction raised an exception
   output logic [31:0] rvfi_trap_cause_o,
   output logic        rvfi_intr_o,          // first instruction of an interrupt handler
-  output logic [31:0] rvfi_intr_cause_o     // mcause of that interrupt
+  output logic [31:0] rvfi_intr_cause_o,    // mcause of that interrupt
+  // A conditional branch that leaves EX while WB still waits for a memory response (it
+  // skips WB): it retires after WB's instruction, so the receiver holds it until the next
+  // rvfi_valid_o record and reports it right after that one.
+  output logic        rvfi_br_valid_o,
+  output logic [31:0] rvfi_br_pc_o,
+  output logic [31:0] rvfi_br_insn_o,
+  output logic [31:0] rvfi_br_next_pc_o,
+  output logic        rvfi_br_intr_o,
+  output logic [31:0] rvfi_br_intr_cause_o
 );
   import rv_pkg::*;
 
@@ -163,6 +172,7 @@ module rv_core #(
     .valid_o        (if_valid),
     .raw_o          (if_raw),
     .pc_o           (if_pc),
+    .busy_o         (fetch_busy),
     .ready_i        (id_take)
   );
 
@@ -308,6 +318,16 @@ module rv_core #(
     else if (fetch_enable_i) fetch_enable_q <= 1'b1;
   end
 
+  // Sleep, as in the CV32E40P's sleep unit: the clock stops (and the counters with it) once
+  // the controller idles in WFI and neither the fetch nor the LSU had a request made or
+  // outstanding in the cycle before; the interrupt lines wake it at once.
+  logic ctrl_idle, fetch_busy, lsu_busy, busy_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) busy_q <= 1'b0;
+    else         busy_q <= !ctrl_idle || fetch_busy || lsu_busy;
+  end
+  assign core_sleep_o = fetch_enable_q && !irq_wakeup && !busy_q;
+
   rv_controller u_controller (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -341,7 +361,7 @@ module rv_core #(
     .csr_mret_o        (csr_mret),
     .irq_ack_o         (irq_ack_o),
     .irq_ack_id_o      (irq_id_o),
-    .sleeping_o        (core_sleep_o),
+    .sleeping_o        (ctrl_idle),
     .debug_havereset_o (debug_havereset_o),
     .debug_running_o   (debug_running_o)
   );
@@ -351,6 +371,20 @@ module rv_core #(
   // =============================================================================================
   // EX stage
   // =============================================================================================
+  // A CSR instruction reads its CSR in its first EX cycle, as the CV32E40P does, even when EX
+  // then waits for WB (a counter read then is not the value of the cycle EX completes).
+  logic        ex_first_q;
+  logic [31:0] csr_value_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ex_first_q  <= 1'b0;
+      csr_value_q <= '0;
+    end else begin
+      ex_first_q <= id_ready;
+      if (ex_first_q) csr_value_q <= csr_rdata;
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ex_valid_q        <= 1'b0;
@@ -448,6 +482,7 @@ module rv_core #(
     .ex_advance_i   (ex_done),
     .ex_done_o      (lsu_ex_done),
     .resp_final_o   (lsu_resp_final),
+    .busy_o         (lsu_busy),
     .load_value_o   (lsu_load_value),
     .load_raw_o     (lsu_load_raw),
     .data_req_o     (data_req_o),
@@ -529,12 +564,18 @@ module rv_core #(
       UNIT_MUL: begin ex_result = mult_result; ex_unit_done = mult_ready;  end
       UNIT_DIV: begin ex_result = div_result;  ex_unit_done = div_ready;   end
       UNIT_LSU: begin ex_result = alu_result;  ex_unit_done = lsu_ex_done; end
-      UNIT_CSR: begin ex_result = csr_rdata;   ex_unit_done = 1'b1;        end
+      UNIT_CSR: begin ex_result = ex_first_q ? csr_rdata : csr_value_q; ex_unit_done = 1'b1; end
       default:  begin ex_result = alu_result;  ex_unit_done = 1'b1;        end
     endcase
   end
 
-  assign ex_done         = ex_valid_q && ex_unit_done && wb_free;
+  // A conditional branch needs nothing from WB: as in the CV32E40P (whose EX is always ready
+  // with a branch in it), it leaves EX after its cycle even while WB waits for a response,
+  // skipping WB (retire channel rvfi_br_*).
+  logic ex_branch, ex_branch_skip;
+  assign ex_branch       = ex_valid_q && (ex_xfer_q == XFER_BRANCH);
+  assign ex_done         = ex_valid_q && ex_unit_done && (wb_free || ex_branch);
+  assign ex_branch_skip  = ex_done && ex_branch && !wb_free;
   // EX can take an instruction when its own is done, or, when it is empty, when WB is not
   // waiting for a response (the CV32E40P's ex_ready includes WB's readiness either way).
   assign ex_ready        = ex_valid_q ? ex_done : wb_free;
@@ -614,8 +655,8 @@ module rv_core #(
       wb_rd_q         <= '0;
       wb_mem_size_q   <= '0;
     end else begin
-      wb_valid_q <= ex_done || (wb_valid_q && !wb_done);
-      if (ex_done) begin
+      wb_valid_q <= (ex_done && !ex_branch_skip) || (wb_valid_q && !wb_done);
+      if (ex_done && !ex_branch_skip) begin
         wb_load_q       <= ex_mem_load_q;
         wb_mem_q        <= ex_unit_q == UNIT_LSU;
         wb_mem_write_q  <= ex_mem_store_q;
@@ -651,6 +692,13 @@ module rv_core #(
   assign rvfi_trap_cause_o = wb_trap_q ? wb_trap_cause_q : 32'd0;
   assign rvfi_intr_o       = wb_intr_q;
   assign rvfi_intr_cause_o = wb_intr_q ? wb_intr_cause_q : 32'd0;
+
+  assign rvfi_br_valid_o      = ex_branch_skip;
+  assign rvfi_br_pc_o         = ex_pc_q;
+  assign rvfi_br_insn_o       = ex_raw_q;
+  assign rvfi_br_next_pc_o    = ex_next_pc;
+  assign rvfi_br_intr_o       = ex_intr_q;
+  assign rvfi_br_intr_cause_o = ex_intr_q ? ex_intr_cause_q : 32'd0;
 
   // =============================================================================================
   // Unused inputs and assertions

@@ -63,7 +63,13 @@ module rv_core_sim #(
     .rvfi_trap_o         (rvfi_trap_o),
     .rvfi_trap_cause_o   (rvfi_trap_cause_o),
     .rvfi_intr_o         (rvfi_intr_o),
-    .rvfi_intr_cause_o   (rvfi_intr_cause_o)
+    .rvfi_intr_cause_o   (rvfi_intr_cause_o),
+    .rvfi_br_valid_o     (rvfi_br_valid_o),
+    .rvfi_br_pc_o        (rvfi_br_pc_o),
+    .rvfi_br_insn_o      (rvfi_br_insn_o),
+    .rvfi_br_next_pc_o   (rvfi_br_next_pc_o),
+    .rvfi_br_intr_o      (rvfi_br_intr_o),
+    .rvfi_br_intr_cause_o(rvfi_br_intr_cause_o)
   );
 
 endmodule

@@ -46,5 +46,11 @@
   output logic        rvfi_trap_o,
   output logic [31:0] rvfi_trap_cause_o,
   output logic        rvfi_intr_o,
-  output logic [31:0] rvfi_intr_cause_o
+  output logic [31:0] rvfi_intr_cause_o,
+  output logic        rvfi_br_valid_o,
+  output logic [31:0] rvfi_br_pc_o,
+  output logic [31:0] rvfi_br_insn_o,
+  output logic [31:0] rvfi_br_next_pc_o,
+  output logic        rvfi_br_intr_o,
+  output logic [31:0] rvfi_br_intr_cause_o
 

@@ -27,6 +27,7 @@ module rv_fetch (
   output logic        valid_o,          // an instruction is available
   output logic [31:0] raw_o,            // instruction as fetched (16 bits zero-extended)
   output logic [31:0] pc_o,             // its address (also the next pc when none is valid)
+  output logic        busy_o,           // a request is made or outstanding
   input  logic        ready_i           // ID takes the instruction offered this cycle, if any
 );
 
@@ -132,6 +133,7 @@ module rv_fetch (
   end
 
   assign valid_o = raw_valid && !branch_i;
+  assign busy_o  = instr_req_o || (outstanding_q != 2'd0);
   assign raw_o   = raw;
   assign pc_o    = pc_q;
 

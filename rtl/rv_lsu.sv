@@ -20,6 +20,7 @@ module rv_lsu (
   output logic        ex_done_o,    // the last transaction is granted this cycle
   // WB
   output logic        resp_final_o, // the last response of the access in WB arrives
+  output logic        busy_o,       // a request is made or outstanding
   output logic [31:0] load_value_o, // sign- or zero-extended load result
   output logic [31:0] load_raw_o,   // loaded bytes, unextended
   // OBI data port
@@ -79,6 +80,7 @@ module rv_lsu (
     endcase
   end
   assign ex_done_o = active_i && phase_done && last;
+  assign busy_o    = data_req_o || (cnt_q != 2'd0);
 
   always_comb begin
     phase_d = phase_q;

@@ -74,5 +74,11 @@ module rv_cv32e40p_sim #(
   assign rvfi_trap_cause_o = '0;
   assign rvfi_intr_o       = 1'b0;
   assign rvfi_intr_cause_o = '0;
+  assign rvfi_br_valid_o      = 1'b0;
+  assign rvfi_br_pc_o         = '0;
+  assign rvfi_br_insn_o       = '0;
+  assign rvfi_br_next_pc_o    = '0;
+  assign rvfi_br_intr_o       = 1'b0;
+  assign rvfi_br_intr_cause_o = '0;
 
 endmodule

@@ -50,6 +50,7 @@ void RtlCore::reset() {
   cycle_ = 0;
   order_ = 0;
   has_pending_ = false;
+  held_branches_.clear();
 }
 
 void RtlCore::begin_cycle(const ObiInputs& instr, const ObiInputs& data) {
@@ -82,19 +83,24 @@ void RtlCore::end_cycle() {
   if (top_->rvfi_valid_o) {
     capture_retire();
   }
+  if (top_->rvfi_br_valid_o) {
+    // A branch that skipped WB: it is younger than the instruction WB still holds, so it is
+    // reported right after that one retires.
+    HeldBranch b;
+    b.record.pc = top_->rvfi_br_pc_o;
+    b.record.insn = top_->rvfi_br_insn_o;
+    b.record.next_pc = top_->rvfi_br_next_pc_o;
+    b.intr = top_->rvfi_br_intr_o != 0;
+    b.intr_cause = top_->rvfi_br_intr_cause_o;
+    held_branches_.push_back(b);
+  }
   top_->clk_i = 0;
   top_->eval();
   ++cycle_;
 }
 
 void RtlCore::capture_retire() {
-  const uint64_t order = order_++;
-  if (observer_ == nullptr) {
-    return;
-  }
   RetireRecord r;
-  r.cycle = cycle_;
-  r.order = order;
   r.pc = top_->rvfi_pc_o;
   r.insn = top_->rvfi_insn_o;
   r.next_pc = top_->rvfi_next_pc_o;
@@ -107,10 +113,25 @@ void RtlCore::capture_retire() {
   r.mem_data = top_->rvfi_mem_data_o;
   r.trap = top_->rvfi_trap_o != 0;
   r.cause = top_->rvfi_trap_cause_o;
-  if (top_->rvfi_intr_o && has_pending_) {
+  deliver(r, top_->rvfi_intr_o != 0, top_->rvfi_intr_cause_o);
+  deliver_held_branches();
+}
+
+void RtlCore::deliver_held_branches() {
+  for (const HeldBranch& b : held_branches_) deliver(b.record, b.intr, b.intr_cause);
+  held_branches_.clear();
+}
+
+void RtlCore::deliver(RetireRecord r, bool intr, uint32_t intr_cause) {
+  r.cycle = cycle_;
+  r.order = order_++;
+  if (observer_ == nullptr) {
+    return;
+  }
+  if (intr && has_pending_) {
     // The interrupt was taken after the previous instruction: it leads to this one.
     pending_.interrupt = true;
-    pending_.cause = top_->rvfi_intr_cause_o;
+    pending_.cause = intr_cause;
     pending_.next_pc = r.pc;
   }
   if (has_pending_) {
@@ -121,6 +142,7 @@ void RtlCore::capture_retire() {
 }
 
 void RtlCore::flush_retire() {
+  deliver_held_branches();
   if (has_pending_ && observer_ != nullptr) {
     observer_->on_retire(pending_);
   }

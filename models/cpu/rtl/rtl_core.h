@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "models/cpu/retire.h"
 
@@ -92,7 +93,17 @@ class RtlCore {
   void flush_retire();
 
  private:
+  /// A conditional branch reported on rvfi_br_* (it skipped WB), held until the instruction
+  /// WB holds retires.
+  struct HeldBranch {
+    RetireRecord record;
+    bool intr = false;
+    uint32_t intr_cause = 0;
+  };
+
   void capture_retire();
+  void deliver(RetireRecord r, bool intr, uint32_t intr_cause);
+  void deliver_held_branches();
 
   RtlCoreConfig config_;
   std::unique_ptr<VerilatedContext> context_;
@@ -102,6 +113,7 @@ class RtlCore {
   uint64_t order_ = 0;
   RetireObserver* observer_ = nullptr;
   RetireRecord pending_;
+  std::vector<HeldBranch> held_branches_;
   bool has_pending_ = false;
 };
 
