@@ -10,7 +10,11 @@
 # load and store the same words in the same cycles have the same timing. The genuine core
 # also runs the suite's self-checks.
 #
-#   scripts/cv32e40p-check.sh [--checkout DIR]
+#   scripts/cv32e40p-check.sh [--checkout DIR] [--soc]
+#
+# --soc also builds `socsim` with the CV32E40P and runs the firmware programs and the runtime
+# on models (DDR, NPU and interrupts included) on the whole SoC with both cores, comparing
+# their cycle counts.
 #
 # Without --checkout (or SOCSIM_CV32E40P_RTL in the environment), the CV32E40P sources are
 # taken from PyPI's pythondata-cpu-cv32e40p (a packaging of the openhwgroup/cv32e40p
@@ -21,9 +25,11 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="${SOCSIM_BUILD_DIR:-$root/build}"
 checkout="${SOCSIM_CV32E40P_RTL:-}"
+soc=0
 while (($#)); do
   case "$1" in
     --checkout) checkout="$2"; shift 2 ;;
+    --soc) soc=1; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "cv32e40p-check: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -86,7 +92,9 @@ gbuild="$cache/build"
 cmake -S "$root" -B "$gbuild" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DSOCSIM_CV32E40P_RTL="$checkout" -DSOCSIM_BUILD_TESTS=OFF -DSOCSIM_BUILD_FIRMWARE=OFF \
   > "$cache/configure.log" 2>&1 || { cat "$cache/configure.log" >&2; exit 2; }
-ninja -C "$gbuild" -j "${SOCSIM_JOBS:-2}" rv_harness > "$cache/build.log" 2>&1 \
+targets=(rv_harness)
+((soc)) && targets+=(socsim)
+ninja -C "$gbuild" -j "${SOCSIM_JOBS:-2}" "${targets[@]}" > "$cache/build.log" 2>&1 \
   || { tail -40 "$cache/build.log" >&2; exit 2; }
 
 traces="$cache/traces"
@@ -127,6 +135,31 @@ for elf in "${programs[@]}"; do
   done
   printf '%-12s %10s %10s  random waits: %d of %d seeds identical\n' "" "" "" "$same" "${#seeds[@]}"
 done
+if ((soc)); then
+  echo
+  echo "the SoC (configs/soc/default.yaml), whole runs:"
+  printf '%-34s %12s %12s\n' program socsim CV32E40P
+  runner="$build/firmware/apps/executor_runner/executor_runner.elf"
+  zoo="$build/tests/runtime/zoo"
+  runs=()
+  for elf in "$build"/firmware/apps/*.elf "$build"/firmware/tests/*.elf; do
+    runs+=("$(basename "$elf" .elf)|--firmware $elf")
+  done
+  for model in add8_1024 add8_1024_cpu_packed convnet_int8 convnet_int8_npu convnet_f32; do
+    [[ -e "$zoo/$model.prog" ]] && runs+=("runner $model|--firmware $runner --model $zoo/$model.prog")
+  done
+  for run in "${runs[@]}"; do
+    name=${run%%|*}
+    read -r -a args <<< "${run#*|}"
+    own=$("$build/bin/socsim" run -q --no-probes --max-cycles 100000000 "${args[@]}" 2>&1 \
+          | grep -o '@ cycle [0-9]*' | tail -1) || true
+    gen=$("$gbuild/bin/socsim" run -q --max-cycles 100000000 "${args[@]}" 2>&1 \
+          | grep -o '@ cycle [0-9]*' | tail -1) || true
+    mark=""
+    if [[ -z "$own" || "$own" != "$gen" ]]; then mark="  DIFFERENT"; status=1; fi
+    printf '%-34s %12s %12s%s\n' "$name" "${own#@ cycle }" "${gen#@ cycle }" "$mark"
+  done
+fi
 if ((status == 0)); then
   echo "cv32e40p-check: socsim's core and the CV32E40P ($checkout) agree cycle for cycle"
 else
