@@ -71,6 +71,15 @@ test_main:
 jt1:
   EVENT_CHECK(2)
 
+  /* JMP_STALL: the stale-ID stall of a jalr whose rd is its rs1 counts too */
+  la ra, jt2
+  nop
+  nop
+  EVENT_START(3)
+  jalr ra, 0(ra)
+jt2:
+  EVENT_CHECK(1)
+
   /* LD and ST */
   EVENT_START(5)
   lw t1, 0(s2)

@@ -1,6 +1,7 @@
 /* Jumps (taken in ID): jal 2 cycles, 3 if the target is a 32-bit instruction at a halfword
    address. jalr 2; +1 if rs1 is written by the previous ALU instruction; +2 right after a load
-   that writes rs1; +1 with one instruction between. */
+   that writes rs1; +1 with one instruction between; +1 if rd is rs1 (not in the facts
+   sheet: measured on the CV32E40P RTL). */
 #include "tests/timing/timing.h"
   TEST_NAME("jumps.S")
   .option norvc
@@ -105,5 +106,22 @@ jalr_one_between:
   jalr zero, 0(t0)
 8:
   CHECK(4)
+
+  /* jalr whose rd is its rs1 (a call through auipc/jalr): 3. The stale copy of the jalr left
+     in ID stalls on its own link write in EX and holds the target out of ID for a cycle. */
+  ALIGN_CODE
+  la ra, 9f
+  START
+  jalr ra, 0(ra)
+9:
+  CHECK(3)
+
+  /* the same with rd != rs1: 2 */
+  ALIGN_CODE
+  la t0, 10f
+  START
+  jalr ra, 0(t0)
+10:
+  CHECK(2)
 
   j pass

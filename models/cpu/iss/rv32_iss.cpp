@@ -427,6 +427,9 @@ bool Rv32Iss::step() {
       } else if (rs1 != 0 && (rs1 == prev2_load_rd_ || rs1 == prev_alu_rd_)) {
         cycles += 1;
       }
+      // rd == rs1: the jalr left behind in ID stalls on its own link write (a call through
+      // auipc/jalr), holding the target out of ID for a cycle.
+      if (rd != 0 && rd == rs1) cycles += 1;
       if (cycles > kJumpCycles) events_ |= 1u << csr::kEvJmpStall;
       events_ |= 1u << csr::kEvJump;
       break;

@@ -297,6 +297,13 @@ TEST_F(IssTiming, JalrAfterLoadOfItsBase) {
   bus_.put32(0x200, kNop);
   EXPECT_EQ(cycles_of({lw(1, 0, 0x100)}, i_type(0, 1, 0, 0, 0x67)), 4u);
 }
+TEST_F(IssTiming, JalrWritingItsBaseCostsOneMore) {
+  bus_.put32(0x200, kNop);
+  // jalr x1, 0(x1) after x1 was set two instructions earlier: 2 + 1 (rd == rs1)
+  EXPECT_EQ(cycles_of({addi(1, 0, 0x200), kNop, kNop}, i_type(0, 1, 0, 1, 0x67)), 3u);
+  // jalr x5, 0(x1): 2
+  EXPECT_EQ(cycles_of({addi(1, 0, 0x200), kNop, kNop}, i_type(0, 1, 0, 5, 0x67)), 2u);
+}
 
 }  // namespace
 }  // namespace socsim
