@@ -353,10 +353,12 @@ int cmd_run(const std::vector<std::string>& all_args) {
         {"message", control.message()},
         {"cycles", cycles},
         {"cycles_exact", cpu_model.cycle_exact()},
-        {"instructions", cpu_model.instructions()},
+        {"instructions", cpu_model.has_retire_trace() ? nlohmann::json(cpu_model.instructions())
+                                                      : nlohmann::json()},
         {"time_ms", ms},
         {"clocks", {{"cpu_mhz", mhz}}},
         {"cpu_model", cpu_model.kind()},
+        {"cpu_description", cpu_model.description()},
         {"firmware", firmware_path},
         {"config", {{"file", config_path}, {"overrides", sets}, {"yaml", soc->config().yaml_text}}},
         {"host_seconds", host_seconds},
