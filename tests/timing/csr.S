@@ -1,5 +1,5 @@
 /* CSR accesses: 4 cycles for mstatus, mepc, mtvec, mcause, the counters, mcountinhibit,
-   mhpmevent and the debug CSRs (they flush the pipeline), 1 cycle for mscratch, mie, misa,
+   mhpmevent (they flush the pipeline), 1 cycle for mscratch, mie, misa,
    mhartid. Also the identification registers' values. */
 #include "tests/timing/timing.h"
   TEST_NAME("csr.S")

@@ -77,12 +77,19 @@ illegal16:
   /* mret is legal, dret is not (no debug mode) */
   .word 0x7b200073
   CHECK_VALUE(s4, 2)
+  /* the debug CSRs exist only in debug mode */
+  li s4, 0
+  csrr t0, dscratch0
+  CHECK_VALUE(s4, 2)
+  li s4, 0
+  csrw dcsr, zero
+  CHECK_VALUE(s4, 2)
 
   ebreak
   CHECK_VALUE(s4, 3)
   ecall
   CHECK_VALUE(s4, 11)
-  CHECK_VALUE(s7, 7)
+  CHECK_VALUE(s7, 9)
 
   /* mstatus: MIE -> MPIE on entry, MPIE -> MIE on mret; MPP stays machine mode */
   csrr t0, mstatus
