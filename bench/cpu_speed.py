@@ -5,6 +5,9 @@
   (a) the full SoC with the Verilated core:  socsim run --cpu rtl
   (b) the same Verilated core in the bare C++ harness (flat memory, no SystemC): rtl_bare_speed
   (c) the full SoC with the ISS:              socsim run --cpu iss
+  (d) the OpenHW CV32E40P itself in the bare harness, when a build of it exists
+      (scripts/cv32e40p-check.sh makes one in <build>/cv32e40p/build): the Verilated genuine
+      RTL, for comparison
 
 (a) and (c) also run with --no-probes: the non-intrusive probes follow every retired
 instruction, and their cost shows as the difference.
@@ -15,6 +18,7 @@ figure), with the ratio (a)/(b). Run after scripts/build.sh.
 """
 import argparse
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -25,16 +29,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def timed(cmd):
-    """Runs cmd; returns (wall seconds, CPU seconds of the child)."""
+    """Runs cmd; returns (wall seconds, CPU seconds of the child, its standard output)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"cpu_speed: {' '.join(cmd)} failed ({done.returncode}): {done.stderr}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return wall, cpu, done.stdout
 
 
 def main():
@@ -50,7 +54,6 @@ def main():
     for path in (elf, socsim, bare):
         if not os.path.exists(path):
             sys.exit(f"cpu_speed: {path} is missing: run scripts/build.sh first")
-    cycles = 37_500_010  # cycles of cpu_loop.elf on the RTL core, the exit store included
     models = {
         "(a) SoC, --cpu rtl": [socsim, "run", "--cpu", "rtl", "-q", "--firmware", elf],
         "(a) ... --no-probes": [socsim, "run", "--cpu", "rtl", "-q", "--no-probes",
@@ -60,23 +63,35 @@ def main():
         "(c) ... --no-probes": [socsim, "run", "--cpu", "iss", "-q", "--no-probes",
                                 "--firmware", elf],
     }
+    genuine = os.path.join(args.build, "cv32e40p", "build", "bin", "rtl_bare_speed")
+    if os.path.exists(genuine):
+        models["(d) bare harness, CV32E40P"] = [genuine, elf, "--runs", "1"]
     results = {name: [] for name in models}
     for _ in range(args.runs):
         for name, cmd in models.items():
             results[name].append(timed(cmd))
+    # cycles of the program on the RTL core (the exit store included), as the harness reports
+    found = re.search(r"([0-9]+) cycles\)", results["(b) bare harness, rtl"][0][2])
+    if not found:
+        sys.exit("cpu_speed: rtl_bare_speed printed no cycle count")
+    cycles = int(found.group(1))
     medians = {}
     print(f"{cycles:,} simulated cycles per run, median of {args.runs} runs")
-    print(f"{'model':24s} {'wall s':>8s} {'Mcyc/s':>8s} {'CPU s':>8s} {'Mcyc/CPU s':>11s}")
+    print(f"{'model':28s} {'wall s':>8s} {'Mcyc/s':>8s} {'CPU s':>8s} {'Mcyc/CPU s':>11s}")
     for name, runs in results.items():
         wall = statistics.median(r[0] for r in runs)
         cpu = statistics.median(r[1] for r in runs)
         medians[name] = (wall, cpu)
-        print(f"{name:24s} {wall:8.2f} {cycles / wall / 1e6:8.2f} {cpu:8.2f} "
+        print(f"{name:28s} {wall:8.2f} {cycles / wall / 1e6:8.2f} {cpu:8.2f} "
               f"{cycles / cpu / 1e6:11.2f}")
     b = medians["(b) bare harness, rtl"]
     for name in ("(a) SoC, --cpu rtl", "(a) ... --no-probes"):
         a = medians[name]
         print(f"ratio {name} / (b): {b[0] / a[0]:.3f} (wall), {b[1] / a[1]:.3f} (CPU time)")
+    if "(d) bare harness, CV32E40P" in medians:
+        d = medians["(d) bare harness, CV32E40P"]
+        print(f"ratio (b) / (d), socsim's core / the CV32E40P RTL: {d[0] / b[0]:.2f} (wall), "
+              f"{d[1] / b[1]:.2f} (CPU time)")
     return 0
 
 

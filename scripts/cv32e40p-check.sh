@@ -92,7 +92,7 @@ gbuild="$cache/build"
 cmake -S "$root" -B "$gbuild" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DSOCSIM_CV32E40P_RTL="$checkout" -DSOCSIM_BUILD_TESTS=OFF -DSOCSIM_BUILD_FIRMWARE=OFF \
   > "$cache/configure.log" 2>&1 || { cat "$cache/configure.log" >&2; exit 2; }
-targets=(rv_harness)
+targets=(rv_harness rtl_bare_speed)
 ((soc)) && targets+=(socsim)
 ninja -C "$gbuild" -j "${SOCSIM_JOBS:-2}" "${targets[@]}" > "$cache/build.log" 2>&1 \
   || { tail -40 "$cache/build.log" >&2; exit 2; }
