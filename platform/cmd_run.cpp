@@ -210,18 +210,11 @@ int cmd_run(const std::vector<std::string>& all_args) {
     }
     if (!signature.empty() && soc->exit_device()) soc->exit_device()->set_signature_file(signature);
     soc->cpu().set_max_cycles(max_cycles);
-    if (!soc->cpu().has_retire_trace()) {
+    if (!soc->cpu().has_retire_trace() && vm.count("lockstep")) {
       // The genuine CV32E40P has no retire-trace port: cycles are exact, nothing per instruction.
-      const std::string why = std::string("the rtl CPU model of this build is the ") +
-                              soc->cpu().description() + ", which reports no retired instructions";
-      if (vm.count("lockstep")) throw ConfigError("--lockstep needs a retire trace: " + why);
-      if (!probe_options.specs.empty() || !probe_options.files.empty() || probe_options.profile) {
-        throw ConfigError("probes and --profile need a retire trace: " + why);
-      }
-      if (!probe_options.disabled && !vm.count("quiet")) {
-        std::cerr << "socsim: note: no probes: " << why << "\n";
-      }
-      probe_options.disabled = true;
+      throw ConfigError(std::string("--lockstep needs a retire trace: the rtl CPU model of this "
+                                    "build is the ") +
+                        soc->cpu().description() + ", which reports no retired instructions");
     }
     if (vm.count("lockstep")) {
       if (std::string(soc->cpu().kind()) != "rtl") {

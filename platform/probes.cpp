@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "models/probe/probe_device.h"
 #include "platform/npu_report.h"
 #include "platform/soc.h"
 
@@ -36,6 +37,26 @@ ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& ima
   if (options.disabled) {
     if (!options.specs.empty() || !options.files.empty() || options.profile) {
       throw ConfigError("--no-probes cannot be combined with --probe, --probes or --profile");
+    }
+    return;
+  }
+  if (!soc.cpu().has_retire_trace()) {
+    // Only the firmware's marks can be measured, from the probe register's own stores.
+    const std::string why = std::string("the rtl CPU model of this build is the ") +
+                            soc.cpu().description() + ", which reports no retired instructions";
+    if (!options.specs.empty() || !options.files.empty() || options.profile) {
+      throw ConfigError("--probe, --probes and --profile need a retire trace: " + why +
+                        " (mark probes, stores to the probe register, still work)");
+    }
+    info_.clock_mhz = soc.cpu_clock().mhz();
+    cpu_description_ = soc.cpu().description();
+    store_marks_ = std::make_unique<StoreMarks>();
+    for (const auto& [id, name] : soc.config().probes.marks) store_marks_->name_mark(id, name);
+    if (ProbeDevice* device = soc.probe_device()) {
+      StoreMarks* marks = store_marks_.get();
+      device->set_store_hook([marks](uint32_t offset, uint32_t value, uint64_t cycle) {
+        marks->on_store(offset, value, cycle);
+      });
     }
     return;
   }
@@ -89,6 +110,7 @@ ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& ima
 
 bool ProbeSession::report(std::ostream& out, bool print, const std::string& report_dir,
                           uint64_t run_cycles) {
+  if (store_marks_) return report_store_marks(out, print, report_dir, run_cycles);
   if (!engine_) return true;
   engine_->finish(run_cycles);
   const FunctionProfile* profile = engine_->profile();
@@ -118,7 +140,23 @@ bool ProbeSession::report(std::ostream& out, bool print, const std::string& repo
   return ok;
 }
 
+bool ProbeSession::report_store_marks(std::ostream& out, bool print,
+                                      const std::string& report_dir, uint64_t run_cycles) {
+  if (print) store_marks_->print_table(out, run_cycles, info_.clock_mhz);
+  if (report_dir.empty()) return true;
+  std::error_code ec;
+  std::filesystem::create_directories(report_dir, ec);
+  std::ofstream file(report_dir + "/probes.json");
+  if (file) store_marks_->write_json(file, run_cycles, info_.clock_mhz, cpu_description_);
+  if (!file) {
+    std::cerr << "socsim: error: cannot write " << report_dir << "/probes.json\n";
+    return false;
+  }
+  return true;
+}
+
 std::vector<CpuOperatorRecord> ProbeSession::last_execution_cpu_operators() const {
+  if (!engine_) return {};  // --no-probes, or a core without a retire trace
   const RegionProbes& regions = engine_->regions();
   // The window of the last `execute` occurrence.
   const RegionOccurrence* last = nullptr;

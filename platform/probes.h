@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/probe/probe_engine.h"
+#include "models/probe/store_marks.h"
 #include "platform/firmware_image.h"
 
 namespace socsim {
@@ -49,6 +50,9 @@ class ProbeSession {
   std::vector<CpuOperatorRecord> last_execution_cpu_operators() const;
 
  private:
+  bool report_store_marks(std::ostream& out, bool print, const std::string& report_dir,
+                          uint64_t run_cycles);
+
   /// Hands each record to two observers.
   class Fanout : public RetireObserver {
    public:
@@ -67,6 +71,8 @@ class ProbeSession {
   ProbeRunInfo info_;
   std::unique_ptr<ProbeEngine> engine_;
   std::unique_ptr<Fanout> fanout_;
+  std::unique_ptr<StoreMarks> store_marks_;  ///< for a core without a retire trace
+  std::string cpu_description_;
 };
 
 }  // namespace socsim

@@ -104,6 +104,7 @@ Soc::Soc(const SocConfig& config, const std::string& cpu_model, std::ostream& co
     } else if (r.type == "probe") {
       auto m = std::make_unique<ProbeDevice>(r.name.c_str(), cpu_clock_);
       bind_target(*router_, *m);
+      if (probe_device_ == nullptr) probe_device_ = m.get();
       devices_.push_back(std::move(m));
     } else if (r.type == "dummy") {
       auto m = std::make_unique<NullDevice>(r.name.c_str(), cpu_clock_);

@@ -19,6 +19,7 @@ namespace socsim {
 class ExitDevice;
 class Ddr;
 class Npu;
+class ProbeDevice;
 
 class Soc {
  public:
@@ -38,6 +39,8 @@ class Soc {
   const std::vector<Ddr*>& ddrs() const { return ddrs_; }
   /// The NPUs of the map (per-layer statistics at the end of a run).
   const std::vector<Npu*>& npus() const { return npus_; }
+  /// The first probe register block of the map, or null.
+  ProbeDevice* probe_device() { return probe_device_; }
 
   /// Loader access to memory regions (also before elaboration), without timing. False if
   /// the range is not inside one memory region.
@@ -61,6 +64,7 @@ class Soc {
   uint8_t* memory_at(uint64_t addr, uint64_t size);
   Console* console_ = nullptr;
   ExitDevice* exit_device_ = nullptr;
+  ProbeDevice* probe_device_ = nullptr;
   std::vector<Ddr*> ddrs_;
   std::vector<Npu*> npus_;
 };

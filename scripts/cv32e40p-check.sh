@@ -159,6 +159,29 @@ if ((soc)); then
     if [[ -z "$own" || "$own" != "$gen" ]]; then mark="  DIFFERENT"; status=1; fi
     printf '%-34s %12s %12s%s\n' "$name" "${own#@ cycle }" "${gen#@ cycle }" "$mark"
   done
+
+  # Mark probes: from the retire trace on socsim's core, from the probe register's stores on
+  # the CV32E40P (no retire trace); the same regions, the same cycles.
+  probe_elf="$build/firmware/tests/probe_check.elf"
+  own=$("$build/bin/socsim" run --firmware "$probe_elf" 2>&1 \
+        | awk '/^mark [0-9]+ \*/ { print $2, $4, $5, $6, $7 }')
+  gen=$("$gbuild/bin/socsim" run --firmware "$probe_elf" 2>&1 \
+        | awk '/^mark [0-9]+ / { print $2, $3, $4, $5, $6 }')
+  echo
+  echo "mark probes of probe_check (id count cycles min max): socsim '$own', CV32E40P '$gen'"
+  if [[ -z "$own" || "$own" != "$gen" ]]; then status=1; echo "  DIFFERENT"; fi
+  # Without a retire trace, what needs one is refused with a message (status 2).
+  for option in --lockstep --profile "--probe x=main"; do
+    read -r -a extra <<< "$option"
+    set +e
+    message=$("$gbuild/bin/socsim" run --firmware "$probe_elf" "${extra[@]}" 2>&1 >/dev/null)
+    code=$?
+    set -e
+    if [[ $code -ne 2 || "$message" != *"need"*"retire trace"* ]]; then
+      echo "CV32E40P build, $option: expected status 2 and a message, got $code: $message"
+      status=1
+    fi
+  done
 fi
 if ((status == 0)); then
   echo "cv32e40p-check: socsim's core and the CV32E40P ($checkout) agree cycle for cycle"

@@ -1,6 +1,7 @@
 // The probe register block (region type `probe`): firmware marks the begin and end of a
 // region with one store each; the probes read the marks from the retire trace, so the
-// device only has to accept them as an ordinary zero-wait store.
+// device only has to accept them as an ordinary zero-wait store (a core without a retire
+// trace gets them from the device instead: set_store_hook).
 //   +0x0 write: BEGIN region id
 //   +0x4 write: END region id
 //   +0x8 write: VALUE, the element count of the innermost open region
@@ -9,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "models/peripherals/register_device.h"
 
@@ -25,6 +27,10 @@ class ProbeDevice : public RegisterDevice {
   using RegisterDevice::RegisterDevice;
   /// Stores accepted so far (BEGIN, END and VALUE).
   uint64_t marks() const { return marks_; }
+  /// Called for every accepted store with its offset, value and the core cycle of the
+  /// request: mark probes for a core without a retire trace (models/probe/store_marks.h).
+  using StoreHook = std::function<void(uint32_t offset, uint32_t value, uint64_t cycle)>;
+  void set_store_hook(StoreHook hook) { hook_ = std::move(hook); }
 
  protected:
   bool read_reg(uint64_t offset, unsigned size, uint64_t cycle, uint32_t* value) override;
@@ -32,6 +38,7 @@ class ProbeDevice : public RegisterDevice {
 
  private:
   uint64_t marks_ = 0;
+  StoreHook hook_;
 };
 
 }  // namespace socsim
