@@ -30,7 +30,7 @@ struct ProbeRunInfo {
   std::string firmware;
 };
 
-class ProbeEngine : public RetireObserver {
+class ProbeEngine final : public RetireObserver {
  public:
   ProbeEngine(std::vector<ProbeSymbol> symbols, MemoryPeek peek, bool profile);
 
