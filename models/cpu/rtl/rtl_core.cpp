@@ -14,6 +14,14 @@ RtlCore::RtlCore(const RtlCoreConfig& config)
   top_->dm_halt_addr_i = config_.dm_halt_addr;
   top_->dm_exception_addr_i = config_.dm_exception_addr;
   top_->debug_req_i = 0;
+  ports_.instr_req = &top_->instr_req_o;
+  ports_.instr_addr = &top_->instr_addr_o;
+  ports_.data_req = &top_->data_req_o;
+  ports_.data_we = &top_->data_we_o;
+  ports_.data_be = &top_->data_be_o;
+  ports_.data_addr = &top_->data_addr_o;
+  ports_.data_wdata = &top_->data_wdata_o;
+  ports_.core_sleep = &top_->core_sleep_o;
 }
 
 RtlCore::~RtlCore() { top_->final(); }
@@ -56,19 +64,8 @@ void RtlCore::begin_cycle(const ObiInputs& instr, const ObiInputs& data) {
   top_->eval();
 }
 
-ObiRequest RtlCore::instr_request() const {
-  return ObiRequest{top_->instr_req_o != 0, false, 0xF, top_->instr_addr_o, 0};
-}
-
-ObiRequest RtlCore::data_request() const {
-  return ObiRequest{top_->data_req_o != 0, top_->data_we_o != 0,
-                    static_cast<uint8_t>(top_->data_be_o), top_->data_addr_o,
-                    top_->data_wdata_o};
-}
-
 bool RtlCore::irq_ack() const { return top_->irq_ack_o != 0; }
 uint32_t RtlCore::irq_ack_id() const { return top_->irq_id_o; }
-bool RtlCore::sleeping() const { return top_->core_sleep_o != 0; }
 
 void RtlCore::end_cycle() {
   if (top_->rvfi_valid_o) {
@@ -84,7 +81,17 @@ void RtlCore::capture_retire() {
   if (observer_ == nullptr) {
     return;
   }
-  RetireRecord r;
+  if (has_pending_) {
+    if (top_->rvfi_intr_o) {
+      // The interrupt was taken after the previous instruction: it leads to this one.
+      pending_.interrupt = true;
+      pending_.cause = top_->rvfi_intr_cause_o;
+      pending_.next_pc = top_->rvfi_pc_o;
+    }
+    observer_->on_retire(pending_);
+  }
+  // Filled in place, every field: no copy of a whole record per instruction.
+  RetireRecord& r = pending_;
   r.cycle = cycle_;
   r.order = order;
   r.pc = top_->rvfi_pc_o;
@@ -98,17 +105,8 @@ void RtlCore::capture_retire() {
   r.mem_addr = top_->rvfi_mem_addr_o;
   r.mem_data = top_->rvfi_mem_data_o;
   r.trap = top_->rvfi_trap_o != 0;
+  r.interrupt = false;
   r.cause = top_->rvfi_trap_cause_o;
-  if (top_->rvfi_intr_o && has_pending_) {
-    // The interrupt was taken after the previous instruction: it leads to this one.
-    pending_.interrupt = true;
-    pending_.cause = top_->rvfi_intr_cause_o;
-    pending_.next_pc = r.pc;
-  }
-  if (has_pending_) {
-    observer_->on_retire(pending_);
-  }
-  pending_ = r;
   has_pending_ = true;
 }
 

@@ -58,8 +58,13 @@ class RtlCore {
   void reset();
 
   void begin_cycle(const ObiInputs& instr, const ObiInputs& data);
-  ObiRequest instr_request() const;
-  ObiRequest data_request() const;
+  ObiRequest instr_request() const {
+    return ObiRequest{*ports_.instr_req != 0, false, 0xF, *ports_.instr_addr, 0};
+  }
+  ObiRequest data_request() const {
+    return ObiRequest{*ports_.data_req != 0, *ports_.data_we != 0, *ports_.data_be,
+                      *ports_.data_addr, *ports_.data_wdata};
+  }
   void end_cycle();
 
   /// Level of the irq_i lines in the cycles from the next begin_cycle() on.
@@ -68,7 +73,7 @@ class RtlCore {
   bool irq_ack() const;
   uint32_t irq_ack_id() const;
   /// core_sleep_o of the current cycle (valid after begin_cycle()).
-  bool sleeping() const;
+  bool sleeping() const { return *ports_.core_sleep != 0; }
 
   /// Lets `n` cycles pass while the core sleeps (core_sleep_o high, no interrupt pending):
   /// its state does not change then, so the cycles need not be evaluated one by one.
@@ -88,9 +93,25 @@ class RtlCore {
  private:
   void capture_retire();
 
+  /// The output ports read every cycle, bound once so that the accessors above inline into
+  /// the driver's loop (out of line, returning an ObiRequest built from byte fields cost a
+  /// store-forwarding stall per call). The Verilated top's ports are references into its
+  /// state, stable for its lifetime.
+  struct Ports {
+    const uint8_t* instr_req = nullptr;
+    const uint32_t* instr_addr = nullptr;
+    const uint8_t* data_req = nullptr;
+    const uint8_t* data_we = nullptr;
+    const uint8_t* data_be = nullptr;
+    const uint32_t* data_addr = nullptr;
+    const uint32_t* data_wdata = nullptr;
+    const uint8_t* core_sleep = nullptr;
+  };
+
   RtlCoreConfig config_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Vrv_core_sim> top_;
+  Ports ports_;
   uint32_t irq_ = 0;
   uint64_t cycle_ = 0;
   uint64_t order_ = 0;
