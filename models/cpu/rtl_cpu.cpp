@@ -58,7 +58,9 @@ bool RtlCpu::serve_fetch(uint32_t addr, uint64_t now) {
 bool RtlCpu::serve_data(const ObiRequest& req, uint64_t now) {
   // OBI: a word address and byte enables; the bus sees the bytes actually enabled.
   const unsigned offset = req.be ? __builtin_ctz(req.be) : 0;
-  const unsigned bytes = req.be ? __builtin_popcount(req.be) : 4;
+  // Bits set in the 4-bit byte enable (__builtin_popcount is a library call without -mpopcnt).
+  static constexpr uint8_t kEnabled[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  const unsigned bytes = req.be ? kEnabled[req.be & 0xF] : 4;
   const uint32_t addr = req.addr + offset;
   uint32_t rdata = 0;
   uint32_t wait_cycles = 0;
