@@ -22,12 +22,6 @@ RtlCpu::RtlCpu(sc_core::sc_module_name name, const ClockDomain& clock,
 
 RtlCpu::~RtlCpu() = default;
 
-void RtlCpu::on_retire(const RetireRecord& record) {
-  ++retired_;
-  last_pc_ = record.pc;
-  if (observer_ != nullptr) observer_->on_retire(record);
-}
-
 void RtlCpu::sync() {
   const sc_core::sc_time local = clock_.time_of(core_->cycle());
   if (local > sc_core::sc_time_stamp()) wait(local - sc_core::sc_time_stamp());
@@ -46,7 +40,7 @@ bool RtlCpu::serve_fetch(uint32_t addr, uint64_t now) {
     if (!r.ok) {
       control_.report_fault(now, "bus error: instruction fetch of 4 bytes at " + hex(addr) +
                                      " (unmapped or refused), after the instruction at pc " +
-                                     hex(last_pc_));
+                                     hex(pc()));
       return false;
     }
     wait_cycles = r.wait_cycles;
@@ -94,7 +88,7 @@ bool RtlCpu::serve_data(const ObiRequest& req, uint64_t now) {
       control_.report_fault(now, std::string("bus error: ") + (req.we ? "store" : "load") +
                                      " of " + std::to_string(bytes) + " byte(s) at " + hex(addr) +
                                      " (unmapped or refused), after the instruction at pc " +
-                                     hex(last_pc_));
+                                     hex(pc()));
       return false;
     }
     wait_cycles = r.wait_cycles;

@@ -28,9 +28,13 @@ class RtlCpu : public CpuModel, private RetireObserver {
   const char* kind() const override { return "rtl"; }
   bool cycle_exact() const override { return true; }
   uint64_t cycles() const override { return core_->cycle(); }
-  uint64_t instructions() const override { return retired_; }
-  uint32_t pc() const override { return last_pc_; }
-  void set_retire_observer(RetireObserver* observer) override { observer_ = observer; }
+  uint64_t instructions() const override { return core_->delivered(); }
+  uint32_t pc() const override { return core_->last_delivered_pc(); }
+  /// The core hands records straight to `observer` (no forwarding call per instruction);
+  /// without one, to this wrapper, which ignores them but keeps the core counting.
+  void set_retire_observer(RetireObserver* observer) override {
+    core_->set_retire_observer(observer != nullptr ? observer : this);
+  }
 
  private:
   struct Response {
@@ -62,7 +66,7 @@ class RtlCpu : public CpuModel, private RetireObserver {
   bool serve_fetch(uint32_t addr, uint64_t now);
   bool serve_data(const ObiRequest& req, uint64_t now);
   bool sleep_until_interrupt();
-  void on_retire(const RetireRecord& record) override;
+  void on_retire(const RetireRecord&) override {}
 
   const ClockDomain& clock_;
   IrqLines& irq_;
@@ -71,9 +75,6 @@ class RtlCpu : public CpuModel, private RetireObserver {
   std::unique_ptr<RtlCore> core_;
   ResponseQueue instr_q_, data_q_;
   DirectWindow fetch_window_, data_window_;
-  RetireObserver* observer_ = nullptr;
-  uint64_t retired_ = 0;
-  uint32_t last_pc_ = 0;
 };
 
 }  // namespace socsim

@@ -50,6 +50,8 @@ void RtlCore::reset() {
   cycle_ = 0;
   order_ = 0;
   has_pending_ = false;
+  delivered_ = 0;
+  last_delivered_pc_ = 0;
 }
 
 void RtlCore::begin_cycle(const ObiInputs& instr, const ObiInputs& data) {
@@ -88,7 +90,7 @@ void RtlCore::capture_retire() {
       pending_.cause = top_->rvfi_intr_cause_o;
       pending_.next_pc = top_->rvfi_pc_o;
     }
-    observer_->on_retire(pending_);
+    deliver();
   }
   // Filled in place, every field: no copy of a whole record per instruction.
   RetireRecord& r = pending_;
@@ -110,9 +112,15 @@ void RtlCore::capture_retire() {
   has_pending_ = true;
 }
 
+void RtlCore::deliver() {
+  ++delivered_;
+  last_delivered_pc_ = pending_.pc;
+  observer_->on_retire(pending_);
+}
+
 void RtlCore::flush_retire() {
   if (has_pending_ && observer_ != nullptr) {
-    observer_->on_retire(pending_);
+    deliver();
   }
   has_pending_ = false;
 }

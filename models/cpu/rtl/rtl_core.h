@@ -89,9 +89,13 @@ class RtlCore {
   /// (or on flush_retire()).
   void set_retire_observer(RetireObserver* observer) { observer_ = observer; }
   void flush_retire();
+  /// Records delivered to the observer so far, and the pc of the last one (0 before any).
+  uint64_t delivered() const { return delivered_; }
+  uint32_t last_delivered_pc() const { return last_delivered_pc_; }
 
  private:
   void capture_retire();
+  void deliver();
 
   /// The output ports read every cycle, bound once so that the accessors above inline into
   /// the driver's loop (out of line, returning an ObiRequest built from byte fields cost a
@@ -118,6 +122,8 @@ class RtlCore {
   RetireObserver* observer_ = nullptr;
   RetireRecord pending_;
   bool has_pending_ = false;
+  uint64_t delivered_ = 0;
+  uint32_t last_delivered_pc_ = 0;
 };
 
 }  // namespace socsim
