@@ -22,12 +22,6 @@ RtlCpu::RtlCpu(sc_core::sc_module_name name, const ClockDomain& clock,
 
 RtlCpu::~RtlCpu() = default;
 
-void RtlCpu::on_retire(const RetireRecord& record) {
-  ++retired_;
-  last_pc_ = record.pc;
-  if (observer_ != nullptr) observer_->on_retire(record);
-}
-
 void RtlCpu::sync() {
   const sc_core::sc_time local = clock_.time_of(core_->cycle());
   if (local > sc_core::sc_time_stamp()) wait(local - sc_core::sc_time_stamp());
@@ -46,7 +40,7 @@ bool RtlCpu::serve_fetch(uint32_t addr, uint64_t now) {
     if (!r.ok) {
       control_.report_fault(now, "bus error: instruction fetch of 4 bytes at " + hex(addr) +
                                      " (unmapped or refused), after the instruction at pc " +
-                                     hex(last_pc_));
+                                     hex(pc()));
       return false;
     }
     wait_cycles = r.wait_cycles;
@@ -59,7 +53,9 @@ bool RtlCpu::serve_data(const ObiRequest& req, uint64_t now) {
   // OBI: byte enables select lanes of the word at addr & ~3 (the address may also carry the
   // offset of the first enabled byte, as the CV32E40P's does); the bus sees the enabled bytes.
   const unsigned offset = req.be ? __builtin_ctz(req.be) : 0;
-  const unsigned bytes = req.be ? __builtin_popcount(req.be) : 4;
+  // Bits set in the 4-bit byte enable (__builtin_popcount is a library call without -mpopcnt).
+  static constexpr uint8_t kEnabled[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  const unsigned bytes = req.be ? kEnabled[req.be & 0xF] : 4;
   const uint32_t addr = (req.addr & ~3u) + offset;
   uint32_t rdata = 0;
   uint32_t wait_cycles = 0;
@@ -93,7 +89,7 @@ bool RtlCpu::serve_data(const ObiRequest& req, uint64_t now) {
       control_.report_fault(now, std::string("bus error: ") + (req.we ? "store" : "load") +
                                      " of " + std::to_string(bytes) + " byte(s) at " + hex(addr) +
                                      " (unmapped or refused), after the instruction at pc " +
-                                     hex(last_pc_));
+                                     hex(pc()));
       return false;
     }
     wait_cycles = r.wait_cycles;

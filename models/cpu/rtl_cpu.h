@@ -30,9 +30,13 @@ class RtlCpu : public CpuModel, private RetireObserver {
   bool has_retire_trace() const override { return RtlCore::has_retire_trace(); }
   const char* description() const override { return RtlCore::description(); }
   uint64_t cycles() const override { return core_->cycle(); }
-  uint64_t instructions() const override { return retired_; }
-  uint32_t pc() const override { return last_pc_; }
-  void set_retire_observer(RetireObserver* observer) override { observer_ = observer; }
+  uint64_t instructions() const override { return core_->delivered(); }
+  uint32_t pc() const override { return core_->last_delivered_pc(); }
+  /// The core hands records straight to `observer` (no forwarding call per instruction);
+  /// without one, to this wrapper, which ignores them but keeps the core counting.
+  void set_retire_observer(RetireObserver* observer) override {
+    core_->set_retire_observer(observer != nullptr ? observer : this);
+  }
 
  private:
   struct Response {
@@ -64,7 +68,7 @@ class RtlCpu : public CpuModel, private RetireObserver {
   bool serve_fetch(uint32_t addr, uint64_t now);
   bool serve_data(const ObiRequest& req, uint64_t now);
   bool sleep_until_interrupt();
-  void on_retire(const RetireRecord& record) override;
+  void on_retire(const RetireRecord&) override {}
 
   const ClockDomain& clock_;
   IrqLines& irq_;
@@ -73,9 +77,6 @@ class RtlCpu : public CpuModel, private RetireObserver {
   std::unique_ptr<RtlCore> core_;
   ResponseQueue instr_q_, data_q_;
   DirectWindow fetch_window_, data_window_;
-  RetireObserver* observer_ = nullptr;
-  uint64_t retired_ = 0;
-  uint32_t last_pc_ = 0;
 };
 
 }  // namespace socsim

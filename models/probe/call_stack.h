@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "models/cpu/retire.h"
+#include "models/probe/control_flow.h"
 #include "models/probe/symbols.h"
 
 namespace socsim {
@@ -54,6 +55,21 @@ class CallStack {
   void before(const RetireRecord& record, uint64_t prev_cycle);
   /// Applies `record`'s control transfer (call, return, tail call, trap, mret).
   void after(const RetireRecord& record);
+  /// True when `record` leaves the stack as it is: it executes where the previous record
+  /// said control would go (no asynchronous trap entry before it) and is neither a trap, an
+  /// interrupt nor a possible transfer. before() and after() then reduce to retire_plain(),
+  /// which the per-instruction path calls instead, most instructions being such.
+  bool plain(const RetireRecord& record) const {
+    return started_ && (record.pc == expected_pc_ || prev_trap_) && !record.trap &&
+           !record.interrupt && !may_transfer(record.insn);
+  }
+  /// before() and after() for a record plain() accepted.
+  void retire_plain(const RetireRecord& record) {
+    entered_handler_ = false;
+    if (record.rd != 0) regs_[record.rd & 31] = record.rd_value;
+    prev_trap_ = false;
+    expected_pc_ = record.next_pc;
+  }
   /// Leaves every open frame at `end_cycle` (the end of the run).
   void finish(uint64_t end_cycle, uint64_t end_order);
 

@@ -48,4 +48,24 @@ constexpr FlowKind classify_flow(uint32_t insn) {
   return FlowKind::kOther;
 }
 
+/// False when classify_flow(insn) is certainly kOther: a cheap filter for the per-instruction
+/// path, which sees a transfer only every few instructions. True for every major opcode or
+/// compressed quadrant/funct3 that holds a jump, call, return or mret (SYSTEM included, so
+/// ecall, csr* and wfi also pass, and c.ebreak: the caller then classifies them fully).
+constexpr bool may_transfer(uint32_t insn) {
+  // One bit per key: compressed forms use (quadrant << 3 | funct3), 0..23; 32-bit forms use
+  // 32 + opcode[6:2].
+  constexpr uint64_t kTransfers = (1ull << (1 << 3 | 1))    // c.jal
+                                  | (1ull << (1 << 3 | 5))  // c.j
+                                  | (1ull << (2 << 3 | 4))  // c.jr, c.jalr
+                                  | (1ull << (32 + 0x19))   // jalr
+                                  | (1ull << (32 + 0x1B))   // jal
+                                  | (1ull << (32 + 0x1C));  // SYSTEM (mret)
+  const unsigned key =
+      (insn & 3) == 3 ? 32 + ((insn >> 2) & 0x1F) : ((insn & 3) << 3) | ((insn >> 13) & 7);
+  if (((kTransfers >> key) & 1) == 0) return false;
+  // c.mv and c.add, frequent in loops, share c.jr's funct3; c.jr and c.jalr have rs2 = 0.
+  return (insn & 3) != 2 || (insn & 0x7C) == 0;
+}
+
 }  // namespace socsim

@@ -121,12 +121,31 @@ void ProbeEngine::add_builtin_regions() {
 }
 
 void ProbeEngine::on_retire(const RetireRecord& r) {
+  if (!profile_ && stack_.plain(r) && regions_.quiet(r, stack_.depth())) {
+    // Most instructions: no call, return, trap, region boundary or mark, so the stack and
+    // the regions only note the register write and where execution goes next. Kept apart
+    // from retire() so that this path saves no registers and calls nothing.
+    stack_.retire_plain(r);
+    last_cycle_ = r.cycle;
+    last_pc_ = r.pc;
+    retired_ = r.order + 1;
+    return;
+  }
+  retire(r);
+}
+
+void ProbeEngine::retire(const RetireRecord& r) {
   const uint64_t prev = last_cycle_;
-  stack_.before(r, prev);
-  regions_.on_record(r, prev, stack_.depth());
-  if (profile_) profile_->on_instruction(r.pc, r.cycle - prev);
-  stack_.after(r);
-  regions_.after_record(r);
+  if (stack_.plain(r) && regions_.quiet(r, stack_.depth())) {
+    if (profile_) profile_->on_instruction(r.pc, r.cycle - prev);
+    stack_.retire_plain(r);
+  } else {
+    stack_.before(r, prev);
+    regions_.on_record(r, prev, stack_.depth());
+    if (profile_) profile_->on_instruction(r.pc, r.cycle - prev);
+    stack_.after(r);
+    regions_.after_record(r);
+  }
   last_cycle_ = r.cycle;
   last_pc_ = r.pc;
   retired_ = r.order + 1;

@@ -30,7 +30,7 @@ struct ProbeRunInfo {
   std::string firmware;
 };
 
-class ProbeEngine : public RetireObserver {
+class ProbeEngine final : public RetireObserver {
  public:
   ProbeEngine(std::vector<ProbeSymbol> symbols, MemoryPeek peek, bool profile);
 
@@ -61,6 +61,9 @@ class ProbeEngine : public RetireObserver {
   void write_trace(std::ostream& out, const ProbeRunInfo& info) const;
 
  private:
+  /// on_retire() for the records its fast path does not take (and with the profile on).
+  [[gnu::noinline]] void retire(const RetireRecord& record);
+
   SymbolMap symbols_;
   CallStack stack_;
   RegionProbes regions_;

@@ -89,9 +89,13 @@ size_t RegionProbes::add(const RegionDef& def) {
   switch (def.trigger) {
     case RegionTrigger::kRange:
       ranges_.push_back(i);
+      boundaries_.push_back(def.start);
+      boundaries_.push_back(def.end);
       break;
     case RegionTrigger::kFirst:
       firsts_.push_back(i);
+      boundaries_.push_back(def.start);
+      boundaries_.push_back(uint64_t{def.start} + 1);
       break;
     case RegionTrigger::kFunction:
       for (int f : def.functions) by_function_[f].push_back(i);
@@ -100,6 +104,9 @@ size_t RegionProbes::add(const RegionDef& def) {
       by_mark_[def.mark_id] = i;
       break;
   }
+  std::sort(boundaries_.begin(), boundaries_.end());
+  boundaries_.erase(std::unique(boundaries_.begin(), boundaries_.end()), boundaries_.end());
+  calm_size_ = 0;
   return i;
 }
 
@@ -155,6 +162,16 @@ void RegionProbes::on_record(const RetireRecord& r, uint64_t prev_cycle, unsigne
     if (s.open && !inside && depth <= s.depth) close(i, prev_cycle, r.order);
     if (!s.open && inside) open(i, prev_cycle, r.order, depth, -1);
   }
+  update_calm(r.pc, depth);
+}
+
+void RegionProbes::update_calm(uint32_t pc, unsigned depth) {
+  const auto above = std::upper_bound(boundaries_.begin(), boundaries_.end(), uint64_t{pc});
+  const uint64_t start = above == boundaries_.begin() ? 0 : *(above - 1);
+  const uint64_t end = above == boundaries_.end() ? uint64_t{1} << 32 : *above;
+  calm_start_ = static_cast<uint32_t>(start);
+  calm_size_ = end - start;
+  calm_depth_ = depth;
 }
 
 void RegionProbes::after_record(const RetireRecord& r) {

@@ -88,6 +88,16 @@ class RegionProbes : public CallListener {
   /// Names mark ids (others are called "mark <id>").
   void name_mark(uint32_t id, const std::string& name);
 
+  /// True when on_record() and after_record() would change nothing for `record` at `depth`:
+  /// its pc lies in the stretch between range boundaries where on_record() last looked, at
+  /// a call depth no smaller than then, and it is no store to the probe register. Inside
+  /// such a stretch every range stays inside or outside, and a range left open outside it
+  /// (a call made from the range) closes only at a smaller depth, so the per-instruction path
+  /// skips both calls then.
+  bool quiet(const RetireRecord& record, unsigned depth) const {
+    return record.pc - calm_start_ < calm_size_ && depth >= calm_depth_ &&
+           !(record.mem_valid && record.mem_write && record.mem_addr - mark_base_ < mark_size_);
+  }
   /// Before `record`'s control transfer; `depth` is the call depth it executes at.
   void on_record(const RetireRecord& record, uint64_t prev_cycle, unsigned depth);
   /// After the record retired (mark stores take effect).
@@ -116,6 +126,7 @@ class RegionProbes : public CallListener {
   int64_t read_elements(ElementSource source, const uint32_t* regs) const;
   bool peek_tensor_numel(uint32_t tensor, int64_t* numel) const;
   size_t mark_region(uint32_t id);
+  void update_calm(uint32_t pc, unsigned depth);
 
   const SymbolMap& symbols_;
   MemoryPeek peek_;
@@ -130,6 +141,15 @@ class RegionProbes : public CallListener {
   std::vector<size_t> open_marks_;  ///< innermost last, for VALUE writes
   uint32_t mark_base_ = 0, mark_size_ = 0;
   uint64_t unmatched_marks_ = 0;
+  /// Where range and first-retirement regions may change state: their start and end
+  /// addresses (first: start and start + 1), sorted, without duplicates.
+  std::vector<uint64_t> boundaries_;
+  /// The stretch [calm_start_, calm_start_ + calm_size_) between two boundaries that held
+  /// the pc at the last on_record(), and the call depth then (see quiet()). Empty until the
+  /// first record and after a range is added.
+  uint32_t calm_start_ = 0;
+  uint64_t calm_size_ = 0;
+  unsigned calm_depth_ = 0;
 };
 
 }  // namespace socsim

@@ -14,6 +14,14 @@ RtlCore::RtlCore(const RtlCoreConfig& config)
   top_->dm_halt_addr_i = config_.dm_halt_addr;
   top_->dm_exception_addr_i = config_.dm_exception_addr;
   top_->debug_req_i = 0;
+  ports_.instr_req = &top_->instr_req_o;
+  ports_.instr_addr = &top_->instr_addr_o;
+  ports_.data_req = &top_->data_req_o;
+  ports_.data_we = &top_->data_we_o;
+  ports_.data_be = &top_->data_be_o;
+  ports_.data_addr = &top_->data_addr_o;
+  ports_.data_wdata = &top_->data_wdata_o;
+  ports_.core_sleep = &top_->core_sleep_o;
 }
 
 RtlCore::~RtlCore() { top_->final(); }
@@ -51,6 +59,8 @@ void RtlCore::reset() {
   order_ = 0;
   has_pending_ = false;
   held_branches_.clear();
+  delivered_ = 0;
+  last_delivered_pc_ = 0;
 }
 
 void RtlCore::begin_cycle(const ObiInputs& instr, const ObiInputs& data) {
@@ -65,19 +75,8 @@ void RtlCore::begin_cycle(const ObiInputs& instr, const ObiInputs& data) {
   top_->eval();
 }
 
-ObiRequest RtlCore::instr_request() const {
-  return ObiRequest{top_->instr_req_o != 0, false, 0xF, top_->instr_addr_o, 0};
-}
-
-ObiRequest RtlCore::data_request() const {
-  return ObiRequest{top_->data_req_o != 0, top_->data_we_o != 0,
-                    static_cast<uint8_t>(top_->data_be_o), top_->data_addr_o,
-                    top_->data_wdata_o};
-}
-
 bool RtlCore::irq_ack() const { return top_->irq_ack_o != 0; }
 uint32_t RtlCore::irq_ack_id() const { return top_->irq_id_o; }
-bool RtlCore::sleeping() const { return top_->core_sleep_o != 0; }
 
 void RtlCore::end_cycle() {
   if (top_->rvfi_valid_o) {
@@ -86,13 +85,9 @@ void RtlCore::end_cycle() {
   if (top_->rvfi_br_valid_o) {
     // A branch that skipped WB: it is younger than the instruction WB still holds, so it is
     // reported right after that one retires.
-    HeldBranch b;
-    b.record.pc = top_->rvfi_br_pc_o;
-    b.record.insn = top_->rvfi_br_insn_o;
-    b.record.next_pc = top_->rvfi_br_next_pc_o;
-    b.intr = top_->rvfi_br_intr_o != 0;
-    b.intr_cause = top_->rvfi_br_intr_cause_o;
-    held_branches_.push_back(b);
+    held_branches_.push_back(HeldBranch{top_->rvfi_br_pc_o, top_->rvfi_br_insn_o,
+                                        top_->rvfi_br_next_pc_o, top_->rvfi_br_intr_o != 0,
+                                        top_->rvfi_br_intr_cause_o});
   }
   top_->clk_i = 0;
   top_->eval();
@@ -100,7 +95,13 @@ void RtlCore::end_cycle() {
 }
 
 void RtlCore::capture_retire() {
-  RetireRecord r;
+  if (observer_ == nullptr) {
+    order_ += 1 + held_branches_.size();
+    held_branches_.clear();
+    return;
+  }
+  // Filled in place, every field: no copy of a whole record per instruction.
+  RetireRecord& r = next_record(top_->rvfi_intr_o != 0, top_->rvfi_intr_cause_o, top_->rvfi_pc_o);
   r.pc = top_->rvfi_pc_o;
   r.insn = top_->rvfi_insn_o;
   r.next_pc = top_->rvfi_next_pc_o;
@@ -112,39 +113,62 @@ void RtlCore::capture_retire() {
   r.mem_addr = top_->rvfi_mem_addr_o;
   r.mem_data = top_->rvfi_mem_data_o;
   r.trap = top_->rvfi_trap_o != 0;
+  r.interrupt = false;
   r.cause = top_->rvfi_trap_cause_o;
-  deliver(r, top_->rvfi_intr_o != 0, top_->rvfi_intr_cause_o);
-  deliver_held_branches();
+  if (!held_branches_.empty()) take_held_branches();
 }
 
-void RtlCore::deliver_held_branches() {
-  for (const HeldBranch& b : held_branches_) deliver(b.record, b.intr, b.intr_cause);
+RetireRecord& RtlCore::next_record(bool intr, uint32_t intr_cause, uint32_t pc) {
+  if (has_pending_) {
+    if (intr) {
+      // The interrupt was taken after the previous instruction: it leads to this one.
+      pending_.interrupt = true;
+      pending_.cause = intr_cause;
+      pending_.next_pc = pc;
+    }
+    deliver();
+  }
+  has_pending_ = true;
+  pending_.cycle = cycle_;
+  pending_.order = order_++;
+  return pending_;
+}
+
+void RtlCore::take_held_branches() {
+  for (const HeldBranch& b : held_branches_) {
+    RetireRecord& r = next_record(b.intr, b.intr_cause, b.pc);
+    r.pc = b.pc;
+    r.insn = b.insn;
+    r.next_pc = b.next_pc;
+    r.rd = 0;
+    r.rd_value = 0;
+    r.mem_valid = false;
+    r.mem_write = false;
+    r.mem_size = 0;
+    r.mem_addr = 0;
+    r.mem_data = 0;
+    r.trap = false;
+    r.interrupt = false;
+    r.cause = 0;
+  }
   held_branches_.clear();
 }
 
-void RtlCore::deliver(RetireRecord r, bool intr, uint32_t intr_cause) {
-  r.cycle = cycle_;
-  r.order = order_++;
-  if (observer_ == nullptr) {
-    return;
-  }
-  if (intr && has_pending_) {
-    // The interrupt was taken after the previous instruction: it leads to this one.
-    pending_.interrupt = true;
-    pending_.cause = intr_cause;
-    pending_.next_pc = r.pc;
-  }
-  if (has_pending_) {
-    observer_->on_retire(pending_);
-  }
-  pending_ = r;
-  has_pending_ = true;
+void RtlCore::deliver() {
+  ++delivered_;
+  last_delivered_pc_ = pending_.pc;
+  observer_->on_retire(pending_);
 }
 
 void RtlCore::flush_retire() {
-  deliver_held_branches();
+  if (observer_ == nullptr) {
+    order_ += held_branches_.size();
+    held_branches_.clear();
+  } else if (!held_branches_.empty()) {
+    take_held_branches();
+  }
   if (has_pending_ && observer_ != nullptr) {
-    observer_->on_retire(pending_);
+    deliver();
   }
   has_pending_ = false;
 }

@@ -59,8 +59,13 @@ class RtlCore {
   void reset();
 
   void begin_cycle(const ObiInputs& instr, const ObiInputs& data);
-  ObiRequest instr_request() const;
-  ObiRequest data_request() const;
+  ObiRequest instr_request() const {
+    return ObiRequest{*ports_.instr_req != 0, false, 0xF, *ports_.instr_addr, 0};
+  }
+  ObiRequest data_request() const {
+    return ObiRequest{*ports_.data_req != 0, *ports_.data_we != 0, *ports_.data_be,
+                      *ports_.data_addr, *ports_.data_wdata};
+  }
   void end_cycle();
 
   /// Level of the irq_i lines in the cycles from the next begin_cycle() on.
@@ -69,7 +74,7 @@ class RtlCore {
   bool irq_ack() const;
   uint32_t irq_ack_id() const;
   /// core_sleep_o of the current cycle (valid after begin_cycle()).
-  bool sleeping() const;
+  bool sleeping() const { return *ports_.core_sleep != 0; }
 
   /// Lets `n` cycles pass while the core sleeps (core_sleep_o high, no interrupt pending):
   /// its state does not change then, so the cycles need not be evaluated one by one.
@@ -77,12 +82,6 @@ class RtlCore {
 
   /// Completed clock cycles since reset was released.
   uint64_t cycle() const { return cycle_; }
-  /// Whether the Verilated core reports retired instructions: socsim's rv_core does; the
-  /// OpenHW CV32E40P (SOCSIM_CV32E40P_RTL) has no retire-trace port, so retired() stays 0.
-  static bool has_retire_trace();
-  /// "socsim rv_core" or "OpenHW CV32E40P (<checkout>)".
-  static const char* description();
-
   /// Retired instructions so far.
   uint64_t retired() const { return order_; }
 
@@ -91,30 +90,61 @@ class RtlCore {
   /// (or on flush_retire()).
   void set_retire_observer(RetireObserver* observer) { observer_ = observer; }
   void flush_retire();
+  /// Whether the Verilated core reports retired instructions: socsim's rv_core does; the
+  /// OpenHW CV32E40P (SOCSIM_CV32E40P_RTL) has no retire-trace port, so retired() stays 0.
+  static bool has_retire_trace();
+  /// "socsim rv_core" or "OpenHW CV32E40P (<checkout>)".
+  static const char* description();
+
+  /// Records delivered to the observer so far, and the pc of the last one (0 before any).
+  uint64_t delivered() const { return delivered_; }
+  uint32_t last_delivered_pc() const { return last_delivered_pc_; }
 
  private:
+  void capture_retire();
+  void deliver();
+  /// Delivers the pending record (an interrupt taken after it leads to `pc`) and makes the
+  /// next one pending, numbered and stamped with this cycle; its fields are the caller's.
+  RetireRecord& next_record(bool intr, uint32_t intr_cause, uint32_t pc);
+  /// The branches reported on rvfi_br_* since the last rvfi_valid_o record, after it.
+  void take_held_branches();
+
   /// A conditional branch reported on rvfi_br_* (it skipped WB), held until the instruction
   /// WB holds retires.
   struct HeldBranch {
-    RetireRecord record;
-    bool intr = false;
-    uint32_t intr_cause = 0;
+    uint32_t pc, insn, next_pc;
+    bool intr;
+    uint32_t intr_cause;
   };
 
-  void capture_retire();
-  void deliver(RetireRecord r, bool intr, uint32_t intr_cause);
-  void deliver_held_branches();
+  /// The output ports read every cycle, bound once so that the accessors above inline into
+  /// the driver's loop (out of line, returning an ObiRequest built from byte fields cost a
+  /// store-forwarding stall per call). The Verilated top's ports are references into its
+  /// state, stable for its lifetime.
+  struct Ports {
+    const uint8_t* instr_req = nullptr;
+    const uint32_t* instr_addr = nullptr;
+    const uint8_t* data_req = nullptr;
+    const uint8_t* data_we = nullptr;
+    const uint8_t* data_be = nullptr;
+    const uint32_t* data_addr = nullptr;
+    const uint32_t* data_wdata = nullptr;
+    const uint8_t* core_sleep = nullptr;
+  };
 
   RtlCoreConfig config_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Vrv_core_sim> top_;
+  Ports ports_;
   uint32_t irq_ = 0;
   uint64_t cycle_ = 0;
   uint64_t order_ = 0;
   RetireObserver* observer_ = nullptr;
   RetireRecord pending_;
-  std::vector<HeldBranch> held_branches_;
   bool has_pending_ = false;
+  std::vector<HeldBranch> held_branches_;
+  uint64_t delivered_ = 0;
+  uint32_t last_delivered_pc_ = 0;
 };
 
 }  // namespace socsim

@@ -30,5 +30,29 @@ TEST(ControlFlow, Compressed) {
   EXPECT_EQ(classify_flow(0x0001), FlowKind::kOther);   // c.nop
 }
 
+// The filter may pass instructions that are no transfer, but never misses one.
+TEST(ControlFlow, MayTransferPassesEveryTransfer) {
+  int transfers = 0;
+  auto check = [&](uint32_t insn) {
+    if (classify_flow(insn) == FlowKind::kOther) return;
+    ++transfers;
+    EXPECT_TRUE(may_transfer(insn)) << std::hex << insn;
+  };
+  for (uint32_t insn = 0; insn <= 0xFFFF; ++insn) {
+    if ((insn & 3) != 3) check(insn);  // every compressed encoding (zero-extended)
+  }
+  // Every 32-bit low half (opcode, rd, funct3, rs1 bit 0) with upper halves that give rs1
+  // the link registers and mret's bits.
+  for (uint32_t low = 3; low <= 0xFFFF; low += 4) {
+    for (uint32_t high : {0x0000u, 0x0002u, 0x3020u, 0x8000u, 0xFFFFu}) check(high << 16 | low);
+  }
+  EXPECT_GT(transfers, 5000);
+  EXPECT_FALSE(may_transfer(0x00000013));  // nop
+  EXPECT_FALSE(may_transfer(0x00B50463));  // beq
+  EXPECT_FALSE(may_transfer(0x0001));      // c.nop
+  EXPECT_FALSE(may_transfer(0x852E));      // c.mv a0, a1
+  EXPECT_FALSE(may_transfer(0x95B6));      // c.add a1, a3
+}
+
 }  // namespace
 }  // namespace socsim

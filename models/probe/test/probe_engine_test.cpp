@@ -178,6 +178,32 @@ TEST(ProbeEngine, RuntimeEventsWithElements) {
   EXPECT_EQ(del.elements, 8u);
 }
 
+// A range left by a call stays open while the callee runs, and closes at the first
+// instruction outside it at the range's own depth, also when the return lands between the
+// same range boundaries as the callee's code.
+TEST(ProbeEngine, RangeLeftByACallClosesAtItsDepth) {
+  Fixture f;
+  f.engine.regions().add(parse_region_spec("tail", "0x300..0x310", f.engine.symbols(), "test"));
+  Trace t(f.engine);
+  t.op(0x80);
+  t.call(0x84, 0x200);                  // main, depth 2
+  t.flow(0x200, 0x00B50463, 0x300, 3);  // a branch into the range
+  t.op(0x300);
+  t.op(0x304);
+  t.op(0x308);
+  t.call(0x30C, 0x400);  // returns to 0x310, past the range's end
+  t.op(0x400);
+  t.op(0x404);
+  t.flow(0x408, kRet, 0x310, 2);
+  t.op(0x310, 5);  // outside, at depth 2: closes the range
+  t.op(0x314);
+  f.engine.finish();
+  const RegionStats& tail = f.region("tail");
+  EXPECT_EQ(tail.count, 1u);
+  EXPECT_EQ(tail.instructions, 7u);
+  EXPECT_EQ(tail.cycles, 1u + 1 + 1 + 2 + 1 + 1 + 2);
+}
+
 TEST(ProbeEngine, MarksCostTheirEndStore) {
   Fixture f;
   f.run();
