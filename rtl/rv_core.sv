@@ -176,9 +176,9 @@ module rv_core #(
     .ready_i        (id_take)
   );
 
-  // An instruction enters ID when ID is empty or hands its instruction on, unless the fetch
-  // is halted or redirected.
-  // ID can take an instruction this cycle (the CV32E40P's if_valid without fetch_valid).
+  // ID can take an instruction this cycle (the CV32E40P's if_valid without fetch_valid): when
+  // it hands its own on, or, when it is empty, when no stall (stale ones included) holds it
+  // and EX can take an instruction; never while the fetch is halted or redirected.
   assign id_take   = !halt_if && !pc_set && (id_valid_q ? id_ready : id_free);
   assign if_accept = if_valid && id_take;
 
@@ -579,7 +579,8 @@ module rv_core #(
   // EX can take an instruction when its own is done, or, when it is empty, when WB is not
   // waiting for a response (the CV32E40P's ex_ready includes WB's readiness either way).
   assign ex_ready        = ex_valid_q ? ex_done : wb_free;
-  // A taken branch redirects the fetch in its first EX cycle (even if WB holds it in EX).
+  // A taken branch redirects the fetch in its EX cycle (a branch spends one cycle in EX; the
+  // flag keeps a redirect from repeating should it ever stay longer).
   logic ex_redirected_q;
   assign branch_taken_ex = ex_valid_q && (ex_xfer_q == XFER_BRANCH) && alu_result[0] &&
                            !ex_redirected_q;
