@@ -13,6 +13,7 @@
 
 #include "models/common/hex.h"
 #include "models/cpu/lockstep.h"
+#include "models/cpu/rtl/rtl_core.h"
 #include "models/ddr/ddr.h"
 #include "models/peripherals/exit_device.h"
 #include "platform/boot_info.h"
@@ -105,8 +106,11 @@ int cmd_run(const std::vector<std::string>& all_args) {
       ("config,c", po::value(&config_path)->default_value(default_config_path()),
        "SoC description (YAML)")
       ("firmware,f", po::value(&firmware_path), "firmware to run: ELF or Verilog hex (required)")
-      ("cpu", po::value(&cpu), "CPU model: iss (fast, estimated cycles) or rtl (cycle-exact); "
-       "default: cpu.model of the config")
+      ("cpu", po::value(&cpu),
+       (std::string("CPU model: iss (fast, estimated cycles) or rtl (cycle-exact; in this "
+                    "build: ") +
+        RtlCore::description() + "); default: cpu.model of the config")
+           .c_str())
       ("max-cycles", po::value(&max_cycles), "stop with status 124 after N core cycles")
       ("set", po::value(&sets)->composing(), "override a config value: key.path=value "
        "(repeatable), e.g. --set cpu.clock_mhz=200")
