@@ -47,6 +47,7 @@ Soc::Soc(const SocConfig& config, const std::string& cpu_model, std::ostream& co
                                     config_.cpu.quantum_cycles);
   }
   cpu_->bridge.instr_socket.bind(router_->target_socket);
+  cpu_->bridge.set_fetch_wrap(static_cast<uint32_t>(config_.cpu.fetch_wrap));
   cpu_->bridge.data_socket.bind(router_->target_socket);
 
   // Targets are bound in map order; aliases are routed to their region's binding.

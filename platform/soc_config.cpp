@@ -41,6 +41,13 @@ CpuConfig read_cpu(const ConfigNode& node) {
   if (cpu.quantum_cycles == 0) node.at("quantum_cycles").fail("must be at least 1");
   cpu.num_mhpmcounters = static_cast<unsigned>(node.u64_or("num_mhpmcounters", 1));
   if (cpu.num_mhpmcounters > 29) node.at("num_mhpmcounters").fail("must be 0..29");
+  if (node.has("fetch_wrap")) {
+    cpu.fetch_wrap = node.at("fetch_wrap").as_size();
+    if (cpu.fetch_wrap < 4 || cpu.fetch_wrap > 0x80000000ull ||
+        (cpu.fetch_wrap & (cpu.fetch_wrap - 1)) != 0) {
+      node.at("fetch_wrap").fail("must be a power of two from 4 bytes to 2 GiB");
+    }
+  }
   node.reject_unknown_keys();
   return cpu;
 }

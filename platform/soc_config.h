@@ -23,6 +23,9 @@ struct CpuConfig {
   uint32_t hart_id = 0;
   uint64_t quantum_cycles = 10000;
   unsigned num_mhpmcounters = 1;
+  /// Instruction fetch addresses are taken modulo this many bytes (a power of two; 0: not),
+  /// as in a test bench that decodes only the low address bits of its memory.
+  uint64_t fetch_wrap = 0;
 };
 
 /// One entry of `memory_map`.

@@ -39,6 +39,7 @@ BusResult ObiTlmBridge::transport(BusPort port, tlm::tlm_command cmd, uint32_t a
 
 BusResult ObiTlmBridge::read(BusPort port, uint32_t addr, unsigned bytes, uint32_t* data,
                              uint64_t cycle) {
+  if (port == BusPort::kInstr) addr &= fetch_mask_;
   uint8_t buf[4] = {0, 0, 0, 0};
   BusResult r = transport(port, tlm::TLM_READ_COMMAND, addr, bytes, buf, cycle);
   uint32_t v = 0;
@@ -55,6 +56,16 @@ BusResult ObiTlmBridge::write(BusPort port, uint32_t addr, unsigned bytes, uint3
 }
 
 DirectWindow ObiTlmBridge::direct_window(BusPort port, uint32_t addr) {
+  if (port == BusPort::kInstr && (addr & ~fetch_mask_) != 0) {
+    // A fetch above the wrap size: the window of the wrapped address, moved up to the copy of
+    // the wrapped space that `addr` is in (and cut at its end).
+    DirectWindow w = direct_window(port, addr & fetch_mask_);
+    if (w.data == nullptr || w.base > fetch_mask_) return DirectWindow{};
+    const uint64_t room = uint64_t(fetch_mask_) + 1 - w.base;
+    if (w.size > room) w.size = static_cast<uint32_t>(room);
+    w.base += addr & ~fetch_mask_;
+    return w;
+  }
   const int p = static_cast<int>(port);
   for (const DirectWindow& w : windows_[p]) {
     if (w.contains(addr, 1)) return w;

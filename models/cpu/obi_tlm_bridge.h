@@ -29,6 +29,11 @@ class ObiTlmBridge : public sc_core::sc_module, public CpuBus {
                   uint64_t cycle) override;
   DirectWindow direct_window(BusPort port, uint32_t addr) override;
 
+  /// Instruction fetches address the bus modulo `bytes` (a power of two; 0: as given), as in
+  /// a test bench whose memory decodes only the low address bits. Data accesses are not
+  /// affected.
+  void set_fetch_wrap(uint32_t bytes) { fetch_mask_ = bytes ? bytes - 1 : 0xFFFFFFFFu; }
+
   /// Loader access (no timing, no side effects on timing state).
   bool debug_write(uint32_t addr, const uint8_t* data, uint32_t size);
   bool debug_read(uint32_t addr, uint8_t* data, uint32_t size);
@@ -45,6 +50,7 @@ class ObiTlmBridge : public sc_core::sc_module, public CpuBus {
   tlm::tlm_generic_payload payload_;
   std::vector<DirectWindow> windows_[2];
   std::vector<std::pair<uint32_t, uint32_t>> no_dmi_[2];  // ranges known to refuse DMI
+  uint32_t fetch_mask_ = 0xFFFFFFFFu;
 };
 
 }  // namespace socsim

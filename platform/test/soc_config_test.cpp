@@ -49,6 +49,16 @@ TEST(SocConfig, ShippedPresetsLoad) {
   EXPECT_TRUE(c.loader.lenient_unmapped);
   EXPECT_TRUE(c.corev_end_line);
   EXPECT_EQ(c.find_region("debug_area")->alias_offset, 0x3FC000u);
+  EXPECT_EQ(c.cpu.fetch_wrap, 4u << 20);
+  EXPECT_EQ(d.cpu.fetch_wrap, 0u);
+}
+
+TEST(SocConfig, FetchWrapMustBeAPowerOfTwo) {
+  const std::string map = "memory_map:\n  ram: {type: sram, base: 0, size: 64KiB}\n";
+  EXPECT_EQ(error_of("cpu: {fetch_wrap: 64KiB}\n" + map), "");
+  const std::string e = error_of("cpu: {fetch_wrap: 3000}\n" + map);
+  EXPECT_NE(e.find("cpu.fetch_wrap"), std::string::npos) << e;
+  EXPECT_NE(e.find("power of two"), std::string::npos) << e;
 }
 
 TEST(SocConfig, OverridesApply) {
