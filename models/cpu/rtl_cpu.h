@@ -14,6 +14,7 @@
 #include "models/common/irq.h"
 #include "models/common/sim_control.h"
 #include "models/cpu/cpu_model.h"
+#include "models/cpu/rtl/obi_response_queue.h"
 #include "models/cpu/rtl/rtl_core.h"
 
 namespace socsim {
@@ -39,30 +40,6 @@ class RtlCpu : public CpuModel, private RetireObserver {
   }
 
  private:
-  struct Response {
-    uint64_t due;
-    uint32_t data;
-  };
-  /// In-order responses of one OBI port (the core keeps at most 2 outstanding).
-  struct ResponseQueue {
-    Response slots[4];
-    unsigned head = 0, count = 0;
-    uint64_t last_due = 0;
-    void push(uint64_t due, uint32_t data) {
-      if (count != 0 && due <= last_due) due = last_due + 1;
-      slots[(head + count) % 4] = Response{due, data};
-      ++count;
-      last_due = due;
-    }
-    bool pop_due(uint64_t now, uint32_t* data) {
-      if (count == 0 || slots[head].due != now) return false;
-      *data = slots[head].data;
-      head = (head + 1) % 4;
-      --count;
-      return true;
-    }
-  };
-
   void run_thread();
   void sync();
   bool serve_fetch(uint32_t addr, uint64_t now);
@@ -75,7 +52,7 @@ class RtlCpu : public CpuModel, private RetireObserver {
   SimControl& control_;
   uint64_t quantum_;
   std::unique_ptr<RtlCore> core_;
-  ResponseQueue instr_q_, data_q_;
+  ObiResponseQueue instr_q_, data_q_;
   DirectWindow fetch_window_, data_window_;
 };
 

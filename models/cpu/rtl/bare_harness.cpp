@@ -92,17 +92,12 @@ uint32_t BareHarness::read_word(uint32_t addr) const {
   return w;
 }
 
-void BareHarness::push(ResponseQueue& q, uint64_t now, uint32_t data) {
+void BareHarness::push(ObiResponseQueue& q, uint64_t now, uint32_t data) {
   uint64_t due = now + 1;
   if (options_.random_waits) {
     due += rng_() % 3;
   }
-  if (q.count != 0 && due <= q.last_due) {
-    due = q.last_due + 1;  // in order, one response per cycle
-  }
-  q.slots[(q.head + q.count) % 4] = Response{due, data};
-  ++q.count;
-  q.last_due = due;
+  q.push(due, data);
 }
 
 uint32_t BareHarness::data_read(uint32_t addr) {
@@ -194,8 +189,8 @@ bool BareHarness::check_stable(PendingRequest& pending, const ObiRequest& now, b
 
 RunResult BareHarness::run() {
   core_.reset();
-  instr_q_ = ResponseQueue{};
-  data_q_ = ResponseQueue{};
+  instr_q_ = ObiResponseQueue{};
+  data_q_ = ObiResponseQueue{};
   now_ = 0;
   cycle_base_ = 0;
   exited_ = false;
@@ -214,18 +209,8 @@ RunResult BareHarness::run() {
     ObiInputs din;
     iin.gnt = random ? (rng_() & 3) != 0 : true;
     din.gnt = random ? (rng_() & 3) != 0 : true;
-    if (instr_q_.count != 0 && instr_q_.slots[instr_q_.head].due == now_) {
-      iin.rvalid = true;
-      iin.rdata = instr_q_.slots[instr_q_.head].data;
-      instr_q_.head = (instr_q_.head + 1) % 4;
-      --instr_q_.count;
-    }
-    if (data_q_.count != 0 && data_q_.slots[data_q_.head].due == now_) {
-      din.rvalid = true;
-      din.rdata = data_q_.slots[data_q_.head].data;
-      data_q_.head = (data_q_.head + 1) % 4;
-      --data_q_.count;
-    }
+    iin.rvalid = instr_q_.pop_due(now_, &iin.rdata);
+    din.rvalid = data_q_.pop_due(now_, &din.rdata);
     core_.begin_cycle(iin, din);
 
     const ObiRequest ir = core_.instr_request();

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "models/cpu/rtl/obi_response_queue.h"
 #include "models/cpu/rtl/rtl_core.h"
 
 namespace socsim {
@@ -67,18 +68,6 @@ class BareHarness {
   RtlCore& core() { return core_; }
 
  private:
-  struct Response {
-    uint64_t due;
-    uint32_t data;
-  };
-  /// In-order responses of one port (at most a few outstanding).
-  struct ResponseQueue {
-    Response slots[4];
-    unsigned head = 0;
-    unsigned count = 0;
-    uint64_t last_due = 0;
-  };
-
   /// A request must stay up, unchanged, until it is granted (OBI). Returns false on a breach.
   struct PendingRequest {
     bool waiting = false;
@@ -87,7 +76,7 @@ class BareHarness {
   static bool check_stable(PendingRequest& pending, const ObiRequest& now, bool gnt);
 
   void trace_bus(const ObiRequest& ir, bool igrant, const ObiRequest& dr, bool dgrant);
-  void push(ResponseQueue& q, uint64_t now, uint32_t data);
+  void push(ObiResponseQueue& q, uint64_t now, uint32_t data);
   uint32_t data_read(uint32_t addr);
   void data_write(uint32_t addr, uint32_t wdata, uint8_t be);
 
@@ -95,8 +84,8 @@ class BareHarness {
   std::vector<uint8_t> ram_;
   RtlCore core_;
   std::mt19937 rng_;
-  ResponseQueue instr_q_;
-  ResponseQueue data_q_;
+  ObiResponseQueue instr_q_;
+  ObiResponseQueue data_q_;
   uint64_t now_ = 0;
   uint64_t cycle_base_ = 0;  // 0x1500_1004 counts from here
   uint32_t irq_mask_ = 0;
