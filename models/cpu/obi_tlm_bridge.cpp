@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "models/common/tlm_access.h"
+
 namespace socsim {
 
 ObiTlmBridge::ObiTlmBridge(sc_core::sc_module_name name, const ClockDomain& clock)
@@ -17,18 +19,9 @@ void ObiTlmBridge::invalidate(sc_dt::uint64, sc_dt::uint64) {
 
 BusResult ObiTlmBridge::transport(BusPort port, tlm::tlm_command cmd, uint32_t addr,
                                   unsigned bytes, uint8_t* data, uint64_t cycle) {
-  payload_.set_command(cmd);
-  payload_.set_address(addr);
-  payload_.set_data_ptr(data);
-  payload_.set_data_length(bytes);
-  payload_.set_streaming_width(bytes);
-  payload_.set_byte_enable_ptr(nullptr);
-  payload_.set_dmi_allowed(false);
-  payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_access(payload_, cmd, addr, data, bytes);
   // The access is issued at the CPU's local time, ahead of (or at) SystemC time.
-  const sc_core::sc_time issue = clock_.time_of(cycle);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  sc_core::sc_time delay = issue > now ? issue - now : sc_core::SC_ZERO_TIME;
+  sc_core::sc_time delay = delay_until(clock_.time_of(cycle));
   const sc_core::sc_time before = delay;
   socket(port)->b_transport(payload_, delay);
   BusResult result;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "models/common/tlm_access.h"
 #include "models/npu/npu_functional.h"
 
 namespace socsim {
@@ -169,17 +170,9 @@ bool Npu::fetch(uint32_t addr, uint8_t* data, uint64_t size) {
 
 bool Npu::bus(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, uint32_t size, uint64_t issue,
               uint64_t* done) {
-  payload_.set_command(cmd);
-  payload_.set_address(addr);
-  payload_.set_data_ptr(data);
-  payload_.set_data_length(size);
-  payload_.set_streaming_width(size);
-  payload_.set_byte_enable_ptr(nullptr);
-  payload_.set_dmi_allowed(false);
-  payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  const sc_core::sc_time at = clock_npu_.time_of(issue);
+  prepare_access(payload_, cmd, addr, data, size);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  sc_core::sc_time delay = at > now ? at - now : sc_core::SC_ZERO_TIME;
+  sc_core::sc_time delay = delay_until(clock_npu_.time_of(issue));
   dma_socket->b_transport(payload_, delay);
   *done = std::max(issue + 1, npu_cycle_of(now + delay));
   return payload_.is_response_ok();
