@@ -2,17 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "models/common/test/config_test_util.h"
+
 namespace socsim {
 namespace {
 
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+constexpr auto error_of = test::config_error_of;
 
 TEST(ConfigNode, ReadsNumbersSizesAndStrings) {
   ConfigNode root = ConfigNode::load_string(

@@ -6,19 +6,13 @@
 #include <fstream>
 #include <functional>
 
+#include "models/common/test/config_test_util.h"
 #include "models/ddr/test/ddr_test_util.h"
 
 namespace socsim {
 namespace {
 
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+constexpr auto error_of = test::config_error_of;
 
 // A SoC YAML region entry whose preset path is relative to the source tree's configs/.
 DdrConfig load_region(const std::string& yaml) {
@@ -26,11 +20,7 @@ DdrConfig load_region(const std::string& yaml) {
   return load_ddr_config(root.at("ddr"), std::string(SOCSIM_SOURCE_DIR) + "/configs");
 }
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
+constexpr auto write_temp = test::write_temp_file;
 
 TEST(DdrConfig, PresetsLoadWithTheirGeometry) {
   DdrConfig ddr4 = test::ddr4_3200();

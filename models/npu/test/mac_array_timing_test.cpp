@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "models/npu/npu_functional.h"
+#include "models/npu/test/conv_layer.h"
 
 namespace socsim {
 namespace {
@@ -22,21 +23,7 @@ NpuConfig one_core() {
 
 npu::LayerDescriptor conv(uint32_t cin, uint32_t h, uint32_t w, uint32_t cout, uint32_t k,
                           uint32_t stride = 1, uint32_t groups = 1) {
-  npu::LayerDescriptor d;
-  std::memset(&d, 0, sizeof d);
-  d.op = npu::kOpConv2d;
-  d.dtype = npu::kDtypeInt8;
-  const uint32_t pad = k / 2;
-  const uint32_t ho = (h + 2 * pad - k) / stride + 1, wo = (w + 2 * pad - k) / stride + 1;
-  const uint32_t in[4] = {1, cin, h, w}, wt[4] = {cout, cin / groups, k, k},
-                 out[4] = {1, cout, ho, wo};
-  std::memcpy(d.in_shape, in, sizeof in);
-  std::memcpy(d.in1_shape, wt, sizeof wt);
-  std::memcpy(d.out_shape, out, sizeof out);
-  const int32_t p = static_cast<int32_t>(pad), s = static_cast<int32_t>(stride);
-  const int32_t args[13] = {s, s, p, p, p, p, 1, 1, static_cast<int32_t>(groups), 0, 0, -128, 127};
-  std::memcpy(d.args, args, sizeof args);
-  d.arg_count = 13;
+  const npu::LayerDescriptor d = conv_layer(cin, h, w, cout, k, stride, groups);
   EXPECT_EQ(validate_layer(d), npu::kNpuOk);
   return d;
 }

@@ -6,30 +6,21 @@
 #include <fstream>
 #include <functional>
 
+#include "models/common/test/config_test_util.h"
+
 namespace socsim {
 namespace {
 
 const std::string kConfigs = std::string(SOCSIM_SOURCE_DIR) + "/configs";
 
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+constexpr auto error_of = test::config_error_of;
 
 NpuConfig load_section(const std::string& yaml) {
   ConfigNode root = ConfigNode::load_string(yaml, "soc.yaml");
   return load_npu_config(root.at("npu"), kConfigs + "/soc");
 }
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
+constexpr auto write_temp = test::write_temp_file;
 
 TEST(NpuConfig, Rk3588LikePreset) {
   const NpuConfig c = load_npu_preset(kConfigs + "/npu/rk3588-like.yaml");
