@@ -177,13 +177,15 @@ void RegionProbes::update_calm(uint32_t pc, unsigned depth) {
 void RegionProbes::after_record(const RetireRecord& r) {
   if (mark_size_ == 0 || !r.mem_valid || !r.mem_write) return;
   if (r.mem_addr < mark_base_ || r.mem_addr - mark_base_ >= mark_size_) return;
-  const uint32_t offset = (r.mem_addr - mark_base_) & ~3u;
-  const uint32_t value = r.mem_data;
+  on_mark((r.mem_addr - mark_base_) & ~3u, r.mem_data, r.cycle, r.order + 1);
+}
+
+void RegionProbes::on_mark(uint32_t offset, uint32_t value, uint64_t cycle, uint64_t order) {
   if (offset == 0) {  // BEGIN id
     const size_t i = mark_region(value);
     OpenState& s = state_[i];
     if (s.nesting++ == 0) {
-      open(i, r.cycle, r.order + 1, 0, -1);
+      open(i, cycle, order, 0, -1);
       open_marks_.push_back(i);
     }
   } else if (offset == 4) {  // END id
@@ -194,7 +196,7 @@ void RegionProbes::after_record(const RetireRecord& r) {
     }
     const size_t i = it->second;
     if (--state_[i].nesting == 0) {
-      close(i, r.cycle, r.order + 1);
+      close(i, cycle, order);
       open_marks_.erase(std::find(open_marks_.begin(), open_marks_.end(), i));
     }
   } else if (offset == 8) {  // VALUE: elements of the innermost open mark

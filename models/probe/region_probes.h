@@ -102,6 +102,10 @@ class RegionProbes : public CallListener {
   void on_record(const RetireRecord& record, uint64_t prev_cycle, unsigned depth);
   /// After the record retired (mark stores take effect).
   void after_record(const RetireRecord& record);
+  /// A store of `value` to the probe register at `offset` (0 BEGIN, 4 END, 8 VALUE) that
+  /// takes effect at `cycle`; `order` is the index of the next instruction to retire. Called
+  /// by after_record(), and directly for a core without a retire trace (StoreMarks).
+  void on_mark(uint32_t offset, uint32_t value, uint64_t cycle, uint64_t order);
   void on_enter(const CallFrame& frame, const uint32_t* regs) override;
   void on_leave(const CallFrame& frame, uint64_t end_cycle, uint64_t end_order,
                 bool tail_call) override;
@@ -112,6 +116,8 @@ class RegionProbes : public CallListener {
   const RegionDef& def(size_t i) const { return defs_.at(i); }
   const RegionStats& stats(size_t i) const { return stats_.at(i); }
   uint64_t unmatched_marks() const { return unmatched_marks_; }
+  /// Mark ids with a BEGIN not yet ended.
+  size_t open_marks() const { return open_marks_.size(); }
 
  private:
   struct OpenState {

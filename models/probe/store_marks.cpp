@@ -1,63 +1,29 @@
 #include "models/probe/store_marks.h"
 
-#include <algorithm>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
 
 namespace socsim {
 
-StoreMarks::State& StoreMarks::state(uint32_t id) {
-  auto it = index_.find(id);
-  if (it != index_.end()) return states_[it->second];
-  index_[id] = states_.size();
-  State s;
-  s.stats.id = id;
-  auto named = names_.find(id);
-  s.stats.name = named != names_.end() ? named->second : "mark " + std::to_string(id);
-  states_.push_back(s);
-  return states_.back();
-}
-
-void StoreMarks::on_store(uint32_t offset, uint32_t value, uint64_t cycle) {
-  if (offset == 0) {  // BEGIN id
-    State& s = state(value);
-    if (s.nesting++ == 0) {
-      s.start = cycle;
-      s.elements = -1;
-      open_.push_back(index_[value]);
-    }
-  } else if (offset == 4) {  // END id
-    auto it = index_.find(value);
-    if (it == index_.end() || states_[it->second].nesting == 0) {
-      ++unmatched_ends_;
-      return;
-    }
-    State& s = states_[it->second];
-    if (--s.nesting != 0) return;
-    const uint64_t cycles = cycle - s.start;
-    Stats& st = s.stats;
-    st.min_cycles = st.count == 0 ? cycles : std::min(st.min_cycles, cycles);
-    st.max_cycles = std::max(st.max_cycles, cycles);
-    st.cycles += cycles;
-    ++st.count;
-    if (s.elements >= 0) {
-      st.has_elements = true;
-      st.elements += s.elements;
-    }
-    open_.erase(std::find(open_.begin(), open_.end(), it->second));
-  } else if (offset == 8) {  // VALUE: elements of the innermost open mark
-    if (!open_.empty()) states_[open_.back()].elements = value;
-  }
-}
-
 std::vector<StoreMarks::Stats> StoreMarks::stats() const {
   std::vector<Stats> out;
-  for (const State& s : states_) out.push_back(s.stats);
+  for (size_t i = 0; i < regions_.size(); ++i) {
+    const RegionDef& d = regions_.def(i);
+    const RegionStats& r = regions_.stats(i);
+    Stats s;
+    s.id = d.mark_id;
+    s.name = d.name;
+    s.count = r.count;
+    s.cycles = r.cycles;
+    s.min_cycles = r.min_cycles;
+    s.max_cycles = r.max_cycles;
+    s.has_elements = r.has_elements;
+    s.elements = static_cast<int64_t>(r.elements);
+    out.push_back(s);
+  }
   return out;
 }
-
-uint64_t StoreMarks::open_marks() const { return open_.size(); }
 
 void StoreMarks::print_table(std::ostream& out, uint64_t run_cycles, double clock_mhz) const {
   char line[256];
@@ -79,8 +45,8 @@ void StoreMarks::print_table(std::ostream& out, uint64_t run_cycles, double cloc
                   100.0 * s.cycles / total, elements.c_str());
     out << line;
   }
-  if (states_.empty()) out << "(no marks: the firmware stored nothing to the probe register)\n";
-  if (unmatched_ends_) out << "warning: " << unmatched_ends_ << " END mark(s) without a BEGIN\n";
+  if (regions_.size() == 0) out << "(no marks: the firmware stored nothing to the probe register)\n";
+  if (unmatched_ends()) out << "warning: " << unmatched_ends() << " END mark(s) without a BEGIN\n";
   if (open_marks()) out << "warning: " << open_marks() << " mark(s) still open at the end\n";
 }
 
@@ -101,7 +67,7 @@ void StoreMarks::write_json(std::ostream& out, uint64_t run_cycles, double clock
                             {"cpu", cpu_description},
                             {"clock_mhz", clock_mhz},
                             {"total_cycles", run_cycles},
-                            {"unmatched_ends", unmatched_ends_},
+                            {"unmatched_ends", unmatched_ends()},
                             {"open_at_end", open_marks()},
                             {"regions", regions}};
   out << j.dump(2) << "\n";
