@@ -18,6 +18,8 @@ Commands:
   run        simulate firmware on a SoC described by YAML
   memmap     print a SoC's memory map, or write the firmware linker script and header
   ddr-trace  replay a memory trace through a DDR preset and print its statistics
+  sweep      run a design-space sweep (local cores or Slurm) into a results database
+  compare    print two runs' reports side by side, with their differences
 
 Run 'socsim <command> --help' for the options of a command.
 )";
@@ -37,6 +39,8 @@ int sc_main(int argc, char* argv[]) {
   if (command == "run") return socsim::cmd_run(args);
   if (command == "memmap") return socsim::cmd_memmap(args);
   if (command == "ddr-trace") return socsim::cmd_ddr_trace(args);
+  if (command == "sweep") return socsim::cmd_sweep(args);
+  if (command == "compare") return socsim::cmd_compare(args);
   std::cerr << "socsim: unknown command '" << command << "'\n\n" << kUsage;
   return socsim::kExitUsage;
 }

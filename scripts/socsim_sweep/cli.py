@@ -1,0 +1,347 @@
+"""`socsim sweep`: design-space exploration over socsim runs (docs/sweeps.md).
+
+  socsim sweep run FILE       expand the sweep, compile its models, run the points that have
+                              no result yet (locally with -j N, or as a Slurm job array),
+                              then write the CSV and the plots
+  socsim sweep status SWEEP   counts per status, the failed points with their errors; with
+                              Slurm, follows the queue and records finished points
+  socsim sweep report SWEEP.. the points table, CSV and plots of one or more sweeps
+  socsim sweep points FILE    the points a sweep file expands to, without running anything
+  socsim sweep query SQL      any SQL over the results database
+
+SWEEP is a sweep file or the name of a sweep in the results folder (--dir, default
+./socsim-sweeps). Exit status: 0 when every point is ok, 1 when some failed, 2 for a bad
+sweep file or command line.
+"""
+
+import argparse
+import os
+import sys
+
+from socsim_sweep import report, slurm
+from socsim_sweep.expand import expand
+from socsim_sweep.session import Session, default_config, describe_params, log, open_db
+from socsim_sweep.source import SweepError
+from socsim_sweep import spec
+
+DEFAULT_DIR = "socsim-sweeps"
+
+
+def socsim_binary(args):
+    path = args.socsim or os.environ.get("SOCSIM_BINARY")
+    if not path:
+        raise SweepError("which socsim? run this as `socsim sweep`, or give --socsim PATH")
+    if not os.path.isfile(path):
+        raise SweepError(f"--socsim {path}: no such file")
+    return os.path.abspath(path)
+
+
+def sweep_file(ref, results_dir):
+    """A sweep file from a path or from a sweep's name in the results database."""
+    if os.path.isfile(ref):
+        return ref
+    db_path = os.path.join(results_dir, "results.db")
+    if os.path.isfile(db_path):
+        db = open_db(results_dir)
+        row = db.sweep_row(ref)
+        known = db.sweeps()
+        db.close()
+        if row is not None:
+            if not os.path.isfile(row["file"]):
+                raise SweepError(f"sweep '{ref}': its file {row['file']} is gone")
+            return row["file"]
+        raise SweepError(f"{ref}: no such file, nor a sweep of {db_path} (sweeps: "
+                         f"{', '.join(known) or 'none'})")
+    raise SweepError(f"{ref}: no such file (and no results database in {results_dir})")
+
+
+def parse_points(text):
+    out = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            raise SweepError(f"--point {text}: expected point numbers like 3,7,10-12")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+# ---- commands ---------------------------------------------------------------------------
+
+def cmd_run(args):
+    session = Session(args.file, args.dir, socsim_binary(args), jobs=args.jobs)
+    session.lock()
+    session.plan()
+    only = parse_points(args.point) if args.point else None
+    log(f"sweep '{session.sweep.name}': {session.summary()}")
+    if args.backend == "slurm":
+        slurm.refresh(session)
+    todo = session.select(rerun_failed=args.rerun_failed, only=only)
+    skipped = len(session.plans) - len(todo) if only is None else 0
+    if skipped:
+        log(f"{skipped} point(s) already have results in {session.env.results_dir}")
+    if todo:
+        if args.backend == "local":
+            log(f"running {len(todo)} point(s) on {args.jobs} local process(es)")
+            session.run_local(todo, args.jobs)
+        else:
+            job, tasks, folder = slurm.submit(session, todo, {
+                "points_per_task": args.points_per_task, "throttle": args.throttle,
+                "partition": args.partition, "time": args.time, "mem": args.mem,
+                "sbatch_args": args.sbatch_arg})
+            log(f"submitted {len(todo)} point(s) as Slurm job array {job} ({tasks} tasks; "
+                f"files in {folder})")
+            if not args.wait:
+                log(f"follow it with: socsim sweep status {args.file} --dir {args.dir}")
+                return 0
+            slurm.wait(session, [p.key for p in todo], args.poll)
+    return finish(session, args)
+
+
+def finish(session, args):
+    """The CSV, the plots and the status lines at the end of a run."""
+    rows = session.db.points([session.sweep.name])
+    outputs(session.sweep, rows, session.env.results_dir, sys.stdout)
+    counts = session.db.counts(session.sweep.name)
+    failed = [r for r in rows if r["status"] == "failed"]
+    report.print_status(session.sweep.name, counts, failed, {}, sys.stdout,
+                        rerun_hint(session.sweep, args, failed))
+    return 1 if failed else 0
+
+
+def rerun_hint(sweep, args, failed):
+    slurm_used = getattr(args, "backend", None) == "slurm" or \
+        any(r.get("backend") == "slurm" for r in failed)
+    backend = " --backend slurm" if slurm_used else ""
+    points = ",".join(str(r["idx"]) for r in failed[:20])
+    return f"socsim sweep run {sweep.file} --dir {args.dir}{backend} --point {points}"
+
+
+def outputs(sweep, rows, results_dir, out):
+    from socsim_sweep import plots  # matplotlib: only when plotting
+    folder = os.path.join(results_dir, sweep.name)
+    os.makedirs(folder, exist_ok=True)
+    csv_path = os.path.join(folder, "results.csv")
+    report.write_csv(rows, csv_path)
+    out.write(f"results: {csv_path} ({len(rows)} points)\n")
+    usable = [r for r in rows if r["metrics"]]
+    for p in sweep.plots:
+        path, description = plots.draw(p, usable, os.path.join(folder, "plots"))
+        out.write(f"plot: {path}\n")
+        if p.kind == "pareto":
+            print_front(usable, p.fields, out)
+
+
+def print_front(rows, fields, out):
+    x, y = fields["x"], fields["y"]
+    front, _ = report.pareto_front(rows, x, y, tuple(fields.get("minimize", (True, True))))
+    out.write(f"Pareto front of {x} and {y} ({len(front)} of {len(rows)} points):\n")
+    params, _ = report.columns(front)
+    report.print_table(front, out, params + [x, y])
+
+
+def cmd_status(args):
+    session = Session(sweep_file(args.sweep, args.dir), args.dir, None)
+    queued = slurm.refresh(session) if _has_slurm_points(session) else {}
+    counts = session.db.counts(session.sweep.name)
+    failed = session.db.points([session.sweep.name], status=["failed"])
+    report.print_status(session.sweep.name, counts, failed, queued, sys.stdout,
+                        rerun_hint(session.sweep, args, failed))
+    return 1 if failed else 0
+
+
+def _has_slurm_points(session):
+    return bool(session.db.points([session.sweep.name], status=["submitted"]))
+
+
+def cmd_report(args):
+    sessions = [Session(sweep_file(ref, args.dir), args.dir, None) for ref in args.sweeps]
+    if args.recompute:
+        for s in sessions:
+            log(f"sweep '{s.sweep.name}': metrics read again for {s.recompute()} points")
+    names = [s.sweep.name for s in sessions]
+    rows = sessions[0].db.points(names, active_only=not args.all)
+    if args.status:
+        rows = [r for r in rows if r["status"] in args.status.split(",")]
+    wanted = args.columns.split(",") if args.columns else None
+    report.print_table(rows, sys.stdout, wanted)
+    if len(sessions) == 1 and not args.csv:
+        outputs(sessions[0].sweep, rows, args.dir, sys.stdout)
+    else:
+        folder = args.out or os.path.join(args.dir, "report-" + "+".join(names))
+        os.makedirs(folder, exist_ok=True)
+        csv_path = args.csv or os.path.join(folder, "results.csv")
+        report.write_csv(rows, csv_path)
+        sys.stdout.write(f"results: {csv_path} ({len(rows)} points)\n")
+    from socsim_sweep import plots  # matplotlib: only when plotting
+    folder = args.out or os.path.join(args.dir, names[0] if len(names) == 1 else
+                                      "report-" + "+".join(names))
+    usable = [r for r in rows if r["metrics"]]
+    for kind, text in (("line", args.line), ("pareto", args.pareto), ("heatmap", args.heatmap)):
+        for item in text or []:
+            fields = item.split(",")
+            wanted_fields = {"line": 2, "pareto": 2, "heatmap": 3}[kind]
+            if len(fields) not in (wanted_fields, wanted_fields + 1) or \
+                    (kind == "heatmap" and len(fields) != 3):
+                raise SweepError(f"--{kind} {item}: expected " +
+                                 {"line": "X,Y[,SERIES]", "pareto": "X,Y",
+                                  "heatmap": "X,Y,VALUE"}[kind])
+            keys = {"line": ("x", "y", "series"), "pareto": ("x", "y"),
+                    "heatmap": ("x", "y", "value")}[kind]
+            plot = spec.PlotSpec(kind, dict(zip(keys, fields)), None)
+            path, _ = plots.draw(plot, usable, os.path.join(folder, "plots"))
+            sys.stdout.write(f"plot: {path}\n")
+            if kind == "pareto":
+                print_front(usable, plot.fields, sys.stdout)
+    return 0
+
+
+def cmd_points(args):
+    sweep = spec.load(args.file, default_config())
+    points, excluded = expand(sweep)
+    for i, p in enumerate(points):
+        print(f"{i:4d}  {describe_params(p, 200)}")
+    print(f"{len(points)} points" + (f" ({excluded} excluded by constraints)"
+                                     if excluded else ""))
+    return 0
+
+
+def cmd_query(args):
+    db = open_db(args.dir)
+    names, rows = db.query(args.sql)
+    out = sys.stdout
+    if names:
+        widths = [max([len(n)] + [len(report.format_number(r[i])) for r in rows])
+                  for i, n in enumerate(names)]
+        out.write("  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip() + "\n")
+        for r in rows:
+            out.write("  ".join(report.format_number(v).ljust(w)
+                                for v, w in zip(r, widths)).rstrip() + "\n")
+    return 0
+
+
+def cmd_task(args):
+    return slurm.task_main(args.tasks, args.index)
+
+
+# ---- the command line -------------------------------------------------------------------
+
+def parser():
+    p = argparse.ArgumentParser(
+        prog="socsim sweep", description=__doc__.split("\n\n")[0],
+        epilog="Examples:\n"
+               "  socsim sweep run configs/sweeps/mobilenet_npu.yaml -j 2\n"
+               "  socsim sweep run configs/sweeps/mobilenet_npu.yaml --backend slurm "
+               "--throttle 4 --wait\n"
+               "  socsim sweep status mobilenet_npu\n"
+               "  socsim sweep report mobilenet_npu --pareto cost.npu_area_mm2,execute_ms\n"
+               "See docs/sweeps.md for the sweep file.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    def common(sp):
+        sp.add_argument("--dir", default=DEFAULT_DIR,
+                        help=f"results folder: database, point reports, models, CSV and "
+                             f"plots (default ./{DEFAULT_DIR})")
+        sp.add_argument("--socsim", help="the socsim binary (default: the one running this)")
+
+    r = sub.add_parser("run", help="run the points that have no result yet",
+                       description="Expand the sweep, compile each distinct model once, run "
+                                   "the points without a result (a killed or interrupted "
+                                   "sweep resumes where it stopped), record them in the "
+                                   "database, then write the CSV and the plots.")
+    r.add_argument("file", help="sweep description (YAML, docs/sweeps.md)")
+    common(r)
+    r.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                   help="local processes at a time (default: all cores, "
+                        f"{os.cpu_count()} here)")
+    r.add_argument("--backend", choices=["local", "slurm"], default="local",
+                   help="where the points run (default local)")
+    r.add_argument("--rerun-failed", action="store_true",
+                   help="run the failed points again too")
+    r.add_argument("--point", metavar="N[,M,A-B]",
+                   help="run exactly these points (numbers as `points` and `status` show "
+                        "them), whatever their status")
+    g = r.add_argument_group("Slurm (--backend slurm)")
+    g.add_argument("--partition", help="sbatch --partition")
+    g.add_argument("--time", help="sbatch --time per task, e.g. 00:30:00")
+    g.add_argument("--mem", help="sbatch --mem per task, e.g. 2G")
+    g.add_argument("--throttle", type=int, metavar="K",
+                   help="at most K array tasks at a time (--array=...%%K)")
+    g.add_argument("--points-per-task", type=int, default=1, metavar="N",
+                   help="points run one after the other by each array task (default 1)")
+    g.add_argument("--sbatch-arg", action="append", default=[], metavar="ARG",
+                   help="one more sbatch argument (repeatable), e.g. --sbatch-arg=--qos=low")
+    g.add_argument("--wait", action="store_true",
+                   help="follow the job until every point has finished, then write the "
+                        "outputs (default: return after submitting)")
+    g.add_argument("--poll", type=float, default=2.0, help="seconds between queue checks")
+    r.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("status", help="counts per status and the failed points",
+                       description="Counts of points per status and the failed points with "
+                                   "their errors. Points submitted to Slurm are followed "
+                                   "(squeue, sacct, the tasks' outputs) and recorded.")
+    s.add_argument("sweep", help="sweep file or sweep name")
+    common(s)
+    s.set_defaults(func=cmd_status)
+
+    rp = sub.add_parser("report", help="table, CSV and plots of one or more sweeps",
+                        description="Print the points table of one or more sweeps and write "
+                                    "the CSV and the sweep file's plots; more plots from "
+                                    "the command line. Several sweeps are reported together "
+                                    "(with a sweep column).")
+    rp.add_argument("sweeps", nargs="+", metavar="SWEEP", help="sweep files or names")
+    common(rp)
+    rp.add_argument("--csv", help="write the CSV here")
+    rp.add_argument("--out", help="folder for the CSV and plots of this report")
+    rp.add_argument("--columns", help="comma-separated parameters and metrics to print")
+    rp.add_argument("--status", help="only points with these statuses (e.g. ok,failed)")
+    rp.add_argument("--all", action="store_true",
+                    help="include points no longer in the sweep file")
+    rp.add_argument("--recompute", action="store_true",
+                    help="read the metrics again from the reports (after editing metrics)")
+    rp.add_argument("--line", action="append", metavar="X,Y[,SERIES]",
+                    help="plot metric Y against parameter X")
+    rp.add_argument("--pareto", action="append", metavar="X,Y",
+                    help="Pareto front of metrics X and Y (both minimised)")
+    rp.add_argument("--heatmap", action="append", metavar="X,Y,VALUE",
+                    help="heat map of metric VALUE over parameters X and Y")
+    rp.set_defaults(func=cmd_report)
+
+    pt = sub.add_parser("points", help="list the points a sweep file expands to")
+    pt.add_argument("file")
+    pt.set_defaults(func=cmd_points)
+
+    q = sub.add_parser("query", help="run SQL over the results database",
+                       description="Run SQL over the results database (tables sweeps, "
+                                   "points, point_values, jobs; view results), e.g. "
+                                   "\"SELECT sweep, name, value FROM results WHERE "
+                                   "kind='metric' AND name='cycles'\".")
+    q.add_argument("sql")
+    q.add_argument("--dir", default=DEFAULT_DIR, help="results folder")
+    q.set_defaults(func=cmd_query)
+
+    t = sub.add_parser("task", help="(internal) run one Slurm array task of a submission")
+    t.add_argument("tasks")
+    t.add_argument("index", type=int)
+    t.set_defaults(func=cmd_task)
+    return p
+
+
+def main(argv=None):
+    p = parser()
+    args = p.parse_args(argv)
+    if not getattr(args, "command", None):
+        p.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except SweepError as e:
+        print(f"socsim sweep: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nsocsim sweep: interrupted; run the same command again to resume",
+              file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
