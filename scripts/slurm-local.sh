@@ -13,7 +13,7 @@
 #        scripts/slurm-local.sh status DIR  sinfo of the cluster (exit 1 when it is down)
 #
 # The cluster has one node (this host, NodeAddr 127.0.0.1, CPUs = nproc) in one default
-# partition, no accounting; it touches nothing outside DIR (its own munge key and socket,
+# partition named main, no accounting; it touches nothing outside DIR (its own munge key and socket,
 # free TCP ports), so it can run beside a site's Slurm or another instance. It needs root
 # (slurmd starts jobs as their users; munged runs as user munge): without root, `start`
 # exits with status 77.
@@ -38,10 +38,17 @@ install_packages() {
   export DEBIAN_FRONTEND=noninteractive
   apt-get -o DPkg::Lock::Timeout=600 update -q
   apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}"
+  # Where init scripts may run, munge's installation starts the system's munged; this
+  # cluster has its own, so leave the machine as it was.
+  if [[ " ${missing[*]} " == *" munge "* ]] && alive /run/munge/munged.pid &&
+    [[ -x /etc/init.d/munge ]]; then
+    /etc/init.d/munge stop > /dev/null 2>&1 || true
+  fi
 }
 
-free_port() {
-  /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+free_port() {  # a TCP port nobody listens on now
+  /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
 }
 
 alive() {  # alive PIDFILE: the process runs (and is not a zombie)
@@ -84,8 +91,10 @@ start() {
   chown munge:munge "$dir/munge/munge.key"
   chmod 400 "$dir/munge/munge.key"
   rm -f "$dir/munge-run/munge.socket"*
-  local host
+  local host memory
   host=$(hostname -s)
+  # 90 % of the memory, in MiB, so that jobs may ask for --mem (slurmd must find at least this)
+  memory=$(awk '/^MemTotal:/ {print int($2 / 1024 * 0.9)}' /proc/meminfo)
   cat > "$conf" <<EOF
 # A one-node test cluster written by scripts/slurm-local.sh; everything lives in $dir.
 ClusterName=socsim
@@ -112,7 +121,7 @@ SlurmctldPidFile=$dir/ctld/slurmctld.pid
 SlurmdPidFile=$dir/slurmd/slurmd.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd.log
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=$memory State=UNKNOWN
 PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
   su -s /bin/sh munge -c "munged --socket=$dir/munge-run/munge.socket \

@@ -73,12 +73,15 @@ def cmd_run(args):
     session.plan()
     only = parse_points(args.point) if args.point else None
     log(f"sweep '{session.sweep.name}': {session.summary()}")
-    if args.backend == "slurm":
+    if _has_slurm_points(session):
         slurm.refresh(session)
-    todo = session.select(rerun_failed=args.rerun_failed, only=only)
-    skipped = len(session.plans) - len(todo) if only is None else 0
-    if skipped:
-        log(f"{skipped} point(s) already have results in {session.env.results_dir}")
+    todo, skipped = session.select(rerun_failed=args.rerun_failed, only=only)
+    if skipped.get("ok"):
+        log(f"{skipped['ok']} point(s) already have results in {session.env.results_dir}")
+    if skipped.get("failed"):
+        log(f"{skipped['failed']} point(s) failed before (--rerun-failed runs them again)")
+    if skipped.get("submitted"):
+        log(f"{skipped['submitted']} point(s) are in the Slurm queue (`status` follows them)")
     if todo:
         if args.backend == "local":
             log(f"running {len(todo)} point(s) on {args.jobs} local process(es)")
@@ -128,7 +131,7 @@ def outputs(sweep, rows, results_dir, out):
         path, description = plots.draw(p, usable, os.path.join(folder, "plots"))
         out.write(f"plot: {path}\n")
         if p.kind == "pareto":
-            print_front(usable, p.fields, out)
+            print_front(plots.plot_rows(p, usable), p.fields, out)
 
 
 def print_front(rows, fields, out):

@@ -2,10 +2,12 @@
 
 Tables:
   sweeps(name, file, description, cost_model, updated)
-  points(id, sweep, idx, key, params, status, exit_code, error, wall_s, host_seconds,
+  points(id, sweep, idx, key, params, status, exit_code, error, wall_s, sim_seconds,
          metrics, metric_errors, report_dir, backend, job, task, attempts, active,
          started, finished)
-      one row per point of a sweep; params and metrics are JSON objects; status is
+      one row per point of a sweep; params and metrics are JSON objects; wall_s is the
+      point's socsim run from start to exit, sim_seconds the simulation alone (as
+      summary.json's host_seconds); status is
       pending | running | submitted | ok | failed; active is 1 for the points of the
       sweep file as last run (0 for points a changed file no longer has).
   point_values(point_id, kind, name, value)
@@ -26,7 +28,7 @@ CREATE TABLE IF NOT EXISTS sweeps(
 CREATE TABLE IF NOT EXISTS points(
   id INTEGER PRIMARY KEY, sweep TEXT NOT NULL, idx INTEGER NOT NULL, key TEXT NOT NULL,
   params TEXT NOT NULL, status TEXT NOT NULL, exit_code INTEGER, error TEXT, wall_s REAL,
-  host_seconds REAL, metrics TEXT, metric_errors TEXT, report_dir TEXT, backend TEXT,
+  sim_seconds REAL, metrics TEXT, metric_errors TEXT, report_dir TEXT, backend TEXT,
   job TEXT, task INTEGER, attempts INTEGER NOT NULL DEFAULT 0, active INTEGER NOT NULL
   DEFAULT 1, started REAL, finished REAL, UNIQUE(sweep, key));
 CREATE TABLE IF NOT EXISTS point_values(
@@ -103,15 +105,15 @@ class Database:
                     (status, backend, job, tasks.get(key) if tasks else None, now, sweep,
                      key))
 
-    def record(self, sweep, key, result, metrics, metric_errors):
-        """Stores a finished point: its result.json and metrics."""
-        host_seconds = metrics.get("host_seconds") if metrics else None
+    def record(self, sweep, key, result, metrics, metric_errors, sim_seconds=None):
+        """Stores a finished point: its result.json, metrics, and the simulator's own time
+        (summary.json's host_seconds)."""
         with self.conn:
             self.conn.execute(
-                "UPDATE points SET status=?, exit_code=?, error=?, wall_s=?, host_seconds=?, "
+                "UPDATE points SET status=?, exit_code=?, error=?, wall_s=?, sim_seconds=?, "
                 "metrics=?, metric_errors=?, started=?, finished=? WHERE sweep=? AND key=?",
                 (result["status"], result.get("exit_code"), result.get("error"),
-                 result.get("wall_s"), host_seconds, json.dumps(metrics),
+                 result.get("wall_s"), sim_seconds, json.dumps(metrics),
                  json.dumps(metric_errors) if metric_errors else None,
                  result.get("started"), result.get("finished"), sweep, key))
             point_id = self.point_id(sweep, key)

@@ -38,8 +38,8 @@ class Reports:
 
 
 def evaluate(sweep, params, report_dir):
-    """(metrics, errors): metric name -> value (None when it could not be read) and
-    metric name -> why not."""
+    """(metrics, errors, reports): metric name -> value (None when it could not be read),
+    metric name -> why not, and the point's Reports."""
     reports = Reports(report_dir)
     metrics, errors = {}, {}
     cost = {}
@@ -84,7 +84,7 @@ def evaluate(sweep, params, report_dir):
             errors[name] = str(e)
     for name, value in costs().items():
         metrics.setdefault(name, value)
-    return metrics, errors
+    return metrics, errors, reports
 
 
 def _plain(value):

@@ -182,12 +182,17 @@ def heatmap(rows, x, y, metric, path="heatmap.png", title=None):
     return _save(fig, ax, path, description)
 
 
+def plot_rows(plot, rows):
+    """The rows a plot shows: those its `where` expression accepts, if it has one."""
+    if plot.where is None:
+        return rows
+    return [r for r in rows if _accepts(plot.where, r)]
+
+
 def draw(plot, rows, folder):
-    """Draws a plot of a sweep file's `plots:` (a spec.PlotSpec) into `folder`: of the rows
-    its `where` expression accepts, if it has one."""
+    """Draws a plot of a sweep file's `plots:` (a spec.PlotSpec) into `folder`."""
     f = plot.fields
-    if plot.where is not None:
-        rows = [r for r in rows if _accepts(plot.where, r)]
+    rows = plot_rows(plot, rows)
     name = f.get("name") or "-".join([plot.kind] + [f[k] for k in ("x", "y") if k in f])
     path = os.path.join(folder, name.replace("/", "_") + ".png")
     if plot.kind == "line":

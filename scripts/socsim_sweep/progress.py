@@ -35,6 +35,7 @@ class Progress:
         text = f"[{bar}] {self.done}/{self.total} {self.label}"
         if self.failed:
             text += f", {self.failed} failed"
+        text += f", {format_duration(elapsed)}"
         if self.done and elapsed > 0:
             rate = self.done / elapsed * 60
             eta = (self.total - self.done) * elapsed / self.done

@@ -18,6 +18,22 @@ import threading
 import time
 
 RESULT = "result.json"
+# A run ended by one of these was interrupted (Ctrl-C, a stop request), not failed: it leaves
+# no result, so that the next run of the sweep runs it again.
+INTERRUPTS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+_active = set()
+_active_lock = threading.Lock()
+
+
+def stop_all():
+    """Asks every point's socsim still running in this process to stop."""
+    with _active_lock:
+        for proc in _active:
+            try:
+                proc.send_signal(signal.SIGTERM)
+            except OSError:
+                pass
 
 
 def _die_with_parent():
@@ -39,7 +55,8 @@ def read_result(report_dir):
 
 
 def run_plan(plan, socsim, env=None):
-    """Runs one plan; returns its result (also in report_dir/result.json)."""
+    """Runs one plan; returns its result (also in report_dir/result.json), or None when the
+    run was interrupted (nothing is kept)."""
     final = plan.report_dir
     tmp = f"{final}.tmp-{os.getpid()}-{threading.get_ident()}"
     shutil.rmtree(tmp, ignore_errors=True)
@@ -63,13 +80,21 @@ def run_plan(plan, socsim, env=None):
             result.update(exit_code=None, wall_s=0.0, timed_out=False, status="failed",
                           error=f"cannot start {socsim}: {e.strerror}", finished=time.time())
             return _finish(tmp, final, result)
+        with _active_lock:
+            _active.add(proc)
         try:
             code = proc.wait(timeout=plan.timeout_s)
         except subprocess.TimeoutExpired:
             proc.kill()
             code = proc.wait()
             timed_out = True
+        finally:
+            with _active_lock:
+                _active.discard(proc)
     wall = time.perf_counter() - t0
+    if not timed_out and code is not None and -code in INTERRUPTS:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return None
     result.update(exit_code=code, wall_s=wall, timed_out=timed_out, finished=time.time())
     if code == 0 and not timed_out:
         result.update(status="ok", error=None)

@@ -82,11 +82,12 @@ class Session:
 
     # ---- what to run --------------------------------------------------------------------
 
-    def select(self, rerun_failed=False, only=None, include_submitted=False):
-        """The plans to run now. Finished points found on disk are recorded on the way (a
-        killed run's work is kept); ok points are skipped; failed ones only with
-        `rerun_failed`; `only` (a set of point indices) runs exactly those."""
-        todo = []
+    def select(self, rerun_failed=False, only=None):
+        """(plans to run now, {reason: points skipped}). Finished points found on disk are
+        recorded on the way (a killed run's work is kept); ok points are skipped, failed
+        ones unless `rerun_failed`, points submitted to Slurm and not back yet; `only` (a
+        set of point indices) runs exactly those."""
+        todo, skipped = [], {}
         for plan in self.plans:
             row = self.db.point(self.sweep.name, plan.key)
             if only is not None:
@@ -94,13 +95,12 @@ class Session:
                     todo.append(plan)
                 continue
             status = row["status"]
-            if status == "submitted" and not include_submitted:
-                continue
-            if status not in ("ok", "failed"):
+            if status not in ("ok", "failed", "submitted"):
                 result = runner.read_result(plan.report_dir)
                 if result is not None and result.get("key") == plan.key:
                     status = self.record(plan.key, plan.params, plan.report_dir, result)
-            if status == "ok" or (status == "failed" and not rerun_failed):
+            if status in ("ok", "submitted") or (status == "failed" and not rerun_failed):
+                skipped[status] = skipped.get(status, 0) + 1
                 continue
             todo.append(plan)
         if only is not None:
@@ -108,14 +108,18 @@ class Session:
             if unknown:
                 raise SweepError(f"no point {', '.join(map(str, sorted(unknown)))} in sweep "
                                  f"'{self.sweep.name}' (points 0..{len(self.plans) - 1})")
-        return todo
+        return todo, skipped
 
     def record(self, key, params, report_dir, result):
         """Reads a finished point's metrics and stores it; returns its status."""
-        values, errors = metrics.evaluate(self.sweep, params, report_dir)
+        values, errors, reports = metrics.evaluate(self.sweep, params, report_dir)
         if result["status"] != "ok":
             errors = {}
-        self.db.record(self.sweep.name, key, result, values, errors)
+        try:
+            sim_seconds = (reports.get("summary") or {}).get("host_seconds")
+        except metrics.EvalError:
+            sim_seconds = None
+        self.db.record(self.sweep.name, key, result, values, errors, sim_seconds)
         return result["status"]
 
     def recompute(self):
@@ -136,13 +140,15 @@ class Session:
         progress.redraw()
         ok = failed = 0
         env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-        with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
-            futures = {}
-            for plan in todo:
-                futures[pool.submit(self._run_one, plan, env)] = plan
-            for future in concurrent.futures.as_completed(futures):
+        pool = concurrent.futures.ThreadPoolExecutor(max(1, jobs))
+        futures = {pool.submit(self._run_one, plan, env): plan for plan in todo}
+        try:
+            for future in _as_completed(futures, progress.redraw):
                 plan = futures[future]
                 result = future.result()
+                if result is None:  # interrupted: runs again next time
+                    self.db.mark(self.sweep.name, [plan.key], "pending")
+                    continue
                 status = self.record(plan.key, plan.params, plan.report_dir, result)
                 good = status == "ok"
                 ok += good
@@ -153,6 +159,13 @@ class Session:
                 else:
                     message = f"FAILED {what}: {result['error']}"
                 progress.advance(good, message)
+        except BaseException:
+            progress.close()
+            pool.shutdown(wait=False, cancel_futures=True)
+            runner.stop_all()
+            pool.shutdown(wait=True)
+            raise
+        pool.shutdown(wait=True)
         progress.close()
         return ok, failed
 
@@ -169,6 +182,17 @@ class Session:
             db.close()
 
 
+def _as_completed(futures, tick, every_s=1.0):
+    """Futures as they complete, calling `tick()` every second while waiting."""
+    pending = set(futures)
+    while pending:
+        done, pending = concurrent.futures.wait(pending, timeout=every_s,
+                                                return_when=concurrent.futures.FIRST_COMPLETED)
+        if not done:
+            tick()
+        yield from done
+
+
 def describe_params(params, limit=120):
     text = " ".join(f"{k}={short(v)}" for k, v in params.items())
     return text if len(text) <= limit else text[:limit - 3] + "..."
@@ -182,4 +206,6 @@ def short(value):
         return f"{value:.6g}"
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
+    if value is None:
+        return "none"
     return str(value)

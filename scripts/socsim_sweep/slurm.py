@@ -68,6 +68,8 @@ def submit(session, todo, options):
             argv.append(f"--{opt}={options[opt]}")
     argv += options.get("sbatch_args") or []
     argv.append(script)
+    with open(os.path.join(folder, "sbatch.txt"), "w") as f:
+        f.write(shlex.join(argv) + "\n")
     done = _command(argv)
     if done.returncode != 0:
         raise SweepError(f"sbatch failed: {done.stderr.strip() or done.stdout.strip()}")
@@ -92,6 +94,9 @@ def task_main(tasks_file, index):
     for d in tasks["tasks"][index]:
         plan = Plan.from_json(d)
         result = runner.run_plan(plan, tasks["socsim"], env)
+        if result is None:
+            print(f"point {plan.index}: interrupted", flush=True)
+            return 1
         print(f"point {plan.index}: {result['status']}"
               f"{': ' + result['error'] if result.get('error') else ''}"
               f" ({result['wall_s']:.1f} s)", flush=True)

@@ -395,9 +395,7 @@ def _kind(sweep, key, node):
         if rest not in RUN_OPTIONS:
             node.fail(f"unknown run option '{rest}' (known: {', '.join(RUN_OPTIONS)})")
         return "run"
-    if not ConfigKeys(sweep.run.config).has(key):
-        node.fail(f"'{key}' is not a key of {sweep.run.config} nor of the presets it names")
-    return "set"
+    return "set"  # checked against the SoC descriptions by _check_parameters
 
 
 def _check_value(sweep, param, value, node):
@@ -414,9 +412,14 @@ def _check_value(sweep, param, value, node):
                 node.fail("run.args values are lists of firmware arguments")
         elif param.option == "cpu" and value not in ("iss", "rtl"):
             node.fail("expected 'iss' or 'rtl'")
-        elif param.option == "config":
+        elif param.option in ("config", "input"):
             if not isinstance(value, str) or not os.path.isfile(sweep.path(value)):
-                node.fail(f"no such SoC description: {value}")
+                node.fail(f"no such file: {value}")
+        elif param.option == "firmware" and not isinstance(value, str):
+            node.fail("expected a firmware name or path")
+        elif param.option in ("max_cycles", "timeout_s") and (
+                isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+            node.fail("expected a number greater than 0")
     elif isinstance(value, (list, dict)) or value is None:
         node.fail(f"{param.name}: values are single values, got {source.describe(value)}")
 
@@ -483,7 +486,21 @@ def _read_random(sweep, node):
 
 
 def _check_parameters(sweep):
-    """Compile options sweep nothing when every model is a compiled program."""
+    """Every --set parameter must be a key of every SoC description the sweep runs (or of
+    a preset it names); compile options sweep nothing when every model is a compiled
+    program."""
+    configs = [sweep.run.config]
+    config_param = sweep.parameter("run.config")
+    if config_param is not None:
+        configs = [sweep.path(v) for v in config_param.values]
+    keys = {c: ConfigKeys(c) for c in configs}
+    for p in sweep.all_parameters():
+        if p.kind != "set":
+            continue
+        for config, k in keys.items():
+            if not k.has(p.name):
+                p.node.fail(f"'{p.name}' is not a key of {config} nor of the presets it "
+                            "names")
     if sweep.models and all(m.source == "program" for m in sweep.models.values()):
         for p in sweep.all_parameters():
             if p.kind == "compile":

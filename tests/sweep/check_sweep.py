@@ -13,6 +13,7 @@ convnet), one case per CTest test:
              task cancelled in the queue recorded as failed (needs root: exit 77 otherwise)
   compare    `socsim compare` of two runs
   bad_files  bad sweep files end with status 2 and file:line: key
+  mobilenet  configs/sweeps/mobilenet_npu.yaml (32 MobileNetV2 points) locally and on Slurm
 """
 
 import argparse
@@ -120,8 +121,10 @@ class Check:
             """, self.METRICS, """
             plots:
               - {kind: pareto, x: cost.npu_area_mm2, y: npu_cycles, name: pareto}
-              - {kind: line, x: npu.mac_array.columns, y: npu_cycles, series: npu.mac_array.rows, name: line}
-              - {kind: heatmap, x: npu.mac_array.rows, y: npu.mac_array.columns, value: npu_cycles, name: heat}
+              - {kind: line, x: npu.mac_array.columns, y: npu_cycles,
+                 series: npu.mac_array.rows, name: line}
+              - {kind: heatmap, x: npu.mac_array.rows, y: npu.mac_array.columns,
+                 value: npu_cycles, name: heat}
             """)
         path = self.sweep_file("local", body)
         status, out, err = self.sweep("run", path, "--dir", results, "-j", "2",
@@ -275,24 +278,26 @@ class Check:
                                  "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         points = os.path.join(results, "points")
 
-        def finished():
-            if not os.path.isdir(points):
+        def finished(folder):
+            """The points of a results folder with a result.json."""
+            folder = os.path.join(folder, "points")
+            if not os.path.isdir(folder):
                 return []
-            return [d for d in os.listdir(points)
-                    if os.path.isfile(os.path.join(points, d, "result.json"))]
+            return [d for d in os.listdir(folder)
+                    if os.path.isfile(os.path.join(folder, d, "result.json"))]
 
         deadline = time.monotonic() + 300
-        while len(finished()) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        while len(finished(results)) < 2 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         time.sleep(1.0)
         done_before = {d: os.path.getmtime(os.path.join(points, d, "result.json"))
-                       for d in finished()}
+                       for d in finished(results)}
         k = len(done_before)
         self.expect(2 <= k < 6, f"killed after {k} of 6 points")
         time.sleep(1.0)
-        self.expect(len(finished()) == k, "the killed run left no run behind")
+        self.expect(len(finished(results)) == k, "the killed run left no run behind")
         status, out, err = self.sweep("run", path, "--dir", results, "-j", "1")
         self.expect(status == 0 and f"{k} point(s) already have results" in err and
                     f"running {6 - k} point(s)" in err,
@@ -305,6 +310,36 @@ class Check:
                     "the points finished before the kill were not run again")
         self.expect(all(r["attempts"] <= 1 for r in rows if os.path.basename(r["report_dir"])
                         in done_before), "nor started again")
+
+        # Ctrl-C: the points cut short are not failures, the next run runs them
+        path = self.sweep_file("interrupt", """
+            run:
+              cpu: rtl
+            """, self.convnet_program(), """
+            parameters:
+              npu.mac_array.rows: [8, 16, 32, 64]
+              npu.cores: [2]
+            """, self.METRICS)
+        results = os.path.join(self.work, "interrupted")
+        proc = subprocess.Popen([self.socsim, "sweep", "run", path, "--dir", results, "-j",
+                                 "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True)
+        deadline = time.monotonic() + 300
+        while not finished(results) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        time.sleep(0.3)  # the next points have started
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        rows = self.rows(results, "interrupt")
+        self.expect(proc.returncode == 130 and "interrupted" in err,
+                    f"an interrupted run exits 130 ({proc.returncode})")
+        self.expect(not [r for r in rows if r["status"] == "failed"],
+                    "no point cut short is recorded as failed")
+        left = len([r for r in rows if r["status"] != "ok"])
+        status, out, err = self.sweep("run", path, "--dir", results, "-j", "2")
+        self.expect(status == 0 and left > 0 and f"running {left} point(s)" in err and
+                    all(r["status"] == "ok" for r in self.rows(results, "interrupt")),
+                    f"the next run runs the {left} others")
 
     def case_slurm(self):
         if os.geteuid() != 0:
@@ -346,10 +381,18 @@ class Check:
         status, _, _ = self.sweep("run", path, "--dir", local, "-j", "2")
         self.expect(status == 0, "6 points locally")
         status, out, err = self.sweep("run", path, "--dir", remote, "--backend", "slurm",
-                                      "--throttle", "2", "--wait", "--poll", "0.5",
+                                      "--throttle", "2", "--partition", "main", "--time",
+                                      "00:10:00", "--mem", "500M", "--wait", "--poll", "0.5",
                                       check_status=0, env=env)
         self.expect(status == 0 and "submitted 6 point(s) as Slurm job array" in err,
-                    "6 points as a Slurm job array (throttle 2)")
+                    "6 points as a Slurm job array (throttle 2, partition, time, memory)")
+        script = re.search(r"files in (\S+)\)", err)
+        if script:
+            with open(os.path.join(script.group(1), "sbatch.txt")) as f:
+                sbatch = f.read()
+            self.expect("--array=0-5%2" in sbatch and "--partition=main" in sbatch and
+                        "--time=00:10:00" in sbatch and "--mem=500M" in sbatch,
+                        f"the sbatch command line: {sbatch.strip()}")
         a, b = self.rows(local, "six"), self.rows(remote, "six")
         self.expect(len(a) == len(b) == 6 and all(r["backend"] == "slurm" for r in b),
                     "6 results each, the second from Slurm")
@@ -393,6 +436,46 @@ class Check:
                                         "ended without a result" in r["error"]
                                         for r in rows),
                     f"cancelled tasks are recorded as failed:\n{out}")
+
+    def case_mobilenet(self):
+        """The example of docs/sweeps.md: 32 MobileNetV2 points locally, then on Slurm."""
+        path = os.path.join(self.root, "configs", "sweeps", "mobilenet_npu.yaml")
+        local = os.path.join(self.work, "local")
+        t0 = time.monotonic()
+        status, out, err = self.sweep("run", path, "--dir", local, "-j", "2", check_status=0)
+        print(f"      (local: {time.monotonic() - t0:.1f} s)")
+        rows = self.rows(local, "mobilenet_npu")
+        self.expect(status == 0 and len(rows) == 32 and all(r["status"] == "ok" for r in rows),
+                    "32 points ok on local cores")
+        with open(os.path.join(local, "mobilenet_npu", "results.csv")) as f:
+            self.expect(len(list(csv.DictReader(f))) == 32, "the CSV has 32 rows")
+        with open(os.path.join(local, "mobilenet_npu", "plots",
+                               "pareto-area-npu-time.png.json")) as f:
+            pareto = json.load(f)
+        self.expect(pareto["front"] + pareto["dominated"] == 32 and pareto["front"] >= 2,
+                    f"the Pareto plot: {pareto['front']} on the front of 32")
+        if os.geteuid() != 0:
+            print("Slurm part skipped: starting a Slurm cluster needs root")
+            return
+        cluster = os.path.join(self.work, "cluster")
+        script = os.path.join(self.root, "scripts", "slurm-local.sh")
+        started = subprocess.run([script, "start", cluster], capture_output=True, text=True)
+        if not self.expect(started.returncode == 0, "the one-node cluster starts"):
+            print(started.stdout + started.stderr)
+            return
+        env = dict(os.environ, SLURM_CONF=os.path.join(cluster, "slurm.conf"))
+        try:
+            remote = os.path.join(self.work, "slurm")
+            t0 = time.monotonic()
+            status, _, _ = self.sweep("run", path, "--dir", remote, "--backend", "slurm",
+                                      "--wait", check_status=0, env=env)
+            print(f"      (Slurm: {time.monotonic() - t0:.1f} s)")
+            other = self.rows(remote, "mobilenet_npu")
+            self.expect(status == 0 and len(other) == 32 and
+                        all(a["metrics"] == b["metrics"] for a, b in zip(rows, other)),
+                        "the same 32 points on Slurm, with identical metrics")
+        finally:
+            subprocess.run([script, "stop", cluster], env=env)
 
     def case_compare(self):
         a, b = os.path.join(self.work, "a"), os.path.join(self.work, "b")
@@ -454,7 +537,7 @@ class Check:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("case", choices=["local", "failing", "resume", "slurm", "compare",
-                                         "bad_files"])
+                                         "bad_files", "mobilenet"])
     parser.add_argument("--socsim", required=True)
     parser.add_argument("--zoo", required=True, help="the build's model zoo folder")
     parser.add_argument("--root", required=True, help="the source tree")
