@@ -13,11 +13,15 @@ For a sweep file (default configs/sweeps/mobilenet_npu.yaml):
 
 Printed: the medians of (a), (b), (c), in wall-clock seconds and in CPU seconds (of every
 process involved: the sweep's own and its socsim runs); the overhead per point, (b - a) /
-points, and relative to a bare run, (b - a) / a; (c) as points per minute. On a shared
-machine the CPU time is the steadier figure. Run after scripts/build.sh.
+points, and relative to a bare run, (b - a) / a; (c) as points per minute. Two figures of
+(b) alone do not depend on how busy the machine is between runs: the CPU time of the sweep's
+own process (everything but the socsim runs), and its wall-clock time outside the runs (the
+sweep's time less the sum of its points' wall_s); both are given per point and against the
+median point. Run after scripts/build.sh.
 """
 import argparse
 import json
+import sqlite3
 import os
 import resource
 import shutil
@@ -58,6 +62,35 @@ def timed(cmd):
     with Clock() as clock:
         run(cmd)
     return clock
+
+
+# `socsim sweep run` as the socsim binary starts it, printing its own CPU time at the end.
+SELF_TIMED = """
+import resource, sys
+from socsim_sweep.cli import main
+status = main(sys.argv[1:])
+r = resource.getrusage(resource.RUSAGE_SELF)
+print(f"self-cpu {r.ru_utime + r.ru_stime}", file=sys.stderr)
+sys.exit(status)
+"""
+
+
+def sweep_alone(socsim, args, results):
+    """(wall, own CPU seconds, sum of the points' wall_s) of one `socsim sweep run`."""
+    env = dict(os.environ, SOCSIM_BINARY=socsim,
+               PYTHONPATH=os.path.join(ROOT, "scripts"), PYTHONDONTWRITEBYTECODE="1")
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", SELF_TIMED, "run"] + args,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          env=env)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"sweep_speed: sweep failed ({done.returncode}): {done.stderr}")
+    own = float(done.stderr.rsplit("self-cpu ", 1)[1])
+    conn = sqlite3.connect(os.path.join(results, "results.db"))
+    points = [w for (w,) in conn.execute("SELECT wall_s FROM points WHERE status='ok'")]
+    conn.close()
+    return wall, own, points
 
 
 def point_commands(results):
@@ -105,7 +138,7 @@ def main():
           f"{n / scratch.wall * 60:.1f} points/min (model export and compilation included)",
           flush=True)
 
-    bare, one, many = [], [], []
+    bare, one, many, alone = [], [], [], []
     bare_dir = os.path.join(work, "bare")
     for repeat in range(args.runs):
         shutil.rmtree(bare_dir, ignore_errors=True)
@@ -119,6 +152,8 @@ def main():
         one.append(timed(sweep + ["-j", "1"]))
         fresh(results)
         many.append(timed(sweep + ["-j", str(args.jobs)]))
+        fresh(results)
+        alone.append(sweep_alone(socsim, [args.sweep, "--dir", results, "-j", "1"], results))
         print(f"  run {repeat + 1}: bare {bare[-1].wall:.2f} s ({bare[-1].cpu:.2f} s CPU), "
               f"sweep -j 1 {one[-1].wall:.2f} s ({one[-1].cpu:.2f} s CPU), "
               f"sweep -j {args.jobs} {many[-1].wall:.2f} s ({many[-1].cpu:.2f} s CPU)",
@@ -137,6 +172,13 @@ def main():
     ratios = [(o.cpu - b.cpu) / b.cpu for o, b in zip(one, bare)]
     print(f"    CPU overhead of each run pair: " +
           ", ".join(f"{100 * r:+.2f} %" for r in ratios))
+    own = statistics.median(a[1] for a in alone)
+    outside = statistics.median(a[0] - sum(a[2]) for a in alone)
+    point = statistics.median(w for a in alone for w in a[2])
+    print(f"    the sweep's own process: {own:.2f} s CPU = {own / n * 1e3:.1f} ms a point = "
+          f"{100 * own / n / point:.2f} % of the median point ({point:.3f} s)")
+    print(f"    wall-clock time outside the runs: {outside:.2f} s = {outside / n * 1e3:.1f} ms "
+          f"a point = {100 * outside / n / point:.2f} % of the median point")
     c = med["c"][0]
     print(f"(c) socsim sweep run -j {args.jobs}:               {c:8.2f} {med['c'][1]:8.2f}"
           f"  = {n / c * 60:.1f} points/min")

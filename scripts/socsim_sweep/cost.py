@@ -6,7 +6,7 @@ Energy of a run: the NPU's MACs, its buffer traffic and the DDR traffic,
   sum over NPU layers of macs x mac_energy(data type)
   + sum over NPU layers of 2 x (read_bytes + write_bytes) x sram_energy_per_byte(buffer)
   + DDR energy: the DDR model's figure from ddr.json when it reports one, else
-    (bytes read + written) x 8 x ddr_pj_per_bit.
+    (bytes read + written) x 8 x ddr_pj_per_bit (of the DDR device, or the default).
 Every byte the NPU's DMA moves is counted once into the buffer and once out of it (a lower
 bound: reuse inside the array is part of the MAC figure).
 
@@ -24,12 +24,13 @@ Default figures, all at 45 nm (see docs/sweeps.md for the sources):
               1.3-2.6 nJ; used only when the DDR model reports no energy.
 """
 
+import copy
 import math
 import os
 
 import yaml
 
-from socsim_sweep.source import SweepError, load_soc_yaml, parse_size
+from socsim_sweep.source import load_soc_yaml, load_yaml_file, parse_size
 
 COST_METRICS = (
     "cost.npu_area_mm2", "cost.mac_area_mm2", "cost.sram_area_mm2",
@@ -48,6 +49,7 @@ class CostModel:
         self.sram_bit_area_um2 = 600 * 0.045 ** 2
         self.sram_pj_per_64b = [(8 << 10, 10.0), (32 << 10, 20.0), (1 << 20, 100.0)]
         self.ddr_pj_per_bit = 1300.0 / 64
+        self.ddr_pj_per_bit_by_device = {}  # DDR device name (ddr.json `device`) -> pJ/bit
 
     @classmethod
     def from_node(cls, node):
@@ -73,7 +75,14 @@ class CostModel:
                 table.append((size, _positive(v)))
             model.sram_pj_per_64b = sorted(table)
         if (n := m.get("ddr_pj_per_bit")) is not None:
-            model.ddr_pj_per_bit = _positive(n)
+            if n.is_map():
+                for device, v in n.as_map().entries():
+                    if device == "default":
+                        model.ddr_pj_per_bit = _positive(v)
+                    else:
+                        model.ddr_pj_per_bit_by_device[device] = _positive(v)
+            else:
+                model.ddr_pj_per_bit = _positive(n)
         m.done()
         return model
 
@@ -85,6 +94,7 @@ class CostModel:
             "sram_bit_area_um2": self.sram_bit_area_um2,
             "sram_pj_per_64b": {str(s): e for s, e in self.sram_pj_per_64b},
             "ddr_pj_per_bit": self.ddr_pj_per_bit,
+            "ddr_pj_per_bit_by_device": self.ddr_pj_per_bit_by_device,
         }
 
     def sram_pj_per_byte(self, size_bytes):
@@ -144,7 +154,9 @@ class CostModel:
                 continue
             t = region.get("total", {})
             moved = t.get("bytes_read", 0) + t.get("bytes_written", 0)
-            total += moved * 8 * self.ddr_pj_per_bit * 1e-6
+            pj_per_bit = self.ddr_pj_per_bit_by_device.get(region.get("device"),
+                                                            self.ddr_pj_per_bit)
+            total += moved * 8 * pj_per_bit * 1e-6
             sources.add("cost model")
         if not sources:
             return None, None
@@ -188,11 +200,7 @@ def npu_geometry(reports):
     npu = {}
     if isinstance(section.get("preset"), str) and config.get("file"):
         path = os.path.join(os.path.dirname(config["file"]), section["preset"])
-        try:
-            with open(path, encoding="utf-8") as f:
-                npu = yaml.safe_load(f) or {}
-        except (OSError, yaml.YAMLError) as e:
-            raise SweepError(f"{path}: cannot read the NPU preset for the cost model: {e}")
+        npu = copy.deepcopy(load_yaml_file(path) or {})
     _merge(npu, section)
     report = reports.get("npu_layers") or {}
     array = npu.get("mac_array", {})

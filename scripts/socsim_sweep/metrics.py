@@ -11,6 +11,7 @@ import json
 import os
 
 from socsim_sweep.expr import EvalError
+from socsim_sweep.source import SweepError
 from socsim_sweep.spec import REPORTS
 
 
@@ -50,7 +51,7 @@ def evaluate(sweep, params, report_dir):
             cost_done[0] = True
             try:
                 cost.update(sweep.cost.evaluate(reports.all()))
-            except (EvalError, ValueError, TypeError) as e:
+            except (EvalError, SweepError, ValueError, TypeError) as e:
                 errors["cost"] = str(e)
         return cost
 

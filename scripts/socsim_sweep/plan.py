@@ -11,10 +11,8 @@ import hashlib
 import json
 import os
 
-import yaml
-
 from socsim_sweep.models import CompileJob, file_digest
-from socsim_sweep.source import SweepError
+from socsim_sweep.source import SweepError, load_yaml_file
 from socsim_sweep.spec import format_value
 
 
@@ -87,8 +85,7 @@ def config_files(config_path, sets):
     """The SoC description and every preset it names (after --set), for the key."""
     files = [config_path]
     base = os.path.dirname(config_path)
-    with open(config_path, encoding="utf-8") as f:
-        root = yaml.safe_load(f)
+    root = load_yaml_file(config_path)
     presets = []
 
     def walk(node):
@@ -116,8 +113,7 @@ def config_files(config_path, sets):
 
 def default_npu_config(config_path):
     """The NPU preset a SoC description names (what --delegate npu compiles for)."""
-    with open(config_path, encoding="utf-8") as f:
-        root = yaml.safe_load(f) or {}
+    root = load_yaml_file(config_path) or {}
     npu = root.get("npu") if isinstance(root, dict) else None
     if isinstance(npu, dict) and isinstance(npu.get("preset"), str):
         return os.path.normpath(os.path.join(os.path.dirname(config_path), npu["preset"]))

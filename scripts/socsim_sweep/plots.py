@@ -155,7 +155,7 @@ def heatmap(rows, x, y, metric, path="heatmap.png", title=None):
     for r in rows:
         cells.setdefault((xs.index(value(r, x)), ys.index(value(r, y))), []).append(
             value(r, metric))
-    grid = np.full((len(ys), len(xs)), np.nan)
+    grid = np.full((max(1, len(ys)), max(1, len(xs))), np.nan)
     for (i, j), vals in cells.items():
         grid[j, i] = sum(vals) / len(vals)
     fig, ax = plt.subplots(figsize=(1.2 * len(xs) + 3, 0.6 * len(ys) + 2.5))
@@ -165,7 +165,7 @@ def heatmap(rows, x, y, metric, path="heatmap.png", title=None):
     ax.set_xticklabels([short(v) for v in xs])
     ax.set_yticks(range(len(ys)))
     ax.set_yticklabels([short(v) for v in ys])
-    lo, hi = np.nanmin(grid), np.nanmax(grid)
+    lo, hi = (np.nanmin(grid), np.nanmax(grid)) if cells else (0.0, 0.0)
     for (i, j) in cells:
         bright = hi > lo and (grid[j, i] - lo) / (hi - lo) > 0.6
         ax.text(i, j, f"{grid[j, i]:.4g}", ha="center", va="center", fontsize=7,
@@ -177,7 +177,7 @@ def heatmap(rows, x, y, metric, path="heatmap.png", title=None):
                                          if most > 1 else ""))
     drawn = ax.images[0].get_array()
     description = {"kind": "heatmap", "x": x, "y": y, "value": metric,
-                   "shape": list(drawn.shape),
+                   "shape": list(drawn.shape) if cells else [0, 0],
                    "cells": int(np.count_nonzero(~np.isnan(np.asarray(drawn, dtype=float))))}
     return _save(fig, ax, path, description)
 

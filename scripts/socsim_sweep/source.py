@@ -6,6 +6,8 @@ that every error names `file:line: key: message`. `Map` reads a mapping key by k
 rejects the keys nobody asked for (misspellings are errors, never ignored).
 """
 
+import os
+
 import yaml
 
 
@@ -193,7 +195,27 @@ def parse_size(text):
         return None
 
 
-class _OverrideLoader(yaml.SafeLoader):
+_FastLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when there
+_files = {}
+
+
+def load_yaml_file(path):
+    """A YAML file's data (a SoC description, a preset), parsed once per version of the
+    file; the result is shared: do not modify it."""
+    try:
+        stat = os.stat(path)
+        key = (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
+        if key not in _files:
+            with open(path, encoding="utf-8") as f:
+                _files[key] = yaml.load(f, Loader=_FastLoader)
+        return _files[key]
+    except OSError as e:
+        raise SweepError(f"{path}: cannot read: {e.strerror}") from None
+    except yaml.YAMLError as e:
+        raise SweepError(f"{path}: not valid YAML: {e}") from None
+
+
+class _OverrideLoader(_FastLoader):
     """SafeLoader that reads socsim's `!override` tag (a value given with --set, as
     summary.json's YAML shows it) as the plain value it tags."""
 

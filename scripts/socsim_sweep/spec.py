@@ -153,7 +153,7 @@ class ConfigKeys:
 
     def __init__(self, path):
         self.path = path
-        self.root = _read_yaml(path)
+        self.root = source.load_yaml_file(path)
 
     def has(self, dotted):
         node = self.root
@@ -168,23 +168,12 @@ class ConfigKeys:
             if not isinstance(preset, str):
                 return False
             preset_path = os.path.normpath(os.path.join(base_dir, preset))
-            node = _read_yaml(preset_path)
+            node = source.load_yaml_file(preset_path)
             base_dir = os.path.dirname(preset_path)
             if not isinstance(node, dict) or part not in node:
                 return False
             node = node[part]
         return not isinstance(node, dict)
-
-
-def _read_yaml(path):
-    import yaml
-    try:
-        with open(path, encoding="utf-8") as f:
-            return yaml.safe_load(f)
-    except OSError as e:
-        raise SweepError(f"{path}: cannot read: {e.strerror}") from None
-    except yaml.YAMLError as e:
-        raise SweepError(f"{path}: not valid YAML: {e}") from None
 
 
 # ---- reading ----------------------------------------------------------------------------

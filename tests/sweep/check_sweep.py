@@ -32,6 +32,17 @@ import time
 SKIP = 77
 
 
+def alive(pid):
+    """Whether process `pid` runs (a zombie does not)."""
+    if not pid:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def blocks(*parts):
     """YAML text from blocks, each dedented on its own."""
     return "".join(textwrap.dedent(p).strip("\n") + "\n" for p in parts)
@@ -44,6 +55,10 @@ class Check:
         self.root = args.root
         self.work = args.work
         self.failures = 0
+        old_cluster = os.path.join(self.work, "cluster")  # left by an interrupted run
+        if os.path.isfile(os.path.join(old_cluster, "slurm.conf")):
+            subprocess.run([os.path.join(self.root, "scripts", "slurm-local.sh"), "stop",
+                            old_cluster], check=False)
         shutil.rmtree(self.work, ignore_errors=True)
         os.makedirs(self.work)
 
@@ -188,6 +203,18 @@ class Check:
         self.expect(status == 0 and "17 point(s) already have results" in err and
                     "running" not in err, "a second run runs nothing")
         print(f"      (second run: {time.monotonic() - t0:.2f} s)")
+
+        # a metric added afterwards is read from the kept reports, without running
+        with open(path) as f:
+            text = f.read().replace("metrics:\n", "metrics:\n  conv_layers: count(select("
+                                    "npu_layers.layers, op_type=\"ConvRelu\"))\n", 1)
+        with open(path, "w") as f:
+            f.write(text)
+        status, out, err = self.sweep("report", path, "--dir", results, "--recompute")
+        rows = self.rows(results, "local")
+        self.expect(status == 0 and "read again for 17 points" in err and
+                    all(r["metrics"].get("conv_layers") == 2 for r in rows),
+                    "report --recompute adds a new metric to every point without a run")
 
         # a second sweep in the same database; both queried together
         other = self.sweep_file("local2", body.replace("[8, 16, 32, 64]", "[128]"))
@@ -352,20 +379,23 @@ class Check:
             print(started.stdout + started.stderr)
             return 1
         env = dict(os.environ, SLURM_CONF=os.path.join(cluster, "slurm.conf"))
+        daemons = [self.pid_of(cluster, f) for f in ("ctld/slurmctld.pid",
+                                                     "slurmd/slurmd.pid",
+                                                     "munge-run/munged.pid")]
+        self.expect(all(alive(p) for p in daemons), f"slurmctld, slurmd, munged run {daemons}")
         try:
             self.slurm_checks(env)
         finally:
             subprocess.run([script, "stop", cluster], env=env)
-            self.expect(not os.path.exists(f"/proc/{self.pid_of(cluster)}"),
-                        "the cluster is shut down")
+            self.expect(not any(alive(p) for p in daemons), "the cluster is shut down")
 
     @staticmethod
-    def pid_of(cluster):
+    def pid_of(cluster, name):
         try:
-            with open(os.path.join(cluster, "ctld", "slurmctld.pid")) as f:
+            with open(os.path.join(cluster, name)) as f:
                 return int(f.read())
         except (OSError, ValueError):
-            return 0
+            return None
 
     def slurm_checks(self, env):
         body = blocks("""

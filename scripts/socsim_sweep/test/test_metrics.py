@@ -9,7 +9,7 @@ import unittest
 
 from socsim_sweep import cost, plots, report
 from socsim_sweep.expr import EvalError, Expr
-from socsim_sweep.source import Node, SweepError
+from socsim_sweep.source import Node, SweepError, load_text
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -101,6 +101,17 @@ class CostTest(unittest.TestCase):
         self.assertAlmostEqual(model.sram_pj_per_byte(16 << 10), 15 / 8)  # half-way in log
         self.assertAlmostEqual(model.sram_pj_per_byte(1 << 20), 100 / 8)
         self.assertAlmostEqual(model.sram_pj_per_byte(8 << 20), 100 / 8)
+
+    def test_ddr_energy_per_device(self):
+        node = load_text("ddr_pj_per_bit: {default: 10, LPDDR4X-4266 4x16: 4}\n", "c.yaml")
+        model = cost.CostModel.from_node(node)
+        ddr = {"a": {"device": "LPDDR4X-4266 4x16", "total": {"bytes_read": 1000}},
+               "b": {"device": "DDR4-3200", "total": {"bytes_written": 1000}}}
+        uj, source = model.ddr_energy_uj(ddr)
+        self.assertAlmostEqual(uj, (1000 * 8 * 4 + 1000 * 8 * 10) * 1e-6)
+        self.assertEqual(source, "cost model")
+        with self.assertRaisesRegex(SweepError, r"c\.yaml:1: .*must be greater than 0"):
+            cost.CostModel.from_node(load_text("ddr_pj_per_bit: -1\n", "c.yaml"))
 
     def test_the_ddr_models_energy_wins(self):
         ddr = {"ddr": {"total": {"bytes_read": 10 ** 9, "bytes_written": 0},
