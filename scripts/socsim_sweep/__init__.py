@@ -9,7 +9,7 @@ plan      points to `socsim run` commands, and their configuration hash
 runner    one point's run into its report folder
 metrics   a point's metrics from its reports; cost  the area and energy model
 db        the SQLite results database
-session   one sweep against one results folder; the local backend
+study     one sweep against one results folder; the local backend
 slurm     the Slurm backend (sbatch job arrays, squeue, sacct)
 report    tables, CSV, Pareto fronts; plots  PNG plots
 compare   `socsim compare RUN_A RUN_B`

@@ -20,7 +20,7 @@ import sys
 
 from socsim_sweep import report, slurm
 from socsim_sweep.expand import expand
-from socsim_sweep.session import Session, default_config, describe_params, log, open_db
+from socsim_sweep.study import Study, default_config, describe_params, log, open_db
 from socsim_sweep.source import SweepError
 from socsim_sweep import spec
 
@@ -68,16 +68,16 @@ def parse_points(text):
 # ---- commands ---------------------------------------------------------------------------
 
 def cmd_run(args):
-    session = Session(args.file, args.dir, socsim_binary(args), jobs=args.jobs)
-    session.lock()
-    session.plan()
+    study = Study(args.file, args.dir, socsim_binary(args), jobs=args.jobs)
+    study.lock()
+    study.plan()
     only = parse_points(args.point) if args.point else None
-    log(f"sweep '{session.sweep.name}': {session.summary()}")
-    if _has_slurm_points(session):
-        slurm.refresh(session)
-    todo, skipped = session.select(rerun_failed=args.rerun_failed, only=only)
+    log(f"sweep '{study.sweep.name}': {study.summary()}")
+    if _has_slurm_points(study):
+        slurm.refresh(study)
+    todo, skipped = study.select(rerun_failed=args.rerun_failed, only=only)
     if skipped.get("ok"):
-        log(f"{skipped['ok']} point(s) already have results in {session.env.results_dir}")
+        log(f"{skipped['ok']} point(s) already have results in {study.env.results_dir}")
     if skipped.get("failed"):
         log(f"{skipped['failed']} point(s) failed before (--rerun-failed runs them again)")
     if skipped.get("submitted"):
@@ -85,9 +85,9 @@ def cmd_run(args):
     if todo:
         if args.backend == "local":
             log(f"running {len(todo)} point(s) on {args.jobs} local process(es)")
-            session.run_local(todo, args.jobs)
+            study.run_local(todo, args.jobs)
         else:
-            job, tasks, folder = slurm.submit(session, todo, {
+            job, tasks, folder = slurm.submit(study, todo, {
                 "points_per_task": args.points_per_task, "throttle": args.throttle,
                 "partition": args.partition, "time": args.time, "mem": args.mem,
                 "sbatch_args": args.sbatch_arg})
@@ -96,18 +96,18 @@ def cmd_run(args):
             if not args.wait:
                 log(f"follow it with: socsim sweep status {args.file} --dir {args.dir}")
                 return 0
-            slurm.wait(session, [p.key for p in todo], args.poll)
-    return finish(session, args)
+            slurm.wait(study, [p.key for p in todo], args.poll)
+    return finish(study, args)
 
 
-def finish(session, args):
+def finish(study, args):
     """The CSV, the plots and the status lines at the end of a run."""
-    rows = session.db.points([session.sweep.name])
-    outputs(session.sweep, rows, session.env.results_dir, sys.stdout)
-    counts = session.db.counts(session.sweep.name)
+    rows = study.db.points([study.sweep.name])
+    outputs(study.sweep, rows, study.env.results_dir, sys.stdout)
+    counts = study.db.counts(study.sweep.name)
     failed = [r for r in rows if r["status"] == "failed"]
-    report.print_status(session.sweep.name, counts, failed, {}, sys.stdout,
-                        rerun_hint(session.sweep, args, failed))
+    report.print_status(study.sweep.name, counts, failed, {}, sys.stdout,
+                        rerun_hint(study.sweep, args, failed))
     return 1 if failed else 0
 
 
@@ -143,32 +143,32 @@ def print_front(rows, fields, out):
 
 
 def cmd_status(args):
-    session = Session(sweep_file(args.sweep, args.dir), args.dir, None)
-    queued = slurm.refresh(session) if _has_slurm_points(session) else {}
-    counts = session.db.counts(session.sweep.name)
-    failed = session.db.points([session.sweep.name], status=["failed"])
-    report.print_status(session.sweep.name, counts, failed, queued, sys.stdout,
-                        rerun_hint(session.sweep, args, failed))
+    study = Study(sweep_file(args.sweep, args.dir), args.dir, None)
+    queued = slurm.refresh(study) if _has_slurm_points(study) else {}
+    counts = study.db.counts(study.sweep.name)
+    failed = study.db.points([study.sweep.name], status=["failed"])
+    report.print_status(study.sweep.name, counts, failed, queued, sys.stdout,
+                        rerun_hint(study.sweep, args, failed))
     return 1 if failed else 0
 
 
-def _has_slurm_points(session):
-    return bool(session.db.points([session.sweep.name], status=["submitted"]))
+def _has_slurm_points(study):
+    return bool(study.db.points([study.sweep.name], status=["submitted"]))
 
 
 def cmd_report(args):
-    sessions = [Session(sweep_file(ref, args.dir), args.dir, None) for ref in args.sweeps]
+    studies = [Study(sweep_file(ref, args.dir), args.dir, None) for ref in args.sweeps]
     if args.recompute:
-        for s in sessions:
+        for s in studies:
             log(f"sweep '{s.sweep.name}': metrics read again for {s.recompute()} points")
-    names = [s.sweep.name for s in sessions]
-    rows = sessions[0].db.points(names, active_only=not args.all)
+    names = [s.sweep.name for s in studies]
+    rows = studies[0].db.points(names, active_only=not args.all)
     if args.status:
         rows = [r for r in rows if r["status"] in args.status.split(",")]
     wanted = args.columns.split(",") if args.columns else None
     report.print_table(rows, sys.stdout, wanted)
-    if len(sessions) == 1 and not args.csv:
-        outputs(sessions[0].sweep, rows, args.dir, sys.stdout)
+    if len(studies) == 1 and not args.csv:
+        outputs(studies[0].sweep, rows, args.dir, sys.stdout)
     else:
         folder = args.out or os.path.join(args.dir, "report-" + "+".join(names))
         os.makedirs(folder, exist_ok=True)

@@ -27,7 +27,7 @@ def load_run(ref, results_dir):
     """The report files of a run: {summary, probes, npu_layers, ddr} (None when absent)."""
     folder = ref
     if not os.path.isdir(ref) and ":" in ref:
-        from socsim_sweep.session import open_db
+        from socsim_sweep.study import open_db
         sweep, _, point = ref.rpartition(":")
         db_path = os.path.join(results_dir, "results.db")
         if not os.path.isfile(db_path) or not point.isdigit():

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from socsim_sweep.expr import EvalError  # noqa: E402
 from socsim_sweep.report import _is_number, pareto_front, value  # noqa: E402
-from socsim_sweep.session import short  # noqa: E402
+from socsim_sweep.study import short  # noqa: E402
 
 GREY = "#b0b0b0"
 

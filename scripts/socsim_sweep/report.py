@@ -3,7 +3,7 @@
 import csv
 import json
 
-from socsim_sweep.session import describe_params, short
+from socsim_sweep.study import describe_params, short
 
 FIXED = ("sweep", "point", "status", "exit_code", "wall_s")
 

@@ -36,10 +36,10 @@ def _command(argv):
         raise SweepError(f"{' '.join(argv)}: no answer in 120 s") from None
 
 
-def submit(session, todo, options):
+def submit(study, todo, options):
     """Submits `todo` as a job array; returns the job id. `options`: points_per_task,
     throttle, partition, time, mem, sbatch_args (list)."""
-    sweep, env = session.sweep, session.env
+    sweep, env = study.sweep, study.env
     stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
     folder = os.path.join(env.results_dir, sweep.name, "slurm", stamp)
     os.makedirs(folder)
@@ -76,9 +76,9 @@ def submit(session, todo, options):
     job = done.stdout.strip().split(";")[0]
     if not job:
         raise SweepError(f"sbatch printed no job id: {done.stdout!r}")
-    session.db.add_job(job, sweep.name, len(tasks), script)
+    study.db.add_job(job, sweep.name, len(tasks), script)
     task_of = {p.key: i for i, task in enumerate(tasks) for p in task}
-    session.db.mark(sweep.name, [p.key for p in todo], "submitted", backend="slurm", job=job,
+    study.db.mark(sweep.name, [p.key for p in todo], "submitted", backend="slurm", job=job,
                     tasks=task_of)
     return job, len(tasks), folder
 
@@ -131,15 +131,15 @@ def accounting_state(job, task):
     return done.stdout.strip().splitlines()[0].replace("|", ", exit ")
 
 
-def refresh(session):
+def refresh(study):
     """Records finished Slurm points; returns {state: count} of the points still queued."""
-    rows = session.db.points([session.sweep.name], status=["submitted"])
+    rows = study.db.points([study.sweep.name], status=["submitted"])
     if not rows:
         return {}
     states = queue_states({r["job"] for r in rows if r["job"]})
     queued = {}
     for row in rows:
-        if _record_if_done(session, row):
+        if _record_if_done(study, row):
             continue
         if states is None:
             queued["unknown"] = queued.get("unknown", 0) + 1
@@ -149,30 +149,30 @@ def refresh(session):
             queued[state] = queued.get(state, 0) + 1
             continue
         # Left the queue without a result: the task died (time limit, memory, node).
-        if _record_if_done(session, row):  # it may have finished since squeue answered
+        if _record_if_done(study, row):  # it may have finished since squeue answered
             continue
-        folder = job_folder(session, row["job"])
+        folder = job_folder(study, row["job"])
         out = os.path.join(folder, f"slurm-{row['job']}_{row['task']}.out")
         why = accounting_state(row["job"], row["task"])
         tail = _tail(out)
         error = (f"Slurm task {row['job']}_{row['task']} ended without a result" +
                  (f" ({why})" if why else "") + (f"; its output ends: {tail}" if tail else
                                                  f"; see {out}"))
-        session.db.record_failure(session.sweep.name, row["key"], error)
+        study.db.record_failure(study.sweep.name, row["key"], error)
     return queued
 
 
-def _record_if_done(session, row):
+def _record_if_done(study, row):
     result = runner.read_result(row["report_dir"])
     if result is None or result.get("key") != row["key"]:
         return False
-    session.record(row["key"], row["params"], row["report_dir"], result)
+    study.record(row["key"], row["params"], row["report_dir"], result)
     return True
 
 
-def job_folder(session, job):
+def job_folder(study, job):
     """The folder of a submission (its job.sh, tasks.json and task outputs)."""
-    row = session.db.conn.execute("SELECT script FROM jobs WHERE job=?", (job,)).fetchone()
+    row = study.db.conn.execute("SELECT script FROM jobs WHERE job=?", (job,)).fetchone()
     return os.path.dirname(row["script"]) if row else ""
 
 
@@ -185,15 +185,15 @@ def _tail(path, lines=2):
     return " | ".join(content[-lines:])
 
 
-def wait(session, keys, poll_s=2.0):
+def wait(study, keys, poll_s=2.0):
     """Follows the points `keys` (just submitted) until none is queued, with progress."""
     keys = set(keys)
     progress = Progress(len(keys))
     progress.redraw()
     seen = set()
     while True:
-        queued = refresh(session)
-        for row in session.db.points([session.sweep.name], status=["ok", "failed"]):
+        queued = refresh(study)
+        for row in study.db.points([study.sweep.name], status=["ok", "failed"]):
             if row["key"] not in keys or row["key"] in seen:
                 continue
             seen.add(row["key"])

@@ -1,7 +1,7 @@
 """YAML values that remember where they came from, and strict readers over them.
 
 A sweep file is read into a tree of `Node`s: each holds a plain Python value (dict of Nodes,
-list of Nodes, or a scalar), the file, the line and the dotted key path that lead to it, so
+list of Nodes, or a scalar), its file and line, and the dotted key path to it, so
 that every error names `file:line: key: message`. `Map` reads a mapping key by key and
 rejects the keys nobody asked for (misspellings are errors, never ignored).
 """

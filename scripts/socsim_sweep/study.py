@@ -35,7 +35,7 @@ def open_db(results_dir):
     return Database(os.path.join(results_dir, DB_NAME))
 
 
-class Session:
+class Study:
     """A sweep file against a results folder; `plan()` expands it and compiles its models
     (what `run` needs); `status` and `report` need only the file's metrics."""
 
