@@ -21,13 +21,13 @@ DeviceType alias_type() {
   t.check = [](const RegionConfig& r, const DeviceCheckContext& map) {
     const RegionConfig* target = map.find(r.text("of"));
     if (target == nullptr || find_device_type(target->type)->kind == RegionKind::kWindow) {
-      throw ConfigError(r.where + ": alias of '" + r.text("of") +
+      throw ConfigError(r.where_of("of") + ": alias of '" + r.text("of") +
                         "', which is not a region of this map");
     }
     // offset + size could wrap: compare without the sum.
     const uint64_t offset = r.u64("offset");
     if (offset > target->size || r.size > target->size - offset) {
-      throw ConfigError(r.where + ": alias window [offset " + hex(offset) + ", size " +
+      throw ConfigError(r.where_of("offset") + ": alias window [offset " + hex(offset) + ", size " +
                         hex(r.size) + ") does not fit in region '" + target->name + "'");
     }
   };

@@ -824,6 +824,7 @@ ConfigValue ConfigNode::read(const ConfigKey& key) const {
   std::optional<ConfigNode> node = find(key.name);
   if (!node && key.fallback == nullptr) at(key.name);  // fails naming the missing key
   ConfigValue v;
+  v.where = node ? node->where() : with_key(*document_, child_path(key.name)) + " (default)";
   if (!node) {
     // A default: parsed as a value would be; the tables' own texts are valid.
     note_default(key.name, key.fallback);

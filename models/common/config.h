@@ -73,6 +73,7 @@ struct ConfigValue {
   uint64_t u = 0;
   double d = 0;
   std::string text;
+  std::string where;  ///< the key's ConfigNode::where(), for messages of later checks
 };
 
 struct ConfigItem;  // one node of a configuration tree (config.cpp)

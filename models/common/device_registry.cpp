@@ -56,6 +56,9 @@ double RegionConfig::number(const std::string& key) const {
 const std::string& RegionConfig::text(const std::string& key) const {
   return param(*this, key).text;
 }
+const std::string& RegionConfig::where_of(const std::string& key) const {
+  return param(*this, key).where;
+}
 
 const RegionConfig* DeviceCheckContext::find(const std::string& name) const {
   for (const RegionConfig& r : regions) {

@@ -43,6 +43,8 @@ struct RegionConfig {
   uint64_t u64(const std::string& key) const;
   double number(const std::string& key) const;
   const std::string& text(const std::string& key) const;
+  /// Where a declared key's value came from ("file:line: key 'memory_map.npu.irq'").
+  const std::string& where_of(const std::string& key) const;
   /// The `model` of the type's read hook as T (std::bad_any_cast on a mismatch).
   template <typename T>
   const T& model_as() const {

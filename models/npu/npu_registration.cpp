@@ -31,7 +31,7 @@ DeviceType npu_type() {
     // to the timer block, the other lines do not exist.
     const uint64_t irq = r.u64("irq");
     if (irq != 11 && irq < 16) {
-      throw ConfigError(r.where + ": region '" + r.name + "': irq " + std::to_string(irq) +
+      throw ConfigError(r.where_of("irq") + ": irq " + std::to_string(irq) +
                         " is not an interrupt line the core takes from a device (11 or 16..31)");
     }
   };
