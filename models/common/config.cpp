@@ -500,19 +500,21 @@ std::optional<std::string> nearest_word(const std::string& word,
   std::optional<std::string> found;
   for (const std::string& candidate : candidates) {
     const std::string c = lower(candidate);
-    // Levenshtein distance, one row at a time.
-    std::vector<size_t> row(c.size() + 1);
-    for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
+    // Edit distance with adjacent transpositions (optimal string alignment): "iqr" is one
+    // edit from "irq".
+    std::vector<std::vector<size_t>> d(w.size() + 1, std::vector<size_t>(c.size() + 1));
+    for (size_t i = 0; i <= w.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= c.size(); ++j) d[0][j] = j;
     for (size_t i = 1; i <= w.size(); ++i) {
-      size_t diagonal = row[0];
-      row[0] = i;
       for (size_t j = 1; j <= c.size(); ++j) {
-        const size_t up = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (w[i - 1] == c[j - 1] ? 0 : 1)});
-        diagonal = up;
+        d[i][j] = std::min(
+            {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (w[i - 1] == c[j - 1] ? 0 : 1)});
+        if (i > 1 && j > 1 && w[i - 1] == c[j - 2] && w[i - 2] == c[j - 1]) {
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
       }
     }
-    const size_t distance = row[c.size()];
+    const size_t distance = d[w.size()][c.size()];
     const size_t allowed = w.size() <= 4 ? 1 : w.size() <= 12 ? 2 : 3;
     if (distance <= allowed && distance < best) {
       best = distance;
