@@ -170,7 +170,7 @@ def main():
         print(f"    overhead per point ({what}): {(b - a) / n * 1e3:+.1f} ms = "
               f"{100 * (b - a) / a:+.2f} % of a bare run ({a / n:.3f} s)")
     ratios = [(o.cpu - b.cpu) / b.cpu for o, b in zip(one, bare)]
-    print(f"    CPU overhead of each run pair: " +
+    print("    CPU overhead of each run pair: " +
           ", ".join(f"{100 * r:+.2f} %" for r in ratios))
     own = statistics.median(a[1] for a in alone)
     outside = statistics.median(a[0] - sum(a[2]) for a in alone)

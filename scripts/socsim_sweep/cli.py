@@ -143,7 +143,7 @@ def print_front(rows, fields, out):
 
 
 def cmd_status(args):
-    study = Study(sweep_file(args.sweep, args.dir), args.dir, None)
+    study = Study(sweep_file(args.sweep, args.dir), args.dir, socsim_binary(args))
     queued = slurm.refresh(study) if _has_slurm_points(study) else {}
     counts = study.db.counts(study.sweep.name)
     failed = study.db.points([study.sweep.name], status=["failed"])
@@ -157,7 +157,8 @@ def _has_slurm_points(study):
 
 
 def cmd_report(args):
-    studies = [Study(sweep_file(ref, args.dir), args.dir, None) for ref in args.sweeps]
+    socsim = socsim_binary(args)
+    studies = [Study(sweep_file(ref, args.dir), args.dir, socsim) for ref in args.sweeps]
     if args.recompute:
         for s in studies:
             log(f"sweep '{s.sweep.name}': metrics read again for {s.recompute()} points")
@@ -199,7 +200,7 @@ def cmd_report(args):
 
 
 def cmd_points(args):
-    sweep = spec.load(args.file, default_config())
+    sweep = spec.load(args.file, default_config(), socsim_binary(args))
     points, excluded = expand(sweep)
     for i, p in enumerate(points):
         print(f"{i:4d}  {describe_params(p, 200)}")
@@ -313,6 +314,7 @@ def parser():
 
     pt = sub.add_parser("points", help="list the points a sweep file expands to")
     pt.add_argument("file")
+    pt.add_argument("--socsim", help="the socsim binary (default: the one running this)")
     pt.set_defaults(func=cmd_points)
 
     q = sub.add_parser("query", help="run SQL over the results database",

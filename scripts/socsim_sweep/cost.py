@@ -1,6 +1,6 @@
 """Area and energy estimates per configuration (docs/sweeps.md, "Cost model").
 
-Area: the NPU's MAC arrays and on-chip buffers,
+Area: the NPU's MAC arrays and on-chip buffers (their shape from the run's configuration),
   cores x (rows x columns x mac_area + buffer_bits x sram_bit_area).
 Energy of a run: the NPU's MACs, its buffer traffic and the DDR traffic,
   sum over NPU layers of macs x mac_energy(data type)
@@ -24,13 +24,9 @@ Default figures, all at 45 nm (see docs/sweeps.md for the sources):
               1.3-2.6 nJ; used only when the DDR model reports no energy.
 """
 
-import copy
 import math
-import os
 
-import yaml
-
-from socsim_sweep.source import load_soc_yaml, load_yaml_file, parse_size
+from socsim_sweep.source import load_yaml_text, parse_size
 
 COST_METRICS = (
     "cost.npu_area_mm2", "cost.mac_area_mm2", "cost.sram_area_mm2",
@@ -183,42 +179,20 @@ def reported_energy_uj(region):
 
 
 def npu_geometry(reports):
-    """(cores, rows, columns, buffer bytes per core) of the run's NPU, or None without one.
-
-    The array shape comes from the NPU report when there is one; the buffer from the SoC
-    description as run (summary.json's YAML after --set) over the NPU preset it names.
-    """
-    summary = reports.get("summary") or {}
-    config = summary.get("config") or {}
-    try:
-        soc = load_soc_yaml(config.get("yaml") or "") or {}
-    except yaml.YAMLError:
+    """(cores, rows, columns, buffer bytes per core) of the run's NPU, or None without one,
+    from the SoC description as run (summary.json holds it as socsim read it: presets
+    merged, --set applied, defaults filled)."""
+    config = (reports.get("summary") or {}).get("config") or {}
+    soc = load_yaml_text(config.get("yaml") or "", "summary.json's config") or {}
+    npu = soc.get("npu") if isinstance(soc, dict) else None
+    if not isinstance(npu, dict):
         return None
-    section = soc.get("npu") if isinstance(soc, dict) else None
-    if not isinstance(section, dict):
-        return None
-    npu = {}
-    if isinstance(section.get("preset"), str) and config.get("file"):
-        path = os.path.join(os.path.dirname(config["file"]), section["preset"])
-        npu = copy.deepcopy(load_yaml_file(path) or {})
-    _merge(npu, section)
-    report = reports.get("npu_layers") or {}
-    array = npu.get("mac_array", {})
-    cores = report.get("cores", npu.get("cores", 1))
-    rows = report.get("rows", array.get("rows"))
-    columns = report.get("columns", array.get("columns"))
-    buffer_bytes = parse_size(npu.get("buffer_per_core", 0))
+    array = npu.get("mac_array") or {}
+    cores, rows, columns = npu.get("cores"), array.get("rows"), array.get("columns")
+    buffer_bytes = parse_size(npu.get("buffer_per_core"))
     if not all(isinstance(v, int) for v in (cores, rows, columns)) or buffer_bytes is None:
         return None
-    return int(cores), int(rows), int(columns), int(buffer_bytes)
-
-
-def _merge(base, override):
-    for k, v in override.items():
-        if isinstance(v, dict) and isinstance(base.get(k), dict):
-            _merge(base[k], v)
-        elif not (isinstance(v, dict) and not v):
-            base[k] = v
+    return cores, rows, columns, buffer_bytes
 
 
 def _positive(node):

@@ -1,9 +1,9 @@
 """From points to runs: each point becomes one plain `socsim run` command (a Plan).
 
 A plan's key is the configuration hash: a SHA-256 over everything the run depends on (the
-socsim binary, the firmware, the SoC description and the presets it names, the --set
-assignments, the model program, the input, the firmware arguments, the CPU model and cycle
-limit). Points with the same key are the same run; a result is reused wherever the key is
+socsim binary, the firmware, the SoC description as socsim reads it with its presets, the
+--set assignments and the presets they name, the model program, the input, the firmware
+arguments, the CPU model and cycle limit). Points with the same key are the same run; a result is reused wherever the key is
 the same, and rerun whenever anything it depends on changes.
 """
 
@@ -12,7 +12,8 @@ import json
 import os
 
 from socsim_sweep.models import CompileJob, file_digest
-from socsim_sweep.source import SweepError, load_yaml_file
+from socsim_sweep.socconfig import effective_config
+from socsim_sweep.source import SweepError
 from socsim_sweep.spec import format_value
 
 
@@ -81,49 +82,24 @@ class Environment:
         return path
 
 
-def config_files(config_path, sets):
-    """The SoC description and every preset it names (after --set), for the key."""
-    files = [config_path]
+def config_identity(env, config_path, sets):
+    """What a point's SoC depends on: the description as socsim reads it (every preset's
+    contents merged in), the --set assignments, and the presets they name."""
+    identity = [hashlib.sha256(effective_config(env.socsim, config_path).text.encode())
+                .hexdigest(), sets]
     base = os.path.dirname(config_path)
-    root = load_yaml_file(config_path)
-    presets = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if k == "preset" and isinstance(v, str):
-                    presets.append(v)
-                else:
-                    walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(root)
     for s in sets:
         key, _, value = s.partition("=")
-        if key.endswith(".preset"):
-            presets.append(value)
-    for p in presets:
-        path = os.path.normpath(os.path.join(base, p))
-        if os.path.isfile(path):
-            files.append(path)
-    return files
-
-
-def default_npu_config(config_path):
-    """The NPU preset a SoC description names (what --delegate npu compiles for)."""
-    root = load_yaml_file(config_path) or {}
-    npu = root.get("npu") if isinstance(root, dict) else None
-    if isinstance(npu, dict) and isinstance(npu.get("preset"), str):
-        return os.path.normpath(os.path.join(os.path.dirname(config_path), npu["preset"]))
-    return None
+        path = os.path.normpath(os.path.join(base, value))
+        if key.endswith(".preset") and os.path.isfile(path):
+            identity.append(env.digest(path))
+    return identity
 
 
 def compile_jobs(sweep, points):
     """One CompileJob per point (None for points without a model)."""
     jobs = []
-    default_npu = default_npu_config(sweep.run.config)
+    default_npu = effective_config(sweep.socsim, sweep.run.config).npu_preset()
     for point in points:
         if not sweep.models:
             jobs.append(None)
@@ -187,8 +163,8 @@ def build_plans(sweep, points, jobs, env):
         identity = {
             "socsim": socsim_digest,
             "firmware": env.digest(firmware),
-            "config": [env.digest(f) for f in config_files(run["config"], sets)],
-            "sets": sets, "cpu": run["cpu"], "max_cycles": run["max_cycles"],
+            "config": config_identity(env, run["config"], sets),
+            "cpu": run["cpu"], "max_cycles": run["max_cycles"],
             "program": env.digest(program) if program else None,
             "model_error": plan.error,
             "input": env.digest(input_path) if input_path else None,

@@ -6,8 +6,6 @@ that every error names `file:line: key: message`. `Map` reads a mapping key by k
 rejects the keys nobody asked for (misspellings are errors, never ignored).
 """
 
-import os
-
 import yaml
 
 
@@ -196,40 +194,9 @@ def parse_size(text):
 
 
 _FastLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when there
-_files = {}
-
-
-def load_yaml_file(path):
-    """A YAML file's data (a SoC description, a preset), parsed once per version of the
-    file; the result is shared: do not modify it."""
+def load_yaml_text(text, what):
+    """Parses YAML text (e.g. a SoC description as summary.json holds it)."""
     try:
-        stat = os.stat(path)
-        key = (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
-        if key not in _files:
-            with open(path, encoding="utf-8") as f:
-                _files[key] = yaml.load(f, Loader=_FastLoader)
-        return _files[key]
-    except OSError as e:
-        raise SweepError(f"{path}: cannot read: {e.strerror}") from None
+        return yaml.load(text, Loader=_FastLoader)
     except yaml.YAMLError as e:
-        raise SweepError(f"{path}: not valid YAML: {e}") from None
-
-
-class _OverrideLoader(_FastLoader):
-    """SafeLoader that reads socsim's `!override` tag (a value given with --set, as
-    summary.json's YAML shows it) as the plain value it tags."""
-
-
-def _construct_override(loader, node):
-    if not isinstance(node, yaml.ScalarNode):
-        return loader.construct_object(node)
-    tag = loader.resolve(yaml.ScalarNode, node.value, (True, False))
-    return loader.yaml_constructors[tag](loader, yaml.ScalarNode(tag, node.value))
-
-
-_OverrideLoader.add_constructor("!override", _construct_override)
-
-
-def load_soc_yaml(text):
-    """Parses a SoC description's text as socsim writes it into summary.json."""
-    return yaml.load(text, Loader=_OverrideLoader)
+        raise SweepError(f"{what}: not valid YAML: {e}") from None

@@ -11,7 +11,7 @@ import re
 from socsim_sweep import cost as cost_model
 from socsim_sweep import source
 from socsim_sweep.expr import Expr, check_names
-from socsim_sweep.source import SweepError
+from socsim_sweep.socconfig import effective_config
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 REPORTS = ("summary", "probes", "ddr", "npu_layers")  # report files a metric can read
@@ -112,6 +112,7 @@ class Sweep:
     def __init__(self, file):
         self.file = os.path.abspath(file)
         self.dir = os.path.dirname(self.file)
+        self.socsim = None       # the binary that reads SoC descriptions
         self.name = None
         self.description = ""
         self.run = RunSpec()
@@ -145,46 +146,17 @@ class Sweep:
         return text if os.path.isabs(text) else os.path.normpath(os.path.join(self.dir, text))
 
 
-# ---- the SoC description's keys ---------------------------------------------------------
-
-class ConfigKeys:
-    """The keys a SoC description accepts through --set: its own, and those of the presets
-    its maps name with `preset:` (the NPU section, DDR regions)."""
-
-    def __init__(self, path):
-        self.path = path
-        self.root = source.load_yaml_file(path)
-
-    def has(self, dotted):
-        node = self.root
-        base_dir = os.path.dirname(self.path)
-        for part in dotted.split("."):
-            if not isinstance(node, dict):
-                return False
-            if part in node:
-                node = node[part]
-                continue
-            preset = node.get("preset")
-            if not isinstance(preset, str):
-                return False
-            preset_path = os.path.normpath(os.path.join(base_dir, preset))
-            node = source.load_yaml_file(preset_path)
-            base_dir = os.path.dirname(preset_path)
-            if not isinstance(node, dict) or part not in node:
-                return False
-            node = node[part]
-        return not isinstance(node, dict)
-
-
 # ---- reading ----------------------------------------------------------------------------
 
-def load(path, default_config):
+def load(path, default_config, socsim):
     """Reads and validates the sweep file at `path`. `default_config` is socsim's default
-    SoC description (used when run.config is not given)."""
+    SoC description (used when run.config is not given); the `socsim` binary reads the SoC
+    descriptions (socsim config)."""
     root = source.load_file(path)
     if not root.is_map():
         root.fail("a sweep description must be a map (name, run, parameters, metrics, ...)")
     sweep = Sweep(path)
+    sweep.socsim = socsim
     top = root.as_map()
 
     name = top.get("name", required=True)
@@ -248,12 +220,13 @@ def _read_run(sweep, node, default_config):
     if (n := m.get("probes")) is not None:
         run.probes = [p.as_str() for p in n.as_list()]
     if (n := m.get("set")) is not None:
-        keys = ConfigKeys(run.config)
+        keys = effective_config(sweep.socsim, run.config)
         for key, value in n.as_map().entries():
             if not value.is_scalar() or value.value is None:
                 value.fail("expected a single value")
             if not keys.has(key):
-                value.fail(f"'{key}' is not a key of {run.config} nor of the presets it names")
+                value.fail(f"'{key}' is not a key of {run.config} (with its presets and "
+                           "defaults, as `socsim config` shows it)")
             run.sets.append(f"{key}={format_value(value.value)}")
     m.done()
 
@@ -475,21 +448,21 @@ def _read_random(sweep, node):
 
 
 def _check_parameters(sweep):
-    """Every --set parameter must be a key of every SoC description the sweep runs (or of
-    a preset it names); compile options sweep nothing when every model is a compiled
-    program."""
+    """Every --set parameter must be a key of every SoC description the sweep runs (as
+    socsim reads it: presets merged, defaults filled); compile options sweep nothing when
+    every model is a compiled program."""
     configs = [sweep.run.config]
     config_param = sweep.parameter("run.config")
     if config_param is not None:
         configs = [sweep.path(v) for v in config_param.values]
-    keys = {c: ConfigKeys(c) for c in configs}
+    keys = {c: effective_config(sweep.socsim, c) for c in configs}
     for p in sweep.all_parameters():
         if p.kind != "set":
             continue
         for config, k in keys.items():
             if not k.has(p.name):
-                p.node.fail(f"'{p.name}' is not a key of {config} nor of the presets it "
-                            "names")
+                p.node.fail(f"'{p.name}' is not a key of {config} (with its presets and "
+                            "defaults, as `socsim config` shows it)")
     if sweep.models and all(m.source == "program" for m in sweep.models.values()):
         for p in sweep.all_parameters():
             if p.kind == "compile":

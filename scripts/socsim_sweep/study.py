@@ -41,7 +41,7 @@ class Study:
 
     def __init__(self, sweep_file, results_dir, socsim, jobs=1, quiet=False):
         self.env = plan_mod.Environment(socsim, results_dir)
-        self.sweep = spec.load(sweep_file, default_config())
+        self.sweep = spec.load(sweep_file, default_config(), socsim)
         self.jobs = jobs
         self.quiet = quiet
         self.db = open_db(self.env.results_dir)

@@ -2,7 +2,6 @@
 the plots draw."""
 
 import json
-import math
 import os
 import tempfile
 import unittest
@@ -11,8 +10,6 @@ from socsim_sweep import cost, plots, report
 from socsim_sweep.expr import EvalError, Expr
 from socsim_sweep.source import Node, SweepError, load_text
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
 
 LAYERS = {"clock_mhz": 1000.0, "rows": 16, "columns": 8, "cores": 2,
           "layers": [
@@ -66,24 +63,18 @@ class ExprTest(unittest.TestCase):
 
 
 class CostTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(self.tmp.cleanup)
-        with open(os.path.join(self.tmp.name, "npu.yaml"), "w") as f:
-            f.write("cores: 4\nmac_array: {rows: 99, columns: 99}\nbuffer_per_core: 64KiB\n")
-        self.soc_file = os.path.join(self.tmp.name, "soc.yaml")
-
     def reports(self, ddr):
-        soc_yaml = ("npu:\n  preset: npu.yaml\n  buffer_per_core: !<!override> 32KiB\n")
-        return {"summary": {"config": {"file": self.soc_file, "yaml": soc_yaml}},
+        # summary.json's configuration as socsim read it: the preset merged in
+        soc_yaml = ("npu:\n  preset: npu.yaml\n  cores: 2\n  mac_array: {rows: 16, columns: 8}"
+                    "\n  buffer_per_core: 32KiB\n")
+        return {"summary": {"config": {"file": "soc.yaml", "yaml": soc_yaml}},
                 "npu_layers": LAYERS, "ddr": ddr}
 
     def test_against_a_hand_computation(self):
         model = cost.CostModel()
         ddr = {"ddr": {"total": {"bytes_read": 1000, "bytes_written": 24}}}
         got = model.evaluate(self.reports(ddr))
-        # 2 cores (from the NPU report) x 16 x 8 MACs of 419 um^2; 32 KiB (the override of
-        # the preset's 64 KiB) of 1.215 um^2 bits per core.
+        # 2 cores x 16 x 8 MACs of 419 um^2; 32 KiB of 1.215 um^2 bits per core.
         self.assertAlmostEqual(got["cost.mac_area_mm2"], 2 * 16 * 8 * 419e-6)
         self.assertAlmostEqual(got["cost.sram_area_mm2"], 2 * 32768 * 8 * 1.215e-6)
         # 1000 int8 MACs x 0.3 pJ + 10 int16 MACs x 0.9 pJ

@@ -13,6 +13,8 @@ from socsim_sweep.source import SweepError
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 DEFAULT_CONFIG = os.path.join(ROOT, "configs", "soc", "default.yaml")
+# the build's socsim reads the SoC descriptions (CTest sets it)
+SOCSIM = os.environ.get("SOCSIM_BINARY") or os.path.join(ROOT, "build", "bin", "socsim")
 
 
 class SweepFileCase(unittest.TestCase):
@@ -27,7 +29,7 @@ class SweepFileCase(unittest.TestCase):
         return path
 
     def load(self, text):
-        return spec.load(self.write(text), DEFAULT_CONFIG)
+        return spec.load(self.write(text), DEFAULT_CONFIG, SOCSIM)
 
     def points(self, text):
         return expand.expand(self.load(text))
@@ -130,15 +132,18 @@ class ExpansionTest(SweepFileCase):
         self.assertEqual([(p["model"], p["npu.cores"]) for p in points],
                          [("a", 1), ("a", 2), ("b", 1), ("b", 2)])
 
-    def test_preset_keys_are_parameters(self):
-        # npu.* come from the NPU preset, memory_map.ddr.* from the DDR preset
+    def test_preset_and_default_keys_are_parameters(self):
+        # npu.* come from the NPU preset, memory_map.ddr.timing.* from the DDR preset,
+        # cpu.fetch_wrap is a default: socsim config shows them all
         sweep = self.load("""
             name: p
             parameters:
               npu.buffer_per_core: [128KiB, 384KiB]
+              memory_map.ddr.timing.tRCD: [39, 45]
               memory_map.ddr.preset: [../ddr/ddr4-3200.yaml]
+              cpu.fetch_wrap: [0]
             """)
-        self.assertEqual([p.kind for p in sweep.parameters], ["set", "set"])
+        self.assertEqual([p.kind for p in sweep.parameters], ["set"] * 4)
 
 
 class BadFileTest(SweepFileCase):
@@ -273,7 +278,8 @@ class ExampleFilesTest(unittest.TestCase):
         files = sorted(f for f in os.listdir(folder) if f.endswith(".yaml"))
         self.assertTrue(files)
         for name in files:
-            points, _ = expand.expand(spec.load(os.path.join(folder, name), DEFAULT_CONFIG))
+            path = os.path.join(folder, name)
+            points, _ = expand.expand(spec.load(path, DEFAULT_CONFIG, SOCSIM))
             self.assertTrue(points, name)
 
 
