@@ -120,15 +120,25 @@ def rerun_hint(sweep, args, failed):
 
 
 def outputs(sweep, rows, results_dir, out):
-    from socsim_sweep import plots  # matplotlib: only when plotting
+    """The sweep's CSV and the plots of its file, in results_dir/<sweep>/."""
     folder = os.path.join(results_dir, sweep.name)
-    os.makedirs(folder, exist_ok=True)
-    csv_path = os.path.join(folder, "results.csv")
-    report.write_csv(rows, csv_path)
-    out.write(f"results: {csv_path} ({len(rows)} points)\n")
+    write_csv(rows, os.path.join(folder, "results.csv"), out)
+    draw_plots(sweep.plots, rows, os.path.join(folder, "plots"), out)
+
+
+def write_csv(rows, path, out):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    report.write_csv(rows, path)
+    out.write(f"results: {path} ({len(rows)} points)\n")
+
+
+def draw_plots(specs, rows, folder, out):
+    """Draws the plots (spec.PlotSpec) of the points that have metrics; prints the Pareto
+    fronts."""
+    from socsim_sweep import plots  # matplotlib: only when plotting
     usable = [r for r in rows if r["metrics"]]
-    for p in sweep.plots:
-        path, description = plots.draw(p, usable, os.path.join(folder, "plots"))
+    for p in specs:
+        path, _ = plots.draw(p, usable, folder)
         out.write(f"plot: {path}\n")
         if p.kind == "pareto":
             print_front(plots.plot_rows(p, usable), p.fields, out)
@@ -156,6 +166,31 @@ def _has_slurm_points(study):
     return bool(study.db.points([study.sweep.name], status=["submitted"]))
 
 
+# --line/--pareto/--heatmap of `report`: the fields each takes, and how many are required
+CLI_PLOTS = {"line": (("x", "y", "series"), 2), "pareto": (("x", "y"), 2),
+             "heatmap": (("x", "y", "value"), 3)}
+
+
+def cli_plots(args, rows):
+    """The plots asked for on the command line, their fields checked against the rows."""
+    params, metrics = report.columns(rows)
+    known = set(params) | set(metrics)
+    specs = []
+    for kind, (keys, required) in CLI_PLOTS.items():
+        for item in getattr(args, kind) or []:
+            fields = item.split(",")
+            if not required <= len(fields) <= len(keys):
+                raise SweepError(f"--{kind} {item}: expected " +
+                                 ",".join(k.upper() for k in keys[:required]) +
+                                 "".join(f"[,{k.upper()}]" for k in keys[required:]))
+            for f in fields:
+                if f not in known:
+                    raise SweepError(f"--{kind} {item}: '{f}' is neither a parameter nor a "
+                                     f"metric of these points (known: {', '.join(sorted(known))})")
+            specs.append(spec.PlotSpec(kind, dict(zip(keys, fields)), None))
+    return specs
+
+
 def cmd_report(args):
     socsim = socsim_binary(args)
     studies = [Study(sweep_file(ref, args.dir), args.dir, socsim) for ref in args.sweeps]
@@ -166,36 +201,15 @@ def cmd_report(args):
     rows = studies[0].db.points(names, active_only=not args.all)
     if args.status:
         rows = [r for r in rows if r["status"] in args.status.split(",")]
-    wanted = args.columns.split(",") if args.columns else None
-    report.print_table(rows, sys.stdout, wanted)
-    if len(studies) == 1 and not args.csv:
+    extra = cli_plots(args, rows)
+    report.print_table(rows, sys.stdout, args.columns.split(",") if args.columns else None)
+    if len(studies) == 1 and not args.csv and not args.out:
         outputs(studies[0].sweep, rows, args.dir, sys.stdout)
+        folder = os.path.join(args.dir, names[0])
     else:
         folder = args.out or os.path.join(args.dir, "report-" + "+".join(names))
-        os.makedirs(folder, exist_ok=True)
-        csv_path = args.csv or os.path.join(folder, "results.csv")
-        report.write_csv(rows, csv_path)
-        sys.stdout.write(f"results: {csv_path} ({len(rows)} points)\n")
-    from socsim_sweep import plots  # matplotlib: only when plotting
-    folder = args.out or os.path.join(args.dir, names[0] if len(names) == 1 else
-                                      "report-" + "+".join(names))
-    usable = [r for r in rows if r["metrics"]]
-    for kind, text in (("line", args.line), ("pareto", args.pareto), ("heatmap", args.heatmap)):
-        for item in text or []:
-            fields = item.split(",")
-            wanted_fields = {"line": 2, "pareto": 2, "heatmap": 3}[kind]
-            if len(fields) not in (wanted_fields, wanted_fields + 1) or \
-                    (kind == "heatmap" and len(fields) != 3):
-                raise SweepError(f"--{kind} {item}: expected " +
-                                 {"line": "X,Y[,SERIES]", "pareto": "X,Y",
-                                  "heatmap": "X,Y,VALUE"}[kind])
-            keys = {"line": ("x", "y", "series"), "pareto": ("x", "y"),
-                    "heatmap": ("x", "y", "value")}[kind]
-            plot = spec.PlotSpec(kind, dict(zip(keys, fields)), None)
-            path, _ = plots.draw(plot, usable, os.path.join(folder, "plots"))
-            sys.stdout.write(f"plot: {path}\n")
-            if kind == "pareto":
-                print_front(usable, plot.fields, sys.stdout)
+        write_csv(rows, args.csv or os.path.join(folder, "results.csv"), sys.stdout)
+    draw_plots(extra, rows, os.path.join(folder, "plots"), sys.stdout)
     return 0
 
 
