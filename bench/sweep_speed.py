@@ -9,7 +9,9 @@ For a sweep file (default configs/sweeps/mobilenet_npu.yaml):
       after the other, each writing its report folder;
   (b) `socsim sweep run -j 1` of the same points into an empty database: expansion,
       hashing, runs, metrics, database, CSV and plots;
-  (c) `socsim sweep run -j J`: points per minute on J local processes.
+  (c) `socsim sweep run -j J`: points per minute on J local processes;
+  (d) `socsim sweep run` once more, with every point done: the fixed cost (start, planning,
+      CSV, plots), so that (b) splits into a fixed cost and a cost per point.
 
 Printed: the medians of (a), (b), (c), in wall-clock seconds and in CPU seconds (of every
 process involved: the sweep's own and its socsim runs); the overhead per point, (b - a) /
@@ -138,7 +140,7 @@ def main():
           f"{n / scratch.wall * 60:.1f} points/min (model export and compilation included)",
           flush=True)
 
-    bare, one, many, alone = [], [], [], []
+    bare, one, many, alone, fixed = [], [], [], [], []
     bare_dir = os.path.join(work, "bare")
     for repeat in range(args.runs):
         shutil.rmtree(bare_dir, ignore_errors=True)
@@ -154,6 +156,7 @@ def main():
         many.append(timed(sweep + ["-j", str(args.jobs)]))
         fresh(results)
         alone.append(sweep_alone(socsim, [args.sweep, "--dir", results, "-j", "1"], results))
+        fixed.append(sweep_alone(socsim, [args.sweep, "--dir", results, "-j", "1"], results))
         print(f"  run {repeat + 1}: bare {bare[-1].wall:.2f} s ({bare[-1].cpu:.2f} s CPU), "
               f"sweep -j 1 {one[-1].wall:.2f} s ({one[-1].cpu:.2f} s CPU), "
               f"sweep -j {args.jobs} {many[-1].wall:.2f} s ({many[-1].cpu:.2f} s CPU)",
@@ -179,6 +182,14 @@ def main():
           f"{100 * own / n / point:.2f} % of the median point ({point:.3f} s)")
     print(f"    wall-clock time outside the runs: {outside:.2f} s = {outside / n * 1e3:.1f} ms "
           f"a point = {100 * outside / n / point:.2f} % of the median point")
+    fixed_wall = statistics.median(f[0] for f in fixed)
+    fixed_cpu = statistics.median(f[1] for f in fixed)
+    print(f"(d) with nothing to run: {fixed_wall:.2f} s, {fixed_cpu:.2f} s CPU of the sweep's "
+          "own process (the fixed cost)")
+    print(f"    so the cost per point is {(own - fixed_cpu) / n * 1e3:.1f} ms CPU "
+          f"({100 * (own - fixed_cpu) / n / point:.2f} % of the median point) and "
+          f"{(outside - fixed_wall) / n * 1e3:.1f} ms wall-clock "
+          f"({100 * (outside - fixed_wall) / n / point:.2f} %)")
     c = med["c"][0]
     print(f"(c) socsim sweep run -j {args.jobs}:               {c:8.2f} {med['c'][1]:8.2f}"
           f"  = {n / c * 60:.1f} points/min")
