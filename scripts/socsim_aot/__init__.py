@@ -1,5 +1,7 @@
 """Ahead-of-time tools for the socsim inference runtime.
 
+schema          the operator schema and binary layouts (docs/abi.md); generates the C++ headers
+ir              the compiler's graph IR and the services operator entries use
 program_format  the program file (docs/program-format.md): writer and verifying reader
 fixed_point     the int8 integer arithmetic shared with the firmware kernels
 reference       numpy reference executor of program files
