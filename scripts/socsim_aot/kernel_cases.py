@@ -2,21 +2,27 @@
 
 Writes, for every case, NAME.prog (a program with one instruction), NAME.in (the raw input
 bytes, inputs in order) and NAME.out (the expected raw output bytes from the numpy reference
-executor), plus manifest.txt with one line per case: "NAME TOLERANCE OPERATOR DTYPE" (0 =
-bit-exact; the operator's schema name and the dtype code of its first input, the kernel key).
+executor), plus manifest.txt with one line per case: "NAME TOLERANCE OPERATOR DTYPE NPU" (0 =
+bit-exact; the operator's schema name and the dtype code of its first input, the kernel key;
+NPU 1 when NAME.npu holds the case as an NPU layer, see npu_layer()). The firmware's host
+test runs each program through the runtime, the NPU model's test each NAME.npu, and both
+compare with NAME.out.
 The firmware's host test runs each program through the runtime and compares.
 """
 
 import argparse
 import os
+import struct
 import sys
 
 import numpy as np
 
 from socsim_aot import fixed_point as fx
+from socsim_aot import ir, npu_partition
 from socsim_aot import program_format as pf
 from socsim_aot import reference
 from socsim_aot import schema
+from socsim_aot.schema import layouts
 from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
@@ -202,6 +208,41 @@ def cases(seed=7):
         (2, 6), np.int32, {}
 
 
+def npu_layer(op, inputs, out_shape, args_words):
+    """NAME.npu of a case the NPU runs: the layer descriptor the compiler writes
+    (npu_partition.descriptor) with the operands' slot numbers as addresses, then per address
+    slot a u32 byte count and the bytes (the output's count only). None when the NPU cannot run
+    the case (no NPU layer, not int8, broadcasting...)."""
+    if op.npu is None:
+        return None
+    g = ir.Graph()
+    names = []
+    for i, x in enumerate(inputs):
+        value = x.value if isinstance(x, Const) else x
+        name = f"in{i}"
+        g.values[name] = ir.Value(name, list(value.shape), value.dtype, scale=1.0,
+                                  const=value if isinstance(x, Const) else None)
+        names.append(name)
+    g.values["out"] = ir.Value("out", list(out_shape), np.dtype(np.int8), scale=1.0)
+    node = ir.Node(op.name, names, ["out"], {}, "node 'case'")
+    if npu_partition.operator_class(g, node) is None:
+        return None
+    slots = [layouts.NPU_NO_TENSOR] * len(layouts.NPU_SLOTS)
+    operand_bytes = [b""] * len(layouts.NPU_SLOTS)
+    for i, (operand, x) in enumerate(zip(op.inputs, inputs)):
+        slot = layouts.NPU_SLOTS.index(operand.npu_slot)
+        slots[slot] = slot
+        value = x.value if isinstance(x, Const) else x
+        operand_bytes[slot] = np.ascontiguousarray(value).tobytes()
+    out_slot = layouts.NPU_SLOTS.index(op.outputs[0].npu_slot)
+    slots[out_slot] = out_slot
+    data = npu_partition.descriptor(g, node, args_words, slots)
+    for slot, raw in enumerate(operand_bytes):
+        size = int(np.prod(out_shape)) if slot == out_slot else len(raw)
+        data += struct.pack("<I", size) + (b"" if slot == out_slot else raw)
+    return data
+
+
 def write_cases(out_dir):
     os.makedirs(out_dir, exist_ok=True)
     lines = []
@@ -219,7 +260,11 @@ def write_cases(out_dir):
             f.write(np.ascontiguousarray(expected).tobytes())
         tol = FLOAT_TOLERANCE if expected.dtype == np.float32 else 0
         key = program.tensors[program.instructions[0].inputs[0]].dtype
-        lines.append(f"{name} {tol} {op.name} {key}")
+        layer = npu_layer(op, inputs, out_shape, program.instructions[0].args)
+        if layer is not None:
+            with open(os.path.join(out_dir, name + ".npu"), "wb") as f:
+                f.write(layer)
+        lines.append(f"{name} {tol} {op.name} {key} {int(layer is not None)}")
     with open(os.path.join(out_dir, "manifest.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return len(lines)

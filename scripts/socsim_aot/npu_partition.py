@@ -49,7 +49,7 @@ def load_npu_operators(path: str) -> set:
     return set(data["operators"])
 
 
-def _operator_class(g, node) -> Optional[str]:
+def operator_class(g, node) -> Optional[str]:
     """The preset's class name of a node ("conv2d", "depthwise_conv2d", ...), or None when
     the NPU cannot run it (float, plain integer arithmetic, not an NPU operator)."""
     op = schema.get(node.op)
@@ -111,11 +111,11 @@ def descriptor(g, node, args: List[int], slots: List[int]) -> bytes:
 
 def partition(g, operators: set) -> List[List]:
     """Marks NPU-capable nodes and returns the segments (lists of consecutive nodes)."""
-    capable = [n for n in g.nodes if _operator_class(g, n) in operators]
+    capable = [n for n in g.nodes if operator_class(g, n) in operators]
     _fuse_add_relu(g, capable)
     segments, current = [], []
     for node in g.nodes:
-        if _operator_class(g, node) in operators:
+        if operator_class(g, node) in operators:
             current.append(node)
         elif current:
             segments.append(current)

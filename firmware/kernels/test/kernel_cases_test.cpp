@@ -26,6 +26,7 @@ struct Case {
   double tolerance;
   std::string op;  ///< schema name of the operator
   int dtype;       ///< the kernel key: dtype code of the first input
+  int npu;         ///< 1 when NAME.npu holds the case as an NPU layer (NPU model's test)
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
@@ -41,7 +42,7 @@ std::vector<Case> read_manifest() {
   std::vector<Case> cases;
   std::ifstream in(std::string(SOCSIM_KERNEL_CASES_DIR) + "/manifest.txt");
   Case c;
-  while (in >> c.name >> c.tolerance >> c.op >> c.dtype) cases.push_back(c);
+  while (in >> c.name >> c.tolerance >> c.op >> c.dtype >> c.npu) cases.push_back(c);
   return cases;
 }
 

@@ -114,10 +114,11 @@ def _quantized_conv(ins, a, out):
 
 
 def _npu_conv(g, node):
-    groups = node.attrs["groups"]
-    if groups > 1 and groups == g.input_value(node).shape[1] == g.output_value(node).shape[1]:
-        return "depthwise_conv2d"
-    return "conv2d"
+    # Depthwise: one input channel per group (weight [C, 1, kh, kw]) and as many outputs.
+    channels = g.input_value(node).shape[1]
+    depthwise = g.input_value(node, 1).shape[1] == 1 and channels > 1 and \
+        channels == g.output_value(node).shape[1]
+    return "depthwise_conv2d" if depthwise else "conv2d"
 
 
 def _conv_shapes(g, node):
