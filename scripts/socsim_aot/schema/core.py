@@ -197,6 +197,15 @@ def onnx_operators() -> Dict[str, Operator]:
     return table
 
 
+def simple_onnx_operators() -> List[str]:
+    """ONNX operators that lower one to one (no attributes) to an operator of one input and
+    no arguments (Relu, GlobalAveragePool, ...): the end-to-end tests build a one-node model of
+    each (socsim_aot/op_models.py)."""
+    return [onnx_op for onnx_op, op in onnx_operators().items()
+            if op.lower is None and len(op.inputs) == 1 and not op.args and
+            not op.inputs[0].variadic]
+
+
 def npu_classes() -> List[str]:
     """Every name an NPU preset's `operators` list may use."""
     names = []

@@ -225,7 +225,10 @@ def cmake_lists() -> str:
              f"set(SOCSIM_OPERATOR_NAMES \"{';'.join(op.name for op in ops)}\")",
              f"set(SOCSIM_OPERATOR_KERNELS \"{';'.join(op.kernel for op in ops)}\")",
              f"set(SOCSIM_KERNEL_FILES \"{';'.join(kernels)}\")",
-             f"set(SOCSIM_NPU_LAYER_SOURCES \"{';'.join(layer_sources)}\")", ""]
+             f"set(SOCSIM_NPU_LAYER_SOURCES \"{';'.join(layer_sources)}\")",
+             "# ONNX operators with a one-node end-to-end test (socsim_aot/op_models.py)",
+             f"set(SOCSIM_SIMPLE_ONNX_OPERATORS \"{';'.join(schema.simple_onnx_operators())}\")",
+             ""]
     return "\n".join(lines)
 
 
