@@ -423,7 +423,7 @@ def main(argv=None) -> int:
                "  compile_model.py net.onnx -o net_int8.prog --quantize int8 "
                "--calibration samples.npz\n",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("model", help="ONNX model with fixed input shapes")
+    parser.add_argument("model", nargs="?", help="ONNX model with fixed input shapes")
     parser.add_argument("-o", "--output", help="program file to write")
     parser.add_argument("--quantize", choices=["int8"],
                         help="quantise a float32 model: int8 activations (per-tensor, "
@@ -446,7 +446,15 @@ def main(argv=None) -> int:
     parser.add_argument("--print-ops", action="store_true",
                         help="print the operators the program needs, as a SOCSIM_KERNEL_OPS "
                              "list for a selective firmware build")
+    parser.add_argument("--list-operators", action="store_true",
+                        help="print every operator of the runtime (the operator schema): "
+                             "kernel dtypes, inputs, arguments, ONNX operators, NPU layer")
     args = parser.parse_args(argv)
+    if args.list_operators:
+        print(schema.operator_table())
+        return 0
+    if not args.model:
+        parser.error("give an ONNX model (or --list-operators)")
     if not args.output and not args.print_ops:
         parser.error("give -o/--output and/or --print-ops")
     try:

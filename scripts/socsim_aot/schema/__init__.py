@@ -10,8 +10,8 @@ NPU model include (in the build tree); the Python tools import this package dire
 
 from socsim_aot.schema import core, layouts
 from socsim_aot.schema.core import (Arg, Args, NpuLayer, Operand, Operator, by_npu_opcode,
-                                    find, get, npu_classes, onnx_operators, operators,
-                                    pack_args, simple_onnx_operators, unpack_args)
+                                    find, get, npu_classes, onnx_operators, operator_table,
+                                    operators, pack_args, simple_onnx_operators, unpack_args)
 # Family modules, in the order their operators are listed (registration order).
 from socsim_aot.schema import (conv, elementwise, activations, pooling, softmax,  # noqa: F401
                                data_movement, quantization)

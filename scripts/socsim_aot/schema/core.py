@@ -215,6 +215,22 @@ def npu_classes() -> List[str]:
     return names
 
 
+def operator_table() -> str:
+    """Every operator as a markdown table: name, kernel dtypes, inputs, arguments (in their
+    order, with types), the ONNX operators lowered to it, its NPU layer."""
+    suffix = {"float32": " (f32)", "bool": " (bool)", "int32[]": "[]"}
+    lines = ["| operator | dtypes | inputs | arguments | ONNX | NPU (opcode, report, class) |",
+             "|---|---|---|---|---|---|"]
+    for op in _OPERATORS.values():
+        inputs = ", ".join(o.name + ("..." if o.variadic else "") +
+                           (f" ({o.dtype})" if o.dtype != "T" else "") for o in op.inputs)
+        args = ", ".join(a.name + suffix.get(a.type, "") for a in op.args) or "—"
+        npu = f"{op.npu.opcode}, {op.npu.report}, {'/'.join(op.npu.classes)}" if op.npu else "—"
+        lines.append(f"| `{op.name}` | {', '.join(op.dtypes)} | {inputs} | {args} | "
+                     f"{', '.join(op.onnx) or '—'} | {npu} |")
+    return "\n".join(lines)
+
+
 # ---- argument lists -------------------------------------------------------------------------
 
 def float_bits(value: float) -> int:
