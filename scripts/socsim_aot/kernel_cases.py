@@ -22,8 +22,9 @@ from socsim_aot import ir, npu_partition
 from socsim_aot import program_format as pf
 from socsim_aot import reference
 from socsim_aot import schema
-from socsim_aot.schema import layouts
-from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
+from socsim_aot.schema import activations, layouts
+from socsim_aot.schema.activations import (CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU,
+                                           QUANTIZED_SIGMOID, RELU, SIGMOID, lookup_table)
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
 from socsim_aot.schema.data_movement import CAT, PERMUTE_COPY, VIEW_COPY
@@ -206,6 +207,17 @@ def cases(seed=7):
     yield "relu_i8_plain", RELU, [_i8(rng, (5, 9))], (5, 9), np.int8, {}
     yield "reshape_i32", VIEW_COPY, [rng.integers(-2 ** 31, 2 ** 31, (3, 4)).astype(np.int32)], \
         (2, 6), np.int32, {}
+    x = _f32(rng, (2, 4, 5, 5), 4)
+    x.reshape(-1)[:4] = [0.0, -100.0, 100.0, -0.5]  # saturating ends
+    yield "sigmoid_f32", SIGMOID, [x], x.shape, f, {}
+    # int8: every input value once (and an NCHW shape the NPU runs), scale 0.05, zero point 3.
+    table = lookup_table(activations._sigmoid_f64, ir.Value("x", [], np.int8, scale=0.05,
+                                                             zero_point=3),
+                         ir.Value("y", [], np.int8, scale=activations.LUT_SCALE,
+                                  zero_point=activations.LUT_ZERO_POINT))
+    yield "sigmoid_i8", QUANTIZED_SIGMOID, \
+        [np.arange(-128, 128).astype(np.int8).reshape(1, 4, 8, 8), Const(table)], \
+        (1, 4, 8, 8), np.int8, {}
 
 
 def npu_layer(op, inputs, out_shape, args_words):
