@@ -4,6 +4,7 @@ descriptors with the CPU kernels' arithmetic), and the segments hold what the pr
 """
 
 import os
+import re
 import tempfile
 import unittest
 
@@ -91,8 +92,8 @@ class NpuPartitionTest(unittest.TestCase):
         preset = os.path.join(self.tmp.name, "convs_only.yaml")
         with open(PRESET) as f:
             text = f.read()
-        text = text.replace("operators: [conv2d, depthwise_conv2d, linear, add, mul, max_pool2d,"
-                            " avg_pool2d,\n            global_avg_pool2d]", "operators: [conv2d]")
+        text, n = re.subn(r"operators: \[[^\]]*\]", "operators: [conv2d]", text)
+        self.assertEqual(n, 1)
         with open(preset, "w") as f:
             f.write(text)
         self.assertEqual(npu_partition.load_npu_operators(preset), {"conv2d"})
