@@ -5,38 +5,23 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "firmware/kernels/test/kernel_case_manifest.h"
 #include "models/npu/npu_functional.h"
 
 namespace socsim {
 namespace {
 
-struct Case {
-  std::string name, op;
-};
-
-void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.name;
-}
-
-std::vector<uint8_t> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
+using Case = test::KernelCase;
+using test::read_file;
 
 std::vector<Case> npu_cases() {
   std::vector<Case> cases;
-  std::ifstream in(std::string(SOCSIM_KERNEL_CASES_DIR) + "/manifest.txt");
-  std::string name, op;
-  double tolerance;
-  int dtype, npu;
-  while (in >> name >> tolerance >> op >> dtype >> npu) {
-    if (npu) cases.push_back({name, op});
+  for (const Case& c : test::read_kernel_cases()) {
+    if (c.npu) cases.push_back(c);
   }
   return cases;
 }
@@ -49,9 +34,8 @@ uint32_t read_u32(const uint8_t* p) {
 class NpuKernelCaseTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(NpuKernelCaseTest, MatchesNumpyReference) {
-  const std::string base = std::string(SOCSIM_KERNEL_CASES_DIR) + "/" + GetParam().name;
-  const std::vector<uint8_t> file = read_file(base + ".npu");
-  const std::vector<uint8_t> expected = read_file(base + ".out");
+  const std::vector<uint8_t> file = read_file(GetParam().path(".npu"));
+  const std::vector<uint8_t> expected = read_file(GetParam().path(".out"));
   ASSERT_GE(file.size(), npu::kDescriptorSize);
   npu::LayerDescriptor d;
   std::memcpy(&d, file.data(), sizeof d);
