@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "firmware/abi/generated/operators.h"
@@ -161,6 +162,89 @@ TEST(MethodTest, HighWaterMarksAndTempReset) {
   EXPECT_EQ(method->execute(), Error::kOk);
   EXPECT_EQ(pools.temp_alloc.used(), 0u);
   EXPECT_EQ(pools.temp_alloc.high_water_mark(), 100u);
+}
+
+// A backend that counts how often its handles are released.
+int g_released = 0;
+Error counting_init(const BackendInitContext& context, const uint8_t*, size_t, void** handle) {
+  *handle = context.method_allocator->allocate(4, 4);
+  return Error::kOk;
+}
+Error counting_execute(const BackendExecuteContext&, void*, Tensor* const*, uint32_t, uint32_t) {
+  return Error::kOk;
+}
+const Backend kCountingBackend = {"counting", [] { return true; }, counting_init, counting_execute,
+                                  [](void*) { ++g_released; }};
+
+/// The add8 program with its delegate on the counting backend, and `extra` more delegate
+/// segments of backend `extra_backend` (not called).
+test::ProgramSpec counting_program(uint32_t extra = 0, const char* extra_backend = "counting") {
+  static const bool registered = register_backend(&kCountingBackend) == Error::kOk;
+  EXPECT_TRUE(registered);
+  test::ProgramSpec spec = add8_program(4, true);
+  spec.delegates[0].backend = "counting";
+  for (uint32_t i = 0; i < extra; ++i) spec.delegates.push_back({extra_backend, {1, 2, 3, 4}});
+  return spec;
+}
+
+TEST(MethodTest, TypesCarryOwnership) {
+  static_assert(!std::is_copy_constructible_v<Method> && !std::is_copy_assignable_v<Method>);
+  static_assert(std::is_move_constructible_v<Method> && std::is_move_assignable_v<Method>);
+  static_assert(!std::is_copy_constructible_v<DelegateHandle>);
+  static_assert(!std::is_copy_constructible_v<Result<Program>>);
+  static_assert(!std::is_default_constructible_v<Result<Program>>);
+}
+
+// The Method releases each delegate handle exactly once, when the last owner goes; a
+// moved-from Method owns nothing and cannot execute.
+TEST(MethodTest, DestructorReleasesDelegateHandlesOnce) {
+  g_released = 0;
+  AlignedBytes bytes(build_program(counting_program(2)));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  {
+    Result<Method> method = Method::load(*program, pools.manager);
+    ASSERT_TRUE(method.ok()) << to_string(method.error());
+    EXPECT_EQ(method->execute(), Error::kOk);
+    {
+      Method moved = move_from(method.get());
+      EXPECT_EQ(g_released, 0);
+      EXPECT_EQ(moved.execute(), Error::kOk);
+      EXPECT_EQ(method->execute(), Error::kInvalidState);
+    }
+    EXPECT_EQ(g_released, 3);  // the three segments' handles, with `moved`
+  }
+  EXPECT_EQ(g_released, 3);
+}
+
+// A load that fails after some delegates were initialised releases them.
+TEST(MethodTest, FailedLoadReleasesInitialisedDelegates) {
+  g_released = 0;
+  AlignedBytes bytes(build_program(counting_program(1, "no-such-backend")));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  EXPECT_EQ(Method::load(*program, pools.manager).error(), Error::kDelegateMissing);
+  EXPECT_EQ(g_released, 1);
+}
+
+// A Result in error holds no value (T needs no default constructor) and reading one ends
+// the program with a message instead of returning garbage.
+TEST(ResultTest, ErrorHoldsNoValueAndReadingItAborts) {
+  struct NoDefault {
+    explicit NoDefault(int v) : value(v) {}
+    int value;
+  };
+  Result<NoDefault> good(NoDefault(7));
+  ASSERT_TRUE(good.ok());
+  EXPECT_EQ(good->value, 7);
+  Result<NoDefault> bad(Error::kNotFound);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), Error::kNotFound);
+  EXPECT_EQ(Result<NoDefault>(Error::kOk).error(), Error::kInternal);  // never ok without T
+  EXPECT_DEATH((void)bad.get(), "Result: value read from an error");
+  EXPECT_DEATH((void)bad->value, "Result: value read from an error");
 }
 
 TEST(MemoryAllocatorTest, AlignsAndRefusesOverflow) {
