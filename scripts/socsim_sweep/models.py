@@ -3,8 +3,9 @@
 A model is a zoo model (exported with socsim_aot.zoo: random weights, a calibration set and a
 sample input), an ONNX file, or a compiled program file. A compiled program is cached under
 the results folder by a hash of everything it depends on (the ONNX and calibration files,
-the compile options, the NPU preset for `--delegate npu`, and the compiler's sources), so
-each distinct model is compiled once, whatever the number of points and sweeps using it.
+the compile options, the NPU preset for `--delegate npu`, and the compiler's and zoo's
+sources), so each distinct model is compiled once, whatever the number of points and sweeps
+using it.
 """
 
 import concurrent.futures
@@ -31,9 +32,11 @@ def file_digest(path, h=None):
 
 
 def _compiler_digest():
+    """A digest of the compiler's and the zoo's sources (socsim_aot and its subpackages)."""
     h = hashlib.sha256()
-    for path in sorted(glob.glob(os.path.join(SCRIPTS_DIR, "socsim_aot", "*.py"))):
-        h.update(os.path.basename(path).encode())
+    root = os.path.join(SCRIPTS_DIR, "socsim_aot")
+    for path in sorted(glob.glob(os.path.join(root, "**", "*.py"), recursive=True)):
+        h.update(os.path.relpath(path, root).encode())
         file_digest(path, h)
     return h.hexdigest()
 
@@ -109,8 +112,14 @@ class ModelCache:
 
     # ---- steps --------------------------------------------------------------------------
 
+    def compiler(self):
+        if self._compiler is None:
+            self._compiler = _compiler_digest()
+        return self._compiler
+
     def _zoo_dir(self, name, size):
-        return os.path.join(self.dir, f"zoo-{name}-{size}")
+        # exported again when the zoo's or the compiler's sources change
+        return os.path.join(self.dir, f"zoo-{name}-{size}-{self.compiler()[:12]}")
 
     def _export_zoo(self, name, size):
         out = self._zoo_dir(name, size)
@@ -142,9 +151,7 @@ class ModelCache:
         if options.get("quantize") is None:
             calibration = None
         h = hashlib.sha256()
-        if self._compiler is None:
-            self._compiler = _compiler_digest()
-        h.update(self._compiler.encode())
+        h.update(self.compiler().encode())
         h.update(json.dumps(sorted((k, v) for k, v in options.items()
                                    if k not in ("calibration", "npu_config"))).encode())
         for path in (onnx, calibration, options.get("npu_config")):
