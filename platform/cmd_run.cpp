@@ -224,15 +224,11 @@ int cmd_run(const std::vector<std::string>& all_args) {
       if (std::string(soc->cpu().kind()) != "rtl") {
         throw ConfigError("--lockstep checks the RTL core against the ISS: use it with --cpu rtl");
       }
-      IssConfig iss;
-      iss.boot_addr = config.cpu.boot_addr;
-      iss.mtvec_addr = config.cpu.mtvec_addr;
-      iss.hart_id = config.cpu.hart_id;
-      iss.num_mhpmcounters = config.cpu.num_mhpmcounters;
-      lockstep = std::make_unique<LockstepChecker>(iss, soc->cpu().bridge, soc->control());
-      soc->cpu().set_retire_observer(lockstep.get());
+      lockstep =
+          std::make_unique<LockstepChecker>(soc->iss_config(), soc->cpu().bridge, soc->control());
+      soc->cpu().add_retire_observer(lockstep.get());
     }
-    probes = std::make_unique<ProbeSession>(probe_options, image, *soc, lockstep.get());
+    probes = std::make_unique<ProbeSession>(probe_options, image, *soc);
   } catch (const ConfigError& e) {
     std::cerr << "socsim: error: " << e.what() << "\n";
     return kExitUsage;

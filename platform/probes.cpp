@@ -31,8 +31,7 @@ void add_probe_options(po::options_description& opts, ProbeOptions& options) {
                                         "region table; --probe and --profile are then errors)");
 }
 
-ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& image, Soc& soc,
-                           RetireObserver* also)
+ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& image, Soc& soc)
     : options_(options) {
   if (options.disabled) {
     if (!options.specs.empty() || !options.files.empty() || options.profile) {
@@ -100,12 +99,7 @@ ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& ima
   info_.cycles_exact = soc.cpu().cycle_exact();
   info_.clock_mhz = soc.cpu_clock().mhz();
   info_.firmware = image.path;
-  if (also != nullptr) {
-    fanout_ = std::make_unique<Fanout>(also, engine_.get());
-    soc.cpu().set_retire_observer(fanout_.get());
-  } else {
-    soc.cpu().set_retire_observer(engine_.get());
-  }
+  soc.cpu().add_retire_observer(engine_.get());
 }
 
 bool ProbeSession::report(std::ostream& out, bool print, const std::string& report_dir,

@@ -32,11 +32,9 @@ void add_probe_options(boost::program_options::options_description& opts, ProbeO
 class ProbeSession {
  public:
   /// Resolves the built-in regions, the SoC YAML's `probes:` section, --probes files and
-  /// --probe specs against `image`'s symbols, and attaches to the SoC's CPU as its retire
-  /// observer; `also` (e.g. the lockstep checker, or null) keeps receiving every record,
-  /// before the probes do. Throws ConfigError naming the spec that is wrong.
-  ProbeSession(const ProbeOptions& options, const FirmwareImage& image, Soc& soc,
-               RetireObserver* also = nullptr);
+  /// --probe specs against `image`'s symbols, and adds itself to the observers of the SoC
+  /// CPU's retire trace. Throws ConfigError naming the spec that is wrong.
+  ProbeSession(const ProbeOptions& options, const FirmwareImage& image, Soc& soc);
 
   /// Prints (when `print`) the region table and the profile and, with `report_dir`, writes
   /// probes.json,
@@ -53,24 +51,9 @@ class ProbeSession {
   bool report_store_marks(std::ostream& out, bool print, const std::string& report_dir,
                           uint64_t run_cycles);
 
-  /// Hands each record to two observers.
-  class Fanout : public RetireObserver {
-   public:
-    Fanout(RetireObserver* first, RetireObserver* second) : first_(first), second_(second) {}
-    void on_retire(const RetireRecord& record) override {
-      first_->on_retire(record);
-      second_->on_retire(record);
-    }
-
-   private:
-    RetireObserver* first_;
-    RetireObserver* second_;
-  };
-
   ProbeOptions options_;
   ProbeRunInfo info_;
   std::unique_ptr<ProbeEngine> engine_;
-  std::unique_ptr<Fanout> fanout_;
   std::unique_ptr<StoreMarks> store_marks_;  ///< for a core without a retire trace
   std::string cpu_description_;
 };

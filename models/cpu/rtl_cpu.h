@@ -33,13 +33,13 @@ class RtlCpu : public CpuModel, private RetireObserver {
   uint64_t cycles() const override { return core_->cycle(); }
   uint64_t instructions() const override { return core_->delivered(); }
   uint32_t pc() const override { return core_->last_delivered_pc(); }
-  /// The core hands records straight to `observer` (no forwarding call per instruction);
-  /// without one, to this wrapper, which ignores them but keeps the core counting.
-  void set_retire_observer(RetireObserver* observer) override {
-    core_->set_retire_observer(observer != nullptr ? observer : this);
-  }
 
  private:
+  /// The core hands records straight to `observer`; without one, to this wrapper, which
+  /// ignores them but keeps the core counting.
+  void attach_retire_observer(RetireObserver* observer) override {
+    core_->set_retire_observer(observer != nullptr ? observer : this);
+  }
   void run_thread();
   void sync();
   bool serve_fetch(uint32_t addr, uint64_t now);

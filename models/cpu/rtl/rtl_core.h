@@ -95,6 +95,9 @@ class RtlCore {
   static bool has_retire_trace();
   /// "socsim rv_core" or "OpenHW CV32E40P (<checkout>)".
   static const char* description();
+  /// The mhpmcounters the core implements: its NUM_MHPMCOUNTERS parameter, given when it is
+  /// Verilated (rtl/CMakeLists.txt).
+  static constexpr unsigned kNumMhpmcounters = SOCSIM_RTL_NUM_MHPMCOUNTERS;
 
   /// Records delivered to the observer so far, and the pc of the last one (0 before any).
   uint64_t delivered() const { return delivered_; }
