@@ -49,20 +49,18 @@ int cmd_run(const std::vector<std::string>& args) {
   RunOptions options;
   if (const std::optional<int> status = parse_run_options(args, options)) return *status;
 
+  ReportDirectory reports;
   LoadedRun run;
   try {
+    if (!options.report_dir.empty()) reports = ReportDirectory(options.report_dir);
     run = load_run(options);
   } catch (const ConfigError& e) {
     std::cerr << "socsim: error: " << e.what() << "\n";
     return kExitUsage;
   }
 
-  const SimulationResult simulation = simulate(*run.soc, !options.quiet);
-  if (!simulation.internal_error.empty()) {
-    std::cerr << "socsim: internal simulation error: " << simulation.internal_error << "\n";
-    return kExitSimFault;
-  }
-  ReportDirectory reports(options.report_dir);
+  const SimulationResult simulation =
+      simulate(*run.soc, {!options.quiet, options.max_host_seconds});
   return report_run({options, *run.soc, *run.observers, simulation}, reports);
 }
 

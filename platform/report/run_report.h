@@ -11,6 +11,7 @@
 
 namespace socsim {
 
+class SimControl;
 class Soc;
 class RunObservers;
 struct RunOptions;
@@ -22,7 +23,14 @@ struct RunReportInput {
   const SimulationResult& simulation;
 };
 
-/// Prints and writes the run's report; returns the process exit status.
+/// Prints and writes the run's report; returns the process exit status. A report file that
+/// cannot be written is told on stderr and does not change the status.
 int report_run(const RunReportInput& run, ReportDirectory& dir);
+
+/// The process exit status of a run that stopped: the firmware's exit value when it is
+/// 0..255, kExitFirmwareOutOfRange (1) for any other value (statuses are 8 bits: 256 would
+/// read as 0); 3 for a fault or an internal error; 124 for --max-cycles and
+/// --max-host-seconds; 128 + N for signal N.
+int exit_status(const SimControl& control);
 
 }  // namespace socsim
