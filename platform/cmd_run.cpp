@@ -48,6 +48,7 @@ LoadedRun load_run(const RunOptions& options) {
 int cmd_run(const std::vector<std::string>& args) {
   RunOptions options;
   if (const std::optional<int> status = parse_run_options(args, options)) return *status;
+  const RunRecord record(options);
 
   ReportDirectory reports;
   LoadedRun run;
@@ -61,7 +62,7 @@ int cmd_run(const std::vector<std::string>& args) {
 
   const SimulationResult simulation =
       simulate(*run.soc, {!options.quiet, options.max_host_seconds});
-  return report_run({options, *run.soc, *run.observers, simulation}, reports);
+  return report_run({options, record, *run.soc, *run.observers, simulation}, reports);
 }
 
 }  // namespace socsim

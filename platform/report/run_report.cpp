@@ -139,7 +139,7 @@ nlohmann::json summary_json(const RunReportInput& run, const RunEnd& end) {
   CpuModel& cpu = run.soc.cpu();
   const LockstepChecker* lockstep = run.observers.lockstep();
   const double host_seconds = run.simulation.host_seconds;
-  return {
+  nlohmann::json summary = {
       {"status", end.status},
       {"exit_code", exit_status(control)},
       {"firmware_exit_code", control.reason() == StopReason::kExit
@@ -163,6 +163,8 @@ nlohmann::json summary_json(const RunReportInput& run, const RunEnd& end) {
       {"lockstep_checked", lockstep ? lockstep->checked() : 0},
       {"simulated_cycles_per_second", host_seconds > 0 ? cpu.cycles() / host_seconds : 0},
   };
+  summary.update(run.record.to_json());
+  return summary;
 }
 
 }  // namespace
