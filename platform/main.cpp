@@ -23,6 +23,8 @@ const Command kCommands[] = {
     {"run", socsim::cmd_run, "simulate firmware on a SoC described by YAML"},
     {"memmap", socsim::cmd_memmap,
      "print a SoC's memory map, or write the firmware linker script and header"},
+    {"config", socsim::cmd_config,
+     "print a SoC's effective configuration (presets, --set, defaults), each value's origin"},
     {"ddr-trace", socsim::cmd_ddr_trace,
      "replay a memory trace through a DDR preset and print its statistics"},
 };
