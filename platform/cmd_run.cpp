@@ -58,6 +58,7 @@ int cmd_run(const std::vector<std::string>& args) {
   }
 
   const SimulationResult simulation = simulate(*run.soc, !options.quiet);
+  run.observers->end_of_run(run.soc->control());
   if (!simulation.internal_error.empty()) {
     std::cerr << "socsim: internal simulation error: " << simulation.internal_error << "\n";
     return kExitSimFault;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/debug_tools.h"
 #include "platform/probes.h"
 
 namespace socsim {
@@ -26,6 +27,7 @@ struct RunOptions {
   bool ddr_banks = false;
   bool quiet = false;
   ProbeOptions probes;
+  DebugOptions debug;
 };
 
 /// Parses `args` (args[0] is "run"). Returns the exit status when the command ends here

@@ -52,6 +52,19 @@ class CpuModel : public sc_core::sc_module {
     observers_.add(observer);
     attach_retire_observer(observers_.size() == 1 ? observers_.front() : &observers_);
   }
+  /// For a debugger, between two instructions (during a retire observer's call): reads the
+  /// CSR at `address`; false when the model cannot show it.
+  virtual bool debug_read_csr(uint32_t address, uint32_t* value) {
+    (void)address;
+    (void)value;
+    return false;
+  }
+  /// For a debugger: overwrites x`index` (1..31); false when the model cannot.
+  virtual bool debug_write_register(unsigned index, uint32_t value) {
+    (void)index;
+    (void)value;
+    return false;
+  }
   /// Stop with a cycle-limit report when this many cycles have run (0 = no limit).
   void set_max_cycles(uint64_t cycles) { max_cycles_ = cycles; }
   /// Called at synchronisation points with the current cycle (for progress display).
