@@ -28,6 +28,7 @@ struct ProbeRunInfo {
   bool cycles_exact = false;
   double clock_mhz = 400;
   std::string firmware;
+  std::string symbols_elf;  ///< the ELF the symbols and source lines come from ("" = none)
 };
 
 class ProbeEngine final : public RetireObserver {

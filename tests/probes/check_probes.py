@@ -158,11 +158,12 @@ def main():
                 names[ident[0]] = ident[1]
             callee = names.get(ident[0])
         elif line.startswith("calls="):
-            calls[(current, callee)] = int(line[6:].split()[0])
+            # One calls= line per call site: add them up per caller and callee.
+            calls[(current, callee)] = calls.get((current, callee), 0) + int(line[6:].split()[0])
             in_call = True
         elif line.startswith("0x"):
             if not in_call:
-                _, c, i = line.split()
+                _, _, c, i = line.split()  # positions: instr line
                 self_cycles += int(c)
                 self_instr += int(i)
             in_call = False

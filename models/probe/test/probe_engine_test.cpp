@@ -244,10 +244,11 @@ TEST(ProbeEngine, ProfileSumsToTotal) {
     folded_sum += std::stoull(line.substr(line.rfind(' ') + 1));
   }
   EXPECT_EQ(folded_sum, 60u);
-  p.write_callgrind(callgrind, "test");
+  p.write_callgrind(callgrind, "test", nullptr);
   EXPECT_NE(callgrind.str().find("events: Cycles Instructions"), std::string::npos);
   EXPECT_NE(callgrind.str().find("summary: 60 36"), std::string::npos);
-  EXPECT_NE(callgrind.str().find("calls=1 0x300\n"), std::string::npos);
+  EXPECT_NE(callgrind.str().find("calls=1 0x300 0\n"), std::string::npos);
+  EXPECT_NE(callgrind.str().find("fl=(1) ???\n"), std::string::npos);
 }
 
 TEST(ProbeEngine, CyclesAfterTheLastRetirementGoToItsFunctionAndOpenRegions) {
