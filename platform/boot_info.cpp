@@ -1,11 +1,11 @@
 #include "platform/boot_info.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include "models/common/hex.h"
+#include "models/common/input_file.h"
 #include "platform/firmware_image.h"
 #include "platform/soc.h"
 
@@ -48,13 +48,6 @@ std::vector<uint8_t> encode_boot_info(const BootInfo& info, uint32_t base, uint3
 
 namespace {
 
-std::vector<uint8_t> read_file(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open " + what);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
-                              std::istreambuf_iterator<char>());
-}
-
 // Places a data file at the top of a region, aligned down to 64 bytes, below `limit`.
 uint32_t place_at_top(const RegionConfig& region, uint64_t limit, uint64_t size,
                       const std::string& what) {
@@ -71,11 +64,14 @@ uint32_t place_at_top(const RegionConfig& region, uint64_t limit, uint64_t size,
 void place_data_file(const std::string& path, const char* what, const RegionConfig& region,
                      const FirmwareImage& image, Soc& soc, uint64_t* limit, uint32_t* addr,
                      uint32_t* size) {
-  const std::vector<uint8_t> data = read_file(path, what);
+  // At most the region (the block announces sizes in 32 bits); checked before reading.
+  const uint64_t cap = std::min<uint64_t>(region.size, 0xFFFFFFFFull);
+  const std::vector<uint8_t> data = read_input_file(
+      path, cap, std::string(what) + " (for region '" + region.name + "')");
   *size = static_cast<uint32_t>(data.size());
   *addr = place_at_top(region, *limit, data.size(), path);
   for (const FirmwareSegment& seg : image.segments) {
-    if (*addr < seg.addr + seg.bytes.size() && seg.addr < *addr + data.size()) {
+    if (*addr < seg.addr + seg.mem_size && seg.addr < *addr + data.size()) {
       throw ConfigError(path + " placed at " + hex(*addr) + " would overlap the firmware "
                         "segment at " + hex(seg.addr) + "; choose another loader.model_region");
     }

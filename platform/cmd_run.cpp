@@ -48,23 +48,22 @@ LoadedRun load_run(const RunOptions& options) {
 int cmd_run(const std::vector<std::string>& args) {
   RunOptions options;
   if (const std::optional<int> status = parse_run_options(args, options)) return *status;
+  const RunRecord record(options);
 
+  ReportDirectory reports;
   LoadedRun run;
   try {
+    if (!options.report_dir.empty()) reports = ReportDirectory(options.report_dir);
     run = load_run(options);
   } catch (const ConfigError& e) {
     std::cerr << "socsim: error: " << e.what() << "\n";
     return kExitUsage;
   }
 
-  const SimulationResult simulation = simulate(*run.soc, !options.quiet);
+  const SimulationResult simulation =
+      simulate(*run.soc, {!options.quiet, options.max_host_seconds});
   run.observers->end_of_run(run.soc->control());
-  if (!simulation.internal_error.empty()) {
-    std::cerr << "socsim: internal simulation error: " << simulation.internal_error << "\n";
-    return kExitSimFault;
-  }
-  ReportDirectory reports(options.report_dir);
-  return report_run({options, *run.soc, *run.observers, simulation}, reports);
+  return report_run({options, record, *run.soc, *run.observers, simulation}, reports);
 }
 
 }  // namespace socsim

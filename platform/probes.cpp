@@ -1,6 +1,7 @@
 #include "platform/probes.h"
 
 #include "models/probe/probe_device.h"
+#include "platform/run_options.h"
 #include "platform/soc.h"
 
 namespace po = boost::program_options;
@@ -18,13 +19,19 @@ void add_probe_options(po::options_description& opts, ProbeOptions& options) {
       "profile", po::bool_switch(&options.profile),
       "function profile from the retire trace: "
       "top-N table; with --report, callgrind.out.socsim and profile.folded")(
-      "profile-top", po::value(&options.profile_top)->default_value(25),
-      "functions in the profile table")("no-probes", po::bool_switch(&options.disabled),
+      "profile-top", po::value<std::string>(),
+      "functions in the profile table (default 25)")("no-probes", po::bool_switch(&options.disabled),
                                         "do not watch the retire trace (no "
                                         "region table; --probe and --profile are then errors)")(
       "symbols", po::value(&options.symbols_elf),
       "take the function symbols and source lines of probes and profiles from ELF (for a "
       "hex image built from it)");
+}
+
+void parse_probe_options(const po::variables_map& vm, ProbeOptions& options) {
+  if (vm.count("profile-top")) {
+    options.profile_top = parse_count("--profile-top", vm["profile-top"].as<std::string>());
+  }
 }
 
 ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& image, Soc& soc)

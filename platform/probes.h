@@ -29,6 +29,8 @@ struct ProbeOptions {
 
 /// Adds --probe, --probes, --profile, --profile-top, --symbols and --no-probes to `opts`.
 void add_probe_options(boost::program_options::options_description& opts, ProbeOptions& options);
+/// Reads the options add_probe_options() leaves as text (--profile-top). Throws ConfigError.
+void parse_probe_options(const boost::program_options::variables_map& vm, ProbeOptions& options);
 
 class ProbeSession {
  public:

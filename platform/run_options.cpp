@@ -1,8 +1,11 @@
 #include "platform/run_options.h"
 
 #include <boost/program_options.hpp>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 
+#include "models/common/config.h"
 #include "models/cpu/rtl/rtl_core.h"
 #include "platform/commands.h"
 
@@ -17,9 +20,11 @@ constexpr const char* kRunUsage = R"(Usage: socsim run --firmware FILE [options]
 Simulates FILE (an RV32 ELF, or a Verilog hex image as made by `objcopy -O verilog`) on the
 SoC described by --config, until the firmware exits, faults, or the cycle limit is reached.
 
-Exit status: the firmware's exit code; 2 for a usage, configuration or input error; 3 for a
-simulation fault (unmapped access, lock-up), reported with address, PC and cycle; 124 when
---max-cycles is reached.
+Exit status: the firmware's exit value when it is 0..255, 1 for any other value; 2 for a
+usage, configuration or input error; 3 for a simulation fault (unmapped access, lock-up),
+reported with address, PC and cycle, or an internal error; 124 when --max-cycles or
+--max-host-seconds is reached; 130 / 143 when stopped by SIGINT / SIGTERM (the reports are
+written, marked "interrupted"; a second signal ends socsim at once).
 )";
 
 std::string default_config_path() {
@@ -38,7 +43,10 @@ po::options_description describe_options(RunOptions& o) {
                     "build: ") +
         RtlCore::description() + "); default: cpu.model of the config")
            .c_str())
-      ("max-cycles", po::value(&o.max_cycles), "stop with status 124 after N core cycles")
+      ("max-cycles", po::value<std::string>(),
+       "stop with status 124 after N core cycles (0: no limit, the default)")
+      ("max-host-seconds", po::value<std::string>(),
+       "stop with status 124 after S seconds of host (wall-clock) time")
       ("set", po::value(&o.sets)->composing(), "override a config value: key.path=value "
        "(repeatable), e.g. --set cpu.clock_mhz=200")
       ("model", po::value(&o.model_path), "model file to place in memory (announced in the "
@@ -61,7 +69,22 @@ po::options_description describe_options(RunOptions& o) {
   return opts;
 }
 
+double parse_seconds(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0) {
+    throw ConfigError(option + ": expected a positive number of seconds, got '" + text + "'");
+  }
+  return value;
+}
+
 }  // namespace
+
+uint64_t parse_count(const std::string& option, const std::string& text) {
+  const std::optional<uint64_t> value = parse_u64(text);
+  if (!value) throw ConfigError(option + ": expected a non-negative integer, got '" + text + "'");
+  return *value;
+}
 
 std::optional<int> parse_run_options(const std::vector<std::string>& args, RunOptions& options) {
   options.command_line = {"socsim"};
@@ -96,6 +119,23 @@ std::optional<int> parse_run_options(const std::vector<std::string>& args, RunOp
   }
   if (!options.cpu.empty() && options.cpu != "iss" && options.cpu != "rtl") {
     std::cerr << "socsim run: --cpu must be 'iss' or 'rtl', not '" << options.cpu << "'\n";
+    return kExitUsage;
+  }
+  if (vm.count("report") && options.report_dir.empty()) {
+    std::cerr << "socsim run: --report: expected a folder, got an empty path\n";
+    return kExitUsage;
+  }
+  try {
+    if (vm.count("max-cycles")) {
+      options.max_cycles = parse_count("--max-cycles", vm["max-cycles"].as<std::string>());
+    }
+    if (vm.count("max-host-seconds")) {
+      options.max_host_seconds =
+          parse_seconds("--max-host-seconds", vm["max-host-seconds"].as<std::string>());
+    }
+    parse_probe_options(vm, options.probes);
+  } catch (const ConfigError& e) {
+    std::cerr << "socsim run: " << e.what() << "\n";
     return kExitUsage;
   }
   return std::nullopt;

@@ -21,7 +21,8 @@ struct RunOptions {
   std::vector<std::string> firmware_args;  ///< everything after "--"
   std::string report_dir;                  ///< "" = no report files
   std::string signature_path;
-  uint64_t max_cycles = 0;  ///< 0 = no limit
+  uint64_t max_cycles = 0;       ///< 0 = no limit
+  double max_host_seconds = 0;   ///< 0 = no limit
   bool corev_end_line = false;
   bool lockstep = false;
   bool ddr_banks = false;
@@ -29,6 +30,10 @@ struct RunOptions {
   ProbeOptions probes;
   DebugOptions debug;
 };
+
+/// A count given on the command line (decimal or 0x-hex; not negative). Throws ConfigError
+/// naming `option`.
+uint64_t parse_count(const std::string& option, const std::string& text);
 
 /// Parses `args` (args[0] is "run"). Returns the exit status when the command ends here
 /// (--help: 0; a usage error, already reported on stderr: 2), nothing when the run goes on.

@@ -1,5 +1,6 @@
-// The folder a run's report files go to (`socsim run --report DIR`). Every file of the
-// report is written through it, so failures are found and told in one place.
+// The folder a run's report files go to (`socsim run --report DIR`). It is made and checked
+// for writing before the simulation starts; every file of the report is written through it,
+// so failures are found and told in one place.
 #pragma once
 
 #include <functional>
@@ -13,8 +14,9 @@ class ReportDirectory {
  public:
   /// No folder: nothing is written.
   ReportDirectory() = default;
-  /// Reports go into `path`, created (with its parents) when the first file is written.
-  explicit ReportDirectory(std::string path) : path_(std::move(path)) {}
+  /// Creates `path` (and its parents) and checks that a file can be written in it. Throws
+  /// ConfigError naming the folder and the reason.
+  explicit ReportDirectory(std::string path);
 
   bool enabled() const { return !path_.empty(); }
   const std::string& path() const { return path_; }
@@ -22,7 +24,8 @@ class ReportDirectory {
   /// Writes the file `name` with `writer`. On failure says so on stderr, naming the file,
   /// and remembers it (ok() turns false).
   void write(const std::string& name, const std::function<void(std::ostream&)>& writer);
-  /// Writes `value` as indented JSON.
+  /// Writes `value` as indented JSON (bytes that are not UTF-8, as in some file names,
+  /// become U+FFFD).
   void write_json(const std::string& name, const nlohmann::json& value);
   /// False once a file could not be written.
   bool ok() const { return ok_; }

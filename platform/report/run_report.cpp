@@ -26,6 +26,23 @@ struct RunEnd {
   std::string status;  ///< summary.json's `status`
 };
 
+const char* status_name(const SimControl& control) {
+  switch (control.reason()) {
+    case StopReason::kExit:
+      return control.exit_code() == 0 ? "success" : "failure";
+    case StopReason::kMaxCycles:
+      return "max_cycles";
+    case StopReason::kHostTimeLimit:
+      return "host_time_limit";
+    case StopReason::kInterrupted:
+      return "interrupted";
+    case StopReason::kHostError:
+      return "internal_error";
+    default:
+      return "fault";
+  }
+}
+
 RunEnd run_end(Soc& soc) {
   const SimControl& control = soc.control();
   RunEnd end;
@@ -33,17 +50,7 @@ RunEnd run_end(Soc& soc) {
       control.reason() == StopReason::kExit ? control.stop_cycle() + 1 : control.stop_cycle();
   end.mhz = soc.cpu_clock().mhz();
   end.ms = end.cycles / (end.mhz * 1e3);
-  switch (control.reason()) {
-    case StopReason::kExit:
-      end.status = control.exit_code() == 0 ? "success" : "failure";
-      break;
-    case StopReason::kMaxCycles:
-      end.status = "max_cycles";
-      break;
-    default:
-      end.status = "fault";
-      break;
-  }
+  end.status = status_name(control);
   return end;
 }
 
@@ -84,12 +91,21 @@ void print_end_line(std::ostream& out, Soc& soc, const RunEnd& end) {
       out << "CYCLE LIMIT reached @ cycle " << end.cycles << " " << timing << ", pc "
           << hex(cpu.pc()) << estimate << "\n";
       break;
-    default:
-      out << "SIMULATION FAULT @ cycle " << end.cycles << " " << timing << ": "
-          << control.message() << estimate << "\n";
-      std::cerr << "socsim: simulation fault at cycle " << end.cycles << ": "
-                << control.message() << "\n";
+    case StopReason::kHostTimeLimit:
+    case StopReason::kInterrupted:
+      out << (control.reason() == StopReason::kInterrupted ? "INTERRUPTED" : "HOST TIME LIMIT")
+          << " @ cycle " << end.cycles << " " << timing << ", pc " << hex(cpu.pc()) << estimate
+          << "\n";
+      std::cerr << "socsim: " << control.message() << "\n";
       break;
+    default: {
+      const bool internal = control.reason() == StopReason::kHostError;
+      out << (internal ? "SIMULATOR ERROR @ cycle " : "SIMULATION FAULT @ cycle ") << end.cycles
+          << " " << timing << ": " << control.message() << estimate << "\n";
+      std::cerr << "socsim: " << (internal ? "error" : "simulation fault") << " at cycle "
+                << end.cycles << ": " << control.message() << "\n";
+      break;
+    }
   }
 }
 
@@ -123,9 +139,12 @@ nlohmann::json summary_json(const RunReportInput& run, const RunEnd& end) {
   CpuModel& cpu = run.soc.cpu();
   const LockstepChecker* lockstep = run.observers.lockstep();
   const double host_seconds = run.simulation.host_seconds;
-  return {
+  nlohmann::json summary = {
       {"status", end.status},
-      {"exit_code", control.exit_code()},
+      {"exit_code", exit_status(control)},
+      {"firmware_exit_code", control.reason() == StopReason::kExit
+                                 ? nlohmann::json(control.exit_code())
+                                 : nlohmann::json()},
       {"message", control.message()},
       {"cycles", end.cycles},
       {"cycles_exact", cpu.cycle_exact()},
@@ -144,6 +163,8 @@ nlohmann::json summary_json(const RunReportInput& run, const RunEnd& end) {
       {"lockstep_checked", lockstep ? lockstep->checked() : 0},
       {"simulated_cycles_per_second", host_seconds > 0 ? cpu.cycles() / host_seconds : 0},
   };
+  summary.update(run.record.to_json());
+  return summary;
 }
 
 }  // namespace
@@ -166,12 +187,23 @@ int report_run(const RunReportInput& run, ReportDirectory& dir) {
   std::cout.flush();
 
   report_probes(run.observers.probes(), std::cout, print, dir, end.cycles);
-  if (!dir.ok()) return kExitUsage;
   report_ddr(run.soc, print, options.ddr_banks, dir);
   report_npus(run.soc, run.observers.probes(), print, dir);
   dir.write_json("summary.json", summary_json(run, end));
-  if (!dir.ok()) return kExitUsage;
-  return control.exit_code();
+  const int status = exit_status(control);
+  if (!dir.ok()) {
+    // The run's own status is what scripts act on; a missing report file is told above.
+    std::cerr << "socsim: error: the report in " << dir.path()
+              << " is incomplete; the exit status (" << status << ") is the run's\n";
+  }
+  return status;
+}
+
+int exit_status(const SimControl& control) {
+  if (control.reason() != StopReason::kExit) return control.exit_code();
+  const int code = control.exit_code();
+  // A status is 8 bits: 256 would read as success and 515 as a fault.
+  return code >= 0 && code <= 255 ? code : kExitFirmwareOutOfRange;
 }
 
 }  // namespace socsim
