@@ -1,12 +1,15 @@
-// `socsim run`'s debugging tools (docs/debugging.md): the GDB stub (--gdb PORT) and the
+// `socsim run`'s debugging tools (docs/debugging.md): the GDB stub (--gdb PORT), the
 // instruction trace (--trace-instr FILE), attached to the SoC's CPU after the probes, so
-// that a run stopped in GDB has been seen by every other observer up to that instruction.
+// that a run stopped in GDB has been seen by every other observer up to that instruction,
+// and the RTL core's waveforms (--trace-fst / --trace-vcd FILE, --trace-window A..B).
 #pragma once
 
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "models/common/sim_control.h"
 
@@ -17,14 +20,28 @@ class CommitLog;
 class GdbSession;
 class TcpGdbTransport;
 
+class CpuModel;
+
 struct DebugOptions {
-  int gdb_port = -1;        ///< --gdb PORT (-1: no stub)
-  std::string trace_instr;  ///< --trace-instr FILE
+  int gdb_port = -1;         ///< --gdb PORT (-1: no stub)
+  std::string trace_instr;   ///< --trace-instr FILE
+  std::string trace_fst;     ///< --trace-fst FILE
+  std::string trace_vcd;     ///< --trace-vcd FILE
+  std::string trace_window;  ///< --trace-window A..B (cycles; "" = the whole run)
+  bool waveforms() const { return !trace_fst.empty() || !trace_vcd.empty(); }
 };
 
-/// Adds --gdb and --trace-instr to `opts`.
+/// Adds --gdb, --trace-instr, --trace-fst, --trace-vcd and --trace-window to `opts`.
 void add_debug_options(boost::program_options::options_description& opts,
                        DebugOptions& options);
+
+/// Waveforms come from the traced build of the core (socsim-trace, next to socsim): when
+/// they are asked for and this build has none, runs socsim-trace with the same arguments
+/// in this process's place. Returns the exit status when the command ends here (a bad
+/// option or no socsim-trace: 2, reported on stderr), nothing when this build goes on.
+std::optional<int> run_traced_build_if_needed(const DebugOptions& options,
+                                              const std::vector<std::string>& command_line,
+                                              const std::string& cpu);
 
 class DebugTools {
  public:
@@ -38,6 +55,9 @@ class DebugTools {
   void end_of_run(const SimControl& control);
 
  private:
+  CpuModel& cpu_;
+  std::string vcd_path_, fst_path_;  ///< --trace-vcd: the FST written first, then converted
+  bool keep_fst_ = false;
   std::FILE* trace_ = nullptr;
   std::unique_ptr<CommitLog> commit_log_;
   std::unique_ptr<TcpGdbTransport> transport_;
