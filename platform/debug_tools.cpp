@@ -13,6 +13,7 @@
 #include "models/cpu/debug/gdb_session.h"
 #include "models/cpu/debug/gdb_transport.h"
 #include "models/cpu/rtl/rtl_core.h"
+#include "platform/probes.h"
 #include "platform/soc.h"
 
 namespace po = boost::program_options;
@@ -32,7 +33,12 @@ void add_debug_options(po::options_description& opts, DebugOptions& options) {
       "trace-vcd", po::value(&options.trace_vcd),
       "the same as VCD (converted from FST with gtkwave's fst2vcd)")(
       "trace-window", po::value(&options.trace_window),
-      "limit --trace-fst/--trace-vcd to the core cycles A..B (B excluded; A.. = to the end)");
+      "limit --trace-fst/--trace-vcd to the core cycles A..B (B excluded; A.. = to the end)")(
+      "timeline", po::bool_switch(&options.timeline),
+      "with --report: timeline.json also shows the NPU's DMA transfers, DDR bandwidth and "
+      "queue depth, and trap and interrupt handlers")(
+      "timeline-functions", po::bool_switch(&options.timeline_functions),
+      "--timeline with every function call as well (large for long runs)");
 }
 
 namespace {
@@ -120,8 +126,25 @@ std::optional<int> run_traced_build_if_needed(const DebugOptions& options,
   return 2;
 }
 
-DebugTools::DebugTools(const DebugOptions& options, Soc& soc) : cpu_(soc.cpu()) {
+DebugTools::DebugTools(const DebugOptions& options, Soc& soc, ProbeSession& probes)
+    : cpu_(soc.cpu()) {
   CpuModel& cpu = soc.cpu();
+  if (options.timeline || options.timeline_functions) {
+    // Function calls are a span each: a bound keeps a long run's file loadable.
+    constexpr size_t kMaxCallSpans = 2'000'000;
+    timeline_ = std::make_unique<TimelineRecording>();
+    timeline_->ddr.resize(soc.ddrs().size());
+    for (size_t i = 0; i < soc.ddrs().size(); ++i) {
+      soc.ddrs()[i]->set_access_log(&timeline_->ddr[i]);
+    }
+    timeline_->dma.resize(soc.npus().size());
+    for (size_t i = 0; i < soc.npus().size(); ++i) soc.npus()[i]->set_dma_log(&timeline_->dma[i]);
+    if (ProbeEngine* engine = probes.engine()) {
+      timeline_->calls = std::make_unique<CallTimeline>(engine->symbols(),
+                                                        options.timeline_functions, kMaxCallSpans);
+      engine->add_call_listener(timeline_->calls.get());
+    }
+  }
   if (options.waveforms()) {
     uint64_t first = 0, end = 0;
     parse_window(options.trace_window, &first, &end);  // checked with the options

@@ -22,6 +22,7 @@ class RunObservers {
   /// Null without --lockstep.
   const LockstepChecker* lockstep() const { return lockstep_.get(); }
   ProbeSession& probes() { return *probes_; }
+  const DebugTools& debug() const { return *debug_; }
   /// The simulation has ended (before the report): tells GDB how.
   void end_of_run(const SimControl& control) { debug_->end_of_run(control); }
 

@@ -35,7 +35,6 @@ void report_probes(ProbeSession& probes, std::ostream& out, bool print, ReportDi
   if (!dir.enabled()) return;
   dir.write("probes.json", [&](std::ostream& o) { engine->write_json(o, info); });
   dir.write("probes.csv", [&](std::ostream& o) { engine->write_csv(o, info); });
-  dir.write("probes_trace.json", [&](std::ostream& o) { engine->write_trace(o, info); });
   if (profile) {
     const std::unique_ptr<SourceLines> lines =
         info.symbols_elf.empty() ? nullptr : SourceLines::load(info.symbols_elf);

@@ -175,9 +175,9 @@ def main():
         folded = [line.rsplit(" ", 1) for line in f.read().splitlines()]
     expect("folded cycles = run cycles", sum(int(c) for _, c in folded), summary["cycles"])
     check(any(s.endswith("main;middle;leaf") for s, _ in folded), "no main;middle;leaf stack")
-    with open(os.path.join(out_dir, "probes_trace.json")) as f:
+    with open(os.path.join(out_dir, "timeline.json")) as f:
         trace = json.load(f)
-    events = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
+    events = [e for e in trace["traceEvents"] if e.get("ph") == "X" and e.get("cat") != "layer"]
     expect("trace events", len(events), sum(r["count"] for r in probes["regions"]))
 
     for failure in FAILURES:
