@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ const Command kCommands[] = {
     {"run", socsim::cmd_run, "simulate firmware on a SoC described by YAML"},
     {"memmap", socsim::cmd_memmap,
      "print a SoC's memory map, or write the firmware linker script and header"},
+    {"config", socsim::cmd_config,
+     "print a SoC's effective configuration (presets, --set, defaults), each value's origin"},
     {"ddr-trace", socsim::cmd_ddr_trace,
      "replay a memory trace through a DDR preset and print its statistics"},
 };
@@ -55,7 +58,17 @@ int sc_main(int argc, char* argv[]) {
     return 0;
   }
   for (const Command& c : kCommands) {
-    if (args[0] == c.name) return c.run(args);
+    if (args[0] != c.name) continue;
+    try {
+      return c.run(args);
+    } catch (const std::bad_alloc&) {
+      // Inputs are capped before they are read; this is what remains (a huge configuration).
+      std::cerr << "socsim: error: out of host memory\n";
+      return socsim::kExitUsage;
+    } catch (const std::exception& e) {
+      std::cerr << "socsim: internal error: " << e.what() << "\n";
+      return socsim::kExitSimFault;
+    }
   }
   std::cerr << "socsim: unknown command '" << args[0] << "'\n\n";
   print_usage(std::cerr);

@@ -13,7 +13,8 @@ outside, a report folder that goes away during the run, file names that are not 
   run_cases.py record SOCSIM FIRMWARE REPORT_DIR MODEL INPUT [socsim run options...]
       runs FIRMWARE with MODEL and INPUT and firmware arguments; summary.json's record has
       the command line, each file's path, size and SHA-256 (checked against hashlib), the
-      arguments, socsim's version (as `socsim --version` prints it) and the host time.
+      arguments, socsim's version (as `socsim --version` prints it), the host time and the
+      effective configuration (presets merged).
 """
 import hashlib
 import json
@@ -130,8 +131,10 @@ def case_record(socsim, firmware, report, model, data, extra):
         fail(f"host.started_utc {s['host']['started_utc']!r}")
     if not 0 < s["host"]["wall_seconds"] < 600 or s["host"]["wall_seconds"] < s["host_seconds"]:
         fail(f"host.wall_seconds {s['host']['wall_seconds']} (simulation {s['host_seconds']})")
-    if not s["config"]["yaml"]:
-        fail("no configuration in the record")
+    # The effective configuration: the DDR and NPU presets merged in, not just the SoC file.
+    for key in ("tRCD:", "rows:", "fetch_wrap:"):
+        if key not in s["config"]["yaml"]:
+            fail(f"config.yaml lacks {key!r}: not the effective configuration")
 
 
 def main():
