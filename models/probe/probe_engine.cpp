@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "firmware/abi/runtime_probe_abi.h"
 #include "models/common/json_text.h"
-#include "models/probe/runtime_abi.h"
 
 namespace socsim {
 
