@@ -17,9 +17,13 @@ import sys
 import time
 
 
+STARTED = []  # socsim processes, ended at exit whatever happens
+
+
 def start_socsim(socsim, cpu, firmware):
     proc = subprocess.Popen([socsim, "run", "--cpu", cpu, "--firmware", firmware, "--gdb", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    STARTED.append(proc)
     line = proc.stderr.readline()
     match = re.search(r"waiting for GDB on 127\.0\.0\.1:(\d+)", line)
     if not match:
@@ -29,7 +33,12 @@ def start_socsim(socsim, cpu, firmware):
 
 
 def finish(proc, timeout=60):
-    out, err = proc.communicate(timeout=timeout)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        sys.exit(f"check_gdb: socsim did not end within {timeout} s:\n{out}{err}")
     return proc.returncode, out, err
 
 
@@ -137,7 +146,12 @@ def main():
     parser.add_argument("--cpu", choices=["iss", "rtl"], required=True)
     parser.add_argument("--firmware", required=True)
     args = parser.parse_args()
-    (session if args.mode == "session" else interrupt)(args)
+    try:
+        (session if args.mode == "session" else interrupt)(args)
+    finally:
+        for proc in STARTED:
+            if proc.poll() is None:
+                proc.kill()
 
 
 if __name__ == "__main__":
