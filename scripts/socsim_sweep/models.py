@@ -9,12 +9,13 @@ using it.
 """
 
 import concurrent.futures
-import glob
 import hashlib
 import json
 import os
 import subprocess
 import sys
+
+from socsim_aot import sources  # a sibling package of scripts/ (standard library only)
 
 SCRIPTS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -29,16 +30,6 @@ def file_digest(path, h=None):
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h
-
-
-def _compiler_digest():
-    """A digest of the compiler's and the zoo's sources (socsim_aot and its subpackages)."""
-    h = hashlib.sha256()
-    root = os.path.join(SCRIPTS_DIR, "socsim_aot")
-    for path in sorted(glob.glob(os.path.join(root, "**", "*.py"), recursive=True)):
-        h.update(os.path.relpath(path, root).encode())
-        file_digest(path, h)
-    return h.hexdigest()
 
 
 def python_env():
@@ -114,7 +105,7 @@ class ModelCache:
 
     def compiler(self):
         if self._compiler is None:
-            self._compiler = _compiler_digest()
+            self._compiler = sources.digest()
         return self._compiler
 
     def _zoo_dir(self, name, size):

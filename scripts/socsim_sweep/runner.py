@@ -19,8 +19,15 @@ import time
 
 RESULT = "result.json"
 # A run ended by one of these was interrupted (Ctrl-C, a stop request), not failed: it leaves
-# no result, so that the next run of the sweep runs it again.
+# no result, so that the next run of the sweep runs it again. socsim run catches SIGINT and
+# SIGTERM, writes its reports and exits with 128 + the signal's number (docs/platform.md);
+# a signal it does not catch ends it with the signal.
 INTERRUPTS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def interrupted(code):
+    """True when a socsim run's exit status says a stop request ended it."""
+    return code is not None and any(code in (-s, 128 + s) for s in INTERRUPTS)
 
 _active = set()
 _active_lock = threading.Lock()
@@ -92,7 +99,7 @@ def run_plan(plan, socsim, env=None):
             with _active_lock:
                 _active.discard(proc)
     wall = time.perf_counter() - t0
-    if not timed_out and code is not None and -code in INTERRUPTS:
+    if not timed_out and interrupted(code):
         shutil.rmtree(tmp, ignore_errors=True)
         return None
     result.update(exit_code=code, wall_s=wall, timed_out=timed_out, finished=time.time())
