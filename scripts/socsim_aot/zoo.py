@@ -26,8 +26,7 @@ from socsim_aot import compiler
 
 FLOAT_MODELS = ("convnet", "mobilenet_v2", "resnet18")
 ALL_MODELS = ("add", "add8") + FLOAT_MODELS
-DEFAULT_NPU_CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                  "configs", "npu", "rk3588-like.yaml")
+DEFAULT_NPU_CONFIG = compiler.DEFAULT_NPU_CONFIG
 
 
 def _torch():
@@ -197,7 +196,7 @@ def main(argv=None):
     parser.add_argument("--image-size", type=int, default=32,
                         help="input height and width for mobilenet_v2 and resnet18 "
                              "(default 32)")
-    parser.add_argument("--npu-config", default=os.path.normpath(DEFAULT_NPU_CONFIG),
+    parser.add_argument("--npu-config", default=DEFAULT_NPU_CONFIG,
                         help="NPU preset the *_int8_npu programs are partitioned for "
                              "(default configs/npu/rk3588-like.yaml)")
     args = parser.parse_args(argv)
