@@ -1,7 +1,10 @@
 #include "platform/boot_info.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
+
+#include "models/common/config.h"
 
 namespace socsim {
 
@@ -32,6 +35,8 @@ std::vector<uint8_t> encode_boot_info(const BootInfo& info, uint32_t base, uint3
   put32(out, offsetof(socsim_bootinfo, cpu_clock_hz), info.cpu_clock_hz);
   put32(out, offsetof(socsim_bootinfo, flags),
         info.cycle_exact ? SOCSIM_BOOTINFO_FLAG_CYCLE_EXACT : 0);
+  put32(out, offsetof(socsim_bootinfo, pool_addr), info.pool_addr);
+  put32(out, offsetof(socsim_bootinfo, pool_size), info.pool_size);
   uint32_t str = kHeaderBytes + array_bytes;
   for (uint32_t i = 0; i < argc; ++i) {
     put32(out, kHeaderBytes + 4 * i, base + str);
@@ -40,6 +45,26 @@ std::vector<uint8_t> encode_boot_info(const BootInfo& info, uint32_t base, uint3
   }
   put32(out, kHeaderBytes + 4 * argc, 0);
   return out;
+}
+
+AddressRange place_pool(const AddressRange& region, uint64_t limit,
+                        const std::vector<AddressRange>& used, uint64_t size,
+                        const std::string& key) {
+  constexpr uint64_t kAlign = 64;
+  const uint64_t top = std::min(limit, region.end) & ~(kAlign - 1);
+  uint64_t bottom = region.begin;
+  for (const AddressRange& r : used) {
+    if (r.begin < top && r.end > region.begin) bottom = std::max(bottom, r.end);
+  }
+  bottom = (bottom + kAlign - 1) & ~(kAlign - 1);
+  const uint64_t free = top > bottom ? top - bottom : 0;
+  if (size == 0) return free == 0 ? AddressRange{} : AddressRange{bottom, top};
+  const uint64_t want = (size + kAlign - 1) & ~(kAlign - 1);
+  if (want > free) {
+    throw ConfigError(key + ": a pool of " + std::to_string(size) + " bytes does not fit: " +
+                      std::to_string(free) + " bytes are free in the region");
+  }
+  return AddressRange{top - want, top};
 }
 
 }  // namespace socsim

@@ -201,6 +201,20 @@ int cmd_run(const std::vector<std::string>& all_args) {
       info.input_addr = place_at_top(*data_region, limit, input.size(), input_path);
       check_free(info.input_addr, input.size(), input_path);
       soc->write_memory(info.input_addr, input.data(), input.size());
+      limit = info.input_addr;
+    }
+    if (!config.loader.pool_region.empty()) {
+      const RegionConfig* pool_region = config.find_region(config.loader.pool_region);
+      std::vector<AddressRange> used;
+      for (const FirmwareSegment& seg : image.segments) {
+        used.push_back({seg.addr, seg.addr + seg.bytes.size()});
+      }
+      const AddressRange pool = place_pool(
+          {pool_region->base, pool_region->base + pool_region->size},
+          pool_region == data_region ? limit : pool_region->base + pool_region->size, used,
+          config.loader.pool_size, config.file + ": loader.pool_size");
+      info.pool_addr = static_cast<uint32_t>(pool.begin);
+      info.pool_size = static_cast<uint32_t>(pool.end - pool.begin);
     }
     if (!config.loader.bootinfo_region.empty()) {
       const RegionConfig* bi = config.find_region(config.loader.bootinfo_region);
