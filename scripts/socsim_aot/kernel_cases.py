@@ -23,8 +23,7 @@ from socsim_aot import program_format as pf
 from socsim_aot import reference
 from socsim_aot import schema
 from socsim_aot.schema import activations, layouts
-from socsim_aot.schema.activations import (CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU,
-                                           QUANTIZED_SIGMOID, RELU, SIGMOID, lookup_table)
+from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
 from socsim_aot.schema.data_movement import CAT, PERMUTE_COPY, VIEW_COPY
@@ -207,17 +206,38 @@ def cases(seed=7):
     yield "relu_i8_plain", RELU, [_i8(rng, (5, 9))], (5, 9), np.int8, {}
     yield "reshape_i32", VIEW_COPY, [rng.integers(-2 ** 31, 2 ** 31, (3, 4)).astype(np.int32)], \
         (2, 6), np.int32, {}
-    x = _f32(rng, (2, 4, 5, 5), 4)
-    x.reshape(-1)[:4] = [0.0, -100.0, 100.0, -0.5]  # saturating ends
-    yield "sigmoid_f32", SIGMOID, [x], x.shape, f, {}
-    # int8: every input value once (and an NCHW shape the NPU runs), scale 0.05, zero point 3.
-    table = lookup_table(activations._sigmoid_f64, ir.Value("x", [], np.int8, scale=0.05,
-                                                             zero_point=3),
-                         ir.Value("y", [], np.int8, scale=activations.LUT_SCALE,
-                                  zero_point=activations.LUT_ZERO_POINT))
-    yield "sigmoid_i8", QUANTIZED_SIGMOID, \
-        [np.arange(-128, 128).astype(np.int8).reshape(1, 4, 8, 8), Const(table)], \
-        (1, 4, 8, 8), np.int8, {}
+    yield from lookup_cases(rng)
+
+
+def lookup_cases(rng):
+    """The table-lookup operators: float32 on normal inputs with saturating ends, int8 on every
+    input value once (an NCHW shape the NPU runs) with the compiler's table."""
+    f = np.float32
+    x_q = ir.Value("x", [], np.int8, scale=0.05, zero_point=3)
+    for float_op, quant_op, args in activations.LOOKUPS:
+        x = _f32(rng, (2, 4, 5, 5), 4)
+        x.reshape(-1)[:4] = [0.0, -30.0, 30.0, -0.5]  # saturating ends
+        if float_op is activations.SIGMOID:
+            x.reshape(-1)[1:3] = [-100.0, 100.0]
+        if float_op is activations.SQRT:
+            x = np.abs(x)  # NaN below 0 compares unequal to itself
+        name = float_op.ident
+        yield f"{name}_f32", float_op, [x], x.shape, f, args
+        fn = activations.table_function(float_op.name, **args)
+        if float_op is activations.SIGMOID:
+            y_q = ir.Value("y", [], np.int8, scale=activations.LUT_SCALE,
+                           zero_point=activations.LUT_ZERO_POINT)
+        else:
+            scale, zero_point = activations.range_quantization(fn, x_q)
+            y_q = ir.Value("y", [], np.int8, scale=scale, zero_point=zero_point)
+        table = activations.lookup_table(fn, x_q, y_q)
+        yield f"{name}_i8", quant_op, \
+            [np.arange(-128, 128).astype(np.int8).reshape(1, 4, 8, 8), Const(table)], \
+            (1, 4, 8, 8), np.int8, {}
+    yield "pow_f32_cube", activations.POW, [_f32(rng, (3, 7), 2)], (3, 7), f, \
+        {"exponent": 3.0}
+    yield "pow_f32_half", activations.POW, [np.abs(_f32(rng, (3, 7), 2))], (3, 7), f, \
+        {"exponent": 0.5}
 
 
 def npu_layer(op, inputs, out_shape, args_words):
