@@ -28,12 +28,12 @@ from socsim_aot import reference
 from socsim_aot import schema
 from socsim_aot.ir import (INF, CompileError, Graph, Node, OnnxNode, Quantizer,  # noqa: F401
                            Value, scale_from_range)
-from socsim_aot.passes import fuse_glu, fuse_silu
+from socsim_aot.passes import fuse_gelu, fuse_glu, fuse_silu
 from socsim_aot.schema import activations, conv, layouts
 
 # Operators the fusion passes create that ONNX has no operator for (domain "socsim"), by
 # the schema operator they lower to (one node, no attributes beyond the pass's).
-FUSED_OPERATORS = {"SiLU": fuse_silu.SILU, "GLU": fuse_glu.GLU}
+FUSED_OPERATORS = {"SiLU": fuse_silu.SILU, "GLU": fuse_glu.GLU, "GELU": fuse_gelu.GELU}
 # The runtime's tensors; other element types may only be constants (shapes, indices).
 ACTIVATION_DTYPES = (np.float32, np.int8, np.uint8, np.int32)
 DEFAULT_NPU_CONFIG = os.path.normpath(os.path.join(

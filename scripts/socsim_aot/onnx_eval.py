@@ -342,6 +342,13 @@ def _silu(node, ins):
     return [(x / (1 + np.exp(-x))).astype(x.dtype)]
 
 
+@evaluator("GELU")
+def _gelu(node, ins):
+    x = ins[0]
+    erf = np.vectorize(math.erf, otypes=[np.float64])(x.astype(np.float64) / math.sqrt(2))
+    return [(0.5 * x * (1 + erf)).astype(x.dtype)]
+
+
 @evaluator("GLU")
 def _glu(node, ins):
     a, b = np.split(ins[0], 2, axis=node.attrs.get("axis", -1))

@@ -64,15 +64,14 @@ class FrontEndTest(unittest.TestCase):
         return os.path.join(self.tmp.name, name)
 
     def unsupported_model(self):
-        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
-        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])
+        """Relu, Hardmax, Relu, Det: two operators the runtime has no kernel for."""
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 4])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
         nodes = [helper.make_node("Relu", ["x"], ["a"], name="ok"),
-                 helper.make_node("Erf", ["a"], ["b"], name="gelu_erf"),
+                 helper.make_node("Hardmax", ["a"], ["b"], name="argmax_onehot"),
                  helper.make_node("Relu", ["b"], ["c"], name="ok2"),
-                 helper.make_node("Resize", ["c", "", "scales"], ["d"], name="up"),
-                 helper.make_node("Flatten", ["d"], ["y"], name="flat")]
-        scales = onnx.numpy_helper.from_array(np.float32([1, 1]), "scales")
-        model = helper.make_model(helper.make_graph(nodes, "g", [x], [y], [scales]),
+                 helper.make_node("Det", ["c"], ["y"], name="det")]
+        model = helper.make_model(helper.make_graph(nodes, "g", [x], [y]),
                                   opset_imports=[helper.make_opsetid("", 13)])
         onnx.save(model, self.path("bad.onnx"))
         return self.path("bad.onnx")
@@ -105,9 +104,9 @@ class FrontEndTest(unittest.TestCase):
             compiler.compile_file(self.unsupported_model(), self.path("bad.prog"))
         text = str(ctx.exception)
         self.assertIn("2 node(s) cannot be compiled", text)
-        self.assertIn("node 'gelu_erf' (op Erf): not supported: no runtime operator lowers "
-                      "ONNX Erf", text)
-        self.assertIn("node 'up' (op Resize)", text)
+        self.assertIn("node 'argmax_onehot' (op Hardmax): not supported: no runtime operator "
+                      "lowers ONNX Hardmax", text)
+        self.assertIn("node 'det' (op Det)", text)
         self.assertNotIn("node 'ok'", text)
         self.assertFalse(os.path.exists(self.path("bad.prog")))
 
@@ -115,9 +114,9 @@ class FrontEndTest(unittest.TestCase):
         status, out, err = run([self.unsupported_model(), "--print-ops", "-q"])
         self.assertEqual(status, 1)
         rows = {line.split()[0]: line for line in out.splitlines()[1:]}
-        self.assertEqual(sorted(rows), ["Erf", "Relu", "Resize"])  # Flatten [1, 4]: a no-op
+        self.assertEqual(sorted(rows), ["Det", "Hardmax", "Relu"])
         self.assertRegex(rows["Relu"], r"Relu\s+2\s+aten::relu.out")
-        self.assertIn("NOT LOWERED: 1 node(s): not supported", rows["Erf"])
+        self.assertIn("NOT LOWERED: 1 node(s): not supported", rows["Hardmax"])
         self.assertIn("2 node(s) cannot be compiled", err)
         self.assertNotIn("SOCSIM_KERNEL_OPS", out)
 

@@ -10,8 +10,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 from socsim_aot import onnx_eval, onnx_graph
 from socsim_aot.passes import (Options, Report, batch_norm, channel_shuffle, constant_chains,
-                               fold_constants, fuse_glu, fuse_layer_norm, fuse_silu, no_ops,
-                               reduce_as_pool, reshape_chains, transpose_clip)
+                               fold_constants, fuse_gelu, fuse_glu, fuse_layer_norm, fuse_silu,
+                               no_ops, reduce_as_pool, reshape_chains, transpose_clip)
 
 RNG = np.random.default_rng(0)
 
@@ -297,6 +297,15 @@ class PassTest(unittest.TestCase):
         self.assertEqual(ops(g), ["HardSigmoid", "Mul"])
         self.rewrite(g, fuse_silu.fuse, Report(), {"HardSigmoid": "HardSwish"})
         self.assertEqual(ops(g), ["HardSwish"])
+
+    def test_gelu_as_torch_exports_it_fuses(self):
+        import torch
+        g = torch_graph(torch.nn.GELU(), (2, 8))
+        self.assertEqual(ops(g), ["Div", "Erf", "Add", "Mul", "Mul"])
+        report = Report()
+        self.rewrite(g, fuse_gelu.fuse, report)
+        self.assertEqual(ops(g), ["GELU"])
+        self.assertEqual(report.count, 1)
 
     def test_gate_of_another_value_is_not_silu(self):
         g = graph([helper.make_node("Sigmoid", ["x"], ["s"]),

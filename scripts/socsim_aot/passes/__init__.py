@@ -69,7 +69,8 @@ class Pass:
 
 def _pipeline() -> List[Pass]:
     from socsim_aot.passes import (batch_norm, channel_shuffle, constant_chains,
-                                   fold_constants, fuse_glu, fuse_layer_norm, fuse_silu,
+                                   fold_constants, fuse_gelu, fuse_glu, fuse_layer_norm,
+                                   fuse_silu,
                                    no_ops, reduce_as_pool, reshape_chains, transpose_clip)
     return [
         Pass("fold_constants", fold_constants.run, "nodes folded"),
@@ -79,6 +80,7 @@ def _pipeline() -> List[Pass]:
         Pass("merge_reshape_transpose", reshape_chains.run, "rewrites"),
         Pass("transpose_past_clip", transpose_clip.run, "Transpose nodes moved"),
         Pass("fuse_layer_norm", fuse_layer_norm.run, "LayerNorm subgraphs fused"),
+        Pass("fuse_gelu", fuse_gelu.run, "GELU subgraphs fused"),
         Pass("fuse_glu", fuse_glu.run, "GLU subgraphs fused"),
         Pass("fuse_silu", fuse_silu.run, "SiLU subgraphs fused"),
         Pass("reduce_mean_as_pool", reduce_as_pool.run, "ReduceMean nodes rewritten"),
