@@ -250,23 +250,79 @@ def delegate_cpu_packed(g: Graph) -> int:
 
 # ---- quantisation --------------------------------------------------------------------------
 
-def quantize_graph(g: Graph, ranges: Dict[str, float]):
-    """Turns a calibrated float graph into an int8 graph with float32 inputs and outputs."""
+@dataclasses.dataclass
+class IoTypes:
+    """The element types of a quantised program's inputs and outputs (--input-type, --mean,
+    --std, --output-type). With an integer input type the program reads the integer image q
+    (uint8 0..255 or int8) and the float model's input is (q - mean[c]) / std[c], per channel
+    c (axis 1) or one value for all."""
+    input_type: str = "float32"   # "float32" | "uint8" | "int8"
+    mean: tuple = (0.0,)
+    std: tuple = (1.0,)
+    output_type: str = "float32"  # "float32" | "int8"
+
+
+def _per_channel(values, channels: int, what: str) -> np.ndarray:
+    values = np.asarray(values, np.float64).reshape(-1)
+    if values.size == 1:
+        values = np.repeat(values, channels)
+    if values.size != channels:
+        raise CompileError(f"--{what} has {values.size} values; the input has {channels} "
+                           "channels (give one value or one per channel)")
+    return values
+
+
+def _integer_input(g: Graph, quantizer: Quantizer, name: str, io: IoTypes) -> str:
+    """The integer input `name` converted to the int8 activations the float input would have
+    been quantised to: a depthwise 1x1 convolution of the integer image with weights 1/std[c]
+    and biases -mean[c]/std[c] (the input's zero point 0, scale 1), requantised to the
+    calibrated input scale. Exact up to its rounding, no padding involved; on the NPU it is
+    the first layer (the input conversion). Returns the int8 value's name."""
+    v = g.values[name]
+    where = f"graph input '{name}'"
+    if len(v.shape) != 4:
+        raise CompileError(f"{where}: --input-type {io.input_type} needs an NCHW image input; "
+                           f"the input has shape {v.shape}")
+    channels = v.shape[1]
+    mean = _per_channel(io.mean, channels, "mean")
+    std = _per_channel(io.std, channels, "std")
+    if np.any(std <= 0) or not np.all(np.isfinite(std)) or not np.all(np.isfinite(mean)):
+        raise CompileError(f"{where}: --std must be positive and --mean finite")
+    q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale)
+    g.values[q.name] = q
+    g.values[name] = Value(name, v.shape, np.dtype(io.input_type), scale=1.0)
+    w = g.add_const(name + "::norm_w", (1.0 / std).reshape(channels, 1, 1, 1))
+    b = g.add_const(name + "::norm_b", -mean / std)
+    node = Node(conv.QUANTIZED_CONVOLUTION.name, [name, w, b], [q.name],
+                dict(stride=[1, 1], pads=[0, 0, 0, 0], dilation=[1, 1], groups=channels,
+                     lo=-INF, hi=INF), f"{where} (--input-type {io.input_type})")
+    quantizer.weights(node)
+    quantizer.new_nodes.append(node)
+    return q.name
+
+
+def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = None):
+    """Turns a calibrated float graph into an int8 graph with float32 inputs and outputs, or
+    those `io` gives."""
+    io = io or IoTypes()
     for name in list(g.values):
         v = g.values[name]
         if v.const is None and v.dtype == np.float32:
             v.scale = scale_from_range(ranges.get(name, 0.0))
     new_nodes = []
-    # Inputs: quantize right after entry.
+    quantizer = Quantizer(g, new_nodes)
+    # Inputs: quantize right after entry (integer inputs: converted by a first layer).
     renames = {}
     for name in g.inputs:
         v = g.values[name]
+        if io.input_type != "float32":
+            renames[name] = _integer_input(g, quantizer, name, io)
+            continue
         q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale)
         g.values[q.name] = q
         new_nodes.append(Node(schema.quantization.QUANTIZE.name, [name], [q.name], {},
                               f"graph input '{name}'"))
         renames[name] = q.name
-    quantizer = Quantizer(g, new_nodes)
     for node in g.nodes:
         node.inputs = [renames.get(i, i) for i in node.inputs]
         op = schema.get(node.op)
@@ -278,10 +334,14 @@ def quantize_graph(g: Graph, ranges: Dict[str, float]):
         if op.quantized:
             node.op = op.quantized
         new_nodes.append(node)
-    # Outputs: dequantize back to float32 under the original names.
+    # Outputs: dequantize back to float32 under the original names (--output-type int8: the
+    # int8 values themselves, their scale and zero point in the program file).
     final_outputs = []
     for name in g.outputs:
         v = g.values[name]
+        if io.output_type == "int8":
+            final_outputs.append(name)
+            continue
         q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale,
                   zero_point=v.zero_point)
         g.values[q.name] = q
@@ -429,6 +489,13 @@ class CompileOptions:
     delegate: Optional[str] = None        # "cpu-packed" | "npu"
     npu_config: Optional[str] = None      # default DEFAULT_NPU_CONFIG with delegate "npu"
     disabled_passes: tuple = ()
+    input_type: str = "float32"           # "uint8" | "int8": integer image inputs
+    mean: tuple = (0.0,)                  # the integer input's normalisation
+    std: tuple = (1.0,)
+    output_type: str = "float32"          # "int8": quantised outputs
+
+    def io_types(self) -> IoTypes:
+        return IoTypes(self.input_type, tuple(self.mean), tuple(self.std), self.output_type)
 
     def pass_options(self, npu_operators) -> passes.Options:
         return passes.Options(npu_operators=npu_operators, quantize=self.quantize,
@@ -449,16 +516,21 @@ def npu_operators(options: CompileOptions, log=None) -> Optional[set]:
 
 
 def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
-                  delegate: Optional[str] = None, npu_ops: Optional[set] = None) -> pf.Program:
+                  delegate: Optional[str] = None, npu_ops: Optional[set] = None,
+                  io: Optional[IoTypes] = None) -> pf.Program:
     """The IR through activation fusion, quantisation, delegation and memory planning."""
+    io = io or IoTypes()
     fuse_activations(g)
     check_types(g)
+    if quantize != "int8" and (io.input_type != "float32" or io.output_type != "float32"):
+        raise CompileError("--input-type and --output-type are those of a quantised program: "
+                           "add --quantize int8")
     if quantize == "int8":
         if any(g.values[i].dtype != np.float32 for i in g.inputs):
             raise CompileError("int8 quantisation needs a float32 model")
         if not samples:
             raise CompileError("int8 quantisation needs calibration samples")
-        quantize_graph(g, calibrate(g, samples))
+        quantize_graph(g, calibrate(g, samples), io)
     if delegate == "cpu-packed":
         delegate_cpu_packed(g)
     elif delegate == "npu":
@@ -496,7 +568,7 @@ def compile_model(model, options: CompileOptions, log=None) -> pf.Program:
     npu_ops = npu_operators(options, log)
     g = load_onnx(model, options.pass_options(npu_ops), log)
     return compile_graph(g, options.quantize, calibration_samples(g, options), options.delegate,
-                         npu_ops)
+                         npu_ops, options.io_types())
 
 
 def compile_file(model_path, out_path, log=None, **options) -> pf.Program:
@@ -519,9 +591,17 @@ def _print_ops(args, options: CompileOptions, log) -> int:
     lowering.check()
     g = lowering.graph
     program = compile_graph(g, options.quantize, random_samples(g, 1) if options.quantize
-                            else None, options.delegate, npu_operators(options))
+                            else None, options.delegate, npu_operators(options),
+                            options.io_types())
     print("SOCSIM_KERNEL_OPS=" + ";".join(operator_list(program)))
     return 0
+
+
+def _floats(text: str) -> tuple:
+    try:
+        return tuple(float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a comma-separated list of numbers")
 
 
 def main(argv=None) -> int:
@@ -555,6 +635,24 @@ def main(argv=None) -> int:
                              "int8 elementwise add, four bytes per word; npu: the int8 "
                              "operators the --npu-config preset lists, as layer descriptors "
                              "for the NPU, docs/npu.md; needs --quantize int8)")
+    parser.add_argument("--input-type", choices=["float32", "uint8", "int8"],
+                        default="float32",
+                        help="element type of the quantised program's inputs (default "
+                             "float32): with uint8/int8 the program reads the integer image q "
+                             "and the model's float input is (q - mean) / std per channel, "
+                             "computed by a first int8 layer (on the NPU with --delegate npu) "
+                             "instead of a float quantise on the CPU; needs --quantize int8 "
+                             "and NCHW inputs")
+    parser.add_argument("--mean", type=_floats, default=(0.0,), metavar="M[,M...]",
+                        help="the integer input's mean, one value or one per channel "
+                             "(e.g. 123.675,116.28,103.53; default 0)")
+    parser.add_argument("--std", type=_floats, default=(1.0,), metavar="S[,S...]",
+                        help="the integer input's standard deviation, one value or one per "
+                             "channel (e.g. 58.395,57.12,57.375; default 1)")
+    parser.add_argument("--output-type", choices=["float32", "int8"], default="float32",
+                        help="element type of the quantised program's outputs (default "
+                             "float32: dequantised on the CPU); int8 leaves them quantised, "
+                             "their scale and zero point in the program file")
     parser.add_argument("--npu-config", metavar="PRESET",
                         help="NPU preset (configs/npu/*.yaml) whose operator list decides "
                              "what --delegate npu moves to the NPU (default "
@@ -583,7 +681,9 @@ def main(argv=None) -> int:
         parser.error("give -o/--output and/or --print-ops")
     options = CompileOptions(quantize=args.quantize, calibration=args.calibration,
                              samples=args.samples, delegate=args.delegate,
-                             npu_config=args.npu_config, disabled_passes=tuple(args.no_pass))
+                             npu_config=args.npu_config, disabled_passes=tuple(args.no_pass),
+                             input_type=args.input_type, mean=args.mean, std=args.std,
+                             output_type=args.output_type)
 
     def log(line):
         if not args.quiet:

@@ -10,8 +10,9 @@ from onnx import TensorProto, helper, numpy_helper
 
 from socsim_aot import onnx_eval, onnx_graph
 from socsim_aot.passes import (Options, Report, batch_norm, channel_shuffle, constant_chains,
-                               fold_constants, fuse_gelu, fuse_glu, fuse_layer_norm, fuse_silu,
-                               no_ops, reduce_as_pool, reshape_chains, transpose_clip)
+                               fold_constants, fold_pad, fuse_gelu, fuse_glu, fuse_layer_norm,
+                               fuse_silu, no_ops, reduce_as_pool, reshape_chains,
+                               transpose_clip)
 
 RNG = np.random.default_rng(0)
 
@@ -219,6 +220,28 @@ class PassTest(unittest.TestCase):
         self.assertEqual(ops(g), ["Conv", "Clip", "Transpose"])
         self.assertEqual(report.count, 1)
         self.assertEqual(g.shape(g.nodes[1].outputs[0]), [1, 4, 2, 5])
+
+    def test_zero_pad_before_conv_goes_into_its_pads(self):
+        import torch
+        pad_conv = torch.nn.Sequential(torch.nn.ZeroPad2d((1, 2, 0, 1)),
+                                       torch.nn.Conv2d(3, 4, 3, padding=1))
+        g = torch_graph(pad_conv, (1, 3, 6, 5))
+        self.assertIn("Pad", ops(g))
+        report = self.rewrite(g, fold_pad.run, Options())
+        self.assertEqual((ops(g), report.count), (["Conv"], 1))
+        self.assertEqual(g.nodes[0].attrs["pads"], [1, 2, 2, 3])  # top, left, bottom, right
+        # a reflecting Pad, or one that another node also reads, stays
+        for module in (torch.nn.Sequential(torch.nn.ReflectionPad2d(1),
+                                           torch.nn.Conv2d(3, 4, 3)),):
+            g = torch_graph(module, (1, 3, 6, 5))
+            self.assertEqual(self.rewrite(g, fold_pad.run, Options()).count, 0)
+        w = RNG.standard_normal((4, 3, 3, 3)).astype(np.float32)
+        nodes = [helper.make_node("Pad", ["x", "p"], ["xp"]),
+                 helper.make_node("Conv", ["xp", "w"], ["c"]),
+                 helper.make_node("Add", ["xp", "xp"], ["y2"])]
+        g = graph(nodes, [("x", [1, 3, 4, 4])], [("c", [1, 4, 4, 4]), ("y2", [1, 3, 6, 6])],
+                  [("w", w), ("p", np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64))])
+        self.assertEqual(self.rewrite(g, fold_pad.run, Options()).count, 0)
 
     def test_reduce_mean_over_space_is_global_average_pool(self):
         for keep in (0, 1):

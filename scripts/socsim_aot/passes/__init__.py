@@ -69,13 +69,14 @@ class Pass:
 
 def _pipeline() -> List[Pass]:
     from socsim_aot.passes import (batch_norm, channel_shuffle, constant_chains,
-                                   fold_constants, fuse_gelu, fuse_glu, fuse_layer_norm,
-                                   fuse_silu,
-                                   no_ops, reduce_as_pool, reshape_chains, transpose_clip)
+                                   fold_constants, fold_pad, fuse_gelu, fuse_glu,
+                                   fuse_layer_norm, fuse_silu, no_ops, reduce_as_pool,
+                                   reshape_chains, transpose_clip)
     return [
         Pass("fold_constants", fold_constants.run, "nodes folded"),
         Pass("remove_no_ops", no_ops.run, "nodes removed"),
         Pass("fold_batch_norm", batch_norm.run, "BatchNormalization nodes folded"),
+        Pass("fold_pad_into_conv", fold_pad.run, "Pad nodes folded"),
         Pass("merge_constant_chains", constant_chains.run, "nodes merged away"),
         Pass("merge_reshape_transpose", reshape_chains.run, "rewrites"),
         Pass("transpose_past_clip", transpose_clip.run, "Transpose nodes moved"),
