@@ -393,7 +393,50 @@ def plan_memory(sizes: Dict[int, int], lifetimes: Dict[int, tuple]):
     return offsets, total
 
 
-def emit_program(g: Graph) -> pf.Program:
+DATA_ALIGNMENT = 16  # planned offsets (the runtime's kDataAlignment)
+
+
+def _nbytes(v: Value) -> int:
+    return int(np.prod(v.shape, dtype=np.int64)) * np.dtype(v.dtype).itemsize
+
+
+def concat_placements(g: Graph) -> Dict[str, tuple]:
+    """Concatenation as output placement: the inputs of a concatenation along an axis with
+    only 1s before it are consecutive blocks of its output, so their producers can write
+    them there and the copy disappears (an NPU writes its layers' outputs into the slices,
+    RKNN guide 5.2.4). Returns {input value: (concatenation output, byte offset)} for the
+    concatenations where every input is an activation written by one node (not a program
+    input or output, placed nowhere else, of the output's dtype and quantisation) and every
+    block starts at a planned-memory alignment."""
+    placed: Dict[str, tuple] = {}
+    produced = {o for n in g.nodes for o in n.outputs}
+    for node in g.nodes:
+        if node.op != schema.data_movement.CAT.name or "npu_segment" in node.attrs:
+            continue
+        y = g.values[node.outputs[0]]
+        ins = [g.resolve(i) for i in node.inputs]
+        if any(d != 1 for d in y.shape[:node.attrs["axis"]]) or len(set(ins)) != len(ins) or \
+                y.name in placed:
+            continue
+        blocks, offset = {}, 0
+        for name in ins:
+            v = g.values[name]
+            if v.const is not None or name not in produced or name in g.inputs or \
+                    name in g.outputs or name in placed or offset % DATA_ALIGNMENT or \
+                    (v.dtype, v.scale, v.zero_point) != (y.dtype, y.scale, y.zero_point):
+                break
+            blocks[name] = (y.name, offset)
+            offset += _nbytes(v)
+        else:
+            placed.update(blocks)
+            node.attrs["placed"] = True
+    return placed
+
+
+def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
+    """The program file of the IR: tensors, instructions, delegate calls and the memory plan
+    (with `place_concats`, concatenations as output placement: concat_placements)."""
+    placed = concat_placements(g) if place_concats else {}
     ids: Dict[str, int] = {}
     tensors: List[pf.Tensor] = []
 
@@ -417,6 +460,8 @@ def emit_program(g: Graph) -> pf.Program:
     instructions, delegates = [], []
     npu_emitted = set()
     for node in g.nodes:
+        if place_concats and node.attrs.get("placed"):
+            continue  # its inputs were written into its output
         segment = node.attrs.get("npu_segment")
         if segment is not None:  # one delegate call per NPU segment (npu_partition.py)
             if segment not in npu_emitted:
@@ -454,10 +499,28 @@ def emit_program(g: Graph) -> pf.Program:
                 span[0], span[1] = min(span[0], step), max(span[1], step)
     for t in outputs:
         life[t][1] = end
+    # A placed value lives in its concatenation's output, which lives as long as all of them.
+    def root(name):
+        offset = 0
+        while name in placed:
+            name, at = placed[name]
+            offset += at
+        return name, offset
+    for name in placed:
+        if name in ids and ids[name] in life:
+            top = tid(root(name)[0])
+            span = life.pop(ids[name])
+            whole = life.setdefault(top, list(span))
+            whole[0], whole[1] = min(whole[0], span[0]), max(whole[1], span[1])
     offsets, total = plan_memory({t: tensors[t].nbytes for t in life},
                                  {t: tuple(v) for t, v in life.items()})
     for t, off in offsets.items():
         tensors[t].buffer, tensors[t].offset = 0, off
+    for name in placed:
+        if name in ids:
+            top, at = root(name)
+            tensors[ids[name]].buffer = 0
+            tensors[ids[name]].offset = tensors[ids[top]].offset + at
     return pf.Program(tensors, instructions, [total], delegates, inputs, outputs)
 
 
@@ -465,7 +528,7 @@ def emit_program(g: Graph) -> pf.Program:
 
 def calibrate(g: Graph, samples: List[List[np.ndarray]]) -> Dict[str, float]:
     """Runs the float program on each sample and returns max |value| per IR value."""
-    program = emit_program(g)
+    program = emit_program(g, place_concats=False)  # every value in the trace
     names = {i: t.name for i, t in enumerate(program.tensors)}
     ranges: Dict[str, float] = {}
     for sample in samples:

@@ -195,6 +195,38 @@ class CompilerTest(unittest.TestCase):
         self.assertLess(np.abs(a - b).max(), 0.05 * np.abs(a).max())
         self.assertTrue(np.all(b >= 0))  # the fused ReLU survived quantisation
 
+    def concat_model(self):
+        rng = np.random.default_rng(2)
+        inits = [numpy_helper.from_array(rng.standard_normal(s).astype(np.float32), n)
+                 for n, s in (("wa", (16, 3, 3, 3)), ("wb", (16, 3, 1, 1)), ("wc", (8, 32, 1, 1)))]
+        nodes = [helper.make_node("Conv", ["x", "wa"], ["a"], pads=[1, 1, 1, 1]),
+                 helper.make_node("Relu", ["a"], ["ar"]),
+                 helper.make_node("Conv", ["x", "wb"], ["b"]),
+                 helper.make_node("Concat", ["ar", "b"], ["cat"], axis=1),
+                 helper.make_node("Conv", ["cat", "wc"], ["y"])]
+        return save(nodes, [vi("x", [1, 3, 6, 6])], [vi("y", [1, 8, 6, 6])], inits,
+                    self.path("cat.onnx"))
+
+    def test_concat_inputs_are_written_into_its_output(self):
+        path = self.concat_model()
+        x = np.random.default_rng(4).standard_normal((1, 3, 6, 6)).astype(np.float32)
+        for options in ({}, dict(quantize="int8"), dict(quantize="int8", delegate="npu")):
+            g = compiler.load_onnx(path)
+            placed = compiler.compile_graph(g, samples=compiler.random_samples(g, 2), **options)
+            unplaced = compiler.emit_program(g, place_concats=False)
+            self.assertIn("aten::cat.out", [i.name for i in unplaced.instructions])
+            self.assertNotIn("aten::cat.out", [i.name for i in placed.instructions])
+            copy = next(i for i in unplaced.instructions if i.name == "aten::cat.out")
+            names = [t.name for t in placed.tensors]
+            cat, a, b = (placed.tensors[names.index(unplaced.tensors[i].name)]
+                         for i in copy.outputs + copy.inputs)
+            self.assertEqual((a.offset - cat.offset, b.offset - cat.offset), (0, a.nbytes))
+            (want,) = reference.run(unplaced, [x])
+            (got,) = reference.run(placed, [x])
+            np.testing.assert_array_equal(got, want)
+            self.assertLess(placed.buffers[0], unplaced.buffers[0] + 1)
+            pf.read(pf.write(placed))  # the runtime's checks: alignment, bounds
+
     MEAN, STD = (123.675, 116.28, 103.53), (58.395, 57.12, 57.375)
 
     def integer_io_programs(self, delegate=None, output_type="int8"):
