@@ -33,7 +33,7 @@ def make_model(op_type: str, path: str):
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
     graph = helper.make_graph([helper.make_node(op_type, ["x"], ["y"], name=op_type.lower())],
                               op_type.lower(), [x], [y])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
     inferred = onnx.shape_inference.infer_shapes(model)
     model.graph.output[0].CopyFrom(inferred.graph.output[0])
     onnx.checker.check_model(model)
