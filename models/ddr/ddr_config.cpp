@@ -15,15 +15,19 @@ namespace {
 struct GeometryKey {
   const char* key;
   uint32_t DdrGeometry::*field;
+  bool required;  // in a preset; optional ones keep the DdrGeometry default
 };
 constexpr GeometryKey kGeometryKeys[] = {
-    {"channels", &DdrGeometry::channels},
-    {"channel_width_bits", &DdrGeometry::channel_width_bits},
-    {"burst_length", &DdrGeometry::burst_length},
-    {"bank_groups", &DdrGeometry::bank_groups},
-    {"banks_per_group", &DdrGeometry::banks_per_group},
-    {"rows", &DdrGeometry::rows},
-    {"row_bytes", &DdrGeometry::row_bytes},
+    {"channels", &DdrGeometry::channels, true},
+    {"ranks", &DdrGeometry::ranks, false},
+    {"channel_width_bits", &DdrGeometry::channel_width_bits, true},
+    {"burst_length", &DdrGeometry::burst_length, true},
+    {"data_rate", &DdrGeometry::data_rate, false},
+    {"bank_groups", &DdrGeometry::bank_groups, true},
+    {"banks_per_group", &DdrGeometry::banks_per_group, true},
+    {"rows", &DdrGeometry::rows, true},
+    {"row_bytes", &DdrGeometry::row_bytes, true},
+    {"banks_per_refpb", &DdrGeometry::banks_per_refpb, false},
 };
 
 struct TimingKey {
@@ -32,15 +36,60 @@ struct TimingKey {
   bool required;  // in a preset; optional ones default as documented
 };
 constexpr TimingKey kTimingKeys[] = {
-    {"CL", &DdrTimingParams::cl, true},           {"CWL", &DdrTimingParams::cwl, true},
-    {"tRCD", &DdrTimingParams::t_rcd, true},      {"tRP", &DdrTimingParams::t_rp, true},
-    {"tRPab", &DdrTimingParams::t_rp_all, false}, {"tRAS", &DdrTimingParams::t_ras, true},
-    {"tRC", &DdrTimingParams::t_rc, true},        {"tCCD_S", &DdrTimingParams::t_ccd_s, true},
-    {"tCCD_L", &DdrTimingParams::t_ccd_l, true},  {"tRRD_S", &DdrTimingParams::t_rrd_s, true},
-    {"tRRD_L", &DdrTimingParams::t_rrd_l, true},  {"tFAW", &DdrTimingParams::t_faw, true},
-    {"tWR", &DdrTimingParams::t_wr, true},        {"tRTP", &DdrTimingParams::t_rtp, true},
-    {"tWTR_S", &DdrTimingParams::t_wtr_s, true},  {"tWTR_L", &DdrTimingParams::t_wtr_l, true},
-    {"tRFC", &DdrTimingParams::t_rfc, true},      {"tREFI", &DdrTimingParams::t_refi, true},
+    {"CL", &DdrTimingParams::cl, true},
+    {"CWL", &DdrTimingParams::cwl, true},
+    {"tRCD", &DdrTimingParams::t_rcd, true},
+    {"tRP", &DdrTimingParams::t_rp, true},
+    {"tRPab", &DdrTimingParams::t_rp_all, false},
+    {"tRAS", &DdrTimingParams::t_ras, true},
+    {"tRC", &DdrTimingParams::t_rc, true},
+    {"tCCD_S", &DdrTimingParams::t_ccd_s, true},
+    {"tCCD_L", &DdrTimingParams::t_ccd_l, true},
+    {"tRRD_S", &DdrTimingParams::t_rrd_s, true},
+    {"tRRD_L", &DdrTimingParams::t_rrd_l, true},
+    {"tFAW", &DdrTimingParams::t_faw, true},
+    {"tWR", &DdrTimingParams::t_wr, true},
+    {"tRTP", &DdrTimingParams::t_rtp, true},
+    {"tWTR_S", &DdrTimingParams::t_wtr_s, true},
+    {"tWTR_L", &DdrTimingParams::t_wtr_l, true},
+    {"tRFC", &DdrTimingParams::t_rfc, true},
+    {"tREFI", &DdrTimingParams::t_refi, true},
+    {"tRCDWR", &DdrTimingParams::t_rcd_wr, false},
+    {"tCCD_S_WR", &DdrTimingParams::t_ccd_s_wr, false},
+    {"tCCD_L_WR", &DdrTimingParams::t_ccd_l_wr, false},
+    {"tPPD", &DdrTimingParams::t_ppd, false},
+    {"tRTRS", &DdrTimingParams::t_rtrs, false},
+    {"tRFCpb", &DdrTimingParams::t_rfc_pb, false},
+    {"tREFIpb", &DdrTimingParams::t_refi_pb, false},
+    {"tPBR2PBR", &DdrTimingParams::t_pbr2pbr, false},
+    {"tPBR2ACT", &DdrTimingParams::t_pbr2act, false},
+};
+
+// Optional timings that default to another one (or a constant) when a preset leaves them
+// out; resolved after all overrides, so overriding tRCD also moves a defaulted tRCDWR.
+struct TimingDefault {
+  uint32_t DdrTimingParams::*field;
+  uint32_t DdrTimingParams::*from;  // nullptr: `constant`
+  uint32_t constant;
+};
+constexpr TimingDefault kTimingDefaults[] = {
+    {&DdrTimingParams::t_rp_all, &DdrTimingParams::t_rp, 0},
+    {&DdrTimingParams::t_rcd_wr, &DdrTimingParams::t_rcd, 0},
+    {&DdrTimingParams::t_ccd_s_wr, &DdrTimingParams::t_ccd_s, 0},
+    {&DdrTimingParams::t_ccd_l_wr, &DdrTimingParams::t_ccd_l, 0},
+    {&DdrTimingParams::t_rtrs, nullptr, 2},
+};
+
+struct RailKey {
+  const char* key;
+  double DdrPowerRail::*field;
+  bool required;
+};
+constexpr RailKey kRailKeys[] = {
+    {"voltage", &DdrPowerRail::voltage, true}, {"idd0", &DdrPowerRail::idd0, true},
+    {"idd2n", &DdrPowerRail::idd2n, true},     {"idd3n", &DdrPowerRail::idd3n, true},
+    {"idd4r", &DdrPowerRail::idd4r, true},     {"idd4w", &DdrPowerRail::idd4w, true},
+    {"idd5b", &DdrPowerRail::idd5b, true},     {"idd5pb", &DdrPowerRail::idd5pb, false},
 };
 
 struct MappingKey {
@@ -48,8 +97,11 @@ struct MappingKey {
   std::vector<uint32_t> DdrAddressMapping::*field;
 };
 constexpr MappingKey kMappingKeys[] = {
-    {"channel", &DdrAddressMapping::channel}, {"bank_group", &DdrAddressMapping::bank_group},
-    {"bank", &DdrAddressMapping::bank},       {"row", &DdrAddressMapping::row},
+    {"channel", &DdrAddressMapping::channel},
+    {"rank", &DdrAddressMapping::rank},
+    {"bank_group", &DdrAddressMapping::bank_group},
+    {"bank", &DdrAddressMapping::bank},
+    {"row", &DdrAddressMapping::row},
     {"column", &DdrAddressMapping::column},
 };
 
@@ -78,6 +130,8 @@ std::vector<uint32_t> read_bits(const ConfigNode& node) {
   }
   return bits;
 }
+
+void read_energy(const ConfigNode& node, DdrConfig& config);
 
 // Reads the keys of `root` that name DdrConfig fields into `config`. In a preset every
 // field must be present (except documented defaults); in an override any subset may be.
@@ -118,7 +172,7 @@ void read_fields(const ConfigNode& root, DdrConfig& config, bool preset) {
 
   if (auto geometry = preset ? std::optional(root.at("geometry")) : root.find("geometry")) {
     for (const GeometryKey& k : kGeometryKeys) {
-      auto node = preset ? std::optional(geometry->at(k.key)) : geometry->find(k.key);
+      auto node = preset && k.required ? std::optional(geometry->at(k.key)) : geometry->find(k.key);
       if (!node) continue;
       config.geometry.*k.field = as_u32(*node);
       note(std::string("geometry.") + k.key, *node);
@@ -134,7 +188,6 @@ void read_fields(const ConfigNode& root, DdrConfig& config, bool preset) {
       note(std::string("timing.") + k.key, *node);
     }
     timing->reject_unknown_keys();
-    if (preset && !timing->has("tRPab")) config.timing.t_rp_all = config.timing.t_rp;
   }
 
   if (auto mapping = preset ? std::optional(root.at("mapping")) : root.find("mapping")) {
@@ -145,6 +198,41 @@ void read_fields(const ConfigNode& root, DdrConfig& config, bool preset) {
       note(std::string("mapping.") + k.key, *node);
     }
     mapping->reject_unknown_keys();
+  }
+
+  if (auto controller = root.find("controller")) {
+    read_ddr_controller_config(*controller, config.controller, config.origin);
+  }
+  if (preset) {
+    if (auto energy = root.find("energy")) read_energy(*energy, config);
+  }
+}
+
+// The `energy` map of a preset: devices per rank and one entry per supply rail.
+void read_energy(const ConfigNode& node, DdrConfig& config) {
+  const ConfigNode devices = node.at("devices");
+  config.energy.devices = as_u32(devices);
+  config.origin["energy.devices"] = devices.where();
+  for (const auto& [name, rail_node] : node.at("rails").entries()) {
+    DdrPowerRail rail;
+    rail.name = name;
+    for (const RailKey& k : kRailKeys) {
+      auto value = k.required ? std::optional(rail_node.at(k.key)) : rail_node.find(k.key);
+      if (!value) continue;
+      rail.*k.field = value->as_double();
+      config.origin["energy.rails." + name + "." + k.key] = value->where();
+    }
+    rail_node.reject_unknown_keys();
+    config.energy.rails.push_back(rail);
+  }
+  node.reject_unknown_keys();
+}
+
+// Fills the optional timings a preset left out (see kTimingDefaults).
+void resolve_defaults(DdrConfig& config) {
+  for (const TimingDefault& d : kTimingDefaults) {
+    uint32_t& value = config.timing.*d.field;
+    if (value == 0) value = d.from != nullptr ? config.timing.*d.from : d.constant;
   }
 }
 
@@ -180,7 +268,8 @@ void validate_geometry(const DdrConfig& c) {
     if (value == 0) fail_at(c, key, "must not be zero");
     const bool width = k.field == &DdrGeometry::channel_width_bits;
     const bool burst = k.field == &DdrGeometry::burst_length;
-    if (!width && !burst && !is_power_of_two(value)) {
+    const bool rate = k.field == &DdrGeometry::data_rate;
+    if (!width && !burst && !rate && !is_power_of_two(value)) {
       fail_at(c, key, "must be a power of two, got " + std::to_string(value));
     }
   }
@@ -188,8 +277,22 @@ void validate_geometry(const DdrConfig& c) {
   if (g.channel_width_bits % 8 != 0) {
     fail_at(c, "geometry.channel_width_bits", "must be a multiple of 8");
   }
-  if (g.burst_length % 2 != 0) {
-    fail_at(c, "geometry.burst_length", "must be even (two transfers per tCK)");
+  if (g.burst_length % g.data_rate != 0) {
+    fail_at(
+        c, "geometry.burst_length",
+        "must be a multiple of data_rate (" + std::to_string(g.data_rate) + " transfers per tCK)");
+  }
+  if (g.banks_per_refpb > g.banks_per_rank()) {
+    fail_at(c, "geometry.banks_per_refpb", "must not exceed the banks of a rank");
+  }
+  if (g.channels > kMaxDdrChannels) {
+    fail_at(c, "geometry.channels", "at most " + std::to_string(kMaxDdrChannels) + " channels");
+  }
+  if (g.banks_per_channel() > kMaxDdrBanksPerChannel) {
+    fail_at(c, "geometry.banks_per_group",
+            "ranks x bank_groups x banks_per_group must be at most " +
+                std::to_string(kMaxDdrBanksPerChannel) + " per channel, got " +
+                std::to_string(g.banks_per_channel()));
   }
   if (!is_power_of_two(g.burst_bytes())) {
     fail_at(c, "geometry.burst_length",
@@ -207,7 +310,12 @@ void validate_geometry(const DdrConfig& c) {
 void validate_timing(const DdrConfig& c) {
   if (!(c.tck_ps > 0)) fail_at(c, "tck_ps", "must be greater than zero");
   for (const TimingKey& k : kTimingKeys) {
-    if (c.timing.*k.field == 0) fail_at(c, std::string("timing.") + k.key, "must not be zero");
+    const bool defaulted =
+        k.field == &DdrTimingParams::t_rp_all || k.field == &DdrTimingParams::t_rcd_wr ||
+        k.field == &DdrTimingParams::t_ccd_s_wr || k.field == &DdrTimingParams::t_ccd_l_wr;
+    if ((k.required || defaulted) && c.timing.*k.field == 0) {
+      fail_at(c, std::string("timing.") + k.key, "must not be zero");
+    }
   }
   const DdrTimingParams& t = c.timing;
   auto need = [&](bool ok, const char* key, const std::string& message) {
@@ -226,6 +334,56 @@ void validate_timing(const DdrConfig& c) {
        "tREFI (" + s(t.t_refi) + ") must exceed tRFC + tRPab (" + s(t.t_rfc) + " + " +
            s(t.t_rp_all) + ")");
   need(t.cl > t.cwl, "CL", "CL must be greater than CWL");
+  need(t.t_ras >= t.t_rcd_wr, "tRCDWR", "tRAS must be >= tRCDWR");
+  need(t.t_ccd_l_wr >= t.t_ccd_s_wr, "tCCD_L_WR", "tCCD_L_WR must be >= tCCD_S_WR");
+  const bool any_pb = t.t_rfc_pb || t.t_refi_pb || t.t_pbr2pbr || t.t_pbr2act;
+  const bool all_pb = t.t_rfc_pb && t.t_refi_pb && t.t_pbr2pbr && t.t_pbr2act;
+  if (any_pb && !all_pb) {
+    fail_at(c, "timing.tRFCpb",
+            "per-bank refresh needs all of tRFCpb, tREFIpb, tPBR2PBR, tPBR2ACT");
+  }
+  if (all_pb) {
+    need(t.t_refi_pb > t.t_pbr2pbr && t.t_refi_pb > t.t_rp, "tREFIpb",
+         "tREFIpb must exceed tPBR2PBR and tRP");
+    const uint32_t sets = c.geometry.banks_per_rank() / c.geometry.banks_per_refpb;
+    need(uint64_t{t.t_refi_pb} * sets <= t.t_refi, "tREFIpb",
+         "tREFIpb x REFpb commands per round (" + s(t.t_refi_pb) + " x " + s(sets) +
+             ") must not exceed tREFI (" + s(t.t_refi) + "): every bank once per tREFI");
+  }
+}
+
+void validate_controller(const DdrConfig& c) {
+  check_ddr_controller_config(c.controller, [&](const std::string& key, const std::string& msg) {
+    fail_at(c, "controller." + key, msg);
+  });
+  if (c.controller.refresh == DdrRefreshMode::kPerBank && c.timing.t_rfc_pb == 0) {
+    fail_at(c, "controller.refresh",
+            "per_bank refresh needs the device's tRFCpb, tREFIpb, tPBR2PBR and tPBR2ACT");
+  }
+}
+
+void validate_energy(const DdrConfig& c) {
+  if (c.energy.rails.empty()) return;
+  if (c.energy.devices == 0) fail_at(c, "energy.devices", "must not be zero");
+  const DdrTimingParams& t = c.timing;
+  for (const DdrPowerRail& r : c.energy.rails) {
+    const std::string key = "energy.rails." + r.name;
+    if (!(r.voltage > 0)) fail_at(c, key + ".voltage", "must be greater than zero");
+    for (const RailKey& k : kRailKeys) {
+      if (k.required && r.*k.field < 0) fail_at(c, key + "." + k.key, "must not be negative");
+    }
+    // Activate-precharge charge above standby (DRAMPower): must not be negative.
+    const double act = r.idd0 * t.t_rc - r.idd3n * t.t_ras - r.idd2n * (t.t_rc - t.t_ras);
+    if (act < 0) {
+      fail_at(c, key + ".idd0", "IDD0 x tRC must be at least IDD3N x tRAS + IDD2N x (tRC - tRAS)");
+    }
+    for (const auto& [name, value] : {std::pair<const char*, double>{"idd4r", r.idd4r},
+                                      {"idd4w", r.idd4w},
+                                      {"idd5b", r.idd5b}}) {
+      if (value < r.idd3n) fail_at(c, key + "." + name, std::string(name) + " must be >= idd3n");
+    }
+    if (r.idd5pb >= 0 && r.idd5pb < r.idd3n) fail_at(c, key + ".idd5pb", "idd5pb must be >= idd3n");
+  }
 }
 
 void validate_mapping(const DdrConfig& c) {
@@ -238,6 +396,7 @@ void validate_mapping(const DdrConfig& c) {
     uint64_t count;
   } fields[] = {
       {"channel", c.mapping.channel, g.channels},
+      {"rank", c.mapping.rank, g.ranks},
       {"bank_group", c.mapping.bank_group, g.bank_groups},
       {"bank", c.mapping.bank, g.banks_per_group},
       {"row", c.mapping.row, g.rows},
@@ -284,8 +443,9 @@ uint64_t DdrConfig::capacity_bytes() const {
 
 double DdrConfig::peak_bytes_per_s() const {
   if (model == DdrModelKind::kIdeal) return 0;
-  // Two transfers per tCK on each channel's data bus.
-  return 2.0 * geometry.channels * (geometry.channel_width_bits / 8) / (tck_ps * 1e-12);
+  // data_rate transfers per tCK on each channel's data bus.
+  return static_cast<double>(geometry.data_rate) * geometry.channels *
+         (geometry.channel_width_bits / 8) / (tck_ps * 1e-12);
 }
 
 void validate_ddr_config(const DdrConfig& config) {
@@ -297,6 +457,8 @@ void validate_ddr_config(const DdrConfig& config) {
   validate_geometry(config);
   validate_timing(config);
   validate_mapping(config);
+  validate_controller(config);
+  validate_energy(config);
 }
 
 void check_ddr_region_size(const DdrConfig& config, uint64_t size_bytes, const std::string& where) {
@@ -316,6 +478,7 @@ DdrConfig load_ddr_preset(const std::string& file, const std::vector<std::string
   config.preset_file = file;
   read_fields(root, config, /*preset=*/true);
   root.reject_unknown_keys();
+  resolve_defaults(config);
   validate_ddr_config(config);
   return config;
 }
@@ -334,6 +497,7 @@ DdrConfig load_ddr_config(const ConfigNode& node, const std::string& base_dir) {
     throw ConfigError(preset.where() + ": DDR preset: " + e.what());
   }
   read_fields(node, config, /*preset=*/false);
+  resolve_defaults(config);
   validate_ddr_config(config);
   if (auto size = node.find("size")) check_ddr_region_size(config, size->as_size(), size->where());
   return config;
