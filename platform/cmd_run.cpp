@@ -334,12 +334,19 @@ int cmd_run(const std::vector<std::string>& all_args) {
     ddr->stats().print(std::cout, vm.count("ddr-banks") > 0);
   }
 
-  // NPU per-layer reports, with the CPU's operators of the same execution from the probes.
+  // NPU per-layer reports, with the CPU's operators of the same execution from the probes
+  // and the NPU's share of the DDR energy.
+  std::vector<NpuDdrEnergy> npu_ddr;
+  for (Ddr* ddr : soc->ddrs()) {
+    const RegionConfig* region = soc->config().find_region(ddr->basename());
+    auto rates = ddr->timing().energy_rates("npu");
+    if (region != nullptr && rates) npu_ddr.push_back({region->base, region->size, *rates});
+  }
   std::vector<NpuReportInput> npu_reports;
   for (const Npu* npu : soc->npus()) {
     if (npu->layers().empty()) continue;
     npu_reports.push_back({npu, probes ? probes->last_execution_cpu_operators()
-                                       : std::vector<CpuOperatorRecord>{}, mhz});
+                                       : std::vector<CpuOperatorRecord>{}, mhz, npu_ddr});
     if (!quiet) print_npu_report(std::cout, npu_reports.back());
   }
 

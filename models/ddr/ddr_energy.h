@@ -32,6 +32,21 @@ struct DdrEnergy {
   nlohmann::json to_json() const;
 };
 
+/// What one initiator's DDR traffic costs in a finished run, to give parts of the run (an
+/// NPU layer) their share of the DDR energy: per byte read and written, its bursts' read or
+/// write energy plus, spread over all its bytes, the energy of the activates it caused; and
+/// the device's standby and refresh power averaged over the run.
+struct DdrEnergyRates {
+  double read_pj_per_byte = 0;
+  double write_pj_per_byte = 0;
+  double static_mw = 0;
+  /// pJ for moving `read_bytes` and `write_bytes` in `duration_ns` of the run.
+  double energy_pj(double read_bytes, double write_bytes, double duration_ns) const {
+    return read_bytes * read_pj_per_byte + write_bytes * write_pj_per_byte +
+           static_mw * duration_ns;
+  }
+};
+
 /// The energy cost of each command and state, per rank, from a preset's currents.
 class DdrEnergyModel {
  public:

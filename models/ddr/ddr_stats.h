@@ -153,6 +153,8 @@ class DdrStats {
   /// REFab and REFpb commands of all channels.
   uint64_t refreshes() const;
   bool has_energy() const { return has_energy_; }
+  /// Memory clock cycles the utilisation and energy cover (from time 0).
+  uint64_t span_cycles() const { return span_cycles_; }
   const DdrEnergy& energy() const { return energy_; }
   /// Fraction of the span each rank's (bank group's) bursts held their channel's data bus.
   double rank_utilisation(size_t flat_rank) const;

@@ -218,6 +218,24 @@ void DdrTiming::finish() {
   if (energy_.enabled()) stats_.set_energy(total, std::move(per_rank));
 }
 
+std::optional<DdrEnergyRates> DdrTiming::energy_rates(const std::string& initiator) const {
+  if (!stats_.has_energy()) return std::nullopt;
+  const auto& names = stats_.initiator_names();
+  const auto it = std::find(names.begin(), names.end(), initiator);
+  if (it == names.end()) return std::nullopt;
+  const DdrCounters& c = stats_.initiators()[it - names.begin()];
+  if (c.bytes() == 0) return std::nullopt;
+  DdrEnergyRates rates;
+  const double activates = static_cast<double>(c.row_misses + c.row_conflicts);
+  const double activate_per_byte = activates * energy_.activate_pj() / c.bytes();
+  rates.read_pj_per_byte = energy_.read_burst_pj() / burst_bytes_ + activate_per_byte;
+  rates.write_pj_per_byte = energy_.write_burst_pj() / burst_bytes_ + activate_per_byte;
+  const double span_ns = stats_.span_cycles() * config_.tck_ps / 1000.0;
+  const DdrEnergy& e = stats_.energy();
+  rates.static_mw = span_ns > 0 ? (e.background_pj + e.refresh_pj) / span_ns : 0.0;
+  return rates;
+}
+
 DdrResult DdrTiming::access_ideal(uint64_t arrival_ps, bool is_write, uint32_t bytes,
                                   int initiator) {
   DdrResult result;

@@ -22,6 +22,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "models/ddr/controller/ddr_channel_controller.h"
@@ -68,6 +70,9 @@ class DdrTiming : private DdrBurstSink {
   DdrStats& stats() { return stats_; }
   const DdrStats& stats() const { return stats_; }
   const DdrEnergyModel& energy_model() const { return energy_; }
+  /// Energy rates of the initiator named `initiator` after finish(); nullopt when the
+  /// preset has no currents or the initiator moved no data.
+  std::optional<DdrEnergyRates> energy_rates(const std::string& initiator) const;
   const DdrAddressDecoder& decoder() const { return decoder_; }
 
   /// Memory clock cycle <-> picoseconds (cycles are aligned to time 0). cycle_to_ps rounds

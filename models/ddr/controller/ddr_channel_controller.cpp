@@ -74,7 +74,6 @@ void DdrChannelController::unlink(int32_t e) {
 }
 
 void DdrChannelController::enqueue(const DdrBurstRequest& burst, uint64_t cycle) {
-  choice_valid_ = false;
   if (!queued_writes_.empty()) {
     auto it = queued_writes_.find(burst.line);
     if (it != queued_writes_.end()) {
@@ -116,6 +115,7 @@ void DdrChannelController::enqueue(const DdrBurstRequest& burst, uint64_t cycle)
   const uint32_t rank = device_.rank_of(burst.bank);
   entry.refresh_stall = cycle < refresh_busy_until_[burst.bank] || refresh_[rank].pending ||
                         banks_[burst.bank].refresh_pending;
+  const bool fresh = !banks_[burst.bank].stale;
   link(e);
   const int dir = burst.is_write ? kWrite : kRead;
   ++queued_[dir];
@@ -123,6 +123,50 @@ void DdrChannelController::enqueue(const DdrBurstRequest& burst, uint64_t cycle)
   stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
   stats_.max_write_queue = std::max(stats_.max_write_queue, queued_[kWrite]);
   if (burst.is_write) queued_writes_.emplace(burst.line, e);
+  update_choice(e, fresh);
+}
+
+// A new entry only adds to its bank's offers (it is the youngest: not the head unless the
+// bank was empty, not activated), so for a policy that orders candidates the new choice is
+// the better of the last one and that bank's offers; a bank whose offers it does not change
+// keeps them.
+void DdrChannelController::update_choice(int32_t e, bool offers_were_fresh) {
+  if (!choice_valid_) return;
+  choice_valid_ = false;
+  if (!scheduler_->orders_candidates() || choice_.kind != Kind::kRequest || refreshing_ > 0) {
+    return;
+  }
+  const bool mode = write_mode_;
+  update_write_mode();
+  if (write_mode_ != mode) return;
+  const Entry& entry = entries_[e];
+  const int dir = write_mode_ ? kWrite : kRead;
+  BankQueue& q = banks_[entry.bank];
+  const bool same_direction = entry.is_write == (dir == kWrite);
+  bool unchanged = !same_direction;
+  if (same_direction && offers_were_fresh && q.offers_dir == dir && q.head[dir] != e) {
+    // Not the head; it adds an offer only as the bank's first row hit.
+    bool has_hit = false;
+    for (uint8_t i = 0; i < q.offer_count; ++i) has_hit |= q.offers[i].candidate.column;
+    unchanged = has_hit || entry.row != device_.open_row(entry.bank);
+  }
+  if (unchanged) {
+    q.stale = !offers_were_fresh;
+  } else {
+    const uint32_t b = entry.bank;
+    make_offers(b, dir);
+    candidates_[0] = candidates_[choice_.candidate];
+    size_t count = 1;
+    for (uint8_t i = 0; i < q.offer_count; ++i) {
+      const Offer& o = q.offers[i];
+      DdrCandidate& c = candidates_[count++];
+      c = o.candidate;
+      c.ready = std::max(std::max(now_, o.bank_ready), shared_bound(o.bound));
+    }
+    choice_.candidate = scheduler_->pick(candidates_.data(), count);
+    choice_.cycle = candidates_[choice_.candidate].ready;
+  }
+  choice_valid_ = true;
 }
 
 void DdrChannelController::finish_entry(int32_t e, uint64_t done_cycle) {

@@ -183,6 +183,9 @@ class DdrChannelController {
            (refresh_[device_.rank_of(bank)].pending || banks_[bank].refresh_pending);
   }
   void collect_candidates();
+  /// After entry `e` was queued: keeps the last choice valid where that is cheap.
+  /// `offers_were_fresh`: its bank's offers were up to date before it was linked.
+  void update_choice(int32_t e, bool offers_were_fresh);
   void make_offers(uint32_t bank, int dir);
   void add_offer(BankQueue& q, int32_t e, uint32_t bank, bool oldest, bool activated);
   void mark_rank_stale(uint32_t rank);

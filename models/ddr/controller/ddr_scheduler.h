@@ -34,6 +34,10 @@ class DdrScheduler {
   /// Index of the candidate to issue; `count` > 0. The chosen candidate's
   /// `ready` is when it issues, so a policy that waits for an older request returns it.
   virtual size_t pick(const DdrCandidate* candidates, size_t count) const = 0;
+  /// True if the choice is the best candidate under an order of single candidates (and
+  /// their own bank's state): then a new request needs only to be compared with the
+  /// previous choice, not a new pick over all.
+  virtual bool orders_candidates() const { return false; }
 };
 
 /// The policy `config.scheduler` names, with its parameters.

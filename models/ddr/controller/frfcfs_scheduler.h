@@ -17,6 +17,7 @@ class FrFcfsScheduler : public DdrScheduler {
  public:
   explicit FrFcfsScheduler(uint32_t cap) : cap_(cap) {}
   size_t pick(const DdrCandidate* candidates, size_t count) const override;
+  bool orders_candidates() const override { return true; }
 
  private:
   bool eligible(const DdrCandidate& c) const {
