@@ -14,9 +14,9 @@
 //   --write-traces writes every generated trace in socsim's text format (ddr_trace.h), so
 //   the same traces can be converted (socsim ddr-trace --write-format) and run elsewhere.
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <map>

@@ -345,8 +345,9 @@ int cmd_run(const std::vector<std::string>& all_args) {
   std::vector<NpuReportInput> npu_reports;
   for (const Npu* npu : soc->npus()) {
     if (npu->layers().empty()) continue;
-    npu_reports.push_back({npu, probes ? probes->last_execution_cpu_operators()
-                                       : std::vector<CpuOperatorRecord>{}, mhz, npu_ddr});
+    npu_reports.push_back(
+        {npu, probes ? probes->last_execution_cpu_operators() : std::vector<CpuOperatorRecord>{},
+         mhz, npu_ddr});
     if (!quiet) print_npu_report(std::cout, npu_reports.back());
   }
 

@@ -124,25 +124,25 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
   out << ":\n";
   char line[512];
   const bool energy = !in.ddr.empty();
-  const char* head =
-      "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %10s %s%-9s %s\n";
+  const char* head = "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %10s %s%-9s %s\n";
   std::snprintf(line, sizeof line, head, "ID", "OpType", "DataType", "Target", "InputShape",
-                "OutputShape", "DDRCycles", "NPUCycles", "TotalCycles", "Time(us)",
-                "MacUsage(%)", "RW(KB)", energy ? "   DDR(uJ) " : "", "Bound", "FullName");
+                "OutputShape", "DDRCycles", "NPUCycles", "TotalCycles", "Time(us)", "MacUsage(%)",
+                "RW(KB)", energy ? "   DDR(uJ) " : "", "Bound", "FullName");
   out << line;
   uint64_t total_cycles = 0;
   double total_us = 0, npu_us = 0, cpu_us = 0, read_kb = 0, write_kb = 0, ddr_uj = 0;
   for (const Row& r : rows) {
-    const std::string energy_cell =
-        !energy ? "" : r.ddr_uj >= 0 ? fmt("%10.3f ", r.ddr_uj) : std::string("         - ");
-    std::snprintf(line, sizeof line,
-                  "%-4u %-18s %-8s %-6s %-18s %-18s %10s %10s %12llu %10.1f %11s %10.1f %s%-9s %s\n",
-                  r.id, r.op_type.c_str(), r.dtype.c_str(), r.target.c_str(), r.in_shape.c_str(),
-                  r.out_shape.c_str(), r.on_npu ? std::to_string(r.ddr).c_str() : "-",
-                  r.on_npu ? std::to_string(r.npu).c_str() : "-",
-                  static_cast<unsigned long long>(r.total), r.time_us,
-                  r.on_npu ? fmt("%.2f", r.mac_usage).c_str() : "-", r.rw_kb,
-                  energy_cell.c_str(), r.bound.c_str(), r.name.c_str());
+    const std::string energy_cell = !energy         ? ""
+                                    : r.ddr_uj >= 0 ? fmt("%10.3f ", r.ddr_uj)
+                                                    : std::string("         - ");
+    std::snprintf(
+        line, sizeof line,
+        "%-4u %-18s %-8s %-6s %-18s %-18s %10s %10s %12llu %10.1f %11s %10.1f %s%-9s %s\n", r.id,
+        r.op_type.c_str(), r.dtype.c_str(), r.target.c_str(), r.in_shape.c_str(),
+        r.out_shape.c_str(), r.on_npu ? std::to_string(r.ddr).c_str() : "-",
+        r.on_npu ? std::to_string(r.npu).c_str() : "-", static_cast<unsigned long long>(r.total),
+        r.time_us, r.on_npu ? fmt("%.2f", r.mac_usage).c_str() : "-", r.rw_kb, energy_cell.c_str(),
+        r.bound.c_str(), r.name.c_str());
     out << line;
     if (r.ddr_uj > 0) ddr_uj += r.ddr_uj;
     total_cycles += r.total;
