@@ -22,12 +22,19 @@ class IssCpu : public CpuModel {
   uint64_t cycles() const override { return iss_.cycle(); }
   uint64_t instructions() const override { return iss_.instret(); }
   uint32_t pc() const override { return iss_.pc(); }
-  void set_retire_observer(RetireObserver* observer) override {
-    iss_.set_retire_observer(observer);
-  }
   Rv32Iss& iss() { return iss_; }
+  bool debug_read_csr(uint32_t address, uint32_t* value) override {
+    return iss_.read_csr(address, value);
+  }
+  bool debug_write_register(unsigned index, uint32_t value) override {
+    iss_.set_reg(index, value);
+    return true;
+  }
 
  private:
+  void attach_retire_observer(RetireObserver* observer) override {
+    iss_.set_retire_observer(observer);
+  }
   void run_thread();
   void sync();
   bool sleep_until_interrupt();
