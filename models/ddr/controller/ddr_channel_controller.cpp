@@ -17,7 +17,8 @@ DdrChannelController::DdrChannelController(const DdrConfig& config, uint32_t cha
   const DdrControllerConfig& c = config.controller;
   capacity_[kRead] = c.read_queue;
   capacity_[kWrite] = c.write_queue;
-  entries_.resize(size_t{c.read_queue} + c.write_queue);
+  // An activated request has left its queue for its bank's active slot (one per bank).
+  entries_.resize(size_t{c.read_queue} + c.write_queue + device_.banks());
   for (size_t i = 0; i < entries_.size(); ++i) {
     entries_[i].next = i + 1 < entries_.size() ? static_cast<int32_t>(i + 1) : kNone;
   }
@@ -38,7 +39,7 @@ DdrChannelController::DdrChannelController(const DdrConfig& config, uint32_t cha
 
 bool DdrChannelController::has_room(bool is_write) const {
   const int dir = is_write ? kWrite : kRead;
-  return queued_[dir] < capacity_[dir];
+  return queued_[dir] - activated_[dir] < capacity_[dir];
 }
 
 int32_t DdrChannelController::alloc_entry() {
@@ -176,10 +177,7 @@ void DdrChannelController::finish_entry(int32_t e, uint64_t done_cycle) {
   const int dir = entry.is_write ? kWrite : kRead;
   --queued_[dir];
   --refresh_[device_.rank_of(entry.bank)].queued;
-  if (entry.is_write) {
-    queued_writes_.erase(entry.line);
-    if (write_mode_) ++drain_writes_;
-  }
+  if (entry.is_write) queued_writes_.erase(entry.line);
   last_event_ = std::max(last_event_, done_cycle);
   DdrBurstDone done;
   done.request = entry.request;
@@ -250,8 +248,9 @@ bool DdrChannelController::step() {
 // ---- scheduling ----------------------------------------------------------------------------
 
 void DdrChannelController::update_write_mode() {
-  const double reads = queued_[kRead];
-  const double writes = queued_[kWrite];
+  // Activated requests are in their banks' active slots, not in the queues.
+  const double reads = queued_[kRead] - activated_[kRead];
+  const double writes = queued_[kWrite] - activated_[kWrite];
   const DdrControllerConfig& c = config_.controller;
   if (!write_mode_) {
     const bool full = writes > c.write_high_watermark * capacity_[kWrite];
@@ -517,6 +516,9 @@ void DdrChannelController::issue_request(const DdrCandidate& c, uint64_t cycle) 
   const int32_t e = c.entry;
   Entry& entry = entries_[e];
   BankQueue& q = banks_[c.bank];
+  // A write belongs to the drain its first command issued in (an activated one may be
+  // written after the drain has ended).
+  if (entry.is_write && !entry.started && write_mode_) ++drain_writes_;
   if (c.column) {
     if (!entry.started) entry.outcome = DdrOutcome::kHit;
     entry.started = true;
@@ -525,6 +527,7 @@ void DdrChannelController::issue_request(const DdrCandidate& c, uint64_t cycle) 
     if (q.activated == e) {
       q.activated = kNone;
       activated_mask_ &= ~(uint64_t{1} << c.bank);
+      --activated_[entry.is_write ? kWrite : kRead];
     }
     // Older requests of the bank, same direction, have been overtaken.
     for (int32_t p = entry.prev; p != kNone; p = entries_[p].prev) {
@@ -544,6 +547,7 @@ void DdrChannelController::issue_request(const DdrCandidate& c, uint64_t cycle) 
     entry.started = true;
     q.activated = e;
     activated_mask_ |= uint64_t{1} << c.bank;
+    ++activated_[entry.is_write ? kWrite : kRead];
   }
 }
 

@@ -214,7 +214,8 @@ class DdrChannelController {
   std::vector<BankQueue> banks_;
   uint64_t pending_mask_[2] = {0, 0};  // banks with queued entries, per direction
   uint64_t activated_mask_ = 0;
-  uint32_t queued_[2] = {0, 0};
+  uint32_t queued_[2] = {0, 0};     // entries per direction, activated ones included
+  uint32_t activated_[2] = {0, 0};  // of those, activated (in their bank's active slot)
   uint32_t capacity_[2];
   uint32_t high_mark_;
   uint32_t low_mark_;

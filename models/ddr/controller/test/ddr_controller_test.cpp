@@ -140,8 +140,10 @@ TEST(DdrController, BypassCapStopsStarvation) {
 
 TEST(DdrController, WritesDrainFromTheHighToTheLowWatermark) {
   // 40 reads fill the read queue (32) and hold the front end back; then 26 writes: with 26
-  // queued (> 0.8 x 32) a drain starts and writes go to the device until only 6 are left
-  // (< 0.2 x 32) while reads wait; the last 6 drain when no read is left.
+  // queued (> 0.8 x 32) a drain starts and writes go to the device until fewer than 0.2 x 32
+  // are left in the queue (activated ones have left it and are written after the drain)
+  // while reads wait; the rest drain when no read is left. Every write's first command
+  // issues in one of the two drains.
   DdrTiming ddr(ddr4_3200());
   uint64_t front = 0;
   for (uint64_t i = 0; i < 40; ++i) {
@@ -160,6 +162,21 @@ TEST(DdrController, WritesDrainFromTheHighToTheLowWatermark) {
   EXPECT_EQ(c.watermark_drains, 1u);
   EXPECT_EQ(c.drained_writes, 26u);
   EXPECT_EQ(ddr.stats().total().writes, 26u);
+}
+
+TEST(DdrController, AnActivatedRequestLeavesItsQueue) {
+  // A read queue of one entry: the second read is accepted as soon as the first one's row
+  // has been activated (ACT at cycle 0, the next command slot at cycle 1), not when the first
+  // read's column command issues (tRCD later): the first waits in its bank's active slot.
+  DdrConfig config = ddr4_3200();
+  config.controller.read_queue = 1;
+  DdrTiming ddr(config);
+  EXPECT_EQ(ddr.submit(0, false, ddr4_addr(0, 0, 5, 0), 64), 0u);
+  EXPECT_EQ(ddr.submit(0, false, ddr4_addr(1, 0, 5, 0), 64), 1 * kTckPs);
+  // The third waits for a queue entry: the second's activate, tRRD_S (4) after the first.
+  EXPECT_EQ(ddr.submit(0, false, ddr4_addr(2, 0, 5, 0), 64), 5 * kTckPs);
+  ddr.finish();
+  EXPECT_EQ(ddr.stats().total().reads, 3u);
 }
 
 TEST(DdrController, ReadOfAQueuedWriteIsForwardedAndRewritesCoalesce) {
