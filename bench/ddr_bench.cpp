@@ -1,11 +1,25 @@
-// DDR model benchmark: host throughput of the timing core and the bandwidth each preset
-// achieves for typical access patterns, against its peak. Prints figures; not a test.
+// DDR model benchmark and validation bench (prints figures; not a test).
 //
-// Usage: ddr_bench [configs/ddr directory]
+// 1. Host speed of the timing core: simulated requests per host CPU second (median of five
+//    runs) for streaming and random traffic, replayed through the queues (submit) and as
+//    blocking requests (access, what the TLM target does).
+// 2. Validation: generated traces (sequential, random, random 2R:1W, three streams sharing
+//    their banks, strided row conflicts), saturating and at 30 % and 10 % of the peak, on
+//    every preset with FCFS and FR-FCFS: bandwidth, mean and p99 latency, row-hit rate.
+//    DDR4-3200 rows show the Ramulator 2.1 figures for the same traces next to them
+//    (docs/ddr.md says how they were obtained).
+//
+// Usage: ddr_bench [--presets DIR] [--requests N] [--speed-only | --validation-only]
+//                  [--write-traces DIR]
+//   --write-traces writes every generated trace in socsim's text format (ddr_trace.h), so
+//   the same traces can be converted (socsim ddr-trace --write-format) and run elsewhere.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,73 +27,181 @@
 #include "models/common/config.h"
 #include "models/ddr/ddr_config.h"
 #include "models/ddr/ddr_timing.h"
+#include "models/ddr/ddr_trace.h"
 
 namespace {
 
 using socsim::DdrConfig;
 using socsim::DdrTiming;
+using socsim::DdrTraceRecord;
 
-struct Request {
-  uint64_t time_ps;
-  bool is_write;
-  uint64_t addr;
-  uint32_t bytes;
-};
-using Trace = std::vector<Request>;
+using Trace = std::vector<DdrTraceRecord>;
 
-Trace sequential(uint64_t bytes, uint32_t size, bool write) {
+constexpr uint32_t kLine = 64;
+
+// ---- traces ----------------------------------------------------------------------------------
+
+Trace sequential(size_t count, uint32_t size, bool write) {
   Trace t;
-  for (uint64_t a = 0; a < bytes; a += size) t.push_back({0, write, a, size});
+  for (size_t i = 0; i < count; ++i) t.push_back({0, write, uint64_t{i} * size, size, 0});
   return t;
 }
 
-// A copy: read a line from the source stream, write one to the destination stream.
-Trace copy(uint64_t bytes, uint64_t dst) {
-  Trace t;
-  for (uint64_t a = 0; a < bytes; a += 64) {
-    t.push_back({0, false, a, 64});
-    t.push_back({0, true, dst + a, 64});
-  }
-  return t;
-}
-
-// Random 64-byte lines; every `write_every`-th one a write (0: reads only).
+// Random lines over the device; every `write_every`-th one a write (0: reads only).
 Trace random_lines(size_t count, uint64_t capacity, unsigned write_every, uint64_t seed) {
   std::mt19937_64 rng(seed);
   Trace t;
   for (size_t i = 0; i < count; ++i) {
     const bool write = write_every != 0 && i % write_every == write_every - 1;
-    t.push_back({0, write, rng() % (capacity / 64) * 64, 64});
+    t.push_back({0, write, rng() % (capacity / kLine) * kLine, kLine, 0});
   }
   return t;
 }
 
-double replay(DdrTiming& ddr, const Trace& trace) {
-  for (const Request& r : trace) ddr.access(r.time_ps, r.is_write, r.addr, r.bytes);
-  return ddr.stats().total().bandwidth_bytes_per_s();
+// Streams a and b read, c writes, one line each in turn; their bases differ only in row
+// bits (rows/8 apart), so the streams go through the same banks and close each other's rows.
+Trace shared_banks(const DdrTiming& ddr, size_t count) {
+  socsim::DdrLocation row_step;
+  row_step.row = ddr.config().geometry.rows / 8;
+  const uint64_t stride = ddr.decoder().encode(row_step);
+  Trace t;
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t stream = i % 3;
+    t.push_back({0, stream == 2, stream * stride + i / 3 * kLine, kLine, 0});
+  }
+  return t;
 }
 
-// Median over `runs` of simulated requests per host second.
-double throughput(const DdrConfig& config, const Trace& trace, int runs) {
+// One line per row of one bank: every access a row conflict (tRC bound).
+Trace strided(const DdrTiming& ddr, size_t count) {
+  socsim::DdrLocation row_step;
+  row_step.row = 1;
+  const uint64_t stride = ddr.decoder().encode(row_step);
+  const uint64_t capacity = ddr.config().capacity_bytes();
+  Trace t;
+  for (size_t i = 0; i < count; ++i) t.push_back({0, false, i * stride % capacity, kLine, 0});
+  return t;
+}
+
+// Spaces the requests so that they offer `load` x the peak bandwidth.
+Trace at_load(Trace t, double load, double peak_bytes_per_s) {
+  if (load <= 0) return t;
+  const double interval_ps = kLine / (load * peak_bytes_per_s) * 1e12;
+  for (size_t i = 0; i < t.size(); ++i) t[i].time_ps = static_cast<uint64_t>(i * interval_ps);
+  return t;
+}
+
+// ---- replay ----------------------------------------------------------------------------------
+
+// Through the queues: each request waits for its time and for room in the queues.
+void replay_queued(DdrTiming& ddr, const Trace& trace) {
+  uint64_t front = 0;
+  for (const DdrTraceRecord& r : trace) {
+    front = ddr.submit(std::max(front, r.time_ps), r.is_write, r.addr, r.bytes, r.initiator);
+  }
+  ddr.finish();
+}
+
+// One blocking request after the other, each at its own time (a TLM initiator).
+void replay_blocking(DdrTiming& ddr, const Trace& trace) {
+  for (const DdrTraceRecord& r : trace) ddr.access(r.time_ps, r.is_write, r.addr, r.bytes);
+  ddr.finish();
+}
+
+// CPU time of this thread: on a shared build machine wall time says more about the other
+// jobs than about the model.
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + t.tv_nsec * 1e-9;
+}
+
+double requests_per_second(const DdrConfig& config, const Trace& trace,
+                           void (*replay)(DdrTiming&, const Trace&)) {
+  constexpr int kRuns = 5;
   std::vector<double> rates;
-  for (int i = 0; i < runs; ++i) {
+  for (int i = 0; i < kRuns; ++i) {
     DdrTiming ddr(config);
-    const auto start = std::chrono::steady_clock::now();
+    const double start = cpu_seconds();
     replay(ddr, trace);
-    const std::chrono::duration<double> host = std::chrono::steady_clock::now() - start;
-    rates.push_back(static_cast<double>(trace.size()) / host.count());
+    rates.push_back(static_cast<double>(trace.size()) / (cpu_seconds() - start));
   }
   std::sort(rates.begin(), rates.end());
   return rates[rates.size() / 2];
 }
 
+// ---- reference figures -----------------------------------------------------------------------
+
+// Ramulator 2.1 (github.com/CMU-SAFARI/ramulator2, commit c5b1c3a): DDR4_8Gb_x8,
+// DDR4_3200AA, one rank, read/write queues 32, watermarks 0.2/0.8, open rows, all-bank
+// refresh, these traces (100k requests) mapped with socsim's mapping. "fcfs" is Ramulator's
+// FR-FCFS with the readiness test removed (the oldest eligible request); docs/ddr.md.
+struct Reference {
+  double gbps, mean_ns, p99_ns, hit_rate;
+};
+const std::map<std::string, Reference>& ramulator_ddr4() {
+  static const std::map<std::string, Reference> table = {
+#include "bench/ddr_bench_ramulator.inc"
+  };
+  return table;
+}
+
+struct Row {
+  double gbps, mean_ns, p99_ns, hit_rate;
+};
+
+// Bandwidth and row hits of all requests; latency of the reads (as Ramulator reports it):
+// writes are replayed as a second initiator so the two are counted apart.
+Row measure(const DdrConfig& config, Trace trace) {
+  for (DdrTraceRecord& r : trace) r.initiator = r.is_write ? 1 : 0;
+  DdrTiming ddr(config);
+  replay_queued(ddr, trace);
+  const socsim::DdrCounters& total = ddr.stats().total();
+  const socsim::DdrCounters& reads = ddr.stats().initiators()[0];
+  const uint64_t bursts = total.row_hits + total.row_misses + total.row_conflicts;
+  return {total.bandwidth_bytes_per_s() / 1e9, reads.latency.mean_ps() / 1000.0,
+          reads.latency.quantile_ps(0.99) / 1000.0,
+          bursts ? static_cast<double>(total.row_hits) / bursts : 0.0};
+}
+
+void write_trace(const std::string& file, const Trace& trace) {
+  std::ofstream out(file);
+  socsim::DdrTrace t;
+  t.records = trace;
+  t.initiators = {"trace"};
+  socsim::write_ddr_trace(out, t, socsim::DdrTraceContext{});
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string dir = argc > 1 ? argv[1] : std::string(SOCSIM_SOURCE_DIR) + "/configs/ddr";
+  std::string dir = std::string(SOCSIM_SOURCE_DIR) + "/configs/ddr";
+  std::string trace_dir;
+  size_t requests = 100'000;
+  bool speed = true, validation = true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--presets" && i + 1 < argc) {
+      dir = argv[++i];
+    } else if (arg == "--requests" && i + 1 < argc) {
+      requests = std::stoul(argv[++i]);
+    } else if (arg == "--write-traces" && i + 1 < argc) {
+      trace_dir = argv[++i];
+    } else if (arg == "--speed-only") {
+      validation = false;
+    } else if (arg == "--validation-only") {
+      speed = false;
+    } else {
+      std::fprintf(stderr,
+                   "usage: ddr_bench [--presets DIR] [--requests N] [--speed-only | "
+                   "--validation-only] [--write-traces DIR]\n");
+      return 2;
+    }
+  }
   std::vector<DdrConfig> presets;
   try {
-    for (const char* name : {"ddr4-3200.yaml", "lpddr4x-4266.yaml"}) {
+    for (const char* name : {"ddr4-3200.yaml", "lpddr4x-4266.yaml", "lpddr5-6400.yaml",
+                             "ddr5-4800.yaml", "hbm2.yaml"}) {
       presets.push_back(socsim::load_ddr_preset(dir + "/" + name));
     }
   } catch (const socsim::ConfigError& e) {
@@ -87,52 +209,84 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  constexpr int kRuns = 5;
-  std::printf("Model throughput (simulated requests per host second, median of %d runs)\n", kRuns);
-  std::printf("%-22s %16s %16s %16s\n", "preset", "stream 64 B", "random 64 B", "stream 4 KiB");
-  for (const DdrConfig& c : presets) {
-    const double stream = throughput(c, sequential(64ull << 20, 64, false), kRuns);
-    const double random = throughput(c, random_lines(1'000'000, c.capacity_bytes(), 0, 1), kRuns);
-    const double large = throughput(c, sequential(256ull << 20, 4096, false), kRuns);
-    std::printf("%-22s %15.2fM %15.2fM %15.2fM\n", c.name.c_str(), stream / 1e6, random / 1e6,
-                large / 1e6);
+  if (speed) {
+    std::printf("Model throughput (simulated requests per host CPU second, median of 5 runs)\n");
+    std::printf("%-22s %14s %14s %14s %14s %14s\n", "preset", "stream 64 B", "random 64 B",
+                "stream 4 KiB", "stream, TLM", "random, TLM");
+    for (const DdrConfig& c : presets) {
+      const Trace stream = sequential(1'000'000, kLine, false);
+      const Trace random = random_lines(1'000'000, c.capacity_bytes(), 0, 1);
+      const Trace large = sequential(65'536, 4096, false);
+      std::printf("%-22s %13.2fM %13.2fM %13.2fM %13.2fM %13.2fM\n", c.name.c_str(),
+                  requests_per_second(c, stream, replay_queued) / 1e6,
+                  requests_per_second(c, random, replay_queued) / 1e6,
+                  requests_per_second(c, large, replay_queued) / 1e6,
+                  requests_per_second(c, stream, replay_blocking) / 1e6,
+                  requests_per_second(c, random, replay_blocking) / 1e6);
+    }
   }
+  if (!validation) return 0;
 
   struct Pattern {
     const char* name;
-    std::function<Trace(const DdrConfig&)> make;
+    std::function<Trace(const DdrTiming&)> make;
   };
   const Pattern patterns[] = {
-      {"sequential read 64 B", [](const DdrConfig&) { return sequential(64ull << 20, 64, false); }},
-      {"sequential write 64 B", [](const DdrConfig&) { return sequential(64ull << 20, 64, true); }},
-      {"sequential read 4 KiB",
-       [](const DdrConfig&) { return sequential(64ull << 20, 4096, false); }},
-      // Source and destination differ only in row bits: every access closes the other
-      // stream's row (requests are served in order, there is no write buffer).
-      {"copy 64 B, same banks",
-       [](const DdrConfig& c) { return copy(32ull << 20, c.capacity_bytes() / 2); }},
-      // Destination shifted by 0x12080: other bank groups (or channels) and other banks.
-      {"copy 64 B, other banks",
-       [](const DdrConfig& c) { return copy(32ull << 20, c.capacity_bytes() / 2 + 0x12080); }},
-      {"random read 64 B",
-       [](const DdrConfig& c) { return random_lines(200'000, c.capacity_bytes(), 0, 2); }},
-      {"random 2R:1W 64 B",
-       [](const DdrConfig& c) { return random_lines(200'000, c.capacity_bytes(), 3, 3); }},
+      {"sequential", [&](const DdrTiming&) { return sequential(requests, kLine, false); }},
+      {"random",
+       [&](const DdrTiming& d) {
+         return random_lines(requests, d.config().capacity_bytes(), 0, 2);
+       }},
+      {"random 2R:1W",
+       [&](const DdrTiming& d) {
+         return random_lines(requests, d.config().capacity_bytes(), 3, 3);
+       }},
+      {"shared banks", [&](const DdrTiming& d) { return shared_banks(d, requests); }},
+      {"strided", [&](const DdrTiming& d) { return strided(d, requests); }},
   };
-  std::printf("\nAchieved bandwidth, all requests queued at time 0 (GB/s and %% of peak)\n");
-  std::printf("%-24s", "pattern");
-  for (const DdrConfig& c : presets) std::printf(" %22s", c.name.c_str());
-  std::printf("\n%-24s", "peak");
-  for (const DdrConfig& c : presets) std::printf(" %15.2f GB/s     ", c.peak_bytes_per_s() / 1e9);
-  std::printf("\n");
-  for (const Pattern& p : patterns) {
-    std::printf("%-24s", p.name);
-    for (const DdrConfig& c : presets) {
-      DdrTiming ddr(c);
-      const double bw = replay(ddr, p.make(c));
-      std::printf(" %10.2f GB/s %5.1f %%", bw / 1e9, 100.0 * bw / c.peak_bytes_per_s());
+  const struct {
+    const char* name;
+    double load;
+  } loads[] = {{"sat", 0}, {"30%", 0.3}, {"10%", 0.1}};
+  const socsim::DdrSchedulerKind schedulers[] = {socsim::DdrSchedulerKind::kFcfs,
+                                                 socsim::DdrSchedulerKind::kFrFcfs};
+
+  std::printf(
+      "\nValidation: %zu 64-byte requests per trace; GB/s, latency (acceptance to last "
+      "data) mean / p99 in ns, row hits\n",
+      requests);
+  std::printf("%-18s %-13s %-4s %-6s %7s %8s %8s %5s   %s\n", "preset", "trace", "load", "sched",
+              "GB/s", "mean", "p99", "hits", "Ramulator 2.1 GB/s mean p99 hits");
+  for (const DdrConfig& preset : presets) {
+    DdrTiming shape(preset);
+    for (const Pattern& p : patterns) {
+      for (const auto& load : loads) {
+        const Trace trace = at_load(p.make(shape), load.load, preset.peak_bytes_per_s());
+        if (!trace_dir.empty()) {
+          std::string name = preset.name + "_" + p.name + "_" + load.name;
+          for (char& ch : name) {
+            if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+          }
+          write_trace(trace_dir + "/" + name + ".trace", trace);
+        }
+        for (socsim::DdrSchedulerKind kind : schedulers) {
+          DdrConfig config = preset;
+          config.controller.scheduler = kind;
+          const Row row = measure(config, trace);
+          std::printf("%-18s %-13s %-4s %-6s %7.2f %8.1f %8.1f %4.0f%%", preset.name.c_str(),
+                      p.name, load.name, socsim::to_string(kind), row.gbps, row.mean_ns, row.p99_ns,
+                      100 * row.hit_rate);
+          const std::string key = std::string(p.name) + "/" + load.name + "/" + to_string(kind);
+          auto ref = ramulator_ddr4().find(key);
+          if (&preset == &presets.front() && ref != ramulator_ddr4().end()) {
+            const Reference& r = ref->second;
+            std::printf("   %7.2f %7.1f %7.1f %4.0f%%  (%+.1f %%)", r.gbps, r.mean_ns, r.p99_ns,
+                        100 * r.hit_rate, 100 * (row.gbps / r.gbps - 1));
+          }
+          std::printf("\n");
+        }
+      }
     }
-    std::printf("\n");
   }
   return 0;
 }

@@ -1,5 +1,6 @@
-// `socsim ddr-trace`: replays a text memory trace through a DDR preset and prints the
-// model's statistics (format of the trace: docs/ddr.md).
+// `socsim ddr-trace`: replays a memory trace through a DDR preset and prints the model's
+// statistics, or converts a trace between socsim's, Ramulator 2's and DRAMSys' formats
+// (docs/ddr.md).
 #include <boost/program_options.hpp>
 #include <fstream>
 #include <iostream>
@@ -19,31 +20,107 @@ namespace {
 constexpr const char* kUsage = R"(Usage: socsim ddr-trace --ddr PRESET.yaml [options] TRACE
 
 Replays a memory trace through a DDR model and prints its statistics: bandwidth, row
-hits/misses/conflicts, latency mean/p50/p99/max and refresh stalls, per initiator and per
-bank. Requests are issued in file order, each at its own time.
+hits/misses/conflicts, latency mean/p50/p99/max and refresh stalls per initiator and per
+bank, what each channel's controller did (queue occupancy, bypasses, write drains,
+forwarding, refreshes), data-bus utilisation per rank and bank group, and the energy.
 
-Trace lines (# starts a comment):
-  <time> <R|W> <address> <bytes> [initiator]
-  time: number with optional unit ps, ns or us (no unit: ns); address: offset inside the
-  DDR device, decimal or 0x-hex; initiator: optional name (default "trace").
+Requests enter the controller's queues in file order, each not before its time; a full
+queue holds the following requests back (--mode queued, default). With --mode blocking
+each request is served on its own before the next is looked at, as a blocking bus
+initiator sees it. With --write-trace the trace is converted instead of replayed.
+
+Trace formats (--format, --write-format):
+  socsim        <time> <R|W> <address> <bytes> [initiator]   (# comments; time: number
+                with optional unit ps, ns or us, no unit: ns; address: offset inside the
+                DDR device, decimal or 0x-hex; initiator: optional name, default "trace")
+  ramulator-ls  LD|ST <address>                 Ramulator 2 LoadStoreTrace (no times)
+  ramulator-rw  R|W ch,rank,bg,bank,row,column  Ramulator 2 ReadWriteTrace (no times)
+  dramsys       <cycle>: [(<bytes>)] read|write <hex address>   DRAMSys .stl; cycles of
+                a player clock of --trace-clock-mhz
 
 Options)";
+
+struct Options {
+  std::string preset;
+  std::string trace_file;
+  std::string json_file;
+  std::string format = "socsim";
+  std::string write_file;
+  std::string write_format = "socsim";
+  std::string mode = "queued";
+  double clock_mhz = 1000;
+  std::vector<std::string> overrides;
+};
+
+void replay(DdrTiming& ddr, const DdrTrace& trace, bool blocking) {
+  for (size_t i = 0; i < trace.initiators.size(); ++i) {
+    ddr.stats().set_initiator_name(static_cast<int>(i), trace.initiators[i]);
+  }
+  uint64_t front = 0;  // the front end issues in file order
+  for (const DdrTraceRecord& r : trace.records) {
+    if (blocking) {
+      ddr.access(r.time_ps, r.is_write, r.addr, r.bytes, r.initiator);
+    } else {
+      front = ddr.submit(std::max(front, r.time_ps), r.is_write, r.addr, r.bytes, r.initiator);
+    }
+  }
+  ddr.finish();
+}
+
+int run(const Options& o) {
+  const DdrConfig config = load_ddr_preset(o.preset, o.overrides);
+  DdrTraceContext in{parse_ddr_trace_format(o.format, "--format"), &config, o.clock_mhz};
+  const DdrTrace trace = load_ddr_trace(o.trace_file, config.capacity_bytes(), in);
+  if (!o.write_file.empty()) {
+    DdrTraceContext out_context{parse_ddr_trace_format(o.write_format, "--write-format"), &config,
+                                o.clock_mhz};
+    std::ofstream out(o.write_file);
+    write_ddr_trace(out, trace, out_context);
+    if (!out) throw ConfigError(o.write_file + ": cannot write file");
+    std::cout << "trace " << o.trace_file << ": " << trace.records.size() << " requests written to "
+              << o.write_file << " (" << o.write_format << ")\n";
+    return 0;
+  }
+  if (o.mode != "queued" && o.mode != "blocking") {
+    throw ConfigError("--mode: expected 'queued' or 'blocking', got '" + o.mode + "'");
+  }
+  DdrTiming ddr(config);
+  replay(ddr, trace, o.mode == "blocking");
+  std::cout << "trace " << o.trace_file << ": " << trace.records.size() << " requests, " << o.mode
+            << "\n";
+  ddr.stats().print(std::cout);
+  if (!o.json_file.empty()) {
+    std::ofstream out(o.json_file);
+    nlohmann::json report = ddr.stats().to_json();
+    report["trace"] = o.trace_file;
+    report["mode"] = o.mode;
+    out << report.dump(2) << "\n";
+    if (!out) throw ConfigError(o.json_file + ": cannot write file");
+  }
+  return 0;
+}
 
 }  // namespace
 
 int cmd_ddr_trace(const std::vector<std::string>& args) {
   po::options_description options(kUsage);
-  std::string preset;
-  std::string json_file;
-  std::string trace_file;
-  std::vector<std::string> overrides;
-  options.add_options()("help,h", "print this help")("ddr", po::value(&preset)->value_name("FILE"),
-                                                     "DDR preset YAML (configs/ddr/...)")(
-      "set", po::value(&overrides)->composing()->value_name("KEY=VALUE"),
-      "override a preset field, e.g. --set timing.tRCD=24 (repeatable)")(
-      "json", po::value(&json_file)->value_name("FILE"), "also write the statistics as JSON");
+  Options o;
+  options.add_options()("help,h", "print this help")(
+      "ddr", po::value(&o.preset)->value_name("FILE"), "DDR preset YAML (configs/ddr/...)")(
+      "set", po::value(&o.overrides)->composing()->value_name("KEY=VALUE"),
+      "override a preset field, e.g. --set timing.tRCD=24 or --set controller.scheduler=fcfs "
+      "(repeatable)")("format", po::value(&o.format)->value_name("FMT"),
+                      "format of TRACE: socsim (default), ramulator-ls, ramulator-rw, dramsys")(
+      "mode", po::value(&o.mode)->value_name("MODE"), "queued (default) or blocking")(
+      "json", po::value(&o.json_file)->value_name("FILE"), "also write the statistics as JSON")(
+      "write-trace", po::value(&o.write_file)->value_name("FILE"),
+      "convert TRACE into FILE instead of replaying it")(
+      "write-format", po::value(&o.write_format)->value_name("FMT"),
+      "format of --write-trace (default socsim)")(
+      "trace-clock-mhz", po::value(&o.clock_mhz)->value_name("MHZ"),
+      "dramsys traces: the player clock (default 1000)");
   po::options_description hidden;
-  hidden.add_options()("trace", po::value(&trace_file));
+  hidden.add_options()("trace", po::value(&o.trace_file));
   po::options_description all;
   all.add(options).add(hidden);
   po::positional_options_description positional;
@@ -62,37 +139,18 @@ int cmd_ddr_trace(const std::vector<std::string>& args) {
     std::cout << options << "\n";
     return 0;
   }
-  if (preset.empty() || trace_file.empty()) {
-    std::cerr << "socsim ddr-trace: " << (preset.empty() ? "--ddr" : "a trace file")
+  if (o.preset.empty() || o.trace_file.empty()) {
+    std::cerr << "socsim ddr-trace: " << (o.preset.empty() ? "--ddr" : "a trace file")
               << " is required\n\n"
               << options << "\n";
     return kExitUsage;
   }
-
   try {
-    const DdrConfig config = load_ddr_preset(preset, overrides);
-    const DdrTrace trace = load_ddr_trace(trace_file, config.capacity_bytes());
-    DdrTiming ddr(config);
-    for (size_t i = 0; i < trace.initiators.size(); ++i) {
-      ddr.stats().set_initiator_name(static_cast<int>(i), trace.initiators[i]);
-    }
-    for (const DdrTraceRecord& r : trace.records) {
-      ddr.access(r.time_ps, r.is_write, r.addr, r.bytes, r.initiator);
-    }
-    std::cout << "trace " << trace_file << ": " << trace.records.size() << " requests\n";
-    ddr.stats().print(std::cout);
-    if (!json_file.empty()) {
-      std::ofstream out(json_file);
-      nlohmann::json report = ddr.stats().to_json();
-      report["trace"] = trace_file;
-      out << report.dump(2) << "\n";
-      if (!out) throw ConfigError(json_file + ": cannot write file");
-    }
+    return run(o);
   } catch (const ConfigError& e) {
     std::cerr << "socsim ddr-trace: " << e.what() << "\n";
     return kExitUsage;
   }
-  return 0;
 }
 
 }  // namespace socsim

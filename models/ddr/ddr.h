@@ -1,11 +1,14 @@
 // The DDR memory as a SystemC TLM-2.0 target: stores the data and times every access with
-// DdrTiming.
+// DdrTiming (its memory controller and device timing).
 //
 // Addresses are offsets inside the DDR region (the router subtracts the region base).
 // b_transport adds the model's latency to the annotated delay, taking sc_time_stamp() +
-// delay as the arrival time, so temporally decoupled initiators are timed where they are.
-// There is no DMI: every access must be timed. transport_dbg reads and writes without
-// timing (ELF and model loading).
+// delay as the arrival time, so temporally decoupled initiators are timed where they are:
+// a read until its last data beat, a write until the controller's write queue accepted it
+// (posted; the data is stored at once, so a later read returns it, from the write queue
+// while the write is still queued). There is no DMI: every access must be timed.
+// transport_dbg reads and writes without timing (ELF and model loading). When the
+// simulation ends (sc_stop) the queued writes are served and the statistics completed.
 #pragma once
 
 #include <tlm_utils/simple_target_socket.h>
@@ -46,6 +49,9 @@ class Ddr : public sc_core::sc_module {
   const DdrStats& stats() const { return timing_.stats(); }
   /// Records every timed access into `log` (not owned; null: none, the default).
   void set_access_log(std::vector<DdrAccessRecord>* log) { access_log_ = log; }
+
+ protected:
+  void end_of_simulation() override { timing_.finish(); }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

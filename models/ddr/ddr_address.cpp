@@ -4,6 +4,7 @@ namespace socsim {
 
 DdrAddressDecoder::DdrAddressDecoder(const DdrAddressMapping& mapping)
     : channel_(compile(mapping.channel)),
+      rank_(compile(mapping.rank)),
       bank_group_(compile(mapping.bank_group)),
       bank_(compile(mapping.bank)),
       row_(compile(mapping.row)),
@@ -17,10 +18,15 @@ DdrAddressDecoder::Field DdrAddressDecoder::compile(const std::vector<uint32_t>&
     size_t width = 1;
     while (i + width < bits.size() && bits[i + width] == bits[i] + width) ++width;
     const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-    field.push_back(Run{static_cast<uint8_t>(bits[i]), static_cast<uint8_t>(i), mask});
+    const Run run{static_cast<uint8_t>(bits[i]), static_cast<uint8_t>(i), mask};
+    if (i == 0) {
+      field.first = run;
+    } else {
+      field.more.push_back(run);
+    }
     i += width;
   }
-  return field;
+  return field;  // no bits: mask 0, every address maps to 0
 }
 
 }  // namespace socsim

@@ -1,5 +1,6 @@
-// Decoding of a DDR address (offset inside the DDR region) into channel, bank group, bank,
-// row and column, following a configured DdrAddressMapping.
+// Decoding of a DDR address (offset inside the DDR region) into channel, rank, bank group,
+// bank, row and column, following a configured DdrAddressMapping, and the inverse (traces
+// are generated and converted from locations).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@ namespace socsim {
 /// Where one burst lives in the device.
 struct DdrLocation {
   uint32_t channel = 0;
+  uint32_t rank = 0;
   uint32_t bank_group = 0;
   uint32_t bank = 0;  ///< inside its bank group
   uint32_t row = 0;
@@ -27,11 +29,18 @@ class DdrAddressDecoder {
   DdrLocation decode(uint64_t addr) const {
     DdrLocation loc;
     loc.channel = extract(channel_, addr);
+    loc.rank = extract(rank_, addr);
     loc.bank_group = extract(bank_group_, addr);
     loc.bank = extract(bank_, addr);
     loc.row = extract(row_, addr);
     loc.column = extract(column_, addr);
     return loc;
+  }
+  /// The burst-aligned address of a location (the inverse of decode()).
+  uint64_t encode(const DdrLocation& loc) const {
+    return deposit(channel_, loc.channel) | deposit(rank_, loc.rank) |
+           deposit(bank_group_, loc.bank_group) | deposit(bank_, loc.bank) |
+           deposit(row_, loc.row) | deposit(column_, loc.column);
   }
 
  private:
@@ -41,16 +50,25 @@ class DdrAddressDecoder {
     uint8_t dst;
     uint64_t mask;
   };
-  using Field = std::vector<Run>;
+  // Most fields are one run of bits: kept inline, with any further runs in `more`.
+  struct Field {
+    Run first{0, 0, 0};
+    std::vector<Run> more;
+  };
 
   static Field compile(const std::vector<uint32_t>& bits);
   static uint32_t extract(const Field& field, uint64_t addr) {
-    uint64_t value = 0;
-    for (const Run& run : field) value |= ((addr >> run.src) & run.mask) << run.dst;
+    uint64_t value = ((addr >> field.first.src) & field.first.mask) << field.first.dst;
+    for (const Run& run : field.more) value |= ((addr >> run.src) & run.mask) << run.dst;
     return static_cast<uint32_t>(value);
   }
+  static uint64_t deposit(const Field& field, uint64_t value) {
+    uint64_t addr = ((value >> field.first.dst) & field.first.mask) << field.first.src;
+    for (const Run& run : field.more) addr |= ((value >> run.dst) & run.mask) << run.src;
+    return addr;
+  }
 
-  Field channel_, bank_group_, bank_, row_, column_;
+  Field channel_, rank_, bank_group_, bank_, row_, column_;
 };
 
 }  // namespace socsim

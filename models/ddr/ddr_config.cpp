@@ -17,16 +17,20 @@ namespace {
 struct GeometryKey {
   const char* key;
   uint32_t DdrGeometry::*field;
+  bool required;  // optional ones keep the DdrGeometry default
   uint32_t max;
 };
 constexpr GeometryKey kGeometryKeys[] = {
-    {"channels", &DdrGeometry::channels, 64},
-    {"channel_width_bits", &DdrGeometry::channel_width_bits, 1024},
-    {"burst_length", &DdrGeometry::burst_length, 64},
-    {"bank_groups", &DdrGeometry::bank_groups, 16},
-    {"banks_per_group", &DdrGeometry::banks_per_group, 64},
-    {"rows", &DdrGeometry::rows, 1u << 24},
-    {"row_bytes", &DdrGeometry::row_bytes, 1u << 20},
+    {"channels", &DdrGeometry::channels, true, 64},
+    {"ranks", &DdrGeometry::ranks, false, 8},
+    {"channel_width_bits", &DdrGeometry::channel_width_bits, true, 1024},
+    {"burst_length", &DdrGeometry::burst_length, true, 64},
+    {"data_rate", &DdrGeometry::data_rate, false, 16},
+    {"bank_groups", &DdrGeometry::bank_groups, true, 16},
+    {"banks_per_group", &DdrGeometry::banks_per_group, true, 64},
+    {"rows", &DdrGeometry::rows, true, 1u << 24},
+    {"row_bytes", &DdrGeometry::row_bytes, true, 1u << 20},
+    {"banks_per_refpb", &DdrGeometry::banks_per_refpb, false, 8},
 };
 constexpr uint32_t kMaxTimingTck = 1000000;
 constexpr double kMinTckPs = 50, kMaxTckPs = 100000;
@@ -38,15 +42,60 @@ struct TimingKey {
   bool required;  // in a preset; optional ones default as documented
 };
 constexpr TimingKey kTimingKeys[] = {
-    {"CL", &DdrTimingParams::cl, true},           {"CWL", &DdrTimingParams::cwl, true},
-    {"tRCD", &DdrTimingParams::t_rcd, true},      {"tRP", &DdrTimingParams::t_rp, true},
-    {"tRPab", &DdrTimingParams::t_rp_all, false}, {"tRAS", &DdrTimingParams::t_ras, true},
-    {"tRC", &DdrTimingParams::t_rc, true},        {"tCCD_S", &DdrTimingParams::t_ccd_s, true},
-    {"tCCD_L", &DdrTimingParams::t_ccd_l, true},  {"tRRD_S", &DdrTimingParams::t_rrd_s, true},
-    {"tRRD_L", &DdrTimingParams::t_rrd_l, true},  {"tFAW", &DdrTimingParams::t_faw, true},
-    {"tWR", &DdrTimingParams::t_wr, true},        {"tRTP", &DdrTimingParams::t_rtp, true},
-    {"tWTR_S", &DdrTimingParams::t_wtr_s, true},  {"tWTR_L", &DdrTimingParams::t_wtr_l, true},
-    {"tRFC", &DdrTimingParams::t_rfc, true},      {"tREFI", &DdrTimingParams::t_refi, true},
+    {"CL", &DdrTimingParams::cl, true},
+    {"CWL", &DdrTimingParams::cwl, true},
+    {"tRCD", &DdrTimingParams::t_rcd, true},
+    {"tRP", &DdrTimingParams::t_rp, true},
+    {"tRPab", &DdrTimingParams::t_rp_all, false},
+    {"tRAS", &DdrTimingParams::t_ras, true},
+    {"tRC", &DdrTimingParams::t_rc, true},
+    {"tCCD_S", &DdrTimingParams::t_ccd_s, true},
+    {"tCCD_L", &DdrTimingParams::t_ccd_l, true},
+    {"tRRD_S", &DdrTimingParams::t_rrd_s, true},
+    {"tRRD_L", &DdrTimingParams::t_rrd_l, true},
+    {"tFAW", &DdrTimingParams::t_faw, true},
+    {"tWR", &DdrTimingParams::t_wr, true},
+    {"tRTP", &DdrTimingParams::t_rtp, true},
+    {"tWTR_S", &DdrTimingParams::t_wtr_s, true},
+    {"tWTR_L", &DdrTimingParams::t_wtr_l, true},
+    {"tRFC", &DdrTimingParams::t_rfc, true},
+    {"tREFI", &DdrTimingParams::t_refi, true},
+    {"tRCDWR", &DdrTimingParams::t_rcd_wr, false},
+    {"tCCD_S_WR", &DdrTimingParams::t_ccd_s_wr, false},
+    {"tCCD_L_WR", &DdrTimingParams::t_ccd_l_wr, false},
+    {"tPPD", &DdrTimingParams::t_ppd, false},
+    {"tRTRS", &DdrTimingParams::t_rtrs, false},
+    {"tRFCpb", &DdrTimingParams::t_rfc_pb, false},
+    {"tREFIpb", &DdrTimingParams::t_refi_pb, false},
+    {"tPBR2PBR", &DdrTimingParams::t_pbr2pbr, false},
+    {"tPBR2ACT", &DdrTimingParams::t_pbr2act, false},
+};
+
+// Optional timings that default to another one (or a constant) when the configuration leaves
+// them out (read after the presets are merged, so overriding tRCD moves a defaulted tRCDWR).
+struct TimingDefault {
+  uint32_t DdrTimingParams::*field;
+  uint32_t DdrTimingParams::*from;  // nullptr: `constant`
+  uint32_t constant;
+};
+constexpr TimingDefault kTimingDefaults[] = {
+    {&DdrTimingParams::t_rp_all, &DdrTimingParams::t_rp, 0},
+    {&DdrTimingParams::t_rcd_wr, &DdrTimingParams::t_rcd, 0},
+    {&DdrTimingParams::t_ccd_s_wr, &DdrTimingParams::t_ccd_s, 0},
+    {&DdrTimingParams::t_ccd_l_wr, &DdrTimingParams::t_ccd_l, 0},
+    {&DdrTimingParams::t_rtrs, nullptr, 2},
+};
+
+struct RailKey {
+  const char* key;
+  double DdrPowerRail::*field;
+  bool required;
+};
+constexpr RailKey kRailKeys[] = {
+    {"voltage", &DdrPowerRail::voltage, true}, {"idd0", &DdrPowerRail::idd0, true},
+    {"idd2n", &DdrPowerRail::idd2n, true},     {"idd3n", &DdrPowerRail::idd3n, true},
+    {"idd4r", &DdrPowerRail::idd4r, true},     {"idd4w", &DdrPowerRail::idd4w, true},
+    {"idd5b", &DdrPowerRail::idd5b, true},     {"idd5pb", &DdrPowerRail::idd5pb, false},
 };
 
 struct MappingKey {
@@ -54,8 +103,11 @@ struct MappingKey {
   std::vector<uint32_t> DdrAddressMapping::*field;
 };
 constexpr MappingKey kMappingKeys[] = {
-    {"channel", &DdrAddressMapping::channel}, {"bank_group", &DdrAddressMapping::bank_group},
-    {"bank", &DdrAddressMapping::bank},       {"row", &DdrAddressMapping::row},
+    {"channel", &DdrAddressMapping::channel},
+    {"rank", &DdrAddressMapping::rank},
+    {"bank_group", &DdrAddressMapping::bank_group},
+    {"bank", &DdrAddressMapping::bank},
+    {"row", &DdrAddressMapping::row},
     {"column", &DdrAddressMapping::column},
 };
 
@@ -84,6 +136,8 @@ std::vector<uint32_t> read_bits(const ConfigNode& node) {
   }
   return bits;
 }
+
+void read_energy(const ConfigNode& node, DdrConfig& config);
 
 // Reads the DdrConfig fields from `root`: a preset file, or a SoC region with its preset
 // merged in (ConfigNode::merge_presets), so every field is present except documented defaults.
@@ -119,9 +173,10 @@ void read_fields(const ConfigNode& root, DdrConfig& config) {
 
   const ConfigNode geometry = root.at("geometry");
   for (const GeometryKey& k : kGeometryKeys) {
-    const ConfigNode node = geometry.at(k.key);
-    config.geometry.*k.field = as_u32(node);
-    note(std::string("geometry.") + k.key, node);
+    auto node = k.required ? std::optional(geometry.at(k.key)) : geometry.find(k.key);
+    if (!node) continue;
+    config.geometry.*k.field = as_u32(*node);
+    note(std::string("geometry.") + k.key, *node);
   }
   geometry.reject_unknown_keys();
 
@@ -133,9 +188,13 @@ void read_fields(const ConfigNode& root, DdrConfig& config) {
     note(std::string("timing.") + k.key, *node);
   }
   timing.reject_unknown_keys();
-  if (!timing.has("tRPab")) {
-    config.timing.t_rp_all = config.timing.t_rp;
-    timing.note_default("tRPab", std::to_string(config.timing.t_rp_all));
+  for (const TimingDefault& d : kTimingDefaults) {
+    const TimingKey* key = nullptr;
+    for (const TimingKey& k : kTimingKeys) key = k.field == d.field ? &k : key;
+    if (timing.has(key->key)) continue;
+    uint32_t& value = config.timing.*d.field;
+    value = d.from != nullptr ? config.timing.*d.from : d.constant;
+    timing.note_default(key->key, std::to_string(value));
   }
 
   const ConfigNode mapping = root.at("mapping");
@@ -146,6 +205,31 @@ void read_fields(const ConfigNode& root, DdrConfig& config) {
     note(std::string("mapping.") + k.key, *node);
   }
   mapping.reject_unknown_keys();
+
+  if (auto controller = root.find("controller")) {
+    read_ddr_controller_config(*controller, config.controller, config.origin);
+  }
+  if (auto energy = root.find("energy")) read_energy(*energy, config);
+}
+
+// The `energy` map of a preset: devices per rank and one entry per supply rail.
+void read_energy(const ConfigNode& node, DdrConfig& config) {
+  const ConfigNode devices = node.at("devices");
+  config.energy.devices = as_u32(devices);
+  config.origin["energy.devices"] = devices.where();
+  for (const auto& [name, rail_node] : node.at("rails").entries()) {
+    DdrPowerRail rail;
+    rail.name = name;
+    for (const RailKey& k : kRailKeys) {
+      auto value = k.required ? std::optional(rail_node.at(k.key)) : rail_node.find(k.key);
+      if (!value) continue;
+      rail.*k.field = value->as_double();
+      config.origin["energy.rails." + name + "." + k.key] = value->where();
+    }
+    rail_node.reject_unknown_keys();
+    config.energy.rails.push_back(rail);
+  }
+  node.reject_unknown_keys();
 }
 
 [[noreturn]] void fail_at(const DdrConfig& config, const std::string& key,
@@ -184,7 +268,8 @@ void validate_geometry(const DdrConfig& c) {
     }
     const bool width = k.field == &DdrGeometry::channel_width_bits;
     const bool burst = k.field == &DdrGeometry::burst_length;
-    if (!width && !burst && !is_power_of_two(value)) {
+    const bool rate = k.field == &DdrGeometry::data_rate;
+    if (!width && !burst && !rate && !is_power_of_two(value)) {
       fail_at(c, key, "must be a power of two, got " + std::to_string(value));
     }
   }
@@ -192,8 +277,22 @@ void validate_geometry(const DdrConfig& c) {
   if (g.channel_width_bits % 8 != 0) {
     fail_at(c, "geometry.channel_width_bits", "must be a multiple of 8");
   }
-  if (g.burst_length % 2 != 0) {
-    fail_at(c, "geometry.burst_length", "must be even (two transfers per tCK)");
+  if (g.burst_length % g.data_rate != 0) {
+    fail_at(
+        c, "geometry.burst_length",
+        "must be a multiple of data_rate (" + std::to_string(g.data_rate) + " transfers per tCK)");
+  }
+  if (g.banks_per_refpb > g.banks_per_rank()) {
+    fail_at(c, "geometry.banks_per_refpb", "must not exceed the banks of a rank");
+  }
+  if (g.channels > kMaxDdrChannels) {
+    fail_at(c, "geometry.channels", "at most " + std::to_string(kMaxDdrChannels) + " channels");
+  }
+  if (g.banks_per_channel() > kMaxDdrBanksPerChannel) {
+    fail_at(c, "geometry.banks_per_group",
+            "ranks x bank_groups x banks_per_group must be at most " +
+                std::to_string(kMaxDdrBanksPerChannel) + " per channel, got " +
+                std::to_string(g.banks_per_channel()));
   }
   if (!is_power_of_two(g.burst_bytes())) {
     fail_at(c, "geometry.burst_length",
@@ -213,8 +312,13 @@ void validate_timing(const DdrConfig& c) {
     fail_at(c, "tck_ps", "must be in [50, 100000] ps");
   }
   for (const TimingKey& k : kTimingKeys) {
+    const bool defaulted =
+        k.field == &DdrTimingParams::t_rp_all || k.field == &DdrTimingParams::t_rcd_wr ||
+        k.field == &DdrTimingParams::t_ccd_s_wr || k.field == &DdrTimingParams::t_ccd_l_wr;
     const uint32_t value = c.timing.*k.field;
-    if (value == 0) fail_at(c, std::string("timing.") + k.key, "must not be zero");
+    if ((k.required || defaulted) && value == 0) {
+      fail_at(c, std::string("timing.") + k.key, "must not be zero");
+    }
     if (value > kMaxTimingTck) {
       fail_at(c, std::string("timing.") + k.key, "must be at most 1000000 tCK");
     }
@@ -236,6 +340,56 @@ void validate_timing(const DdrConfig& c) {
        "tREFI (" + s(t.t_refi) + ") must exceed tRFC + tRPab (" + s(t.t_rfc) + " + " +
            s(t.t_rp_all) + ")");
   need(t.cl > t.cwl, "CL", "CL must be greater than CWL");
+  need(t.t_ras >= t.t_rcd_wr, "tRCDWR", "tRAS must be >= tRCDWR");
+  need(t.t_ccd_l_wr >= t.t_ccd_s_wr, "tCCD_L_WR", "tCCD_L_WR must be >= tCCD_S_WR");
+  const bool any_pb = t.t_rfc_pb || t.t_refi_pb || t.t_pbr2pbr || t.t_pbr2act;
+  const bool all_pb = t.t_rfc_pb && t.t_refi_pb && t.t_pbr2pbr && t.t_pbr2act;
+  if (any_pb && !all_pb) {
+    fail_at(c, "timing.tRFCpb",
+            "per-bank refresh needs all of tRFCpb, tREFIpb, tPBR2PBR, tPBR2ACT");
+  }
+  if (all_pb) {
+    need(t.t_refi_pb > t.t_pbr2pbr && t.t_refi_pb > t.t_rp, "tREFIpb",
+         "tREFIpb must exceed tPBR2PBR and tRP");
+    const uint32_t sets = c.geometry.banks_per_rank() / c.geometry.banks_per_refpb;
+    need(uint64_t{t.t_refi_pb} * sets <= t.t_refi, "tREFIpb",
+         "tREFIpb x REFpb commands per round (" + s(t.t_refi_pb) + " x " + s(sets) +
+             ") must not exceed tREFI (" + s(t.t_refi) + "): every bank once per tREFI");
+  }
+}
+
+void validate_controller(const DdrConfig& c) {
+  check_ddr_controller_config(c.controller, [&](const std::string& key, const std::string& msg) {
+    fail_at(c, "controller." + key, msg);
+  });
+  if (c.controller.refresh == DdrRefreshMode::kPerBank && c.timing.t_rfc_pb == 0) {
+    fail_at(c, "controller.refresh",
+            "per_bank refresh needs the device's tRFCpb, tREFIpb, tPBR2PBR and tPBR2ACT");
+  }
+}
+
+void validate_energy(const DdrConfig& c) {
+  if (c.energy.rails.empty()) return;
+  if (c.energy.devices == 0) fail_at(c, "energy.devices", "must not be zero");
+  const DdrTimingParams& t = c.timing;
+  for (const DdrPowerRail& r : c.energy.rails) {
+    const std::string key = "energy.rails." + r.name;
+    if (!(r.voltage > 0)) fail_at(c, key + ".voltage", "must be greater than zero");
+    for (const RailKey& k : kRailKeys) {
+      if (k.required && r.*k.field < 0) fail_at(c, key + "." + k.key, "must not be negative");
+    }
+    // Activate-precharge charge above standby (DRAMPower): must not be negative.
+    const double act = r.idd0 * t.t_rc - r.idd3n * t.t_ras - r.idd2n * (t.t_rc - t.t_ras);
+    if (act < 0) {
+      fail_at(c, key + ".idd0", "IDD0 x tRC must be at least IDD3N x tRAS + IDD2N x (tRC - tRAS)");
+    }
+    for (const auto& [name, value] : {std::pair<const char*, double>{"idd4r", r.idd4r},
+                                      {"idd4w", r.idd4w},
+                                      {"idd5b", r.idd5b}}) {
+      if (value < r.idd3n) fail_at(c, key + "." + name, std::string(name) + " must be >= idd3n");
+    }
+    if (r.idd5pb >= 0 && r.idd5pb < r.idd3n) fail_at(c, key + ".idd5pb", "idd5pb must be >= idd3n");
+  }
 }
 
 void validate_mapping(const DdrConfig& c) {
@@ -248,6 +402,7 @@ void validate_mapping(const DdrConfig& c) {
     uint64_t count;
   } fields[] = {
       {"channel", c.mapping.channel, g.channels},
+      {"rank", c.mapping.rank, g.ranks},
       {"bank_group", c.mapping.bank_group, g.bank_groups},
       {"bank", c.mapping.bank, g.banks_per_group},
       {"row", c.mapping.row, g.rows},
@@ -294,8 +449,9 @@ uint64_t DdrConfig::capacity_bytes() const {
 
 double DdrConfig::peak_bytes_per_s() const {
   if (model == DdrModelKind::kIdeal) return 0;
-  // Two transfers per tCK on each channel's data bus.
-  return 2.0 * geometry.channels * (geometry.channel_width_bits / 8) / (tck_ps * 1e-12);
+  // data_rate transfers per tCK on each channel's data bus.
+  return static_cast<double>(geometry.data_rate) * geometry.channels *
+         (geometry.channel_width_bits / 8) / (tck_ps * 1e-12);
 }
 
 void validate_ddr_config(const DdrConfig& config) {
@@ -312,6 +468,8 @@ void validate_ddr_config(const DdrConfig& config) {
   validate_geometry(config);
   validate_timing(config);
   validate_mapping(config);
+  validate_controller(config);
+  validate_energy(config);
 }
 
 void check_ddr_region_size(const DdrConfig& config, uint64_t size_bytes, const std::string& where) {

@@ -12,11 +12,13 @@ DeviceType ddr_type() {
   t.kind = RegionKind::kMemory;
   t.title = "DDR memory with its timing model ([docs/ddr.md](ddr.md))";
   t.behaviour =
-      "every access is timed (no DMI), CPU and NPU traffic share it; statistics at the end of "
-      "a run (`--ddr-banks` adds the per-bank table) and in `ddr.json`";
+      "every access is timed (no DMI) by a per-channel memory controller in front of the "
+      "device timing; writes are posted; CPU and NPU traffic share it; statistics and energy "
+      "at the end of a run (`--ddr-banks` adds the per-bank table) and in `ddr.json`";
   t.keys = {ConfigKey::text("preset", nullptr,
                             "DDR preset, relative to the SoC file; any preset key may be "
-                            "overridden in the region (`timing: {tRCD: 24}`) or with `--set`")};
+                            "overridden in the region (`timing: {tRCD: 24}`, `controller: "
+                            "{scheduler: fcfs}`) or with `--set`")};
   t.linker_memory = "ddr";
   t.read = [](RegionConfig& r, const ConfigNode& node, const DeviceReadContext& context) {
     r.model = std::make_shared<const DdrConfig>(load_ddr_config(node, context.dir));

@@ -1,103 +1,123 @@
 // The DDR timing core: pure C++, no SystemC, so it is fast and unit-testable.
 //
-// An open-page memory controller in front of a JEDEC-style device. Each request is split
-// into bursts; each burst is served in call order at the earliest memory-clock cycle that
-// satisfies every constraint with the commands already scheduled: the bank's state (open
-// row, tRCD, tRAS, tRC, tRP, tRTP, tWR), its bank group (tCCD_L, tRRD_L, tWTR_L), its
-// channel (tCCD_S, tRRD_S, tFAW, tWTR_S, data-bus occupancy) and all-bank refresh (tRFC
-// every tREFI, after closing all rows). Because activates and precharges depend only on
-// their bank and on earlier activates, a request may open its row while earlier requests to
-// other banks still transfer data, as a controller with a request queue does; column
-// commands and data transfers keep call order. A request that arrives earlier than a
-// previously served one (an initiator running ahead in time) simply waits for the resources
-// it needs: results stay deterministic for a given call order. See docs/ddr.md.
+// Splits each request into bursts, hands them to the memory controller of their channel
+// (controller/ddr_channel_controller.h: read and write queues, a scheduling policy, write
+// drains, page policy, refresh, in front of the JEDEC device timing) and gathers the
+// statistics and the energy of the run. Two ways in:
+//
+//  - access(): a blocking request, as a TLM b_transport needs it. A read returns when its
+//    last data beat has been transferred; a write is posted: it returns when the write
+//    queue has accepted it, and is written to the device later (in a drain). A request
+//    that arrives while the controller is already busy later than its arrival (another
+//    initiator ran ahead) is scheduled from then on; results are deterministic for a given
+//    call order.
+//  - submit() / finish(): a trace replay. submit() returns when the queues have accepted
+//    the request (a full queue holds the caller back, as a front end would be), so many
+//    requests wait in the queues and the scheduler can reorder them; finish() serves what
+//    is left.
+//
+// Times are picoseconds outside and memory clock cycles (tCK, aligned to time 0) inside.
+// See docs/ddr.md.
 #pragma once
 
-#include <array>
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "models/ddr/controller/ddr_channel_controller.h"
 #include "models/ddr/ddr_address.h"
 #include "models/ddr/ddr_config.h"
+#include "models/ddr/ddr_energy.h"
 #include "models/ddr/ddr_stats.h"
 
 namespace socsim {
 
-/// The answer to one request.
+/// The answer to a blocking request. How a posted write's bursts were served is known only
+/// later (in the statistics): for writes the outcome counts are zero.
 struct DdrResult {
-  uint64_t done_ps = 0;  ///< time the last data beat has been transferred
+  uint64_t done_ps = 0;  ///< read: last data beat; write: accepted by the write queue
   uint32_t bursts = 0;   ///< bursts the request was split into
   uint32_t row_hits = 0;
   uint32_t row_misses = 0;
   uint32_t row_conflicts = 0;
-  bool refresh_stall = false;  ///< some burst waited for a refresh
+  uint32_t forwarded = 0;      ///< read bursts answered from the write queue
+  bool refresh_stall = false;  ///< a refresh held a burst back
 };
 
-class DdrTiming {
+class DdrTiming : private DdrBurstSink {
  public:
   /// `config` must be valid (validate_ddr_config()).
   explicit DdrTiming(const DdrConfig& config);
+  ~DdrTiming() override;
+  DdrTiming(const DdrTiming&) = delete;
+  DdrTiming& operator=(const DdrTiming&) = delete;
 
   /// Serves one request of `bytes` bytes at `addr` (offset inside the device), arriving at
-  /// `arrival_ps`, from initiator `initiator` (an index into the statistics). `addr +
-  /// bytes` must not exceed the capacity.
+  /// `arrival_ps`, from initiator `initiator` (an index into the statistics), blocking.
+  /// `addr + bytes` must not exceed the capacity.
   DdrResult access(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes,
                    int initiator = 0);
+  /// Queues one request; returns when its last burst was accepted (>= arrival_ps).
+  uint64_t submit(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes,
+                  int initiator = 0);
+  /// Serves every queued request and completes the statistics: utilisation, energy,
+  /// refreshes up to the last activity. May be called again after more requests.
+  void finish();
 
   const DdrConfig& config() const { return config_; }
   DdrStats& stats() { return stats_; }
   const DdrStats& stats() const { return stats_; }
+  const DdrEnergyModel& energy_model() const { return energy_; }
+  /// Energy rates of the initiator named `initiator` after finish(); nullopt when the
+  /// preset has no currents or the initiator moved no data.
+  std::optional<DdrEnergyRates> energy_rates(const std::string& initiator) const;
+  const DdrAddressDecoder& decoder() const { return decoder_; }
 
-  /// Memory clock cycle <-> picoseconds (cycles are aligned to time 0).
-  uint64_t cycle_to_ps(uint64_t cycle) const;
+  /// Memory clock cycle <-> picoseconds (cycles are aligned to time 0). cycle_to_ps rounds
+  /// down and ps_to_cycle_ceil up, so ps_to_cycle_ceil(cycle_to_ps(c)) == c.
+  uint64_t cycle_to_ps(uint64_t cycle) const {
+    // No overflow below 2^40 cycles (tCK < 16 ns).
+    return cycle < (uint64_t{1} << 40) ? cycle * tck_fs_ / 1000 : cycle_to_ps_wide(cycle);
+  }
   uint64_t ps_to_cycle_ceil(uint64_t ps) const;
 
  private:
-  struct Bank {
-    static constexpr uint32_t kClosed = UINT32_MAX;
-    uint32_t open_row = kClosed;
-    uint64_t act_ready = 0;  // earliest ACT: last PRE + tRP, last ACT + tRC
-    uint64_t col_ready = 0;  // earliest RD/WR: ACT + tRCD
-    uint64_t pre_ready = 0;  // earliest PRE: ACT + tRAS, RD + tRTP, write data + tWR
-  };
-  struct BankGroup {
-    uint64_t col_ready = 0;   // tCCD_L
-    uint64_t act_ready = 0;   // tRRD_L
-    uint64_t read_ready = 0;  // tWTR_L
-  };
-  struct Channel {
-    std::vector<Bank> banks;
-    std::vector<BankGroup> groups;
-    uint64_t col_ready = 0;         // tCCD_S
-    uint64_t act_ready = 0;         // tRRD_S
-    uint64_t read_ready = 0;        // tWTR_S
-    uint64_t bus_free = 0;          // data bus occupied until
-    std::array<uint64_t, 4> faw{};  // last four ACT + tFAW; the oldest bounds the next ACT
-    size_t faw_next = 0;
-    uint64_t refresh_due = 0;
-    uint64_t refresh_end = 0;  // no command before this
-  };
-  enum class RowOutcome { kHit, kMiss, kConflict };
-
-  struct BurstResult {
-    uint64_t done_cycle;
-    RowOutcome outcome;
-    bool refresh_stall;
+  struct Request {
+    uint64_t accept_cycle = 0;  // of its first burst
+    uint64_t last_accept = 0;   // of its last burst
+    uint64_t done_cycle = 0;
+    uint32_t bytes = 0;
+    uint32_t remaining = 0;  // bursts not yet done
+    uint32_t bursts = 0;
+    int initiator = 0;
+    bool is_write = false;
+    bool blocking = false;  // access() reads the result before it is freed
+    bool refresh_stall = false;
+    uint32_t hits = 0, misses = 0, conflicts = 0, forwarded = 0, coalesced = 0;
+    uint16_t pending[kMaxDdrChannels] = {};  // bursts not yet done per channel
+    int32_t next_free = -1;
   };
 
-  BurstResult serve_burst(uint64_t arrival_cycle, bool is_write, uint64_t addr);
-  void refresh(Channel& channel, uint64_t until_cycle);
+  uint64_t cycle_to_ps_wide(uint64_t cycle) const;
+  int32_t start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes, int initiator,
+                bool blocking);
+  void release(int32_t id);
+  void record(const Request& r);
+  void burst_done(const DdrBurstDone& done) override;
   DdrResult access_ideal(uint64_t arrival_ps, bool is_write, uint32_t bytes, int initiator);
 
   DdrConfig config_;
-  DdrTimingParams t_;
   DdrAddressDecoder decoder_;
   DdrStats stats_;
+  DdrEnergyModel energy_;
   uint64_t tck_fs_;
   uint32_t burst_bytes_;
-  uint32_t burst_cycles_;
   uint64_t ideal_latency_ps_;
-  std::vector<Channel> channels_;
+  std::vector<std::unique_ptr<DdrChannelController>> channels_;
+  std::vector<Request> requests_;
+  int32_t free_request_ = -1;
 };
 
 }  // namespace socsim

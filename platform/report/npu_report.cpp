@@ -14,6 +14,7 @@ struct Row {
   std::string op_type, dtype, target, in_shape, out_shape, name, bound;
   uint64_t ddr = 0, npu = 0, total = 0;
   double time_us = 0, mac_usage = 0, rw_kb = 0;
+  double ddr_uj = -1;  // DDR energy of the layer (< 0: not known)
   bool on_npu = true;
 };
 
@@ -33,6 +34,22 @@ std::vector<uint32_t> frames_of(const std::vector<NpuLayerRecord>& layers) {
     frames.push_back(frame);
   }
   return frames;
+}
+
+// The layer's share of the DDR energy (see NpuDdrEnergy), in uJ; -1 without figures.
+double ddr_energy_uj(const NpuReportInput& in, const NpuLayerRecord& l, double time_us) {
+  if (in.ddr.empty()) return -1;
+  double pj = 0;
+  for (const NpuDdrEnergy& d : in.ddr) {
+    double read = 0, written = 0;
+    for (uint32_t slot = 0; slot < npu::kAddrCount; ++slot) {
+      const uint64_t addr = l.addr[slot];
+      if (l.operand_bytes[slot] == 0 || addr < d.base || addr - d.base >= d.size) continue;
+      (slot == npu::kAddrOutput ? written : read) += static_cast<double>(l.operand_bytes[slot]);
+    }
+    pj += d.rates.energy_pj(read, written, time_us * 1000.0);
+  }
+  return pj / 1e6;
 }
 
 // Layers of the last frame; CPU operators after them.
@@ -60,6 +77,7 @@ std::vector<Row> rows_of(const NpuReportInput& in) {
     r.mac_usage = 100.0 * l.mac_usage;
     r.rw_kb = (l.read_bytes + l.write_bytes) / 1024.0;
     r.bound = l.bandwidth_bound() ? "bandwidth" : "compute";
+    r.ddr_uj = ddr_energy_uj(in, l, r.time_us);
     rows.push_back(r);
   }
   for (const CpuOperatorRecord& c : in.cpu_ops) {
@@ -105,23 +123,28 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
   if (last_frame > 0) out << ", last of " << last_frame + 1 << " frames";
   out << ":\n";
   char line[512];
-  const char* head = "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %10s %-9s %s\n";
+  const bool energy = !in.ddr.empty();
+  const char* head = "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %10s %s%-9s %s\n";
   std::snprintf(line, sizeof line, head, "ID", "OpType", "DataType", "Target", "InputShape",
-                "OutputShape", "DDRCycles", "NPUCycles", "TotalCycles", "Time(us)",
-                "MacUsage(%)", "RW(KB)", "Bound", "FullName");
+                "OutputShape", "DDRCycles", "NPUCycles", "TotalCycles", "Time(us)", "MacUsage(%)",
+                "RW(KB)", energy ? "   DDR(uJ) " : "", "Bound", "FullName");
   out << line;
   uint64_t total_cycles = 0;
-  double total_us = 0, npu_us = 0, cpu_us = 0, read_kb = 0, write_kb = 0;
+  double total_us = 0, npu_us = 0, cpu_us = 0, read_kb = 0, write_kb = 0, ddr_uj = 0;
   for (const Row& r : rows) {
-    std::snprintf(line, sizeof line,
-                  "%-4u %-18s %-8s %-6s %-18s %-18s %10s %10s %12llu %10.1f %11s %10.1f %-9s %s\n",
-                  r.id, r.op_type.c_str(), r.dtype.c_str(), r.target.c_str(), r.in_shape.c_str(),
-                  r.out_shape.c_str(), r.on_npu ? std::to_string(r.ddr).c_str() : "-",
-                  r.on_npu ? std::to_string(r.npu).c_str() : "-",
-                  static_cast<unsigned long long>(r.total), r.time_us,
-                  r.on_npu ? fmt("%.2f", r.mac_usage).c_str() : "-", r.rw_kb, r.bound.c_str(),
-                  r.name.c_str());
+    const std::string energy_cell = !energy         ? ""
+                                    : r.ddr_uj >= 0 ? fmt("%10.3f ", r.ddr_uj)
+                                                    : std::string("         - ");
+    std::snprintf(
+        line, sizeof line,
+        "%-4u %-18s %-8s %-6s %-18s %-18s %10s %10s %12llu %10.1f %11s %10.1f %s%-9s %s\n", r.id,
+        r.op_type.c_str(), r.dtype.c_str(), r.target.c_str(), r.in_shape.c_str(),
+        r.out_shape.c_str(), r.on_npu ? std::to_string(r.ddr).c_str() : "-",
+        r.on_npu ? std::to_string(r.npu).c_str() : "-", static_cast<unsigned long long>(r.total),
+        r.time_us, r.on_npu ? fmt("%.2f", r.mac_usage).c_str() : "-", r.rw_kb, energy_cell.c_str(),
+        r.bound.c_str(), r.name.c_str());
     out << line;
+    if (r.ddr_uj > 0) ddr_uj += r.ddr_uj;
     total_cycles += r.total;
     total_us += r.time_us;
     (r.on_npu ? npu_us : cpu_us) += r.time_us;
@@ -135,6 +158,11 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
       << fmt("%.1f", npu_us) << ", CPU " << fmt("%.1f", cpu_us) << ")\n";
   out << "Total Memory Read/Write Per Frame (KB): " << fmt("%.1f", read_kb) << " / "
       << fmt("%.1f", write_kb) << "\n";
+  if (energy) {
+    out << "DDR energy of the NPU layers per frame (uJ): " << fmt("%.3f", ddr_uj)
+        << "  (operands in DDR once each at the NPU's measured energy per byte, plus DDR "
+           "standby and refresh over each layer's time)\n";
+  }
   if (in.cpu_ops.empty()) {
     out << "CPU operators: no probe records (the CPU's operators appear here when probes "
            "measure them)\n";
@@ -221,6 +249,8 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
                       {"read_bytes", l.read_bytes},
                       {"write_bytes", l.write_bytes},
                       {"bound", l.bandwidth_bound() ? "bandwidth" : "compute"}});
+    const double uj = ddr_energy_uj(in, l, l.total_cycles / c.clock_mhz);
+    layers.back()["ddr_energy_uj"] = uj >= 0 ? nlohmann::json(uj) : nlohmann::json(nullptr);
     bytes += l.read_bytes + l.write_bytes;
     ddr_cycles += l.ddr_cycles;
   }
@@ -246,13 +276,14 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
 
 void write_npu_report_csv(std::ostream& out, const NpuReportInput& in) {
   out << "ID,OpType,DataType,Target,InputShape,OutputShape,DDRCycles,NPUCycles,TotalCycles,"
-         "Time(us),MacUsage(%),RW(KB),Bound,FullName\n";
+         "Time(us),MacUsage(%),RW(KB),DDR(uJ),Bound,FullName\n";
   for (const Row& r : rows_of(in)) {
     out << r.id << "," << r.op_type << "," << r.dtype << "," << r.target << ",\"" << r.in_shape
         << "\",\"" << r.out_shape << "\"," << (r.on_npu ? std::to_string(r.ddr) : "") << ","
         << (r.on_npu ? std::to_string(r.npu) : "") << "," << r.total << ","
         << fmt("%.3f", r.time_us) << "," << (r.on_npu ? fmt("%.2f", r.mac_usage) : "") << ","
-        << fmt("%.2f", r.rw_kb) << "," << r.bound << "," << r.name << "\n";
+        << fmt("%.2f", r.rw_kb) << "," << (r.ddr_uj >= 0 ? fmt("%.4f", r.ddr_uj) : "") << ","
+        << r.bound << "," << r.name << "\n";
   }
 }
 

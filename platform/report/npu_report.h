@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/ddr/ddr_energy.h"
 #include "models/npu/npu.h"
 
 namespace socsim {
@@ -23,10 +24,21 @@ struct CpuOperatorRecord {
   uint64_t cpu_cycles = 0;
 };
 
+/// A DDR region the NPU's operands may lie in, with what the NPU's traffic there cost
+/// (DdrTiming::energy_rates). A layer's DDR energy: its operands in the region, each counted
+/// once (tiles read again are not), at those rates, plus the DDR's standby and refresh
+/// power over the layer's time.
+struct NpuDdrEnergy {
+  uint64_t base = 0;
+  uint64_t size = 0;
+  DdrEnergyRates rates;
+};
+
 struct NpuReportInput {
   const Npu* npu = nullptr;
   std::vector<CpuOperatorRecord> cpu_ops;
   double cpu_mhz = 0;
+  std::vector<NpuDdrEnergy> ddr;  ///< empty: no DDR energy column
 };
 
 /// The table, footer, op-type ranking and memory report of the last command list run.

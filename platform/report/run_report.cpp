@@ -123,11 +123,19 @@ void report_ddr(Soc& soc, bool print, bool banks, ReportDirectory& dir) {
   dir.write_json("ddr.json", json);
 }
 
-// NPU per-layer reports, with the CPU's operators of the same execution from the probes.
+// NPU per-layer reports, with the CPU's operators of the same execution from the probes
+// and the NPU's share of the DDR energy.
 void report_npus(Soc& soc, const ProbeSession& probes, bool print, ReportDirectory& dir) {
+  std::vector<NpuDdrEnergy> npu_ddr;
+  for (Ddr* ddr : soc.ddrs()) {
+    const RegionConfig* region = soc.config().find_region(ddr->basename());
+    auto rates = ddr->timing().energy_rates("npu");
+    if (region != nullptr && rates) npu_ddr.push_back({region->base, region->size, *rates});
+  }
   for (const Npu* npu : soc.npus()) {
     if (npu->layers().empty()) continue;
-    const NpuReportInput input{npu, last_execution_cpu_operators(probes), soc.cpu_clock().mhz()};
+    const NpuReportInput input{npu, last_execution_cpu_operators(probes), soc.cpu_clock().mhz(),
+                               npu_ddr};
     if (print) print_npu_report(std::cout, input);
     const std::string base = npu->basename() + std::string("_layers");
     dir.write_json(base + ".json", npu_report_json(input));

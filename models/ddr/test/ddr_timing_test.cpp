@@ -1,4 +1,6 @@
-// Exact analytic cases of the DDR timing core, then bandwidth bounds.
+// Exact analytic cases of the DDR timing core (device timing through the controller),
+// then bandwidth bounds. Controller policies have their own tests
+// (models/ddr/controller/test/).
 #include "models/ddr/ddr_timing.h"
 
 #include <gtest/gtest.h>
@@ -19,7 +21,7 @@ constexpr uint64_t kUs = 1'000'000;
 
 // The DDR4-3200 preset's timings, in tCK, for readable expectations.
 constexpr uint64_t kCl = 22, kCwl = 16, kRcd = 22, kRp = 22, kBurst = 4;
-constexpr uint64_t kCcdS = 4, kCcdL = 8, kFaw = 34, kRfc = 576, kRefi = 12480;
+constexpr uint64_t kCcdS = 4, kCcdL = 8, kRrdS = 4, kFaw = 34, kRfc = 576, kRefi = 12480;
 
 uint64_t latency(const DdrResult& r, uint64_t arrival_ps) {
   return r.done_ps - arrival_ps;
@@ -39,22 +41,33 @@ TEST(DdrTiming, RowHitMissConflictCostExactly) {
   DdrResult conflict = ddr.access(2 * kUs, false, ddr4_addr(0, 0, 6, 0), 64);
   EXPECT_EQ(latency(conflict, 2 * kUs), (kRp + kRcd + kCl + kBurst) * kTckPs);
   EXPECT_EQ(conflict.row_conflicts, 1u);
-  // A write hit costs CWL + burst.
-  DdrResult write = ddr.access(3 * kUs, true, ddr4_addr(0, 0, 6, 3), 64);
-  EXPECT_EQ(latency(write, 3 * kUs), (kCwl + kBurst) * kTckPs);
-  EXPECT_EQ(write.row_hits, 1u);
   EXPECT_FALSE(miss.refresh_stall || hit.refresh_stall || conflict.refresh_stall);
+}
+
+TEST(DdrTiming, WritesArePostedAndWrittenWhenNoReadWaits) {
+  DdrTiming ddr(ddr4_3200());
+  ddr.access(0, false, ddr4_addr(0, 0, 6, 0), 64);  // open row 6
+  // The write queue accepts the write at once; with no read waiting the controller writes
+  // it to the open row: CWL + burst later its data is in the device.
+  const DdrResult w = ddr.access(1 * kUs, true, ddr4_addr(0, 0, 6, 3), 64);
+  EXPECT_EQ(w.done_ps, 1 * kUs);
+  ddr.finish();
+  const DdrCounters& bank = ddr.stats().bank(0);
+  EXPECT_EQ(bank.writes, 1u);
+  EXPECT_EQ(bank.row_misses, 1u);  // the read
+  EXPECT_EQ(bank.row_hits, 1u);    // the write
+  EXPECT_EQ(bank.latency.min_ps(), (kCwl + kBurst) * kTckPs);
 }
 
 TEST(DdrTiming, LargeRequestIsSplitIntoBursts) {
   DdrTiming ddr(ddr4_3200());
-  // 256 bytes from 0: four bursts, one per bank group (bits 6-7), each a row miss. The
-  // activates are tRRD_S apart, so the reads are too; the last data ends 3 tRRD_S after a
-  // single miss would.
+  // 256 bytes from 0: four bursts, one per bank group (bits 6-7), each a row miss, all
+  // queued at once. The activates are tRRD_S apart, so the reads are too; the last data
+  // ends 3 tRRD_S after a single miss would.
   DdrResult r = ddr.access(0, false, 0, 256);
   EXPECT_EQ(r.bursts, 4u);
   EXPECT_EQ(r.row_misses, 4u);
-  EXPECT_EQ(r.done_ps, (3 * 4 + kRcd + kCl + kBurst) * kTckPs);
+  EXPECT_EQ(r.done_ps, (3 * kRrdS + kRcd + kCl + kBurst) * kTckPs);
   // An unaligned 8-byte request inside one burst is one burst.
   EXPECT_EQ(ddr.access(1 * kUs, false, 0x13, 8).bursts, 1u);
   // 8 bytes straddling two bursts are two.
@@ -80,19 +93,21 @@ TEST(DdrTiming, ColumnCommandsSpacedByCcdLongInGroupAndShortAcross) {
 }
 
 TEST(DdrTiming, FifthActivateWaitsForFawWindow) {
-  // Five row misses at once, to banks in rotating bank groups: activates go out tRRD_S = 4
-  // apart, but the fifth must wait until tFAW after the first.
+  // Five row misses queued together, to banks in rotating bank groups: activates go out
+  // tRRD_S = 4 apart, but the fifth must wait until tFAW after the first.
   auto fifth_latency = [](DdrConfig config) {
     DdrTiming ddr(config);
     const uint64_t addrs[] = {ddr4_addr(0, 0, 7, 0), ddr4_addr(1, 0, 7, 0), ddr4_addr(2, 0, 7, 0),
                               ddr4_addr(3, 0, 7, 0), ddr4_addr(0, 1, 7, 0)};
-    DdrResult last;
-    for (uint64_t addr : addrs) last = ddr.access(0, false, addr, 64);
-    EXPECT_EQ(last.row_misses, 1u);
-    return latency(last, 0);
+    for (uint64_t addr : addrs) ddr.submit(0, false, addr, 64);
+    ddr.finish();
+    EXPECT_EQ(ddr.stats().total().row_misses, 5u);
+    return ddr.stats().total().latency.max_ps();
   };
   DdrConfig config = ddr4_3200();
-  EXPECT_EQ(fifth_latency(config), (kFaw + kRcd + kCl + kBurst) * kTckPs);
+  // The fourth read and the fifth activate fall on the same cycle (34): the read goes
+  // first (one command per cycle, row hits first), the activate one cycle later.
+  EXPECT_EQ(fifth_latency(config), (kFaw + 1 + kRcd + kCl + kBurst) * kTckPs);
   // Without the window (tFAW = 4 tRRD_S) the fifth activate goes out at 4 tRRD_S.
   config.timing.t_faw = 16;
   EXPECT_EQ(fifth_latency(config), (16 + kRcd + kCl + kBurst) * kTckPs);
@@ -136,11 +151,6 @@ TEST(DdrTiming, IdleChannelCatchesUpOnMissedRefreshes) {
   EXPECT_EQ(latency(r, at), (kRfc + kRcd + kCl + kBurst) * kTckPs);
 }
 
-double stream_bandwidth(DdrTiming& ddr, uint64_t bytes, uint32_t request, bool write = false) {
-  for (uint64_t addr = 0; addr < bytes; addr += request) ddr.access(0, write, addr, request);
-  return ddr.stats().total().bandwidth_bytes_per_s();
-}
-
 TEST(DdrTiming, SequentialReadsReachPeakLessRefreshDdr4) {
   // Streaming reads keep the data bus busy (bursts alternate bank groups, so they are
   // tCCD_S = burst apart; activates of the next banks happen while data flows) except
@@ -151,7 +161,7 @@ TEST(DdrTiming, SequentialReadsReachPeakLessRefreshDdr4) {
   // burst after the previous read. So  BW = peak * (tREFI - lost) / tREFI.
   DdrConfig config = ddr4_3200();
   DdrTiming ddr(config);
-  const double bw = stream_bandwidth(ddr, 64ull << 20, 64);
+  const double bw = test::stream(ddr, 64ull << 20, 64);
   const DdrTimingParams& t = config.timing;
   const double lost = t.t_rtp + t.t_rp_all + t.t_rfc + t.t_rcd - 4.0;
   const double expected = config.peak_bytes_per_s() * (t.t_refi - lost) / t.t_refi;
@@ -166,7 +176,7 @@ TEST(DdrTiming, SequentialReadsReachPeakLessRefreshLpddr4x) {
   // Same formula per channel; a burst is 8 tCK = tCCD, and all four channels stream.
   DdrConfig config = lpddr4x_4266();
   DdrTiming ddr(config);
-  const double bw = stream_bandwidth(ddr, 64ull << 20, 64);
+  const double bw = test::stream(ddr, 64ull << 20, 64);
   const DdrTimingParams& t = config.timing;
   const double lost = t.t_rtp + t.t_rp_all + t.t_rfc + t.t_rcd - 8.0;
   const double expected = config.peak_bytes_per_s() * (t.t_refi - lost) / t.t_refi;
@@ -178,35 +188,24 @@ TEST(DdrTiming, RandomRowsAcrossBanksRunAtTheActivationLimit) {
   // Every read opens a random row; banks are taken in rotation (bank groups alternate), so
   // a bank is reused only 16 activates later, after tRC. A channel issues at most four
   // activates per tFAW, so  BW = 4 * 64 B / (tFAW * tCK)  (47 % of the DDR4-3200 peak),
-  // less refresh: tRFC + tRPab + tRCD + CL + ... per tREFI, under 6 %.
+  // less refresh: tRFC + tRPab + tRCD + CL + ... per tREFI, about 5 %, and less what one
+  // command per cycle costs when precharge, activate and read of four requests share a
+  // tFAW window: 92 % of the bound in all (Ramulator 2.1 on this pattern: 11.12 GB/s).
   DdrConfig config = ddr4_3200();
   DdrTiming ddr(config);
   std::mt19937_64 rng(1);
+  uint64_t front = 0;
   for (uint64_t i = 0; i < 50000; ++i) {
-    ddr.access(0, false, ddr4_addr(i % 4, i / 4 % 4, rng() % 65536, rng() % 128), 64);
+    front = ddr.submit(front, false, ddr4_addr(i % 4, i / 4 % 4, rng() % 65536, rng() % 128), 64);
   }
+  ddr.finish();
   const DdrCounters& total = ddr.stats().total();
   const double bound = 4 * 64.0 / (config.timing.t_faw * config.tck_ps * 1e-12);
   const double bw = total.bandwidth_bytes_per_s();
   EXPECT_NEAR(bound / config.peak_bytes_per_s(), 0.47, 0.005);
   EXPECT_LE(bw, bound);
-  EXPECT_GT(bw, 0.94 * bound);
+  EXPECT_GT(bw, 0.91 * bound);
   EXPECT_LT(total.row_hits, 50u);
-}
-
-TEST(DdrTiming, RandomReadsStayBelowTheActivationLimit) {
-  // Fully random lines: besides tFAW, a bank reused soon after must wait tRC since its last
-  // activate, and requests are served in order, so later ones wait too.
-  DdrConfig config = ddr4_3200();
-  DdrTiming ddr(config);
-  std::mt19937_64 rng(2);
-  const uint64_t lines = config.capacity_bytes() / 64;
-  for (int i = 0; i < 50000; ++i) ddr.access(0, false, rng() % lines * 64, 64);
-  const double bound = 4 * 64.0 / (config.timing.t_faw * config.tck_ps * 1e-12);
-  const double bw = ddr.stats().total().bandwidth_bytes_per_s();
-  EXPECT_LE(bw, bound);
-  // No more than one activate per tRC / banks on average either.
-  EXPECT_GT(bw, 0.3 * bound);
 }
 
 TEST(DdrTiming, TwoStreamingInitiatorsShareTheBandwidth) {
@@ -216,13 +215,15 @@ TEST(DdrTiming, TwoStreamingInitiatorsShareTheBandwidth) {
   const uint64_t bytes = 8ull << 20;
   const uint64_t b_base = (1ull << 30) + 0x80 + (2ull << 15);
   DdrTiming alone(config);
-  const double alone_bw = stream_bandwidth(alone, bytes, 64);
+  const double alone_bw = test::stream(alone, bytes, 64);
 
   DdrTiming shared(config);
+  uint64_t front = 0;
   for (uint64_t off = 0; off < bytes; off += 64) {
-    shared.access(0, false, off, 64, 0);
-    shared.access(0, false, b_base + off, 64, 1);
+    front = shared.submit(front, false, off, 64, 0);
+    front = shared.submit(front, false, b_base + off, 64, 1);
   }
+  shared.finish();
   const double a = shared.stats().initiators()[0].bandwidth_bytes_per_s();
   const double b = shared.stats().initiators()[1].bandwidth_bytes_per_s();
   EXPECT_LT(a, 0.55 * alone_bw);
@@ -231,20 +232,28 @@ TEST(DdrTiming, TwoStreamingInitiatorsShareTheBandwidth) {
   EXPECT_GT(a + b, 0.95 * alone_bw);
 }
 
-TEST(DdrTiming, TwoStreamsInOneBankPayRowConflicts) {
-  // The same two streams, both in the same banks with different rows: every burst of one
-  // closes the other's row. Contention is measured, not assumed.
-  DdrConfig config = ddr4_3200();
-  DdrTiming shared(config);
-  const uint64_t bytes = 1ull << 20;
-  for (uint64_t off = 0; off < bytes; off += 64) {
-    shared.access(0, false, off, 64, 0);
-    shared.access(0, false, (1ull << 30) + off, 64, 1);
-  }
-  const DdrCounters& total = shared.stats().total();
-  EXPECT_EQ(total.row_hits, 0u);
-  EXPECT_GT(total.row_conflicts, total.requests() * 0.95);
-  EXPECT_LT(total.bandwidth_bytes_per_s(), 0.15 * config.peak_bytes_per_s());
+TEST(DdrTiming, TwoStreamsInOneBankReorderedIntoRowHits) {
+  // The same two streams in the same banks with different rows. Served in order (FCFS)
+  // every burst of one closes the other's row; FR-FCFS serves the queued row hits first.
+  auto run = [](DdrSchedulerKind scheduler) {
+    DdrConfig config = ddr4_3200();
+    config.controller.scheduler = scheduler;
+    DdrTiming ddr(config);
+    uint64_t front = 0;
+    for (uint64_t off = 0; off < (1ull << 20); off += 64) {
+      front = ddr.submit(front, false, off, 64, 0);
+      front = ddr.submit(front, false, (1ull << 30) + off, 64, 1);
+    }
+    ddr.finish();
+    return ddr.stats().total();
+  };
+  const DdrConfig config = ddr4_3200();
+  const DdrCounters fcfs = run(DdrSchedulerKind::kFcfs);
+  const DdrCounters frfcfs = run(DdrSchedulerKind::kFrFcfs);
+  EXPECT_LT(fcfs.row_hits, fcfs.requests() * 0.05);
+  EXPECT_LT(fcfs.bandwidth_bytes_per_s(), 0.15 * config.peak_bytes_per_s());
+  EXPECT_GT(frfcfs.row_hits, frfcfs.requests() * 0.75);
+  EXPECT_GT(frfcfs.bandwidth_bytes_per_s(), 4 * fcfs.bandwidth_bytes_per_s());
 }
 
 TEST(DdrTiming, EarlierArrivalAfterLaterOneWaitsAndStaysDeterministic) {
@@ -253,21 +262,23 @@ TEST(DdrTiming, EarlierArrivalAfterLaterOneWaitsAndStaysDeterministic) {
     DdrResult late = ddr.access(2 * kUs, false, ddr4_addr(0, 0, 1, 0), 64);
     DdrResult early = ddr.access(1 * kUs, false, ddr4_addr(1, 0, 1, 0), 64);
     EXPECT_GE(early.done_ps, 1 * kUs + (kRcd + kCl + kBurst) * kTckPs);
-    EXPECT_GT(early.done_ps, late.done_ps);  // data transfers keep call order
+    EXPECT_GT(early.done_ps, late.done_ps);  // the controller had moved on to 2 us
     return std::make_pair(late.done_ps, early.done_ps);
   };
   EXPECT_EQ(run(), run());
 }
 
-TEST(DdrTiming, WriteThenReadWaitsForWriteToRead) {
+TEST(DdrTiming, ReadAfterWrittenWriteWaitsForWriteToRead) {
   DdrTiming ddr(ddr4_3200());
   ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);
   const uint64_t t = 1 * kUs;
-  DdrResult w = ddr.access(t, true, ddr4_addr(0, 0, 1, 1), 64);
-  DdrResult r = ddr.access(t, false, ddr4_addr(0, 0, 1, 2), 64);
-  // The read command waits tWTR_L after the end of the write data.
-  EXPECT_EQ(latency(w, t), (kCwl + kBurst) * kTckPs);
-  EXPECT_EQ(r.done_ps, w.done_ps + (12 + kCl + kBurst) * kTckPs);
+  // The write is posted; the next request arrives one cycle later, by when the controller
+  // (no read waiting) has issued the write. The read command then waits tWTR_L after the
+  // end of the write data.
+  ddr.access(t, true, ddr4_addr(0, 0, 1, 1), 64);
+  const uint64_t write_end = t + (kCwl + kBurst) * kTckPs;
+  DdrResult r = ddr.access(t + kTckPs, false, ddr4_addr(0, 0, 1, 2), 64);
+  EXPECT_EQ(r.done_ps, write_end + (12 + kCl + kBurst) * kTckPs);
 }
 
 TEST(DdrTiming, IdealModelHasFixedLatencyAndNoBandwidthLimit) {
@@ -284,11 +295,12 @@ TEST(DdrTiming, StatisticsPerInitiatorAndBank) {
   DdrTiming ddr(ddr4_3200());
   ddr.stats().set_initiator_name(1, "npu");
   ddr.access(0, false, ddr4_addr(0, 0, 5, 0), 64, 0);
-  ddr.access(1 * kUs, true, ddr4_addr(0, 0, 5, 1), 128, 1);  // two bursts: groups 0, 1
+  ddr.access(1 * kUs, false, ddr4_addr(0, 0, 5, 1), 128, 1);  // two bursts: groups 0, 1
+  ddr.finish();
   const DdrStats& s = ddr.stats();
   ASSERT_EQ(s.initiators().size(), 2u);
   EXPECT_EQ(s.initiators()[0].bytes_read, 64u);
-  EXPECT_EQ(s.initiators()[1].bytes_written, 128u);
+  EXPECT_EQ(s.initiators()[1].bytes_read, 128u);
   EXPECT_EQ(s.initiators()[1].row_hits, 1u);
   EXPECT_EQ(s.initiators()[1].row_misses, 1u);
   EXPECT_EQ(s.banks()[0].requests(), 2u);  // ch0.bg0.b0
@@ -297,15 +309,20 @@ TEST(DdrTiming, StatisticsPerInitiatorAndBank) {
 
   const nlohmann::json j = s.to_json();
   EXPECT_EQ(j["initiators"][1]["name"], "npu");
-  EXPECT_EQ(j["total"]["bytes_read"], 64);
+  EXPECT_EQ(j["total"]["bytes_read"], 192);
   EXPECT_EQ(j["banks"].size(), 2u);
   EXPECT_EQ(j["banks"][1]["bank_group"], 1);
   EXPECT_DOUBLE_EQ(j["initiators"][0]["latency_ns"]["max"].get<double>(), 30.0);
+  EXPECT_EQ(j["scheduler"], "frfcfs");
+  EXPECT_EQ(j["controllers"].size(), 1u);
+  EXPECT_EQ(j["controllers"][0]["read_queue"]["max"], 2);
+  EXPECT_TRUE(j["energy"].is_object());
 
   std::ostringstream text;
   s.print(text);
   EXPECT_NE(text.str().find("npu"), std::string::npos);
   EXPECT_NE(text.str().find("ch0.bg1.b0"), std::string::npos);
+  EXPECT_NE(text.str().find("energy"), std::string::npos);
 }
 
 TEST(LatencyHistogram, QuantilesWithinBucketPrecision) {
@@ -317,6 +334,20 @@ TEST(LatencyHistogram, QuantilesWithinBucketPrecision) {
   EXPECT_NEAR(static_cast<double>(h.quantile_ps(0.99)), 99000, 99000 / 256.0);
   EXPECT_EQ(h.quantile_ps(1.0), 100000u);
   EXPECT_EQ(h.quantile_ps(0.001), 100u);  // exact below 512
+}
+
+TEST(LatencyHistogram, MergedEqualsRecordedTogether) {
+  LatencyHistogram a, b, both;
+  for (uint64_t v = 1; v <= 5000; v += 3) {
+    (v % 2 ? a : b).add(v * 7);
+    both.add(v * 7);
+  }
+  a.merge(b);
+  EXPECT_EQ(a.count(), both.count());
+  EXPECT_DOUBLE_EQ(a.mean_ps(), both.mean_ps());
+  EXPECT_EQ(a.quantile_ps(0.9), both.quantile_ps(0.9));
+  EXPECT_EQ(a.min_ps(), both.min_ps());
+  EXPECT_EQ(a.max_ps(), both.max_ps());
 }
 
 }  // namespace

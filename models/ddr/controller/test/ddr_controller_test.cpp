@@ -1,0 +1,293 @@
+// The memory controller's policies: each scheduler decision, the bypass cap, write drains
+// at the watermarks, forwarding and coalescing, page policies, ranks, per-bank refresh and
+// refresh postponing. Exact cycles where the device timing makes them exact.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "models/ddr/controller/fcfs_scheduler.h"
+#include "models/ddr/controller/frfcfs_scheduler.h"
+#include "models/ddr/ddr_timing.h"
+#include "models/ddr/test/ddr_test_util.h"
+
+namespace socsim {
+namespace {
+
+using test::ddr4_3200;
+using test::ddr4_addr;
+
+constexpr uint64_t kTckPs = 625;  // DDR4-3200
+constexpr uint64_t kUs = 1'000'000;
+constexpr uint64_t kCl = 22, kCwl = 16, kRcd = 22, kRp = 22, kBurst = 4;
+
+DdrCandidate candidate(uint64_t ready, uint64_t seq, bool column, bool oldest = true,
+                       uint32_t head_bypassed = 0, bool activated = false) {
+  DdrCandidate c;
+  c.ready = ready;
+  c.seq = seq;
+  c.column = column;
+  c.oldest_in_bank = oldest;
+  c.head_bypassed = head_bypassed;
+  c.activated = activated;
+  return c;
+}
+
+// ---- scheduler decisions on their own -----------------------------------------------------
+
+TEST(FrFcfsScheduler, FirstReadyThenRowHitThenOldest) {
+  const FrFcfsScheduler s(16);
+  // The command the device accepts first wins, even an older miss against a younger hit.
+  std::vector<DdrCandidate> c = {candidate(10, 5, true), candidate(8, 9, false)};
+  EXPECT_EQ(s.pick(c.data(), c.size()), 1u);
+  // Ready at the same cycle: the row hit goes first.
+  c = {candidate(10, 5, false), candidate(10, 9, true)};
+  EXPECT_EQ(s.pick(c.data(), c.size()), 1u);
+  // Both hits: the older.
+  c = {candidate(10, 9, true), candidate(10, 5, true)};
+  EXPECT_EQ(s.pick(c.data(), c.size()), 1u);
+}
+
+TEST(FrFcfsScheduler, CapHoldsBackYoungerRequestsOfAStarvedBank) {
+  // A bank whose oldest request has been overtaken `cap` times offers only that request
+  // (and an activated one): the younger hit is not eligible any more.
+  std::vector<DdrCandidate> c = {candidate(5, 20, true, /*oldest=*/false, /*bypassed=*/4),
+                                 candidate(30, 3, false, /*oldest=*/true, /*bypassed=*/4)};
+  EXPECT_EQ(FrFcfsScheduler(4).pick(c.data(), c.size()), 1u);
+  EXPECT_EQ(FrFcfsScheduler(5).pick(c.data(), c.size()), 0u);
+  EXPECT_EQ(FrFcfsScheduler(0).pick(c.data(), c.size()), 0u);  // no cap
+  c[0].activated = true;
+  EXPECT_EQ(FrFcfsScheduler(4).pick(c.data(), c.size()), 0u);
+}
+
+TEST(FcfsScheduler, OldestFirstExceptAnActivatedRequestReadyNoLater) {
+  const FcfsScheduler s;
+  // The oldest request goes first, even when a younger one is ready much earlier.
+  std::vector<DdrCandidate> c = {candidate(5, 9, true), candidate(40, 2, false)};
+  EXPECT_EQ(s.pick(c.data(), c.size()), 1u);
+  // A request whose row was opened for it finishes first if it can issue no later.
+  c = {candidate(40, 2, false), candidate(30, 1, true, true, 0, /*activated=*/true)};
+  EXPECT_EQ(s.pick(c.data(), c.size()), 1u);
+  c[1].ready = 50;
+  EXPECT_EQ(s.pick(c.data(), c.size()), 0u);
+}
+
+// ---- the controller -----------------------------------------------------------------------
+
+DdrConfig with_scheduler(DdrSchedulerKind kind, uint32_t cap = 16) {
+  DdrConfig c = ddr4_3200();
+  c.controller.scheduler = kind;
+  c.controller.bypass_cap = cap;
+  return c;
+}
+
+// Completion of each initiator's single request, queued at `at` in order.
+struct Queued {
+  bool is_write;
+  uint64_t addr;
+};
+std::vector<uint64_t> done_times(DdrTiming& ddr, uint64_t at, const std::vector<Queued>& requests) {
+  for (size_t i = 0; i < requests.size(); ++i) {
+    ddr.submit(at, requests[i].is_write, requests[i].addr, 64, static_cast<int>(i));
+  }
+  ddr.finish();
+  std::vector<uint64_t> done;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    done.push_back(ddr.stats().initiators()[i].last_done_ps);
+  }
+  return done;
+}
+
+TEST(DdrController, FrFcfsServesARowHitBeforeAnOlderConflict) {
+  for (DdrSchedulerKind kind : {DdrSchedulerKind::kFrFcfs, DdrSchedulerKind::kFcfs}) {
+    DdrTiming ddr(with_scheduler(kind));
+    ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);  // row 1 open
+    // The older request wants row 2 of the bank, the younger hits row 1.
+    const std::vector<uint64_t> done =
+        done_times(ddr, 1 * kUs, {{false, ddr4_addr(0, 0, 2, 0)}, {false, ddr4_addr(0, 0, 1, 5)}});
+    const uint64_t t = 1 * kUs;
+    if (kind == DdrSchedulerKind::kFrFcfs) {
+      // The hit is read at once; the conflict's precharge waits tRTP after it.
+      EXPECT_EQ(done[1], t + (kCl + kBurst) * kTckPs);
+      EXPECT_EQ(done[0], t + (12 + kRp + kRcd + kCl + kBurst) * kTckPs);
+      EXPECT_EQ(ddr.stats().controllers()[0].bypassed_requests, 1u);
+    } else {
+      // In order: precharge, activate, read; then the younger request has lost its row.
+      EXPECT_EQ(done[0], t + (kRp + kRcd + kCl + kBurst) * kTckPs);
+      EXPECT_GT(done[1], done[0] + (kRp + kRcd) * kTckPs);
+      EXPECT_EQ(ddr.stats().controllers()[0].bypassed_requests, 0u);
+    }
+  }
+}
+
+// How many of the 20 younger row hits are served before the older conflicting request.
+size_t hits_before_conflict(uint32_t cap) {
+  DdrTiming ddr(with_scheduler(DdrSchedulerKind::kFrFcfs, cap));
+  ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);
+  std::vector<Queued> requests = {{false, ddr4_addr(0, 0, 2, 0)}};
+  for (uint64_t col = 1; col <= 20; ++col) requests.push_back({false, ddr4_addr(0, 0, 1, col)});
+  const std::vector<uint64_t> done = done_times(ddr, 1 * kUs, requests);
+  size_t before = 0;
+  for (size_t i = 1; i < done.size(); ++i) before += done[i] < done[0] ? 1 : 0;
+  EXPECT_EQ(ddr.stats().controllers()[0].max_bypass, cap == 0 ? 20u : cap);
+  return before;
+}
+
+TEST(DdrController, BypassCapStopsStarvation) {
+  EXPECT_EQ(hits_before_conflict(0), 20u);  // no cap: every hit goes first
+  EXPECT_EQ(hits_before_conflict(4), 4u);
+  EXPECT_EQ(hits_before_conflict(16), 16u);
+}
+
+TEST(DdrController, WritesDrainFromTheHighToTheLowWatermark) {
+  // 40 reads fill the read queue (32) and hold the front end back; then 26 writes: with 26
+  // queued (> 0.8 x 32) a drain starts and writes go to the device until fewer than 0.2 x 32
+  // are left in the queue (activated ones have left it and are written after the drain)
+  // while reads wait; the rest drain when no read is left. Every write's first command
+  // issues in one of the two drains.
+  DdrTiming ddr(ddr4_3200());
+  uint64_t front = 0;
+  for (uint64_t i = 0; i < 40; ++i) {
+    front = ddr.submit(front, false, ddr4_addr(i % 4, i / 4 % 4, i, 0), 64);
+  }
+  for (uint64_t i = 0; i < 26; ++i) {
+    front = ddr.submit(front, true, ddr4_addr(i % 4, 2, 100 + i / 4, i), 64);
+  }
+  for (uint64_t i = 0; i < 40; ++i) {
+    front = ddr.submit(front, false, ddr4_addr(i % 4, i / 4 % 4, 200 + i, 0), 64);
+  }
+  ddr.finish();
+  const DdrControllerStats& c = ddr.stats().controllers()[0];
+  EXPECT_EQ(c.max_write_queue, 26u);
+  EXPECT_EQ(c.write_drains, 2u);
+  EXPECT_EQ(c.watermark_drains, 1u);
+  EXPECT_EQ(c.drained_writes, 26u);
+  EXPECT_EQ(ddr.stats().total().writes, 26u);
+}
+
+TEST(DdrController, AnActivatedRequestLeavesItsQueue) {
+  // A read queue of one entry: the second read is accepted as soon as the first one's row
+  // has been activated (ACT at cycle 0, the next command slot at cycle 1), not when the first
+  // read's column command issues (tRCD later): the first waits in its bank's active slot.
+  DdrConfig config = ddr4_3200();
+  config.controller.read_queue = 1;
+  DdrTiming ddr(config);
+  EXPECT_EQ(ddr.submit(0, false, ddr4_addr(0, 0, 5, 0), 64), 0u);
+  EXPECT_EQ(ddr.submit(0, false, ddr4_addr(1, 0, 5, 0), 64), 1 * kTckPs);
+  // The third waits for a queue entry: the second's activate, tRRD_S (4) after the first.
+  EXPECT_EQ(ddr.submit(0, false, ddr4_addr(2, 0, 5, 0), 64), 5 * kTckPs);
+  ddr.finish();
+  EXPECT_EQ(ddr.stats().total().reads, 3u);
+}
+
+TEST(DdrController, ReadOfAQueuedWriteIsForwardedAndRewritesCoalesce) {
+  DdrTiming ddr(ddr4_3200());
+  const uint64_t line = ddr4_addr(1, 1, 7, 3);
+  const std::vector<uint64_t> done =
+      done_times(ddr, 1 * kUs, {{true, line}, {true, line}, {false, line}});
+  // Queued together: the second write replaces the first, the read is answered from the
+  // write queue one cycle after it arrived.
+  EXPECT_EQ(done[1], 1 * kUs);
+  EXPECT_EQ(done[2], 1 * kUs + kTckPs);
+  const DdrControllerStats& c = ddr.stats().controllers()[0];
+  EXPECT_EQ(c.coalesced_writes, 1u);
+  EXPECT_EQ(c.forwarded_reads, 1u);
+  // The device saw one write and no read.
+  const DdrCounters& bank = ddr.stats().bank(1 * 4 + 1);
+  EXPECT_EQ(bank.writes, 1u);
+  EXPECT_EQ(bank.reads, 0u);
+}
+
+TEST(DdrController, ClosedPagePoliciesPrechargeAfterTheAccess) {
+  auto second_latency = [](DdrPagePolicy policy, bool together) {
+    DdrConfig config = ddr4_3200();
+    config.controller.page_policy = policy;
+    DdrTiming ddr(config);
+    const uint64_t a = ddr4_addr(0, 0, 3, 0), b = ddr4_addr(0, 0, 3, 1);
+    if (together) {
+      const std::vector<uint64_t> done = done_times(ddr, 0, {{false, a}, {false, b}});
+      return done[1];
+    }
+    ddr.access(0, false, a, 64);
+    return ddr.access(1 * kUs, false, b, 64).done_ps - 1 * kUs;
+  };
+  // Open: the later read hits; closed: the bank was precharged, it misses.
+  EXPECT_EQ(second_latency(DdrPagePolicy::kOpen, false), (kCl + kBurst) * kTckPs);
+  EXPECT_EQ(second_latency(DdrPagePolicy::kClosed, false), (kRcd + kCl + kBurst) * kTckPs);
+  EXPECT_EQ(second_latency(DdrPagePolicy::kClosedAdaptive, false), (kRcd + kCl + kBurst) * kTckPs);
+  // Queued together, closed_adaptive keeps the row for the waiting hit (tCCD_L later);
+  // closed precharges after the first read and opens the row again.
+  EXPECT_EQ(second_latency(DdrPagePolicy::kClosedAdaptive, true),
+            (kRcd + 8 + kCl + kBurst) * kTckPs);
+  EXPECT_GT(second_latency(DdrPagePolicy::kClosed, true), (kRcd + 52 + kRp + kRcd) * kTckPs);
+}
+
+TEST(DdrController, RankSwitchCostsTheDataBusTrtrs) {
+  DdrConfig config = ddr4_3200();
+  config.geometry.ranks = 2;
+  config.mapping.rank = {33};
+  validate_ddr_config(config);
+  DdrTiming ddr(config);
+  const uint64_t rank1 = uint64_t{1} << 33;
+  ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);          // rank 0, group 0
+  ddr.access(0, false, rank1 | ddr4_addr(0, 0, 1, 0), 64);  // rank 1, group 0
+  ddr.access(0, false, ddr4_addr(1, 0, 1, 0), 64);          // rank 0, group 1
+  const uint64_t t = 1 * kUs;
+  // Row hits back to back: across ranks the second burst's data waits tRTRS (2) after the
+  // first's; within a rank, other bank group, tCCD_S (4) apart.
+  const DdrResult a = ddr.access(t, false, ddr4_addr(0, 0, 1, 1), 64);
+  const DdrResult b = ddr.access(t, false, rank1 | ddr4_addr(0, 0, 1, 1), 64);
+  EXPECT_EQ(b.done_ps - a.done_ps, (kBurst + 2) * kTckPs);
+  const DdrResult c = ddr.access(2 * kUs, false, ddr4_addr(0, 0, 1, 2), 64);
+  const DdrResult d = ddr.access(2 * kUs, false, ddr4_addr(1, 0, 1, 2), 64);
+  EXPECT_EQ(d.done_ps - c.done_ps, 4 * kTckPs);
+  ddr.finish();
+  EXPECT_GT(ddr.stats().rank_utilisation(1), 0.0);
+  EXPECT_EQ(ddr.stats().to_json()["ranks"].size(), 2u);
+}
+
+TEST(DdrController, PerBankRefreshBlocksOneBankForTrfcpb) {
+  DdrConfig config = test::lpddr4x_4266();
+  config.controller.refresh = DdrRefreshMode::kPerBank;
+  const DdrTimingParams& t = config.timing;
+  const uint64_t due_ps = t.t_refi_pb * 468750 / 1000;  // the first REFpb, to bank 0
+  // 32-byte reads (one burst) of rows in bank 0 (refreshed then) and bank 1 (not).
+  const uint64_t bank0 = 0, bank1 = 1 << 13;
+  auto latency_at_refresh = [&](uint64_t addr) {
+    DdrTiming ddr(config);
+    const DdrResult r = ddr.access(due_ps, false, addr, 32);
+    EXPECT_TRUE(ddr.stats().controllers()[0].bank_refreshes == 1);
+    return ddr.ps_to_cycle_ceil(r.done_ps) - ddr.ps_to_cycle_ceil(due_ps);
+  };
+  const uint64_t burst = 8;
+  // Bank 0 waits for its refresh; bank 1 only for tPBR2ACT after it.
+  EXPECT_EQ(latency_at_refresh(bank0), t.t_rfc_pb + t.t_rcd + t.cl + burst);
+  EXPECT_EQ(latency_at_refresh(bank1), t.t_pbr2act + t.t_rcd + t.cl + burst);
+  // Idle for 9 intervals: one REFpb each, round robin over the eight banks; no REFab.
+  DdrTiming idle(config);
+  idle.access(9 * due_ps + 1000, false, bank1, 32);
+  EXPECT_EQ(idle.stats().controllers()[0].bank_refreshes, 9u);
+  EXPECT_EQ(idle.stats().controllers()[0].refreshes, 0u);
+}
+
+TEST(DdrController, RefreshesArePostponedUpToTheLimitWhileRequestsWait) {
+  auto run = [](uint32_t postpone) {
+    DdrConfig config = ddr4_3200();
+    config.controller.refresh_postpone = postpone;
+    DdrTiming ddr(config);
+    test::stream(ddr, (4ull << 20) * 20 / 10);  // about 20 tREFI of streaming reads
+    return ddr.stats();
+  };
+  const DdrStats on_time = run(0), postponed = run(8);
+  const uint64_t refis = on_time.controllers()[0].refreshes;
+  EXPECT_GE(refis, 15u);
+  EXPECT_EQ(on_time.controllers()[0].postponed_refreshes, 0u);
+  // With the queue never empty, the first eight deadlines are put off, the ninth refresh
+  // goes out on time; finish() catches up on the owed ones, so the count stays the same.
+  EXPECT_EQ(postponed.controllers()[0].postponed_refreshes, 8u);
+  EXPECT_NEAR(static_cast<double>(postponed.controllers()[0].refreshes), static_cast<double>(refis),
+              1.0);
+  EXPECT_LT(postponed.total().refresh_stalls, on_time.total().refresh_stalls);
+}
+
+}  // namespace
+}  // namespace socsim
