@@ -43,6 +43,7 @@ enum NpuError : uint32_t {
   kNpuBusError = 5,   ///< a DMA access failed (unmapped address)
   kNpuBusy = 6,       ///< start while a list was running
   kNpuEmptyList = 7,  ///< start with a count of 0
+  kNpuNotInPreset = 8,  ///< an operator class the NPU's `operators` list does not have
 };
 
 inline const char* npu_error_name(uint32_t code) {
@@ -63,6 +64,8 @@ inline const char* npu_error_name(uint32_t code) {
       return "busy";
     case kNpuEmptyList:
       return "empty command list";
+    case kNpuNotInPreset:
+      return "operator not in the NPU's operators list";
   }
   return "unknown";
 }

@@ -253,6 +253,10 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   *now = fetched.end;
   const NpuError invalid = validate_layer(d);
   if (invalid != kNpuOk) return invalid;
+  const char* operator_class_name = operator_class(d);
+  if (operator_class_name == nullptr || config_.operators.count(operator_class_name) == 0) {
+    return kNpuNotInPreset;  // the preset's `operators` list: this NPU has no such layer
+  }
 
   // Functional results, from the operands as they are at the layer's start.
   const NpuOperandSizes sizes = operand_sizes(d);

@@ -142,6 +142,12 @@ void read_fields(const ConfigNode& node, NpuConfig& c) {
 
 }  // namespace
 
+std::set<std::string> all_npu_operators() {
+  std::set<std::string> names;
+  for (const char* const* n = kNpuOperatorNames; *n != nullptr; ++n) names.insert(*n);
+  return names;
+}
+
 const char* to_string(NpuDataType type) {
   return kTypeKeys[static_cast<size_t>(type)];
 }

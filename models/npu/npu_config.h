@@ -39,6 +39,9 @@ struct NpuDma {
   uint32_t burst_bytes = 64;      ///< size of one bus request
 };
 
+/// Every operator class an NPU may run (the operator schema's: kNpuOperatorNames below).
+std::set<std::string> all_npu_operators();
+
 struct NpuConfig {
   std::string name;
   std::string preset_file;
@@ -54,7 +57,8 @@ struct NpuConfig {
   NpuDma dma;
   uint32_t setup_cycles = 0;  ///< per layer: descriptor fetch, configuration
   bool split_output_channels = true;  ///< layers are split across cores by output channels
-  std::set<std::string> operators;    ///< operator classes the NPU runs
+  std::set<std::string> operators = all_npu_operators();  ///< operator classes the NPU runs
+                                                          ///< (a layer of another: an error)
   std::set<std::string> fusions;      ///< activations it applies on the output path
 
   /// int8 MACs per cycle of all cores.

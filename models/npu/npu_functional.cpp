@@ -33,6 +33,16 @@ NpuError validate_layer(const LayerDescriptor& d) {
   return type->layer->validate(d);
 }
 
+const char* operator_class(const LayerDescriptor& d) {
+  for (const OpcodeClasses& c : kOpcodeClasses) {
+    if (c.opcode != d.op) continue;
+    const bool depthwise = d.in1_shape[1] == 1 && d.in_shape[1] > 1 &&
+                           d.in_shape[1] == d.out_shape[1];
+    return c.second != nullptr && depthwise ? c.second : c.first;
+  }
+  return nullptr;
+}
+
 NpuOperandSizes operand_sizes(const LayerDescriptor& d) {
   return layer_of(d).operand_sizes(d);
 }

@@ -13,6 +13,11 @@ namespace socsim {
 /// Checks a descriptor's operator, dtype, shapes and geometry; kNpuOk or the error.
 npu::NpuError validate_layer(const npu::LayerDescriptor& d);
 
+/// The preset operator class (configs/npu/*.yaml `operators`) of a valid descriptor: its
+/// opcode's, for a convolution "conv2d" or "depthwise_conv2d" (one input channel per group and
+/// as many outputs as inputs: the compiler's rule, scripts/socsim_aot/schema/conv.py).
+const char* operator_class(const npu::LayerDescriptor& d);
+
 /// Operand sizes of a valid descriptor.
 NpuOperandSizes operand_sizes(const npu::LayerDescriptor& d);
 

@@ -301,6 +301,26 @@ def _integer_input(g: Graph, quantizer: Quantizer, name: str, io: IoTypes) -> st
     return q.name
 
 
+def share_concat_scales(g: Graph) -> int:
+    """A concatenation's inputs written by convolutions or fully connected layers (read by
+    nothing else) take the concatenation's scale, as in TFLite: the layer requantises to it
+    and no requantize runs before the concatenation (which output placement then removes).
+    Returns how many inputs changed scale."""
+    count = 0
+    for node in g.nodes:
+        if node.op != schema.data_movement.CAT.name:
+            continue
+        y = g.values[node.outputs[0]]
+        for name in (g.resolve(i) for i in node.inputs):
+            producers = [n for n in g.nodes if name in n.outputs]
+            v = g.values[name]
+            if len(producers) == 1 and producers[0].op in FUSING_OPS and v.scale != y.scale \
+                    and len(g.consumers(name)) == 1 and name not in g.outputs:
+                v.scale = y.scale
+                count += 1
+    return count
+
+
 def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = None):
     """Turns a calibrated float graph into an int8 graph with float32 inputs and outputs, or
     those `io` gives."""
@@ -309,6 +329,7 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
         v = g.values[name]
         if v.const is None and v.dtype == np.float32:
             v.scale = scale_from_range(ranges.get(name, 0.0))
+    share_concat_scales(g)
     new_nodes = []
     quantizer = Quantizer(g, new_nodes)
     # Inputs: quantize right after entry (integer inputs: converted by a first layer).

@@ -112,8 +112,39 @@ def descriptor(g, node, args: List[int], slots: List[int]) -> bytes:
                            in1_shape=in1_shape, out_shape=out_shape, args=args, name=name)
 
 
+def _flatten_into_linear(g, operators: set) -> int:
+    """A reshape between two NPU layers that only feeds fully connected layers (the
+    classifier's flatten after the global average pool) goes: a fully connected layer reads
+    its rows x features from the bytes as they are, so the layers read the reshape's input and
+    one delegate call runs both (no CPU copy between two calls). Returns how many went."""
+    count = 0
+    for node in list(g.nodes):
+        if node.op != schema.data_movement.VIEW_COPY.name:
+            continue
+        x, y = g.resolve(node.inputs[0]), node.outputs[0]
+        users = g.consumers(y)
+        producers = [n for n in g.nodes if x in n.outputs]
+        if y in g.outputs or x in g.inputs or not users or len(producers) != 1 or \
+                operator_class(g, producers[0]) not in operators or len(g.consumers(x)) != 1:
+            continue
+        features = [g.value(u.inputs[1]).shape[1] if u.op == schema.conv.QUANTIZED_LINEAR.name
+                    else None for u in users]
+        rows = int(np.prod(g.values[y].shape[:-1], dtype=np.int64))
+        if any(f is None or operator_class(g, u) not in operators or u.inputs[0] != y
+               for f, u in zip(features, users)) or \
+                any(rows * f != int(np.prod(g.values[x].shape, dtype=np.int64))
+                    for f in features):
+            continue
+        for u in users:
+            u.inputs[0] = x
+        g.nodes.remove(node)
+        count += 1
+    return count
+
+
 def partition(g, operators: set) -> List[List]:
     """Marks NPU-capable nodes and returns the segments (lists of consecutive nodes)."""
+    _flatten_into_linear(g, operators)
     capable = [n for n in g.nodes if operator_class(g, n) in operators]
     _fuse_add_relu(g, capable)
     segments, current = [], []

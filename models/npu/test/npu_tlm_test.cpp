@@ -276,6 +276,27 @@ TEST_F(NpuTlmTest, ReportsErrorsInTheStatusRegister) {
   EXPECT_EQ(npu->layers().size(), 1u);  // only the first layer of the first list ran
 }
 
+// The preset's `operators` list is the NPU's: a layer of a class it does not list stops the
+// command list with kNpuNotInPreset at that layer (a depthwise convolution here, while plain
+// convolutions still run).
+TEST_F(NpuTlmTest, RefusesOperatorsThePresetDoesNotList) {
+  npu_config.operators.erase("depthwise_conv2d");
+  build();
+  add_conv(8, 8, 8, 8, 3);
+  add_conv(8, 8, 8, 8, 3, 1, 8);
+  EXPECT_STREQ(operator_class(descriptors[0]), "conv2d");
+  EXPECT_STREQ(operator_class(descriptors[1]), "depthwise_conv2d");
+  store_descriptors();
+  uint32_t status = 0;
+  add_host("cpu", [&](Host& h) { status = run_list(h, 2); });
+  sc_core::sc_start();
+  EXPECT_EQ((status >> npu::kStatusErrorShift) & 0xFF, npu::kNpuNotInPreset);
+  EXPECT_EQ(status >> npu::kStatusLayerShift, 1u);
+  EXPECT_EQ(npu->layers().size(), 1u);
+  EXPECT_STREQ(npu::npu_error_name(npu::kNpuNotInPreset),
+               "operator not in the NPU's operators list");
+}
+
 // Layers without weights, bias or requantisation (add, pooling) run through the device: their
 // empty operand slots are neither fetched nor copied (the UBSan build of this test,
 // ubsan.NpuTlmTest.*, fails on a null pointer passed to memcpy), and their outputs equal the

@@ -158,17 +158,18 @@ def _linear(ins, a, out):
 
 
 def _quantized_linear(ins, a, out):
-    x, w, b, rq = ins
+    x, w, b, rq = ins  # x: any shape of rows x features bytes (an NPU layer reads them so)
+    x = x.reshape(-1, w.shape[1])
     acc = (x.astype(np.int64) - a.zp_in) @ w.astype(np.int64).T + b.astype(np.int64)
     r = fx.requantize(acc, rq[:, 0], rq[:, 1])
-    return np.clip(r + a.zp_out, a.act_min, a.act_max).astype(np.int8)
+    return np.clip(r + a.zp_out, a.act_min, a.act_max).astype(np.int8).reshape(out.shape)
 
 
 def _linear_shapes(g, node):
-    """Rows (every leading axis) x features, as 4-D descriptor shapes."""
-    x, w, y = g.input_value(node), g.input_value(node, 1), g.output_value(node)
-    rows = int(np.prod(x.shape[:-1], dtype=np.int64))
-    return [rows, x.shape[-1], 1, 1], [w.shape[0], w.shape[1], 1, 1], [rows, y.shape[-1], 1, 1]
+    """Rows (every leading axis of the output) x features, as 4-D descriptor shapes."""
+    w, y = g.input_value(node, 1), g.output_value(node)
+    rows = int(np.prod(y.shape[:-1], dtype=np.int64))
+    return [rows, w.shape[1], 1, 1], [w.shape[0], w.shape[1], 1, 1], [rows, y.shape[-1], 1, 1]
 
 
 def _float_bounds(g, node):

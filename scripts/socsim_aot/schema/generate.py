@@ -205,7 +205,17 @@ def npu_descriptor_header() -> str:
     for op in npu_ops:
         out.append(f"  X({op.npu.opcode}, {camel(op.ident)}, \"{op.npu.report}\", "
                    f"{op.npu.source}) \\")
-    out += ["", "/// Names an NPU preset's `operators` list may use (NULL-terminated).",
+    out += ["", "/// The preset operator classes of each opcode: the first, and the second or nullptr",
+            "/// (a convolution's second is depthwise_conv2d: one input channel per group, as many",
+            "/// outputs as inputs).", "struct OpcodeClasses {", "  uint8_t opcode;",
+            "  const char* first;", "  const char* second;", "};",
+            "constexpr OpcodeClasses kOpcodeClasses[] = {"]
+    for op in npu_ops:
+        assert 1 <= len(op.npu.classes) <= 2, op.name
+        classes = list(op.npu.classes) + [None]
+        second = f'"{classes[1]}"' if classes[1] else "nullptr"
+        out.append(f'    {{{op.npu.opcode}, "{classes[0]}", {second}}},')
+    out += ["};", "", "/// Names an NPU preset's `operators` list may use (NULL-terminated).",
             "constexpr const char* const kPresetOperatorClasses[] = {"]
     out += [f"    \"{c}\"," for c in schema.npu_classes()]
     out += ["    nullptr};", "", "}  // namespace socsim::npu", ""]

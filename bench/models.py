@@ -1,0 +1,199 @@
+#!/usr/bin/python3
+"""Real networks end to end: which torchvision classifiers compile and run, and how long.
+
+For every model (torchvision 0.14, random weights with torch.manual_seed(0), nothing
+downloaded) at --size (299 for inception_v3 unless --size is given):
+
+  1. export to ONNX (opset 13) and compile with scripts/compile_model.py's compiler:
+     int8, the NPU delegate (default preset), uint8 image input with ImageNet mean/std and
+     int8 outputs (--io uint8, the default) or float32 input and output (--io float32);
+  2. run the program with executor_runner on the simulator (`socsim run --cpu iss`, one
+     execution, --profile --print-outputs --inputs-in-place) on a random image;
+  3. compare every output with the numpy reference executor (bit for bit).
+
+Printed per model: compiles, runs, exact, the NPU's time per inference (its cycles at the
+preset's clock), the CPU's time per inference outside NPU calls, the whole inference, the
+compile wall time and the simulation wall time (the `socsim run` process), and the share of
+the inference the CPU spends outside NPU calls. Wall times depend on the machine's load; the
+simulated times do not. Run after scripts/build.sh; e.g.
+
+  bench/models.py --models mobilenet_v2,resnet18 --size 224
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+import numpy as np  # noqa: E402
+
+from socsim_aot import compiler, sim_check, zoo  # noqa: E402
+from socsim_aot import program_format as pf  # noqa: E402
+
+# The classification models of torchvision 0.14 the issue names (one per family and size).
+MODELS = ("resnet18", "resnet50", "resnext50_32x4d", "wide_resnet50_2", "mobilenet_v2",
+          "mobilenet_v3_small", "mobilenet_v3_large", "mnasnet1_0", "shufflenet_v2_x1_0",
+          "squeezenet1_1", "efficientnet_b0", "regnet_y_400mf", "densenet121", "googlenet",
+          "inception_v3", "alexnet", "vgg11", "convnext_tiny")
+EXECUTION = re.compile(r"^Execution 1: (\d+) cycles$", re.M)
+DELEGATE = re.compile(r"^  delegate \d+ npu: \d+ elements, (\d+) cycles, (\d+) npu cycles$", re.M)
+CPU_MHZ = re.compile(r"@ ([0-9.]+) MHz\)")
+
+
+def npu_clock_mhz(preset: str) -> float:
+    import yaml
+    with open(preset) as f:
+        return float(yaml.safe_load(f)["clock_mhz"])
+
+
+def export(name: str, size: int, path: str):
+    import torch
+    import torchvision
+    torch.manual_seed(0)
+    kwargs = {"aux_logits": False, "init_weights": True} if name in ("googlenet",
+                                                                   "inception_v3") else {}
+    module = getattr(torchvision.models, name)(weights=None, **kwargs).eval()
+    with torch.no_grad():
+        torch.onnx.export(module, torch.zeros(1, 3, size, size), path, opset_version=13,
+                          input_names=["input"], output_names=["output"])
+
+
+def bench_model(name: str, size: int, args, work: str) -> dict:
+    row = {"model": name, "size": size, "compiles": "no", "runs": "-", "exact": "-"}
+    onnx_path = os.path.join(work, name + ".onnx")
+    prog_path = os.path.join(work, name + ".prog")
+    try:
+        export(name, size, onnx_path)
+    except Exception as e:  # torch's exporter: any failure is a result of the table
+        row["why"] = f"export: {type(e).__name__}: {str(e).splitlines()[0][:100]}"
+        return row
+    io = zoo.IMAGE_IO if args.io == "uint8" else {}
+    start = time.perf_counter()
+    try:
+        compiler.compile_file(onnx_path, prog_path, quantize="int8", samples=args.samples,
+                              delegate="npu", npu_config=args.npu_config, **io)
+    except compiler.CompileError as e:
+        row["why"] = str(e).splitlines()[0][:160]
+        return row
+    finally:
+        row["compile_s"] = time.perf_counter() - start
+    row["compiles"] = "yes"
+    with open(prog_path, "rb") as f:
+        program = pf.read(f.read())
+    rng = np.random.default_rng(1)
+    input_path = os.path.join(work, name + ".input.bin")
+    with open(input_path, "wb") as f:
+        for tid in program.inputs:
+            t = program.tensors[tid]
+            dtype = pf.DTYPES[t.dtype]
+            sample = rng.integers(0, 256, t.shape) if dtype == np.uint8 else \
+                rng.standard_normal(t.shape)
+            f.write(sample.astype(dtype).tobytes())
+    cmd = [args.socsim, "run", "-q", "--cpu", args.cpu, "--firmware", args.runner, "--model",
+           prog_path, "--input", input_path, "--max-cycles", str(args.max_cycles), "--",
+           "--profile", "--print-outputs"] + ([] if args.copy_inputs else ["--inputs-in-place"])
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        row["runs"] = "no"
+        row["why"] = f"simulation longer than --timeout {args.timeout} s"
+        return row
+    finally:
+        row["sim_s"] = time.perf_counter() - start
+    execution = EXECUTION.search(done.stdout)
+    if done.returncode != 0 or execution is None:
+        row["runs"] = "no"
+        row["why"] = (done.stdout + done.stderr).strip().splitlines()[-1][:160]
+        return row
+    row["runs"] = "yes"
+    cpu_mhz = float(CPU_MHZ.search(done.stdout + done.stderr).group(1))
+    cycles = int(execution.group(1))
+    calls = [(int(c), int(n)) for c, n in DELEGATE.findall(done.stdout)]
+    row["npu_ms"] = sum(n for _, n in calls) / args.npu_mhz / 1e3
+    row["cpu_ms"] = (cycles - sum(c for c, _ in calls)) / cpu_mhz / 1e3
+    row["total_ms"] = cycles / cpu_mhz / 1e3
+    want = sim_check.reference_outputs(program, input_path)
+    got = np.array([int(v) if want.dtype != np.float32 else float(v)
+                    for _, v in sim_check.RES_LINE.findall(done.stdout)])
+    if want.dtype != np.float32:
+        want = want.astype(np.int64) % 256
+    row["exact"] = "yes" if got.shape == want.shape and np.array_equal(got, want) else "NO"
+    return row
+
+
+def fmt(row: dict) -> str:
+    def num(key, digits=1):
+        return f"{row[key]:.{digits}f}" if key in row else "-"
+    share = f"{100 * row['cpu_ms'] / row['total_ms']:.1f}" if "total_ms" in row else "-"
+    return (f"| {row['model']} | {row['size']} | {row['compiles']} | {row['runs']} | "
+            f"{row['exact']} | {num('npu_ms', 2)} | {num('cpu_ms', 2)} | {share} | "
+            f"{num('total_ms', 2)} | {num('compile_s')} | {num('sim_s')} |")
+
+
+def main(argv=None) -> int:
+    build = os.path.join(ROOT, "build")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--models", default=",".join(MODELS),
+                        help="comma-separated torchvision model names (default: the list "
+                             "above)")
+    parser.add_argument("--size", type=int, help="input height and width (default 224; 299 "
+                                                 "for inception_v3)")
+    parser.add_argument("--io", choices=["uint8", "float32"], default="uint8",
+                        help="program inputs/outputs (default uint8 image, int8 outputs)")
+    parser.add_argument("--samples", type=int, default=2,
+                        help="random calibration samples (default 2)")
+    parser.add_argument("--cpu", default="iss", choices=["iss", "rtl"])
+    parser.add_argument("--copy-inputs", action="store_true",
+                        help="the runner copies the input into the program's input tensor "
+                             "before the execution (counted in the CPU time) instead of "
+                             "reading it where the simulator placed it (--inputs-in-place, "
+                             "as a camera writes its frame)")
+    parser.add_argument("--max-cycles", type=int, default=200_000_000_000)
+    parser.add_argument("--timeout", type=float, default=900,
+                        help="wall seconds a simulation may take (default 900)")
+    parser.add_argument("--socsim", default=os.path.join(build, "bin", "socsim"))
+    parser.add_argument("--runner", default=os.path.join(
+        build, "firmware", "apps", "executor_runner", "executor_runner.elf"))
+    parser.add_argument("--npu-config", default=compiler.DEFAULT_NPU_CONFIG)
+    parser.add_argument("--keep", metavar="DIR", help="keep the models and programs in DIR")
+    parser.add_argument("--check", action="store_true",
+                        help="exit with status 1 unless every model compiles, runs and is "
+                             "bit-exact (for a test)")
+    args = parser.parse_args(argv)
+    unknown = [m for m in args.models.split(",") if m not in MODELS]
+    if unknown:
+        parser.error(f"unknown model(s) {', '.join(unknown)} (known: {', '.join(MODELS)})")
+    for path in (args.socsim, args.runner):
+        if not os.path.exists(path):
+            parser.error(f"{path} does not exist: run scripts/build.sh first")
+    args.npu_mhz = npu_clock_mhz(args.npu_config)
+    print("| model | size | compiles | runs | exact | NPU ms | CPU ms | CPU % | inference ms | "
+          "compile s | simulation s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    notes, failed = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.keep or tmp
+        os.makedirs(work, exist_ok=True)
+        for name in args.models.split(","):
+            size = args.size or (299 if name == "inception_v3" else 224)
+            row = bench_model(name, size, args, work)
+            print(fmt(row), flush=True)
+            if "why" in row:
+                notes.append(f"{name}: {row['why']}")
+            if row["exact"] != "yes":
+                failed.append(name)
+    for note in notes:
+        print(note)
+    return 1 if args.check and failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
