@@ -26,9 +26,11 @@ from socsim_aot.schema import activations, layouts
 from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
-from socsim_aot.schema.data_movement import CAT, PERMUTE_COPY, VIEW_COPY
-from socsim_aot.schema.elementwise import (ADD, MUL, QUANTIZED_ADD, QUANTIZED_MUL,
-                                           QUANTIZED_SUB, SUB)
+from socsim_aot.schema.data_movement import (CAT, CONSTANT_PAD_ND, INDEX_SELECT, PERMUTE_COPY,
+                                             REFLECTION_PAD2D, REPLICATION_PAD2D, SLICE_COPY,
+                                             VIEW_COPY)
+from socsim_aot.schema.elementwise import (ADD, DIV, MUL, QUANTIZED_ADD, QUANTIZED_DIV,
+                                           QUANTIZED_MUL, QUANTIZED_SUB, SUB)
 from socsim_aot.schema.pooling import (ADAPTIVE_AVG_POOL2D, AVG_POOL2D, MAX_POOL2D,
                                        QUANTIZED_ADAPTIVE_AVG_POOL2D, QUANTIZED_AVG_POOL2D)
 from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE, REQUANTIZE
@@ -183,9 +185,13 @@ def cases(seed=7):
         (2, 5, 1, 1), f, {}
     yield "global_avg_pool2d_i8", QUANTIZED_ADAPTIVE_AVG_POOL2D, [_i8(rng, (2, 5, 4, 3))], \
         (2, 5, 1, 1), np.int8, dict(zp_in=-4, zp_out=2, m=m, n=n)
-    yield "softmax_f32", SOFTMAX, [_f32(rng, (3, 10), 3)], (3, 10), f, {}
+    yield "softmax_f32", SOFTMAX, [_f32(rng, (3, 10), 3)], (3, 10), f, dict(dim=1)
+    yield "softmax_f32_dim1", SOFTMAX, [_f32(rng, (2, 5, 3, 2), 3)], (2, 5, 3, 2), f, dict(dim=1)
+    yield "softmax_f32_dim0", SOFTMAX, [_f32(rng, (4, 3), 30)], (4, 3), f, dict(dim=0)
     yield "softmax_i8", QUANTIZED_SOFTMAX, [_i8(rng, (4, 10)), Const(fx.softmax_table(0.05))], \
-        (4, 10), np.int8, {}
+        (4, 10), np.int8, dict(dim=1)
+    yield "softmax_i8_dim2", QUANTIZED_SOFTMAX, \
+        [_i8(rng, (2, 3, 7, 4)), Const(fx.softmax_table(0.02))], (2, 3, 7, 4), np.int8, dict(dim=2)
     yield "reshape_f32", VIEW_COPY, [_f32(rng, (2, 3, 4))], (6, 4), f, {}
     yield "reshape_i8", VIEW_COPY, [_i8(rng, (2, 3, 4))], (24,), np.int8, {}
     yield "transpose_f32", PERMUTE_COPY, [_f32(rng, (2, 3, 4))], (4, 2, 3), f, dict(perm=[2, 0, 1])
@@ -209,11 +215,65 @@ def cases(seed=7):
         (2, 6), np.int32, {}
     yield from lookup_cases(rng)
     yield from reduction_cases(rng)
+    yield from data_movement_cases(rng)
+    yield from division_cases(rng)
 
 
 def _reduced(shape, axes, keepdim):
     out = [1 if d in axes else n for d, n in enumerate(shape)]
     return tuple(out if keepdim else [n for d, n in enumerate(shape) if d not in axes])
+
+
+def division_cases(rng):
+    """Division: float32 broadcasting; int8 over every pair of values (divisors equal to the
+    zero point included), with and without a fused ReLU's bound, and a tiny multiplier."""
+    f = np.float32
+    yield "div_f32", DIV, [_f32(rng, (2, 3, 4)), _f32(rng, (3, 1)) + f(3)], (2, 3, 4), f, {}
+    a, b = np.meshgrid(np.arange(-128, 128), np.arange(-128, 128, 3), indexing="ij")
+    a, b = a.astype(np.int8), b.astype(np.int8)
+    for name, real, zp_out, lo in (("", 0.7, -3, -128), ("_relu", 31.0, 5, 5),
+                                   ("_tiny", 1e-9, 0, -128)):
+        m, n = fx.quantize_multiplier(real, max_shift=53)
+        yield f"div_i8{name}", QUANTIZED_DIV, [a, b], a.shape, np.int8, \
+            dict(zp_a=2, zp_b=-5, m=m, n=n, zp_out=zp_out, act_min=lo, act_max=127)
+    m, n = fx.quantize_multiplier(0.2, max_shift=53)
+    yield "div_i8_broadcast", QUANTIZED_DIV, [_i8(rng, (2, 3, 4)), _i8(rng, (4,))], (2, 3, 4), \
+        np.int8, dict(zp_a=-1, zp_b=0, m=m, n=n, zp_out=0, act_min=-128, act_max=127)
+
+
+def data_movement_cases(rng):
+    """Slices (negative steps, every axis), gathers (scalar, vector and matrix indices), and
+    the three paddings."""
+    f = np.float32
+    x = _f32(rng, (2, 5, 6, 4))
+    # (first, step) per axis; lengths in the output shape.
+    slices, out = [1, 1, 4, -2, 0, 2, 3, -1], (1, 3, 3, 4)
+    for name, data in (("f32", x), ("i8", _i8(rng, x.shape)),
+                       ("i32", rng.integers(-2 ** 31, 2 ** 31, x.shape).astype(np.int32))):
+        yield f"slice_{name}", SLICE_COPY, [data], out, data.dtype, dict(slices=slices)
+    yield "slice_f32_channels", SLICE_COPY, [x], (2, 2, 6, 4), f, \
+        dict(slices=[0, 1, 3, 1, 0, 1, 0, 1])
+    for name, data in (("f32", x), ("i8", _i8(rng, x.shape))):
+        yield f"gather_{name}_scalar", INDEX_SELECT, [data, Const(np.array(4, np.int32))], \
+            (2, 6, 4), data.dtype, dict(dim=1)
+        yield f"gather_{name}_matrix", INDEX_SELECT, \
+            [data, Const(np.array([[3, 0], [3, 5], [1, 1]], np.int32))], (2, 5, 3, 2, 4), \
+            data.dtype, dict(dim=2)
+    # A scalar index as the program file stores it: one element of rank 1.
+    yield "gather_f32_scalar_as_vector", INDEX_SELECT, [x, Const(np.array([2], np.int32))], \
+        (2, 6, 4), f, dict(dim=1)
+    yield "gather_i32_last", INDEX_SELECT, \
+        [rng.integers(-1000, 1000, (3, 7)).astype(np.int32), Const(np.array([6, 0, 2], np.int32))], \
+        (3, 3), np.int32, dict(dim=1)
+    pads = [1, 0, 0, 2, 2, 1]
+    yield "constant_pad_f32", CONSTANT_PAD_ND, [_f32(rng, (2, 3, 4)), Const(np.array([-1.5], f))], \
+        (3, 5, 7), f, dict(pads=pads)
+    yield "constant_pad_i8", CONSTANT_PAD_ND, [_i8(rng, (2, 3, 4)), Const(np.array([-7], np.int8))], \
+        (3, 5, 7), np.int8, dict(pads=pads)
+    geo = dict(pad_left=2, pad_right=1, pad_top=3, pad_bottom=1)
+    for name, op in (("reflection", REFLECTION_PAD2D), ("replication", REPLICATION_PAD2D)):
+        yield f"{name}_pad_f32", op, [_f32(rng, (1, 2, 4, 5))], (1, 2, 8, 8), f, geo
+        yield f"{name}_pad_i8", op, [_i8(rng, (3, 4, 5))], (3, 8, 8), np.int8, geo
 
 
 def reduction_cases(rng):
