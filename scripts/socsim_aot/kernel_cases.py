@@ -29,6 +29,7 @@ from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
 from socsim_aot.schema.data_movement import (CAT, CONSTANT_PAD_ND, INDEX_SELECT, PERMUTE_COPY,
                                              REFLECTION_PAD2D, REPLICATION_PAD2D, SLICE_COPY,
                                              VIEW_COPY)
+from socsim_aot.schema.matmul import MATMUL, QUANTIZED_MATMUL
 from socsim_aot.schema.elementwise import (ADD, DIV, MUL, QUANTIZED_ADD, QUANTIZED_DIV,
                                            QUANTIZED_MUL, QUANTIZED_SUB, SUB)
 from socsim_aot.schema.pooling import (ADAPTIVE_AVG_POOL2D, AVG_POOL2D, MAX_POOL2D,
@@ -217,11 +218,34 @@ def cases(seed=7):
     yield from reduction_cases(rng)
     yield from data_movement_cases(rng)
     yield from division_cases(rng)
+    yield from matmul_cases(rng)
 
 
 def _reduced(shape, axes, keepdim):
     out = [1 if d in axes else n for d, n in enumerate(shape)]
     return tuple(out if keepdim else [n for d, n in enumerate(shape) if d not in axes])
+
+
+def matmul_cases(rng):
+    """Products of two activations: batched, with broadcast batch axes (of size 1 and missing),
+    and plain matrices; int8 with zero points, a ReLU's bound and extreme values."""
+    f = np.float32
+    yield "matmul_f32_batched", MATMUL, [_f32(rng, (2, 3, 4, 5)), _f32(rng, (3, 5, 6))], \
+        (2, 3, 4, 6), f, {}
+    yield "matmul_f32_broadcast", MATMUL, [_f32(rng, (4, 5)), _f32(rng, (2, 1, 5, 3))], \
+        (2, 1, 4, 3), f, {}
+    yield "matmul_f32_2d", MATMUL, [_f32(rng, (7, 9)), _f32(rng, (9, 1))], (7, 1), f, {}
+    m, n = fx.quantize_multiplier(0.0007)
+    args = dict(zp_a=3, zp_b=-2, m=m, n=n, zp_out=-1, act_min=-128, act_max=127)
+    yield "matmul_i8_batched", QUANTIZED_MATMUL, [_i8(rng, (2, 4, 33)), _i8(rng, (2, 33, 5))], \
+        (2, 4, 5), np.int8, args
+    yield "matmul_i8_broadcast_relu", QUANTIZED_MATMUL, \
+        [_i8(rng, (3, 1, 2, 16)), _i8(rng, (2, 16, 4))], (3, 2, 2, 4), np.int8, \
+        dict(args, act_min=-1)
+    a = np.full((2, 64), -128, np.int8)
+    a[1] = 127
+    yield "matmul_i8_extremes", QUANTIZED_MATMUL, [a, np.full((64, 3), -128, np.int8)], \
+        (2, 3), np.int8, dict(args, zp_a=127, zp_b=127, m=m // 64)
 
 
 def division_cases(rng):

@@ -88,8 +88,26 @@ def _softmax_div(h):
     return nodes, inits, {"x": SHAPE}, ["soft_c", "soft_h", "scaled", "quotient"]
 
 
+def _attention(h):
+    """Scaled dot-product attention over the last two axes, x as query, key and value
+    (MatMul of x and its transpose, Softmax, MatMul with x), and a product whose right
+    operand broadcasts over the channels."""
+    from onnx import numpy_helper
+    nodes = [h.make_node("Transpose", ["x"], ["xt"], perm=[0, 1, 3, 2]),
+             h.make_node("MatMul", ["x", "xt"], ["scores"]),
+             h.make_node("Div", ["scores", "root_d"], ["scaled"]),
+             h.make_node("Softmax", ["scaled"], ["weights"], axis=-1),
+             h.make_node("MatMul", ["weights", "x"], ["attended"]),
+             h.make_node("Slice", ["x", "zero", "one", "one"], ["first"]),
+             h.make_node("MatMul", ["x", "first"], ["broadcast"])]
+    inits = [numpy_helper.from_array(np.array(np.sqrt(SHAPE[-1]) * 3, np.float32), "root_d"),
+             _i64("zero", [0]), _i64("one", [1])]
+    return nodes, inits, {"x": SHAPE}, ["attended", "broadcast"]
+
+
 # name -> builder(onnx.helper) -> (nodes, initializers, {input: shape}, output names)
-FAMILIES = {"reduce": _reduce, "data_movement": _data_movement, "softmax_div": _softmax_div}
+FAMILIES = {"reduce": _reduce, "data_movement": _data_movement, "softmax_div": _softmax_div,
+            "attention": _attention}
 
 
 def names():

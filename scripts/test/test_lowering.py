@@ -1,4 +1,5 @@
-"""ONNX lowering of the data-movement, softmax and division operators checked against torch:
+"""ONNX lowering of the data-movement, softmax, division and matmul operators checked against
+torch:
 a module that uses them the ways models do is exported (opset 13), compiled to float32, and
 the numpy reference executor's outputs must match torch's (1e-5 of the largest magnitude).
 The simulator runs the same operators against this reference in tests/runtime (op_models).
@@ -38,6 +39,17 @@ def _softmax_div_module():
     return SoftmaxDiv()
 
 
+def _attention_module():
+    torch = zoo._torch()
+
+    class Attention(torch.nn.Module):
+        def forward(self, x):
+            q = x.reshape(1, 16, 4, 16).transpose(1, 2)            # [1, 4 heads, 16, 16]
+            scores = torch.matmul(q, q.transpose(-2, -1)) / 4.0
+            return torch.matmul(torch.softmax(scores, dim=-1), q), torch.matmul(x, x[0, 0])
+    return Attention()
+
+
 class LoweringAgainstTorchTest(unittest.TestCase):
     def check(self, name, module, shape=(1, 16, 8, 8)):
         torch = zoo._torch()
@@ -62,6 +74,9 @@ class LoweringAgainstTorchTest(unittest.TestCase):
 
     def test_slice_split_gather(self):
         self.check("moves", _moves_module())
+
+    def test_attention_matmul(self):
+        self.check("attention", _attention_module())
 
     def test_softmax_any_axis_and_div(self):
         self.check("softmax_div", _softmax_div_module())
