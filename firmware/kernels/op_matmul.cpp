@@ -28,8 +28,8 @@ struct Product {
     m = a.sizes[a.rank - 2];
     k = a.sizes[a.rank - 1];
     n = b.sizes[b.rank - 1];
-    if (b.sizes[b.rank - 2] != k || y.sizes[y.rank - 2] != m || y.sizes[y.rank - 1] != n ||
-        m < 1 || k < 1 || n < 1) {
+    if (b.sizes[b.rank - 2] != k || y.sizes[y.rank - 2] != m || y.sizes[y.rank - 1] != n || m < 1 ||
+        k < 1 || n < 1) {
       return Error::kShapeMismatch;
     }
     const uint32_t batch_rank = y.rank - 2;
@@ -67,8 +67,7 @@ struct Product {
   void each(F f) {
     const uint32_t y_matrix = static_cast<uint32_t>(m) * static_cast<uint32_t>(n);
     for (uint32_t i = 0; i < batches; ++i) {
-      f(static_cast<uint32_t>(a_walk.offset), static_cast<uint32_t>(b_walk.offset),
-        i * y_matrix);
+      f(static_cast<uint32_t>(a_walk.offset), static_cast<uint32_t>(b_walk.offset), i * y_matrix);
       a_walk.next();
       b_walk.next();
     }
@@ -87,31 +86,39 @@ Error operands(const KernelArgs& k, ScalarType type, Product* p) {
   return p->init(a, b, y);
 }
 
-Error matmul_f32(const KernelArgs& k) {
-  using Op = ops::Matmul;
-  Product p;
-  SOCSIM_RT_TRY(operands<Op>(k, ScalarType::kFloat32, &p));
-  const float* pa = k.inputs[Op::kA]->data_as<float>();
-  const float* pb = k.inputs[Op::kB]->data_as<float>();
-  float* py = k.outputs[Op::kOut]->data_as<float>();
+/// The products of every batch: y[r][c] = finish(sum_j term(a[r][j], b[j][c])), the sum in Acc.
+template <typename T, typename Acc, typename Term, typename Finish>
+void multiply(const KernelArgs& k, Product& p, Term term, Finish finish) {
+  // Every product operator names its operands a, b and out (operator schema).
+  const T* pa = k.inputs[ops::Matmul::kA]->data_as<T>();
+  const T* pb = k.inputs[ops::Matmul::kB]->data_as<T>();
+  T* py = k.outputs[ops::Matmul::kOut]->data_as<T>();
   const int32_t rows = p.m, depth = p.k, cols = p.n;
   p.each([&](uint32_t ia, uint32_t ib, uint32_t iy) {
     for (int32_t r = 0; r < rows; ++r) {
-      const float* ar = pa + ia + r * depth;
-      float* yr = py + iy + r * cols;
+      const T* ar = pa + ia + r * depth;
+      T* yr = py + iy + r * cols;
       for (int32_t c = 0; c < cols; ++c) {
-        const float* bc = pb + ib + c;
-        float acc = 0.0f;
-        for (int32_t j = 0; j < depth; ++j) acc += ar[j] * bc[j * cols];
-        yr[c] = acc;
+        const T* bc = pb + ib + c;
+        Acc acc = 0;
+        for (int32_t j = 0; j < depth; ++j) acc += term(ar[j], bc[j * cols]);
+        yr[c] = finish(acc);
       }
     }
   });
+}
+
+Error matmul_f32(const KernelArgs& k) {
+  Product p;
+  SOCSIM_RT_TRY(operands<ops::Matmul>(k, ScalarType::kFloat32, &p));
+  multiply<float, float>(
+      k, p, [](float a, float b) { return a * b; }, [](float acc) { return acc; });
   return Error::kOk;
 }
 
 Error quantized_matmul_i8(const KernelArgs& k) {
   using Op = ops::QuantizedMatmul;
+  static_assert(Op::kA == ops::Matmul::kA && Op::kB == ops::Matmul::kB, "operand order");
   Product p;
   SOCSIM_RT_TRY(operands<Op>(k, ScalarType::kInt8, &p));
   const Op::Args args(k.args);
@@ -122,22 +129,9 @@ Error quantized_matmul_i8(const KernelArgs& k) {
     return Error::kBadOperatorArgs;
   }
   if (p.k > kMaxDepth) return Error::kShapeMismatch;
-  const int8_t* pa = k.inputs[Op::kA]->data_as<int8_t>();
-  const int8_t* pb = k.inputs[Op::kB]->data_as<int8_t>();
-  int8_t* py = k.outputs[Op::kOut]->data_as<int8_t>();
-  const int32_t rows = p.m, depth = p.k, cols = p.n;
-  p.each([&](uint32_t ia, uint32_t ib, uint32_t iy) {
-    for (int32_t r = 0; r < rows; ++r) {
-      const int8_t* ar = pa + ia + r * depth;
-      int8_t* yr = py + iy + r * cols;
-      for (int32_t c = 0; c < cols; ++c) {
-        const int8_t* bc = pb + ib + c;
-        int32_t acc = 0;
-        for (int32_t j = 0; j < depth; ++j) acc += (ar[j] - zp_a) * (bc[j * cols] - zp_b);
-        yr[c] = clamp_to_i8(requantize(acc, m, n) + zp_out, lo, hi);
-      }
-    }
-  });
+  multiply<int8_t, int32_t>(
+      k, p, [=](int8_t a, int8_t b) { return (a - zp_a) * (b - zp_b); },
+      [=](int32_t acc) { return clamp_to_i8(requantize(acc, m, n) + zp_out, lo, hi); });
   return Error::kOk;
 }
 

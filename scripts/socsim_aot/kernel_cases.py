@@ -29,7 +29,9 @@ from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
 from socsim_aot.schema.data_movement import (CAT, CONSTANT_PAD_ND, INDEX_SELECT, PERMUTE_COPY,
                                              REFLECTION_PAD2D, REPLICATION_PAD2D, SLICE_COPY,
                                              VIEW_COPY)
+from socsim_aot.schema import normalization
 from socsim_aot.schema.matmul import MATMUL, QUANTIZED_MATMUL
+from socsim_aot.schema.normalization import LAYER_NORM, QUANTIZED_LAYER_NORM
 from socsim_aot.schema.elementwise import (ADD, DIV, MUL, QUANTIZED_ADD, QUANTIZED_DIV,
                                            QUANTIZED_MUL, QUANTIZED_SUB, SUB)
 from socsim_aot.schema.pooling import (ADAPTIVE_AVG_POOL2D, AVG_POOL2D, MAX_POOL2D,
@@ -219,11 +221,38 @@ def cases(seed=7):
     yield from data_movement_cases(rng)
     yield from division_cases(rng)
     yield from matmul_cases(rng)
+    yield from layer_norm_cases(rng)
 
 
 def _reduced(shape, axes, keepdim):
     out = [1 if d in axes else n for d, n in enumerate(shape)]
     return tuple(out if keepdim else [n for d, n in enumerate(shape) if d not in axes])
+
+
+def layer_norm_cases(rng):
+    """Layer normalisation over one and over two trailing axes; int8 with zero points, constant
+    rows (V = eps_q, and V = 0), and a row of 4096 extreme values."""
+    f = np.float32
+    for name, shape, axis in (("", (3, 4, 10), 2), ("_two_axes", (2, 3, 4, 5), 2)):
+        row = int(np.prod(shape[axis:]))
+        yield f"layer_norm_f32{name}", LAYER_NORM, \
+            [_f32(rng, shape, 3) + f(1), _f32(rng, (row,)), _f32(rng, (row,))], shape, f, \
+            dict(axis=axis, eps=1e-5)
+    w = Const(np.floor(rng.uniform(0.5, 1.5, 64) * 2 ** 16 / 0.03 + 0.5).astype(np.int32))
+    b = Const(rng.integers(-40, 40, 64).astype(np.int32))
+    eps_q = normalization.epsilon_units(1e-5, 64, 0.05)
+    yield "layer_norm_i8", QUANTIZED_LAYER_NORM, [_i8(rng, (6, 64)), w, b], (6, 64), np.int8, \
+        dict(axis=1, zp_in=3, zp_out=-2, eps_q=eps_q)
+    flat = np.repeat(rng.integers(-128, 128, (4, 1)), 64, axis=1).astype(np.int8)
+    for name, eps in (("", eps_q), ("_no_eps", 0)):
+        yield f"layer_norm_i8_constant_rows{name}", QUANTIZED_LAYER_NORM, [flat, w, b], \
+            (4, 64), np.int8, dict(axis=1, zp_in=0, zp_out=5, eps_q=eps)
+    x = np.tile(np.array([-128, 127], np.int8), 2048).reshape(1, 2, 2048)
+    x[0, 1, :7] = 127
+    big = Const(np.full(4096, 2 ** 31 - 1, np.int32))
+    yield "layer_norm_i8_extremes", QUANTIZED_LAYER_NORM, \
+        [x, big, Const(np.zeros(4096, np.int32))], x.shape, np.int8, \
+        dict(axis=1, zp_in=-128, zp_out=0, eps_q=2 ** 31 - 1)
 
 
 def matmul_cases(rng):

@@ -105,9 +105,26 @@ def _attention(h):
     return nodes, inits, {"x": SHAPE}, ["attended", "broadcast"]
 
 
+def _layer_norm(h):
+    """LayerNormalization over the last axis (a transformer's) and over H and W, with scale
+    and bias."""
+    from onnx import numpy_helper
+    nodes = [h.make_node("LayerNormalization", ["x", "gamma_w", "beta_w"], ["norm_w"], axis=-1),
+             h.make_node("LayerNormalization", ["x", "gamma_hw", "beta_hw"], ["norm_hw"],
+                         axis=2, epsilon=1e-3)]
+    w = SHAPE[-1]
+    hw = SHAPE[-2] * SHAPE[-1]
+    inits = [numpy_helper.from_array(np.linspace(0.5, 1.5, w, dtype=np.float32), "gamma_w"),
+             numpy_helper.from_array(np.linspace(-1, 1, w, dtype=np.float32), "beta_w"),
+             numpy_helper.from_array(np.linspace(2, -1, hw, dtype=np.float32)
+                                     .reshape(SHAPE[-2:]), "gamma_hw"),
+             numpy_helper.from_array(np.full(SHAPE[-2:], 0.25, np.float32), "beta_hw")]
+    return nodes, inits, {"x": SHAPE}, ["norm_w", "norm_hw"]
+
+
 # name -> builder(onnx.helper) -> (nodes, initializers, {input: shape}, output names)
 FAMILIES = {"reduce": _reduce, "data_movement": _data_movement, "softmax_div": _softmax_div,
-            "attention": _attention}
+            "attention": _attention, "layer_norm": _layer_norm}
 
 
 def names():

@@ -1,5 +1,5 @@
-"""ONNX lowering of the data-movement, softmax, division and matmul operators checked against
-torch:
+"""ONNX lowering of the data-movement, softmax, division, matmul and layer normalisation
+operators checked against torch:
 a module that uses them the ways models do is exported (opset 13), compiled to float32, and
 the numpy reference executor's outputs must match torch's (1e-5 of the largest magnitude).
 The simulator runs the same operators against this reference in tests/runtime (op_models).
@@ -50,8 +50,24 @@ def _attention_module():
     return Attention()
 
 
+def _layer_norm_module():
+    torch = zoo._torch()
+
+    class Norms(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.last = torch.nn.LayerNorm(8)
+            self.planes = torch.nn.LayerNorm([8, 8], eps=1e-3)
+            for p in self.parameters():
+                torch.nn.init.uniform_(p, -1.5, 1.5)
+
+        def forward(self, x):
+            return self.last(x), self.planes(x)
+    return Norms()
+
+
 class LoweringAgainstTorchTest(unittest.TestCase):
-    def check(self, name, module, shape=(1, 16, 8, 8)):
+    def check(self, name, module, shape=(1, 16, 8, 8), opset=13):
         torch = zoo._torch()
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, name + ".onnx")
@@ -61,7 +77,7 @@ class LoweringAgainstTorchTest(unittest.TestCase):
             with torch.no_grad():
                 want = module(x)
                 outputs = [f"y{i}" for i in range(len(want))]
-                torch.onnx.export(module, (x,), path, opset_version=13, input_names=["x"],
+                torch.onnx.export(module, (x,), path, opset_version=opset, input_names=["x"],
                                   output_names=outputs, do_constant_folding=True)
             program = compiler.compile_file(path, os.path.join(tmp, name + ".prog"))
         got = reference.run(program, [x.numpy()])
@@ -77,6 +93,15 @@ class LoweringAgainstTorchTest(unittest.TestCase):
 
     def test_attention_matmul(self):
         self.check("attention", _attention_module())
+
+    def test_layer_norm(self):
+        """Opset 17 exports LayerNormalization; opset 13 its decomposition (ReduceMean, Sub,
+        Pow, Add, Sqrt, Div, Mul, Add), which must compile too."""
+        torch = zoo._torch()
+        torch.manual_seed(0)
+        self.check("layer_norm17", _layer_norm_module(), opset=17)
+        torch.manual_seed(0)
+        self.check("layer_norm13", _layer_norm_module(), opset=13)
 
     def test_softmax_any_axis_and_div(self):
         self.check("softmax_div", _softmax_div_module())
