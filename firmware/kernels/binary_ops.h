@@ -1,4 +1,4 @@
-// The int8 arithmetic of one element of the quantised binary operators (add, sub, mul),
+// The int8 arithmetic of one element of the quantised binary operators (add, sub, mul, div),
 // shared by the CPU kernels (elementwise.h, which adds broadcasting) and the NPU model
 // (models/npu/layers/binary.cpp).
 //
@@ -53,6 +53,36 @@ struct QuantizedProduct {
   int8_t operator()(int8_t a, int8_t b) const {
     const int32_t acc = (a - zp_a) * (b - zp_b);
     return clamp_to_i8(requantize(acc, m, n) + zp_out, lo, hi);
+  }
+};
+
+/// div_round((a - zp_a) m, (b - zp_b) 2^n) + zp_out, clamped to [lo, hi] (the divisor's sign
+/// moved to the dividend); a divisor b = zp_b gives hi, lo or zp_out as the dividend is
+/// positive, negative or 0.
+struct QuantizedQuotient {
+  int32_t zp_a, zp_b, m, n, zp_out, lo, hi;
+
+  /// The largest shift: 2 * 255 * 2^n, the divisor div_round doubles, stays inside int64.
+  static constexpr int32_t kMaxShift = 53;
+
+  template <typename Args>
+  static QuantizedQuotient of(const Args& a) {
+    return {a.zp_a(), a.zp_b(), a.m(), a.n(), a.zp_out(), a.act_min(), a.act_max()};
+  }
+  bool valid() const {
+    return valid_multiplier(m, n) && n <= kMaxShift && valid_zero_point(zp_a) &&
+           valid_zero_point(zp_b) && valid_zero_point(zp_out) && valid_bounds(lo, hi);
+  }
+  int8_t operator()(int8_t a, int8_t b) const {
+    int64_t num = static_cast<int64_t>(a - zp_a) * m;
+    const int32_t divisor = b - zp_b;
+    if (divisor == 0) return clamp_to_i8(num > 0 ? hi : (num < 0 ? lo : zp_out), lo, hi);
+    int64_t den = static_cast<int64_t>(divisor) << n;
+    if (den < 0) {
+      num = -num;
+      den = -den;
+    }
+    return clamp_to_i8(div_round(num, den) + zp_out, lo, hi);
   }
 };
 

@@ -1,4 +1,4 @@
-// Binary elementwise kernels with broadcasting (add, sub, mul): float32, int8 wrapping
+// Binary elementwise kernels with broadcasting (add, sub, mul, div): float32, int8 wrapping
 // modulo 256 (the ATen operators on int8 tensors, the seed's add8 model), and quantised int8
 // (quantized_decomposed::*, docs/runtime.md) with the per-element arithmetic of binary_ops.h.
 #pragma once
@@ -8,12 +8,13 @@
 
 namespace socsim::kernels {
 
-enum class BinaryKind { kAdd, kSub, kMul };
+enum class BinaryKind { kAdd, kSub, kMul, kDiv };
 
 template <BinaryKind kKind>
 inline float binary_float(float a, float b) {
   if (kKind == BinaryKind::kAdd) return a + b;
   if (kKind == BinaryKind::kSub) return a - b;
+  if (kKind == BinaryKind::kDiv) return a / b;
   return a * b;
 }
 
@@ -29,7 +30,7 @@ inline Error binary_operands(const KernelArgs& k, ScalarType type, Broadcast* bc
   return bc->init(a, b, out);
 }
 
-/// aten::{add,sub,mul}.out on float32.
+/// aten::{add,sub,mul,div}.out on float32.
 template <BinaryKind kKind>
 inline Error binary_f32(const KernelArgs& k) {
   SOCSIM_RT_TRY(check_counts<ops::Add>(k));

@@ -1,5 +1,6 @@
-// Softmax over the last axis: aten::_softmax.out (float32) and quantized_decomposed::softmax.out
-// (int8).
+// Softmax over one axis (argument dim): aten::_softmax.out (float32) and
+// quantized_decomposed::softmax.out (int8). The tensor is seen as [outer, n, inner] around the
+// axis; each of the outer * inner lines of n elements is normalised on its own.
 //
 // int8 uses a table made by the compiler: table[d] = round(2^16 * exp(-scale_in * d)) for
 // d = max - q in [0, 255]; y = clamp(div_round(256 * table[d], sum of table[d]) - 128).
@@ -11,33 +12,51 @@
 namespace socsim::kernels {
 namespace {
 
-Error rows_of(const Tensor& x, const Tensor& y, uint32_t* rows, uint32_t* cols) {
-  if (!x.same_shape(y) || x.rank < 1 || x.sizes[x.rank - 1] < 1) return Error::kShapeMismatch;
-  *cols = static_cast<uint32_t>(x.sizes[x.rank - 1]);
-  *rows = x.numel() / *cols;
-  return Error::kOk;
-}
+/// The lines of x around axis dim: outer * inner lines of n elements, element i of a line
+/// at i * inner.
+struct Lines {
+  uint32_t outer = 1, n = 1, inner = 1;
+
+  Error init(const Tensor& x, const Tensor& y, int32_t dim) {
+    if (!x.same_shape(y) || x.rank < 1) return Error::kShapeMismatch;
+    if (dim < 0 || dim >= static_cast<int32_t>(x.rank)) return Error::kBadOperatorArgs;
+    const uint32_t axis = static_cast<uint32_t>(dim);
+    if (x.sizes[axis] < 1) return Error::kShapeMismatch;
+    n = static_cast<uint32_t>(x.sizes[axis]);
+    for (uint32_t d = 0; d < axis; ++d) outer *= static_cast<uint32_t>(x.sizes[d]);
+    for (uint32_t d = axis + 1; d < x.rank; ++d) inner *= static_cast<uint32_t>(x.sizes[d]);
+    return Error::kOk;
+  }
+  /// Calls f(offset of the line's first element) for every line.
+  template <typename F>
+  void each(F f) const {
+    for (uint32_t o = 0; o < outer; ++o) {
+      for (uint32_t j = 0; j < inner; ++j) f(o * n * inner + j);
+    }
+  }
+};
 
 Error softmax_f32(const KernelArgs& k) {
   using Op = ops::Softmax;
   SOCSIM_RT_TRY(check_counts<Op>(k));
   if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kFloat32)) return Error::kDtypeMismatch;
-  uint32_t rows, cols;
-  SOCSIM_RT_TRY(rows_of(*k.inputs[Op::kX], *k.outputs[Op::kOut], &rows, &cols));
+  Lines lines;
+  SOCSIM_RT_TRY(lines.init(*k.inputs[Op::kX], *k.outputs[Op::kOut], Op::Args(k.args).dim()));
   const float* x = k.inputs[Op::kX]->data_as<float>();
   float* y = k.outputs[Op::kOut]->data_as<float>();
-  for (uint32_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * cols;
-    float* yr = y + r * cols;
+  const uint32_t n = lines.n, step = lines.inner;
+  lines.each([&](uint32_t at) {
+    const float* xr = x + at;
+    float* yr = y + at;
     float max = xr[0];
-    for (uint32_t i = 1; i < cols; ++i) max = xr[i] > max ? xr[i] : max;
+    for (uint32_t i = 1; i < n; ++i) max = xr[i * step] > max ? xr[i * step] : max;
     float sum = 0.0f;
-    for (uint32_t i = 0; i < cols; ++i) {
-      yr[i] = expf(xr[i] - max);
-      sum += yr[i];
+    for (uint32_t i = 0; i < n; ++i) {
+      yr[i * step] = expf(xr[i * step] - max);
+      sum += yr[i * step];
     }
-    for (uint32_t i = 0; i < cols; ++i) yr[i] /= sum;
-  }
+    for (uint32_t i = 0; i < n; ++i) yr[i * step] /= sum;
+  });
   return Error::kOk;
 }
 
@@ -50,29 +69,34 @@ Error softmax_i8(const KernelArgs& k) {
     return Error::kDtypeMismatch;
   }
   if (table_t.rank != 1 || table_t.sizes[0] != 256) return Error::kShapeMismatch;
-  uint32_t rows, cols;
-  SOCSIM_RT_TRY(rows_of(*k.inputs[Op::kX], *k.outputs[Op::kOut], &rows, &cols));
-  if (cols > 32768) return Error::kShapeMismatch;
+  Lines lines;
+  SOCSIM_RT_TRY(lines.init(*k.inputs[Op::kX], *k.outputs[Op::kOut], Op::Args(k.args).dim()));
+  if (lines.n > 32768) return Error::kShapeMismatch;
   const int32_t* table = table_t.data_as<int32_t>();
   for (uint32_t i = 0; i < 256; ++i) {
     if (table[i] < 0 || table[i] > 65536) return Error::kBadOperatorArgs;
   }
   const int8_t* x = k.inputs[Op::kX]->data_as<int8_t>();
   int8_t* y = k.outputs[Op::kOut]->data_as<int8_t>();
-  for (uint32_t r = 0; r < rows; ++r) {
-    const int8_t* xr = x + r * cols;
-    int8_t* yr = y + r * cols;
+  const uint32_t n = lines.n, step = lines.inner;
+  Error status = Error::kOk;
+  lines.each([&](uint32_t at) {
+    const int8_t* xr = x + at;
+    int8_t* yr = y + at;
     int32_t max = xr[0];
-    for (uint32_t i = 1; i < cols; ++i) max = xr[i] > max ? xr[i] : max;
+    for (uint32_t i = 1; i < n; ++i) max = xr[i * step] > max ? xr[i * step] : max;
     int64_t sum = 0;
-    for (uint32_t i = 0; i < cols; ++i) sum += table[max - xr[i]];
-    if (sum == 0) return Error::kBadOperatorArgs;
-    for (uint32_t i = 0; i < cols; ++i) {
-      const int64_t v = div_round(int64_t{table[max - xr[i]]} * 256, sum) - 128;
-      yr[i] = saturate_i8(static_cast<int32_t>(v));
+    for (uint32_t i = 0; i < n; ++i) sum += table[max - xr[i * step]];
+    if (sum == 0) {
+      status = Error::kBadOperatorArgs;
+      return;
     }
-  }
-  return Error::kOk;
+    for (uint32_t i = 0; i < n; ++i) {
+      const int64_t v = div_round(int64_t{table[max - xr[i * step]]} * 256, sum) - 128;
+      yr[i * step] = saturate_i8(static_cast<int32_t>(v));
+    }
+  });
+  return status;
 }
 
 }  // namespace

@@ -5,17 +5,6 @@
 namespace socsim::kernels {
 namespace {
 
-template <typename T>
-void permute(const Tensor& x, Tensor& y, StridedWalk walk) {
-  const T* px = x.data_as<T>();
-  T* py = y.data_as<T>();
-  const uint32_t numel = y.numel();
-  for (uint32_t i = 0; i < numel; ++i) {
-    py[i] = px[walk.offset];
-    walk.next();
-  }
-}
-
 Error transpose(const KernelArgs& k) {
   using Op = ops::PermuteCopy;
   SOCSIM_RT_TRY(check_counts_per_axis<Op>(k));  // perm: one per axis
@@ -39,11 +28,7 @@ Error transpose(const KernelArgs& k) {
   }
   if (y.numel() == 0) return Error::kOk;
   walk.reset(0);
-  if (runtime::element_size(x.dtype) == 1) {
-    permute<int8_t>(x, y, walk);
-  } else {
-    permute<int32_t>(x, y, walk);
-  }
+  copy_walk_bytes(x.data, y.data, runtime::element_size(x.dtype), y.numel(), walk);
   return Error::kOk;
 }
 

@@ -40,6 +40,25 @@ struct StridedWalk {
   }
 };
 
+/// y[i] = x[offset of element i] for the n elements of a walk (from its current position).
+template <typename T>
+inline void copy_walk(const T* x, T* y, uint32_t n, StridedWalk walk) {
+  for (uint32_t i = 0; i < n; ++i) {
+    y[i] = x[walk.offset];
+    walk.next();
+  }
+}
+
+/// copy_walk over n elements of 1 or 4 bytes (int8; float32 and int32 move as words).
+inline void copy_walk_bytes(const void* x, void* y, uint32_t element_size, uint32_t n,
+                            StridedWalk walk) {
+  if (element_size == 1) {
+    copy_walk(static_cast<const int8_t*>(x), static_cast<int8_t*>(y), n, walk);
+  } else {
+    copy_walk(static_cast<const int32_t*>(x), static_cast<int32_t*>(y), n, walk);
+  }
+}
+
 /// Row-major element strides of a shape.
 inline void row_major_strides(uint32_t rank, const int32_t* sizes, int32_t* strides) {
   int32_t stride = 1;

@@ -26,9 +26,14 @@ from socsim_aot.schema import activations, layouts
 from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
-from socsim_aot.schema.data_movement import CAT, PERMUTE_COPY, VIEW_COPY
-from socsim_aot.schema.elementwise import (ADD, MUL, QUANTIZED_ADD, QUANTIZED_MUL,
-                                           QUANTIZED_SUB, SUB)
+from socsim_aot.schema.data_movement import (CAT, CONSTANT_PAD_ND, INDEX_SELECT, PERMUTE_COPY,
+                                             REFLECTION_PAD2D, REPLICATION_PAD2D, SLICE_COPY,
+                                             VIEW_COPY)
+from socsim_aot.schema import normalization
+from socsim_aot.schema.matmul import MATMUL, QUANTIZED_MATMUL
+from socsim_aot.schema.normalization import LAYER_NORM, QUANTIZED_LAYER_NORM
+from socsim_aot.schema.elementwise import (ADD, DIV, MUL, QUANTIZED_ADD, QUANTIZED_DIV,
+                                           QUANTIZED_MUL, QUANTIZED_SUB, SUB)
 from socsim_aot.schema.pooling import (ADAPTIVE_AVG_POOL2D, AVG_POOL2D, MAX_POOL2D,
                                        QUANTIZED_ADAPTIVE_AVG_POOL2D, QUANTIZED_AVG_POOL2D)
 from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE, REQUANTIZE
@@ -194,9 +199,13 @@ def cases(seed=7):
         (2, 5, 1, 1), f, {}
     yield "global_avg_pool2d_i8", QUANTIZED_ADAPTIVE_AVG_POOL2D, [_i8(rng, (2, 5, 4, 3))], \
         (2, 5, 1, 1), np.int8, dict(zp_in=-4, zp_out=2, m=m, n=n)
-    yield "softmax_f32", SOFTMAX, [_f32(rng, (3, 10), 3)], (3, 10), f, {}
+    yield "softmax_f32", SOFTMAX, [_f32(rng, (3, 10), 3)], (3, 10), f, dict(dim=1)
+    yield "softmax_f32_dim1", SOFTMAX, [_f32(rng, (2, 5, 3, 2), 3)], (2, 5, 3, 2), f, dict(dim=1)
+    yield "softmax_f32_dim0", SOFTMAX, [_f32(rng, (4, 3), 30)], (4, 3), f, dict(dim=0)
     yield "softmax_i8", QUANTIZED_SOFTMAX, [_i8(rng, (4, 10)), Const(fx.softmax_table(0.05))], \
-        (4, 10), np.int8, {}
+        (4, 10), np.int8, dict(dim=1)
+    yield "softmax_i8_dim2", QUANTIZED_SOFTMAX, \
+        [_i8(rng, (2, 3, 7, 4)), Const(fx.softmax_table(0.02))], (2, 3, 7, 4), np.int8, dict(dim=2)
     yield "reshape_f32", VIEW_COPY, [_f32(rng, (2, 3, 4))], (6, 4), f, {}
     yield "reshape_i8", VIEW_COPY, [_i8(rng, (2, 3, 4))], (24,), np.int8, {}
     yield "transpose_f32", PERMUTE_COPY, [_f32(rng, (2, 3, 4))], (4, 2, 3), f, dict(perm=[2, 0, 1])
@@ -220,11 +229,115 @@ def cases(seed=7):
         (2, 6), np.int32, {}
     yield from lookup_cases(rng)
     yield from reduction_cases(rng)
+    yield from data_movement_cases(rng)
+    yield from division_cases(rng)
+    yield from matmul_cases(rng)
+    yield from layer_norm_cases(rng)
 
 
 def _reduced(shape, axes, keepdim):
     out = [1 if d in axes else n for d, n in enumerate(shape)]
     return tuple(out if keepdim else [n for d, n in enumerate(shape) if d not in axes])
+
+
+def layer_norm_cases(rng):
+    """Layer normalisation over one and over two trailing axes; int8 with zero points, constant
+    rows (V = eps_q, and V = 0), and a row of 4096 extreme values."""
+    f = np.float32
+    for name, shape, axis in (("", (3, 4, 10), 2), ("_two_axes", (2, 3, 4, 5), 2)):
+        row = int(np.prod(shape[axis:]))
+        yield f"layer_norm_f32{name}", LAYER_NORM, \
+            [_f32(rng, shape, 3) + f(1), _f32(rng, (row,)), _f32(rng, (row,))], shape, f, \
+            dict(axis=axis, eps=1e-5)
+    w = Const(np.floor(rng.uniform(0.5, 1.5, 64) * 2 ** 16 / 0.03 + 0.5).astype(np.int32))
+    b = Const(rng.integers(-40, 40, 64).astype(np.int32))
+    eps_q = normalization.epsilon_units(1e-5, 64, 0.05)
+    yield "layer_norm_i8", QUANTIZED_LAYER_NORM, [_i8(rng, (6, 64)), w, b], (6, 64), np.int8, \
+        dict(axis=1, zp_in=3, zp_out=-2, eps_q=eps_q)
+    flat = np.repeat(rng.integers(-128, 128, (4, 1)), 64, axis=1).astype(np.int8)
+    for name, eps in (("", eps_q), ("_no_eps", 0)):
+        yield f"layer_norm_i8_constant_rows{name}", QUANTIZED_LAYER_NORM, [flat, w, b], \
+            (4, 64), np.int8, dict(axis=1, zp_in=0, zp_out=5, eps_q=eps)
+    x = np.tile(np.array([-128, 127], np.int8), 2048).reshape(1, 2, 2048)
+    x[0, 1, :7] = 127
+    big = Const(np.full(4096, 2 ** 31 - 1, np.int32))
+    yield "layer_norm_i8_extremes", QUANTIZED_LAYER_NORM, \
+        [x, big, Const(np.zeros(4096, np.int32))], x.shape, np.int8, \
+        dict(axis=1, zp_in=-128, zp_out=0, eps_q=2 ** 31 - 1)
+
+
+def matmul_cases(rng):
+    """Products of two activations: batched, with broadcast batch axes (of size 1 and missing),
+    and plain matrices; int8 with zero points, a ReLU's bound and extreme values."""
+    f = np.float32
+    yield "matmul_f32_batched", MATMUL, [_f32(rng, (2, 3, 4, 5)), _f32(rng, (3, 5, 6))], \
+        (2, 3, 4, 6), f, {}
+    yield "matmul_f32_broadcast", MATMUL, [_f32(rng, (4, 5)), _f32(rng, (2, 1, 5, 3))], \
+        (2, 1, 4, 3), f, {}
+    yield "matmul_f32_2d", MATMUL, [_f32(rng, (7, 9)), _f32(rng, (9, 1))], (7, 1), f, {}
+    m, n = fx.quantize_multiplier(0.0007)
+    args = dict(zp_a=3, zp_b=-2, m=m, n=n, zp_out=-1, act_min=-128, act_max=127)
+    yield "matmul_i8_batched", QUANTIZED_MATMUL, [_i8(rng, (2, 4, 33)), _i8(rng, (2, 33, 5))], \
+        (2, 4, 5), np.int8, args
+    yield "matmul_i8_broadcast_relu", QUANTIZED_MATMUL, \
+        [_i8(rng, (3, 1, 2, 16)), _i8(rng, (2, 16, 4))], (3, 2, 2, 4), np.int8, \
+        dict(args, act_min=-1)
+    a = np.full((2, 64), -128, np.int8)
+    a[1] = 127
+    yield "matmul_i8_extremes", QUANTIZED_MATMUL, [a, np.full((64, 3), -128, np.int8)], \
+        (2, 3), np.int8, dict(args, zp_a=127, zp_b=127, m=m // 64)
+
+
+def division_cases(rng):
+    """Division: float32 broadcasting; int8 over every pair of values (divisors equal to the
+    zero point included), with and without a fused ReLU's bound, and a tiny multiplier."""
+    f = np.float32
+    yield "div_f32", DIV, [_f32(rng, (2, 3, 4)), _f32(rng, (3, 1)) + f(3)], (2, 3, 4), f, {}
+    a, b = np.meshgrid(np.arange(-128, 128), np.arange(-128, 128, 3), indexing="ij")
+    a, b = a.astype(np.int8), b.astype(np.int8)
+    for name, real, zp_out, lo in (("", 0.7, -3, -128), ("_relu", 31.0, 5, 5),
+                                   ("_tiny", 1e-9, 0, -128)):
+        m, n = fx.quantize_multiplier(real, max_shift=53)
+        yield f"div_i8{name}", QUANTIZED_DIV, [a, b], a.shape, np.int8, \
+            dict(zp_a=2, zp_b=-5, m=m, n=n, zp_out=zp_out, act_min=lo, act_max=127)
+    m, n = fx.quantize_multiplier(0.2, max_shift=53)
+    yield "div_i8_broadcast", QUANTIZED_DIV, [_i8(rng, (2, 3, 4)), _i8(rng, (4,))], (2, 3, 4), \
+        np.int8, dict(zp_a=-1, zp_b=0, m=m, n=n, zp_out=0, act_min=-128, act_max=127)
+
+
+def data_movement_cases(rng):
+    """Slices (negative steps, every axis), gathers (scalar, vector and matrix indices), and
+    the three paddings."""
+    f = np.float32
+    x = _f32(rng, (2, 5, 6, 4))
+    # (first, step) per axis; lengths in the output shape.
+    slices, out = [1, 1, 4, -2, 0, 2, 3, -1], (1, 3, 3, 4)
+    for name, data in (("f32", x), ("i8", _i8(rng, x.shape)),
+                       ("i32", rng.integers(-2 ** 31, 2 ** 31, x.shape).astype(np.int32))):
+        yield f"slice_{name}", SLICE_COPY, [data], out, data.dtype, dict(slices=slices)
+    yield "slice_f32_channels", SLICE_COPY, [x], (2, 2, 6, 4), f, \
+        dict(slices=[0, 1, 3, 1, 0, 1, 0, 1])
+    for name, data in (("f32", x), ("i8", _i8(rng, x.shape))):
+        yield f"gather_{name}_scalar", INDEX_SELECT, [data, Const(np.array(4, np.int32))], \
+            (2, 6, 4), data.dtype, dict(dim=1)
+        yield f"gather_{name}_matrix", INDEX_SELECT, \
+            [data, Const(np.array([[3, 0], [3, 5], [1, 1]], np.int32))], (2, 5, 3, 2, 4), \
+            data.dtype, dict(dim=2)
+    # A scalar index as the program file stores it: one element of rank 1.
+    yield "gather_f32_scalar_as_vector", INDEX_SELECT, [x, Const(np.array([2], np.int32))], \
+        (2, 6, 4), f, dict(dim=1)
+    yield "gather_i32_last", INDEX_SELECT, \
+        [rng.integers(-1000, 1000, (3, 7)).astype(np.int32), Const(np.array([6, 0, 2], np.int32))], \
+        (3, 3), np.int32, dict(dim=1)
+    pads = [1, 0, 0, 2, 2, 1]
+    yield "constant_pad_f32", CONSTANT_PAD_ND, [_f32(rng, (2, 3, 4)), Const(np.array([-1.5], f))], \
+        (3, 5, 7), f, dict(pads=pads)
+    yield "constant_pad_i8", CONSTANT_PAD_ND, [_i8(rng, (2, 3, 4)), Const(np.array([-7], np.int8))], \
+        (3, 5, 7), np.int8, dict(pads=pads)
+    geo = dict(pad_left=2, pad_right=1, pad_top=3, pad_bottom=1)
+    for name, op in (("reflection", REFLECTION_PAD2D), ("replication", REPLICATION_PAD2D)):
+        yield f"{name}_pad_f32", op, [_f32(rng, (1, 2, 4, 5))], (1, 2, 8, 8), f, geo
+        yield f"{name}_pad_i8", op, [_i8(rng, (3, 4, 5))], (3, 8, 8), np.int8, geo
 
 
 def reduction_cases(rng):

@@ -51,8 +51,80 @@ def _reduce(h):
     return nodes, [_i64("hw", [2, 3])], {"x": SHAPE}, ["mean_c", "sum_hw", "max_w", "mean_hw"]
 
 
+def _data_movement(h):
+    """Slice (negative step, clamped ends), Split into unequal parts, Gather with a scalar and
+    with a matrix of indices, and Pad (constant, reflect, edge)."""
+    nodes = [h.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["sliced"]),
+             h.make_node("Split", ["x", "parts"], ["part0", "part1", "part2"], axis=1),
+             h.make_node("Gather", ["x", "scalar"], ["channel"], axis=1),
+             h.make_node("Gather", ["x", "matrix"], ["rows"], axis=2),
+             h.make_node("Pad", ["x", "pads", "value"], ["padded"], mode="constant"),
+             h.make_node("Pad", ["x", "pads_hw"], ["reflected"], mode="reflect"),
+             h.make_node("Pad", ["x", "pads_hw"], ["edged"], mode="edge")]
+    from onnx import numpy_helper
+    inits = [_i64("starts", [1, -1, 2]), _i64("ends", [2 ** 62, -2 ** 62, 7]),
+             _i64("axes", [1, 3, 2]), _i64("steps", [2, -2, 1]), _i64("parts", [3, 8, 5]),
+             _i64("scalar", 5), _i64("matrix", [[0, 7], [-1, 3], [4, 4]]),
+             _i64("pads", [0, 1, 0, 2, 0, 0, 1, 1]),
+             numpy_helper.from_array(np.array(0.75, np.float32), "value"),
+             _i64("pads_hw", [0, 0, 3, 1, 0, 0, 2, 4])]
+    return nodes, inits, {"x": SHAPE}, ["sliced", "part0", "part1", "part2", "channel", "rows",
+                                        "padded", "reflected", "edged"]
+
+
+def _softmax_div(h):
+    """Softmax over channels and over H, and Div by a constant per channel and by an
+    activation bounded away from 0 (1 + Sigmoid)."""
+    from onnx import numpy_helper
+    nodes = [h.make_node("Softmax", ["x"], ["soft_c"], axis=1),
+             h.make_node("Softmax", ["x"], ["soft_h"], axis=-2),
+             h.make_node("Div", ["x", "per_channel"], ["scaled"]),
+             h.make_node("Sigmoid", ["x"], ["gate"]),
+             h.make_node("Add", ["gate", "one"], ["divisor"]),
+             h.make_node("Div", ["x", "divisor"], ["quotient"])]
+    channels = np.linspace(0.5, 2.0, SHAPE[1], dtype=np.float32).reshape(SHAPE[1], 1, 1)
+    inits = [numpy_helper.from_array(channels, "per_channel"),
+             numpy_helper.from_array(np.array(1.0, np.float32), "one")]
+    return nodes, inits, {"x": SHAPE}, ["soft_c", "soft_h", "scaled", "quotient"]
+
+
+def _attention(h):
+    """Scaled dot-product attention over the last two axes, x as query, key and value
+    (MatMul of x and its transpose, Softmax, MatMul with x), and a product whose right
+    operand broadcasts over the channels."""
+    from onnx import numpy_helper
+    nodes = [h.make_node("Transpose", ["x"], ["xt"], perm=[0, 1, 3, 2]),
+             h.make_node("MatMul", ["x", "xt"], ["scores"]),
+             h.make_node("Div", ["scores", "root_d"], ["scaled"]),
+             h.make_node("Softmax", ["scaled"], ["weights"], axis=-1),
+             h.make_node("MatMul", ["weights", "x"], ["attended"]),
+             h.make_node("Slice", ["x", "zero", "one", "one"], ["first"]),
+             h.make_node("MatMul", ["x", "first"], ["broadcast"])]
+    inits = [numpy_helper.from_array(np.array(np.sqrt(SHAPE[-1]) * 3, np.float32), "root_d"),
+             _i64("zero", [0]), _i64("one", [1])]
+    return nodes, inits, {"x": SHAPE}, ["attended", "broadcast"]
+
+
+def _layer_norm(h):
+    """LayerNormalization over the last axis (a transformer's) and over H and W, with scale
+    and bias."""
+    from onnx import numpy_helper
+    nodes = [h.make_node("LayerNormalization", ["x", "gamma_w", "beta_w"], ["norm_w"], axis=-1),
+             h.make_node("LayerNormalization", ["x", "gamma_hw", "beta_hw"], ["norm_hw"],
+                         axis=2, epsilon=1e-3)]
+    w = SHAPE[-1]
+    hw = SHAPE[-2] * SHAPE[-1]
+    inits = [numpy_helper.from_array(np.linspace(0.5, 1.5, w, dtype=np.float32), "gamma_w"),
+             numpy_helper.from_array(np.linspace(-1, 1, w, dtype=np.float32), "beta_w"),
+             numpy_helper.from_array(np.linspace(2, -1, hw, dtype=np.float32)
+                                     .reshape(SHAPE[-2:]), "gamma_hw"),
+             numpy_helper.from_array(np.full(SHAPE[-2:], 0.25, np.float32), "beta_hw")]
+    return nodes, inits, {"x": SHAPE}, ["norm_w", "norm_hw"]
+
+
 # name -> builder(onnx.helper) -> (nodes, initializers, {input: shape}, output names)
-FAMILIES = {"reduce": _reduce}
+FAMILIES = {"reduce": _reduce, "data_movement": _data_movement, "softmax_div": _softmax_div,
+            "attention": _attention, "layer_norm": _layer_norm}
 
 
 def names():

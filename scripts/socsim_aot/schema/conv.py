@@ -130,6 +130,10 @@ def _conv_shapes(g, node):
 
 def _lower_linear(n):
     a = n.attrs
+    if n.op_type == "MatMul" and n.g.value(n.inputs[1]).const is None:
+        from socsim_aot.schema.matmul import lower_matmul  # the product of two activations
+        lower_matmul(n)
+        return
     w = n.const(n.inputs[1], "the weight (B)")
     if n.op_type == "Gemm":
         if a.get("transA", 0) or a.get("alpha", 1.0) != 1.0 or a.get("beta", 1.0) != 1.0:

@@ -1,11 +1,15 @@
-"""Operators that only move bytes: reshape, transpose (permute), concatenation.
+"""Operators that only move bytes: reshape, transpose (permute), concatenation, slicing (ONNX
+Slice and Split), gathering along an axis with constant indices (Gather) and padding (Pad:
+constant, reflect, edge).
 
-Quantised, reshape and transpose keep the input's quantisation; concatenation requantises
-every input to the output's scale first (the compiler inserts requantize operators).
+Quantised, they keep the input's quantisation (a constant pad value is quantised with it);
+concatenation requantises every input to the output's scale first (the compiler inserts
+requantize operators).
 """
 
 import numpy as np
 
+from socsim_aot import fixed_point as fx
 from socsim_aot.schema.activations import same_scale
 from socsim_aot.schema.core import Arg, Operand, Operator, register
 
@@ -55,3 +59,205 @@ VIEW_COPY, PERMUTE_COPY, CAT = register(
              dtypes=("float32", "int8"), kernel="concat", onnx=("Concat",), lower=_lower_concat,
              quantize=_quantize_concat, arg_values=lambda g, node: dict(axis=node.attrs["axis"]),
              reference=lambda ins, a, out: np.concatenate(ins, axis=a.axis)))
+
+
+# ---- slicing ----------------------------------------------------------------------------------
+
+def slice_axis(size, start, end, step):
+    """ONNX/numpy slice bounds of one axis: (first index, step, length)."""
+    first, stop, step = slice(start, end, step).indices(size)
+    return first, step, len(range(first, stop, step))
+
+
+def _lower_slice(n):
+    x = n.g.value(n.inputs[0])
+    rank = len(x.shape)
+    if len(n.inputs) < 3:
+        n.fail("Slice needs starts and ends as inputs (opset 10 or later)")
+    starts, ends = (np.asarray(n.const(i, what)).reshape(-1).tolist()
+                    for i, what in ((n.inputs[1], "starts"), (n.inputs[2], "ends")))
+    axes = list(range(len(starts)))
+    if len(n.inputs) > 3 and n.inputs[3]:
+        axes = np.asarray(n.const(n.inputs[3], "axes")).reshape(-1).tolist()
+    steps = [1] * len(starts)
+    if len(n.inputs) > 4 and n.inputs[4]:
+        steps = np.asarray(n.const(n.inputs[4], "steps")).reshape(-1).tolist()
+    slices = [[0, 1, size] for size in x.shape]
+    for axis, start, end, step in zip(axes, starts, ends, steps):
+        if step == 0:
+            n.fail("Slice with step 0")
+        axis = int(axis) % rank
+        # int64 ends beyond the axis (INT64_MAX, -INT64_MAX) clamp like Python's slices.
+        slices[axis] = list(slice_axis(x.shape[axis], int(start), int(end), int(step)))
+    emit_slice(n, n.inputs[0], n.outputs[0], slices)
+
+
+def emit_slice(n, source, output, slices):
+    """A slice_copy of `source` into `output`; slices = (first, step, length) per axis."""
+    want = [length for _, _, length in slices]
+    if list(n.g.value(output).shape) != want:
+        n.fail(f"slice of shape {want} does not match the output shape "
+               f"{n.g.value(output).shape}")
+    x = n.g.value(source)
+    if x.const is not None:  # folded
+        n.g.add_const(output, np.ascontiguousarray(x.const[_slice_index(slices)]).reshape(want))
+        return
+    n.emit_to(SLICE_COPY.name, [source], output,
+              slices=[v for first, step, _ in slices for v in (first, step)])
+
+
+def _slice_index(slices):
+    """A numpy index of (first, step, length) per axis."""
+    return np.ix_(*[first + step * np.arange(length) for first, step, length in slices])
+
+
+def _lower_split(n):
+    x = n.g.value(n.inputs[0])
+    rank = len(x.shape)
+    axis = int(n.attrs.get("axis", 0)) % rank
+    if len(n.inputs) > 1 and n.inputs[1]:
+        sizes = np.asarray(n.const(n.inputs[1], "split")).reshape(-1).tolist()
+    elif "split" in n.attrs:
+        sizes = list(n.attrs["split"])
+    else:
+        sizes = [n.g.value(o).shape[axis] for o in n.outputs]
+    if sum(sizes) != x.shape[axis] or len(sizes) != len(n.outputs):
+        n.fail(f"split sizes {sizes} do not fit axis {axis} of {x.shape}")
+    first = 0
+    for out, size in zip(n.outputs, sizes):
+        slices = [[0, 1, d] for d in x.shape]
+        slices[axis] = [first, 1, int(size)]
+        emit_slice(n, n.inputs[0], out, slices)
+        first += int(size)
+
+
+def _slice(ins, a, out):
+    x = ins[0]
+    slices = [(a.slices[2 * d], a.slices[2 * d + 1], out.shape[d]) for d in range(x.ndim)]
+    return np.ascontiguousarray(x[_slice_index(slices)]) if x.ndim else x.copy()
+
+
+# ---- gathering --------------------------------------------------------------------------------
+
+def _lower_gather(n):
+    x = n.g.value(n.inputs[0])
+    rank = len(x.shape)
+    axis = int(n.attrs.get("axis", 0)) % rank
+    index = np.asarray(n.const(n.inputs[1], "the indices of Gather")).astype(np.int64)
+    size = x.shape[axis]
+    if np.any(index < -size) or np.any(index >= size):
+        n.fail(f"Gather indices outside axis {axis} of size {size}")
+    index = np.where(index < 0, index + size, index).astype(np.int32)
+    if x.const is not None:
+        n.g.add_const(n.outputs[0], np.take(x.const, index, axis=axis))
+        return
+    name = n.g.add_const(n.outputs[0] + "::index", index)
+    n.emit(INDEX_SELECT.name, [n.inputs[0], name], dim=axis)
+
+
+def _gather(ins, a, out):
+    return np.take(ins[0], ins[1].astype(np.int64), axis=a.dim).reshape(out.shape)
+
+
+# ---- padding ----------------------------------------------------------------------------------
+
+def _lower_pad(n):
+    x = n.g.value(n.inputs[0])
+    rank = len(x.shape)
+    mode = n.attrs.get("mode", b"constant")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    if len(n.inputs) > 1 and n.inputs[1]:
+        pads = np.asarray(n.const(n.inputs[1], "pads")).reshape(-1).tolist()
+    else:
+        pads = list(n.attrs.get("pads", []))
+    if len(n.inputs) > 3 and n.inputs[3]:
+        n.fail("Pad with an axes input is not supported")
+    if len(pads) != 2 * rank or any(p < 0 for p in pads):
+        n.fail(f"pads {pads}: two non-negative entries per axis are supported")
+    pairs = [[int(pads[d]), int(pads[d + rank])] for d in range(rank)]
+    if mode == "constant":
+        value = 0.0
+        if len(n.inputs) > 2 and n.inputs[2]:
+            value = float(np.asarray(n.const(n.inputs[2], "constant_value")).reshape(-1)[0])
+        name = n.g.add_const(n.outputs[0] + "::value", np.array([value], np.float32))
+        n.emit(CONSTANT_PAD_ND.name, [n.inputs[0], name], pads=[p for pair in pairs for p in pair])
+        return
+    target = {"reflect": REFLECTION_PAD2D, "edge": REPLICATION_PAD2D}.get(mode)
+    if target is None:
+        n.fail(f"Pad mode {mode!r} is not supported (constant, reflect, edge)")
+    if rank < 2 or any(p != [0, 0] for p in pairs[:-2]):
+        n.fail(f"Pad mode {mode} pads the last two axes only")
+    (top, bottom), (left, right) = pairs[-2:]
+    if mode == "reflect" and (max(top, bottom) >= x.shape[-2] or
+                              max(left, right) >= x.shape[-1]):
+        n.fail("reflect padding must be smaller than the padded axis")
+    n.emit(target.name, n.inputs[:1], pad_left=left, pad_right=right, pad_top=top,
+           pad_bottom=bottom)
+
+
+def _quantize_pad(q, node):
+    """The pad value in the input's quantisation; the output keeps it."""
+    same_scale(q, node)
+    x = q.g.values[node.inputs[0]]
+    value = q.g.values[node.inputs[1]].const
+    node.inputs[1] = q.g.add_const(node.outputs[0] + "::value_q8",
+                                   fx.quantize_f32(value, x.scale, x.zero_point))
+
+
+def _constant_pad(ins, a, out):
+    x, value = ins
+    pairs = [(a.pads[2 * d], a.pads[2 * d + 1]) for d in range(x.ndim)]
+    return np.pad(x, pairs, constant_values=value.reshape(-1)[0])
+
+
+def _pad2d(mode):
+    def run(ins, a, out):
+        x = ins[0]
+        pairs = [(0, 0)] * (x.ndim - 2) + [(a.pad_top, a.pad_bottom), (a.pad_left, a.pad_right)]
+        return np.pad(x, pairs, mode=mode)
+    return run
+
+
+def _lower_slice_or_split(n):
+    (_lower_split if n.op_type == "Split" else _lower_slice)(n)
+
+
+_PAD2D_ARGS = (Arg("pad_left"), Arg("pad_right"), Arg("pad_top"), Arg("pad_bottom"))
+_MOVING = ("float32", "int8", "int32")
+
+SLICE_COPY, INDEX_SELECT, CONSTANT_PAD_ND, REFLECTION_PAD2D, REPLICATION_PAD2D = register(
+    Operator("aten::slice_copy.Tensor_out", "slice_copy",
+             "out[i...] = x[first + i step...] on every axis (ONNX Slice; Split is one per "
+             "output)", inputs=(Operand("x"),),
+             args=(Arg("slices", "int32[]", "first index and step of every axis (two words "
+                   "per axis)"),),
+             dtypes=_MOVING, kernel="slice", onnx=("Slice", "Split"),
+             lower=_lower_slice_or_split, quantize=same_scale,
+             arg_values=lambda g, node: dict(slices=node.attrs["slices"]), reference=_slice),
+    Operator("aten::index_select.out", "index_select",
+             "x gathered along dim at constant indices of any shape (ONNX Gather)",
+             inputs=(Operand("x"), Operand("index", "int32", "constant, in [0, size of dim); "
+                                           "one element and an output without dim: a scalar")),
+             args=(Arg("dim"),), dtypes=_MOVING, kernel="gather", onnx=("Gather",),
+             lower=_lower_gather, quantize=same_scale,
+             arg_values=lambda g, node: dict(dim=node.attrs["dim"]), reference=_gather),
+    Operator("aten::constant_pad_nd.out", "constant_pad_nd",
+             "x surrounded by a constant (ONNX Pad, mode constant)",
+             inputs=(Operand("x"), Operand("value", "T", "one element: the pad value")),
+             args=(Arg("pads", "int32[]", "elements before and after, per axis (two words per "
+                   "axis)"),),
+             dtypes=("float32", "int8"), kernel="pad", onnx=("Pad",), lower=_lower_pad,
+             quantize=_quantize_pad, arg_values=lambda g, node: dict(pads=node.attrs["pads"]),
+             reference=_constant_pad),
+    Operator("aten::reflection_pad2d.out", "reflection_pad2d",
+             "the last two axes padded with their mirror image, the edge not repeated",
+             inputs=(Operand("x"),), args=_PAD2D_ARGS, dtypes=("float32", "int8"),
+             kernel="pad", quantize=same_scale,
+             arg_values=lambda g, node: {a.name: node.attrs[a.name] for a in _PAD2D_ARGS},
+             reference=_pad2d("reflect")),
+    Operator("aten::replication_pad2d.out", "replication_pad2d",
+             "the last two axes padded with copies of their edge",
+             inputs=(Operand("x"),), args=_PAD2D_ARGS, dtypes=("float32", "int8"),
+             kernel="pad", quantize=same_scale,
+             arg_values=lambda g, node: {a.name: node.attrs[a.name] for a in _PAD2D_ARGS},
+             reference=_pad2d("edge")))

@@ -1,8 +1,9 @@
-"""Binary elementwise operators with numpy broadcasting: add, sub, mul.
+"""Binary elementwise operators with numpy broadcasting: add, sub, mul, div.
 
 float32 and plain int8 (wrapping modulo 256, as torch computes on int8 tensors) share the
-ATen operator; quantised int8 is a separate operator whose arguments carry the fixed-point
-rescaling (docs/runtime.md, "Integer arithmetic").
+ATen operator (div: float32 only, torch's true division); quantised int8 is a separate
+operator whose arguments carry the fixed-point rescaling (docs/runtime.md, "Integer
+arithmetic").
 """
 
 import numpy as np
@@ -10,7 +11,7 @@ import numpy as np
 from socsim_aot import fixed_point as fx
 from socsim_aot.schema.core import Arg, NpuLayer, Operand, Operator, register
 
-_NUMPY = {"add": np.add, "sub": np.subtract, "mul": np.multiply}
+_NUMPY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
 
 
 def _plain(kind):
@@ -65,6 +66,32 @@ def _mul_reference(ins, a, out):
     return np.clip(r, a.act_min, a.act_max).astype(np.int8)
 
 
+def _div_args(g, node):
+    a, b = (g.input_value(node, i) for i in range(2))
+    y = g.output_value(node)
+    # 2 (b - zp_b) 2^n, the divisor div_round doubles, stays below 2^63 with n <= 53.
+    m, n = fx.quantize_multiplier(a.scale / (b.scale * y.scale), max_shift=53)
+    return dict(zp_a=a.zero_point, zp_b=b.zero_point, m=m, n=n, zp_out=y.zero_point,
+                act_min=_act_min(node, y), act_max=127)
+
+
+def quantized_quotient(a, b, args):
+    """The int8 quotient rule: zp_out + div_round((a - zp_a) m, (b - zp_b) 2^n) (halves
+    towards +inf, the divisor's sign moved to the dividend), clamped; a divisor of 0 gives the
+    upper bound for a positive dividend, the lower for a negative one and zp_out for 0."""
+    num = (a.astype(np.int64) - args.zp_a) * args.m
+    den = (b.astype(np.int64) - args.zp_b) << args.n
+    safe = np.where(den == 0, 1, den)
+    q = fx.div_round(np.where(den < 0, -num, num), np.abs(safe)) + args.zp_out
+    q = np.where(den == 0, np.where(num > 0, args.act_max, np.where(num < 0, args.act_min,
+                                                                    args.zp_out)), q)
+    return np.clip(q, args.act_min, args.act_max).astype(np.int8)
+
+
+def _div_reference(ins, a, out):
+    return quantized_quotient(ins[0], ins[1], a)
+
+
 def _npu_binary(preset_class):
     """Both inputs activations of one shape, quantised (no broadcasting, no constants)."""
     def accepts(g, node):
@@ -84,7 +111,7 @@ _ADD_SUB_ARGS = (Arg("zp_a"), Arg("m_a", doc="a's multiplier at shift n"), Arg("
                  Arg("m_b", doc="b's multiplier at shift n"), Arg("n", doc="common shift"),
                  Arg("zp_out")) + _BOUNDS
 
-ADD, SUB, MUL = register(
+ADD, SUB, MUL, DIV = register(
     Operator("aten::add.out", "add", "a + b, broadcasting; int8 wraps modulo 256",
              inputs=_INPUTS, outputs=_OUTPUT, dtypes=("float32", "int8"), kernel="add",
              onnx=("Add",), quantized="quantized_decomposed::add.out", quantize=_quantize,
@@ -96,9 +123,13 @@ ADD, SUB, MUL = register(
     Operator("aten::mul.out", "mul", "a * b, broadcasting; int8 wraps modulo 256",
              inputs=_INPUTS, outputs=_OUTPUT, dtypes=("float32", "int8"), kernel="mul",
              onnx=("Mul",), quantized="quantized_decomposed::mul.out", quantize=_quantize,
-             reference=_plain("mul")))
+             reference=_plain("mul")),
+    Operator("aten::div.out", "div", "a / b, broadcasting (true division)", inputs=_INPUTS,
+             outputs=_OUTPUT, kernel="div", onnx=("Div",),
+             quantized="quantized_decomposed::div.out", quantize=_quantize,
+             reference=_plain("div")))
 
-QUANTIZED_ADD, QUANTIZED_SUB, QUANTIZED_MUL = register(
+QUANTIZED_ADD, QUANTIZED_SUB, QUANTIZED_MUL, QUANTIZED_DIV = register(
     Operator("quantized_decomposed::add.out", "quantized_add",
              "round_shift((a - zp_a) m_a + (b - zp_b) m_b, n) + zp_out, clamped",
              inputs=_INPUTS, outputs=_OUTPUT, args=_ADD_SUB_ARGS, dtypes=("int8",),
@@ -115,4 +146,10 @@ QUANTIZED_ADD, QUANTIZED_SUB, QUANTIZED_MUL = register(
              args=(Arg("zp_a"), Arg("zp_b"), Arg("m"), Arg("n"), Arg("zp_out")) + _BOUNDS,
              dtypes=("int8",), kernel="mul", npu=NpuLayer(4, "Mul", ("mul",), "binary"),
              arg_values=_mul_args, reference=_mul_reference,
-             npu_accepts=_npu_binary("mul")))
+             npu_accepts=_npu_binary("mul")),
+    Operator("quantized_decomposed::div.out", "quantized_div",
+             "div_round((a - zp_a) m, (b - zp_b) 2^n) + zp_out, clamped; b = zp_b saturates",
+             inputs=_INPUTS, outputs=_OUTPUT,
+             args=(Arg("zp_a"), Arg("zp_b"), Arg("m"), Arg("n", doc="shift, at most 53"),
+                   Arg("zp_out")) + _BOUNDS,
+             dtypes=("int8",), kernel="div", arg_values=_div_args, reference=_div_reference))

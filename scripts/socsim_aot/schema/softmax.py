@@ -1,4 +1,4 @@
-"""Softmax over the last axis.
+"""Softmax over any one axis (ONNX Softmax of opset 13; the argument `dim` names the axis).
 
 int8 uses a table the compiler makes from the input scale, table[d] = round(2^16 exp(-s d))
 for d = max - x in [0, 255], and an output fixed at scale 1/256, zero point -128, so no
@@ -8,14 +8,14 @@ floating point runs on the core.
 import numpy as np
 
 from socsim_aot import fixed_point as fx
-from socsim_aot.schema.core import Operand, Operator, register
+from socsim_aot.schema.core import Arg, Operand, Operator, register
 
 
 def _lower(n):
     rank = len(n.g.value(n.inputs[0]).shape)
-    if n.attrs.get("axis", -1) % rank != rank - 1:
-        n.fail("softmax is supported over the last axis only")
-    n.emit(SOFTMAX.name, n.inputs[:1])
+    if rank == 0:
+        n.fail("softmax of a scalar")
+    n.emit(SOFTMAX.name, n.inputs[:1], dim=int(n.attrs.get("axis", -1)) % rank)
 
 
 def _quantize(q, node):
@@ -28,24 +28,32 @@ def _quantize(q, node):
 
 def _softmax(ins, a, out):
     x = ins[0]
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
+    e = np.exp(x - x.max(axis=a.dim, keepdims=True))
+    return (e / e.sum(axis=a.dim, keepdims=True)).astype(np.float32)
 
 
 def _quantized_softmax(ins, a, out):
     x, table = ins
     xi = x.astype(np.int64)
-    e = table.astype(np.int64)[xi.max(axis=-1, keepdims=True) - xi]
-    r = fx.div_round(e * 256, e.sum(axis=-1, keepdims=True)) - 128
+    e = table.astype(np.int64)[xi.max(axis=a.dim, keepdims=True) - xi]
+    r = fx.div_round(e * 256, e.sum(axis=a.dim, keepdims=True)) - 128
     return fx.saturate(r).astype(np.int8)
 
 
+_DIM = (Arg("dim", doc="the axis, in [0, rank)"),)
+
+
+def _dim(g, node):
+    return dict(dim=node.attrs["dim"])
+
+
 SOFTMAX, QUANTIZED_SOFTMAX = register(
-    Operator("aten::_softmax.out", "softmax", "softmax over the last axis",
-             inputs=(Operand("x"),), kernel="softmax", onnx=("Softmax",), lower=_lower,
-             quantized="quantized_decomposed::softmax.out", quantize=_quantize,
-             reference=_softmax),
+    Operator("aten::_softmax.out", "softmax", "softmax over the axis dim",
+             inputs=(Operand("x"),), args=_DIM, kernel="softmax", onnx=("Softmax",),
+             lower=_lower, quantized="quantized_decomposed::softmax.out", quantize=_quantize,
+             arg_values=_dim, reference=_softmax),
     Operator("quantized_decomposed::softmax.out", "quantized_softmax",
-             "table[max - x] / sum, output scale 1/256, zero point -128",
+             "table[max - x] / sum over dim, output scale 1/256, zero point -128",
              inputs=(Operand("x"), Operand("table", "int32", "[256] = round(2^16 exp(-s d))")),
-             dtypes=("int8",), kernel="softmax", reference=_quantized_softmax))
+             args=_DIM, dtypes=("int8",), kernel="softmax", arg_values=_dim,
+             reference=_quantized_softmax))

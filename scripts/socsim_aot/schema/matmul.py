@@ -1,0 +1,69 @@
+"""Matrix products of two activations (ONNX MatMul whose right operand is not a constant;
+with a constant one it is aten::linear.out, conv.py): a [..., M, K] times b [..., K, N] gives
+[..., M, N], the leading (batch) axes broadcast as numpy's matmul does. Attention's Q K^T
+and its weighted sum of V are this operator.
+
+int8: y = clamp(requantize(sum_k (a - zp_a)(b - zp_b), m, n) + zp_out, lo, hi) with
+M = s_a s_b / s_out, the sum in int32 (K at most 33025, so K 255^2 < 2^31).
+"""
+
+import numpy as np
+
+from socsim_aot import fixed_point as fx
+from socsim_aot import ir
+from socsim_aot.schema.core import Arg, Operand, Operator, register
+
+MAX_DEPTH = 33025  # K: K * 255 * 255 < 2^31
+
+
+def lower_matmul(n):
+    """MatMul of two tensors of rank 2 or more (called by the MatMul lowering of conv.py when
+    the right operand is not a constant)."""
+    a, b = (n.g.value(i) for i in n.inputs[:2])
+    if len(a.shape) < 2 or len(b.shape) < 2:
+        n.fail("MatMul of a vector (rank 1) with an activation is not supported")
+    if a.shape[-1] != b.shape[-2]:
+        n.fail(f"MatMul shapes {a.shape} and {b.shape} do not match")
+    if len(n.g.value(n.outputs[0]).shape) > 6:
+        n.fail("MatMul of more than 4 batch axes")
+    n.emit(MATMUL.name, n.inputs[:2])
+
+
+def _quantize(q, node):
+    node.inputs = [q.constant(i) for i in node.inputs]
+
+
+def _matmul(ins, a, out):
+    return np.matmul(ins[0], ins[1]).astype(np.float32)
+
+
+def _quantized_args(g, node):
+    a, b = (g.input_value(node, i) for i in range(2))
+    y = g.output_value(node)
+    if a.shape[-1] > MAX_DEPTH:
+        raise ir.CompileError(f"{node.where}: int8 MatMul over {a.shape[-1]} > {MAX_DEPTH} products")
+    m, n = fx.quantize_multiplier(a.scale * b.scale / y.scale)
+    return dict(zp_a=a.zero_point, zp_b=b.zero_point, m=m, n=n, zp_out=y.zero_point,
+                act_min=-128, act_max=127)
+
+
+def _quantized_matmul(ins, a, out):
+    x, y = (v.astype(np.int64) for v in ins)
+    acc = np.matmul(x - a.zp_a, y - a.zp_b)
+    return np.clip(fx.requantize(acc, a.m, a.n) + a.zp_out, a.act_min, a.act_max) \
+        .astype(np.int8)
+
+
+_INPUTS = (Operand("a", doc="[..., M, K]"), Operand("b", doc="[..., K, N]"))
+
+MATMUL, QUANTIZED_MATMUL = register(
+    Operator("aten::matmul.out", "matmul",
+             "a [..., M, K] times b [..., K, N], batch axes broadcast", inputs=_INPUTS,
+             kernel="matmul", quantized="quantized_decomposed::matmul.out", quantize=_quantize,
+             reference=_matmul),
+    Operator("quantized_decomposed::matmul.out", "quantized_matmul",
+             "requantize(sum (a - zp_a)(b - zp_b), m, n) + zp_out, clamped", inputs=_INPUTS,
+             args=(Arg("zp_a"), Arg("zp_b"), Arg("m"), Arg("n"), Arg("zp_out"),
+                   Arg("act_min"), Arg("act_max")),
+             dtypes=("int8",), kernel="matmul", arg_values=_quantized_args,
+             reference=_quantized_matmul))
