@@ -1,5 +1,5 @@
-"""ONNX lowering of the data-movement, softmax, division, matmul and layer normalisation
-operators checked against torch:
+"""ONNX lowering of the data-movement, softmax, division, matmul, layer normalisation and
+resize operators checked against torch:
 a module that uses them the ways models do is exported (opset 13), compiled to float32, and
 the numpy reference executor's outputs must match torch's (1e-5 of the largest magnitude).
 The simulator runs the same operators against this reference in tests/runtime (op_models).
@@ -66,6 +66,23 @@ def _layer_norm_module():
     return Norms()
 
 
+def _resize_module():
+    torch = zoo._torch()
+    F = torch.nn.functional
+
+    class Resizes(torch.nn.Module):
+        def forward(self, x):
+            # torch exports a size= resize through Shape (the front end's constant folding);
+            # scale factors are constants.
+            return (F.interpolate(x, scale_factor=2, mode="nearest"),
+                    F.interpolate(x, scale_factor=1.5, mode="nearest"),
+                    F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False),
+                    F.interpolate(x, scale_factor=1.5, mode="bilinear", align_corners=True),
+                    F.interpolate(x, scale_factor=0.5, mode="bilinear", align_corners=False),
+                    torch.nn.Upsample(scale_factor=3, mode="nearest")(x))
+    return Resizes()
+
+
 class LoweringAgainstTorchTest(unittest.TestCase):
     def check(self, name, module, shape=(1, 16, 8, 8), opset=13):
         torch = zoo._torch()
@@ -102,6 +119,9 @@ class LoweringAgainstTorchTest(unittest.TestCase):
         self.check("layer_norm17", _layer_norm_module(), opset=17)
         torch.manual_seed(0)
         self.check("layer_norm13", _layer_norm_module(), opset=13)
+
+    def test_resize_nearest_and_bilinear(self):
+        self.check("resize", _resize_module())
 
     def test_softmax_any_axis_and_div(self):
         self.check("softmax_div", _softmax_div_module())
