@@ -85,6 +85,10 @@ def _i8(rng, shape):
     return rng.integers(-128, 128, size=shape, dtype=np.int64).astype(np.int8)
 
 
+def _u8(rng, shape):
+    return rng.integers(0, 256, shape).astype(np.uint8)
+
+
 def _f32(rng, shape, scale=1.0):
     return (rng.standard_normal(shape) * scale).astype(np.float32)
 
@@ -158,6 +162,13 @@ def cases(seed=7):
         yield f"conv2d_i8_{gname}_relu", QUANTIZED_CONVOLUTION, \
             [_i8(rng, xs), Const(_i8(rng, wshape)), bias, _requant_table(rng, cout)], oshape, \
             np.int8, _conv_args(geo, 11, -9, -9, 127)
+        if gname in ("3x3_pad1", "depthwise"):  # a model's uint8 input (the first layer)
+            yield f"conv2d_u8_{gname}", QUANTIZED_CONVOLUTION, \
+                [_u8(rng, xs), Const(_i8(rng, wshape)), bias, _requant_table(rng, cout)], \
+                oshape, np.int8, _conv_args(geo, 0, 3, -128, 127)
+            yield f"conv2d_u8_{gname}_zp200", QUANTIZED_CONVOLUTION, \
+                [_u8(rng, xs), Const(_i8(rng, wshape)), bias, _requant_table(rng, cout)], \
+                oshape, np.int8, _conv_args(geo, 200, -7, -20, 127)
     yield "linear_f32", LINEAR, [_f32(rng, (3, 20)), Const(_f32(rng, (7, 20), 0.2)),
                                  Const(_f32(rng, (7,)))], (3, 7), f, dict(act_min=-inf, act_max=inf)
     yield "linear_i8", QUANTIZED_LINEAR, [_i8(rng, (2, 33)), Const(_i8(rng, (10, 33))),

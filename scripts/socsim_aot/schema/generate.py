@@ -174,6 +174,8 @@ def npu_descriptor_header() -> str:
            "/// An unused address slot of a descriptor in a program's blob.",
            f"constexpr uint32_t kNoTensor = 0x{L.NPU_NO_TENSOR:08X}u;",
            f"constexpr uint8_t kDtypeInt8 = {L.DTYPE_CODES['int8']};  ///< the program file's code",
+           f"constexpr uint8_t kDtypeUInt8 = {L.DTYPE_CODES['uint8']};  ///< a layer reading a "
+           "model's integer input",
            f"constexpr uint32_t kDescriptorSize = {d.size};",
            f"constexpr uint32_t kMaxArgs = {L.NPU_MAX_ARGS};",
            f"constexpr uint32_t kNameSize = {L.NPU_NAME_SIZE};",
