@@ -32,6 +32,9 @@ from socsim_aot.schema.data_movement import (CAT, CONSTANT_PAD_ND, INDEX_SELECT,
 from socsim_aot.schema import normalization
 from socsim_aot.schema.matmul import MATMUL, QUANTIZED_MATMUL
 from socsim_aot.schema.normalization import LAYER_NORM, QUANTIZED_LAYER_NORM
+from socsim_aot.schema import resize
+from socsim_aot.schema.resize import (QUANTIZED_UPSAMPLE_BILINEAR2D, UPSAMPLE_BILINEAR2D,
+                                      UPSAMPLE_NEAREST2D)
 from socsim_aot.schema.elementwise import (ADD, DIV, MUL, QUANTIZED_ADD, QUANTIZED_DIV,
                                            QUANTIZED_MUL, QUANTIZED_SUB, SUB)
 from socsim_aot.schema.pooling import (ADAPTIVE_AVG_POOL2D, AVG_POOL2D, MAX_POOL2D,
@@ -233,11 +236,46 @@ def cases(seed=7):
     yield from division_cases(rng)
     yield from matmul_cases(rng)
     yield from layer_norm_cases(rng)
+    yield from resize_cases(rng)
 
 
 def _reduced(shape, axes, keepdim):
     out = [1 if d in axes else n for d, n in enumerate(shape)]
     return tuple(out if keepdim else [n for d, n in enumerate(shape) if d not in axes])
+
+
+def resize_cases(rng):
+    """Nearest and bilinear resizing, up and down, from the compiler's tables for several
+    coordinate modes; int8 bilinear over extreme values (weights 0, 1 and between)."""
+    f = np.float32
+    shape = (2, 3, 5, 4)
+    for name, size, coordinates, rounding in (
+            ("up_asymmetric_floor", (10, 8), "asymmetric", "floor"),
+            ("down_half_pixel", (2, 3), "half_pixel", "round_prefer_floor"),
+            ("odd_align_corners_ceil", (7, 9), "align_corners", "ceil")):
+        index = np.concatenate([resize.nearest_index(
+            resize.source_coordinates(shape[d], size[d - 2], size[d - 2] / shape[d],
+                                      coordinates), shape[d], rounding) for d in (2, 3)])
+        out = shape[:2] + size
+        yield f"upsample_nearest_f32_{name}", UPSAMPLE_NEAREST2D, \
+            [_f32(rng, shape), Const(index)], out, f, {}
+        yield f"upsample_nearest_i8_{name}", UPSAMPLE_NEAREST2D, \
+            [_i8(rng, shape), Const(index)], out, np.int8, {}
+    for name, size, coordinates in (("up_half_pixel", (10, 7), "half_pixel"),
+                                    ("down_pytorch", (3, 1), "pytorch_half_pixel"),
+                                    ("align_corners", (9, 6), "align_corners")):
+        pairs, weights = zip(*[resize.linear_neighbours(resize.source_coordinates(
+            shape[d], size[d - 2], size[d - 2] / shape[d], coordinates), shape[d])
+            for d in (2, 3)])
+        index, weight = np.concatenate(pairs), np.concatenate(weights)
+        out = shape[:2] + size
+        yield f"upsample_bilinear_f32_{name}", UPSAMPLE_BILINEAR2D, \
+            [_f32(rng, shape), Const(index), Const(weight.astype(f))], out, f, {}
+        x = _i8(rng, shape)
+        x[0, 0] = np.where(np.arange(4) % 2, 127, -128)
+        yield f"upsample_bilinear_i8_{name}", QUANTIZED_UPSAMPLE_BILINEAR2D, \
+            [x, Const(index), Const(np.floor(weight * 2 ** 15 + 0.5).astype(np.int32))], out, \
+            np.int8, {}
 
 
 def layer_norm_cases(rng):

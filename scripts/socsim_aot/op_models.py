@@ -122,9 +122,32 @@ def _layer_norm(h):
     return nodes, inits, {"x": SHAPE}, ["norm_w", "norm_hw"]
 
 
+def _resize(h):
+    """Resize: nearest up by scales (asymmetric, floor: torch's nn.Upsample), nearest to
+    sizes (half_pixel, round_prefer_ceil), bilinear up (pytorch_half_pixel), bilinear to odd
+    sizes (align_corners) and bilinear down (half_pixel)."""
+    from onnx import numpy_helper
+
+    def scales(name, values):
+        return numpy_helper.from_array(np.array(values, np.float32), name)
+    nodes = [h.make_node("Resize", ["x", "", "twice"], ["nearest_up"], mode="nearest",
+                         coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+             h.make_node("Resize", ["x", "", "", "odd"], ["nearest_sized"], mode="nearest",
+                         nearest_mode="round_prefer_ceil"),
+             h.make_node("Resize", ["x", "", "twice"], ["bilinear_up"], mode="linear",
+                         coordinate_transformation_mode="pytorch_half_pixel"),
+             h.make_node("Resize", ["x", "", "", "odd"], ["bilinear_corners"], mode="linear",
+                         coordinate_transformation_mode="align_corners"),
+             h.make_node("Resize", ["x", "", "half"], ["bilinear_down"], mode="linear")]
+    inits = [scales("twice", [1, 1, 2, 2]), scales("half", [1, 1, 0.5, 0.5]),
+             _i64("odd", [1, SHAPE[1], 11, 5])]
+    return nodes, inits, {"x": SHAPE}, ["nearest_up", "nearest_sized", "bilinear_up",
+                                        "bilinear_corners", "bilinear_down"]
+
+
 # name -> builder(onnx.helper) -> (nodes, initializers, {input: shape}, output names)
 FAMILIES = {"reduce": _reduce, "data_movement": _data_movement, "softmax_div": _softmax_div,
-            "attention": _attention, "layer_norm": _layer_norm}
+            "attention": _attention, "layer_norm": _layer_norm, "resize": _resize}
 
 
 def names():

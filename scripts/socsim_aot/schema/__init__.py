@@ -15,4 +15,4 @@ from socsim_aot.schema.core import (Arg, Args, NpuLayer, Operand, Operator, by_n
 # Family modules, in the order their operators are listed (registration order).
 from socsim_aot.schema import (conv, elementwise, activations, pooling, softmax,  # noqa: F401
                                data_movement, quantization, reduction, matmul,
-                               normalization)
+                               normalization, resize)

@@ -1,0 +1,142 @@
+// Resizing the two spatial axes of NCHW tensors from tables the compiler computes (ONNX
+// Resize): aten::upsample_nearest2d.out (float32, int8) copies x[n, c, row[i], col[j]];
+// aten::upsample_bilinear2d.out (float32) and quantized_decomposed::upsample_bilinear2d.out
+// (int8, weights in units of 2^-15) interpolate between the two neighbours of each output row
+// and column. `index` holds the output rows' entries, then the output columns'.
+#include "firmware/kernels/kernel_util.h"
+
+namespace socsim::kernels {
+namespace {
+
+constexpr int32_t kWeightOne = 1 << 15;
+
+/// Shapes of an NCHW resize and the checks of its index table (`per` entries per output row
+/// and column, each a source index in range).
+struct Resize {
+  int32_t planes = 0, h = 0, w = 0, ho = 0, wo = 0;
+
+  Error init(const Tensor& x, const Tensor& index, const Tensor& y, uint32_t per) {
+    if (x.rank != 4 || y.rank != 4 || x.sizes[0] != y.sizes[0] || x.sizes[1] != y.sizes[1]) {
+      return Error::kShapeMismatch;
+    }
+    if (!same_dtype(index, ScalarType::kInt32)) return Error::kDtypeMismatch;
+    planes = x.sizes[0] * x.sizes[1];
+    h = x.sizes[2];
+    w = x.sizes[3];
+    ho = y.sizes[2];
+    wo = y.sizes[3];
+    if (h < 1 || w < 1 || ho < 1 || wo < 1) return Error::kShapeMismatch;
+    if (index.numel() != static_cast<uint32_t>(ho + wo) * per) return Error::kShapeMismatch;
+    const int32_t* t = index.data_as<int32_t>();
+    for (int32_t i = 0; i < (ho + wo) * static_cast<int32_t>(per); ++i) {
+      const int32_t limit = i < ho * static_cast<int32_t>(per) ? h : w;
+      if (t[i] < 0 || t[i] >= limit) return Error::kBadOperatorArgs;
+    }
+    return Error::kOk;
+  }
+};
+
+template <typename T>
+void nearest(const T* x, const int32_t* index, const Resize& r, T* y) {
+  const int32_t* cols = index + r.ho;
+  for (int32_t p = 0; p < r.planes; ++p) {
+    const T* plane = x + p * r.h * r.w;
+    for (int32_t i = 0; i < r.ho; ++i) {
+      const T* row = plane + index[i] * r.w;
+      for (int32_t j = 0; j < r.wo; ++j) *y++ = row[cols[j]];
+    }
+  }
+}
+
+Error upsample_nearest(const KernelArgs& k) {
+  using Op = ops::UpsampleNearest2d;
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  const Tensor& x = *k.inputs[Op::kX];
+  Tensor& y = *k.outputs[Op::kOut];
+  if (x.dtype != y.dtype) return Error::kDtypeMismatch;
+  Resize r;
+  SOCSIM_RT_TRY(r.init(x, *k.inputs[Op::kIndex], y, 1));
+  const int32_t* index = k.inputs[Op::kIndex]->data_as<int32_t>();
+  if (runtime::element_size(x.dtype) == 1) {
+    nearest(x.data_as<int8_t>(), index, r, y.data_as<int8_t>());
+  } else {
+    nearest(x.data_as<int32_t>(), index, r, y.data_as<int32_t>());
+  }
+  return Error::kOk;
+}
+
+/// Bilinear interpolation: for every output element, blend(the four neighbours, wy, wx).
+template <typename T, typename W, typename Blend>
+void bilinear(const T* x, const int32_t* index, const W* weight, const Resize& r, T* y,
+              Blend blend) {
+  const int32_t* cols = index + 2 * r.ho;
+  const W* wx = weight + r.ho;
+  for (int32_t p = 0; p < r.planes; ++p) {
+    const T* plane = x + p * r.h * r.w;
+    for (int32_t i = 0; i < r.ho; ++i) {
+      const T* top = plane + index[2 * i] * r.w;
+      const T* bottom = plane + index[2 * i + 1] * r.w;
+      for (int32_t j = 0; j < r.wo; ++j) {
+        const int32_t c0 = cols[2 * j], c1 = cols[2 * j + 1];
+        *y++ = blend(top[c0], top[c1], bottom[c0], bottom[c1], weight[i], wx[j]);
+      }
+    }
+  }
+}
+
+template <typename Op>
+Error bilinear_operands(const KernelArgs& k, ScalarType type, ScalarType weight_type, Resize* r) {
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  const Tensor& x = *k.inputs[Op::kX];
+  const Tensor& weight = *k.inputs[Op::kWeight];
+  const Tensor& y = *k.outputs[Op::kOut];
+  if (!same_dtype(x, type) || !same_dtype(y, type) || !same_dtype(weight, weight_type)) {
+    return Error::kDtypeMismatch;
+  }
+  SOCSIM_RT_TRY(r->init(x, *k.inputs[Op::kIndex], y, 2));
+  if (weight.numel() != static_cast<uint32_t>(r->ho + r->wo)) return Error::kShapeMismatch;
+  return Error::kOk;
+}
+
+Error upsample_bilinear_f32(const KernelArgs& k) {
+  using Op = ops::UpsampleBilinear2d;
+  Resize r;
+  SOCSIM_RT_TRY(bilinear_operands<Op>(k, ScalarType::kFloat32, ScalarType::kFloat32, &r));
+  bilinear(k.inputs[Op::kX]->data_as<float>(), k.inputs[Op::kIndex]->data_as<int32_t>(),
+           k.inputs[Op::kWeight]->data_as<float>(), r, k.outputs[Op::kOut]->data_as<float>(),
+           [](float a, float b, float c, float d, float wy, float wx) {
+             const float top = (1.0f - wx) * a + wx * b;
+             const float bottom = (1.0f - wx) * c + wx * d;
+             return (1.0f - wy) * top + wy * bottom;
+           });
+  return Error::kOk;
+}
+
+Error upsample_bilinear_i8(const KernelArgs& k) {
+  using Op = ops::QuantizedUpsampleBilinear2d;
+  Resize r;
+  SOCSIM_RT_TRY(bilinear_operands<Op>(k, ScalarType::kInt8, ScalarType::kInt32, &r));
+  const Tensor& weight = *k.inputs[Op::kWeight];
+  const int32_t* pw = weight.data_as<int32_t>();
+  for (uint32_t i = 0; i < weight.numel(); ++i) {
+    if (pw[i] < 0 || pw[i] > kWeightOne) return Error::kBadOperatorArgs;
+  }
+  bilinear(k.inputs[Op::kX]->data_as<int8_t>(), k.inputs[Op::kIndex]->data_as<int32_t>(), pw, r,
+           k.outputs[Op::kOut]->data_as<int8_t>(),
+           [](int8_t a, int8_t b, int8_t c, int8_t d, int32_t wy, int32_t wx) {
+             const int64_t top = int64_t{a} * (kWeightOne - wx) + int64_t{b} * wx;
+             const int64_t bottom = int64_t{c} * (kWeightOne - wx) + int64_t{d} * wx;
+             const int64_t acc = top * (kWeightOne - wy) + bottom * wy;
+             return static_cast<int8_t>(round_shift(acc, 30));
+           });
+  return Error::kOk;
+}
+
+}  // namespace
+
+SOCSIM_REGISTER_KERNEL(ops::UpsampleNearest2d, kFloat32, upsample_nearest);
+SOCSIM_REGISTER_KERNEL(ops::UpsampleNearest2d, kInt8, upsample_nearest);
+SOCSIM_REGISTER_KERNEL(ops::UpsampleBilinear2d, kFloat32, upsample_bilinear_f32);
+SOCSIM_REGISTER_KERNEL(ops::QuantizedUpsampleBilinear2d, kInt8, upsample_bilinear_i8);
+
+}  // namespace socsim::kernels

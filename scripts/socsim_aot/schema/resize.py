@@ -1,0 +1,173 @@
+"""Resizing of the two spatial axes of NCHW tensors (ONNX Resize, modes nearest and linear;
+torch's nn.Upsample and F.interpolate export as it).
+
+The compiler evaluates ONNX's coordinate transformation (half_pixel, pytorch_half_pixel,
+align_corners, asymmetric, tf_half_pixel_for_nearest) and nearest rounding modes
+(round_prefer_floor, round_prefer_ceil, floor, ceil) in float64 once per output row and per
+output column, and hands the kernels tables: `index` holds the source row of every output
+row, then the source column of every output column (nearest: [Ho + Wo]; bilinear:
+[Ho + Wo, 2], the two neighbours), `weight` the weight of the second neighbour. Source
+coordinates are clamped to the input (ONNX's and torch's edge rule).
+
+Quantised, both keep the input's quantisation. Nearest copies values; bilinear interpolates
+the int8 values with weights in units of 2^-15 (w = round(2^15 f)):
+y = round_shift((x00 (2^15 - wx) + x01 wx)(2^15 - wy) + (x10 (2^15 - wx) + x11 wx) wy, 30),
+which the zero point passes through unchanged (the weights sum to one).
+"""
+
+import numpy as np
+
+from socsim_aot.schema.activations import same_scale
+from socsim_aot.schema.core import Operand, Operator, register
+
+WEIGHT_BITS = 15
+_COORDINATES = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+                "tf_half_pixel_for_nearest")
+_NEAREST = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+
+
+def _text(value, default):
+    if value is None:
+        return default
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def source_coordinates(size_in, size_out, scale, mode):
+    """ONNX Resize's source coordinate of every output index along one axis."""
+    out = np.arange(size_out, dtype=np.float64)
+    if mode == "half_pixel":
+        return (out + 0.5) / scale - 0.5
+    if mode == "pytorch_half_pixel":
+        return (out + 0.5) / scale - 0.5 if size_out > 1 else np.zeros(size_out)
+    if mode == "align_corners":
+        return out * (size_in - 1) / (size_out - 1) if size_out > 1 else np.zeros(size_out)
+    if mode == "asymmetric":
+        return out / scale
+    return (out + 0.5) / scale  # tf_half_pixel_for_nearest
+
+
+def nearest_index(coords, size_in, rounding):
+    if rounding == "floor":
+        index = np.floor(coords)
+    elif rounding == "ceil":
+        index = np.ceil(coords)
+    else:
+        half = np.floor(coords) + 0.5 == coords
+        index = np.where(half, np.floor(coords) if rounding == "round_prefer_floor"
+                         else np.ceil(coords), np.floor(coords + 0.5))
+    return np.clip(index, 0, size_in - 1).astype(np.int32)
+
+
+def linear_neighbours(coords, size_in):
+    """(first, second) source index and the second's weight of every coordinate."""
+    coords = np.clip(coords, 0, size_in - 1)
+    first = np.floor(coords).astype(np.int32)
+    second = np.minimum(first + 1, size_in - 1).astype(np.int32)
+    return np.stack([first, second], axis=1), (coords - first).astype(np.float64)
+
+
+def _lower(n):
+    x = n.g.value(n.inputs[0])
+    y = n.g.value(n.outputs[0])
+    if len(x.shape) != 4:
+        n.fail("Resize of a tensor other than NCHW (rank 4)")
+    if list(y.shape[:2]) != list(x.shape[:2]):
+        n.fail("Resize of the batch or channel axis is not supported")
+    mode = _text(n.attrs.get("mode"), "nearest")
+    coordinates = _text(n.attrs.get("coordinate_transformation_mode"), "half_pixel")
+    rounding = _text(n.attrs.get("nearest_mode"), "round_prefer_floor")
+    if mode not in ("nearest", "linear"):
+        n.fail(f"Resize mode {mode!r} is not supported (nearest, linear)")
+    if coordinates not in _COORDINATES:
+        n.fail(f"Resize coordinate_transformation_mode {coordinates!r} is not supported")
+    if rounding not in _NEAREST:
+        n.fail(f"Resize nearest_mode {rounding!r} is not supported")
+    if n.attrs.get("exclude_outside", 0) or _text(n.attrs.get("keep_aspect_ratio_policy"),
+                                                   "stretch") != "stretch":
+        n.fail("Resize with exclude_outside or keep_aspect_ratio_policy is not supported")
+    scales = None
+    if len(n.inputs) > 2 and n.inputs[2]:
+        given = np.asarray(n.const(n.inputs[2], "the scales"), np.float64).reshape(-1)
+        scales = given if given.size else None
+    if scales is None:  # sizes given: the scale is the ratio of the sizes
+        scales = [o / i for o, i in zip(y.shape, x.shape)]
+    axes = [source_coordinates(x.shape[d], y.shape[d], float(scales[d]), coordinates)
+            for d in (2, 3)]
+    g = n.g
+    if mode == "nearest":
+        index = np.concatenate([nearest_index(c, x.shape[d], rounding)
+                                for c, d in zip(axes, (2, 3))])
+        name = g.add_const(n.outputs[0] + "::index", index)
+        n.emit(UPSAMPLE_NEAREST2D.name, [n.inputs[0], name])
+        return
+    pairs, weights = zip(*[linear_neighbours(c, x.shape[d]) for c, d in zip(axes, (2, 3))])
+    index = g.add_const(n.outputs[0] + "::index", np.concatenate(pairs))
+    weight = g.add_const(n.outputs[0] + "::weight",
+                         np.concatenate(weights).astype(np.float32))
+    n.emit(UPSAMPLE_BILINEAR2D.name, [n.inputs[0], index, weight])
+
+
+def _quantize_bilinear(q, node):
+    same_scale(q, node)
+    w = q.g.values[node.inputs[2]].const.astype(np.float64)
+    node.inputs[2] = q.g.add_const(node.outputs[0] + "::weight_q15",
+                                   np.floor(w * 2 ** WEIGHT_BITS + 0.5).astype(np.int32))
+
+
+def _split(table, out):
+    ho = out.shape[2]
+    return table[:ho], table[ho:]
+
+
+def _nearest(ins, a, out):
+    x, index = ins
+    rows, cols = _split(index.astype(np.int64), out)
+    return np.ascontiguousarray(x[:, :, rows][:, :, :, cols])
+
+
+def _gathered(x, index, out):
+    (r, c) = (t.astype(np.int64) for t in _split(index, out))
+    return [[x[:, :, r[:, i]][:, :, :, c[:, j]] for j in (0, 1)] for i in (0, 1)]
+
+
+def _bilinear(ins, a, out):
+    x, index, weight = ins
+    (p00, p01), (p10, p11) = _gathered(x, index, out)
+    wy, wx = _split(weight.astype(np.float32), out)
+    wy, wx = wy.reshape(-1, 1), wx.reshape(1, -1)
+    one = np.float32(1)
+    top = (one - wx) * p00 + wx * p01
+    bottom = (one - wx) * p10 + wx * p11
+    return ((one - wy) * top + wy * bottom).astype(np.float32)
+
+
+def _quantized_bilinear(ins, a, out):
+    x, index, weight = ins
+    (p00, p01), (p10, p11) = (tuple(v.astype(np.int64) for v in pair)
+                              for pair in _gathered(x, index, out))
+    wy, wx = (t.astype(np.int64) for t in _split(weight, out))
+    wy, wx = wy.reshape(-1, 1), wx.reshape(1, -1)
+    one = np.int64(1) << WEIGHT_BITS
+    acc = (p00 * (one - wx) + p01 * wx) * (one - wy) + (p10 * (one - wx) + p11 * wx) * wy
+    return ((acc + (np.int64(1) << (2 * WEIGHT_BITS - 1))) >> (2 * WEIGHT_BITS)).astype(np.int8)
+
+
+_INDEX_DOC = "source row of every output row, then source column of every output column"
+
+UPSAMPLE_NEAREST2D, UPSAMPLE_BILINEAR2D, QUANTIZED_UPSAMPLE_BILINEAR2D = register(
+    Operator("aten::upsample_nearest2d.out", "upsample_nearest2d",
+             "y[n, c, i, j] = x[n, c, index[i], index[Ho + j]] (ONNX Resize, mode nearest)",
+             inputs=(Operand("x"), Operand("index", "int32", "[Ho + Wo]: " + _INDEX_DOC)),
+             dtypes=("float32", "int8"), kernel="upsample", onnx=("Resize",),
+             lower=_lower, quantize=same_scale, reference=_nearest),
+    Operator("aten::upsample_bilinear2d.out", "upsample_bilinear2d",
+             "bilinear interpolation between the two neighbours of each output row and column",
+             inputs=(Operand("x"), Operand("index", "int32", "[Ho + Wo, 2]: " + _INDEX_DOC),
+                     Operand("weight", "float32", "[Ho + Wo]: the second neighbour's weight")),
+             kernel="upsample", quantized="quantized_decomposed::upsample_bilinear2d.out",
+             quantize=_quantize_bilinear, reference=_bilinear),
+    Operator("quantized_decomposed::upsample_bilinear2d.out", "quantized_upsample_bilinear2d",
+             "bilinear interpolation of the int8 values, weights in units of 2^-15",
+             inputs=(Operand("x"), Operand("index", "int32", "[Ho + Wo, 2]: " + _INDEX_DOC),
+                     Operand("weight", "int32", "[Ho + Wo]: round(2^15 w)")),
+             dtypes=("int8",), kernel="upsample", reference=_quantized_bilinear))
