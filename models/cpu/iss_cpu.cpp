@@ -1,5 +1,6 @@
 #include "models/cpu/iss_cpu.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "models/common/hex.h"
@@ -35,28 +36,33 @@ bool IssCpu::sleep_until_interrupt() {
                                      " with no interrupt enabled (mie = 0)");
       return false;
     }
+    if (max_cycles_ && now >= max_cycles_) {
+      control_.report_max_cycles(now);
+      return false;
+    }
     const uint64_t rise = irq_.next_rise();
     if (rise != IrqLines::kNever && rise > now) {
       const uint64_t wake = max_cycles_ && rise > max_cycles_ ? max_cycles_ : rise;
       iss_.wake(wake);  // time passes while asleep; re-check the lines at `wake`
-      if (max_cycles_ && wake >= max_cycles_) {
-        control_.report_max_cycles(wake);
-        return false;
-      }
       continue;
     }
-    sync();
-    if (max_cycles_) {
-      const sc_core::sc_time limit = clock_.time_of(max_cycles_);
-      if (limit <= sc_core::sc_time_stamp()) {
-        control_.report_max_cycles(max_cycles_);
-        return false;
-      }
-      wait(limit - sc_core::sc_time_stamp(), irq_.changed);
-    } else {
-      wait(irq_.changed);
+    if (clock_.time_of(now) > sc_core::sc_time_stamp()) {
+      // Catch up with SystemC time; a line raised meanwhile is seen at the top.
+      sync();
+      continue;
     }
-    iss_.wake(clock_.cycle_at(sc_core::sc_time_stamp()));
+    // Wait for a SystemC process to raise a line. When none has anything left to do,
+    // nothing can ever wake the core.
+    if (!sc_core::sc_pending_activity()) {
+      control_.report_fault(now, "lock-up: WFI at pc " + hex(iss_.pc() - 4) +
+                                     " and nothing in the SoC can raise an interrupt enabled "
+                                     "in mie (" + hex(iss_.mie()) + ")");
+      return false;
+    }
+    const uint64_t until = max_cycles_ ? std::min(max_cycles_, now + quantum_) : now + quantum_;
+    wait(clock_.time_of(until) - sc_core::sc_time_stamp(), irq_.changed);
+    const uint64_t woke = clock_.cycle_at(sc_core::sc_time_stamp());
+    if (woke > now) iss_.wake(woke);
   }
 }
 

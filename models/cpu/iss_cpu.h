@@ -22,12 +22,12 @@ class IssCpu : public CpuModel {
   uint64_t cycles() const override { return iss_.cycle(); }
   uint64_t instructions() const override { return iss_.instret(); }
   uint32_t pc() const override { return iss_.pc(); }
-  void set_retire_observer(RetireObserver* observer) override {
-    iss_.set_retire_observer(observer);
-  }
   Rv32Iss& iss() { return iss_; }
 
  private:
+  void attach_retire_observer(RetireObserver* observer) override {
+    iss_.set_retire_observer(observer);
+  }
   void run_thread();
   void sync();
   bool sleep_until_interrupt();

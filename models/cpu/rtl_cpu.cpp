@@ -1,6 +1,7 @@
 #include "models/cpu/rtl_cpu.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 
 #include "models/common/hex.h"
@@ -38,12 +39,21 @@ bool RtlCpu::serve_fetch(uint32_t addr, uint64_t now) {
     if (fetch_window_.contains(addr, 4)) return serve_fetch(addr, now);
     const BusResult r = bridge.read(BusPort::kInstr, addr, 4, &word, now);
     if (!r.ok) {
-      control_.report_fault(now, "bus error: instruction fetch of 4 bytes at " + hex(addr) +
-                                     " (unmapped or refused), after the instruction at pc " +
-                                     hex(pc()));
-      return false;
+      if (!RtlCore::has_retire_trace()) {
+        // Without a retire trace nothing tells whether the word is executed: fault now.
+        control_.report_fault(now, "bus error: instruction fetch of 4 bytes at " + hex(addr) +
+                                       " (unmapped or refused), after the instruction at pc " +
+                                       hex(pc()));
+        return false;
+      }
+      // A prefetch beyond the end of memory: a fault only if the word is executed (the
+      // core is given an illegal instruction, and the retire trace tells).
+      core_->mark_failed_fetch(addr);
+      word = 0;
+      wait_cycles = 0;
+    } else {
+      wait_cycles = r.wait_cycles;
     }
-    wait_cycles = r.wait_cycles;
   }
   instr_q_.push(now + 1 + wait_cycles, word);
   return true;
@@ -99,33 +109,38 @@ bool RtlCpu::serve_data(const ObiRequest& req, uint64_t now) {
 }
 
 bool RtlCpu::sleep_until_interrupt() {
-  const uint64_t now = core_->cycle();
-  const uint64_t rise = irq_.next_rise();
-  if (rise != IrqLines::kNever && rise > now) {
-    uint64_t target = rise;
-    if (max_cycles_ && target > max_cycles_) target = max_cycles_;
-    core_->skip_sleep_cycles(target - now);
-    return true;
+  for (;;) {
+    const uint64_t now = core_->cycle();
+    if ((irq_.pending(now) & ~masked_irqs_) != 0) return true;
+    const uint64_t rise = irq_.next_rise();
+    if (rise != IrqLines::kNever && rise > now) {
+      // A line rises at a known cycle: skip to it (or to the cycle limit).
+      uint64_t target = rise;
+      if (max_cycles_ && target > max_cycles_) target = max_cycles_;
+      core_->skip_sleep_cycles(target - now);
+      return true;
+    }
+    if (clock_.time_of(now) > sc_core::sc_time_stamp()) {
+      // Catch up with SystemC time; a line raised meanwhile is seen at the top.
+      sync();
+      continue;
+    }
+    if (max_cycles_ && now >= max_cycles_) return true;  // the loop reports the limit
+    // Wait for a SystemC process to raise a line. When none has anything left to do,
+    // nothing can ever wake the core.
+    if (!sc_core::sc_pending_activity()) return false;
+    const uint64_t until = max_cycles_ ? std::min(max_cycles_, now + quantum_) : now + quantum_;
+    wait(clock_.time_of(until) - sc_core::sc_time_stamp(), irq_.changed);
+    const uint64_t woke = clock_.cycle_at(sc_core::sc_time_stamp());
+    if (woke > core_->cycle()) core_->skip_sleep_cycles(woke - core_->cycle());
   }
-  // Nothing scheduled: wait for a SystemC process to raise a line. If none can, the kernel
-  // runs out of events and the run ends as a lock-up.
-  sync();
-  if (max_cycles_) {
-    const sc_core::sc_time limit = clock_.time_of(max_cycles_);
-    if (limit <= sc_core::sc_time_stamp()) return true;
-    wait(limit - sc_core::sc_time_stamp(), irq_.changed);
-  } else {
-    wait(irq_.changed);
-  }
-  const uint64_t woke = clock_.cycle_at(sc_core::sc_time_stamp());
-  if (woke > core_->cycle()) core_->skip_sleep_cycles(woke - core_->cycle());
-  return true;
 }
 
 void RtlCpu::run_thread() {
   core_->reset();
   uint64_t next_sync = quantum_;
   const bool* stop = control_.stop_flag();
+  bool locked_up = false;
   for (;;) {
     const uint64_t now = core_->cycle();
     if (max_cycles_ && now >= max_cycles_) {
@@ -144,12 +159,28 @@ void RtlCpu::run_thread() {
     if (ir.req && !serve_fetch(ir.addr & ~3u, now)) break;
     const ObiRequest dr = core_->data_request();
     if (dr.req && !serve_data(dr, now)) break;
-    const bool asleep = core_->sleeping() && pending == 0 && !ir.req && !dr.req &&
-                        instr_q_.count == 0 && data_q_.count == 0;
+    bool asleep = false;
+    if (core_->sleeping()) {
+      asleep = !ir.req && !dr.req && instr_q_.count == 0 && data_q_.count == 0 &&
+               (pending & ~masked_lines(pending)) == 0;
+    } else {
+      masked_irqs_ = 0;  // awake: mie may change
+      masked_probe_ = 0;
+    }
     core_->end_cycle();
+    if (core_->failed_fetch_executed()) {
+      control_.report_fault(now, "bus error: instruction fetch of 4 bytes at " +
+                                     hex(core_->failed_fetch_addr()) +
+                                     " (unmapped or refused), for the instruction at pc " +
+                                     hex(core_->failed_fetch_pc()));
+      break;
+    }
     if (*stop) break;
     if (asleep) {
-      sleep_until_interrupt();
+      if (!sleep_until_interrupt()) {
+        locked_up = true;
+        break;
+      }
       next_sync = core_->cycle() + quantum_;
       if (progress_) progress_(core_->cycle());
       continue;
@@ -160,9 +191,31 @@ void RtlCpu::run_thread() {
       if (progress_) progress_(core_->cycle());
     }
   }
+  if (locked_up) {
+    // pc(): the last record delivered, the one before the WFI (held until its successor).
+    std::string masked;
+    if (masked_irqs_ != 0) masked = "; pending lines " + hex(masked_irqs_) + " are not enabled";
+    control_.report_fault(core_->cycle(),
+                          "lock-up: the core sleeps in WFI and nothing in the SoC can wake it "
+                          "(the instruction retired before it is at pc " + hex(pc()) + masked +
+                              ")");
+  }
   core_->flush_retire();
   sync();
   sc_core::sc_stop();
+}
+
+uint32_t RtlCpu::masked_lines(uint32_t pending) {
+  // The core wakes within a few cycles of a line enabled in mie (CV32E40P: wake-up on
+  // irq_i & mie, whatever mstatus.MIE). Lines it sleeps through for longer are masked, and
+  // stay so while it sleeps (mie cannot change then).
+  if ((pending & ~masked_irqs_) == 0) {
+    masked_probe_ = 0;
+  } else if (++masked_probe_ >= kWakeCycles) {
+    masked_irqs_ |= pending;
+    masked_probe_ = 0;
+  }
+  return masked_irqs_;
 }
 
 }  // namespace socsim

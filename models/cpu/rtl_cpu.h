@@ -33,18 +33,22 @@ class RtlCpu : public CpuModel, private RetireObserver {
   uint64_t cycles() const override { return core_->cycle(); }
   uint64_t instructions() const override { return core_->delivered(); }
   uint32_t pc() const override { return core_->last_delivered_pc(); }
-  /// The core hands records straight to `observer` (no forwarding call per instruction);
-  /// without one, to this wrapper, which ignores them but keeps the core counting.
-  void set_retire_observer(RetireObserver* observer) override {
-    core_->set_retire_observer(observer != nullptr ? observer : this);
-  }
 
  private:
+  /// The core hands records straight to `observer`; without one, to this wrapper, which
+  /// ignores them but keeps the core counting.
+  void attach_retire_observer(RetireObserver* observer) override {
+    core_->set_retire_observer(observer != nullptr ? observer : this);
+  }
   void run_thread();
   void sync();
   bool serve_fetch(uint32_t addr, uint64_t now);
   bool serve_data(const ObiRequest& req, uint64_t now);
+  /// Lets the sleeping core's cycles pass until a line may wake it. False when nothing in
+  /// the SoC can raise one any more (a lock-up).
   bool sleep_until_interrupt();
+  /// The pending lines known not to wake the sleeping core (not enabled in mie).
+  uint32_t masked_lines(uint32_t pending);
   void on_retire(const RetireRecord&) override {}
 
   const ClockDomain& clock_;
@@ -54,6 +58,11 @@ class RtlCpu : public CpuModel, private RetireObserver {
   std::unique_ptr<RtlCore> core_;
   ObiResponseQueue instr_q_, data_q_;
   DirectWindow fetch_window_, data_window_;
+  /// Cycles a pending line may take to wake the core before it counts as masked (the
+  /// CV32E40P takes two: the registered irq_i, then the sleep unit).
+  static constexpr unsigned kWakeCycles = 8;
+  uint32_t masked_irqs_ = 0;
+  unsigned masked_probe_ = 0;
 };
 
 }  // namespace socsim
