@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages socsim needs, only those missing (idempotent).
-# Usage: scripts/install-deps.sh
+# Usage: scripts/install-deps.sh [--fuzz]
+#   --fuzz  also what the fuzz targets need (clang and its libFuzzer runtime; scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,9 @@ packages=(
   # the model compiler and model zoo (Debian's torch is CPU-only)
   python3-torch python3-onnx python3-torchvision python3-matplotlib
 )
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -616,9 +616,13 @@ ConfigNode ConfigNode::load_file(const std::string& file) {
   }
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ConfigError(file + ": cannot open file");
-  std::string text(kMaxFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
+  // Read in blocks up to one byte past the cap (the file may grow while read): a buffer of
+  // the cap's size for every file would cost more than parsing a small one.
+  std::string text;
+  char block[16384];
+  while (text.size() <= kMaxFileBytes && in.read(block, sizeof block).gcount() > 0) {
+    text.append(block, static_cast<size_t>(in.gcount()));
+  }
   if (text.size() > kMaxFileBytes) {
     throw ConfigError(file + ": larger than " + format_size(kMaxFileBytes) +
                       ", not a configuration file");
