@@ -17,7 +17,9 @@
 
 namespace {
 
-bool hex_only() { return std::strcmp(SOCSIM_FUZZ_FIRMWARE, "hex") == 0; }
+bool hex_only() {
+  return std::strcmp(SOCSIM_FUZZ_FIRMWARE, "hex") == 0;
+}
 
 void check_image(const socsim::FirmwareImage& image) {
   for (size_t i = 0; i < image.segments.size(); ++i) {
@@ -35,7 +37,12 @@ void check_image(const socsim::FirmwareImage& image) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (hex_only() && size >= 4 && std::memcmp(data, "\x7f" "ELF", 4) == 0) return -1;
+  if (hex_only() && size >= 4 &&
+      std::memcmp(data,
+                  "\x7f"
+                  "ELF",
+                  4) == 0)
+    return -1;
   static const std::string file = socsim::fuzz::scratch_dir() + "/firmware";
   socsim::fuzz::write_file(file, data, size);
   try {

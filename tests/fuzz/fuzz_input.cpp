@@ -67,4 +67,6 @@ std::vector<std::string> write_file_with_overrides(const std::string& path, cons
 
 // libsystemc.so, which the readers' libraries link, calls sc_main from its own main; the
 // fuzz targets have libFuzzer's main instead, but the library's reference must resolve.
-extern "C" int sc_main(int, char**) { return 0; }
+extern "C" int sc_main(int, char**) {
+  return 0;
+}

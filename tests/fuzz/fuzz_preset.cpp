@@ -18,7 +18,9 @@ namespace {
 
 std::string g_file;
 
-bool is_ddr() { return std::strcmp(SOCSIM_FUZZ_PRESET, "ddr") == 0; }
+bool is_ddr() {
+  return std::strcmp(SOCSIM_FUZZ_PRESET, "ddr") == 0;
+}
 
 }  // namespace
 

@@ -22,7 +22,7 @@ namespace {
 using namespace socsim::runtime;
 
 constexpr uint64_t kMaxPlannedBytes = 1u << 20;  ///< larger plans are verified, not bound
-constexpr uint64_t kMaxWork = 1u << 26;           ///< bound on the work estimate above
+constexpr uint64_t kMaxWork = 1u << 26;          ///< bound on the work estimate above
 
 void run(const Program& program, size_t file_size) {
   const MethodMeta meta = program.method_meta();

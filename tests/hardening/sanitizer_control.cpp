@@ -8,13 +8,12 @@
 //   clean            SC_THREADs switch thousands of times with deep frames, exceptions
 //                    thrown and caught on their stacks, and locals whose addresses escape;
 //                    no report may appear and the run ends with "clean: done"
-#include <systemc>
-
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <systemc>
 
 namespace {
 
@@ -24,7 +23,9 @@ int __attribute__((noinline)) read_past_end(const int* values, int count) {
   return values[count];  // one past the end
 }
 
-int __attribute__((noinline)) add(int a, int b) { return a + b; }
+int __attribute__((noinline)) add(int a, int b) {
+  return a + b;
+}
 
 int __attribute__((noinline)) deep(int depth, int* trail) {
   char frame[256];
