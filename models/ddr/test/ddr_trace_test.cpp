@@ -55,5 +55,11 @@ TEST(DdrTrace, BadLinesNameFileAndLine) {
   EXPECT_NE(error_of("-1 R 0 64\n").find("bad time"), std::string::npos);
 }
 
+TEST(DdrTrace, InitiatorNamesAreCapped) {
+  std::string text;
+  for (size_t i = 0; i <= kMaxTraceInitiators; ++i) text += "0 R 0 64 i" + std::to_string(i) + "\n";
+  EXPECT_NE(error_of(text).find("t.trace:1025: more than 1024 initiator names"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace socsim
