@@ -131,7 +131,9 @@ const std::vector<ConfigKey>& cpu_config_keys() {
       ConfigKey::unsigned_in("hart_id", 0, 0xFFFFFFFF, "0", "mhartid"),
       ConfigKey::unsigned_in("quantum_cycles", 1, 1000000000, "10000",
                              "how far the CPU may run ahead of SystemC time"),
-      ConfigKey::unsigned_in("num_mhpmcounters", 0, 29, "1", "implemented mhpmcounter3.. CSRs"),
+      ConfigKey::unsigned_in("num_mhpmcounters", 0, 29, "1",
+                             "implemented mhpmcounter3.. CSRs (the rtl core: the number it "
+                             "was built with, 1; it refuses another)"),
       ConfigKey::size_in("fetch_wrap", 0, 1ull << 31, "0",
                          "0, or a power of two: instruction fetches address the bus modulo it, "
                          "as the core-v-verif test bench's memory does every 4 MiB; data "

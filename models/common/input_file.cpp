@@ -10,15 +10,6 @@
 
 namespace socsim {
 
-std::string describe_size(uint64_t bytes) {
-  static const char* const kUnits[] = {"GiB", "MiB", "KiB"};
-  for (int i = 0; i < 3; ++i) {
-    const uint64_t unit = 1ull << (30 - 10 * i);
-    if (bytes >= unit && bytes % unit == 0) return std::to_string(bytes / unit) + " " + kUnits[i];
-  }
-  return std::to_string(bytes) + " bytes";
-}
-
 uint64_t check_input_file(const std::string& path, uint64_t max_bytes, const std::string& what) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
@@ -26,13 +17,12 @@ uint64_t check_input_file(const std::string& path, uint64_t max_bytes, const std
   }
   if (!S_ISREG(st.st_mode)) {
     throw ConfigError(path + ": not a regular file (" +
-                      (S_ISDIR(st.st_mode) ? "a folder" : "a device, FIFO or socket") +
-                      "), cannot be read as the " + what);
+                      (S_ISDIR(st.st_mode) ? "a folder" : "a device, FIFO or socket") + ")");
   }
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   if (size > max_bytes) {
-    throw ConfigError(path + ": " + what + " of " + describe_size(size) +
-                      " is larger than the " + describe_size(max_bytes) + " allowed");
+    throw ConfigError(path + ": larger than " + format_size(max_bytes) + " (" +
+                      std::to_string(size) + " bytes), more than a " + what + " may have");
   }
   return size;
 }

@@ -10,7 +10,8 @@
 
 namespace socsim {
 
-/// Caps on the files socsim reads (docs/platform.md#limits).
+/// Caps on the files socsim reads (docs/platform.md#limits; configuration files:
+/// ConfigNode::kMaxFileBytes).
 constexpr uint64_t kMaxFirmwareFileBytes = 256ull << 20;  ///< an ELF or hex image
 
 /// The size of `path`, which must be a regular file of at most `max_bytes`. `what` names it
@@ -20,8 +21,5 @@ uint64_t check_input_file(const std::string& path, uint64_t max_bytes, const std
 /// The contents of `path` (see check_input_file). Throws ConfigError.
 std::vector<uint8_t> read_input_file(const std::string& path, uint64_t max_bytes,
                                      const std::string& what);
-
-/// "4 MiB", "300 bytes": a size for messages.
-std::string describe_size(uint64_t bytes);
 
 }  // namespace socsim

@@ -23,6 +23,13 @@ class IssCpu : public CpuModel {
   uint64_t instructions() const override { return iss_.instret(); }
   uint32_t pc() const override { return iss_.pc(); }
   Rv32Iss& iss() { return iss_; }
+  bool debug_read_csr(uint32_t address, uint32_t* value) override {
+    return iss_.read_csr(address, value);
+  }
+  bool debug_write_register(unsigned index, uint32_t value) override {
+    iss_.set_reg(index, value);
+    return true;
+  }
 
  private:
   void attach_retire_observer(RetireObserver* observer) override {

@@ -33,6 +33,12 @@ class RtlCpu : public CpuModel, private RetireObserver {
   uint64_t cycles() const override { return core_->cycle(); }
   uint64_t instructions() const override { return core_->delivered(); }
   uint32_t pc() const override { return core_->last_delivered_pc(); }
+  /// The identification CSRs only: the Verilated core's other CSRs are not visible.
+  bool debug_read_csr(uint32_t address, uint32_t* value) override;
+  std::string open_waveform(const std::string& path, uint64_t first, uint64_t end) override {
+    return core_->open_waveform(path, first, end, clock_.period_ps());
+  }
+  void close_waveform() override { core_->close_waveform(); }
 
  private:
   /// The core hands records straight to `observer`; without one, to this wrapper, which
@@ -55,6 +61,7 @@ class RtlCpu : public CpuModel, private RetireObserver {
   IrqLines& irq_;
   SimControl& control_;
   uint64_t quantum_;
+  uint32_t hart_id_;
   std::unique_ptr<RtlCore> core_;
   ObiResponseQueue instr_q_, data_q_;
   DirectWindow fetch_window_, data_window_;

@@ -10,6 +10,7 @@
 #include "platform/commands.h"
 #include "platform/report/npu_report.h"
 #include "platform/report/probe_report.h"
+#include "platform/report/timeline_report.h"
 #include "platform/run_observers.h"
 #include "platform/run_options.h"
 #include "platform/soc.h"
@@ -139,7 +140,7 @@ nlohmann::json summary_json(const RunReportInput& run, const RunEnd& end) {
   CpuModel& cpu = run.soc.cpu();
   const LockstepChecker* lockstep = run.observers.lockstep();
   const double host_seconds = run.simulation.host_seconds;
-  return {
+  nlohmann::json summary = {
       {"status", end.status},
       {"exit_code", exit_status(control)},
       {"firmware_exit_code", control.reason() == StopReason::kExit
@@ -163,6 +164,8 @@ nlohmann::json summary_json(const RunReportInput& run, const RunEnd& end) {
       {"lockstep_checked", lockstep ? lockstep->checked() : 0},
       {"simulated_cycles_per_second", host_seconds > 0 ? cpu.cycles() / host_seconds : 0},
   };
+  summary.update(run.record.to_json());
+  return summary;
 }
 
 }  // namespace
@@ -187,6 +190,10 @@ int report_run(const RunReportInput& run, ReportDirectory& dir) {
   report_probes(run.observers.probes(), std::cout, print, dir, end.cycles);
   report_ddr(run.soc, print, options.ddr_banks, dir);
   report_npus(run.soc, run.observers.probes(), print, dir);
+  dir.write("timeline.json", [&](std::ostream& out) {
+    write_timeline(out, run.soc, run.observers.probes(), run.observers.debug().timeline(),
+                   end.cycles);
+  });
   dir.write_json("summary.json", summary_json(run, end));
   const int status = exit_status(control);
   if (!dir.ok()) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "platform/report/report_directory.h"
+#include "platform/report/run_record.h"
 #include "platform/simulation.h"
 
 namespace socsim {
@@ -18,6 +19,7 @@ struct RunOptions;
 
 struct RunReportInput {
   const RunOptions& options;
+  const RunRecord& record;
   Soc& soc;
   RunObservers& observers;
   const SimulationResult& simulation;

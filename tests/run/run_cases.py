@@ -10,7 +10,13 @@ outside, a report folder that goes away during the run, file names that are not 
       with --max-host-seconds): the run's own status stays, the lost report is told.
   run_cases.py non-utf8 SOCSIM FIRMWARE REPORT_DIR [socsim run options...]
       runs a copy of FIRMWARE whose file name is not UTF-8: summary.json is valid JSON.
+  run_cases.py record SOCSIM FIRMWARE REPORT_DIR MODEL INPUT [socsim run options...]
+      runs FIRMWARE with MODEL and INPUT and firmware arguments; summary.json's record has
+      the command line, each file's path, size and SHA-256 (checked against hashlib), the
+      arguments, socsim's version (as `socsim --version` prints it), the host time and the
+      effective configuration (presets merged).
 """
+import hashlib
 import json
 import os
 import re
@@ -88,10 +94,47 @@ def case_non_utf8(socsim, firmware, report, extra):
     if status != 0:
         fail(f"exit status {status}, expected 0")
     s = summary(report)  # raises on invalid JSON
-    if "\ufffd" not in s["firmware"]:
+    if "\ufffd" not in s["firmware"] or "\ufffd" not in s["inputs"]["firmware"]["path"]:
         fail(f"firmware path {s['firmware']!r}: the bytes that are not UTF-8 should read U+FFFD")
     with open(os.path.join(report, "probes.json"), "rb") as f:
         json.loads(f.read().decode("utf-8"))
+
+
+def case_record(socsim, firmware, report, model, data, extra):
+    args = ["--model", model, "--input", data] + extra + ["--", "alpha", "beta gamma"]
+    proc = start(socsim, firmware, report, args)
+    finish(proc)
+    s = summary(report)
+    want_cmd = [socsim, "run", "--firmware", firmware, "--report", report] + args
+    if s["command_line"] != ["socsim"] + want_cmd[1:]:
+        fail(f"command_line {s['command_line']!r}")
+    for key, path in (("firmware", firmware), ("model", model), ("input", data)):
+        entry = s["inputs"][key]
+        with open(path, "rb") as f:
+            content = f.read()
+        want = {"path": path, "bytes": len(content),
+                "sha256": hashlib.sha256(content).hexdigest()}
+        if entry != want:
+            fail(f"inputs.{key} = {entry!r}, expected {want!r}")
+    if len(s["inputs"]["config"]["sha256"]) != 64:
+        fail("inputs.config has no SHA-256")
+    if s["firmware_args"] != ["alpha", "beta gamma"]:
+        fail(f"firmware_args {s['firmware_args']!r}")
+    version = subprocess.run([socsim, "--version"], capture_output=True, text=True)
+    if version.returncode != 0:
+        fail("socsim --version failed")
+    tool = s["tool"]
+    if version.stdout.strip() != f"socsim {tool['version']} ({tool['git_describe']})":
+        fail(f"tool {tool!r} is not what --version prints: {version.stdout!r}")
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z",
+                        s["host"]["started_utc"]):
+        fail(f"host.started_utc {s['host']['started_utc']!r}")
+    if not 0 < s["host"]["wall_seconds"] < 600 or s["host"]["wall_seconds"] < s["host_seconds"]:
+        fail(f"host.wall_seconds {s['host']['wall_seconds']} (simulation {s['host_seconds']})")
+    # The effective configuration: the DDR and NPU presets merged in, not just the SoC file.
+    for key in ("tRCD:", "rows:", "fetch_wrap:"):
+        if key not in s["config"]["yaml"]:
+            fail(f"config.yaml lacks {key!r}: not the effective configuration")
 
 
 def main():
@@ -103,6 +146,8 @@ def main():
         case_report_removed(socsim, firmware, report, rest)
     elif case == "non-utf8":
         case_non_utf8(socsim, firmware, report, rest)
+    elif case == "record":
+        case_record(socsim, firmware, report, rest[0], rest[1], rest[2:])
     else:
         fail(f"unknown case {case}")
     print("PASS")

@@ -53,6 +53,8 @@ class Rv32Iss {
   void set_reg(unsigned i, uint32_t value) {
     if (i != 0) x_[i] = value;
   }
+  /// Reads a CSR as the csrr instruction would, without its side effects (for debuggers).
+  bool read_csr(uint32_t addr, uint32_t* value) { return csr_read(addr, value); }
   const std::string& fault() const { return fault_; }
   /// Interrupt lines that would wake a sleeping core (mie & pending), at `cycle`.
   uint32_t wake_mask(uint64_t cycle) const { return irq_.pending(cycle) & mie_; }
