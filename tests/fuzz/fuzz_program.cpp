@@ -50,8 +50,7 @@ void run(const Program& program, size_t file_size) {
   if (planned_total * (planned_total + file_size) <= kMaxWork) {
     (void)method->execute(&diag);
   }
-  method->destroy();
-}
+}  // the Method releases its delegate handles here
 
 }  // namespace
 

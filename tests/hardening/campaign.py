@@ -118,6 +118,8 @@ def listed_cases(hello, folder):
     """The classes of issue 18's list, each with the status and message it must end with."""
     default = os.path.join(ROOT, "configs", "soc", "default.yaml")
     fw = ["--firmware", hello]
+    # (0x40000B, once read as 0x40000, is the hex number 0x40000B: ConfigNode and SocConfig
+    # unit tests check the value read, which a run cannot show.)
     sets = [
         ("alias_offset_wraps", "memory_map.dbg={type: alias, base: 0x1A110000, size: 4KiB, of: ram,"
          " offset: 0xFFFFFFFFFFFFF000}", r"offset"),
@@ -127,7 +129,6 @@ def listed_cases(hello, folder):
         ("irq_truncated", "memory_map.npu.irq=4294967312", r"irq"),
         ("irq_of_the_timer", "memory_map.npu.irq=7", r"irq"),
         ("bootinfo_over_vectors", "loader.bootinfo_region=ram", r"bootinfo_region"),
-        ("hex_size_suffix", "memory_map.ram.size=0x40000B", r"ram"),
         ("protocol_check_bad", "protocol_check=maybe", r"protocol_check"),
     ]
     cases = [Case("listed", name, fw + ["--set", s], (2, msg)) for name, s, msg in sets]
@@ -167,8 +168,11 @@ def listed_cases(hello, folder):
     struct.pack_into("<H", zero_phentsize, 42, 0)
     cases.append(Case("listed", "elf_phentsize_0", ["--firmware", "{dir}/fw.elf"],
                       (2, r"e_phentsize"), {"fw.elf": bytes(zero_phentsize)}))
-    huge = bytearray(hello_data)  # first program header: memsz of 3.75 GiB
-    struct.pack_into("<I", huge, phoff + 20, 0xF0000000)
+    phentsize, phnum = struct.unpack_from("<HH", hello_data, 42)
+    load = next(phoff + i * phentsize for i in range(phnum)
+                if struct.unpack_from("<I", hello_data, phoff + i * phentsize)[0] == 1)
+    huge = bytearray(hello_data)  # the first PT_LOAD: memsz of 3.75 GiB
+    struct.pack_into("<I", huge, load + 20, 0xF0000000)
     cases.append(Case("listed", "elf_huge_memsz", ["--firmware", "{dir}/fw.elf"],
                       (2, r"segment"), {"fw.elf": bytes(huge)}))
     cases.append(Case("listed", "hex_redefines_bytes", ["--firmware", "{dir}/fw.hex"],
@@ -232,6 +236,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0, help="run only every Nth mutant")
     parser.add_argument("--log", help="write every case that was not ok here")
+    parser.add_argument("--only", action="append", choices=["yaml", "elf", "prog", "listed"],
+                        help="run only these kinds of input (repeatable)")
     args = parser.parse_args()
     socsim = args.socsim or os.path.join(args.build, "bin", "socsim")
     hello = os.path.join(args.build, "firmware", "apps", "hello.elf")
@@ -243,8 +249,9 @@ def main():
             sys.exit(f"campaign: {path} is missing: build first")
     scratch = tempfile.mkdtemp(prefix="socsim_campaign_")
     # A mutated program or firmware may loop: the cycle limit (124) ends it long before the
-    # timeout, so a timeout is a host hang.
-    limits = ["--max-cycles", "20000000"]
+    # timeout, so a timeout is a host hang. executor_runner runs add8_13 in 1.7 M cycles; the
+    # RTL core simulates some 0.3 M cycles/s on a loaded 2-core host.
+    limits = ["--max-cycles", "4000000"]
     cases = []
     default_yaml = open(os.path.join(ROOT, "configs", "soc", "default.yaml")).read()
     for label, text in yaml_mutants(default_yaml):
@@ -263,6 +270,8 @@ def main():
     if args.limit > 1:
         cases = cases[::args.limit]
     cases += listed_cases(hello, scratch)
+    if args.only:
+        cases = [c for c in cases if c.kind in args.only]
     counts = {}
     bad = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
