@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "models/common/host_stop.h"
 #include "models/peripherals/exit_device.h"
 #include "platform/boot_info.h"
 #include "platform/commands.h"
@@ -61,7 +62,8 @@ int cmd_run(const std::vector<std::string>& args) {
     run = load_run(options);
   } catch (const ConfigError& e) {
     std::cerr << "socsim: error: " << e.what() << "\n";
-    return kExitUsage;
+    // A signal while loading (waiting for GDB): 128 + its number, as for a run it stops.
+    return HostStop::signal() != 0 ? 128 + HostStop::signal() : kExitUsage;
   }
 
   const SimulationResult simulation =

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "models/common/host_stop.h"
 #include "models/cpu/debug/commit_log.h"
 #include "models/cpu/debug/gdb_session.h"
 #include "models/cpu/debug/gdb_transport.h"
@@ -178,7 +179,11 @@ DebugTools::DebugTools(const DebugOptions& options, Soc& soc, ProbeSession& prob
     if (!error.empty()) throw ConfigError("--gdb: " + error);
     std::cerr << "socsim: waiting for GDB on 127.0.0.1:" << transport_->port()
               << " (target remote :" << transport_->port() << ")" << std::endl;
-    const std::string accepted = transport_->accept();
+    std::string accepted;
+    {
+      const HostStopSignals signals;  // Ctrl-C ends the wait with a message and 130
+      accepted = transport_->accept();
+    }
     if (!accepted.empty()) throw ConfigError("--gdb: " + accepted);
     GdbMemory memory{
         [&soc](uint32_t addr, uint8_t* data, uint32_t size) {

@@ -63,10 +63,11 @@ FirmwareImage load_elf(const std::string& path, std::vector<uint8_t>& data) {
     fail("program header entries of " + std::to_string(ehdr->e_phentsize) +
          " bytes (e_phentsize), expected " + std::to_string(sizeof(Elf32_Phdr)));
   }
-  Elf32_Phdr* phdr = elf32_getphdr(elf);
-  if (phnum > 0 && phdr == nullptr) fail("cannot read program headers");
+  if (phnum > 0 && elf32_getphdr(elf) == nullptr) fail("cannot read program headers");
   for (size_t i = 0; i < phnum; ++i) {
-    const Elf32_Phdr& p = phdr[i];
+    // A copy: the table lies in the file's bytes wherever e_phoff says, aligned or not.
+    GElf_Phdr p;
+    if (gelf_getphdr(elf, static_cast<int>(i), &p) == nullptr) fail("cannot read program headers");
     if (p.p_type != PT_LOAD || p.p_memsz == 0) continue;
     if (p.p_filesz > p.p_memsz) fail("segment " + std::to_string(i) + ": file size > memory size");
     if (p.p_offset > file_size || p.p_filesz > file_size - p.p_offset) {
@@ -77,7 +78,7 @@ FirmwareImage load_elf(const std::string& path, std::vector<uint8_t>& data) {
       fail("segment " + std::to_string(i) + " at " + hex(p.p_paddr) + " wraps the address space");
     }
     FirmwareSegment seg;
-    seg.addr = p.p_paddr;
+    seg.addr = static_cast<uint32_t>(p.p_paddr);
     seg.bytes.assign(raw + p.p_offset, raw + p.p_offset + p.p_filesz);
     seg.mem_size = p.p_memsz;
     seg.where = "segment " + std::to_string(i);

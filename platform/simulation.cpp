@@ -47,37 +47,6 @@ class Progress {
   bool shown_ = false;
 };
 
-extern "C" void on_stop_signal(int signal) {
-  HostStop::request_signal(signal);
-  // A second signal takes the default action: the process ends at once.
-  struct sigaction dfl;
-  std::memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  sigaction(signal, &dfl, nullptr);
-}
-
-// SIGINT and SIGTERM handled for the lifetime of the object.
-class StopSignals {
- public:
-  StopSignals() {
-    struct sigaction sa;
-    std::memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~StopSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  struct sigaction old_int_, old_term_;
-};
-
 // Where the core is, for the messages of a run stopped from outside.
 std::string position(Soc& soc) {
   return "at cycle " + std::to_string(soc.cpu().cycles()) + ", pc " + hex(soc.cpu().pc());
@@ -101,7 +70,7 @@ SimulationResult simulate(Soc& soc, const SimulationOptions& options) {
   }
   const sc_core::sc_time slice = soc.cpu_clock().time_of(kSliceCycles);
   {
-    const StopSignals signals;
+    const HostStopSignals signals;
     try {
       // Slicing the kernel's run changes nothing in it: events at a slice's end are
       // triggered in that slice and their processes run at the start of the next one.

@@ -66,6 +66,10 @@ class Soc::Builder : public DeviceBuilder {
   void add_target(std::unique_ptr<sc_core::sc_module> module,
                   tlm::tlm_target_socket<>& target) override {
     soc_.router_->initiator_socket.bind(target);
+    if (checked()) {
+      soc_.router_->check_target(next_binding_, "router -> " + region_->name,
+                                 soc_.protocol_violation_handler());
+    }
     binding_[region_->name] = next_binding_++;
     soc_.devices_.push_back(std::move(module));
     routed_ = true;
@@ -75,7 +79,7 @@ class Soc::Builder : public DeviceBuilder {
   }
   int new_initiator_id() override { return next_initiator_++; }
   void bind_initiator(tlm::tlm_initiator_socket<>& socket) override {
-    socket.bind(soc_.router_->target_socket);
+    soc_.bind_initiator(socket, checked(), region_->name + " -> router");
   }
   void add_window(const std::string& region, uint64_t offset) override {
     windows_[region_->name] = {region, offset};
@@ -83,6 +87,9 @@ class Soc::Builder : public DeviceBuilder {
   }
 
  private:
+  /// The region's `protocol_check` key (common_region_keys()).
+  bool checked() const { return region_->text("protocol_check") == "true"; }
+
   Soc& soc_;
   std::ostream& console_out_;
   const RegionConfig* region_ = nullptr;
@@ -126,9 +133,23 @@ void Soc::build_cpu(const std::string& model) {
     cpu_ = std::make_unique<RtlCpu>("cpu", cpu_clock_, rtl, irq_, control_,
                                     config_.cpu.quantum_cycles);
   }
-  cpu_->bridge.instr_socket.bind(router_->target_socket);
+  bind_initiator(cpu_->bridge.instr_socket, config_.cpu.protocol_check,
+                 "cpu instruction port -> router");
   cpu_->bridge.set_fetch_wrap(static_cast<uint32_t>(config_.cpu.fetch_wrap));
-  cpu_->bridge.data_socket.bind(router_->target_socket);
+  bind_initiator(cpu_->bridge.data_socket, config_.cpu.protocol_check, "cpu data port -> router");
+}
+
+void Soc::bind_initiator(tlm::tlm_initiator_socket<>& socket, bool check,
+                         const std::string& link) {
+  socket.bind(router_->target_socket);
+  if (check) router_->check_initiator(initiator_bindings_, link, protocol_violation_handler());
+  ++initiator_bindings_;
+}
+
+ProtocolChecker::Handler Soc::protocol_violation_handler() {
+  return [this](const std::string& message, const sc_core::sc_time& offset) {
+    control_.report_host_error(cpu_clock_.cycle_at(sc_core::sc_time_stamp() + offset), message);
+  };
 }
 
 void Soc::build_regions(std::ostream& console_out) {

@@ -68,6 +68,11 @@ class Soc {
   class Builder;
   void build_cpu(const std::string& model);
   void build_regions(std::ostream& console_out);
+  /// Where the router's protocol checkers report: a stop of the run (status 3) at the
+  /// cycle of the offending transaction.
+  ProtocolChecker::Handler protocol_violation_handler();
+  /// Binds an initiator to the router's target socket; checked if `check`, as `link`.
+  void bind_initiator(tlm::tlm_initiator_socket<>& socket, bool check, const std::string& link);
 
   SocConfig config_;
   IssConfig iss_config_;
@@ -77,6 +82,7 @@ class Soc {
   std::unique_ptr<Router> router_;
   std::unique_ptr<CpuModel> cpu_;
   std::vector<std::unique_ptr<sc_core::sc_module>> devices_;
+  unsigned initiator_bindings_ = 0;  ///< sockets bound to the router's target socket so far
   /// Backing bytes of each memory region (aliases included), for the loader.
   struct MemoryWindow {
     uint64_t base, size;

@@ -11,9 +11,13 @@ namespace socsim {
 
 namespace {
 
-CpuConfig read_cpu(const ConfigNode& node) {
+// `protocol_check`: the SoC's top-level default for the core's links.
+CpuConfig read_cpu(const ConfigNode& node, const std::string& protocol_check) {
   std::map<std::string, ConfigValue> v;
-  for (const ConfigKey& key : cpu_config_keys()) v[key.name] = node.read(key);
+  for (ConfigKey key : cpu_config_keys()) {
+    if (key.name == "protocol_check") key.fallback = protocol_check.c_str();
+    v[key.name] = node.read(key);
+  }
   CpuConfig cpu;
   cpu.model = v["model"].text;
   cpu.clock_mhz = v["clock_mhz"].d;
@@ -24,6 +28,7 @@ CpuConfig read_cpu(const ConfigNode& node) {
   cpu.quantum_cycles = v["quantum_cycles"].u;
   cpu.num_mhpmcounters = static_cast<unsigned>(v["num_mhpmcounters"].u);
   cpu.fetch_wrap = v["fetch_wrap"].u;
+  cpu.protocol_check = v["protocol_check"].text == "true";
   if (cpu.fetch_wrap != 0 && (cpu.fetch_wrap < 4 || (cpu.fetch_wrap & (cpu.fetch_wrap - 1)) != 0)) {
     node.at("fetch_wrap").fail("must be a power of two from 4 bytes to 2 GiB (or 0: no wrap)");
   }
@@ -32,10 +37,11 @@ CpuConfig read_cpu(const ConfigNode& node) {
 }
 
 // The map as the device types read it, then the checks across regions.
-std::vector<RegionConfig> read_memory_map(const ConfigNode& root, const std::string& dir) {
+std::vector<RegionConfig> read_memory_map(const ConfigNode& root, const std::string& dir,
+                                          const std::string& protocol_check) {
   const ConfigNode map = root.at("memory_map");
   if (!map.is_map()) map.fail("expected a map of named regions");
-  const DeviceReadContext context{root, dir};
+  const DeviceReadContext context{root, dir, protocol_check};
   std::vector<RegionConfig> regions;
   for (const auto& [name, node] : map.entries()) {
     regions.push_back(read_region(name, node, context));
@@ -147,6 +153,10 @@ const std::vector<ConfigKey>& cpu_config_keys() {
                          "0, or a power of two: instruction fetches address the bus modulo it, "
                          "as the core-v-verif test bench's memory does every 4 MiB; data "
                          "accesses are not affected"),
+      ConfigKey::choice("protocol_check", {"false", "true"}, "false",
+                        "true: check the TLM-2.0 base protocol on the core's instruction and "
+                        "data links to the bus; a violation stops the run with status 3. The "
+                        "default is the SoC's top-level `protocol_check`"),
   };
   return keys;
 }
@@ -233,9 +243,11 @@ SocConfig load_soc_config(const std::string& file, const std::vector<std::string
   const ConfigValue line =
       root.read(ConfigKey::choice("end_of_run_line", {"socsim", "corev"}, "socsim", ""));
   soc.corev_end_line = line.text == "corev";
-  soc.cpu = read_cpu(root.at("cpu"));
+  const ConfigValue protocol_check = root.read(ConfigKey::choice(
+      "protocol_check", {"false", "true"}, "false", "the default of every link's check"));
+  soc.cpu = read_cpu(root.at("cpu"), protocol_check.text);
   if (auto probes = root.find("probes")) soc.probes = read_probes_config(*probes);
-  soc.regions = read_memory_map(root, soc.dir);
+  soc.regions = read_memory_map(root, soc.dir, protocol_check.text);
   read_loader(root, soc);
   const RegionConfig* boot = soc.region_at(soc.cpu.boot_addr);
   if (boot == nullptr || !is_memory_type(boot->type)) {

@@ -27,6 +27,8 @@ struct CpuConfig {
   /// Instruction fetch addresses are taken modulo this many bytes (a power of two; 0: not),
   /// as in a test bench that decodes only the low address bits of its memory.
   uint64_t fetch_wrap = 0;
+  /// TLM-2.0 base-protocol checking of the core's instruction and data links to the bus.
+  bool protocol_check = false;
 };
 
 struct LoaderConfig {

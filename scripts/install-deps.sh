@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages socsim needs, only those missing (idempotent).
-# Usage: scripts/install-deps.sh
+# Usage: scripts/install-deps.sh [--fuzz]
+#   --fuzz  also what the fuzz targets need (clang and its libFuzzer runtime; scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(
@@ -17,6 +18,9 @@ packages=(
   # socsim sweep --backend slurm and its test's one-node cluster (scripts/slurm-local.sh)
   slurm-wlm munge
 )
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
 
 missing=()
 for pkg in "${packages[@]}"; do

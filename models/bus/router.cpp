@@ -28,7 +28,40 @@ const Router::Region* Router::find(uint64_t addr) const {
   return nullptr;
 }
 
-void Router::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+namespace {
+
+void make_checker(std::vector<std::unique_ptr<ProtocolChecker>>& links, unsigned index,
+                  const std::string& link, ProtocolChecker::Handler handler) {
+  if (links.size() <= index) links.resize(index + 1);
+  links[index] = std::make_unique<ProtocolChecker>(link, std::move(handler));
+}
+
+}  // namespace
+
+void Router::check_initiator(unsigned id, const std::string& link,
+                             ProtocolChecker::Handler handler) {
+  make_checker(initiator_checks_, id, link, std::move(handler));
+}
+
+void Router::check_target(unsigned target, const std::string& link,
+                          ProtocolChecker::Handler handler) {
+  make_checker(target_checks_, target, link, std::move(handler));
+}
+
+std::vector<const ProtocolChecker*> Router::checkers() const {
+  std::vector<const ProtocolChecker*> all;
+  for (const auto* links : {&initiator_checks_, &target_checks_}) {
+    for (const auto& c : *links) {
+      if (c) all.push_back(c.get());
+    }
+  }
+  return all;
+}
+
+void Router::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  ProtocolChecker* in = checker_of(initiator_checks_, static_cast<unsigned>(id));
+  ProtocolChecker::Snapshot sent;
+  if (in) sent = in->before_transport(trans, delay);
   const uint64_t addr = trans.get_address();
   const Region* r = find(addr);
   if (r == nullptr || trans.get_data_length() > r->size - (addr - r->base)) {
@@ -39,14 +72,30 @@ void Router::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time&
     } else {
       trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     }
-    return;
+  } else {
+    trans.set_address(addr - r->base + r->target_offset);
+    ProtocolChecker* out = checker_of(target_checks_, r->target);
+    if (out) {
+      const ProtocolChecker::Snapshot forwarded = out->before_transport(trans, delay);
+      initiator_socket[r->target]->b_transport(trans, delay);
+      out->after_transport(trans, forwarded, delay);
+    } else {
+      initiator_socket[r->target]->b_transport(trans, delay);
+    }
+    trans.set_address(addr);
   }
-  trans.set_address(addr - r->base + r->target_offset);
-  initiator_socket[r->target]->b_transport(trans, delay);
-  trans.set_address(addr);
+  if (in) in->after_transport(trans, sent, delay);
 }
 
-bool Router::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+bool Router::get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  ProtocolChecker* in = checker_of(initiator_checks_, static_cast<unsigned>(id));
+  if (in) in->before_dmi(trans, dmi);
+  const bool granted = forward_dmi(trans, dmi);
+  if (in) in->after_dmi(trans, dmi, granted);
+  return granted;
+}
+
+bool Router::forward_dmi(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
   const uint64_t addr = trans.get_address();
   const Region* r = find(addr);
   if (r == nullptr) {
@@ -55,7 +104,10 @@ bool Router::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_d
     return false;
   }
   trans.set_address(addr - r->base + r->target_offset);
+  ProtocolChecker* out = checker_of(target_checks_, r->target);
+  if (out) out->before_dmi(trans, dmi);
   const bool granted = initiator_socket[r->target]->get_direct_mem_ptr(trans, dmi);
+  if (out) out->after_dmi(trans, dmi, granted);
   trans.set_address(addr);
   // Translate the target's range back to the global map and clip it to this region.
   const uint64_t lo_local = r->target_offset;
@@ -72,13 +124,21 @@ bool Router::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_d
   return granted;
 }
 
-unsigned Router::transport_dbg(int, tlm::tlm_generic_payload& trans) {
+unsigned Router::transport_dbg(int id, tlm::tlm_generic_payload& trans) {
+  ProtocolChecker* in = checker_of(initiator_checks_, static_cast<unsigned>(id));
+  if (in) in->before_debug(trans);
+  unsigned n = 0;
   const uint64_t addr = trans.get_address();
   const Region* r = find(addr);
-  if (r == nullptr || trans.get_data_length() > r->size - (addr - r->base)) return 0;
-  trans.set_address(addr - r->base + r->target_offset);
-  const unsigned n = initiator_socket[r->target]->transport_dbg(trans);
-  trans.set_address(addr);
+  if (r != nullptr && trans.get_data_length() <= r->size - (addr - r->base)) {
+    trans.set_address(addr - r->base + r->target_offset);
+    ProtocolChecker* out = checker_of(target_checks_, r->target);
+    if (out) out->before_debug(trans);
+    n = initiator_socket[r->target]->transport_dbg(trans);
+    if (out) out->after_debug(trans, n);
+    trans.set_address(addr);
+  }
+  if (in) in->after_debug(trans, n);
   return n;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -64,6 +65,9 @@ using Item = ConfigItem;
 using ItemPtr = std::shared_ptr<ConfigItem>;
 
 constexpr int kMaxDepth = 64;
+/// Values of one document after aliases are expanded: a few aliases of aliases make a
+/// small file name billions of values ("billion laughs"); real configurations have hundreds.
+constexpr size_t kMaxValues = 100000;
 
 std::string strip_underscores(const std::string& text) {
   std::string out;
@@ -124,8 +128,9 @@ void check_utf8(const std::string& text, const std::string& name) {
                     ": not UTF-8 text (byte " + byte + ")");
 }
 
+// `budget`: values that may still be made (kMaxValues for a document).
 ItemPtr convert(const YAML::Node& node, const std::string& file, const std::string& path,
-                int depth) {
+                int depth, size_t& budget) {
   auto item = std::make_shared<Item>();
   item->origin.file = file;
   if (!node.Mark().is_null()) item->origin.line = node.Mark().line + 1;
@@ -136,6 +141,11 @@ ItemPtr convert(const YAML::Node& node, const std::string& file, const std::stri
     fail(item->origin.line,
          "nested more than " + std::to_string(kMaxDepth) + " levels deep (a recursive alias?)");
   }
+  if (budget == 0) {
+    fail(item->origin.line, "more than " + std::to_string(kMaxValues) +
+                                " values once aliases are expanded (aliases of aliases?)");
+  }
+  --budget;
   switch (node.Type()) {
     case YAML::NodeType::Scalar:
       item->type = Item::Type::kScalar;
@@ -146,12 +156,13 @@ ItemPtr convert(const YAML::Node& node, const std::string& file, const std::stri
       size_t index = 0;
       for (const YAML::Node& child : node) {
         item->items.push_back(
-            convert(child, file, path + "[" + std::to_string(index++) + "]", depth + 1));
+            convert(child, file, path + "[" + std::to_string(index++) + "]", depth + 1, budget));
       }
       break;
     }
-    case YAML::NodeType::Map:
+    case YAML::NodeType::Map: {
       item->type = Item::Type::kMap;
+      std::map<std::string, int> lines;  // key -> line: duplicates found in O(log n)
       for (const auto& kv : node) {
         const int key_line = kv.first.Mark().is_null() ? 0 : kv.first.Mark().line + 1;
         if (!kv.first.IsScalar()) {
@@ -159,16 +170,18 @@ ItemPtr convert(const YAML::Node& node, const std::string& file, const std::stri
         }
         const std::string key = kv.first.Scalar();
         const std::string child_path = path.empty() ? key : path + "." + key;
-        if (ItemPtr first = item->find(key)) {
+        const auto [first, fresh] = lines.emplace(key, key_line);
+        if (!fresh) {
           throw ConfigError(with_key(file + ":" + std::to_string(key_line), child_path) +
                             ": duplicate key '" + key + "' (first given at line " +
-                            std::to_string(first->key_line) + ")");
+                            std::to_string(first->second) + ")");
         }
-        ItemPtr child = convert(kv.second, file, child_path, depth + 1);
+        ItemPtr child = convert(kv.second, file, child_path, depth + 1, budget);
         child->key_line = key_line;
         item->entries.emplace_back(key, std::move(child));
       }
       break;
+    }
     default:
       item->type = Item::Type::kNull;
       break;
@@ -187,7 +200,8 @@ ItemPtr parse(const std::string& text, const std::string& name) {
         << ": YAML syntax error: " << e.msg;
     throw ConfigError(msg.str());
   }
-  ItemPtr item = convert(root, name, "", 0);
+  size_t budget = kMaxValues;
+  ItemPtr item = convert(root, name, "", 0, budget);
   if (item->type == Item::Type::kNull) {
     item->type = Item::Type::kMap;
     item->origin.line = 1;

@@ -101,6 +101,17 @@ std::string macro_name(const std::string& name) {
   return out;
 }
 
+const std::vector<ConfigKey>& common_region_keys() {
+  static const std::vector<ConfigKey> keys = {
+      ConfigKey::choice("protocol_check", {"false", "true"}, "false",
+                        "true: check the TLM-2.0 base protocol on the links between the bus "
+                        "and the region's model (its target and, for a bus master, its "
+                        "initiator); a violation stops the run with status 3. The default is "
+                        "the SoC's top-level `protocol_check`"),
+  };
+  return keys;
+}
+
 RegionConfig read_region(const std::string& name, const ConfigNode& node,
                          const DeviceReadContext& context) {
   RegionConfig r;
@@ -128,6 +139,12 @@ RegionConfig read_region(const std::string& name, const ConfigNode& node,
   }
   if (r.size < type->min_size) {
     size.fail("a " + r.type + " region needs at least " + hex(type->min_size) + " bytes");
+  }
+  if (type->kind != RegionKind::kWindow) {
+    for (ConfigKey key : common_region_keys()) {
+      if (key.name == "protocol_check") key.fallback = context.protocol_check.c_str();
+      r.params[key.name] = node.read(key);
+    }
   }
   for (const ConfigKey& key : type->keys) r.params[key.name] = node.read(key);
   if (type->read) type->read(r, node, context);
@@ -180,6 +197,12 @@ void check_regions(const std::vector<RegionConfig>& regions) {
 }
 
 void write_device_docs(std::ostream& out) {
+  out << "| every region's key | type, range, default | meaning |\n|---|---|---|\n";
+  for (const ConfigKey& k : common_region_keys()) {
+    out << "| `" << k.name << "` | " << k.describe() << " | " << k.doc
+        << " (not on `alias` windows, which use their region's links) |\n";
+  }
+  out << "\n";
   out << "| type | device | keys (besides `type`, `base`, `size`) | registers / behaviour |\n";
   out << "|---|---|---|---|\n";
   for (const DeviceType* t : device_types()) {

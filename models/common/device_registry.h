@@ -63,6 +63,9 @@ enum class RegionKind {
 struct DeviceReadContext {
   const ConfigNode& root;  ///< the whole SoC description (top-level sections)
   const std::string& dir;  ///< folder of the SoC file, for relative paths
+  /// The default of the regions' `protocol_check` ("false" or "true"): the SoC's top-level
+  /// `protocol_check` key.
+  std::string protocol_check = "false";
 };
 struct DeviceCheckContext {
   const std::vector<RegionConfig>& regions;
@@ -142,8 +145,14 @@ const DeviceType* find_device_type(const std::string& name);
 /// Every registered type, sorted by name.
 std::vector<const DeviceType*> device_types();
 
+/// The keys every region whose type binds a model of its own (all but windows) takes besides
+/// its type's keys: `protocol_check` (TLM-2.0 base-protocol checking of the model's bus
+/// links, models/bus/protocol_checker.h), whose default is the context's.
+const std::vector<ConfigKey>& common_region_keys();
+
 /// Reads the region `memory_map.<name>` (`node`) as its type declares: type, base, size,
-/// the type's keys, its read hook; rejects unknown keys. Throws ConfigError.
+/// the common keys, the type's keys, its read hook; rejects unknown keys. Throws
+/// ConfigError.
 RegionConfig read_region(const std::string& name, const ConfigNode& node,
                          const DeviceReadContext& context);
 

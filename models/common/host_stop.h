@@ -8,6 +8,8 @@
 #include <chrono>
 #include <csignal>
 
+#include <signal.h>
+
 namespace socsim {
 
 class HostStop {
@@ -32,6 +34,19 @@ class HostStop {
  private:
   static inline volatile std::sig_atomic_t signal_ = 0;
   static inline std::atomic<Clock::time_point> deadline_{Clock::time_point::max()};
+};
+
+/// While it lives, SIGINT and SIGTERM request a stop (HostStop::signal()) instead of ending
+/// the process; a second signal ends it at once. The handlers before are restored after.
+class HostStopSignals {
+ public:
+  HostStopSignals();
+  ~HostStopSignals();
+  HostStopSignals(const HostStopSignals&) = delete;
+  HostStopSignals& operator=(const HostStopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_, old_term_;
 };
 
 }  // namespace socsim

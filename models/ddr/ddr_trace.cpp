@@ -12,6 +12,7 @@
 
 #include "models/common/config.h"
 #include "models/ddr/ddr_address.h"
+#include "models/common/input_file.h"
 
 namespace socsim {
 
@@ -251,7 +252,12 @@ DdrTrace parse_ddr_trace(std::istream& in, const std::string& name, uint64_t cap
     }
     size_t id = 0;
     while (id < trace.initiators.size() && trace.initiators[id] != initiator) ++id;
-    if (id == trace.initiators.size()) trace.initiators.push_back(initiator);
+    if (id == trace.initiators.size()) {
+      if (id == kMaxTraceInitiators) {
+        fail("more than " + std::to_string(kMaxTraceInitiators) + " initiator names");
+      }
+      trace.initiators.push_back(initiator);
+    }
     record.initiator = static_cast<int>(id);
     trace.records.push_back(record);
   }
@@ -260,6 +266,7 @@ DdrTrace parse_ddr_trace(std::istream& in, const std::string& name, uint64_t cap
 
 DdrTrace load_ddr_trace(const std::string& file, uint64_t capacity,
                         const DdrTraceContext& context) {
+  check_input_file(file, kMaxTraceFileBytes, "trace file");
   std::ifstream in(file);
   if (!in) throw ConfigError(file + ": cannot open trace file");
   return parse_ddr_trace(in, file, capacity, context);

@@ -59,7 +59,12 @@ struct DdrTraceContext {
 DdrTrace parse_ddr_trace(std::istream& in, const std::string& name, uint64_t capacity,
                          const DdrTraceContext& context = {});
 
-/// Reads and parses a trace file (ConfigError if it cannot be opened).
+/// Caps on a trace (docs/hardening.md, "Limits"): its file and its distinct initiators.
+constexpr uint64_t kMaxTraceFileBytes = 1ull << 30;
+constexpr size_t kMaxTraceInitiators = 1024;
+
+/// Reads and parses a trace file: a regular file of at most kMaxTraceFileBytes (a FIFO or
+/// /dev/zero is an input error, not a hang). Throws ConfigError.
 DdrTrace load_ddr_trace(const std::string& file, uint64_t capacity,
                         const DdrTraceContext& context = {});
 

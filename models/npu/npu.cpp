@@ -1,8 +1,15 @@
 #include "models/npu/npu.h"
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
 
+#include "models/common/host_stop.h"
 #include "models/common/tlm_access.h"
 #include "models/npu/npu_functional.h"
 
@@ -16,6 +23,9 @@ namespace {
 // enough that other initiators' requests interleave with the NPU's, large enough to keep
 // context switches rare.
 constexpr uint64_t kSyncCycles = 256;
+
+// How often a layer's functional execution looks for a stop request.
+constexpr std::chrono::milliseconds kStopPoll{20};
 
 // The fused activation of a layer, appended to its OpType in the report (ConvRelu, AddClip).
 std::string activation_suffix(const LayerDescriptor& d) {
@@ -43,6 +53,43 @@ struct OperandBuffers {
     return ops;
   }
 };
+
+// Runs execute_layer() on a host thread while this one polls HostStop: a layer of billions of
+// MACs computes for seconds inside one SystemC event, where the simulation loop cannot stop
+// it. nullopt when a stop (SIGINT, SIGTERM, --max-host-seconds) came first; the thread is
+// then left to finish on its own copy of the operands, which it owns with this function's.
+std::optional<NpuError> execute_until_stopped(const LayerDescriptor& d, OperandBuffers* buffers) {
+  struct Job {
+    LayerDescriptor d;
+    OperandBuffers buffers;
+    NpuError result = kNpuOk;
+    bool done = false;
+    std::mutex mutex;
+    std::condition_variable finished;
+  };
+  auto job = std::make_shared<Job>();
+  job->d = d;
+  job->buffers = std::move(*buffers);
+  std::thread worker([job] {
+    const NpuError result = execute_layer(job->d, job->buffers.operands());
+    const std::lock_guard<std::mutex> lock(job->mutex);
+    job->result = result;
+    job->done = true;
+    job->finished.notify_one();
+  });
+  std::unique_lock<std::mutex> lock(job->mutex);
+  while (!job->finished.wait_for(lock, kStopPoll, [&] { return job->done; })) {
+    if (HostStop::requested()) {
+      lock.unlock();
+      worker.detach();
+      return std::nullopt;
+    }
+  }
+  lock.unlock();
+  worker.join();
+  *buffers = std::move(job->buffers);
+  return job->result;
+}
 
 }  // namespace
 
@@ -266,8 +313,14 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
     if (slot == kAddrOutput || sizes.bytes[slot] == 0) continue;
     if (!fetch(d.addr[slot], operands.bytes(slot), sizes.bytes[slot])) return kNpuBusError;
   }
-  const NpuError failed = execute_layer(d, operands.operands());
-  if (failed != kNpuOk) return failed;
+  const std::optional<NpuError> failed = execute_until_stopped(d, &operands);
+  if (!failed) {
+    // Stopped from the host: the layer never ends; the simulation loop ends the run at the
+    // end of its time slice, with the position and the reports of an interrupted run.
+    wait(halted_);
+    return kNpuOk;  // not reached: halted_ is never notified
+  }
+  if (*failed != kNpuOk) return *failed;
 
   // Timing: the tile schedule played against the bus; outputs written with their values.
   const LayerPlan plan = plan_layer(config_, d);

@@ -126,6 +126,7 @@ class Npu : public RegisterDevice {
   uint64_t busy_cycles_ = 0;
 
   sc_core::sc_event start_event_;
+  sc_core::sc_event halted_;  ///< never notified: a layer stopped from the host waits on it
   sc_core::sc_time start_time_;
   uint32_t runs_ = 0;
   uint64_t engine_free_ = 0;  ///< NPU cycle at which the DMA engine can take a transfer

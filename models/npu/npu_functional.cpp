@@ -30,7 +30,15 @@ NpuError validate_layer(const LayerDescriptor& d) {
     }
     if (npu_layer::numel(shape) > kMaxElements) return kNpuBadShape;
   }
-  return type->layer->validate(d);
+  const NpuError invalid = type->layer->validate(d);
+  if (invalid != kNpuOk) return invalid;
+  // What the shape checks leave unbounded (docs/hardening.md, "Limits"): a weight matrix of
+  // 2^16 x 2^16 (4 GiB), or billions of MACs computed inside one event. Operand sizes first:
+  // once they are within the cap, the MAC count cannot overflow.
+  for (const uint64_t bytes : type->layer->operand_sizes(d).bytes) {
+    if (bytes > npu_layer::kMaxOperandBytes) return kNpuBadShape;
+  }
+  return type->layer->macs(d) > npu_layer::kMaxLayerOperations ? kNpuBadShape : kNpuOk;
 }
 
 const char* operator_class(const LayerDescriptor& d) {

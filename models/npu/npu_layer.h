@@ -75,6 +75,12 @@ const NpuLayerType* find_npu_layer(uint8_t opcode);
 
 namespace npu_layer {
 
+/// Caps of validate_layer() on every layer (docs/hardening.md, "Limits"): bytes of each
+/// operand, and the MACs (or, for pooling, window elements visited) of one layer. Layers of real
+/// networks are far below them (VGG-16's largest convolution: 1.85 x 10^9 MACs).
+constexpr uint64_t kMaxOperandBytes = uint64_t{1} << 28;
+constexpr uint64_t kMaxLayerOperations = uint64_t{1} << 32;
+
 inline uint64_t numel(const uint32_t* shape) {
   return uint64_t{shape[0]} * shape[1] * shape[2] * shape[3];
 }

@@ -84,5 +84,22 @@ TEST(Configs, EveryNpuPresetBuildsInTheDefaultSoc) {
   }
 }
 
+// The default SoC checks the TLM-2.0 base protocol on every link (test runs use it): the
+// core's two ports, the NPU's DMA and the target of every region but the alias windows.
+TEST(Configs, DefaultSocChecksEveryBusLink) {
+  EXPECT_EXIT(
+      {
+        const SocConfig config = load_soc_config(kDefaultSoc, {});
+        std::ostringstream console;
+        Soc soc(config, "", console);
+        sc_core::sc_start(sc_core::SC_ZERO_TIME);
+        size_t targets = 0;
+        for (const RegionConfig& r : config.regions) targets += r.type != "alias";
+        const size_t links = 2 + 1 + targets;  // cpu ports, NPU DMA, region targets
+        std::exit(soc.router().checkers().size() == links && links == 12 ? 0 : 1);
+      },
+      testing::ExitedWithCode(0), "");
+}
+
 }  // namespace
 }  // namespace socsim

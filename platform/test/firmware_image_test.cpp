@@ -114,6 +114,32 @@ TEST(FirmwareImage, BadProgramHeaderEntrySizeIsRefused) {
   EXPECT_NE(message.find("e_phentsize"), std::string::npos) << message;
 }
 
+TEST(FirmwareImage, ProgramHeadersAtAnUnalignedOffsetAreRead) {
+  // Found by fuzz_elf: e_phoff need not be a multiple of 4, and the table was read in place
+  // as Elf32_Phdr (undefined behaviour, reported by UBSan in the sanitizer build).
+  std::string elf = make_elf({{0x80, 8, 8}, {0x1000, 4, 16}});
+  elf.insert(sizeof(Elf32_Ehdr), 2, '\0');
+  Elf32_Ehdr eh;
+  std::memcpy(&eh, elf.data(), sizeof eh);
+  eh.e_phoff += 2;
+  std::memcpy(elf.data(), &eh, sizeof eh);
+  for (unsigned i = 0; i < eh.e_phnum; ++i) {
+    Elf32_Phdr ph;
+    const size_t at = eh.e_phoff + i * sizeof ph;
+    std::memcpy(&ph, elf.data() + at, sizeof ph);
+    ph.p_offset += 2;
+    std::memcpy(elf.data() + at, &ph, sizeof ph);
+  }
+  const std::string f = write_temp(elf, ".elf");
+  FirmwareImage img = load_firmware_image(f);
+  std::remove(f.c_str());
+  ASSERT_EQ(img.segments.size(), 2u);
+  EXPECT_EQ(img.segments[0].addr, 0x80u);
+  EXPECT_EQ(img.segments[0].bytes, std::vector<uint8_t>(8, 0x13));
+  EXPECT_EQ(img.segments[1].addr, 0x1000u);
+  EXPECT_EQ(img.segments[1].mem_size, 16u);
+}
+
 TEST(FirmwareImage, HexRecordsThatRedefineBytesAreRefused) {
   const std::string message = load_error("@00000080\n13 05 00 00\n@00000082\nAA\n", ".hex");
   EXPECT_NE(message.find("line 3 at 0x00000082 overlaps line 1"), std::string::npos) << message;

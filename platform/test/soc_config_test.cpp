@@ -65,6 +65,22 @@ TEST(SocConfig, FetchWrapMustBeAPowerOfTwo) {
   EXPECT_NE(e.find("power of two"), std::string::npos) << e;
 }
 
+TEST(SocConfig, ProtocolCheckDefaultsToTheTopLevelKeyPerLink) {
+  const std::string file = write_temp(std::string(kMinimal));
+  SocConfig off = load_soc_config(file, {});
+  EXPECT_FALSE(off.cpu.protocol_check);
+  EXPECT_EQ(off.find_region("ram")->text("protocol_check"), "false");
+  SocConfig on = load_soc_config(file, {"protocol_check=true",
+                                        "memory_map.exit.protocol_check=false"});
+  EXPECT_TRUE(on.cpu.protocol_check);
+  EXPECT_EQ(on.find_region("ram")->text("protocol_check"), "true");
+  EXPECT_EQ(on.find_region("exit")->text("protocol_check"), "false");
+  std::remove(file.c_str());
+  EXPECT_NE(error_of(kMinimal, {"memory_map.ram.protocol_check=yes"})
+                .find("key 'memory_map.ram.protocol_check'"),
+            std::string::npos);
+}
+
 TEST(SocConfig, OverridesApply) {
   SocConfig d = load_soc_config(SOCSIM_SOURCE_DIR "/configs/soc/default.yaml",
                                 {"cpu.clock_mhz=200", "memory_map.ram.size=8MiB"});

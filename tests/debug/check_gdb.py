@@ -6,11 +6,15 @@
              the right old and new values, a monitor command, a CSR, continue to the exit.
   interrupt: the raw protocol over a socket on a program that spins forever: continue, then
              the Ctrl-C byte stops it (T02), registers can be read, and kill ends the run.
+  wait:      no client: socsim waits blocked (at most 5 % of a core over 2 s) and SIGINT,
+             then SIGTERM in a second run, end the wait with a message and 130 / 143.
 
 socsim listens on a port the system chooses (--gdb 0) and names it on stderr.
 """
 import argparse
+import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -137,17 +141,41 @@ def interrupt(args):
     print(f"Ctrl-C stopped the core at pc {pc:#x} after {count} cycles; kill ended the run")
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of a process so far (/proc/PID/stat, fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait(args):
+    for signal_number, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        proc, _ = start_socsim(args.socsim, args.cpu, args.firmware)
+        before = cpu_seconds(proc.pid)
+        time.sleep(2)
+        used = cpu_seconds(proc.pid) - before
+        proc.send_signal(signal_number)
+        rc, out, err = finish(proc, timeout=10)
+        name = signal.Signals(signal_number).name
+        if used > 0.1:
+            sys.exit(f"check_gdb: waiting for GDB took {used:.2f} s of CPU time in 2 s")
+        if rc != status or f"stopped by {name} while waiting for GDB" not in err:
+            sys.exit(f"check_gdb: {name} while waiting: socsim status {rc}\n{out}{err}")
+        print(f"{name}: waited 2 s using {used:.2f} s of CPU time, then status {rc}: "
+              f"{err.strip()}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["session", "interrupt"])
+    parser.add_argument("mode", choices=["session", "interrupt", "wait"])
     parser.add_argument("--socsim", required=True)
     parser.add_argument("--gdb", default="gdb-multiarch")
     parser.add_argument("--cpu", choices=["iss", "rtl"], required=True)
     parser.add_argument("--firmware", required=True)
     args = parser.parse_args()
     try:
-        (session if args.mode == "session" else interrupt)(args)
+        {"session": session, "interrupt": interrupt, "wait": wait}[args.mode](args)
     finally:
         for proc in STARTED:
             if proc.poll() is None:

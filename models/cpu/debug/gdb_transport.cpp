@@ -8,7 +8,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+
+#include "models/common/host_stop.h"
 
 namespace socsim {
 
@@ -37,10 +40,24 @@ std::string TcpGdbTransport::listen(uint16_t port) {
 }
 
 std::string TcpGdbTransport::accept() {
-  do {
+  // Blocks in poll(), waking every kAcceptPollMs only to look for a stop request.
+  for (;;) {
+    if (HostStop::requested()) {
+      const int signal = HostStop::signal();
+      return std::string("stopped by ") +
+             (signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "the host") +
+             " while waiting for GDB to connect";
+    }
+    pollfd p{listen_fd_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, kAcceptPollMs);
+    if (ready < 0 && errno != EINTR) return std::string("poll: ") + std::strerror(errno);
+    if (ready <= 0) continue;
     fd_ = ::accept(listen_fd_, nullptr, nullptr);
-  } while (fd_ < 0 && errno == EINTR);
-  if (fd_ < 0) return std::string("accept: ") + std::strerror(errno);
+    if (fd_ >= 0) break;
+    if (errno != EINTR && errno != EAGAIN && errno != ECONNABORTED) {
+      return std::string("accept: ") + std::strerror(errno);
+    }
+  }
   const int one = 1;
   // Packets are small and answered one at a time: send each at once.
   ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);

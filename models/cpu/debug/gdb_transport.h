@@ -19,7 +19,7 @@ class GdbTransport {
   virtual bool write(const std::string& bytes) = 0;
 };
 
-/// Listens on 127.0.0.1:`port` and accepts one connection (accept() blocks).
+/// Listens on 127.0.0.1:`port` and accepts one connection.
 class TcpGdbTransport final : public GdbTransport {
  public:
   TcpGdbTransport() = default;
@@ -31,8 +31,12 @@ class TcpGdbTransport final : public GdbTransport {
   std::string listen(uint16_t port);
   /// The port listened on (the one given, or the system's choice for port 0).
   uint16_t port() const { return port_; }
-  /// Waits for the client. "" on success, otherwise what failed.
+  /// Waits for the client, blocked in poll() (no CPU time), until it connects or a stop is
+  /// requested (HostStop: SIGINT, SIGTERM under HostStopSignals). "" on success, otherwise
+  /// what failed or stopped the wait.
   std::string accept();
+  /// How often the wait looks at HostStop.
+  static constexpr int kAcceptPollMs = 100;
 
   bool read_byte(char* byte) override;
   bool poll_byte(char* byte) override;

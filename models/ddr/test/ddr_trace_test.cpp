@@ -142,5 +142,11 @@ TEST(DdrTrace, SocsimFormatRoundTrips) {
   EXPECT_THROW(parse_ddr_trace_format("ramulator", "--format"), ConfigError);
 }
 
+TEST(DdrTrace, InitiatorNamesAreCapped) {
+  std::string text;
+  for (size_t i = 0; i <= kMaxTraceInitiators; ++i) text += "0 R 0 64 i" + std::to_string(i) + "\n";
+  EXPECT_NE(error_of(text).find("t.trace:1025: more than 1024 initiator names"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace socsim

@@ -20,6 +20,11 @@ NpuError geometry(const LayerDescriptor& d, kernels::PoolGeometry* g) {
   switch (g->init(s32(x[0] * x[1]), s32(x[2]), s32(x[3]), s32(y[2]), s32(y[3]),
                   typename Op::Args(d.args))) {
     case kernels::PoolCheck::kOk:
+      // Each output visits a window of up to k_h x k_w elements: bounded like a layer's MACs.
+      if (numel(y) * static_cast<uint64_t>(g->k_h) * static_cast<uint64_t>(g->k_w) >
+          kMaxLayerOperations) {
+        return kNpuBadShape;
+      }
       return kNpuOk;
     case kernels::PoolCheck::kBadArgs:
       return kNpuBadArgs;

@@ -346,5 +346,36 @@ TEST(NpuFunctional, GlobalAveragePoolPlaneBound) {
   EXPECT_EQ(validate_layer(l.d), npu::kNpuBadShape);
 }
 
+// Operands and work are capped before anything is allocated or computed (docs/hardening.md,
+// "Limits"): each dimension below 2^16 still allows a 4 GiB weight matrix, or a layer of
+// 10^10 MACs that would compute for minutes inside one event.
+TEST(NpuFunctional, OperandBytesAndWorkAreCapped) {
+  Layer fc(npu::kOpFullyConnected);
+  fc.args({0, 0, -128, 127});
+  fc.shapes({1, 16384, 1, 1}, {16384, 16384, 1, 1}, {1, 16384, 1, 1});  // 256 MiB: the cap
+  EXPECT_EQ(validate_layer(fc.d), npu::kNpuOk);
+  fc.shapes({1, 65536, 1, 1}, {65536, 65536, 1, 1}, {1, 65536, 1, 1});  // 4 GiB of weights
+  EXPECT_EQ(validate_layer(fc.d), npu::kNpuBadShape);
+
+  Layer conv(npu::kOpConv);
+  conv.args({1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, -128, 127});
+  conv.shapes({1, 128, 128, 128}, {128, 128, 3, 3}, {1, 128, 128, 128});  // 2.4 x 10^9 MACs
+  EXPECT_EQ(validate_layer(conv.d), npu::kNpuOk);
+  conv.shapes({1, 256, 128, 128}, {256, 256, 3, 3}, {1, 256, 128, 128});  // 9.7 x 10^9
+  EXPECT_EQ(validate_layer(conv.d), npu::kNpuBadShape);
+
+  // 2049 x 2049 outputs of a 2048 x 2048 window: 1.8 x 10^13 elements visited.
+  Layer pool(npu::kOpMaxPool);
+  pool.shapes({1, 1, 4096, 4096}, {}, {1, 1, 2049, 2049});
+  pool.args({2048, 2048, 1, 1, 0, 0, 0, 0, 0});
+  EXPECT_EQ(validate_layer(pool.d), npu::kNpuBadShape);
+  pool.shapes({1, 1, 4096, 4096}, {}, {1, 1, 65, 65});  // stride 32: 1.8 x 10^10
+  pool.args({2048, 2048, 32, 32, 0, 0, 0, 0, 0});
+  EXPECT_EQ(validate_layer(pool.d), npu::kNpuBadShape);
+  pool.shapes({1, 1, 4096, 4096}, {}, {1, 1, 2, 2});  // 2^24
+  pool.args({2048, 2048, 2048, 2048, 0, 0, 0, 0, 0});
+  EXPECT_EQ(validate_layer(pool.d), npu::kNpuOk);
+}
+
 }  // namespace
 }  // namespace socsim

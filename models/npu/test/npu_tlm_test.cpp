@@ -10,6 +10,7 @@
 #include <random>
 
 #include "models/bus/router.h"
+#include "models/common/host_stop.h"
 #include "models/ddr/ddr.h"
 #include "models/memory/sram.h"
 #include "models/npu/npu_functional.h"
@@ -341,6 +342,31 @@ TEST_F(NpuTlmTest, RunsLayersWithoutWeights) {
     const std::vector<int8_t> want = expected(d);
     EXPECT_EQ(0, std::memcmp(ddr_at(d.addr[npu::kAddrOutput]), want.data(), want.size())) << d.name;
   }
+}
+
+// A stop requested from the host (SIGINT, SIGTERM, --max-host-seconds) cuts a long layer's
+// computation short: the layer never completes (no record, no interrupt), so the simulation
+// loop ends the run within a poll period instead of after the layer's host time (issue 18:
+// a layer of 2^36 MACs computed for minutes, out of reach of the signals and limits).
+TEST_F(NpuTlmTest, AHostStopCutsALongLayerShort) {
+  build();
+  add_conv(128, 64, 64, 128, 3);  // 6 x 10^8 MACs: far more than a poll period of host time
+  store_descriptors();
+  bool started = false;
+  add_host("cpu", [&](Host& h) {
+    h.write32(kNpuBase + npu::kRegCmdAddr, kSramBase);
+    h.write32(kNpuBase + npu::kRegCmdCount, 1);
+    h.write32(kNpuBase + npu::kRegIrqEnable, 1);
+    h.write32(kNpuBase + npu::kRegCtrl, npu::kCtrlStart);
+    started = true;
+  });
+  HostStop::reset();
+  HostStop::set_deadline(HostStop::Clock::now());  // already passed
+  sc_core::sc_start();
+  HostStop::reset();
+  EXPECT_TRUE(started);
+  EXPECT_TRUE(npu->layers().empty());
+  EXPECT_EQ(irq.pending(0) & (1u << kIrqLine), 0u);
 }
 
 // A DDR made slow (DDR4 timings at a quarter of the clock: 6.4 GB/s) for bound tests.
