@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "models/common/config.h"
-#include "models/ddr/ddr_address.h"
 #include "models/common/input_file.h"
+#include "models/ddr/ddr_address.h"
 
 namespace socsim {
 
