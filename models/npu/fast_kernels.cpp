@@ -90,9 +90,22 @@ SOCSIM_ALWAYS_INLINE void add_scaled_row(int32_t* row, const int16_t* src, int32
   for (size_t i = 0; i < n; ++i) row[i] += weight * src[i * s];
 }
 
+/// Returns the pitch of acc's rows: out_w, or `cols` when unit strides let every tap be one
+/// pass over all rows at once (the columns beyond out_w are then sums of no use).
 SOCSIM_VECTOR_CLONES
-void window_sums(const int16_t* plane, size_t cols, const int8_t* w, const PlaneWindows& g,
-                 int32_t* acc) {
+size_t window_sums(const int16_t* plane, size_t cols, const int8_t* w, const PlaneWindows& g,
+                   int32_t* acc) {
+  if (g.s_h == 1 && g.s_w == 1) {
+    const size_t count = (g.out_h - 1) * cols + g.out_w;
+    std::fill(acc, acc + count, 0);
+    for (size_t ky = 0; ky < g.k_h; ++ky) {
+      for (size_t kx = 0; kx < g.k_w; ++kx) {
+        add_scaled_row<1>(acc, plane + ky * g.d_h * cols + kx * g.d_w, w[ky * g.k_w + kx], count,
+                          1);
+      }
+    }
+    return cols;
+  }
   for (size_t oy = 0; oy < g.out_h; ++oy) {
     int32_t* row = acc + oy * g.out_w;
     std::fill(row, row + g.out_w, 0);
@@ -111,6 +124,7 @@ void window_sums(const int16_t* plane, size_t cols, const int8_t* w, const Plane
       }
     }
   }
+  return g.out_w;
 }
 
 // ---- output stage ---------------------------------------------------------------------------
@@ -267,14 +281,19 @@ void conv_depthwise(const kernels::ConvGeometry& g, const int8_t* x, const int8_
   const PlaneWindows windows{uz(g.out_h),    uz(g.out_w),    uz(g.k_h),   uz(g.k_w),
                              uz(g.stride_h), uz(g.stride_w), uz(g.dil_h), uz(g.dil_w)};
   ChannelsLast plane;
-  std::vector<int32_t> sums(pixels);
+  std::vector<int32_t> sums;
   for (size_t n = 0; n < uz(g.batch); ++n) {
     for (size_t group = 0; group < uz(g.groups); ++group) {
       plane.fill(g, x + (n * uz(g.in_c) + group) * in_plane, 1, 1, zp_in);
+      sums.resize(uz(g.out_h) * plane.cols);
       for (size_t oc = group * cout; oc < (group + 1) * cout; ++oc) {
-        window_sums(plane.values.data(), plane.cols, w + oc * taps, windows, sums.data());
-        output_row(out, static_cast<int32_t>(oc), sums.data(), pixels,
-                   y + (n * uz(g.out_c) + oc) * pixels, 1);
+        const size_t pitch =
+            window_sums(plane.values.data(), plane.cols, w + oc * taps, windows, sums.data());
+        int8_t* yc = y + (n * uz(g.out_c) + oc) * pixels;
+        for (size_t oy = 0; oy < uz(g.out_h); ++oy) {
+          output_row(out, static_cast<int32_t>(oc), sums.data() + oy * pitch, uz(g.out_w),
+                     yc + oy * uz(g.out_w), 1);
+        }
       }
     }
   }
