@@ -176,8 +176,9 @@ struct ChannelsLast {
     return values.data() + (r * cols + col) * pitch;
   }
 
-  /// `x` points at the first of `channels` planes of in_h x in_w.
-  void fill(const kernels::ConvGeometry& g, const int8_t* x, size_t channels, size_t pixel_pitch,
+  /// `x` points at the first of `channels` planes of in_h x in_w (int8 or uint8).
+  template <typename TIn>
+  void fill(const kernels::ConvGeometry& g, const TIn* x, size_t channels, size_t pixel_pitch,
             int32_t zp_in) {
     rows = uz(g.out_h - 1) * uz(g.stride_h) + uz(g.k_h - 1) * uz(g.dil_h) + 1;
     cols = uz(g.out_w - 1) * uz(g.stride_w) + uz(g.k_w - 1) * uz(g.dil_w) + 1;
@@ -190,7 +191,7 @@ struct ChannelsLast {
     for (size_t iy = 0; iy < last_row; ++iy) {
       int16_t* row = values.data() + ((iy + pad_t) * cols + pad_l) * pitch;
       for (size_t c = 0; c < channels; ++c) {
-        const int8_t* src = x + (c * in_h + iy) * in_w;
+        const TIn* src = x + (c * in_h + iy) * in_w;
         for (size_t ix = 0; ix < last_col; ++ix) {
           row[ix * pitch + c] = static_cast<int16_t>(src[ix] - zp_in);
         }
@@ -229,7 +230,8 @@ void pack_weights(const kernels::ConvGeometry& g, const int8_t* w, size_t channe
 }
 
 /// Convolution with more than one input channel per group: im2col tiles and the GEMM.
-void conv_gemm(const kernels::ConvGeometry& g, const int8_t* x, const int8_t* w,
+template <typename TIn>
+void conv_gemm(const kernels::ConvGeometry& g, const TIn* x, const int8_t* w,
                const OutputStage& out, int32_t zp_in, int8_t* y) {
   const size_t cin = uz(g.in_c / g.groups), cout = uz(g.out_c / g.groups);
   const size_t k_h = uz(g.k_h), k_w = uz(g.k_w), out_w = uz(g.out_w);
@@ -274,7 +276,8 @@ void conv_gemm(const kernels::ConvGeometry& g, const int8_t* x, const int8_t* w,
 }
 
 /// Convolution with one input channel per group (depthwise): vectorised rows per plane.
-void conv_depthwise(const kernels::ConvGeometry& g, const int8_t* x, const int8_t* w,
+template <typename TIn>
+void conv_depthwise(const kernels::ConvGeometry& g, const TIn* x, const int8_t* w,
                     const OutputStage& out, int32_t zp_in, int8_t* y) {
   const size_t cout = uz(g.out_c / g.groups), pixels = uz(g.out_h) * uz(g.out_w);
   const size_t taps = uz(g.k_h) * uz(g.k_w), in_plane = uz(g.in_h) * uz(g.in_w);
@@ -299,17 +302,30 @@ void conv_depthwise(const kernels::ConvGeometry& g, const int8_t* x, const int8_
   }
 }
 
-}  // namespace
-
-void conv_i8(const kernels::ConvGeometry& g, const int8_t* x, const int8_t* w, const int32_t* bias,
-             const int32_t* requant, int32_t zp_in, int32_t zp_out, int32_t lo, int32_t hi,
-             int8_t* y) {
+template <typename TIn>
+void conv(const kernels::ConvGeometry& g, const TIn* x, const int8_t* w, const int32_t* bias,
+          const int32_t* requant, int32_t zp_in, int32_t zp_out, int32_t lo, int32_t hi,
+          int8_t* y) {
   const OutputStage out{bias, requant, zp_out, lo, hi};
   if (g.in_c / g.groups == 1) {
     conv_depthwise(g, x, w, out, zp_in, y);
   } else {
     conv_gemm(g, x, w, out, zp_in, y);
   }
+}
+
+}  // namespace
+
+void conv_q8(const kernels::ConvGeometry& g, const int8_t* x, const int8_t* w, const int32_t* bias,
+             const int32_t* requant, int32_t zp_in, int32_t zp_out, int32_t lo, int32_t hi,
+             int8_t* y) {
+  conv(g, x, w, bias, requant, zp_in, zp_out, lo, hi, y);
+}
+
+void conv_q8(const kernels::ConvGeometry& g, const uint8_t* x, const int8_t* w, const int32_t* bias,
+             const int32_t* requant, int32_t zp_in, int32_t zp_out, int32_t lo, int32_t hi,
+             int8_t* y) {
+  conv(g, x, w, bias, requant, zp_in, zp_out, lo, hi, y);
 }
 
 void fully_connected_i8(uint32_t rows, uint32_t in, uint32_t out, const int8_t* x, const int8_t* w,

@@ -20,7 +20,13 @@
 namespace socsim::npu_fast {
 
 /// Equals kernels::conv_i8 (the same arguments and preconditions).
-void conv_i8(const kernels::ConvGeometry& g, const int8_t* x, const int8_t* w, const int32_t* bias,
+void conv_q8(const kernels::ConvGeometry& g, const int8_t* x, const int8_t* w, const int32_t* bias,
+             const int32_t* requant, int32_t zp_in, int32_t zp_out, int32_t lo, int32_t hi,
+             int8_t* y);
+
+/// The same for uint8 activations (a model's integer input) with zp_in in [0, 255]: equals
+/// the int8 convolution of x - 128 with zp_in - 128.
+void conv_q8(const kernels::ConvGeometry& g, const uint8_t* x, const int8_t* w, const int32_t* bias,
              const int32_t* requant, int32_t zp_in, int32_t zp_out, int32_t lo, int32_t hi,
              int8_t* y);
 

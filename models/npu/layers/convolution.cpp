@@ -51,7 +51,7 @@ NpuError execute(const LayerDescriptor& d, const NpuOperands& o) {
       !kernels::accumulators_fit(products, o.bias, g.out_c)) {
     return kNpuBadArgs;
   }
-  npu_fast::conv_i8(g, o.input, o.weights, o.bias, o.requant, a.zp_in(), a.zp_out(), a.act_min(),
+  npu_fast::conv_q8(g, o.input, o.weights, o.bias, o.requant, a.zp_in(), a.zp_out(), a.act_min(),
                     a.act_max(), o.output);
   return kNpuOk;
 }

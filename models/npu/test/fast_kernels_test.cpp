@@ -79,7 +79,7 @@ class FastKernelsTest : public ::testing::Test {
     std::vector<int8_t> ref(n_out, 0x55), fast(n_out, 0x2A);
     kernels::conv_i8(g, x.data(), w.data(), bias.data(), rq.data(), q.zp_in, q.zp_out, q.lo, q.hi,
                      ref.data());
-    npu_fast::conv_i8(g, x.data(), w.data(), bias.data(), rq.data(), q.zp_in, q.zp_out, q.lo, q.hi,
+    npu_fast::conv_q8(g, x.data(), w.data(), bias.data(), rq.data(), q.zp_in, q.zp_out, q.lo, q.hi,
                       fast.data());
     for (size_t i = 0; i < n_out; ++i) ASSERT_EQ(fast[i], ref[i]) << what << " output " << i;
     if (check_spread) expect_spread(ref, what);
@@ -176,6 +176,33 @@ TEST_F(FastKernelsTest, ConvRandomGeometries) {
                                              uniform(0, pmax), uniform(0, pmax), dh, dw, groups);
     random_conv(g);
     if (HasFatalFailure()) return;
+  }
+}
+
+// uint8 activations (a model's integer input): x - zp_in is the same as for the int8 input
+// x - 128 with zero point zp_in - 128, which the reference loops compute.
+TEST_F(FastKernelsTest, ConvUint8Input) {
+  const std::vector<kernels::ConvGeometry> cases = {
+      geometry(1, 3, 20, 18, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1),
+      geometry(1, 3, 9, 9, 6, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1),
+      geometry(1, 4, 11, 10, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4)};
+  for (const auto& g : cases) {
+    const int32_t terms = g.in_c / g.groups * g.k_h * g.k_w;
+    const std::vector<int8_t> x = random_i8(size_t(g.in_c) * g.in_h * g.in_w);
+    const std::vector<int8_t> w = random_i8(size_t(g.out_c) * terms);
+    const std::vector<int32_t> bias = random_bias(size_t(g.out_c));
+    const std::vector<int32_t> rq = random_requant(size_t(g.out_c), terms);
+    const Quantisation q = random_quantisation();
+    std::vector<uint8_t> u(x.size());
+    for (size_t i = 0; i < x.size(); ++i) u[i] = static_cast<uint8_t>(x[i] + 128);
+    const size_t n_out = size_t(g.out_c) * g.out_h * g.out_w;
+    std::vector<int8_t> ref(n_out, 0x55), fast(n_out, 0x2A);
+    kernels::conv_i8(g, x.data(), w.data(), bias.data(), rq.data(), q.zp_in, q.zp_out, q.lo, q.hi,
+                     ref.data());
+    npu_fast::conv_q8(g, u.data(), w.data(), bias.data(), rq.data(), q.zp_in + 128, q.zp_out, q.lo,
+                      q.hi, fast.data());
+    for (size_t i = 0; i < n_out; ++i) ASSERT_EQ(fast[i], ref[i]) << describe(g) << " output " << i;
+    expect_spread(ref, describe(g));
   }
 }
 
