@@ -29,6 +29,7 @@ constexpr size_t kDepthAlign = 32;  // int16 values: one 512-bit vector
 constexpr size_t kBlockRows = 4;    // A rows (output channels) of one block of dot products
 constexpr size_t kBlockCols = 4;    // B rows (pixels) of one block
 constexpr size_t kTileCols = 64;    // B rows of one tile: it stays in cache while A passes
+constexpr size_t kDirectRows = 16;  // fully connected layers of fewer rows: weights in place
 
 size_t round_up(size_t v, size_t m) {
   return (v + m - 1) / m * m;
@@ -40,10 +41,11 @@ size_t uz(int32_t v) {
 
 // ---- accumulation ---------------------------------------------------------------------------
 
-/// c[i * ldc + j] = sum_k a[i * depth + k] * b[j][k] for i < kBlockRows, j < kCols.
-template <size_t kCols>
-SOCSIM_ALWAYS_INLINE void dot_block(const int16_t* a, const int16_t* const* b, size_t depth,
-                                    int32_t* c, size_t ldc) {
+/// c[i * ldc + j] = sum_k a[i * a_stride + k] * b[j][k] for i < kBlockRows, j < kCols, k <
+/// depth; A int16 (packed) or int8 (weights read in place).
+template <size_t kCols, typename TA>
+SOCSIM_ALWAYS_INLINE void dot_block(const TA* a, size_t a_stride, const int16_t* const* b,
+                                    size_t depth, int32_t* c, size_t ldc) {
   int32_t acc[kBlockRows * kCols] = {};
   const int16_t* bj[kCols];
   for (size_t j = 0; j < kCols; ++j) bj[j] = b[j];
@@ -52,7 +54,7 @@ SOCSIM_ALWAYS_INLINE void dot_block(const int16_t* a, const int16_t* const* b, s
     for (size_t i = 0; i < kBlockRows; ++i) {
 #pragma GCC unroll 4
       for (size_t j = 0; j < kCols; ++j) {
-        acc[i * kCols + j] += int32_t{a[i * depth + k]} * bj[j][k];
+        acc[i * kCols + j] += int32_t{a[i * a_stride + k]} * bj[j][k];
       }
     }
   }
@@ -61,20 +63,34 @@ SOCSIM_ALWAYS_INLINE void dot_block(const int16_t* a, const int16_t* const* b, s
   }
 }
 
-/// c[i * cols + j] = sum_k a[i * depth + k] * b[j][k] for i < rows (a multiple of
-/// kBlockRows), j < cols.
-SOCSIM_VECTOR_CLONES
-void dot_products(const int16_t* a, size_t rows, const int16_t* const* b, size_t cols, size_t depth,
-                  int32_t* c) {
+/// c[i * cols + j] = sum_k a[i * a_stride + k] * b[j][k] for i < rows (a multiple of
+/// kBlockRows), j < cols, k < depth.
+template <typename TA>
+SOCSIM_ALWAYS_INLINE void dot_rows(const TA* a, size_t a_stride, size_t rows,
+                                   const int16_t* const* b, size_t cols, size_t depth, int32_t* c) {
   for (size_t i = 0; i < rows; i += kBlockRows) {
-    const int16_t* ai = a + i * depth;
+    const TA* ai = a + i * a_stride;
     int32_t* ci = c + i * cols;
     size_t j = 0;
     for (; j + kBlockCols <= cols; j += kBlockCols) {
-      dot_block<kBlockCols>(ai, b + j, depth, ci + j, cols);
+      dot_block<kBlockCols>(ai, a_stride, b + j, depth, ci + j, cols);
     }
-    for (; j < cols; ++j) dot_block<1>(ai, b + j, depth, ci + j, cols);
+    for (; j < cols; ++j) dot_block<1>(ai, a_stride, b + j, depth, ci + j, cols);
   }
+}
+
+/// dot_rows of a packed int16 panel (`depth` values per row).
+SOCSIM_VECTOR_CLONES
+void dot_products(const int16_t* a, size_t rows, const int16_t* const* b, size_t cols, size_t depth,
+                  int32_t* c) {
+  dot_rows(a, depth, rows, b, cols, depth, c);
+}
+
+/// dot_rows of int8 rows in place (a fully connected layer's weights, `depth` per row).
+SOCSIM_VECTOR_CLONES
+void dot_products_i8(const int8_t* a, size_t rows, const int16_t* const* b, size_t cols,
+                     size_t depth, int32_t* c) {
+  dot_rows(a, depth, rows, b, cols, depth, c);
 }
 
 /// The sums of a depthwise convolution over one padded plane (`cols` values per row):
@@ -332,9 +348,12 @@ void fully_connected_i8(uint32_t rows, uint32_t in, uint32_t out, const int8_t* 
                         const int32_t* bias, const int32_t* requant, int32_t zp_in, int32_t zp_out,
                         int32_t lo, int32_t hi, int8_t* y) {
   const OutputStage stage{bias, requant, zp_out, lo, hi};
+  // With few rows, packing the weights would cost as much as using them: whole blocks of
+  // weight rows are read in place, the last out % kBlockRows rows from a packed panel.
+  const size_t direct = rows < kDirectRows ? out / kBlockRows * kBlockRows : 0;
   Panel a, b;
-  a.reset(out, in);
-  for (size_t o = 0; o < out; ++o) std::copy_n(w + o * in, in, a.row(o));
+  a.reset(out - direct, in);
+  for (size_t o = direct; o < out; ++o) std::copy_n(w + o * in, in, a.row(o - direct));
   std::vector<const int16_t*> b_rows(kTileCols);
   std::vector<int32_t> sums;
   for (size_t r0 = 0; r0 < rows; r0 += kTileCols) {
@@ -346,7 +365,16 @@ void fully_connected_i8(uint32_t rows, uint32_t in, uint32_t out, const int8_t* 
       for (size_t i = 0; i < in; ++i) dst[i] = static_cast<int16_t>(xr[i] - zp_in);
       b_rows[j] = dst;
     }
-    tile_outputs(a, out, 0, b_rows.data(), count, stage, y + r0 * out, 1, out, &sums);
+    sums.resize((direct + a.rows) * count);
+    if (direct != 0) dot_products_i8(w, direct, b_rows.data(), count, in, sums.data());
+    if (a.rows != 0) {
+      dot_products(a.values.data(), a.rows, b_rows.data(), count, a.depth,
+                   sums.data() + direct * count);
+    }
+    for (size_t o = 0; o < out; ++o) {
+      output_row(stage, static_cast<int32_t>(o), sums.data() + o * count, count, y + r0 * out + o,
+                 out);
+    }
   }
 }
 
