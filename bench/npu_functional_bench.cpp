@@ -141,7 +141,7 @@ std::function<void()> reference(const npu::LayerDescriptor& d, const NpuOperands
                                   a.dilation_w(),
                                   a.groups()};
     return [=] {
-      kernels::conv_i8(g, o.input, o.weights, o.bias, o.requant, a.zp_in(), a.zp_out(), a.act_min(),
+      kernels::conv_q8(g, o.input, o.weights, o.bias, o.requant, a.zp_in(), a.zp_out(), a.act_min(),
                        a.act_max(), y);
     };
   }

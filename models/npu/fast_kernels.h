@@ -19,7 +19,7 @@
 
 namespace socsim::npu_fast {
 
-/// Equals kernels::conv_i8 (the same arguments and preconditions).
+/// Equals kernels::conv_q8 (the same arguments and preconditions).
 void conv_q8(const kernels::ConvGeometry& g, const int8_t* x, const int8_t* w, const int32_t* bias,
              const int32_t* requant, int32_t zp_in, int32_t zp_out, int32_t lo, int32_t hi,
              int8_t* y);

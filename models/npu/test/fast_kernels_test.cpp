@@ -77,7 +77,7 @@ class FastKernelsTest : public ::testing::Test {
     ASSERT_TRUE(kernels::valid_requant_table(rq.data(), g.out_c)) << what;
     const size_t n_out = size_t(g.batch) * g.out_c * g.out_h * g.out_w;
     std::vector<int8_t> ref(n_out, 0x55), fast(n_out, 0x2A);
-    kernels::conv_i8(g, x.data(), w.data(), bias.data(), rq.data(), q.zp_in, q.zp_out, q.lo, q.hi,
+    kernels::conv_q8(g, x.data(), w.data(), bias.data(), rq.data(), q.zp_in, q.zp_out, q.lo, q.hi,
                      ref.data());
     npu_fast::conv_q8(g, x.data(), w.data(), bias.data(), rq.data(), q.zp_in, q.zp_out, q.lo, q.hi,
                       fast.data());
@@ -197,7 +197,7 @@ TEST_F(FastKernelsTest, ConvUint8Input) {
     for (size_t i = 0; i < x.size(); ++i) u[i] = static_cast<uint8_t>(x[i] + 128);
     const size_t n_out = size_t(g.out_c) * g.out_h * g.out_w;
     std::vector<int8_t> ref(n_out, 0x55), fast(n_out, 0x2A);
-    kernels::conv_i8(g, x.data(), w.data(), bias.data(), rq.data(), q.zp_in, q.zp_out, q.lo, q.hi,
+    kernels::conv_q8(g, x.data(), w.data(), bias.data(), rq.data(), q.zp_in, q.zp_out, q.lo, q.hi,
                      ref.data());
     npu_fast::conv_q8(g, u.data(), w.data(), bias.data(), rq.data(), q.zp_in + 128, q.zp_out, q.lo,
                       q.hi, fast.data());
