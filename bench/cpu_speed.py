@@ -41,13 +41,18 @@ def timed(cmd):
     return wall, cpu, done.stdout
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__,
+def bench_parser(description):
+    """The arguments every speed benchmark of bench/ takes: --runs and --build."""
+    parser = argparse.ArgumentParser(description=description,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="runs per model (default 3)")
     parser.add_argument("--build", default=os.environ.get("SOCSIM_BUILD_DIR",
                                                           os.path.join(ROOT, "build")))
-    args = parser.parse_args()
+    return parser
+
+
+def main():
+    args = bench_parser(__doc__).parse_args()
     elf = os.path.join(args.build, "bench", "cpu_loop.elf")
     socsim = os.path.join(args.build, "bin", "socsim")
     bare = os.path.join(args.build, "bin", "rtl_bare_speed")

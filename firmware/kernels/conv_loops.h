@@ -60,6 +60,14 @@ inline bool valid_requant_table(const int32_t* requant, int32_t channels) {
   return true;
 }
 
+/// The output stage of the int8 convolution and fully connected layers:
+/// clamp(requantize(acc, m[c], n[c]) + zp_out, lo, hi) for channel c of the requantisation
+/// table int32 [channels][2] (multiplier, shift).
+inline int8_t requantized_output(int32_t acc, const int32_t* requant, int32_t c, int32_t zp_out,
+                                 int32_t lo, int32_t hi) {
+  return clamp_to_i8(requantize(acc, requant[2 * c], requant[2 * c + 1]) + zp_out, lo, hi);
+}
+
 /// y = clamp(requantize(bias + sum (x - zp_in) w, m[c], n[c]) + zp_out, lo, hi) for an int8
 /// convolution of int8 or uint8 activations `x` (TIn); `requant` is int32 [out_c][2]
 /// (multiplier, shift).
@@ -71,6 +79,8 @@ inline void conv_q8(const ConvGeometry& g, const TIn* x, const int8_t* w, const 
       g, x, w, [&](int32_t oc) { return bias[oc]; },
       [&](TIn xv, int8_t wv) { return (static_cast<int32_t>(xv) - zp_in) * wv; },
       [&](int32_t idx, int32_t oc, int32_t acc) {
+        // requantized_output() spelled out: the same value, and the code the target has
+        // been measured with
         y[idx] =
             clamp_to_i8(requantize(acc, requant[2 * oc], requant[2 * oc + 1]) + zp_out, lo, hi);
       });
@@ -87,8 +97,7 @@ inline void fully_connected_i8(uint32_t rows, uint32_t in, uint32_t out, const i
       const int8_t* xr = x + r * in;
       const int8_t* wr = w + o * in;
       for (uint32_t i = 0; i < in; ++i) acc += (static_cast<int32_t>(xr[i]) - zp_in) * wr[i];
-      y[r * out + o] =
-          clamp_to_i8(requantize(acc, requant[2 * o], requant[2 * o + 1]) + zp_out, lo, hi);
+      y[r * out + o] = requantized_output(acc, requant, static_cast<int32_t>(o), zp_out, lo, hi);
     }
   }
 }

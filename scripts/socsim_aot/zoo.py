@@ -8,6 +8,7 @@ Models (all with fixed seeds, random weights, nothing downloaded):
   convnet       conv+relu+maxpool, conv+relu, global average pool, linear (1x3x16x16 input)
   mobilenet_v2  torchvision MobileNetV2 (random weights) at a small input size
   resnet18      torchvision ResNet-18 (random weights) at a small input size
+  resnet50      torchvision ResNet-50 (random weights), for the speed benchmark at 224x224
 
 For every model NAME the output directory gets NAME.onnx, the program files (NAME.prog for
 plain models; NAME_f32.prog, NAME_int8.prog and NAME_int8_npu.prog, int8 with the NPU
@@ -26,8 +27,9 @@ import numpy as np
 
 from socsim_aot import compiler
 
-FLOAT_MODELS = ("convnet", "mobilenet_v2", "resnet18")
+FLOAT_MODELS = ("convnet", "mobilenet_v2", "resnet18", "resnet50")
 ALL_MODELS = ("add", "add8") + FLOAT_MODELS
+DEFAULT_MODELS = tuple(m for m in ALL_MODELS if m != "resnet50")  # resnet50: on request
 DEFAULT_NPU_CONFIG = compiler.DEFAULT_NPU_CONFIG
 # The NAME_uint8*.prog programs read uint8 images normalised with torchvision's ImageNet
 # mean and standard deviation (x 255) and leave their outputs int8.
@@ -71,6 +73,8 @@ def make_float_model(name, image_size):
         return torchvision.models.mobilenet_v2(weights=None), (1, 3, image_size, image_size)
     if name == "resnet18":
         return torchvision.models.resnet18(weights=None), (1, 3, image_size, image_size)
+    if name == "resnet50":
+        return torchvision.models.resnet50(weights=None), (1, 3, image_size, image_size)
     raise ValueError(name)
 
 
@@ -199,16 +203,16 @@ def main(argv=None):
         description="Export the socsim model zoo with torch (random weights, fixed seeds, no "
                     "downloads) and compile every model into program files.",
         epilog="Models: add, add8 (vectors of N elements, one file per size), convnet, "
-               "mobilenet_v2, resnet18. Example for the add/add8 experiments:\n"
+               "mobilenet_v2, resnet18, resnet50. Example for the add/add8 experiments:\n"
                "  zoo.py --models add,add8 --sizes 1-40,1024 -o build/zoo",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-o", "--out-dir", required=True, help="directory for the files")
-    parser.add_argument("--models", default=",".join(ALL_MODELS),
-                        help="comma-separated models (default: all)")
+    parser.add_argument("--models", default=",".join(DEFAULT_MODELS),
+                        help="comma-separated models (default: all but resnet50)")
     parser.add_argument("--sizes", default="1024",
                         help="vector sizes for add/add8, e.g. '1-40,1024' (default 1024)")
     parser.add_argument("--image-size", type=int, default=32,
-                        help="input height and width for mobilenet_v2 and resnet18 "
+                        help="input height and width for mobilenet_v2 and the resnets "
                              "(default 32)")
     parser.add_argument("--npu-config", default=DEFAULT_NPU_CONFIG,
                         help="NPU preset the *_int8_npu programs are partitioned for "

@@ -1,6 +1,8 @@
 // NPU layer: quantised 2-D convolution (quantized_decomposed::convolution.out) on the MAC
-// array, computed with the CPU kernel's loops (firmware/kernels/conv_loops.h).
+// array, computed by the fast kernels (models/npu/fast_kernels.h), which equal the CPU
+// kernel's loops (firmware/kernels/conv_loops.h) bit for bit.
 #include "firmware/kernels/conv_loops.h"
+#include "models/npu/fast_kernels.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_layer.h"
 
@@ -50,11 +52,11 @@ NpuError execute(const LayerDescriptor& d, const NpuOperands& o) {
     return kNpuBadArgs;
   }
   if (d.dtype == kDtypeUInt8) {  // a model's integer input (the first layer)
-    kernels::conv_q8(g, reinterpret_cast<const uint8_t*>(o.input), o.weights, o.bias, o.requant,
-                     a.zp_in(), a.zp_out(), a.act_min(), a.act_max(), o.output);
+    npu_fast::conv_q8(g, reinterpret_cast<const uint8_t*>(o.input), o.weights, o.bias, o.requant,
+                      a.zp_in(), a.zp_out(), a.act_min(), a.act_max(), o.output);
   } else {
-    kernels::conv_q8(g, o.input, o.weights, o.bias, o.requant, a.zp_in(), a.zp_out(),
-                     a.act_min(), a.act_max(), o.output);
+    npu_fast::conv_q8(g, o.input, o.weights, o.bias, o.requant, a.zp_in(), a.zp_out(), a.act_min(),
+                      a.act_max(), o.output);
   }
   return kNpuOk;
 }

@@ -1,7 +1,9 @@
 // NPU layer: quantised fully connected layer (quantized_decomposed::linear.out), a 1x1
-// convolution over `rows` pixels on the MAC array, computed with the CPU kernel's loop
-// (firmware/kernels/conv_loops.h). Shapes: rows x features x 1 x 1, weights out x in x 1 x 1.
+// convolution over `rows` pixels on the MAC array, computed by the fast kernels
+// (models/npu/fast_kernels.h), which equal the CPU kernel's loop (firmware/kernels/conv_loops.h)
+// bit for bit. Shapes: rows x features x 1 x 1, weights out x in x 1 x 1.
 #include "firmware/kernels/conv_loops.h"
+#include "models/npu/fast_kernels.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_layer.h"
 
@@ -36,8 +38,8 @@ NpuError execute(const LayerDescriptor& d, const NpuOperands& o) {
       !kernels::accumulators_fit(in, o.bias, channels)) {
     return kNpuBadArgs;
   }
-  kernels::fully_connected_i8(rows, in, out_features, o.input, o.weights, o.bias, o.requant,
-                              a.zp_in(), a.zp_out(), a.act_min(), a.act_max(), o.output);
+  npu_fast::fully_connected_i8(rows, in, out_features, o.input, o.weights, o.bias, o.requant,
+                               a.zp_in(), a.zp_out(), a.act_min(), a.act_max(), o.output);
   return kNpuOk;
 }
 
