@@ -32,6 +32,7 @@ from socsim_aot.schema.elementwise import (ADD, MUL, QUANTIZED_ADD, QUANTIZED_MU
 from socsim_aot.schema.pooling import (ADAPTIVE_AVG_POOL2D, AVG_POOL2D, MAX_POOL2D,
                                        QUANTIZED_ADAPTIVE_AVG_POOL2D, QUANTIZED_AVG_POOL2D)
 from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE, REQUANTIZE
+from socsim_aot.schema.reduction import AMAX, MEAN, QUANTIZED_MEAN, QUANTIZED_SUM, SUM
 from socsim_aot.schema.softmax import QUANTIZED_SOFTMAX, SOFTMAX
 
 FLOAT_TOLERANCE = 1e-5  # relative to max(1, |expected|)
@@ -218,6 +219,32 @@ def cases(seed=7):
     yield "reshape_i32", VIEW_COPY, [rng.integers(-2 ** 31, 2 ** 31, (3, 4)).astype(np.int32)], \
         (2, 6), np.int32, {}
     yield from lookup_cases(rng)
+    yield from reduction_cases(rng)
+
+
+def _reduced(shape, axes, keepdim):
+    out = [1 if d in axes else n for d, n in enumerate(shape)]
+    return tuple(out if keepdim else [n for d, n in enumerate(shape) if d not in axes])
+
+
+def reduction_cases(rng):
+    """Mean, sum and max over some axes, with and without the reduced axes kept (all axes: a
+    scalar)."""
+    f = np.float32
+    geometries = (("c_keep", (2, 5, 3, 4), (1,), True), ("hw", (2, 3, 4, 5), (2, 3), False),
+                  ("first_last", (3, 4, 6), (0, 2), True), ("all", (4, 6), (0, 1), False))
+    m23, n23 = fx.quantize_multiplier(0.8, bits=23, max_shift=30)
+    m31, n31 = fx.quantize_multiplier(0.11)
+    for gname, shape, axes, keep in geometries:
+        mask = [int(d in axes) for d in range(len(shape))]
+        out = _reduced(shape, axes, keep)
+        for name, op in (("mean", MEAN), ("sum", SUM), ("amax", AMAX)):
+            yield f"{name}_f32_{gname}", op, [_f32(rng, shape)], out, f, dict(reduce=mask)
+        yield f"amax_i8_{gname}", AMAX, [_i8(rng, shape)], out, np.int8, dict(reduce=mask)
+        yield f"mean_i8_{gname}", QUANTIZED_MEAN, [_i8(rng, shape)], out, np.int8, \
+            dict(zp_in=-5, zp_out=3, m=m23, n=n23, reduce=mask)
+        yield f"sum_i8_{gname}", QUANTIZED_SUM, [_i8(rng, shape)], out, np.int8, \
+            dict(zp_in=7, zp_out=-2, m=m31, n=n31, reduce=mask)
 
 
 def lookup_cases(rng):
