@@ -119,9 +119,11 @@ def bench_model(name: str, size: int, args, work: str) -> dict:
     row["cpu_ms"] = (cycles - sum(c for c, _ in calls)) / cpu_mhz / 1e3
     row["total_ms"] = cycles / cpu_mhz / 1e3
     want = sim_check.reference_outputs(program, input_path)
-    got = np.array([int(v) if want.dtype != np.float32 else float(v)
-                    for _, v in sim_check.RES_LINE.findall(done.stdout)])
-    if want.dtype != np.float32:
+    printed = [v for _, v in sim_check.RES_LINE.findall(done.stdout)]
+    if want.dtype == np.float32:  # 9 significant digits: exact once rounded to float32
+        got = np.array([float(v) for v in printed], np.float32)
+    else:
+        got = np.array([int(v) for v in printed], np.int64)
         want = want.astype(np.int64) % 256
     row["exact"] = "yes" if got.shape == want.shape and np.array_equal(got, want) else "NO"
     return row

@@ -230,6 +230,24 @@ class PassTest(unittest.TestCase):
         report = self.rewrite(g, fold_pad.run, Options())
         self.assertEqual((ops(g), report.count), (["Conv"], 1))
         self.assertEqual(g.nodes[0].attrs["pads"], [1, 2, 2, 3])  # top, left, bottom, right
+        # F.avg_pool2d with padding exports as Pad + AveragePool (Inception-v3)
+        class AvgPad(torch.nn.Module):
+            def forward(self, x):
+                return torch.nn.functional.avg_pool2d(x, 3, stride=1, padding=1)
+        g = torch_graph(AvgPad(), (1, 3, 6, 5))
+        self.assertIn("Pad", ops(g))
+        fold_constants.run(g, Options())
+        self.assertEqual(fold_pad.run(g, Options()).count, 1)
+        g.prune()
+        self.assertEqual(ops(g), ["AveragePool"])
+        self.assertEqual((g.nodes[0].attrs["pads"], g.nodes[0].attrs["count_include_pad"]),
+                         ([1, 1, 1, 1], 1))
+        from socsim_aot import compiler, reference  # the rewritten pool as torch computes it
+        x = RNG.standard_normal((1, 3, 6, 5)).astype(np.float32)
+        program = compiler.compile_graph(compiler.lower(g).graph)
+        with torch.no_grad():
+            want = AvgPad()(torch.from_numpy(x)).numpy()
+        np.testing.assert_allclose(reference.run(program, [x])[0], want, rtol=1e-5, atol=1e-6)
         # a reflecting Pad, or one that another node also reads, stays
         for module in (torch.nn.Sequential(torch.nn.ReflectionPad2d(1),
                                            torch.nn.Conv2d(3, 4, 3)),):

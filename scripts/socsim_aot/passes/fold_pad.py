@@ -2,7 +2,8 @@
 of an NCHW tensor (nn.ZeroPad2d, F.pad, TensorFlow-style asymmetric "same" padding) whose only
 reader is a Conv adds its amounts to the Conv's pads, so no padded copy is made (RKNN's guide,
 5.2.4: Pad fused into the convolution; NPUs pad while they read the input). Quantised, a
-padded element is the zero point, which is the real 0 the Pad wrote: exact.
+padded element is the zero point, which is the real 0 the Pad wrote: exact. The same for an
+AveragePool that counts padded elements (count_include_pad).
 """
 
 import numpy as np
@@ -27,21 +28,36 @@ def _spatial_pads(g: OnnxGraph, n):
     return begin[2], begin[3], end[2], end[3]
 
 
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _takes_pads(node) -> bool:
+    """Whether padding `node`'s input with zeros is the same as its own zero padding: a Conv,
+    or an AveragePool that counts padded elements (F.avg_pool2d(..., padding=p) exports as
+    Pad + AveragePool: Inception-v3), without ceil mode, or that has no padding of its own."""
+    if node.domain or _text(node.attrs.get("auto_pad", b"NOTSET")) != "NOTSET":
+        return False
+    if node.op_type == "Conv":
+        return True
+    return node.op_type == "AveragePool" and not node.attrs.get("ceil_mode", 0) and \
+        (node.attrs.get("count_include_pad", 0) or not any(node.attrs.get("pads", [0] * 4)))
+
+
 def run(g: OnnxGraph, options: Options) -> Report:
     report = Report()
     for n in [n for n in g.nodes if n.op_type == "Pad" and not n.domain]:
         amounts = _spatial_pads(g, n)
-        conv = g.sole_consumer(n.outputs[0])
-        if amounts is None or conv is None or conv.op_type != "Conv" or conv.domain or \
-                conv.inputs[0] != n.outputs[0]:
-            continue
-        auto_pad = conv.attrs.get("auto_pad", b"NOTSET")
-        if (auto_pad.decode() if isinstance(auto_pad, bytes) else auto_pad) != "NOTSET":
+        reader = g.sole_consumer(n.outputs[0])
+        if amounts is None or reader is None or not _takes_pads(reader) or \
+                reader.inputs[0] != n.outputs[0]:
             continue
         t, l, b, r = amounts
-        pt, pl, pb, pr = [int(p) for p in conv.attrs.get("pads", [0, 0, 0, 0])]
-        conv.attrs["pads"] = [pt + t, pl + l, pb + b, pr + r]
-        conv.inputs[0] = n.inputs[0]
+        pt, pl, pb, pr = [int(p) for p in reader.attrs.get("pads", [0, 0, 0, 0])]
+        reader.attrs["pads"] = [pt + t, pl + l, pb + b, pr + r]
+        if reader.op_type == "AveragePool":
+            reader.attrs["count_include_pad"] = 1
+        reader.inputs[0] = n.inputs[0]
         g.remove(n)
-        report.add("into Conv")
+        report.add(f"into {reader.op_type}")
     return report
