@@ -107,8 +107,8 @@ int cmd_run(const std::vector<std::string>& all_args) {
        "SoC description (YAML)")
       ("firmware,f", po::value(&firmware_path), "firmware to run: ELF or Verilog hex (required)")
       ("cpu", po::value(&cpu),
-       (std::string("CPU model: iss (fast, estimated cycles) or rtl (cycle-exact; in this "
-                    "build: ") +
+       (std::string("CPU model: iss (fast; the cycles of socsim's rv_core) or rtl (the "
+                    "Verilated core; in this build: ") +
         RtlCore::description() + "); default: cpu.model of the config")
            .c_str())
       ("max-cycles", po::value(&max_cycles), "stop with status 124 after N core cycles")
@@ -229,7 +229,8 @@ int cmd_run(const std::vector<std::string>& all_args) {
       iss.mtvec_addr = config.cpu.mtvec_addr;
       iss.hart_id = config.cpu.hart_id;
       iss.num_mhpmcounters = config.cpu.num_mhpmcounters;
-      lockstep = std::make_unique<LockstepChecker>(iss, soc->cpu().bridge, soc->control());
+      lockstep = std::make_unique<LockstepChecker>(iss, soc->control());
+      soc->cpu().set_bus_observer(lockstep.get());
       soc->cpu().set_retire_observer(lockstep.get());
     }
     probes = std::make_unique<ProbeSession>(probe_options, image, *soc, lockstep.get());
@@ -273,7 +274,8 @@ int cmd_run(const std::vector<std::string>& all_args) {
       control.reason() == StopReason::kExit ? control.stop_cycle() + 1 : control.stop_cycle();
   const double mhz = soc->cpu_clock().mhz();
   const double ms = cycles / (mhz * 1e3);
-  const std::string estimate = cpu_model.cycle_exact() ? "" : " [iss: estimated cycles]";
+  const std::string estimate =
+      cpu_model.cycle_exact() ? "" : " [iss: estimated cycles: " + cpu_model.estimate_reason() + "]";
   char timing[96];
   if (ms >= 1.0) {
     std::snprintf(timing, sizeof timing, "(%.3f ms @ %g MHz)", ms, mhz);

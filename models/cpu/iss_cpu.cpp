@@ -1,9 +1,5 @@
 #include "models/cpu/iss_cpu.h"
 
-#include <cstdio>
-
-#include "models/common/hex.h"
-
 namespace socsim {
 
 IssCpu::IssCpu(sc_core::sc_module_name name, const ClockDomain& clock, const IssConfig& config,
@@ -13,8 +9,15 @@ IssCpu::IssCpu(sc_core::sc_module_name name, const ClockDomain& clock, const Iss
       irq_(irq),
       control_(control),
       quantum_(quantum_cycles ? quantum_cycles : 1),
-      iss_(config, bridge, irq) {
+      env_(bridge, irq),
+      iss_(config, env_) {
   SC_THREAD(run_thread);
+}
+
+std::string IssCpu::estimate_reason() const {
+  if (cycle_exact()) return "";
+  return std::string("the ISS has the timing of socsim's rv_core, not checked against this "
+                     "build's ") + RtlCore::description();
 }
 
 void IssCpu::sync() {
@@ -22,64 +25,57 @@ void IssCpu::sync() {
   if (local > sc_core::sc_time_stamp()) wait(local - sc_core::sc_time_stamp());
 }
 
-bool IssCpu::sleep_until_interrupt() {
-  // The core sleeps until an enabled interrupt is pending (mstatus.MIE does not matter).
-  for (;;) {
-    const uint64_t now = iss_.cycle();
-    if (iss_.wake_mask(now) != 0) {
-      iss_.wake(now);
-      return true;
-    }
-    if (iss_.mie() == 0) {
-      control_.report_fault(now, "lock-up: WFI at pc " + hex(iss_.pc() - 4) +
-                                     " with no interrupt enabled (mie = 0)");
-      return false;
-    }
-    const uint64_t rise = irq_.next_rise();
-    if (rise != IrqLines::kNever && rise > now) {
-      const uint64_t wake = max_cycles_ && rise > max_cycles_ ? max_cycles_ : rise;
-      iss_.wake(wake);  // time passes while asleep; re-check the lines at `wake`
-      if (max_cycles_ && wake >= max_cycles_) {
-        control_.report_max_cycles(wake);
-        return false;
-      }
-      continue;
-    }
-    sync();
-    if (max_cycles_) {
-      const sc_core::sc_time limit = clock_.time_of(max_cycles_);
-      if (limit <= sc_core::sc_time_stamp()) {
-        control_.report_max_cycles(max_cycles_);
-        return false;
-      }
-      wait(limit - sc_core::sc_time_stamp(), irq_.changed);
-    } else {
-      wait(irq_.changed);
-    }
-    iss_.wake(clock_.cycle_at(sc_core::sc_time_stamp()));
+void IssCpu::sleep_until_interrupt() {
+  const uint64_t now = iss_.cycle();
+  const uint64_t rise = irq_.next_rise();
+  if (rise != IrqLines::kNever && rise > now) {
+    uint64_t target = rise;
+    if (max_cycles_ && target > max_cycles_) target = max_cycles_;
+    iss_.skip_sleep_cycles(target - now);
+    return;
   }
+  // Nothing scheduled: wait for a SystemC process to raise a line. If none can, the kernel
+  // runs out of events and the run ends as a lock-up.
+  sync();
+  if (max_cycles_) {
+    const sc_core::sc_time limit = clock_.time_of(max_cycles_);
+    if (limit <= sc_core::sc_time_stamp()) return;
+    wait(limit - sc_core::sc_time_stamp(), irq_.changed);
+  } else {
+    wait(irq_.changed);
+  }
+  const uint64_t woke = clock_.cycle_at(sc_core::sc_time_stamp());
+  if (woke > iss_.cycle()) iss_.skip_sleep_cycles(woke - iss_.cycle());
 }
 
 void IssCpu::run_thread() {
-  while (!control_.stopped()) {
-    uint64_t until = iss_.cycle() + quantum_;
-    if (max_cycles_ && until > max_cycles_) until = max_cycles_;
-    const Rv32Iss::Status status = iss_.run(until, control_.stop_flag());
+  iss_.reset();
+  uint64_t next_sync = quantum_;
+  const bool* stop = control_.stop_flag();
+  for (;;) {
+    if (max_cycles_ && iss_.cycle() >= max_cycles_) {
+      control_.report_max_cycles(iss_.cycle());
+      break;
+    }
+    const uint64_t until = max_cycles_ && max_cycles_ < next_sync ? max_cycles_ : next_sync;
+    const Rv32Iss::Status status = iss_.run(until, stop);
     if (status == Rv32Iss::Status::kStopped) {
       if (!control_.stopped()) control_.report_fault(iss_.cycle(), iss_.fault());
       break;
     }
     if (status == Rv32Iss::Status::kSleep) {
-      if (!sleep_until_interrupt()) break;
+      sleep_until_interrupt();
+      next_sync = iss_.cycle() + quantum_;
+      if (progress_) progress_(iss_.cycle());
       continue;
     }
-    if (max_cycles_ && iss_.cycle() >= max_cycles_) {
-      control_.report_max_cycles(iss_.cycle());
-      break;
+    if (iss_.cycle() >= next_sync) {
+      sync();
+      next_sync = iss_.cycle() + quantum_;
+      if (progress_) progress_(iss_.cycle());
     }
-    sync();
-    if (progress_) progress_(iss_.cycle());
   }
+  iss_.flush_retire();
   sync();
   sc_core::sc_stop();
 }

@@ -1,12 +1,15 @@
-// The ISS as a platform CPU model (`--cpu iss`): runs Rv32Iss in one SystemC thread in
-// quanta of cycles (temporal decoupling), sleeps in WFI until an enabled interrupt is
-// pending, and reports faults and lock-ups through SimControl with PC and cycle.
+// The ISS as a platform CPU model (`--cpu iss`): runs Rv32Iss, which takes the RTL core's
+// cycles, in one SystemC thread. Its loop is the RTL wrapper's (RtlCpu): the same memory
+// latencies from the bridge, synchronisation with SystemC time every quantum cycles, the same
+// skip over sleep cycles to the next interrupt, so both models see the SoC alike. Faults and
+// lock-ups are reported through SimControl with PC and cycle.
 #pragma once
 
 #include "models/common/irq.h"
 #include "models/common/sim_control.h"
 #include "models/cpu/cpu_model.h"
 #include "models/cpu/iss/rv32_iss.h"
+#include "models/cpu/rtl/rtl_core.h"
 
 namespace socsim {
 
@@ -18,7 +21,11 @@ class IssCpu : public CpuModel {
 
   const char* kind() const override { return "iss"; }
   const char* description() const override { return "ISS"; }
-  bool cycle_exact() const override { return false; }
+  /// The ISS takes the cycles of socsim's rv_core (and so of the CV32E40P it is checked
+  /// against); in a build whose rtl model is another core (SOCSIM_CV32E40P_RTL) they are not
+  /// checked against that one.
+  bool cycle_exact() const override { return RtlCore::has_retire_trace(); }
+  std::string estimate_reason() const override;
   uint64_t cycles() const override { return iss_.cycle(); }
   uint64_t instructions() const override { return iss_.instret(); }
   uint32_t pc() const override { return iss_.pc(); }
@@ -28,14 +35,29 @@ class IssCpu : public CpuModel {
   Rv32Iss& iss() { return iss_; }
 
  private:
+  /// The SoC as the ISS's pipeline sees it: the bridge, and the interrupt lines.
+  class Environment : public CoreEnvironment {
+   public:
+    Environment(CpuBus& bus, IrqLines& irq) : bus_(bus), irq_(irq) {}
+    CpuBus& bus() override { return bus_; }
+    uint32_t irq_lines(uint64_t cycle, uint64_t* stable_until) override {
+      return irq_.pending(cycle, stable_until);
+    }
+
+   private:
+    CpuBus& bus_;
+    IrqLines& irq_;
+  };
+
   void run_thread();
   void sync();
-  bool sleep_until_interrupt();
+  void sleep_until_interrupt();
 
   const ClockDomain& clock_;
   IrqLines& irq_;
   SimControl& control_;
   uint64_t quantum_;
+  Environment env_;
   Rv32Iss iss_;
 };
 

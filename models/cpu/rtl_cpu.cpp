@@ -1,10 +1,5 @@
 #include "models/cpu/rtl_cpu.h"
 
-#include <cstdio>
-#include <cstring>
-
-#include "models/common/hex.h"
-
 namespace socsim {
 
 RtlCpu::RtlCpu(sc_core::sc_module_name name, const ClockDomain& clock,
@@ -15,7 +10,8 @@ RtlCpu::RtlCpu(sc_core::sc_module_name name, const ClockDomain& clock,
       irq_(irq),
       control_(control),
       quantum_(quantum_cycles ? quantum_cycles : 1),
-      core_(std::make_unique<RtlCore>(config)) {
+      core_(std::make_unique<RtlCore>(config)),
+      server_(bridge) {
   core_->set_retire_observer(this);
   SC_THREAD(run_thread);
 }
@@ -28,71 +24,20 @@ void RtlCpu::sync() {
 }
 
 bool RtlCpu::serve_fetch(uint32_t addr, uint64_t now) {
-  uint32_t word;
-  uint32_t wait_cycles = 0;
-  if (fetch_window_.contains(addr, 4)) {
-    std::memcpy(&word, fetch_window_.data + (addr - fetch_window_.base), 4);
-    wait_cycles = fetch_window_.read_wait;
-  } else {
-    fetch_window_ = bridge.direct_window(BusPort::kInstr, addr);
-    if (fetch_window_.contains(addr, 4)) return serve_fetch(addr, now);
-    const BusResult r = bridge.read(BusPort::kInstr, addr, 4, &word, now);
-    if (!r.ok) {
-      control_.report_fault(now, "bus error: instruction fetch of 4 bytes at " + hex(addr) +
-                                     " (unmapped or refused), after the instruction at pc " +
-                                     hex(pc()));
-      return false;
-    }
-    wait_cycles = r.wait_cycles;
+  uint32_t word = 0, wait_cycles = 0;
+  if (!server_.fetch(addr, now, &word, &wait_cycles)) {
+    control_.report_fault(now, server_.fault(pc()));
+    return false;
   }
   instr_q_.push(now + 1 + wait_cycles, word);
   return true;
 }
 
 bool RtlCpu::serve_data(const ObiRequest& req, uint64_t now) {
-  // OBI: byte enables select lanes of the word at addr & ~3 (the address may also carry the
-  // offset of the first enabled byte, as the CV32E40P's does); the bus sees the enabled bytes.
-  const unsigned offset = req.be ? __builtin_ctz(req.be) : 0;
-  // Bits set in the 4-bit byte enable (__builtin_popcount is a library call without -mpopcnt).
-  static constexpr uint8_t kEnabled[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-  const unsigned bytes = req.be ? kEnabled[req.be & 0xF] : 4;
-  const uint32_t addr = (req.addr & ~3u) + offset;
-  uint32_t rdata = 0;
-  uint32_t wait_cycles = 0;
-  if (data_window_.contains(addr, bytes) && (!req.we || data_window_.writable)) {
-    uint8_t* p = data_window_.data + (addr - data_window_.base);
-    if (req.we) {
-      const uint32_t v = req.wdata >> (8 * offset);
-      std::memcpy(p, &v, bytes);
-      wait_cycles = data_window_.write_wait;
-    } else {
-      uint32_t v = 0;
-      std::memcpy(&v, p, bytes);
-      rdata = v << (8 * offset);
-      wait_cycles = data_window_.read_wait;
-    }
-  } else {
-    const DirectWindow w = bridge.direct_window(BusPort::kData, addr);
-    if (w.contains(addr, bytes) && (!req.we || w.writable)) {
-      data_window_ = w;
-      return serve_data(req, now);
-    }
-    BusResult r;
-    if (req.we) {
-      r = bridge.write(BusPort::kData, addr, bytes, req.wdata >> (8 * offset), now);
-    } else {
-      uint32_t v = 0;
-      r = bridge.read(BusPort::kData, addr, bytes, &v, now);
-      rdata = v << (8 * offset);
-    }
-    if (!r.ok) {
-      control_.report_fault(now, std::string("bus error: ") + (req.we ? "store" : "load") +
-                                     " of " + std::to_string(bytes) + " byte(s) at " + hex(addr) +
-                                     " (unmapped or refused), after the instruction at pc " +
-                                     hex(pc()));
-      return false;
-    }
-    wait_cycles = r.wait_cycles;
+  uint32_t rdata = 0, wait_cycles = 0;
+  if (!server_.data(req, now, &rdata, &wait_cycles)) {
+    control_.report_fault(now, server_.fault(pc()));
+    return false;
   }
   data_q_.push(now + 1 + wait_cycles, rdata);
   return true;
@@ -134,6 +79,7 @@ void RtlCpu::run_thread() {
     }
     const uint32_t pending = irq_.pending(now);
     core_->set_irq(pending);
+    if (bus_observer_ != nullptr) bus_observer_->on_cycle(now, pending);
     ObiInputs iin, din;
     iin.gnt = din.gnt = true;
     iin.rvalid = instr_q_.pop_due(now, &iin.rdata);

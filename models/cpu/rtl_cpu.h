@@ -14,6 +14,7 @@
 #include "models/common/irq.h"
 #include "models/common/sim_control.h"
 #include "models/cpu/cpu_model.h"
+#include "models/cpu/obi_server.h"
 #include "models/cpu/rtl/obi_response_queue.h"
 #include "models/cpu/rtl/rtl_core.h"
 
@@ -38,6 +39,11 @@ class RtlCpu : public CpuModel, private RetireObserver {
   void set_retire_observer(RetireObserver* observer) override {
     core_->set_retire_observer(observer != nullptr ? observer : this);
   }
+  bool set_bus_observer(BusObserver* observer) override {
+    bus_observer_ = observer;
+    server_.set_observer(observer);
+    return true;
+  }
 
  private:
   void run_thread();
@@ -52,8 +58,9 @@ class RtlCpu : public CpuModel, private RetireObserver {
   SimControl& control_;
   uint64_t quantum_;
   std::unique_ptr<RtlCore> core_;
+  ObiServer server_;
+  BusObserver* bus_observer_ = nullptr;
   ObiResponseQueue instr_q_, data_q_;
-  DirectWindow fetch_window_, data_window_;
 };
 
 }  // namespace socsim

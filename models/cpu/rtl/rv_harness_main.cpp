@@ -1,7 +1,9 @@
-// rv_harness: runs a bare-metal RISC-V ELF on the Verilated core in the bare harness
-// (core-v-verif memory map, see bare_harness.h) and exits with the firmware's exit value.
+// rv_harness: runs a bare-metal RISC-V ELF on the Verilated core (or, with --core iss, on the
+// ISS) in the bare harness (core-v-verif memory map, see models/cpu/bare/bare_system.h) and
+// exits with the firmware's exit value.
 //
-//   rv_harness <elf> [--max-cycles N] [--trace] [--bus-trace FILE] [--random-waits SEED]
+//   rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]
+//              [--random-waits SEED]
 //
 // Console output goes to stdout; the last line is "rv_harness: exit <value> after <N> cycles".
 // Exit status: the firmware's exit value (low 8 bits); 124 if --max-cycles passed first; 3 if the
@@ -13,6 +15,7 @@
 #include <iostream>
 #include <string>
 
+#include "models/cpu/bare/iss_bare_harness.h"
 #include "models/cpu/rtl/bare_harness.h"
 
 namespace {
@@ -38,9 +41,24 @@ class TracePrinter : public socsim::RetireObserver {
   }
 };
 
+// Loads `elf` into `harness` and runs it; false (message printed) if the ELF cannot be loaded.
+template <class Harness>
+bool run_program(Harness& harness, const std::string& elf, socsim::RetireObserver* trace,
+                 socsim::RunResult* result) {
+  std::string error;
+  if (!harness.load_elf(elf, &error)) {
+    std::fprintf(stderr, "rv_harness: %s\n", error.c_str());
+    return false;
+  }
+  if (trace != nullptr) harness.set_retire_observer(trace);
+  *result = harness.run();
+  return true;
+}
+
 int usage() {
   std::fprintf(stderr,
-               "usage: rv_harness <elf> [--max-cycles N] [--trace] [--bus-trace FILE] [--random-waits SEED]\n");
+               "usage: rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]"
+               " [--random-waits SEED]\n");
   return 2;
 }
 
@@ -52,9 +70,13 @@ int main(int argc, char** argv) {
   std::string elf;
   bool trace = false;
   std::string bus_trace_path;
+  std::string core = "rtl";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--max-cycles" && i + 1 < argc) {
+    if (arg == "--core" && i + 1 < argc) {
+      core = argv[++i];
+      if (core != "rtl" && core != "iss") return usage();
+    } else if (arg == "--max-cycles" && i + 1 < argc) {
       options.max_cycles = std::strtoull(argv[++i], nullptr, 0);
     } else if (arg == "--random-waits" && i + 1 < argc) {
       options.random_waits = true;
@@ -85,17 +107,16 @@ int main(int argc, char** argv) {
     }
     options.bus_trace = &bus_trace;
   }
-  socsim::BareHarness harness(options);
-  std::string error;
-  if (!harness.load_elf(elf, &error)) {
-    std::fprintf(stderr, "rv_harness: %s\n", error.c_str());
-    return 2;
-  }
   TracePrinter printer;
-  if (trace) {
-    harness.core().set_retire_observer(&printer);
+  socsim::RetireObserver* observer = trace ? &printer : nullptr;
+  socsim::RunResult result;
+  if (core == "iss") {
+    socsim::IssBareHarness harness(options);
+    if (!run_program(harness, elf, observer, &result)) return 2;
+  } else {
+    socsim::BareHarness harness(options);
+    if (!run_program(harness, elf, observer, &result)) return 2;
   }
-  const socsim::RunResult result = harness.run();
   std::cout.flush();
   if (!result.protocol_error.empty()) {
     std::printf("rv_harness: OBI protocol error after %" PRIu64 " cycles: %s\n", result.cycles,

@@ -1,0 +1,236 @@
+// Cv32e40pTiming: the cycle model of the CV32E40P pipeline that gives the ISS the RTL core's
+// cycles. It computes, cycle for cycle, what socsim's rv_core (rtl/, checked request for
+// request against the OpenHW CV32E40P) computes for pipeline control, and drives the
+// functional ISS (Rv32Hart) in program order at the cycles the core does each step:
+//
+//   IF   the prefetch buffer (2 words; a request whenever buffered plus outstanding words are
+//        fewer than 2; responses of a flushed stream dropped; a request held until granted)
+//        and the aligner (16/32-bit instructions at any halfword; after a jump to a halfword
+//        address the first word is only taken when ID can take an instruction; a compressed
+//        instruction kept from a word goes on only while the buffer offers the next word);
+//   ID   decode, the load-use and jalr stalls evaluated on the ID register whether or not it
+//        holds a valid instruction (the stale-ID rules of rtl/README.md), jumps taken here;
+//   EX   the ALU, the multiplier (mulh* 5 cycles), the divider (3 + clz / 2 + leading ones),
+//        the LSU with two outstanding transactions, misaligned accesses as two, and the
+//        lsu_ready_ex rule; taken branches redirect here; CSRs are read in the first EX cycle
+//        and written when the instruction leaves EX; a branch leaves EX even while WB waits;
+//   WB   load data; every instruction retires here, in order;
+//   the controller (flushes for ecall, ebreak, mret, wfi, fence, illegal instructions and
+//        status CSRs; interrupts taken in ID; the sleep unit), the interrupt controller
+//        (registered lines, wake-up from the lines themselves) and the counters with the
+//        registered performance events.
+//
+// Bus requests are made in the cycles the core makes them and served through ObiServer, with
+// the grants and response delays the environment gives (TLM latencies in the SoC), so loads,
+// stores and fetches reach memory and devices in the same cycles as on the RTL core.
+//
+// Speed: per cycle the model evaluates a few dozen flags; cycles in which nothing but a
+// latency runs out (the divider, the multiplier, responses of slow memory) are skipped in
+// one step (fast_forward()), and so are the sleep cycles. Memory with a DMI window is read
+// and written directly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/cpu/iss/rv32_hart.h"
+#include "models/cpu/iss_timing/core_environment.h"
+#include "models/cpu/iss_timing/cv32e40p_control.h"
+#include "models/cpu/obi_server.h"
+#include "models/cpu/retire.h"
+#include "models/cpu/rtl/obi_response_queue.h"
+
+namespace socsim {
+
+class Cv32e40pTiming {
+ public:
+  enum class Status {
+    kRunning,  ///< the target cycle was reached
+    kSleep,    ///< the core sleeps (WFI), no line is high and no transaction is pending
+    kStopped,  ///< a fault (fault()) or the stop flag
+  };
+
+  Cv32e40pTiming(Rv32Hart& hart, CoreEnvironment& env);
+
+  /// Reset released, fetch enable high from cycle 0 (the first fetch goes out in cycle 2).
+  void reset();
+  /// Simulates cycles until cycle() == until_cycle, the core is asleep after a cycle, a fault,
+  /// or `*stop` is true after a cycle.
+  Status run(uint64_t until_cycle, const bool* stop);
+  /// Lets `n` cycles pass while asleep (nothing changes then but the cycle count).
+  void skip_sleep_cycles(uint64_t n) { s_.cycle += n; }
+
+  /// Completed cycles since reset.
+  uint64_t cycle() const { return s_.cycle; }
+  /// Retire records delivered so far, and the pc of the last one (0 before any).
+  uint64_t delivered() const { return s_.delivered; }
+  uint32_t last_pc() const { return s_.last_pc; }
+  const std::string& fault() const { return fault_; }
+
+  /// Receives every retired instruction, in order, as the RTL core reports them: a record is
+  /// delivered when its successor retires (an interrupt taken after it is marked on it), a
+  /// conditional branch that skipped WB right after the instruction WB held (same cycle).
+  void set_retire_observer(RetireObserver* observer) {
+    observer_ = observer;
+    recording_ = observer != nullptr;
+  }
+  /// Delivers the record still held (end of a run).
+  void flush_retire();
+  /// Sees every cycle's bus requests (slower: only for traces and checks).
+  void set_request_observer(ObiRequestObserver* observer) { request_observer_ = observer; }
+  ObiServer& server() { return server_; }
+
+ private:
+  // An instruction as decoded in ID: a decode-cache entry.
+  struct DecodeEntry {
+    uint32_t pc = 1;  // odd: empty
+    uint32_t raw = 0;
+    DecodedInsn insn;
+    cv32e40p::Control ctl;
+  };
+  // The instruction in EX, and what it computed.
+  struct ExReg {
+    DecodedInsn insn;
+    cv32e40p::Unit unit = cv32e40p::Unit::kNone;
+    cv32e40p::Xfer xfer = cv32e40p::Xfer::kNone;
+    cv32e40p::Sys sys = cv32e40p::Sys::kNone;
+    uint8_t rd = 0;
+    bool rd_we = false, mem_load = false, mem_store = false;
+    bool taken = false;       // branch taken
+    bool intr = false;        // first instruction of an interrupt handler
+    uint8_t intr_id = 0;
+    uint64_t ready_at = 0;    // mul/div: the cycle the unit is done
+    // LSU
+    bool split = false;       // two transactions
+    uint8_t be = 0;           // byte enables of both words (8 bits)
+    uint32_t word = 0;        // word address of the first transaction
+    uint32_t wdata = 0;       // store data in its lanes
+    uint32_t lo = 0;          // loaded lanes of the first word of a split load
+    uint32_t addr = 0;        // byte address of a load or store
+    uint32_t pc = 0;
+    uint32_t target = 0;      // a branch's target
+    uint32_t csr_operand = 0;
+    uint32_t csr_old = 0;     // read in the first EX cycle
+    uint8_t slot = 0;         // its retire record: State::records[slot]
+  };
+  struct Held {              // a branch that skipped WB, reported after WB's instruction
+    RetireRecord rec;
+    bool intr;
+    uint32_t intr_cause;
+  };
+
+  enum class Ctrl : uint8_t {
+    kReset, kBootSet, kFirstFetch, kDecode, kFlushEx, kFlushWb, kXretJump, kWaitSleep, kSleep
+  };
+
+  template <bool kPlain>
+  bool cycle();                                 // false: a fault
+  bool plain_cycle() const;                     // the next cycle is a plain one (cycle())
+  const DecodeEntry& decode_at(uint32_t pc, uint32_t raw);
+  void issue(uint64_t now);                     // the ID instruction enters EX
+  bool serve_data(uint64_t now, bool last);     // EX's granted data request
+  void leave_ex(bool skips_wb);                 // EX's instruction is done
+  void next_record(uint8_t slot, bool intr, uint32_t intr_cause, uint64_t now);
+  void retire_held(uint64_t now);
+  void deliver();
+  void count(bool sleeping, int written);
+  void refresh_counting();
+  void refresh_irq(uint64_t now);
+
+  // Every register of the pipeline, with its reset value.
+  struct State {
+    uint64_t cycle = 0;
+
+    // controller
+    Ctrl ctrl = Ctrl::kReset, ctrl_prev = Ctrl::kReset;
+    cv32e40p::Sys flush_sys = cv32e40p::Sys::kNone;
+    bool flush_csr = false;
+    uint32_t flush_pc = 0;
+    bool jump_done = false;
+    bool fetch_enable = false;
+
+    // IF
+    uint32_t fifo[2] = {0, 0};
+    unsigned fifo_cnt = 0;
+    unsigned outstanding = 0;
+    unsigned discard = 0;
+    uint32_t fetch_addr = 0;
+    bool pend = false;
+    uint32_t pend_addr = 0;
+    bool pend_stale = false;
+    uint32_t if_pc = 0;
+    uint32_t half = 0;
+    bool half_valid = false;
+    ObiResponseQueue instr_q;
+
+    // ID: the instruction in (or last in) the ID register. An entry of the decode cache, which
+    // is only written when the next instruction enters ID.
+    bool id_valid = false;
+    const DecodeEntry* id = nullptr;
+
+    // EX
+    bool ex_valid = false;
+    bool ex_first = false;
+    bool ex_redirected = false;
+    ExReg ex;
+
+    // LSU
+    bool phase = false;
+    unsigned lsu_cnt = 0;
+    bool out_last[2] = {false, false};
+    ObiResponseQueue data_q;
+
+    // WB
+    bool wb_valid = false, wb_load = false, wb_mem = false;
+    uint8_t wb_rd = 0;
+    bool wb_intr = false;
+    uint32_t wb_intr_cause = 0;
+    uint8_t wb_slot = 0;
+
+    // other registers
+    bool intr_tag = false;
+    uint8_t intr_tag_id = 0;
+    bool id_moved = false;
+    bool busy = false;
+    uint32_t irq_q = 0;
+    uint32_t events_q = 0;
+    bool asleep = false;  // after the last cycle: asleep (see Status::kSleep)
+
+    // interrupt lines: irq_lines holds through cycle irq_stable_until
+    uint32_t irq_lines = 0;
+    uint64_t irq_stable_until = 0;
+    bool irq_known = false;
+
+    // retire trace: the records of EX's and WB's instructions and of the one retired last,
+    // held back until its successor retires (pending), each built in place in a slot
+    RetireRecord records[4];
+    uint8_t pending_slot = 0;
+    bool has_pending = false;
+    uint64_t order = 0;
+    uint64_t delivered = 0;
+    uint32_t last_pc = 0;
+  };
+
+  Rv32Hart& hart_;
+  CoreEnvironment& env_;
+  ObiServer server_;
+  RetireObserver* observer_ = nullptr;
+  ObiRequestObserver* request_observer_ = nullptr;
+  bool withholds_grants_ = false;
+  bool fast_allowed_ = false;  // plain cycles may be taken (no grants withheld, no observer)
+  State s_;
+  std::string fault_;
+  std::vector<Held> held_;
+
+  // counting: which counters advance (from mcountinhibit and mhpmevent)
+  bool count_mcycle_ = false, count_minstret_ = false;
+  uint32_t count_hpm_ = 0;  // bit i: mhpmcounter i counts
+  bool recording_ = false;  // an observer wants full records
+
+  static constexpr unsigned kDecodeEntries = 4096;
+  std::vector<DecodeEntry> decode_cache_;
+  DecodeEntry reset_entry_;  // the ID register after reset (raw 0: illegal)
+};
+
+}  // namespace socsim
