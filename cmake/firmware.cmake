@@ -23,3 +23,14 @@ ExternalProject_Add(firmware
   INSTALL_COMMAND ""
   DEPENDS socsim
   USES_TERMINAL_BUILD ON)
+
+# The same kit for firmware projects outside the tree: find_package(socsim_firmware) with
+# socsim_firmware_DIR=<build>/socsim_firmware (docs/firmware.md, "Your own firmware").
+set(SOCSIM_FIRMWARE_PACKAGE_DIR "${CMAKE_BINARY_DIR}/socsim_firmware")
+set(SOCSIM_FIRMWARE_PACKAGE_EXECUTABLE "${CMAKE_BINARY_DIR}/bin/socsim")
+configure_file("${CMAKE_SOURCE_DIR}/cmake/socsim_firmware-config.cmake.in"
+               "${SOCSIM_FIRMWARE_PACKAGE_DIR}/socsim_firmware-config.cmake" @ONLY)
+include(CMakePackageConfigHelpers)
+write_basic_package_version_file(
+  "${SOCSIM_FIRMWARE_PACKAGE_DIR}/socsim_firmware-config-version.cmake"
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)

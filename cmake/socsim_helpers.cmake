@@ -14,3 +14,15 @@ function(socsim_add_gtest name)
     PROPERTIES LABELS "${labels}" ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"
     DISCOVERY_TIMEOUT 60 DISCOVERY_MODE PRE_TEST)
 endfunction()
+
+# socsim_device_registrations(<library>)
+# The device-type registrations of a model library (models/common/device_registry.h): the
+# folder's *_registration.cpp files, as an object library whose objects every program
+# linking socsim_platform links directly, so the registrations run although nothing refers
+# to them by name. A new registration file needs no CMake change.
+function(socsim_device_registrations lib)
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_registration.cpp)
+  add_library(${lib}_registrations OBJECT ${sources})
+  target_link_libraries(${lib}_registrations PUBLIC ${lib})
+  set_property(GLOBAL APPEND PROPERTY SOCSIM_DEVICE_REGISTRATIONS ${lib}_registrations)
+endfunction()

@@ -11,6 +11,8 @@ namespace socsim {
 int cmd_run(const std::vector<std::string>& args);
 /// `socsim memmap`: print the memory map, or write the firmware linker script and header.
 int cmd_memmap(const std::vector<std::string>& args);
+/// `socsim config`: print the effective configuration with the origin of every value.
+int cmd_config(const std::vector<std::string>& args);
 /// `socsim ddr-trace`: replay a memory trace through a DDR preset and print statistics.
 int cmd_ddr_trace(const std::vector<std::string>& args);
 

@@ -17,6 +17,8 @@ Usage: socsim <command> [options]
 Commands:
   run        simulate firmware on a SoC described by YAML
   memmap     print a SoC's memory map, or write the firmware linker script and header
+  config     print the effective configuration of a SoC (presets, --set, defaults) with
+             where each value came from
   ddr-trace  replay a memory trace through a DDR preset and print its statistics
 
 Run 'socsim <command> --help' for the options of a command.
@@ -36,6 +38,7 @@ int sc_main(int argc, char* argv[]) {
   const std::string& command = args[0];
   if (command == "run") return socsim::cmd_run(args);
   if (command == "memmap") return socsim::cmd_memmap(args);
+  if (command == "config") return socsim::cmd_config(args);
   if (command == "ddr-trace") return socsim::cmd_ddr_trace(args);
   std::cerr << "socsim: unknown command '" << command << "'\n\n" << kUsage;
   return socsim::kExitUsage;

@@ -2,34 +2,106 @@
 
 #include <cstring>
 #include <map>
+#include <stdexcept>
 
+#include "models/common/device_registry.h"
 #include "models/cpu/iss_cpu.h"
 #include "models/cpu/rtl_cpu.h"
 #include "models/ddr/ddr.h"
-#include "models/memory/sram.h"
 #include "models/npu/npu.h"
-#include "models/peripherals/clint_timer.h"
-#include "models/peripherals/corev_ctrl.h"
 #include "models/peripherals/exit_device.h"
 #include "models/probe/probe_device.h"
 
 namespace socsim {
 
-namespace {
+// What the device types' build hooks see: binds each region's model to the router in map
+// order and records the region's route and memory for the loader.
+class Soc::Builder : public DeviceBuilder {
+ public:
+  Builder(Soc& soc, std::ostream& console_out) : soc_(soc), console_out_(console_out) {}
 
-template <typename Module>
-void bind_target(Router& router, Module& module) {
-  router.initiator_socket.bind(module.target_socket);
-}
+  void build(const RegionConfig& region) {
+    region_ = &region;
+    routed_ = false;
+    find_device_type(region.type)->build(region, *this);
+    if (!routed_) {
+      throw std::logic_error("device type '" + region.type + "' bound no target for region '" +
+                             region.name + "'");
+    }
+  }
 
-}  // namespace
+  // Routes every region (windows to their region's target) once all targets are bound.
+  void add_routes() {
+    for (const RegionConfig& r : soc_.config_.regions) {
+      Router::Region route;
+      route.name = r.name;
+      route.base = r.base;
+      route.size = r.size;
+      auto window = windows_.find(r.name);
+      if (window != windows_.end()) {
+        const auto& [of, offset] = window->second;
+        route.target = binding_.at(of);
+        route.target_offset = offset;
+        const RegionConfig* target = soc_.config_.find_region(of);
+        if (uint8_t* data = soc_.memory_at(target->base, target->size)) {
+          soc_.memories_.push_back({r.base, r.size, data + offset});
+        }
+      } else {
+        route.target = binding_.at(r.name);
+      }
+      soc_.router_->add_region(route);
+    }
+  }
+
+  const ClockDomain& cpu_clock() override { return soc_.cpu_clock_; }
+  IrqLines& irq() override { return soc_.irq_; }
+  SimControl& control() override { return soc_.control_; }
+  std::ostream& console_out() override { return console_out_; }
+  MemoryReader memory_reader() override {
+    Soc* soc = &soc_;
+    return [soc](uint64_t addr, uint8_t* data, uint64_t size) {
+      return soc->read_memory(addr, data, size);
+    };
+  }
+  void add_target(std::unique_ptr<sc_core::sc_module> module,
+                  tlm::tlm_target_socket<>& target) override {
+    soc_.router_->initiator_socket.bind(target);
+    binding_[region_->name] = next_binding_++;
+    soc_.devices_.push_back(std::move(module));
+    routed_ = true;
+  }
+  void add_memory(uint8_t* data) override {
+    soc_.memories_.push_back({region_->base, region_->size, data});
+  }
+  int new_initiator_id() override { return next_initiator_++; }
+  void bind_initiator(tlm::tlm_initiator_socket<>& socket) override {
+    socket.bind(soc_.router_->target_socket);
+  }
+  void add_window(const std::string& region, uint64_t offset) override {
+    windows_[region_->name] = {region, offset};
+    routed_ = true;
+  }
+
+ private:
+  Soc& soc_;
+  std::ostream& console_out_;
+  const RegionConfig* region_ = nullptr;
+  bool routed_ = false;
+  std::map<std::string, unsigned> binding_;  ///< region -> initiator-socket binding
+  unsigned next_binding_ = 0;
+  int next_initiator_ = 1;  ///< 0 is the CPU
+  std::map<std::string, std::pair<std::string, uint64_t>> windows_;
+};
 
 Soc::Soc(const SocConfig& config, const std::string& cpu_model, std::ostream& console_out)
     : config_(config), cpu_clock_(config.cpu.clock_mhz) {
-  const std::string model = cpu_model.empty() ? config_.cpu.model : cpu_model;
   router_ = std::make_unique<Router>("router");
   router_->set_lenient(config_.loader.lenient_unmapped);
+  build_cpu(cpu_model.empty() ? config_.cpu.model : cpu_model);
+  build_regions(console_out);
+}
 
+void Soc::build_cpu(const std::string& model) {
   if (model == "iss") {
     IssConfig iss;
     iss.boot_addr = config_.cpu.boot_addr;
@@ -49,92 +121,35 @@ Soc::Soc(const SocConfig& config, const std::string& cpu_model, std::ostream& co
   cpu_->bridge.instr_socket.bind(router_->target_socket);
   cpu_->bridge.set_fetch_wrap(static_cast<uint32_t>(config_.cpu.fetch_wrap));
   cpu_->bridge.data_socket.bind(router_->target_socket);
+}
 
-  // Targets are bound in map order; aliases are routed to their region's binding.
-  std::map<std::string, unsigned> binding;
-  unsigned next = 0;
-  for (const RegionConfig& r : config_.regions) {
-    if (r.type == "alias") continue;
-    const std::string name = "mem_" + r.name;
-    if (r.type == "sram" || r.type == "rom") {
-      Sram::Config c;
-      c.size = r.size;
-      c.latency_cycles = r.latency_cycles;
-      c.read_only = r.type == "rom";
-      auto m = std::make_unique<Sram>(r.name.c_str(), c, cpu_clock_);
-      bind_target(*router_, *m);
-      memories_.push_back({r.base, r.size, m->data()});
-      devices_.push_back(std::move(m));
-    } else if (r.type == "ddr") {
-      auto m = std::make_unique<Ddr>(r.name.c_str(), *r.ddr, r.size);
-      bind_target(*router_, *m);
-      memories_.push_back({r.base, r.size, m->data()});
-      ddrs_.push_back(m.get());
-      devices_.push_back(std::move(m));
-    } else if (r.type == "console") {
-      auto m = std::make_unique<Console>(r.name.c_str(), cpu_clock_, console_out);
-      console_ = m.get();
-      bind_target(*router_, *m);
-      devices_.push_back(std::move(m));
-    } else if (r.type == "exit") {
-      auto m = std::make_unique<ExitDevice>(
-          r.name.c_str(), cpu_clock_, control_, console_out,
-          [this](uint32_t addr, uint8_t* data, uint32_t size) {
-            return read_memory(addr, data, size);
-          });
-      exit_device_ = m.get();
-      bind_target(*router_, *m);
-      devices_.push_back(std::move(m));
-    } else if (r.type == "clint") {
-      auto m = std::make_unique<ClintTimer>(r.name.c_str(), cpu_clock_, irq_,
-                                            static_cast<uint64_t>(r.timer_mhz * 1e6 + 0.5));
-      bind_target(*router_, *m);
-      devices_.push_back(std::move(m));
-    } else if (r.type == "corev_ctrl") {
-      auto m = std::make_unique<CorevCtrl>(r.name.c_str(), cpu_clock_);
-      bind_target(*router_, *m);
-      devices_.push_back(std::move(m));
-    } else if (r.type == "npu") {
-      // DMA initiator ids: 0 is the CPU; each NPU gets the next one.
-      auto m = std::make_unique<Npu>(r.name.c_str(), *r.npu, cpu_clock_, irq_, r.irq,
-                                     static_cast<int>(npus_.size()) + 1);
-      bind_target(*router_, *m);
-      m->dma_socket.bind(router_->target_socket);
-      npus_.push_back(m.get());
-      devices_.push_back(std::move(m));
-    } else if (r.type == "probe") {
-      auto m = std::make_unique<ProbeDevice>(r.name.c_str(), cpu_clock_);
-      bind_target(*router_, *m);
-      if (probe_device_ == nullptr) probe_device_ = m.get();
-      devices_.push_back(std::move(m));
-    } else if (r.type == "dummy") {
-      auto m = std::make_unique<NullDevice>(r.name.c_str(), cpu_clock_);
-      bind_target(*router_, *m);
-      devices_.push_back(std::move(m));
-    }
-    binding[r.name] = next++;
-  }
-  for (const RegionConfig& r : config_.regions) {
-    Router::Region region;
-    region.name = r.name;
-    region.base = r.base;
-    region.size = r.size;
-    if (r.type == "alias") {
-      region.target = binding.at(r.alias_of);
-      region.target_offset = r.alias_offset;
-      const RegionConfig* of = config_.find_region(r.alias_of);
-      if (uint8_t* data = memory_at(of->base, of->size)) {
-        memories_.push_back({r.base, r.size, data + r.alias_offset});
-      }
-    } else {
-      region.target = binding.at(r.name);
-    }
-    router_->add_region(region);
-  }
+void Soc::build_regions(std::ostream& console_out) {
+  Builder builder(*this, console_out);
+  for (const RegionConfig& r : config_.regions) builder.build(r);
+  builder.add_routes();
 }
 
 Soc::~Soc() {
-  if (console_ != nullptr) console_->flush();
+  if (Console* c = console()) c->flush();
+}
+
+Console* Soc::console() const {
+  const std::vector<Console*> all = devices_of<Console>();
+  return all.empty() ? nullptr : all.front();
+}
+ExitDevice* Soc::exit_device() const {
+  const std::vector<ExitDevice*> all = devices_of<ExitDevice>();
+  return all.empty() ? nullptr : all.front();
+}
+std::vector<Ddr*> Soc::ddrs() const {
+  return devices_of<Ddr>();
+}
+std::vector<Npu*> Soc::npus() const {
+  return devices_of<Npu>();
+}
+ProbeDevice* Soc::probe_device() const {
+  const std::vector<ProbeDevice*> all = devices_of<ProbeDevice>();
+  return all.empty() ? nullptr : all.front();
 }
 
 uint8_t* Soc::memory_at(uint64_t addr, uint64_t size) {

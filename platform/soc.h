@@ -1,5 +1,6 @@
-// Builds the SystemC model of a SoC from its configuration: CPU, router, memories and
-// devices, bound as the memory map says.
+// Builds the SystemC model of a SoC from its configuration: the CPU, the router, and one
+// model per memory-map region, made by the region type's entry in the device registry
+// (models/common/device_registry.h) and bound as the memory map says.
 #pragma once
 
 #include <memory>
@@ -33,14 +34,26 @@ class Soc {
   Router& router() { return *router_; }
   SimControl& control() { return control_; }
   IrqLines& irq() { return irq_; }
-  Console* console() { return console_; }
-  ExitDevice* exit_device() { return exit_device_; }
+
+  /// The models of the map's regions of class T, in map order.
+  template <typename T>
+  std::vector<T*> devices_of() const {
+    std::vector<T*> out;
+    for (const auto& d : devices_) {
+      if (T* t = dynamic_cast<T*>(d.get())) out.push_back(t);
+    }
+    return out;
+  }
+  /// The first console of the map, or null (end-of-run output).
+  Console* console() const;
+  /// The first exit block of the map, or null.
+  ExitDevice* exit_device() const;
   /// The DDR models of the map, in map order (statistics at the end of a run).
-  const std::vector<Ddr*>& ddrs() const { return ddrs_; }
+  std::vector<Ddr*> ddrs() const;
   /// The NPUs of the map (per-layer statistics at the end of a run).
-  const std::vector<Npu*>& npus() const { return npus_; }
+  std::vector<Npu*> npus() const;
   /// The first probe register block of the map, or null.
-  ProbeDevice* probe_device() { return probe_device_; }
+  ProbeDevice* probe_device() const;
 
   /// Loader access to memory regions (also before elaboration), without timing. False if
   /// the range is not inside one memory region.
@@ -48,6 +61,10 @@ class Soc {
   bool read_memory(uint64_t addr, uint8_t* data, uint64_t size);
 
  private:
+  class Builder;
+  void build_cpu(const std::string& model);
+  void build_regions(std::ostream& console_out);
+
   SocConfig config_;
   ClockDomain cpu_clock_;
   SimControl control_;
@@ -62,11 +79,6 @@ class Soc {
   };
   std::vector<MemoryWindow> memories_;
   uint8_t* memory_at(uint64_t addr, uint64_t size);
-  Console* console_ = nullptr;
-  ExitDevice* exit_device_ = nullptr;
-  ProbeDevice* probe_device_ = nullptr;
-  std::vector<Ddr*> ddrs_;
-  std::vector<Npu*> npus_;
 };
 
 }  // namespace socsim

@@ -1,17 +1,18 @@
 // The SoC description read from YAML (configs/soc/*.yaml): clocks, CPU, memory map and
 // devices, loader settings. Read strictly: unknown keys, overlapping regions, bad sizes
-// and bad values stop the run before simulation, naming file, line and key.
+// and bad values stop the run before simulation, naming file, line and key. The regions'
+// types, keys and checks come from the device registry (models/common/device_registry.h).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "models/common/config.h"
-#include "models/ddr/ddr_config.h"
-#include "models/npu/npu_config.h"
+#include "models/common/device_registry.h"
 
 namespace socsim {
 
@@ -26,23 +27,6 @@ struct CpuConfig {
   /// Instruction fetch addresses are taken modulo this many bytes (a power of two; 0: not),
   /// as in a test bench that decodes only the low address bits of its memory.
   uint64_t fetch_wrap = 0;
-};
-
-/// One entry of `memory_map`.
-struct RegionConfig {
-  std::string name;
-  std::string type;  ///< sram | rom | ddr | console | exit | clint | corev_ctrl | dummy | alias
-                     ///< | npu | probe
-  uint64_t base = 0;
-  uint64_t size = 0;
-  uint32_t latency_cycles = 0;  ///< sram/rom: extra cycles per access
-  double timer_mhz = 0;         ///< clint: mtime frequency
-  std::string alias_of;         ///< alias: the region it is a window onto
-  uint64_t alias_offset = 0;    ///< alias: offset inside that region
-  std::string where;            ///< file:line of the entry, for messages
-  std::shared_ptr<const DdrConfig> ddr;  ///< ddr: the resolved preset and overrides
-  unsigned irq = 0;                      ///< npu: the core's interrupt line it raises
-  std::shared_ptr<const NpuConfig> npu;  ///< npu: the top-level `npu:` section resolved
 };
 
 struct LoaderConfig {
@@ -75,17 +59,27 @@ struct SocConfig {
   LoaderConfig loader;
   bool corev_end_line = false;  ///< end_of_run_line: corev (core-v-verif testbench style)
   ProbesConfig probes;
-  std::string yaml_text;  ///< the configuration as used, after --set
+  std::string yaml_text;  ///< the effective configuration (presets, --set, defaults) as YAML
+  /// The same with a comment on every value saying where it came from (`socsim config`).
+  std::string annotated_yaml;
 
   const RegionConfig* find_region(const std::string& name) const;
   const RegionConfig* first_of_type(const std::string& type) const;
   const RegionConfig* region_at(uint64_t addr) const;
 };
 
-/// True for region types that hold firmware and data (sram, rom, ddr).
-bool is_memory_type(const std::string& type);
+/// The SoC description used when a command is given none: configs/soc/default.yaml.
+std::string default_soc_config();
 
-/// Loads and validates a SoC YAML with `--set` overrides applied. Throws ConfigError.
+/// Loads and validates a SoC YAML with its presets and `--set` overrides (see
+/// resolve_config). Throws ConfigError.
 SocConfig load_soc_config(const std::string& file, const std::vector<std::string>& overrides);
+
+/// The declared keys of the SoC file's `cpu` and `loader` sections (docs/platform.md).
+const std::vector<ConfigKey>& cpu_config_keys();
+const std::vector<ConfigKey>& loader_config_keys();
+
+/// docs/platform.md's generated part: the cpu and loader keys and the region types.
+void write_platform_key_docs(std::ostream& out);
 
 }  // namespace socsim

@@ -12,19 +12,25 @@ namespace {
 // One row per YAML key, so the preset reader, the override reader and the documentation
 // agree on spelling.
 
+// Upper bounds keep every product of the geometry (capacity, banks per channel) and every
+// sum of timings far from overflow; docs/ddr.md lists them.
 struct GeometryKey {
   const char* key;
   uint32_t DdrGeometry::*field;
+  uint32_t max;
 };
 constexpr GeometryKey kGeometryKeys[] = {
-    {"channels", &DdrGeometry::channels},
-    {"channel_width_bits", &DdrGeometry::channel_width_bits},
-    {"burst_length", &DdrGeometry::burst_length},
-    {"bank_groups", &DdrGeometry::bank_groups},
-    {"banks_per_group", &DdrGeometry::banks_per_group},
-    {"rows", &DdrGeometry::rows},
-    {"row_bytes", &DdrGeometry::row_bytes},
+    {"channels", &DdrGeometry::channels, 64},
+    {"channel_width_bits", &DdrGeometry::channel_width_bits, 1024},
+    {"burst_length", &DdrGeometry::burst_length, 64},
+    {"bank_groups", &DdrGeometry::bank_groups, 16},
+    {"banks_per_group", &DdrGeometry::banks_per_group, 64},
+    {"rows", &DdrGeometry::rows, 1u << 24},
+    {"row_bytes", &DdrGeometry::row_bytes, 1u << 20},
 };
+constexpr uint32_t kMaxTimingTck = 1000000;
+constexpr double kMinTckPs = 50, kMaxTckPs = 100000;
+constexpr double kMaxIdealLatencyNs = 1e6;
 
 struct TimingKey {
   const char* key;
@@ -79,73 +85,67 @@ std::vector<uint32_t> read_bits(const ConfigNode& node) {
   return bits;
 }
 
-// Reads the keys of `root` that name DdrConfig fields into `config`. In a preset every
-// field must be present (except documented defaults); in an override any subset may be.
-void read_fields(const ConfigNode& root, DdrConfig& config, bool preset) {
+// Reads the DdrConfig fields from `root`: a preset file, or a SoC region with its preset
+// merged in (ConfigNode::merge_presets), so every field is present except documented defaults.
+void read_fields(const ConfigNode& root, DdrConfig& config) {
   auto note = [&](const std::string& key, const ConfigNode& node) {
     config.origin[key] = node.where();
   };
-  if (preset) {
-    config.name = root.at("name").as_string();
-    const ConfigNode model = root.at("model");
-    const std::string kind = model.as_string();
-    if (kind == "jedec") {
-      config.model = DdrModelKind::kJedec;
-    } else if (kind == "ideal") {
-      config.model = DdrModelKind::kIdeal;
-    } else {
-      model.fail("expected 'jedec' or 'ideal', got '" + kind + "'");
-    }
-    note("model", model);
+  config.name = root.at("name").as_string();
+  const ConfigNode model = root.at("model");
+  const std::string kind = model.as_string();
+  if (kind == "jedec") {
+    config.model = DdrModelKind::kJedec;
+  } else if (kind == "ideal") {
+    config.model = DdrModelKind::kIdeal;
+  } else {
+    model.fail("expected 'jedec' or 'ideal', got '" + kind + "'");
   }
+  note("model", model);
 
   if (config.model == DdrModelKind::kIdeal) {
-    if (auto node = preset ? std::optional(root.at("latency_ns")) : root.find("latency_ns")) {
-      config.ideal_latency_ns = node->as_double();
-      note("latency_ns", *node);
-    }
-    if (auto node = preset ? std::optional(root.at("capacity")) : root.find("capacity")) {
-      config.ideal_capacity = node->as_size();
-      note("capacity", *node);
-    }
+    const ConfigNode latency = root.at("latency_ns");
+    config.ideal_latency_ns = latency.as_double();
+    note("latency_ns", latency);
+    const ConfigNode capacity = root.at("capacity");
+    config.ideal_capacity = capacity.as_size();
+    note("capacity", capacity);
     return;  // geometry, timing and mapping keys stay unread: unknown for this model
   }
 
-  if (auto node = preset ? std::optional(root.at("tck_ps")) : root.find("tck_ps")) {
-    config.tck_ps = node->as_double();
-    note("tck_ps", *node);
+  const ConfigNode tck = root.at("tck_ps");
+  config.tck_ps = tck.as_double();
+  note("tck_ps", tck);
+
+  const ConfigNode geometry = root.at("geometry");
+  for (const GeometryKey& k : kGeometryKeys) {
+    const ConfigNode node = geometry.at(k.key);
+    config.geometry.*k.field = as_u32(node);
+    note(std::string("geometry.") + k.key, node);
+  }
+  geometry.reject_unknown_keys();
+
+  const ConfigNode timing = root.at("timing");
+  for (const TimingKey& k : kTimingKeys) {
+    auto node = k.required ? std::optional(timing.at(k.key)) : timing.find(k.key);
+    if (!node) continue;
+    config.timing.*k.field = as_u32(*node);
+    note(std::string("timing.") + k.key, *node);
+  }
+  timing.reject_unknown_keys();
+  if (!timing.has("tRPab")) {
+    config.timing.t_rp_all = config.timing.t_rp;
+    timing.note_default("tRPab", std::to_string(config.timing.t_rp_all));
   }
 
-  if (auto geometry = preset ? std::optional(root.at("geometry")) : root.find("geometry")) {
-    for (const GeometryKey& k : kGeometryKeys) {
-      auto node = preset ? std::optional(geometry->at(k.key)) : geometry->find(k.key);
-      if (!node) continue;
-      config.geometry.*k.field = as_u32(*node);
-      note(std::string("geometry.") + k.key, *node);
-    }
-    geometry->reject_unknown_keys();
+  const ConfigNode mapping = root.at("mapping");
+  for (const MappingKey& k : kMappingKeys) {
+    auto node = mapping.find(k.key);
+    if (!node) continue;
+    config.mapping.*k.field = read_bits(*node);
+    note(std::string("mapping.") + k.key, *node);
   }
-
-  if (auto timing = preset ? std::optional(root.at("timing")) : root.find("timing")) {
-    for (const TimingKey& k : kTimingKeys) {
-      auto node = preset && k.required ? std::optional(timing->at(k.key)) : timing->find(k.key);
-      if (!node) continue;
-      config.timing.*k.field = as_u32(*node);
-      note(std::string("timing.") + k.key, *node);
-    }
-    timing->reject_unknown_keys();
-    if (preset && !timing->has("tRPab")) config.timing.t_rp_all = config.timing.t_rp;
-  }
-
-  if (auto mapping = preset ? std::optional(root.at("mapping")) : root.find("mapping")) {
-    for (const MappingKey& k : kMappingKeys) {
-      auto node = mapping->find(k.key);
-      if (!node) continue;
-      config.mapping.*k.field = read_bits(*node);
-      note(std::string("mapping.") + k.key, *node);
-    }
-    mapping->reject_unknown_keys();
-  }
+  mapping.reject_unknown_keys();
 }
 
 [[noreturn]] void fail_at(const DdrConfig& config, const std::string& key,
@@ -178,6 +178,10 @@ void validate_geometry(const DdrConfig& c) {
     const uint32_t value = c.geometry.*k.field;
     const std::string key = std::string("geometry.") + k.key;
     if (value == 0) fail_at(c, key, "must not be zero");
+    if (value > k.max) {
+      fail_at(c, key,
+              "must be at most " + std::to_string(k.max) + ", got " + std::to_string(value));
+    }
     const bool width = k.field == &DdrGeometry::channel_width_bits;
     const bool burst = k.field == &DdrGeometry::burst_length;
     if (!width && !burst && !is_power_of_two(value)) {
@@ -205,9 +209,15 @@ void validate_geometry(const DdrConfig& c) {
 }
 
 void validate_timing(const DdrConfig& c) {
-  if (!(c.tck_ps > 0)) fail_at(c, "tck_ps", "must be greater than zero");
+  if (!(c.tck_ps >= kMinTckPs && c.tck_ps <= kMaxTckPs)) {
+    fail_at(c, "tck_ps", "must be in [50, 100000] ps");
+  }
   for (const TimingKey& k : kTimingKeys) {
-    if (c.timing.*k.field == 0) fail_at(c, std::string("timing.") + k.key, "must not be zero");
+    const uint32_t value = c.timing.*k.field;
+    if (value == 0) fail_at(c, std::string("timing.") + k.key, "must not be zero");
+    if (value > kMaxTimingTck) {
+      fail_at(c, std::string("timing.") + k.key, "must be at most 1000000 tCK");
+    }
   }
   const DdrTimingParams& t = c.timing;
   auto need = [&](bool ok, const char* key, const std::string& message) {
@@ -290,8 +300,13 @@ double DdrConfig::peak_bytes_per_s() const {
 
 void validate_ddr_config(const DdrConfig& config) {
   if (config.model == DdrModelKind::kIdeal) {
-    if (config.ideal_latency_ns < 0) fail_at(config, "latency_ns", "must not be negative");
+    if (!(config.ideal_latency_ns >= 0 && config.ideal_latency_ns <= kMaxIdealLatencyNs)) {
+      fail_at(config, "latency_ns", "must be in [0, 1000000] ns");
+    }
     if (config.ideal_capacity == 0) fail_at(config, "capacity", "must not be zero");
+    if (config.ideal_capacity > (uint64_t{1} << 48)) {
+      fail_at(config, "capacity", "must be at most 256 TiB");
+    }
     return;
   }
   validate_geometry(config);
@@ -311,29 +326,21 @@ void check_ddr_region_size(const DdrConfig& config, uint64_t size_bytes, const s
 
 DdrConfig load_ddr_preset(const std::string& file, const std::vector<std::string>& overrides) {
   ConfigNode root = ConfigNode::load_file(file);
-  for (const std::string& assignment : overrides) apply_override(root.yaml(), assignment);
+  resolve_config(root, overrides, std::filesystem::path(file).parent_path().string());
   DdrConfig config;
   config.preset_file = file;
-  read_fields(root, config, /*preset=*/true);
+  read_fields(root, config);
   root.reject_unknown_keys();
   validate_ddr_config(config);
   return config;
 }
 
 DdrConfig load_ddr_config(const ConfigNode& node, const std::string& base_dir) {
-  const ConfigNode preset = node.at("preset");
-  std::filesystem::path path(preset.as_string());
-  if (path.is_relative()) path = std::filesystem::path(base_dir) / path;
+  node.at("preset");  // required; merged below (the SoC loader merges every preset first)
+  node.merge_presets(base_dir);
   DdrConfig config;
-  config.preset_file = path.string();
-  try {
-    ConfigNode root = ConfigNode::load_file(path.string());
-    read_fields(root, config, /*preset=*/true);
-    root.reject_unknown_keys();
-  } catch (const ConfigError& e) {
-    throw ConfigError(preset.where() + ": DDR preset: " + e.what());
-  }
-  read_fields(node, config, /*preset=*/false);
+  config.preset_file = node.preset_file();
+  read_fields(node, config);
   validate_ddr_config(config);
   if (auto size = node.find("size")) check_ddr_region_size(config, size->as_size(), size->where());
   return config;

@@ -98,12 +98,12 @@ struct DdrConfig {
 /// given, are `key.path=value` assignments (as for `--set`) applied to the file first.
 DdrConfig load_ddr_preset(const std::string& file, const std::vector<std::string>& overrides = {});
 
-/// Loads the DDR of a SoC YAML region entry: reads `preset` (a path relative to base_dir),
-/// loads that file strictly, then applies the other keys of `node` that name preset fields
-/// (`tck_ps`, `latency_ns`, `capacity` and entries of the maps `geometry`, `timing`,
-/// `mapping`) as overrides, validates, and checks the region's `size` (if `node` has one)
-/// against the device capacity. Unknown keys inside the override maps are errors; unknown
-/// keys of `node` itself are left to the caller. Throws ConfigError naming file and key.
+/// Loads the DDR of a SoC YAML region entry: the region's `preset` (a path relative to
+/// base_dir) merged under the entry (ConfigNode::merge_presets; the SoC loader has done so
+/// already), so any preset key given in the entry overrides the preset's, with the same key
+/// structure. Validates, and checks the region's `size` (if `node` has one) against the
+/// device capacity. Unknown keys inside geometry, timing and mapping are errors; other keys
+/// of `node` are left to the caller. Throws ConfigError naming file, line and key.
 DdrConfig load_ddr_config(const ConfigNode& node, const std::string& base_dir);
 
 /// Checks a configuration; throws ConfigError naming the offending key (and its file and

@@ -27,125 +27,113 @@ std::string joined(const char* const* names) {
   return out;
 }
 
-// Reads the keys of `node` into `config`. In a preset every key is required; in an override
-// section every key is optional. Each value is range-checked where it is read.
+// Reads the keys of `node` into `config`: a preset, or a SoC `npu:` section with its preset
+// merged in, so every key is required. Each value is range-checked where it is read.
 class FieldReader {
  public:
-  explicit FieldReader(bool preset) : preset_(preset) {}
-
-  std::optional<ConfigNode> get(const ConfigNode& node, const std::string& key) const {
-    if (preset_) return node.at(key);
-    return node.find(key);
-  }
-  std::optional<ConfigNode> get_map(const ConfigNode& node, const std::string& key) const {
-    std::optional<ConfigNode> child = get(node, key);
-    if (child && !child->is_map()) child->fail("expected a map");
+  ConfigNode get(const ConfigNode& node, const std::string& key) const { return node.at(key); }
+  ConfigNode get_map(const ConfigNode& node, const std::string& key) const {
+    ConfigNode child = node.at(key);
+    if (!child.is_map()) child.fail("expected a map");
     return child;
   }
   void u32(const ConfigNode& node, const std::string& key, uint32_t* out, uint64_t lo,
            uint64_t hi) const {
-    if (auto v = get(node, key)) {
-      const uint64_t x = v->as_u64();
-      if (x < lo || x > hi) {
-        v->fail("must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                std::to_string(x));
-      }
-      *out = static_cast<uint32_t>(x);
+    const ConfigNode v = node.at(key);
+    const uint64_t x = v.as_u64();
+    if (x < lo || x > hi) {
+      v.fail("must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+             std::to_string(x));
     }
+    *out = static_cast<uint32_t>(x);
   }
   void pow2(const ConfigNode& node, const std::string& key, uint32_t* out) const {
-    if (auto v = get(node, key)) {
-      const uint64_t x = v->as_u64();
-      if (x == 0 || x > 4096 || (x & (x - 1)) != 0) {
-        v->fail("must be a power of two in [1, 4096], got " + std::to_string(x));
-      }
-      *out = static_cast<uint32_t>(x);
+    const ConfigNode v = node.at(key);
+    const uint64_t x = v.as_u64();
+    if (x == 0 || x > 4096 || (x & (x - 1)) != 0) {
+      v.fail("must be a power of two in [1, 4096], got " + std::to_string(x));
     }
+    *out = static_cast<uint32_t>(x);
   }
-
- private:
-  bool preset_;
 };
 
-void read_fields(const ConfigNode& node, NpuConfig& c, bool preset) {
-  const FieldReader r(preset);
-  if (preset) {
-    c.name = node.at("name").as_string();
-    if (auto d = node.find("description")) d->as_string();
-  } else if (auto n = node.find("name")) {
-    c.name = n->as_string();
-  }
-  if (auto v = r.get(node, "clock_mhz")) {
-    c.clock_mhz = v->as_double();
-    if (!(c.clock_mhz > 0 && c.clock_mhz <= 10000)) v->fail("clock must be in (0, 10000] MHz");
+void read_fields(const ConfigNode& node, NpuConfig& c) {
+  const FieldReader r;
+  c.name = node.at("name").as_string();
+  if (auto d = node.find("description")) d->as_string();
+  {
+    const ConfigNode v = r.get(node, "clock_mhz");
+    c.clock_mhz = v.as_double();
+    if (!(c.clock_mhz >= 1 && c.clock_mhz <= 10000)) v.fail("clock must be in [1, 10000] MHz");
   }
   r.u32(node, "cores", &c.cores, 1, 64);
-  if (auto array = r.get_map(node, "mac_array")) {
-    r.u32(*array, "rows", &c.rows, 1, 1024);
-    r.u32(*array, "columns", &c.columns, 1, 1024);
-    if (auto tp = r.get_map(*array, "throughput")) {
-      for (size_t t = 0; t < kNpuDataTypes; ++t) {
-        if (auto v = r.get(*tp, kTypeKeys[t])) {
-          const double x = v->as_double();
-          if (!(x > 0 && x <= 16)) v->fail("MACs per processing element per cycle must be in (0, 16]");
-          c.throughput[t] = x;
-        }
-      }
-      tp->reject_unknown_keys();
-    }
-    if (auto v = r.get(*array, "dataflow")) {
-      const std::string d = v->as_string();
-      if (d == "weight_stationary") {
-        c.dataflow = NpuDataflow::kWeightStationary;
-      } else if (d == "output_stationary") {
-        c.dataflow = NpuDataflow::kOutputStationary;
-      } else {
-        v->fail("expected 'weight_stationary' or 'output_stationary', got '" + d + "'");
-      }
-    }
-    array->reject_unknown_keys();
-  }
-  if (auto align = r.get_map(node, "alignment")) {
+  {
+    const ConfigNode array = r.get_map(node, "mac_array");
+    r.u32(array, "rows", &c.rows, 1, 1024);
+    r.u32(array, "columns", &c.columns, 1, 1024);
+    const ConfigNode tp = r.get_map(array, "throughput");
     for (size_t t = 0; t < kNpuDataTypes; ++t) {
-      if (auto a = r.get_map(*align, kTypeKeys[t])) {
-        r.pow2(*a, "conv_input", &c.alignment[t].conv_input);
-        r.pow2(*a, "conv_output", &c.alignment[t].conv_output);
-        r.pow2(*a, "depthwise", &c.alignment[t].depthwise);
-        r.pow2(*a, "other", &c.alignment[t].other);
-        a->reject_unknown_keys();
-      }
+      const ConfigNode v = r.get(tp, kTypeKeys[t]);
+      const double x = v.as_double();
+      if (!(x > 0 && x <= 16)) v.fail("MACs per processing element per cycle must be in (0, 16]");
+      c.throughput[t] = x;
     }
-    align->reject_unknown_keys();
+    tp.reject_unknown_keys();
+    const ConfigNode v = r.get(array, "dataflow");
+    const std::string d = v.as_string();
+    if (d == "weight_stationary") {
+      c.dataflow = NpuDataflow::kWeightStationary;
+    } else if (d == "output_stationary") {
+      c.dataflow = NpuDataflow::kOutputStationary;
+    } else {
+      v.fail("expected 'weight_stationary' or 'output_stationary', got '" + d + "'");
+    }
+    array.reject_unknown_keys();
   }
-  if (auto v = r.get(node, "buffer_per_core")) {
-    c.buffer_bytes = v->as_size();
+  {
+    const ConfigNode align = r.get_map(node, "alignment");
+    for (size_t t = 0; t < kNpuDataTypes; ++t) {
+      const ConfigNode a = r.get_map(align, kTypeKeys[t]);
+      r.pow2(a, "conv_input", &c.alignment[t].conv_input);
+      r.pow2(a, "conv_output", &c.alignment[t].conv_output);
+      r.pow2(a, "depthwise", &c.alignment[t].depthwise);
+      r.pow2(a, "other", &c.alignment[t].other);
+      a.reject_unknown_keys();
+    }
+    align.reject_unknown_keys();
+  }
+  {
+    const ConfigNode v = r.get(node, "buffer_per_core");
+    c.buffer_bytes = v.as_size();
     if (c.buffer_bytes < 4096 || c.buffer_bytes > (1ull << 30)) {
-      v->fail("on-chip buffer must be between 4 KiB and 1 GiB");
+      v.fail("on-chip buffer must be between 4 KiB and 1 GiB");
     }
   }
-  if (auto dma = r.get_map(node, "dma")) {
-    r.u32(*dma, "bytes_per_cycle", &c.dma.bytes_per_cycle, 1, 4096);
-    r.u32(*dma, "outstanding", &c.dma.outstanding, 1, 1024);
-    r.pow2(*dma, "burst_bytes", &c.dma.burst_bytes);
-    dma->reject_unknown_keys();
+  {
+    const ConfigNode dma = r.get_map(node, "dma");
+    r.u32(dma, "bytes_per_cycle", &c.dma.bytes_per_cycle, 1, 4096);
+    r.u32(dma, "outstanding", &c.dma.outstanding, 1, 1024);
+    r.pow2(dma, "burst_bytes", &c.dma.burst_bytes);
+    dma.reject_unknown_keys();
   }
   r.u32(node, "setup_cycles", &c.setup_cycles, 0, 1000000);
-  if (auto v = r.get(node, "core_split")) {
-    const std::string s = v->as_string();
+  {
+    const ConfigNode v = r.get(node, "core_split");
+    const std::string s = v.as_string();
     if (s != "output_channels" && s != "none") {
-      v->fail("expected 'output_channels' or 'none', got '" + s + "'");
+      v.fail("expected 'output_channels' or 'none', got '" + s + "'");
     }
     c.split_output_channels = s == "output_channels";
   }
   auto read_list = [&](const char* key, const char* const* names, std::set<std::string>* out) {
-    if (auto v = r.get(node, key)) {
-      if (!v->is_sequence()) v->fail("expected a list");
-      out->clear();
-      for (const ConfigNode& item : v->items()) {
-        const std::string name = item.as_string();
-        if (!listed(names, name)) item.fail("unknown name '" + name + "' (known: " + joined(names) + ")");
-        out->insert(name);
-      }
+    const ConfigNode v = r.get(node, key);
+    if (!v.is_sequence()) v.fail("expected a list");
+    out->clear();
+    for (const ConfigNode& item : v.items()) {
+      const std::string name = item.as_string();
+      if (!listed(names, name))
+        item.fail("unknown name '" + name + "' (known: " + joined(names) + ")");
+      out->insert(name);
     }
   };
   read_list("operators", kNpuOperatorNames, &c.operators);
@@ -165,43 +153,23 @@ const char* to_string(NpuDataflow dataflow) {
 NpuConfig load_npu_preset(const std::string& file) {
   ConfigNode root = ConfigNode::load_file(file);
   if (!root.is_map()) root.fail("an NPU preset must be a map (name, clock_mhz, cores, ...)");
+  root.merge_presets(std::filesystem::path(file).parent_path().string());
   NpuConfig config;
   config.preset_file = file;
-  read_fields(root, config, /*preset=*/true);
+  read_fields(root, config);
   root.reject_unknown_keys();
   return config;
 }
 
 NpuConfig load_npu_config(const ConfigNode& section, const std::string& base_dir) {
   if (!section.is_map()) section.fail("expected a map with 'preset' and optional overrides");
-  const ConfigNode preset = section.at("preset");
-  std::filesystem::path path(preset.as_string());
-  if (path.is_relative()) path = std::filesystem::path(base_dir) / path;
+  section.at("preset");  // required; merged below (the SoC loader merges every preset first)
+  section.merge_presets(base_dir);
   NpuConfig config;
-  try {
-    config = load_npu_preset(path.string());
-  } catch (const ConfigError& e) {
-    throw ConfigError(preset.where() + ": NPU preset: " + e.what());
-  }
-  read_fields(section, config, /*preset=*/false);
+  config.preset_file = section.preset_file();
+  read_fields(section, config);
   section.reject_unknown_keys();
   return config;
-}
-
-void prepare_npu_overrides(YAML::Node soc_root) {
-  if (!soc_root.IsMap() || !soc_root["npu"] || !soc_root["npu"].IsMap()) return;
-  YAML::Node npu = soc_root["npu"];
-  auto ensure = [](YAML::Node parent, const char* key) {
-    if (!parent[key]) parent[key] = YAML::Node(YAML::NodeType::Map);
-    return parent[key];
-  };
-  YAML::Node array = ensure(npu, "mac_array");
-  if (array.IsMap()) ensure(array, "throughput");
-  YAML::Node align = ensure(npu, "alignment");
-  if (align.IsMap()) {
-    for (const char* t : kTypeKeys) ensure(align, t);
-  }
-  ensure(npu, "dma");
 }
 
 }  // namespace socsim

@@ -6,8 +6,6 @@
 // option that supplied it).
 #pragma once
 
-#include <yaml-cpp/yaml.h>
-
 #include <array>
 #include <cstdint>
 #include <set>
@@ -72,14 +70,10 @@ extern const char* const kNpuFusionNames[];
 /// Loads and validates a preset file (strict: unknown keys are errors).
 NpuConfig load_npu_preset(const std::string& file);
 
-/// Loads the NPU of a SoC YAML: reads `preset` (a path relative to base_dir), then applies
-/// the section's other keys as overrides (same structure as a preset). Unknown keys are
-/// errors. Throws ConfigError naming file, line and key.
+/// Loads the NPU of a SoC YAML: the section's `preset` (a path relative to base_dir) merged
+/// under it (ConfigNode::merge_presets; the SoC loader has done so already), so the
+/// section's keys override the preset's, with the same structure. Unknown keys are errors.
+/// Throws ConfigError naming file, line and key.
 NpuConfig load_npu_config(const ConfigNode& section, const std::string& base_dir);
-
-/// Adds the empty sub-maps an `npu:` section may override (mac_array, alignment.<type>,
-/// throughput, dma) so that `--set npu.mac_array.rows=16` finds its parent map. Called on
-/// the SoC YAML before the command line's overrides are applied.
-void prepare_npu_overrides(YAML::Node soc_root);
 
 }  // namespace socsim

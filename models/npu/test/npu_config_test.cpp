@@ -70,12 +70,9 @@ TEST(NpuConfig, SectionOverridesPreset) {
   EXPECT_EQ(c.alignment[0].depthwise, 64u);
 }
 
-TEST(NpuConfig, PreparedSectionTakesCommandLineOverrides) {
-  YAML::Node root = YAML::Load("npu:\n  preset: ../npu/rk3588-like.yaml\n");
-  prepare_npu_overrides(root);
-  apply_override(root, "npu.mac_array.rows=16");
-  apply_override(root, "npu.cores=2");
-  ConfigNode node(root, "soc.yaml", "");
+TEST(NpuConfig, CommandLineOverridesReachThePresetsMaps) {
+  ConfigNode node = ConfigNode::load_string("npu:\n  preset: ../npu/rk3588-like.yaml\n", "soc.yaml");
+  resolve_config(node, {"npu.mac_array.rows=16", "npu.cores=2"}, kConfigs + "/soc");
   const NpuConfig c = load_npu_config(node.at("npu"), kConfigs + "/soc");
   EXPECT_EQ(c.rows, 16u);
   EXPECT_EQ(c.cores, 2u);
