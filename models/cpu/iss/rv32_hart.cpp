@@ -8,19 +8,6 @@ int32_t sext(uint32_t v, unsigned width) {
   return static_cast<int32_t>((v ^ m) - m);
 }
 
-// Quotient and remainder as the M extension defines them for division by zero and overflow.
-uint32_t div_signed(uint32_t a, uint32_t b) {
-  if (b == 0) return 0xFFFFFFFFu;
-  if (a == 0x80000000u && b == 0xFFFFFFFFu) return a;
-  return static_cast<uint32_t>(static_cast<int32_t>(a) / static_cast<int32_t>(b));
-}
-uint32_t rem_signed(uint32_t a, uint32_t b) {
-  if (b == 0) return a;
-  if (a == 0x80000000u && b == 0xFFFFFFFFu) return 0;
-  return static_cast<uint32_t>(static_cast<int32_t>(a) % static_cast<int32_t>(b));
-}
-uint32_t mulh(int64_t a, int64_t b) { return static_cast<uint32_t>(static_cast<uint64_t>(a * b) >> 32); }
-
 }  // namespace
 
 Rv32Hart::Rv32Hart(const IssConfig& config) : config_(config) { reset(); }
@@ -43,75 +30,6 @@ unsigned Rv32Hart::access_bytes(Op op) {
     case Op::kLh: case Op::kLhu: case Op::kSh: return 2;
     default: return 4;
   }
-}
-
-void Rv32Hart::execute(const DecodedInsn& d, uint32_t pc, Execution* e) {
-  const uint32_t a = x_[d.rs1], b = x_[d.rs2], imm = static_cast<uint32_t>(d.imm);
-  const int32_t sa = static_cast<int32_t>(a), sb = static_cast<int32_t>(b);
-  const unsigned shamt = d.rs2;  // shift-immediate amount
-  e->next_pc = pc + d.length;
-  e->operand_b = b;
-  e->rd_value = 0;
-  uint32_t v;
-  switch (d.op) {
-    case Op::kLui: v = imm; break;
-    case Op::kAuipc: v = pc + imm; break;
-    case Op::kJal: v = pc + d.length; e->next_pc = pc + imm; break;
-    case Op::kJalr: v = pc + d.length; e->next_pc = (a + imm) & ~1u; break;
-    case Op::kBeq: e->taken = a == b; goto branch;
-    case Op::kBne: e->taken = a != b; goto branch;
-    case Op::kBlt: e->taken = sa < sb; goto branch;
-    case Op::kBge: e->taken = sa >= sb; goto branch;
-    case Op::kBltu: e->taken = a < b; goto branch;
-    case Op::kBgeu: e->taken = a >= b; goto branch;
-    case Op::kLb: case Op::kLh: case Op::kLw: case Op::kLbu: case Op::kLhu:
-      e->mem_addr = a + imm;
-      return;
-    case Op::kSb: case Op::kSh: case Op::kSw:
-      e->mem_addr = a + imm;
-      e->store_data = b;
-      return;
-    case Op::kAddi: v = a + imm; break;
-    case Op::kSlti: v = sa < d.imm; break;
-    case Op::kSltiu: v = a < imm; break;
-    case Op::kXori: v = a ^ imm; break;
-    case Op::kOri: v = a | imm; break;
-    case Op::kAndi: v = a & imm; break;
-    case Op::kSlli: v = a << shamt; break;
-    case Op::kSrli: v = a >> shamt; break;
-    case Op::kSrai: v = static_cast<uint32_t>(sa >> shamt); break;
-    case Op::kAdd: v = a + b; break;
-    case Op::kSub: v = a - b; break;
-    case Op::kSll: v = a << (b & 31); break;
-    case Op::kSlt: v = sa < sb; break;
-    case Op::kSltu: v = a < b; break;
-    case Op::kXor: v = a ^ b; break;
-    case Op::kSrl: v = a >> (b & 31); break;
-    case Op::kSra: v = static_cast<uint32_t>(sa >> (b & 31)); break;
-    case Op::kOr: v = a | b; break;
-    case Op::kAnd: v = a & b; break;
-    case Op::kMul: v = a * b; break;
-    case Op::kMulh: v = mulh(sa, sb); break;
-    case Op::kMulhsu: v = mulh(sa, static_cast<int64_t>(b)); break;
-    case Op::kMulhu: v = static_cast<uint32_t>((uint64_t(a) * b) >> 32); break;
-    case Op::kDiv: v = div_signed(a, b); break;
-    case Op::kDivu: v = b == 0 ? 0xFFFFFFFFu : a / b; break;
-    case Op::kRem: v = rem_signed(a, b); break;
-    case Op::kRemu: v = b == 0 ? a : a % b; break;
-    case Op::kCsrrw: case Op::kCsrrs: case Op::kCsrrc:
-      e->csr_operand = a;
-      return;
-    case Op::kCsrrwi: case Op::kCsrrsi: case Op::kCsrrci:
-      e->csr_operand = d.rs1;
-      return;
-    default:  // fence, fence.i, ecall, ebreak, mret, wfi, illegal: done by the pipeline
-      return;
-  }
-  write_reg(d.rd, v);
-  e->rd_value = d.rd != 0 ? v : 0;
-  return;
-branch:
-  if (e->taken) e->next_pc = pc + imm;
 }
 
 uint32_t Rv32Hart::complete_load(const DecodedInsn& d, uint32_t bytes) {

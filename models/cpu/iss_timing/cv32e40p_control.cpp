@@ -85,6 +85,7 @@ Control control_of(const DecodedInsn& d) {
   c.compressed = d.length == 2;
   if (r.unit == Unit::kCsr && is_status_csr(static_cast<uint32_t>(d.imm))) c.sys = Sys::kCsrStatus;
   c.counts = c.sys != Sys::kIllegal && c.sys != Sys::kEcall && c.sys != Sys::kEbreak;
+  c.wb_rd = (c.rd_we || c.mem_load) && c.counts ? c.rd : 0;
   return c;
 }
 

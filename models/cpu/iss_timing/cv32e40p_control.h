@@ -29,6 +29,7 @@ struct Control {
   bool csr_access = false;  ///< a SYSTEM instruction with funct3 != 0 (also an illegal one)
   bool compressed = false;
   bool counts = false;      ///< counts as an instruction (INSTR event): not illegal/ecall/ebreak
+  uint8_t wb_rd = 0;        ///< the register WB reports (written from EX or by a load), or 0
 };
 
 /// The decoder's outputs for `d` (the CV32E40P decoder, rtl/rv_decoder.sv of socsim's core).

@@ -23,6 +23,9 @@ unsigned irq_priority_id(uint32_t pending) {
 
 constexpr uint32_t ev(unsigned event) { return 1u << event; }
 
+// The helpers of the cycle are inlined into it (they run every cycle or every instruction).
+#define SOCSIM_HOT_INLINE __attribute__((always_inline)) inline
+
 bool is_trap(Sys sys) { return sys == Sys::kIllegal || sys == Sys::kEcall || sys == Sys::kEbreak; }
 
 uint32_t trap_cause(Sys sys) {
@@ -55,25 +58,17 @@ void Cv32e40pTiming::reset() {
 
 Cv32e40pTiming::Status Cv32e40pTiming::run(uint64_t until_cycle, const bool* stop) {
   s_.irq_known = false;  // sources may have changed the lines since the last run
+  s_.plain = false;
   fast_allowed_ = !withholds_grants_ && request_observer_ == nullptr;
   while (s_.cycle < until_cycle) {
-    if (!(plain_cycle() ? cycle<true>() : cycle<false>())) return Status::kStopped;
+    if (!(s_.plain ? cycle<true>() : cycle<false>())) return Status::kStopped;
     if (*stop) return Status::kStopped;
     if (s_.asleep) return Status::kSleep;
   }
   return Status::kRunning;
 }
 
-bool Cv32e40pTiming::plain_cycle() const {
-  const State& s = s_;
-  return fast_allowed_ && count_hpm_ == 0 && s.ctrl == Ctrl::kDecode && !s.pend &&
-         s.discard == 0 && s.irq_known && s.cycle <= s.irq_stable_until &&
-         ((s.irq_q | s.irq_lines) & hart_.mie()) == 0 &&
-         !(s.ex_valid && s.ex.unit == Unit::kCsr) &&
-         !(s.id_valid && s.id->ctl.sys != Sys::kNone);
-}
-
-const Cv32e40pTiming::DecodeEntry& Cv32e40pTiming::decode_at(uint32_t pc, uint32_t raw) {
+SOCSIM_HOT_INLINE const Cv32e40pTiming::DecodeEntry& Cv32e40pTiming::decode_at(uint32_t pc, uint32_t raw) {
   DecodeEntry& e = decode_cache_[(pc >> 1) & (kDecodeEntries - 1)];
   if (e.pc != pc || e.raw != raw) {
     e.pc = pc;
@@ -99,9 +94,210 @@ void Cv32e40pTiming::refresh_counting() {
   }
 }
 
+// ---- EX ---------------------------------------------------------------------------------------
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::issue(uint64_t now) {
+  State& s = s_;
+  ExReg& x = s.ex;
+  const DecodeEntry& id = *s.id;
+  const cv32e40p::Control& c = id.ctl;
+  x.insn = id.insn;
+  x.ctl = c;
+  x.intr = s.intr_tag;
+  x.intr_id = s.intr_tag_id;
+  x.pc = id.pc;
+  x.ready_at = 0;
+  x.split = false;
+
+  Execution e;
+  if (c.sys == Sys::kNone || c.sys == Sys::kCsrStatus) {
+    hart_.execute(id.insn, id.pc, &e);
+  } else {
+    e.next_pc = id.pc + id.insn.length;
+  }
+  x.taken = e.taken;
+  x.target = e.next_pc;
+  unsigned bytes = 0;
+  switch (c.unit) {
+    case Unit::kMul:
+      if (c.mulh) x.ready_at = now + 5;  // the first EX cycle is now + 1; 5 cycles
+      break;
+    case Unit::kDiv:
+      x.ready_at = now + cv32e40p::divide_cycles(e.operand_b, is_signed_divide(id.insn.op));
+      break;
+    case Unit::kLsu: {
+      bytes = Rv32Hart::access_bytes(id.insn.op);
+      const unsigned offset = e.mem_addr & 3;
+      x.addr = e.mem_addr;
+      x.word = e.mem_addr & ~3u;
+      x.be = static_cast<uint8_t>(((1u << bytes) - 1) << offset);
+      x.split = x.be > 0xF;
+      if (c.mem_store) {
+        x.wdata = offset ? (e.store_data << (8 * offset)) | (e.store_data >> (32 - 8 * offset))
+                         : e.store_data;
+      }
+      break;
+    }
+    case Unit::kCsr:
+      x.csr_operand = e.csr_operand;
+      break;
+    default:
+      break;
+  }
+
+  if (!recording_) return;
+  // A free record slot: not the pending one, not WB's (EX's has moved on to WB).
+  const unsigned used = (s.has_pending ? 1u << s.pending_slot : 0) | (s.wb_valid ? 1u << s.wb_slot : 0);
+  x.slot = static_cast<uint8_t>(__builtin_ctz(~used));
+  RetireRecord& r = s.records[x.slot];
+  r.pc = id.pc;
+  r.insn = id.raw;
+  r.next_pc = e.next_pc;
+  r.rd = (c.rd_we || c.mem_load) && !is_trap(c.sys) ? c.rd : 0;
+  r.rd_value = e.rd_value;
+  r.mem_valid = c.unit == Unit::kLsu;
+  r.mem_write = c.mem_store;
+  r.mem_size = static_cast<uint8_t>(bytes);
+  r.mem_addr = r.mem_valid ? e.mem_addr : 0;
+  r.mem_data = c.mem_store ? (bytes == 4 ? e.store_data : e.store_data & ((1u << (8 * bytes)) - 1)) : 0;
+  r.trap = is_trap(c.sys);
+  r.interrupt = false;
+  r.cause = r.trap ? trap_cause(c.sys) : 0;
+}
+
+SOCSIM_HOT_INLINE bool Cv32e40pTiming::serve_data(uint64_t now, bool last) {
+  State& s = s_;
+  ExReg& x = s.ex;
+  ObiRequest req;
+  req.req = true;
+  req.we = x.ctl.mem_store;
+  req.be = s.phase ? x.be >> 4 : x.be & 0xF;
+  req.addr = x.word + (s.phase ? 4 : 0);
+  req.wdata = x.wdata;
+  uint32_t rdata = 0, wait = 0;
+  if (!server_.data(req, now, &rdata, &wait)) return false;
+  if (server_.reached_device()) s.irq_known = false;  // a device may have changed the lines
+  s.data_q.push(now + 1 + wait, rdata);
+  if (x.ctl.mem_load) {
+    if (!last) {
+      x.lo = rdata;
+    } else {
+      const uint64_t joined = ((uint64_t(rdata) << 32) | (x.split ? x.lo : rdata)) >> (8 * (x.addr & 3));
+      const unsigned bytes = Rv32Hart::access_bytes(x.insn.op);
+      const uint32_t loaded = bytes == 4 ? static_cast<uint32_t>(joined)
+                                         : static_cast<uint32_t>(joined) & ((1u << (8 * bytes)) - 1);
+      const uint32_t value = hart_.complete_load(x.insn, loaded);
+      if (recording_) {
+        s.records[x.slot].rd_value = value;
+        s.records[x.slot].mem_data = loaded;
+      }
+    }
+  }
+  return true;
+}
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::leave_ex(bool skips_wb) {
+  State& s = s_;
+  const ExReg& x = s.ex;
+  const uint32_t intr_cause = csr::kInterruptBit | x.intr_id;
+  if (skips_wb) {
+    held_.push_back(Held{s.records[x.slot], x.intr, intr_cause});
+    held_.back().rec.pc = x.pc;
+    return;
+  }
+  s.wb_load = x.ctl.mem_load;
+  s.wb_mem = x.ctl.unit == Unit::kLsu;
+  s.wb_rd = x.ctl.wb_rd;
+  s.wb_pc = x.pc;
+  s.wb_intr = x.intr;
+  s.wb_intr_cause = intr_cause;
+  s.wb_slot = x.slot;
+}
+
+// ---- counters -----------------------------------------------------------------------------
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::count(bool sleeping, int written) {
+  if (sleeping) return;
+  Counters& k = hart_.counters();
+  const uint32_t events = s_.events_q;
+  if (count_mcycle_ && written != 0) ++k.mcycle;
+  if (count_minstret_ && (events & ev(csr::kEvInstr)) && written != 2) ++k.minstret;
+  for (uint32_t m = count_hpm_; m != 0; m &= m - 1) {
+    const unsigned i = __builtin_ctz(m);
+    if ((events & k.event[i]) != 0 && written != static_cast<int>(i)) ++k.hpm[i];
+  }
+}
+
+// ---- retire trace -------------------------------------------------------------------------
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::next_record(uint8_t slot, bool intr, uint32_t intr_cause, uint64_t now) {
+  State& s = s_;
+  if (s.has_pending) {
+    if (intr) {
+      // The interrupt was taken after the previous instruction: it leads to this one.
+      RetireRecord& p = s.records[s.pending_slot];
+      p.interrupt = true;
+      p.cause = intr_cause;
+      p.next_pc = s.records[slot].pc;
+    }
+    deliver();
+  }
+  s.has_pending = true;
+  s.pending_slot = slot;
+  RetireRecord& r = s.records[slot];
+  r.cycle = now;
+  r.order = s.order++;
+}
+
+// The branches that skipped WB, after WB's instruction: each through a slot that is neither
+// the pending one nor EX's.
+void Cv32e40pTiming::retire_held(uint64_t now) {
+  for (const Held& h : held_) {
+    if (!recording_) {
+      count_retired(h.rec.pc);
+      continue;
+    }
+    const unsigned used = (1u << s_.pending_slot) | (s_.ex_valid ? 1u << s_.ex.slot : 0);
+    const uint8_t slot = static_cast<uint8_t>(__builtin_ctz(~used));
+    s_.records[slot] = h.rec;
+    next_record(slot, h.intr, h.intr_cause, now);
+  }
+  held_.clear();
+}
+
+// Without an observer only the count and the last pc are kept.
+SOCSIM_HOT_INLINE void Cv32e40pTiming::count_retired(uint32_t pc) {
+  State& s = s_;
+  if (s.has_pending) {
+    ++s.delivered;
+    s.last_pc = s.pending_pc;
+  }
+  s.has_pending = true;
+  s.pending_pc = pc;
+  ++s.order;
+}
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::deliver() {
+  ++s_.delivered;
+  const RetireRecord& r = s_.records[s_.pending_slot];
+  s_.last_pc = r.pc;
+  if (observer_ != nullptr) observer_->on_retire(r);
+}
+
+void Cv32e40pTiming::flush_retire() {
+  if (!held_.empty()) retire_held(s_.cycle);
+  if (s_.has_pending && !recording_) {
+    ++s_.delivered;
+    s_.last_pc = s_.pending_pc;
+  } else if (s_.has_pending) {
+    deliver();
+  }
+  s_.has_pending = false;
+}
+
 // ---- one cycle ------------------------------------------------------------------------------
 //
-// kPlain: a cycle for which plain_cycle() holds (the controller decoding, no interrupt line
+// kPlain: a plain cycle (the controller decoding, no interrupt line
 // enabled, no CSR instruction in EX and no system instruction in ID, the fetch not redirected
 // with a request held or responses to drop, no hpm counting, no observer, every request
 // granted): the same cycle with what cannot happen then left out.
@@ -122,7 +318,7 @@ bool Cv32e40pTiming::cycle() {
   const bool drvalid = s.data_q.pop_due(now, &drdata);
 
   // A CSR instruction reads its CSR in its first EX cycle (even if EX then waits for WB).
-  if (!kPlain && s.ex_first && s.ex_valid && ex.unit == Unit::kCsr) {
+  if (!kPlain && s.ex_first && s.ex_valid && ex.ctl.unit == Unit::kCsr) {
     hart_.set_mip(s.irq_q);
     ex.csr_old = hart_.csr_read(static_cast<uint32_t>(ex.insn.imm));
   }
@@ -136,7 +332,7 @@ bool Cv32e40pTiming::cycle() {
   // ---- LSU: a phase is done when granted with nothing outstanding, granted together with
   // WB's response with one outstanding, or at WB's response with two (lsu_ready_ex)
   // (Written with & and | on flags: no branch for the host to mispredict.)
-  const bool lsu_active = s.ex_valid & (ex.unit == Unit::kLsu);
+  const bool lsu_active = s.ex_valid & (ex.ctl.unit == Unit::kLsu);
   const bool data_req = lsu_active & (s.lsu_cnt != 2);
   const bool last = !ex.split | s.phase;
   const bool dgranted = data_req & dgrant;
@@ -147,10 +343,10 @@ bool Cv32e40pTiming::cycle() {
   // ---- WB and EX
   const bool wb_done = !s.wb_mem | resp_final;
   const bool wb_free = !s.wb_valid | wb_done;
-  const bool unit_done = ex.unit == Unit::kLsu ? lsu_done : (now >= ex.ready_at);
+  const bool unit_done = ex.ctl.unit == Unit::kLsu ? lsu_done : (now >= ex.ready_at);
   // A conditional branch needs nothing from WB: it leaves EX after its cycle even while WB
   // waits (and skips WB). An empty EX is not ready while WB waits.
-  const bool ex_branch = s.ex_valid & (ex.xfer == Xfer::kBranch);
+  const bool ex_branch = s.ex_valid & (ex.ctl.xfer == Xfer::kBranch);
   const bool ex_done = s.ex_valid & unit_done & (wb_free | ex_branch);
   const bool branch_skip = ex_done & ex_branch & !wb_free;
   const bool ex_ready = s.ex_valid ? ex_done : wb_free;
@@ -159,17 +355,17 @@ bool Cv32e40pTiming::cycle() {
   // ---- ID hazards, evaluated on the ID register whether or not it holds a valid instruction
   // (then the stale one that left it: only its register reads count)
   const cv32e40p::Control& c = s.id->ctl;
-  const bool waw = s.id_valid & c.rd_we;
-  const auto depends = [&](uint8_t target) {
-    return (((c.reads >> target) & 1) != 0) | (waw & (c.rd == target));
-  };
-  const bool ex_load = s.ex_valid & ex.mem_load;
+  // Registers the ID instruction depends on: those it reads, and (if valid) the one it
+  // writes through the EX port (write after write).
+  const uint32_t depends = c.reads | (uint32_t(s.id_valid & c.rd_we) << c.rd);
+  const bool ex_load = s.ex_valid & ex.ctl.mem_load;
   const bool wb_load_wait = s.wb_valid & s.wb_load & !resp_final;
-  const bool load_stall = (ex_load & depends(ex.rd)) | (wb_load_wait & depends(s.wb_rd));
+  const bool load_stall = (ex_load & ((depends >> ex.ctl.rd) & 1)) |
+                          (wb_load_wait & ((depends >> s.wb_rd) & 1));
   // jalr forms its target from the register file without forwarding.
   const bool jr_stall =
       (c.xfer == Xfer::kJalr) & (c.rs1 != 0) &
-      ((s.ex_valid & (ex.rd_we | ex.mem_load) & (ex.rd == c.rs1)) |
+      ((s.ex_valid & (ex.ctl.rd_we | ex.ctl.mem_load) & (ex.ctl.rd == c.rs1)) |
        (s.wb_valid & s.wb_load & (s.wb_rd == c.rs1)));
   const bool id_free = !load_stall & !jr_stall & ex_ready;
 
@@ -342,7 +538,7 @@ bool Cv32e40pTiming::cycle() {
     ir.addr = iaddr;
     if (data_req) {
       dr.req = true;
-      dr.we = ex.mem_store;
+      dr.we = ex.ctl.mem_store;
       dr.be = s.phase ? ex.be >> 4 : ex.be & 0xF;
       dr.addr = ex.word + (s.phase ? 4 : 0);
       dr.wdata = ex.wdata;
@@ -364,7 +560,11 @@ bool Cv32e40pTiming::cycle() {
 
   // ---- retirement: WB's instruction, then the branches that skipped WB behind it
   if (s.wb_valid && wb_done) {
-    next_record(s.wb_slot, s.wb_intr, s.wb_intr_cause, now);
+    if (recording_) {
+      next_record(s.wb_slot, s.wb_intr, s.wb_intr_cause, now);
+    } else {
+      count_retired(s.wb_pc);
+    }
     if (!held_.empty()) retire_held(now);
   }
 
@@ -372,15 +572,15 @@ bool Cv32e40pTiming::cycle() {
   int written = -1;
   bool counting_changed = false;
   if (ex_done) {
-    if (!kPlain && ex.unit == Unit::kCsr) {
+    if (!kPlain && ex.ctl.unit == Unit::kCsr) {
       written = hart_.csr_write(ex.insn, ex.csr_operand);
-      hart_.write_reg(ex.rd, ex.csr_old);
-      if (recording_) s.records[ex.slot].rd_value = ex.rd != 0 ? ex.csr_old : 0;
+      hart_.write_reg(ex.ctl.rd, ex.csr_old);
+      if (recording_) s.records[ex.slot].rd_value = ex.ctl.rd != 0 ? ex.csr_old : 0;
       counting_changed = true;
     }
     if (!kPlain && recording_) {
-      if (is_trap(ex.sys)) s.records[ex.slot].next_pc = hart_.mtvec_base();
-      if (ex.sys == Sys::kMret) s.records[ex.slot].next_pc = hart_.mepc();
+      if (is_trap(ex.ctl.sys)) s.records[ex.slot].next_pc = hart_.mtvec_base();
+      if (ex.ctl.sys == Sys::kMret) s.records[ex.slot].next_pc = hart_.mepc();
     }
     leave_ex(branch_skip);
   }
@@ -544,195 +744,18 @@ bool Cv32e40pTiming::cycle() {
   s.id_moved = !halt_id && id_free;
   s.fetch_enable = true;  // fetch_enable_i is high from cycle 0; the core registers it
   s.irq_q = irq_i & csr::kIrqMask;
+
+  // Whether the next cycle is a plain one (see above).
+  s.plain = fast_allowed_ & (count_hpm_ == 0) & (s.ctrl == Ctrl::kDecode) & !s.pend &
+            (s.discard == 0) & s.irq_known & (now + 1 <= s.irq_stable_until) &
+            (((s.irq_q | s.irq_lines) & hart_.mie()) == 0) &
+            !(s.ex_valid & (s.ex.ctl.unit == Unit::kCsr)) &
+            !(s.id_valid & (s.id->ctl.sys != Sys::kNone));
   ++s.cycle;
   return true;
 }
 
 template bool Cv32e40pTiming::cycle<true>();
 template bool Cv32e40pTiming::cycle<false>();
-
-// ---- EX ---------------------------------------------------------------------------------------
-
-void Cv32e40pTiming::issue(uint64_t now) {
-  State& s = s_;
-  ExReg& x = s.ex;
-  const DecodeEntry& id = *s.id;
-  const cv32e40p::Control& c = id.ctl;
-  x.insn = id.insn;
-  x.unit = c.unit;
-  x.xfer = c.xfer;
-  x.sys = c.sys;
-  x.rd = c.rd;
-  x.rd_we = c.rd_we;
-  x.mem_load = c.mem_load;
-  x.mem_store = c.mem_store;
-  x.intr = s.intr_tag;
-  x.intr_id = s.intr_tag_id;
-  x.pc = id.pc;
-  x.ready_at = 0;
-  x.split = false;
-
-  Execution e;
-  if (c.sys == Sys::kNone || c.sys == Sys::kCsrStatus) {
-    hart_.execute(id.insn, id.pc, &e);
-  } else {
-    e.next_pc = id.pc + id.insn.length;
-  }
-  x.taken = e.taken;
-  x.target = e.next_pc;
-  unsigned bytes = 0;
-  switch (c.unit) {
-    case Unit::kMul:
-      if (c.mulh) x.ready_at = now + 5;  // the first EX cycle is now + 1; 5 cycles
-      break;
-    case Unit::kDiv:
-      x.ready_at = now + cv32e40p::divide_cycles(e.operand_b, is_signed_divide(id.insn.op));
-      break;
-    case Unit::kLsu: {
-      bytes = Rv32Hart::access_bytes(id.insn.op);
-      const unsigned offset = e.mem_addr & 3;
-      x.addr = e.mem_addr;
-      x.word = e.mem_addr & ~3u;
-      x.be = static_cast<uint8_t>(((1u << bytes) - 1) << offset);
-      x.split = x.be > 0xF;
-      if (c.mem_store) {
-        x.wdata = offset ? (e.store_data << (8 * offset)) | (e.store_data >> (32 - 8 * offset))
-                         : e.store_data;
-      }
-      break;
-    }
-    case Unit::kCsr:
-      x.csr_operand = e.csr_operand;
-      break;
-    default:
-      break;
-  }
-
-  // A free record slot: not the pending one, not WB's (EX's has moved on to WB).
-  const unsigned used = (s.has_pending ? 1u << s.pending_slot : 0) | (s.wb_valid ? 1u << s.wb_slot : 0);
-  x.slot = static_cast<uint8_t>(__builtin_ctz(~used));
-  RetireRecord& r = s.records[x.slot];
-  r.pc = id.pc;
-  if (!recording_) return;
-  r.insn = id.raw;
-  r.next_pc = e.next_pc;
-  r.rd = (c.rd_we || c.mem_load) && !is_trap(c.sys) ? c.rd : 0;
-  r.rd_value = e.rd_value;
-  r.mem_valid = c.unit == Unit::kLsu;
-  r.mem_write = c.mem_store;
-  r.mem_size = static_cast<uint8_t>(bytes);
-  r.mem_addr = r.mem_valid ? e.mem_addr : 0;
-  r.mem_data = c.mem_store ? (bytes == 4 ? e.store_data : e.store_data & ((1u << (8 * bytes)) - 1)) : 0;
-  r.trap = is_trap(c.sys);
-  r.interrupt = false;
-  r.cause = r.trap ? trap_cause(c.sys) : 0;
-}
-
-bool Cv32e40pTiming::serve_data(uint64_t now, bool last) {
-  State& s = s_;
-  ExReg& x = s.ex;
-  ObiRequest req;
-  req.req = true;
-  req.we = x.mem_store;
-  req.be = s.phase ? x.be >> 4 : x.be & 0xF;
-  req.addr = x.word + (s.phase ? 4 : 0);
-  req.wdata = x.wdata;
-  uint32_t rdata = 0, wait = 0;
-  if (!server_.data(req, now, &rdata, &wait)) return false;
-  if (server_.reached_device()) s.irq_known = false;  // a device may have changed the lines
-  s.data_q.push(now + 1 + wait, rdata);
-  if (x.mem_load) {
-    if (!last) {
-      x.lo = rdata;
-    } else {
-      const uint64_t joined = ((uint64_t(rdata) << 32) | (x.split ? x.lo : rdata)) >> (8 * (x.addr & 3));
-      const unsigned bytes = Rv32Hart::access_bytes(x.insn.op);
-      const uint32_t loaded = bytes == 4 ? static_cast<uint32_t>(joined)
-                                         : static_cast<uint32_t>(joined) & ((1u << (8 * bytes)) - 1);
-      const uint32_t value = hart_.complete_load(x.insn, loaded);
-      if (recording_) {
-        s.records[x.slot].rd_value = value;
-        s.records[x.slot].mem_data = loaded;
-      }
-    }
-  }
-  return true;
-}
-
-void Cv32e40pTiming::leave_ex(bool skips_wb) {
-  State& s = s_;
-  const ExReg& x = s.ex;
-  const uint32_t intr_cause = csr::kInterruptBit | x.intr_id;
-  if (skips_wb) {
-    held_.push_back(Held{s.records[x.slot], x.intr, intr_cause});
-    return;
-  }
-  s.wb_load = x.mem_load;
-  s.wb_mem = x.unit == Unit::kLsu;
-  s.wb_rd = (x.rd_we || x.mem_load) && !is_trap(x.sys) ? x.rd : 0;
-  s.wb_intr = x.intr;
-  s.wb_intr_cause = intr_cause;
-  s.wb_slot = x.slot;
-}
-
-// ---- counters -----------------------------------------------------------------------------
-
-void Cv32e40pTiming::count(bool sleeping, int written) {
-  if (sleeping) return;
-  Counters& k = hart_.counters();
-  const uint32_t events = s_.events_q;
-  if (count_mcycle_ && written != 0) ++k.mcycle;
-  if (count_minstret_ && (events & ev(csr::kEvInstr)) && written != 2) ++k.minstret;
-  for (uint32_t m = count_hpm_; m != 0; m &= m - 1) {
-    const unsigned i = __builtin_ctz(m);
-    if ((events & k.event[i]) != 0 && written != static_cast<int>(i)) ++k.hpm[i];
-  }
-}
-
-// ---- retire trace -------------------------------------------------------------------------
-
-void Cv32e40pTiming::next_record(uint8_t slot, bool intr, uint32_t intr_cause, uint64_t now) {
-  State& s = s_;
-  if (s.has_pending) {
-    if (intr) {
-      // The interrupt was taken after the previous instruction: it leads to this one.
-      RetireRecord& p = s.records[s.pending_slot];
-      p.interrupt = true;
-      p.cause = intr_cause;
-      p.next_pc = s.records[slot].pc;
-    }
-    deliver();
-  }
-  s.has_pending = true;
-  s.pending_slot = slot;
-  RetireRecord& r = s.records[slot];
-  r.cycle = now;
-  r.order = s.order++;
-}
-
-// The branches that skipped WB, after WB's instruction: each through a slot that is neither
-// the pending one nor EX's.
-void Cv32e40pTiming::retire_held(uint64_t now) {
-  for (const Held& h : held_) {
-    const unsigned used = (1u << s_.pending_slot) | (s_.ex_valid ? 1u << s_.ex.slot : 0);
-    const uint8_t slot = static_cast<uint8_t>(__builtin_ctz(~used));
-    s_.records[slot] = h.rec;
-    next_record(slot, h.intr, h.intr_cause, now);
-  }
-  held_.clear();
-}
-
-void Cv32e40pTiming::deliver() {
-  ++s_.delivered;
-  const RetireRecord& r = s_.records[s_.pending_slot];
-  s_.last_pc = r.pc;
-  if (observer_ != nullptr) observer_->on_retire(r);
-}
-
-void Cv32e40pTiming::flush_retire() {
-  if (!held_.empty()) retire_held(s_.cycle);
-  if (s_.has_pending) deliver();
-  s_.has_pending = false;
-}
 
 }  // namespace socsim

@@ -92,11 +92,7 @@ class Cv32e40pTiming {
   // The instruction in EX, and what it computed.
   struct ExReg {
     DecodedInsn insn;
-    cv32e40p::Unit unit = cv32e40p::Unit::kNone;
-    cv32e40p::Xfer xfer = cv32e40p::Xfer::kNone;
-    cv32e40p::Sys sys = cv32e40p::Sys::kNone;
-    uint8_t rd = 0;
-    bool rd_we = false, mem_load = false, mem_store = false;
+    cv32e40p::Control ctl{cv32e40p::Unit::kNone, cv32e40p::Xfer::kNone, cv32e40p::Sys::kNone};
     bool taken = false;       // branch taken
     bool intr = false;        // first instruction of an interrupt handler
     uint8_t intr_id = 0;
@@ -126,7 +122,6 @@ class Cv32e40pTiming {
 
   template <bool kPlain>
   bool cycle();                                 // false: a fault
-  bool plain_cycle() const;                     // the next cycle is a plain one (cycle())
   const DecodeEntry& decode_at(uint32_t pc, uint32_t raw);
   void issue(uint64_t now);                     // the ID instruction enters EX
   bool serve_data(uint64_t now, bool last);     // EX's granted data request
@@ -134,6 +129,7 @@ class Cv32e40pTiming {
   void next_record(uint8_t slot, bool intr, uint32_t intr_cause, uint64_t now);
   void retire_held(uint64_t now);
   void deliver();
+  void count_retired(uint32_t pc);
   void count(bool sleeping, int written);
   void refresh_counting();
   void refresh_irq(uint64_t now);
@@ -184,6 +180,7 @@ class Cv32e40pTiming {
     // WB
     bool wb_valid = false, wb_load = false, wb_mem = false;
     uint8_t wb_rd = 0;
+    uint32_t wb_pc = 0;
     bool wb_intr = false;
     uint32_t wb_intr_cause = 0;
     uint8_t wb_slot = 0;
@@ -196,6 +193,7 @@ class Cv32e40pTiming {
     uint32_t irq_q = 0;
     uint32_t events_q = 0;
     bool asleep = false;  // after the last cycle: asleep (see Status::kSleep)
+    bool plain = false;   // the next cycle is a plain one (cycle())
 
     // interrupt lines: irq_lines holds through cycle irq_stable_until
     uint32_t irq_lines = 0;
@@ -206,6 +204,7 @@ class Cv32e40pTiming {
     // held back until its successor retires (pending), each built in place in a slot
     RetireRecord records[4];
     uint8_t pending_slot = 0;
+    uint32_t pending_pc = 0;  // without an observer: only the pc is kept
     bool has_pending = false;
     uint64_t order = 0;
     uint64_t delivered = 0;
