@@ -40,16 +40,15 @@ bool is_signed_divide(Op op) { return op == Op::kDiv || op == Op::kRem; }
 
 Cv32e40pTiming::Cv32e40pTiming(Rv32Hart& hart, CoreEnvironment& env)
     : hart_(hart), env_(env), server_(env.bus()), decode_cache_(kDecodeEntries) {
-  held_.reserve(64);
   reset();
 }
 
 void Cv32e40pTiming::reset() {
   s_ = State{};
+  trace_ = Trace{};
   reset_entry_.pc = 0;
   s_.id = &reset_entry_;
   fault_.clear();
-  held_.clear();
   for (DecodeEntry& e : decode_cache_) e.pc = 1;
   server_.forget_windows();
   withholds_grants_ = env_.withholds_grants();
@@ -145,12 +144,12 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::issue(uint64_t now) {
       break;
   }
 
-  if (!recording_) return;
-  // A free record slot: not the pending one, not WB's (EX's has moved on to WB).
-  const unsigned used = (s.has_pending ? 1u << s.pending_slot : 0) | (s.wb_valid ? 1u << s.wb_slot : 0);
-  x.slot = static_cast<uint8_t>(__builtin_ctz(~used));
-  RetireRecord& r = s.records[x.slot];
+  InFlight& f = push_record();
+  f.intr = s.intr_tag;
+  f.intr_cause = csr::kInterruptBit | s.intr_tag_id;
+  RetireRecord& r = f.rec;
   r.pc = id.pc;
+  if (!recording_) return;
   r.insn = id.raw;
   r.next_pc = e.next_pc;
   r.rd = (c.rd_we || c.mem_load) && !is_trap(c.sys) ? c.rd : 0;
@@ -188,8 +187,9 @@ SOCSIM_HOT_INLINE bool Cv32e40pTiming::serve_data(uint64_t now, bool last) {
                                          : static_cast<uint32_t>(joined) & ((1u << (8 * bytes)) - 1);
       const uint32_t value = hart_.complete_load(x.insn, loaded);
       if (recording_) {
-        s.records[x.slot].rd_value = value;
-        s.records[x.slot].mem_data = loaded;
+        RetireRecord& r = trace_.at(trace_.tail - 1).rec;  // EX's
+        r.rd_value = value;
+        r.mem_data = loaded;
       }
     }
   }
@@ -199,19 +199,13 @@ SOCSIM_HOT_INLINE bool Cv32e40pTiming::serve_data(uint64_t now, bool last) {
 SOCSIM_HOT_INLINE void Cv32e40pTiming::leave_ex(bool skips_wb) {
   State& s = s_;
   const ExReg& x = s.ex;
-  const uint32_t intr_cause = csr::kInterruptBit | x.intr_id;
   if (skips_wb) {
-    held_.push_back(Held{s.records[x.slot], x.intr, intr_cause});
-    held_.back().rec.pc = x.pc;
+    ++s.held;  // its record stays in place: younger than WB's, older than the next one
     return;
   }
   s.wb_load = x.ctl.mem_load;
   s.wb_mem = x.ctl.unit == Unit::kLsu;
   s.wb_rd = x.ctl.wb_rd;
-  s.wb_pc = x.pc;
-  s.wb_intr = x.intr;
-  s.wb_intr_cause = intr_cause;
-  s.wb_slot = x.slot;
 }
 
 // ---- counters -----------------------------------------------------------------------------
@@ -230,69 +224,47 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::count(bool sleeping, int written) {
 
 // ---- retire trace -------------------------------------------------------------------------
 
-SOCSIM_HOT_INLINE void Cv32e40pTiming::next_record(uint8_t slot, bool intr, uint32_t intr_cause, uint64_t now) {
-  State& s = s_;
-  if (s.has_pending) {
-    if (intr) {
+SOCSIM_HOT_INLINE Cv32e40pTiming::InFlight& Cv32e40pTiming::push_record() {
+  Trace& t = trace_;
+  if (t.tail - t.head == t.ring.size()) {  // (many branches past a long wait): grow
+    std::vector<InFlight> bigger(2 * t.ring.size());
+    for (uint64_t i = t.head; i < t.tail; ++i) bigger[i & (bigger.size() - 1)] = t.at(i);
+    t.ring.swap(bigger);
+    t.mask = t.ring.size() - 1;
+  }
+  return t.at(t.tail++);
+}
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::retire_next(uint64_t now) {
+  Trace& t = trace_;
+  InFlight& f = t.at(t.head + (t.has_pending ? 1 : 0));
+  if (t.has_pending) {
+    if (f.intr) {
       // The interrupt was taken after the previous instruction: it leads to this one.
-      RetireRecord& p = s.records[s.pending_slot];
+      RetireRecord& p = t.at(t.head).rec;
       p.interrupt = true;
-      p.cause = intr_cause;
-      p.next_pc = s.records[slot].pc;
+      p.cause = f.intr_cause;
+      p.next_pc = f.rec.pc;
     }
     deliver();
   }
-  s.has_pending = true;
-  s.pending_slot = slot;
-  RetireRecord& r = s.records[slot];
-  r.cycle = now;
-  r.order = s.order++;
-}
-
-// The branches that skipped WB, after WB's instruction: each through a slot that is neither
-// the pending one nor EX's.
-void Cv32e40pTiming::retire_held(uint64_t now) {
-  for (const Held& h : held_) {
-    if (!recording_) {
-      count_retired(h.rec.pc);
-      continue;
-    }
-    const unsigned used = (1u << s_.pending_slot) | (s_.ex_valid ? 1u << s_.ex.slot : 0);
-    const uint8_t slot = static_cast<uint8_t>(__builtin_ctz(~used));
-    s_.records[slot] = h.rec;
-    next_record(slot, h.intr, h.intr_cause, now);
-  }
-  held_.clear();
-}
-
-// Without an observer only the count and the last pc are kept.
-SOCSIM_HOT_INLINE void Cv32e40pTiming::count_retired(uint32_t pc) {
-  State& s = s_;
-  if (s.has_pending) {
-    ++s.delivered;
-    s.last_pc = s.pending_pc;
-  }
-  s.has_pending = true;
-  s.pending_pc = pc;
-  ++s.order;
+  t.has_pending = true;
+  f.rec.cycle = now;
+  f.rec.order = t.order++;
 }
 
 SOCSIM_HOT_INLINE void Cv32e40pTiming::deliver() {
-  ++s_.delivered;
-  const RetireRecord& r = s_.records[s_.pending_slot];
-  s_.last_pc = r.pc;
+  Trace& t = trace_;
+  const RetireRecord& r = t.at(t.head++).rec;
+  ++t.delivered;
+  t.last_pc = r.pc;
   if (observer_ != nullptr) observer_->on_retire(r);
 }
 
 void Cv32e40pTiming::flush_retire() {
-  if (!held_.empty()) retire_held(s_.cycle);
-  if (s_.has_pending && !recording_) {
-    ++s_.delivered;
-    s_.last_pc = s_.pending_pc;
-  } else if (s_.has_pending) {
-    deliver();
-  }
-  s_.has_pending = false;
+  for (; s_.held != 0; --s_.held) retire_next(s_.cycle);
+  if (trace_.has_pending) deliver();
+  trace_.has_pending = false;
 }
 
 // ---- one cycle ------------------------------------------------------------------------------
@@ -548,24 +520,20 @@ bool Cv32e40pTiming::cycle() {
   if (igranted) {
     uint32_t word = 0, wait = 0;
     if (!server_.fetch(iaddr, now, &word, &wait)) {
-      fault_ = server_.fault(s.last_pc);
+      fault_ = server_.fault(trace_.last_pc);
       return false;
     }
     s.instr_q.push(now + 1 + wait, word);
   }
   if (dgranted && !serve_data(now, last)) {
-    fault_ = server_.fault(s.last_pc);
+    fault_ = server_.fault(trace_.last_pc);
     return false;
   }
 
   // ---- retirement: WB's instruction, then the branches that skipped WB behind it
   if (s.wb_valid && wb_done) {
-    if (recording_) {
-      next_record(s.wb_slot, s.wb_intr, s.wb_intr_cause, now);
-    } else {
-      count_retired(s.wb_pc);
-    }
-    if (!held_.empty()) retire_held(now);
+    retire_next(now);
+    for (; s.held != 0; --s.held) retire_next(now);
   }
 
   // ---- EX's instruction leaves: CSR write, then on to WB (or past it)
@@ -575,12 +543,13 @@ bool Cv32e40pTiming::cycle() {
     if (!kPlain && ex.ctl.unit == Unit::kCsr) {
       written = hart_.csr_write(ex.insn, ex.csr_operand);
       hart_.write_reg(ex.ctl.rd, ex.csr_old);
-      if (recording_) s.records[ex.slot].rd_value = ex.ctl.rd != 0 ? ex.csr_old : 0;
+      if (recording_) trace_.at(trace_.tail - 1).rec.rd_value = ex.ctl.rd != 0 ? ex.csr_old : 0;
       counting_changed = true;
     }
     if (!kPlain && recording_) {
-      if (is_trap(ex.ctl.sys)) s.records[ex.slot].next_pc = hart_.mtvec_base();
-      if (ex.ctl.sys == Sys::kMret) s.records[ex.slot].next_pc = hart_.mepc();
+      RetireRecord& r = trace_.at(trace_.tail - 1).rec;  // EX's
+      if (is_trap(ex.ctl.sys)) r.next_pc = hart_.mtvec_base();
+      if (ex.ctl.sys == Sys::kMret) r.next_pc = hart_.mepc();
     }
     leave_ex(branch_skip);
   }

@@ -64,8 +64,8 @@ class Cv32e40pTiming {
   /// Completed cycles since reset.
   uint64_t cycle() const { return s_.cycle; }
   /// Retire records delivered so far, and the pc of the last one (0 before any).
-  uint64_t delivered() const { return s_.delivered; }
-  uint32_t last_pc() const { return s_.last_pc; }
+  uint64_t delivered() const { return trace_.delivered; }
+  uint32_t last_pc() const { return trace_.last_pc; }
   const std::string& fault() const { return fault_; }
 
   /// Receives every retired instruction, in order, as the RTL core reports them: a record is
@@ -108,12 +108,25 @@ class Cv32e40pTiming {
     uint32_t target = 0;      // a branch's target
     uint32_t csr_operand = 0;
     uint32_t csr_old = 0;     // read in the first EX cycle
-    uint8_t slot = 0;         // its retire record: State::records[slot]
   };
-  struct Held {              // a branch that skipped WB, reported after WB's instruction
-    RetireRecord rec;
-    bool intr;
+
+  // The retire trace: a record per instruction from the cycle it enters EX to its delivery,
+  // in program order: the one retired last (pending: held until its successor retires, which
+  // may mark an interrupt on it), WB's, the branches that skipped WB, EX's.
+  struct InFlight {
+    RetireRecord rec;  // (without an observer only its pc is kept)
+    bool intr;         // the first instruction of an interrupt handler
     uint32_t intr_cause;
+  };
+  struct Trace {
+    std::vector<InFlight> ring = std::vector<InFlight>(64);  // a power of two
+    uint64_t mask = 63;
+    uint64_t head = 0, tail = 0;  // [head, tail): not delivered
+    bool has_pending = false;     // ring[head] has retired and is held
+    uint64_t order = 0;
+    uint64_t delivered = 0;
+    uint32_t last_pc = 0;
+    InFlight& at(uint64_t i) { return ring[i & mask]; }
   };
 
   enum class Ctrl : uint8_t {
@@ -126,10 +139,9 @@ class Cv32e40pTiming {
   void issue(uint64_t now);                     // the ID instruction enters EX
   bool serve_data(uint64_t now, bool last);     // EX's granted data request
   void leave_ex(bool skips_wb);                 // EX's instruction is done
-  void next_record(uint8_t slot, bool intr, uint32_t intr_cause, uint64_t now);
-  void retire_held(uint64_t now);
+  InFlight& push_record();                      // for the instruction entering EX
+  void retire_next(uint64_t now);               // the oldest unretired instruction retires
   void deliver();
-  void count_retired(uint32_t pc);
   void count(bool sleeping, int written);
   void refresh_counting();
   void refresh_irq(uint64_t now);
@@ -180,10 +192,7 @@ class Cv32e40pTiming {
     // WB
     bool wb_valid = false, wb_load = false, wb_mem = false;
     uint8_t wb_rd = 0;
-    uint32_t wb_pc = 0;
-    bool wb_intr = false;
-    uint32_t wb_intr_cause = 0;
-    uint8_t wb_slot = 0;
+    unsigned held = 0;  // branches that left EX past WB's waiting instruction, not yet retired
 
     // other registers
     bool intr_tag = false;
@@ -199,16 +208,6 @@ class Cv32e40pTiming {
     uint32_t irq_lines = 0;
     uint64_t irq_stable_until = 0;
     bool irq_known = false;
-
-    // retire trace: the records of EX's and WB's instructions and of the one retired last,
-    // held back until its successor retires (pending), each built in place in a slot
-    RetireRecord records[4];
-    uint8_t pending_slot = 0;
-    uint32_t pending_pc = 0;  // without an observer: only the pc is kept
-    bool has_pending = false;
-    uint64_t order = 0;
-    uint64_t delivered = 0;
-    uint32_t last_pc = 0;
   };
 
   Rv32Hart& hart_;
@@ -219,8 +218,8 @@ class Cv32e40pTiming {
   bool withholds_grants_ = false;
   bool fast_allowed_ = false;  // plain cycles may be taken (no grants withheld, no observer)
   State s_;
+  Trace trace_;
   std::string fault_;
-  std::vector<Held> held_;
 
   // counting: which counters advance (from mcountinhibit and mhpmevent)
   bool count_mcycle_ = false, count_minstret_ = false;
