@@ -40,6 +40,7 @@ class ObiServer {
     if (observer_ == nullptr && fetch_window_.contains(addr, 4)) {
       std::memcpy(word, fetch_window_.data + (addr - fetch_window_.base), 4);
       *wait_cycles = fetch_window_.read_wait;
+      reached_device_ = false;
       return true;
     }
     return access(BusPort::kInstr, addr, 4, false, word, cycle, wait_cycles);
@@ -71,6 +72,15 @@ class ObiServer {
   /// have acted on it).
   bool reached_device() const { return reached_device_; }
   void set_observer(BusObserver* observer) { observer_ = observer; }
+  /// The window already known that serves `bytes` at `addr` on `port` without wait cycles (and
+  /// writably for a write), or nullptr. Does not ask the bus.
+  const DirectWindow* zero_wait_window(BusPort port, uint32_t addr, unsigned bytes,
+                                       bool write) const {
+    const DirectWindow& w = port == BusPort::kInstr ? fetch_window_ : data_window_;
+    if (!w.contains(addr, bytes)) return nullptr;
+    if (write ? (!w.writable || w.write_wait != 0) : w.read_wait != 0) return nullptr;
+    return &w;
+  }
   /// Forgets the direct windows (they are asked for again).
   void forget_windows() { fetch_window_ = data_window_ = DirectWindow{}; }
 

@@ -52,6 +52,9 @@ class Rv32Hart {
   const IssConfig& config() const { return config_; }
 
   uint32_t reg(unsigned i) const { return x_[i]; }
+  /// All registers (a block executed ahead of its timing may have to be undone).
+  const std::array<uint32_t, 32>& regs() const { return x_; }
+  void set_regs(const std::array<uint32_t, 32>& regs) { x_ = regs; }
   void write_reg(unsigned i, uint32_t value) {
     if (i != 0) x_[i] = value;
   }

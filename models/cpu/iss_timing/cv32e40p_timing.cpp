@@ -39,13 +39,16 @@ bool is_signed_divide(Op op) { return op == Op::kDiv || op == Op::kRem; }
 }  // namespace
 
 Cv32e40pTiming::Cv32e40pTiming(Rv32Hart& hart, CoreEnvironment& env)
-    : hart_(hart), env_(env), server_(env.bus()), decode_cache_(kDecodeEntries) {
+    : hart_(hart), env_(env), server_(env.bus()), memo_(kMemoEntries),
+      decode_cache_(kDecodeEntries) {
   reset();
 }
 
 void Cv32e40pTiming::reset() {
   s_ = State{};
   trace_ = Trace{};
+  memo_recording_ = false;
+  for (auto& e : memo_) e.reset();
   reset_entry_.pc = 0;
   s_.id = &reset_entry_;
   fault_.clear();
@@ -60,6 +63,10 @@ Cv32e40pTiming::Status Cv32e40pTiming::run(uint64_t until_cycle, const bool* sto
   s_.plain = false;
   fast_allowed_ = !withholds_grants_ && request_observer_ == nullptr;
   while (s_.cycle < until_cycle) {
+    if (s_.boundary) {
+      memo_boundary(until_cycle);
+      if (s_.cycle >= until_cycle) break;
+    }
     if (!(s_.plain ? cycle<true>() : cycle<false>())) return Status::kStopped;
     if (*stop) return Status::kStopped;
     if (s_.asleep) return Status::kSleep;
@@ -67,16 +74,6 @@ Cv32e40pTiming::Status Cv32e40pTiming::run(uint64_t until_cycle, const bool* sto
   return Status::kRunning;
 }
 
-SOCSIM_HOT_INLINE const Cv32e40pTiming::DecodeEntry& Cv32e40pTiming::decode_at(uint32_t pc, uint32_t raw) {
-  DecodeEntry& e = decode_cache_[(pc >> 1) & (kDecodeEntries - 1)];
-  if (e.pc != pc || e.raw != raw) {
-    e.pc = pc;
-    e.raw = raw;
-    e.insn = decode(raw);
-    e.ctl = cv32e40p::control_of(e.insn);
-  }
-  return e;
-}
 
 void Cv32e40pTiming::refresh_irq(uint64_t now) {
   s_.irq_lines = env_.irq_lines(now, &s_.irq_stable_until);
@@ -116,6 +113,9 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::issue(uint64_t now) {
   }
   x.taken = e.taken;
   x.target = e.next_pc;
+  // A block of the memo ends with a control transfer (cv32e40p_memo.cpp).
+  s.boundary = c.xfer != Xfer::kNone;
+  s.boundary_pc = e.next_pc;
   unsigned bytes = 0;
   switch (c.unit) {
     case Unit::kMul:
@@ -144,6 +144,7 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::issue(uint64_t now) {
       break;
   }
 
+  if (memo_recording_) memo_record_issue(e);
   InFlight& f = push_record();
   f.intr = s.intr_tag;
   f.intr_cause = csr::kInterruptBit | s.intr_tag_id;
@@ -175,6 +176,7 @@ SOCSIM_HOT_INLINE bool Cv32e40pTiming::serve_data(uint64_t now, bool last) {
   req.wdata = x.wdata;
   uint32_t rdata = 0, wait = 0;
   if (!server_.data(req, now, &rdata, &wait)) return false;
+  if (memo_recording_ && (wait != 0 || server_.reached_device())) memo_abort();
   if (server_.reached_device()) s.irq_known = false;  // a device may have changed the lines
   s.data_q.push(now + 1 + wait, rdata);
   if (x.ctl.mem_load) {
@@ -224,43 +226,6 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::count(bool sleeping, int written) {
 
 // ---- retire trace -------------------------------------------------------------------------
 
-SOCSIM_HOT_INLINE Cv32e40pTiming::InFlight& Cv32e40pTiming::push_record() {
-  Trace& t = trace_;
-  if (t.tail - t.head == t.ring.size()) {  // (many branches past a long wait): grow
-    std::vector<InFlight> bigger(2 * t.ring.size());
-    for (uint64_t i = t.head; i < t.tail; ++i) bigger[i & (bigger.size() - 1)] = t.at(i);
-    t.ring.swap(bigger);
-    t.mask = t.ring.size() - 1;
-  }
-  return t.at(t.tail++);
-}
-
-SOCSIM_HOT_INLINE void Cv32e40pTiming::retire_next(uint64_t now) {
-  Trace& t = trace_;
-  InFlight& f = t.at(t.head + (t.has_pending ? 1 : 0));
-  if (t.has_pending) {
-    if (f.intr) {
-      // The interrupt was taken after the previous instruction: it leads to this one.
-      RetireRecord& p = t.at(t.head).rec;
-      p.interrupt = true;
-      p.cause = f.intr_cause;
-      p.next_pc = f.rec.pc;
-    }
-    deliver();
-  }
-  t.has_pending = true;
-  f.rec.cycle = now;
-  f.rec.order = t.order++;
-}
-
-SOCSIM_HOT_INLINE void Cv32e40pTiming::deliver() {
-  Trace& t = trace_;
-  const RetireRecord& r = t.at(t.head++).rec;
-  ++t.delivered;
-  t.last_pc = r.pc;
-  if (observer_ != nullptr) observer_->on_retire(r);
-}
-
 void Cv32e40pTiming::flush_retire() {
   for (; s_.held != 0; --s_.held) retire_next(s_.cycle);
   if (trace_.has_pending) deliver();
@@ -279,6 +244,8 @@ bool Cv32e40pTiming::cycle() {
   State& s = s_;
   ExReg& ex = s.ex;
   const uint64_t now = s.cycle;
+  if (!kPlain && memo_recording_) memo_abort();  // only plain cycles are memoized
+  s.boundary = false;
 
   // ---- inputs of this cycle
   bool igrant = true, dgrant = true;
@@ -524,6 +491,13 @@ bool Cv32e40pTiming::cycle() {
       return false;
     }
     s.instr_q.push(now + 1 + wait, word);
+    if (memo_recording_) {
+      if (wait != 0 || server_.reached_device()) {
+        memo_abort();
+      } else {
+        memo_rec_.fetched.emplace_back(iaddr, word);
+      }
+    }
   }
   if (dgranted && !serve_data(now, last)) {
     fault_ = server_.fault(trace_.last_pc);
@@ -590,6 +564,7 @@ bool Cv32e40pTiming::cycle() {
              s.data_q.count == 0;
   s.busy = !ctrl_idle || ireq || s.outstanding != 0 || data_req || s.lsu_cnt != 0;
   count(sleeping, written);
+  if (memo_recording_ && (s.events_q & ev(csr::kEvInstr))) ++memo_rec_.instr_events;
   s.events_q = events;
   if (!kPlain && counting_changed) refresh_counting();
 

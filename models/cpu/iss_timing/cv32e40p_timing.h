@@ -24,13 +24,22 @@
 // the grants and response delays the environment gives (TLM latencies in the SoC), so loads,
 // stores and fetches reach memory and devices in the same cycles as on the RTL core.
 //
-// Speed: per cycle the model evaluates a few dozen flags; cycles in which nothing but a
-// latency runs out (the divider, the multiplier, responses of slow memory) are skipped in
-// one step (fast_forward()), and so are the sleep cycles. Memory with a DMI window is read
-// and written directly.
+// Speed: a cycle in the common case (decoding, no interrupt enabled, no CSR or system
+// instruction in flight) is evaluated with the rare cases left out, and memory with a DMI
+// window is read and written directly. Above all, repeated behaviour is memoized (in the
+// manner of FastSim, Schnarr and Larus, ASPLOS 1998; cv32e40p_memo.cpp): a block, the
+// instructions from one control transfer's successor through the next control transfer,
+// takes the same cycles, makes the same requests and leaves the pipeline in the same state
+// whenever it starts from the same pipeline state and its instructions behave alike (same
+// branch outcome, same alignment of accesses, same divider latency). The first time, the
+// cycles are simulated and recorded; later, the block is executed and checked against the
+// record and the pipeline jumps to the recorded end state (undone and simulated if a check
+// fails). Only blocks that touch nothing but zero-wait memory windows are memoized.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -135,6 +144,8 @@ class Cv32e40pTiming {
 
   template <bool kPlain>
   bool cycle();                                 // false: a fault
+  void memo_boundary(uint64_t until);           // a block begins (cv32e40p_memo.cpp)
+  void memo_abort() { memo_recording_ = false; }
   const DecodeEntry& decode_at(uint32_t pc, uint32_t raw);
   void issue(uint64_t now);                     // the ID instruction enters EX
   bool serve_data(uint64_t now, bool last);     // EX's granted data request
@@ -203,6 +214,8 @@ class Cv32e40pTiming {
     uint32_t events_q = 0;
     bool asleep = false;  // after the last cycle: asleep (see Status::kSleep)
     bool plain = false;   // the next cycle is a plain one (cycle())
+    bool boundary = false;     // a control transfer entered EX in the last cycle: a block begins
+    uint32_t boundary_pc = 0;  // ... at this pc
 
     // interrupt lines: irq_lines holds through cycle irq_stable_until
     uint32_t irq_lines = 0;
@@ -226,9 +239,103 @@ class Cv32e40pTiming {
   uint32_t count_hpm_ = 0;  // bit i: mhpmcounter i counts
   bool recording_ = false;  // an observer wants full records
 
+  // Memoization (cv32e40p_memo.cpp).
+  struct MemoInsn {  // an instruction of a recorded block and what it did
+    uint32_t pc;
+    uint32_t raw;
+    DecodedInsn insn;
+    cv32e40p::Control ctl;
+    bool split;          // a misaligned access (two transactions)
+    uint8_t div_cycles;  // the divider's latency
+    bool taken;
+    uint32_t next_pc;
+  };
+  struct MemoEntry {
+    uint32_t pc = 0;                 // the block's first instruction
+    std::vector<uint64_t> key;       // the pipeline state it started from (memo_key())
+    uint64_t cycles = 0;             // the span: cycles from its start to the next block's
+    uint64_t instr_events = 0;       // INSTR events counted in the span (minstret)
+    std::vector<MemoInsn> insns;
+    std::vector<std::pair<uint32_t, uint32_t>> fetched;  // words fetched in the span
+    std::vector<uint32_t> retire_offsets;                // cycles of the retirements
+    State exit;                      // the state at the next block, times from the span's start
+    uint32_t exit_id_pc = 0, exit_id_raw = 0;  // the instruction in ID then
+  };
+  void memo_key(std::vector<uint64_t>* key) const;
+  bool memo_apply(const MemoEntry& e, uint64_t until);
+  void memo_finish();
+  void memo_record_issue(const Execution& e);
+  static void memo_shift_times(State* s, int64_t delta);
+
+  static constexpr unsigned kMemoEntries = 2048;
+  static constexpr unsigned kMemoMaxInsns = 64;
+  std::vector<std::unique_ptr<MemoEntry>> memo_;
+  MemoEntry memo_rec_;                // the block being recorded
+  bool memo_recording_ = false;
+  uint64_t memo_start_ = 0;           // the cycle its span began
+  std::vector<uint64_t> memo_key_;    // scratch
+  struct MemoUndo {                   // a store of a block being checked, to undo
+    uint8_t* p;
+    uint32_t old;
+    unsigned bytes;
+  };
+  std::vector<MemoUndo> memo_undo_;
+  std::array<uint32_t, 32> memo_regs_;
+
   static constexpr unsigned kDecodeEntries = 4096;
   std::vector<DecodeEntry> decode_cache_;
   DecodeEntry reset_entry_;  // the ID register after reset (raw 0: illegal)
 };
+
+// ---- helpers of the cycle and of the memo, inlined into both ------------------------------------
+
+inline const Cv32e40pTiming::DecodeEntry& Cv32e40pTiming::decode_at(uint32_t pc, uint32_t raw) {
+  DecodeEntry& e = decode_cache_[(pc >> 1) & (kDecodeEntries - 1)];
+  if (e.pc != pc || e.raw != raw) {
+    e.pc = pc;
+    e.raw = raw;
+    e.insn = decode(raw);
+    e.ctl = cv32e40p::control_of(e.insn);
+  }
+  return e;
+}
+
+inline Cv32e40pTiming::InFlight& Cv32e40pTiming::push_record() {
+  Trace& t = trace_;
+  if (t.tail - t.head == t.ring.size()) {  // (many branches past a long wait): grow
+    std::vector<InFlight> bigger(2 * t.ring.size());
+    for (uint64_t i = t.head; i < t.tail; ++i) bigger[i & (bigger.size() - 1)] = t.at(i);
+    t.ring.swap(bigger);
+    t.mask = t.ring.size() - 1;
+  }
+  return t.at(t.tail++);
+}
+
+inline void Cv32e40pTiming::retire_next(uint64_t now) {
+  Trace& t = trace_;
+  InFlight& f = t.at(t.head + (t.has_pending ? 1 : 0));
+  if (t.has_pending) {
+    if (f.intr) {
+      // The interrupt was taken after the previous instruction: it leads to this one.
+      RetireRecord& p = t.at(t.head).rec;
+      p.interrupt = true;
+      p.cause = f.intr_cause;
+      p.next_pc = f.rec.pc;
+    }
+    deliver();
+  }
+  t.has_pending = true;
+  f.rec.cycle = now;
+  f.rec.order = t.order++;
+  if (memo_recording_) memo_rec_.retire_offsets.push_back(static_cast<uint32_t>(now - memo_start_));
+}
+
+inline void Cv32e40pTiming::deliver() {
+  Trace& t = trace_;
+  const RetireRecord& r = t.at(t.head++).rec;
+  ++t.delivered;
+  t.last_pc = r.pc;
+  if (observer_ != nullptr) observer_->on_retire(r);
+}
 
 }  // namespace socsim

@@ -1,0 +1,303 @@
+// Memoization of the pipeline's behaviour for repeated blocks (see cv32e40p_timing.h).
+//
+// A block begins in the cycle after a control transfer entered EX (State::boundary): none of
+// its instructions has been executed then, and every older one has. Its span ends when the
+// next one begins. What decides the span's cycles, given the instructions, is the state of
+// the pipeline at its start (memo_key(): every register of State but the bookkeeping, times
+// relative to the start) and what the instructions do that the timing depends on: whether a
+// branch is taken and where a jump goes, whether an access is misaligned, the divider's
+// latency, and the words the fetch read. A recorded block is applied only when all of these
+// are the same; its instructions are executed first (loads and stores on their zero-wait
+// windows), and undone if one of them differs, in which case the cycles are simulated.
+#include <cstring>
+
+#include "models/cpu/iss_timing/cv32e40p_timing.h"
+
+namespace socsim {
+
+using cv32e40p::Sys;
+using cv32e40p::Unit;
+using cv32e40p::Xfer;
+
+namespace {
+
+// Packs values into 64-bit words.
+class KeyWriter {
+ public:
+  explicit KeyWriter(std::vector<uint64_t>* out) : out_(out) { out_->clear(); }
+  void put(uint64_t v, unsigned bits) {
+    if (used_ + bits > 64) flush();
+    word_ |= (bits == 64 ? v : v & ((uint64_t(1) << bits) - 1)) << used_;
+    used_ += bits;
+  }
+  void flush() {
+    if (used_ == 0) return;
+    out_->push_back(word_);
+    word_ = 0;
+    used_ = 0;
+  }
+
+ private:
+  std::vector<uint64_t>* out_;
+  uint64_t word_ = 0;
+  unsigned used_ = 0;
+};
+
+uint64_t hash_key(uint32_t pc, const std::vector<uint64_t>& key) {
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ pc;
+  for (uint64_t w : key) h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+  return h ^ (h >> 29);
+}
+
+bool is_mul_or_div(Unit u) { return u == Unit::kMul || u == Unit::kDiv; }
+
+}  // namespace
+
+void Cv32e40pTiming::memo_key(std::vector<uint64_t>* key) const {
+  const State& s = s_;
+  const uint64_t now = s.cycle;
+  KeyWriter k(key);
+  k.put(static_cast<unsigned>(s.ctrl), 4);
+  k.put(static_cast<unsigned>(s.ctrl_prev), 4);
+  k.put(static_cast<unsigned>(s.flush_sys), 4);
+  k.put(s.flush_csr, 1);
+  k.put(s.jump_done, 1);
+  k.put(s.fetch_enable, 1);
+  k.put(s.fifo_cnt, 2);
+  k.put(s.outstanding, 2);
+  k.put(s.discard, 2);
+  k.put(s.pend, 1);
+  k.put(s.pend_stale, 1);
+  k.put(s.half_valid, 1);
+  k.put(s.half, 16);
+  k.put(s.flush_pc, 32);
+  k.put(s.fifo[0], 32);
+  k.put(s.fifo[1], 32);
+  k.put(s.fetch_addr, 32);
+  k.put(s.pend_addr, 32);
+  k.put(s.if_pc, 32);
+  // Response times; the data of fetches (the data port's are not used: a load completes when
+  // it is granted).
+  for (const ObiResponseQueue* q : {&s.instr_q, &s.data_q}) {
+    k.put(q->count, 3);
+    for (unsigned i = 0; i < q->count; ++i) {
+      const ObiResponseQueue::Response& r = q->slots[(q->head + i) % 4];
+      k.put(r.due - now, 16);
+      if (q == &s.instr_q) k.put(r.data, 32);
+    }
+    if (q->count != 0) k.put(q->last_due - now, 16);
+  }
+  k.put(s.id_valid, 1);
+  k.put(s.id->pc, 32);
+  k.put(s.id->raw, 32);
+  const ExReg& x = s.ex;
+  k.put(s.ex_valid, 1);
+  k.put(s.ex_first, 1);
+  k.put(s.ex_redirected, 1);
+  k.put(x.taken, 1);
+  k.put(x.intr, 1);
+  k.put(x.split, 1);
+  k.put(x.intr_id, 5);
+  k.put(x.insn.length, 3);
+  k.put(x.be, 8);
+  k.put(is_mul_or_div(x.ctl.unit) ? x.ready_at - now : 0, 16);
+  k.put(x.insn.bits, 32);
+  k.put(x.pc, 32);
+  k.put(x.target, 32);
+  // (what EX's instruction left in the fields of other units is not looked at)
+  if (x.ctl.unit == Unit::kLsu) {
+    k.put(x.word, 32);
+    k.put(x.wdata, 32);
+    k.put(x.lo, 32);
+    k.put(x.addr, 32);
+  }
+  if (x.ctl.unit == Unit::kCsr) {
+    k.put(x.csr_operand, 32);
+    k.put(x.csr_old, 32);
+  }
+  k.put(s.phase, 1);
+  k.put(s.lsu_cnt, 2);
+  k.put(s.out_last[0], 1);
+  k.put(s.out_last[1], 1);
+  k.put(s.wb_valid, 1);
+  k.put(s.wb_load, 1);
+  k.put(s.wb_mem, 1);
+  k.put(s.wb_rd, 5);
+  k.put(s.held, 16);
+  k.put(s.intr_tag, 1);
+  k.put(s.intr_tag_id, 5);
+  k.put(s.id_moved, 1);
+  k.put(s.busy, 1);
+  k.put(s.asleep, 1);
+  k.put(s.plain, 1);
+  k.put(s.events_q, 16);
+  k.put(s.irq_q, 32);
+  k.put(s.irq_lines, 32);
+  k.put(s.boundary_pc, 32);
+  k.flush();
+}
+
+void Cv32e40pTiming::memo_shift_times(State* s, int64_t delta) {
+  s->cycle += delta;
+  for (ObiResponseQueue* q : {&s->instr_q, &s->data_q}) {
+    for (unsigned i = 0; i < q->count; ++i) q->slots[(q->head + i) % 4].due += delta;
+    if (q->count != 0) q->last_due += delta;
+  }
+  if (is_mul_or_div(s->ex.ctl.unit)) s->ex.ready_at += delta;
+}
+
+// ---- recording --------------------------------------------------------------------------------
+
+void Cv32e40pTiming::memo_record_issue(const Execution& e) {
+  const State& s = s_;
+  if (memo_rec_.insns.size() == kMemoMaxInsns) {
+    memo_recording_ = false;  // no control transfer for long: not memoized
+    return;
+  }
+  const DecodeEntry& id = *s.id;
+  MemoInsn m;
+  m.pc = id.pc;
+  m.raw = id.raw;
+  m.insn = id.insn;
+  m.ctl = id.ctl;
+  m.split = s.ex.split;
+  m.div_cycles = static_cast<uint8_t>(id.ctl.unit == Unit::kDiv ? s.ex.ready_at - s.cycle : 0);
+  m.taken = e.taken;
+  m.next_pc = e.next_pc;
+  memo_rec_.insns.push_back(m);
+}
+
+void Cv32e40pTiming::memo_finish() {
+  memo_recording_ = false;
+  MemoEntry& r = memo_rec_;
+  r.cycles = s_.cycle - memo_start_;
+  r.exit = s_;
+  r.exit_id_pc = s_.id->pc;
+  r.exit_id_raw = s_.id->raw;
+  memo_shift_times(&r.exit, -static_cast<int64_t>(memo_start_));
+  std::unique_ptr<MemoEntry>& slot = memo_[hash_key(r.pc, r.key) % kMemoEntries];
+  if (!slot) slot = std::make_unique<MemoEntry>();
+  std::swap(*slot, r);
+}
+
+// ---- at a boundary -----------------------------------------------------------------------------
+
+void Cv32e40pTiming::memo_boundary(uint64_t until) {
+  if (memo_recording_) memo_finish();
+  while (s_.boundary && s_.plain) {
+    memo_key(&memo_key_);
+    const std::unique_ptr<MemoEntry>& e = memo_[hash_key(s_.boundary_pc, memo_key_) % kMemoEntries];
+    if (!e || e->pc != s_.boundary_pc || e->key != memo_key_ || !memo_apply(*e, until)) break;
+  }
+  if (!(s_.boundary && s_.plain)) return;
+  // Record this block.
+  memo_recording_ = true;
+  memo_start_ = s_.cycle;
+  memo_rec_.pc = s_.boundary_pc;
+  memo_rec_.key = memo_key_;
+  memo_rec_.instr_events = 0;
+  memo_rec_.insns.clear();
+  memo_rec_.fetched.clear();
+  memo_rec_.retire_offsets.clear();
+}
+
+bool Cv32e40pTiming::memo_apply(const MemoEntry& e, uint64_t until) {
+  State& s = s_;
+  const uint64_t start = s.cycle;
+  const uint64_t end = start + e.cycles;
+  // The span must end by the run's limit, and the lines stay as they are meanwhile.
+  if (end > until || !s.irq_known || end > s.irq_stable_until) return false;
+  for (const auto& [addr, word] : e.fetched) {
+    const DirectWindow* w = server_.zero_wait_window(BusPort::kInstr, addr, 4, false);
+    uint32_t now_there;
+    if (w == nullptr) return false;
+    std::memcpy(&now_there, w->data + (addr - w->base), 4);
+    if (now_there != word) return false;
+  }
+
+  // Execute the block, checking what its timing depends on; undo on a difference.
+  memo_regs_ = hart_.regs();
+  memo_undo_.clear();
+  const uint64_t tail = trace_.tail;
+  bool same = true;
+  for (const MemoInsn& m : e.insns) {
+    Execution x;
+    hart_.execute(m.insn, m.pc, &x);
+    InFlight& f = push_record();
+    f.intr = false;
+    RetireRecord& r = f.rec;
+    r.pc = m.pc;
+    if (recording_) {
+      r.insn = m.raw;
+      r.next_pc = x.next_pc;
+      r.rd = m.ctl.wb_rd;
+      r.rd_value = x.rd_value;
+      r.mem_valid = m.ctl.unit == Unit::kLsu;
+      r.mem_write = m.ctl.mem_store;
+      r.mem_size = 0;
+      r.mem_addr = 0;
+      r.mem_data = 0;
+      r.trap = false;
+      r.interrupt = false;
+      r.cause = 0;
+    }
+    if (m.ctl.unit == Unit::kLsu) {
+      const unsigned bytes = Rv32Hart::access_bytes(m.insn.op);
+      const uint32_t addr = x.mem_addr;
+      const DirectWindow* w = server_.zero_wait_window(BusPort::kData, addr, bytes, m.ctl.mem_store);
+      if (((addr & 3) + bytes > 4) != m.split || w == nullptr) {
+        same = false;
+        break;
+      }
+      uint8_t* p = w->data + (addr - w->base);
+      uint32_t v = 0;
+      std::memcpy(&v, p, bytes);
+      if (m.ctl.mem_store) {
+        memo_undo_.push_back(MemoUndo{p, v, bytes});
+        std::memcpy(p, &x.store_data, bytes);
+      } else {
+        r.rd_value = hart_.complete_load(m.insn, v);
+      }
+      if (recording_) {
+        r.mem_size = static_cast<uint8_t>(bytes);
+        r.mem_addr = addr;
+        r.mem_data = m.ctl.mem_store
+                         ? (bytes == 4 ? x.store_data : x.store_data & ((1u << (8 * bytes)) - 1))
+                         : v;
+      }
+    } else if (m.ctl.unit == Unit::kDiv) {
+      if (cv32e40p::divide_cycles(x.operand_b, m.insn.op == Op::kDiv || m.insn.op == Op::kRem) !=
+          m.div_cycles) {
+        same = false;
+        break;
+      }
+    }
+    if (x.taken != m.taken || x.next_pc != m.next_pc) {
+      same = false;
+      break;
+    }
+  }
+  if (!same) {
+    for (auto u = memo_undo_.rbegin(); u != memo_undo_.rend(); ++u) std::memcpy(u->p, &u->old, u->bytes);
+    hart_.set_regs(memo_regs_);
+    trace_.tail = tail;
+    return false;
+  }
+
+  // Take the recorded span: retirements, counters, the end state.
+  for (uint32_t offset : e.retire_offsets) retire_next(start + offset);
+  Counters& k = hart_.counters();
+  if (count_mcycle_) k.mcycle += e.cycles;
+  if (count_minstret_) k.minstret += e.instr_events;
+  const uint32_t lines = s.irq_lines;
+  const uint64_t stable_until = s.irq_stable_until;
+  s = e.exit;
+  memo_shift_times(&s, static_cast<int64_t>(start));
+  s.irq_lines = lines;
+  s.irq_stable_until = stable_until;
+  s.irq_known = true;
+  s.id = &decode_at(e.exit_id_pc, e.exit_id_raw);
+  return true;
+}
+
+}  // namespace socsim
