@@ -3,8 +3,9 @@
 --core iss) with the same wait states, and checks that the two agree in time: every granted bus
 request in the same cycle (the --bus-trace lines), every retired instruction in the same cycle
 with the same effects (the --trace lines), the same exit value and cycle count. The ISS runs
-twice: with the bus trace (every cycle simulated) and without (its memo of repeated blocks at
-work, see models/cpu/iss_timing/cv32e40p_memo.cpp); both must match the RTL core.
+three times: with the bus trace (every cycle simulated), without (its memo of repeated blocks
+at work, see models/cpu/iss_timing/cv32e40p_memo.cpp), and with --check-memo (every span the
+memo skips simulated too and compared); all must match the RTL core.
 
   compare_cores.py HARNESS [--seeds 0,1,7] ELF...
 
@@ -19,10 +20,10 @@ import sys
 import tempfile
 
 
-def run(harness, core, elf, seed, directory, bus_trace=True):
+def run(harness, core, elf, seed, directory, bus_trace=True, extra=()):
     """Runs one core; returns (last output line, bus trace lines, retire trace lines)."""
     bus = os.path.join(directory, f"{core}.bus")
-    cmd = [harness, elf, "--core", core, "--trace"]
+    cmd = [harness, elf, "--core", core, "--trace", *extra]
     if bus_trace:
         cmd += ["--bus-trace", bus]
     if seed:
@@ -63,11 +64,14 @@ def main():
                 rtl = run(args.harness, "rtl", elf, seed, directory)
                 iss = run(args.harness, "iss", elf, seed, directory)
                 memo = run(args.harness, "iss", elf, seed, directory, bus_trace=False)
+                checked = run(args.harness, "iss", elf, seed, directory, bus_trace=False,
+                              extra=["--check-memo"])
                 problem = None
                 for what, a, b in (("bus request", rtl[1], iss[1]),
                                    ("retired instruction", rtl[2], iss[2]),
                                    ("retired instruction (memo)", rtl[2], memo[2]),
-                                   ("end (memo)", [rtl[0]], [memo[0]])):
+                                   ("end (memo)", [rtl[0]], [memo[0]]),
+                                   ("end (memo checked)", [rtl[0]], [checked[0]])):
                     diff = first_difference(a, b)
                     if diff is not None:
                         problem = f"{what} {diff[0]}: rtl '{diff[1]}', iss '{diff[2]}'"

@@ -48,6 +48,7 @@ struct RunResult {
   uint64_t cycles = 0;      ///< cycles since reset, the exit store's cycle included
   uint32_t last_pc = 0;     ///< pc of the last instruction fetch request (for diagnostics)
   std::string protocol_error;  ///< set if the core broke the OBI protocol (the run stops)
+  std::string fault;           ///< set if the model stopped with a fault (ISS: a memo check)
 };
 
 /// The harness's memory and devices. As a CpuBus (the ISS's view) every access is one granted

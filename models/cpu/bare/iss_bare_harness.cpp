@@ -49,6 +49,7 @@ RunResult IssBareHarness::run() {
   iss_.flush_retire();
   RunResult result = system_.result(iss_.cycle());
   result.protocol_error = protocol_error_;
+  result.fault = iss_.fault();
   return result;
 }
 

@@ -65,6 +65,7 @@ Cv32e40pTiming::Status Cv32e40pTiming::run(uint64_t until_cycle, const bool* sto
   while (s_.cycle < until_cycle) {
     if (s_.boundary) {
       memo_boundary(until_cycle);
+      if (!fault_.empty()) return Status::kStopped;
       if (s_.cycle >= until_cycle) break;
     }
     if (!(s_.plain ? cycle<true>() : cycle<false>())) return Status::kStopped;
@@ -689,13 +690,8 @@ bool Cv32e40pTiming::cycle() {
   s.fetch_enable = true;  // fetch_enable_i is high from cycle 0; the core registers it
   s.irq_q = irq_i & csr::kIrqMask;
 
-  // Whether the next cycle is a plain one (see above).
-  s.plain = fast_allowed_ & (count_hpm_ == 0) & (s.ctrl == Ctrl::kDecode) & !s.pend &
-            (s.discard == 0) & s.irq_known & (now + 1 <= s.irq_stable_until) &
-            (((s.irq_q | s.irq_lines) & hart_.mie()) == 0) &
-            !(s.ex_valid & (s.ex.ctl.unit == Unit::kCsr)) &
-            !(s.id_valid & (s.id->ctl.sys != Sys::kNone));
   ++s.cycle;
+  s.plain = plain_next();
   return true;
 }
 

@@ -31,7 +31,7 @@
 // instructions from one control transfer's successor through the next control transfer,
 // takes the same cycles, makes the same requests and leaves the pipeline in the same state
 // whenever it starts from the same pipeline state and its instructions behave alike (same
-// branch outcome, same alignment of accesses, same divider latency). The first time, the
+// jump target, same alignment of accesses, same divider latency). The first time, the
 // cycles are simulated and recorded; later, the block is executed and checked against the
 // record and the pipeline jumps to the recorded end state (undone and simulated if a check
 // fails). Only blocks that touch nothing but zero-wait memory windows are memoized.
@@ -89,6 +89,9 @@ class Cv32e40pTiming {
   /// Sees every cycle's bus requests (slower: only for traces and checks).
   void set_request_observer(ObiRequestObserver* observer) { request_observer_ = observer; }
   ObiServer& server() { return server_; }
+  /// Checks the memo: every span it would skip is simulated as well and the two results are
+  /// compared (state, registers, retirements); a difference stops the run with a fault.
+  void set_memo_check(bool check) { memo_check_ = check; }
 
  private:
   // An instruction as decoded in ID: a decode-cache entry.
@@ -144,6 +147,15 @@ class Cv32e40pTiming {
 
   template <bool kPlain>
   bool cycle();                                 // false: a fault
+  // Whether the cycle s_.cycle is a plain one (see cycle()).
+  bool plain_next() const {
+    const State& s = s_;
+    return fast_allowed_ & (count_hpm_ == 0) & (s.ctrl == Ctrl::kDecode) & !s.pend &
+           (s.discard == 0) & s.irq_known & (s.cycle <= s.irq_stable_until) &
+           (((s.irq_q | s.irq_lines) & hart_.mie()) == 0) &
+           !(s.ex_valid & (s.ex.ctl.unit == cv32e40p::Unit::kCsr)) &
+           !(s.id_valid & (s.id->ctl.sys != cv32e40p::Sys::kNone));
+  }
   void memo_boundary(uint64_t until);           // a block begins (cv32e40p_memo.cpp)
   void memo_abort() { memo_recording_ = false; }
   const DecodeEntry& decode_at(uint32_t pc, uint32_t raw);
@@ -247,8 +259,7 @@ class Cv32e40pTiming {
     cv32e40p::Control ctl;
     bool split;          // a misaligned access (two transactions)
     uint8_t div_cycles;  // the divider's latency
-    bool taken;
-    uint32_t next_pc;
+    uint32_t next_pc;    // (checked for jumps)
   };
   struct MemoEntry {
     uint32_t pc = 0;                 // the block's first instruction
@@ -260,9 +271,17 @@ class Cv32e40pTiming {
     std::vector<uint32_t> retire_offsets;                // cycles of the retirements
     State exit;                      // the state at the next block, times from the span's start
     uint32_t exit_id_pc = 0, exit_id_raw = 0;  // the instruction in ID then
+    uint64_t generation = 0;         // changes when the entry is replaced
+    // The end state decides the next block and its key: the entry found for it is remembered
+    // (for a conditional branch at the end, one for each outcome).
+    MemoEntry* next[2] = {nullptr, nullptr};
+    uint64_t next_generation[2] = {0, 0};
   };
-  void memo_key(std::vector<uint64_t>* key) const;
-  bool memo_apply(const MemoEntry& e, uint64_t until);
+  void memo_key(const State& s, std::vector<uint64_t>* key) const;
+  void memo_key(std::vector<uint64_t>* key) const { memo_key(s_, key); }
+  bool memo_check_span(const MemoEntry& e, const State& predicted);
+  bool memo_apply(const MemoEntry& e, uint64_t until, bool* taken);
+  MemoEntry* memo_lookup();
   void memo_finish();
   void memo_record_issue(const Execution& e);
   static void memo_shift_times(State* s, int64_t delta);
@@ -273,6 +292,10 @@ class Cv32e40pTiming {
   MemoEntry memo_rec_;                // the block being recorded
   bool memo_recording_ = false;
   uint64_t memo_start_ = 0;           // the cycle its span began
+  MemoEntry* memo_before_ = nullptr;  // the entry applied just before it began, if any
+  bool memo_before_taken_ = false;    // ... and the outcome of its last branch
+  uint64_t memo_before_generation_ = 0;  // ... and its generation (it may be replaced meanwhile)
+  uint64_t memo_generation_ = 0;
   std::vector<uint64_t> memo_key_;    // scratch
   struct MemoUndo {                   // a store of a block being checked, to undo
     uint8_t* p;
@@ -280,6 +303,7 @@ class Cv32e40pTiming {
     unsigned bytes;
   };
   std::vector<MemoUndo> memo_undo_;
+  bool memo_check_ = false;           // simulate every memoized span too, and compare
   std::array<uint32_t, 32> memo_regs_;
 
   static constexpr unsigned kDecodeEntries = 4096;

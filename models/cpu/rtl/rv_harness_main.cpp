@@ -3,11 +3,15 @@
 // exits with the firmware's exit value.
 //
 //   rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]
-//              [--random-waits SEED]
+//              [--random-waits SEED] [--check-memo]
+//
+// --check-memo (ISS): every span the ISS's memo would skip is simulated too and compared; a
+// difference ends the run with status 3 and says where (models/cpu/iss_timing/cv32e40p_memo.cpp).
 //
 // Console output goes to stdout; the last line is "rv_harness: exit <value> after <N> cycles".
 // Exit status: the firmware's exit value (low 8 bits); 124 if --max-cycles passed first; 3 if the
-// core broke the OBI protocol (checked with --random-waits); 2 on usage or ELF errors.
+// core broke the OBI protocol (checked with --random-waits) or the ISS's memo check failed; 2 on
+// usage or ELF errors.
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -58,7 +62,7 @@ bool run_program(Harness& harness, const std::string& elf, socsim::RetireObserve
 int usage() {
   std::fprintf(stderr,
                "usage: rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]"
-               " [--random-waits SEED]\n");
+               " [--random-waits SEED] [--check-memo]\n");
   return 2;
 }
 
@@ -71,6 +75,7 @@ int main(int argc, char** argv) {
   bool trace = false;
   std::string bus_trace_path;
   std::string core = "rtl";
+  bool check_memo = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--core" && i + 1 < argc) {
@@ -83,6 +88,8 @@ int main(int argc, char** argv) {
       options.seed = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 0));
     } else if (arg == "--bus-trace" && i + 1 < argc) {
       bus_trace_path = argv[++i];
+    } else if (arg == "--check-memo") {
+      check_memo = true;
     } else if (arg == "--trace") {
       trace = true;
     } else if (arg == "--help" || arg == "-h") {
@@ -112,6 +119,7 @@ int main(int argc, char** argv) {
   socsim::RunResult result;
   if (core == "iss") {
     socsim::IssBareHarness harness(options);
+    harness.iss().timing().set_memo_check(check_memo);
     if (!run_program(harness, elf, observer, &result)) return 2;
   } else {
     socsim::BareHarness harness(options);
@@ -121,6 +129,11 @@ int main(int argc, char** argv) {
   if (!result.protocol_error.empty()) {
     std::printf("rv_harness: OBI protocol error after %" PRIu64 " cycles: %s\n", result.cycles,
                 result.protocol_error.c_str());
+    return 3;
+  }
+  if (!result.fault.empty()) {
+    std::printf("rv_harness: fault after %" PRIu64 " cycles: %s\n", result.cycles,
+                result.fault.c_str());
     return 3;
   }
   if (!result.exited) {
