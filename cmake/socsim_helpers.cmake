@@ -1,16 +1,17 @@
-# socsim_add_gtest(<name> SOURCES ... LIBS ...)
+# socsim_add_gtest(<name> SOURCES ... LIBS ... [LABELS ...] [PREFIX <prefix>])
 # A GoogleTest binary whose tests each run in their own process (SystemC elaborates once
 # per process). Links socsim's own main (tests/gtest_sc_main.cpp), which provides sc_main.
+# PREFIX is put before every test name (for a second build of the same tests).
 function(socsim_add_gtest name)
   if(NOT SOCSIM_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "PREFIX" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} socsim_gtest_main GTest::gtest)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   set(labels unit ${ARG_LABELS})
-  gtest_discover_tests(${name}
+  gtest_discover_tests(${name} TEST_PREFIX "${ARG_PREFIX}"
     PROPERTIES LABELS "${labels}" ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"
     DISCOVERY_TIMEOUT 60 DISCOVERY_MODE PRE_TEST)
 endfunction()

@@ -1,11 +1,13 @@
 #include "platform/boot_info.h"
 
+#include <cstddef>
 #include <cstring>
 
 namespace socsim {
 
 namespace {
-constexpr uint32_t kHeaderBytes = 0x30;
+constexpr uint32_t kHeaderBytes = sizeof(socsim_bootinfo);
+static_assert(kHeaderBytes == 0x30, "docs/boot-info.md: a 48-byte block");
 void put32(std::vector<uint8_t>& out, uint32_t offset, uint32_t value) {
   for (int i = 0; i < 4; ++i) out[offset + i] = static_cast<uint8_t>(value >> (8 * i));
 }
@@ -19,16 +21,17 @@ std::vector<uint8_t> encode_boot_info(const BootInfo& info, uint32_t base, uint3
   if (size > capacity) return {};
 
   std::vector<uint8_t> out(size, 0);
-  put32(out, 0x00, kBootInfoMagic);
-  put32(out, 0x04, kBootInfoVersion);
-  put32(out, 0x08, argc);
-  put32(out, 0x0C, base + kHeaderBytes);
-  put32(out, 0x10, info.model_addr);
-  put32(out, 0x14, info.model_size);
-  put32(out, 0x18, info.input_addr);
-  put32(out, 0x1C, info.input_size);
-  put32(out, 0x20, info.cpu_clock_hz);
-  put32(out, 0x24, info.cycle_exact ? 1 : 0);
+  put32(out, offsetof(socsim_bootinfo, magic), kBootInfoMagic);
+  put32(out, offsetof(socsim_bootinfo, version), kBootInfoVersion);
+  put32(out, offsetof(socsim_bootinfo, argc), argc);
+  put32(out, offsetof(socsim_bootinfo, argv), base + kHeaderBytes);
+  put32(out, offsetof(socsim_bootinfo, model_addr), info.model_addr);
+  put32(out, offsetof(socsim_bootinfo, model_size), info.model_size);
+  put32(out, offsetof(socsim_bootinfo, input_addr), info.input_addr);
+  put32(out, offsetof(socsim_bootinfo, input_size), info.input_size);
+  put32(out, offsetof(socsim_bootinfo, cpu_clock_hz), info.cpu_clock_hz);
+  put32(out, offsetof(socsim_bootinfo, flags),
+        info.cycle_exact ? SOCSIM_BOOTINFO_FLAG_CYCLE_EXACT : 0);
   uint32_t str = kHeaderBytes + array_bytes;
   for (uint32_t i = 0; i < argc; ++i) {
     put32(out, kHeaderBytes + 4 * i, base + str);

@@ -1,9 +1,12 @@
 // Builds the boot-info block (docs/boot-info.md): argc/argv, model and input placement, clock.
+// The layout is firmware/abi/boot_info.h, which the firmware's HAL reads.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "firmware/abi/boot_info.h"
 
 namespace socsim {
 
@@ -15,8 +18,8 @@ struct BootInfo {
   bool cycle_exact = false;
 };
 
-constexpr uint32_t kBootInfoMagic = 0x31494253;  // "SBI1"
-constexpr uint32_t kBootInfoVersion = 1;
+constexpr uint32_t kBootInfoMagic = SOCSIM_BOOTINFO_MAGIC;
+constexpr uint32_t kBootInfoVersion = SOCSIM_BOOTINFO_VERSION;
 
 /// The block's bytes as placed at `base`. Returns an empty vector if it exceeds `capacity`.
 std::vector<uint8_t> encode_boot_info(const BootInfo& info, uint32_t base, uint32_t capacity);

@@ -93,7 +93,10 @@ set_source_files_properties("${socsim_fw_dir}/hal/mem.c" PROPERTIES
   COMPILE_OPTIONS
     "-fno-tree-loop-distribute-patterns;-fno-builtin;-falign-functions=4;-falign-loops=4")
 foreach(lib socsim_crt socsim_hal)
-  target_include_directories(${lib} PUBLIC "${socsim_fw_dir}" "${SOCSIM_FW_GENERATED_DIR}")
+  # firmware/ for "hal/...", the source tree for the ABI ("firmware/abi/...", docs/abi.md),
+  # and the generated memory map.
+  target_include_directories(${lib} PUBLIC "${socsim_fw_dir}" "${SOCSIM_SOURCE_DIR}"
+                             "${SOCSIM_FW_GENERATED_DIR}")
   add_dependencies(${lib} socsim_memmap)
 endforeach()
 add_library(socsim::crt ALIAS socsim_crt)
@@ -121,7 +124,10 @@ function(socsim_firmware_executable name)
 endfunction()
 
 # ---------------------------------------------------------------------------------------------
-# The inference runtime, kernels and delegates (docs/runtime.md).
+# The inference runtime, kernels and delegates (docs/runtime.md), and the operator schema's
+# generated headers they include (firmware/abi/generated/, docs/abi.md; the generator runs
+# with SOCSIM_SCHEMA_PYTHON, /usr/bin/python3 with numpy by default).
+include("${SOCSIM_SOURCE_DIR}/cmake/operator_schema.cmake")
 add_subdirectory("${socsim_fw_dir}/runtime" "${CMAKE_BINARY_DIR}/socsim/runtime")
 add_subdirectory("${socsim_fw_dir}/kernels" "${CMAKE_BINARY_DIR}/socsim/kernels")
 add_subdirectory("${socsim_fw_dir}/delegates" "${CMAKE_BINARY_DIR}/socsim/delegates")

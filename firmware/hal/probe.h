@@ -14,16 +14,18 @@
 
 #include <stdint.h>
 
+#include "firmware/abi/probe_registers.h"
 #include "socsim_memmap.h"
 
 #ifdef SOCSIM_PROBE_BASE
 #define SOCSIM_PROBE_STORE_(offset, value) \
   (*(volatile uint32_t*)(uintptr_t)(SOCSIM_PROBE_BASE + (offset)) = (uint32_t)(value))
-#define SOCSIM_PROBE_BEGIN(id) SOCSIM_PROBE_STORE_(0x0u, (id))
-#define SOCSIM_PROBE_END(id) SOCSIM_PROBE_STORE_(0x4u, (id))
-#define SOCSIM_PROBE_VALUE(n) SOCSIM_PROBE_STORE_(0x8u, (n))
-/** Reads "PROB" (0x50524F42) when the probe block is present. */
-#define SOCSIM_PROBE_MAGIC() (*(volatile uint32_t*)(uintptr_t)(SOCSIM_PROBE_BASE + 0xCu))
+#define SOCSIM_PROBE_BEGIN(id) SOCSIM_PROBE_STORE_(SOCSIM_PROBE_REG_BEGIN, (id))
+#define SOCSIM_PROBE_END(id) SOCSIM_PROBE_STORE_(SOCSIM_PROBE_REG_END, (id))
+#define SOCSIM_PROBE_VALUE(n) SOCSIM_PROBE_STORE_(SOCSIM_PROBE_REG_VALUE, (n))
+/** Reads SOCSIM_PROBE_MAGIC_VALUE ("PROB") when the probe block is present. */
+#define SOCSIM_PROBE_MAGIC() \
+  (*(volatile uint32_t*)(uintptr_t)(SOCSIM_PROBE_BASE + SOCSIM_PROBE_REG_MAGIC))
 #else
 #define SOCSIM_PROBE_BEGIN(id) ((void)(id))
 #define SOCSIM_PROBE_END(id) ((void)(id))

@@ -118,6 +118,5 @@ int main(int argc, char** argv) {
   std::printf("method allocator %zu bytes, temp allocator %zu bytes, planned %u bytes\n",
               method_alloc.high_water_mark(), temp_alloc.high_water_mark(),
               meta.num_memory_planned_buffers() ? meta.memory_planned_buffer_size(0) : 0);
-  method->destroy();
   return out ? 0 : 1;
 }

@@ -1,10 +1,9 @@
-// Binary elementwise kernels with broadcasting (add, sub, mul), float32 and int8.
-//
-// int8 has two forms, told apart by the argument count: with no arguments the operator is
-// plain integer arithmetic wrapping around modulo 256 (torch semantics for int8 tensors,
-// the seed's add8 model); with arguments it is quantised arithmetic (docs/runtime.md).
+// Binary elementwise kernels with broadcasting (add, sub, mul): float32, int8 wrapping
+// modulo 256 (the ATen operators on int8 tensors, the seed's add8 model), and quantised int8
+// (quantized_decomposed::*, docs/runtime.md) with the per-element arithmetic of binary_ops.h.
 #pragma once
 
+#include "firmware/kernels/binary_ops.h"
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {
@@ -18,87 +17,82 @@ inline float binary_float(float a, float b) {
   return a * b;
 }
 
-template <BinaryKind kKind>
-inline Error binary_f32(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts(k, 2, 1, 0));
-  const Tensor& a = *k.inputs[0];
-  const Tensor& b = *k.inputs[1];
-  Tensor& out = *k.outputs[0];
-  if (!same_dtype(a, ScalarType::kFloat32) || !same_dtype(b, ScalarType::kFloat32) ||
-      !same_dtype(out, ScalarType::kFloat32)) {
+/// Inputs a and b and the output, all of `type`, broadcast into each other.
+inline Error binary_operands(const KernelArgs& k, ScalarType type, Broadcast* bc) {
+  // Every binary operator names its operands a, b and out (operator schema).
+  const Tensor& a = *k.inputs[ops::Add::kA];
+  const Tensor& b = *k.inputs[ops::Add::kB];
+  const Tensor& out = *k.outputs[ops::Add::kOut];
+  if (!same_dtype(a, type) || !same_dtype(b, type) || !same_dtype(out, type)) {
     return Error::kDtypeMismatch;
   }
+  return bc->init(a, b, out);
+}
+
+/// aten::{add,sub,mul}.out on float32.
+template <BinaryKind kKind>
+inline Error binary_f32(const KernelArgs& k) {
+  SOCSIM_RT_TRY(check_counts<ops::Add>(k));
   Broadcast bc;
-  SOCSIM_RT_TRY(bc.init(a, b, out));
-  const float* pa = a.data_as<float>();
-  const float* pb = b.data_as<float>();
-  float* po = out.data_as<float>();
+  SOCSIM_RT_TRY(binary_operands(k, ScalarType::kFloat32, &bc));
+  const float* pa = k.inputs[ops::Add::kA]->data_as<float>();
+  const float* pb = k.inputs[ops::Add::kB]->data_as<float>();
+  float* po = k.outputs[ops::Add::kOut]->data_as<float>();
+  for_each_broadcast(
+      bc, k.outputs[ops::Add::kOut]->numel(),
+      [&](uint32_t i, uint32_t ia, uint32_t ib) { po[i] = binary_float<kKind>(pa[ia], pb[ib]); });
+  return Error::kOk;
+}
+
+/// aten::{add,sub,mul}.out on int8: wrapping modulo 256.
+template <BinaryKind kKind>
+inline Error binary_wrap_i8(const KernelArgs& k) {
+  SOCSIM_RT_TRY(check_counts<ops::Add>(k));
+  Broadcast bc;
+  SOCSIM_RT_TRY(binary_operands(k, ScalarType::kInt8, &bc));
+  const int8_t* pa = k.inputs[ops::Add::kA]->data_as<int8_t>();
+  const int8_t* pb = k.inputs[ops::Add::kB]->data_as<int8_t>();
+  int8_t* po = k.outputs[ops::Add::kOut]->data_as<int8_t>();
+  for_each_broadcast(bc, k.outputs[ops::Add::kOut]->numel(),
+                     [&](uint32_t i, uint32_t ia, uint32_t ib) {
+                       int32_t v;
+                       if (kKind == BinaryKind::kAdd) {
+                         v = pa[ia] + pb[ib];
+                       } else if (kKind == BinaryKind::kSub) {
+                         v = pa[ia] - pb[ib];
+                       } else {
+                         v = pa[ia] * pb[ib];
+                       }
+                       po[i] = wrap_i8(v);
+                     });
+  return Error::kOk;
+}
+
+/// A quantised binary operator: `element(a, b)` computes one output value (taken by value: a
+/// local copy, which stays in registers).
+template <typename Op, typename Element>
+inline Error binary_quantized_i8(const KernelArgs& k, const Element element) {
+  Broadcast bc;
+  SOCSIM_RT_TRY(binary_operands(k, ScalarType::kInt8, &bc));
+  const Tensor& a = *k.inputs[Op::kA];
+  const Tensor& b = *k.inputs[Op::kB];
+  Tensor& out = *k.outputs[Op::kOut];
+  const int8_t* pa = a.data_as<int8_t>();
+  const int8_t* pb = b.data_as<int8_t>();
+  int8_t* po = out.data_as<int8_t>();
   for_each_broadcast(bc, out.numel(), [&](uint32_t i, uint32_t ia, uint32_t ib) {
-    po[i] = binary_float<kKind>(pa[ia], pb[ib]);
+    po[i] = element(pa[ia], pb[ib]);
   });
   return Error::kOk;
 }
 
-template <BinaryKind kKind>
-inline Error binary_i8(const KernelArgs& k) {
-  if (k.input_count != 2 || k.output_count != 1) return Error::kBadOperatorArgs;
-  const Tensor& a = *k.inputs[0];
-  const Tensor& b = *k.inputs[1];
-  Tensor& out = *k.outputs[0];
-  if (!same_dtype(a, ScalarType::kInt8) || !same_dtype(b, ScalarType::kInt8) ||
-      !same_dtype(out, ScalarType::kInt8)) {
-    return Error::kDtypeMismatch;
-  }
-  Broadcast bc;
-  SOCSIM_RT_TRY(bc.init(a, b, out));
-  const int8_t* pa = a.data_as<int8_t>();
-  const int8_t* pb = b.data_as<int8_t>();
-  int8_t* po = out.data_as<int8_t>();
-  const int32_t* g = k.args;
-  const uint32_t numel = out.numel();
-  if (k.arg_count == 0) {
-    for_each_broadcast(bc, numel, [&](uint32_t i, uint32_t ia, uint32_t ib) {
-      int32_t v;
-      if (kKind == BinaryKind::kAdd) {
-        v = pa[ia] + pb[ib];
-      } else if (kKind == BinaryKind::kSub) {
-        v = pa[ia] - pb[ib];
-      } else {
-        v = pa[ia] * pb[ib];
-      }
-      po[i] = wrap_i8(v);
-    });
-    return Error::kOk;
-  }
-  if (kKind == BinaryKind::kMul) {
-    // [zp_a, zp_b, m, n, zp_out, act_min, act_max]
-    if (k.arg_count != 7 || !valid_multiplier(g[2], g[3]) || !valid_zero_point(g[0]) ||
-        !valid_zero_point(g[1]) || !valid_zero_point(g[4]) || !valid_bounds(g[5], g[6])) {
-      return Error::kBadOperatorArgs;
-    }
-    const int32_t zp_a = g[0], zp_b = g[1], m = g[2], n = g[3], zp_out = g[4];
-    const int32_t lo = g[5], hi = g[6];
-    for_each_broadcast(bc, numel, [&](uint32_t i, uint32_t ia, uint32_t ib) {
-      const int32_t acc = (pa[ia] - zp_a) * (pb[ib] - zp_b);
-      po[i] = clamp_to_i8(requantize(acc, m, n) + zp_out, lo, hi);
-    });
-    return Error::kOk;
-  }
-  // add/sub: [zp_a, m_a, zp_b, m_b, n, zp_out, act_min, act_max]
-  if (k.arg_count != 8 || !valid_multiplier(g[1], g[4]) || !valid_multiplier(g[3], g[4]) ||
-      !valid_zero_point(g[0]) || !valid_zero_point(g[2]) || !valid_zero_point(g[5]) ||
-      !valid_bounds(g[6], g[7])) {
-    return Error::kBadOperatorArgs;
-  }
-  const int32_t zp_a = g[0], m_a = g[1], zp_b = g[2];
-  const int32_t m_b = kKind == BinaryKind::kSub ? -g[3] : g[3];
-  const int32_t n = g[4], zp_out = g[5], lo = g[6], hi = g[7];
-  for_each_broadcast(bc, numel, [&](uint32_t i, uint32_t ia, uint32_t ib) {
-    const int64_t acc =
-        static_cast<int64_t>(pa[ia] - zp_a) * m_a + static_cast<int64_t>(pb[ib] - zp_b) * m_b;
-    po[i] = clamp_to_i8(round_shift(acc, n) + zp_out, lo, hi);
-  });
-  return Error::kOk;
+/// quantized_decomposed::{add,sub}.out.
+template <typename Op, BinaryKind kKind>
+inline Error quantized_sum_i8(const KernelArgs& k) {
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  const QuantizedSum sum = QuantizedSum::of(typename Op::Args(k.args));
+  if (!sum.valid()) return Error::kBadOperatorArgs;
+  return binary_quantized_i8<Op>(k, kKind == BinaryKind::kSub ? sum.negated_b() : sum);
 }
 
 }  // namespace socsim::kernels

@@ -1,18 +1,20 @@
-// Clip to [lo, hi]: float32 bounds are float bit patterns, int8 bounds are quantised values.
+// Clip to [lo, hi]: aten::clamp.out with float32 bounds, quantized_decomposed::clamp.out with
+// bounds quantised by the compiler.
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {
 namespace {
 
-// args: [lo bits, hi bits]
 Error clip_f32(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts(k, 1, 1, 2));
-  const Tensor& in = *k.inputs[0];
-  Tensor& out = *k.outputs[0];
+  using Op = ops::Clamp;
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  const Tensor& in = *k.inputs[Op::kX];
+  Tensor& out = *k.outputs[Op::kOut];
   if (!same_dtype(out, ScalarType::kFloat32)) return Error::kDtypeMismatch;
   if (!in.same_shape(out)) return Error::kShapeMismatch;
-  const float lo = arg_float(k.args[0]);
-  const float hi = arg_float(k.args[1]);
+  const Op::Args a(k.args);
+  const float lo = a.lo();
+  const float hi = a.hi();
   const float* x = in.data_as<float>();
   float* y = out.data_as<float>();
   const uint32_t n = out.numel();
@@ -23,15 +25,16 @@ Error clip_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-// args: [lo, hi]
 Error clip_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts(k, 1, 1, 2));
-  const Tensor& in = *k.inputs[0];
-  Tensor& out = *k.outputs[0];
+  using Op = ops::QuantizedClamp;
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  const Tensor& in = *k.inputs[Op::kX];
+  Tensor& out = *k.outputs[Op::kOut];
   if (!same_dtype(out, ScalarType::kInt8)) return Error::kDtypeMismatch;
   if (!in.same_shape(out)) return Error::kShapeMismatch;
-  const int32_t lo = k.args[0];
-  const int32_t hi = k.args[1];
+  const Op::Args a(k.args);
+  const int32_t lo = a.lo();
+  const int32_t hi = a.hi();
   if (!valid_bounds(lo, hi)) return Error::kBadOperatorArgs;
   const int8_t* x = in.data_as<int8_t>();
   int8_t* y = out.data_as<int8_t>();
@@ -42,7 +45,7 @@ Error clip_i8(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL("clip", kFloat32, clip_f32);
-SOCSIM_REGISTER_KERNEL("clip", kInt8, clip_i8);
+SOCSIM_REGISTER_KERNEL(ops::Clamp, kFloat32, clip_f32);
+SOCSIM_REGISTER_KERNEL(ops::QuantizedClamp, kInt8, clip_i8);
 
 }  // namespace socsim::kernels

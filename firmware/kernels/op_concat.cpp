@@ -1,16 +1,19 @@
-// Concatenation along one axis; args = [axis]. int8 inputs must share the output's
+// Concatenation along one axis, aten::cat.out. int8 inputs must share the output's
 // quantisation (the compiler inserts requantize where they do not).
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {
 namespace {
 
+using Op = ops::Cat;
+
 Error concat(const KernelArgs& k) {
-  if (k.input_count < 1 || k.output_count != 1 || k.arg_count != 1) {
+  // Any number of inputs (at least one).
+  if (k.input_count < 1 || k.output_count != Op::kOutputs || k.arg_count != Op::kArgs) {
     return Error::kBadOperatorArgs;
   }
-  Tensor& y = *k.outputs[0];
-  const int32_t axis = k.args[0];
+  Tensor& y = *k.outputs[Op::kOut];
+  const int32_t axis = Op::Args(k.args).axis();
   if (axis < 0 || axis >= static_cast<int32_t>(y.rank)) return Error::kBadOperatorArgs;
   int32_t total = 0;
   for (uint32_t i = 0; i < k.input_count; ++i) {
@@ -45,7 +48,7 @@ Error concat(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL("concat", kFloat32, concat);
-SOCSIM_REGISTER_KERNEL("concat", kInt8, concat);
+SOCSIM_REGISTER_KERNEL(ops::Cat, kFloat32, concat);
+SOCSIM_REGISTER_KERNEL(ops::Cat, kInt8, concat);
 
 }  // namespace socsim::kernels

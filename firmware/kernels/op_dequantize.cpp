@@ -1,17 +1,20 @@
-// Dequantize int8 -> float32: x = float(q - zp) * scale. args = [scale bits, zp].
+// Dequantize int8 -> float32: x = float(q - zp) * scale.
+// quantized_decomposed::dequantize_per_tensor.out.
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {
 namespace {
 
 Error dequantize(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts(k, 1, 1, 2));
-  const Tensor& x = *k.inputs[0];
-  Tensor& y = *k.outputs[0];
+  using Op = ops::DequantizePerTensor;
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  const Tensor& x = *k.inputs[Op::kX];
+  Tensor& y = *k.outputs[Op::kOut];
   if (!same_dtype(y, ScalarType::kFloat32)) return Error::kDtypeMismatch;
   if (!x.same_shape(y)) return Error::kShapeMismatch;
-  const float scale = arg_float(k.args[0]);
-  const int32_t zp = k.args[1];
+  const Op::Args a(k.args);
+  const float scale = a.scale();
+  const int32_t zp = a.zero_point();
   if (!valid_zero_point(zp)) return Error::kBadOperatorArgs;
   const int8_t* px = x.data_as<int8_t>();
   float* py = y.data_as<float>();
@@ -22,6 +25,6 @@ Error dequantize(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL("dequantize", kInt8, dequantize);
+SOCSIM_REGISTER_KERNEL(ops::DequantizePerTensor, kInt8, dequantize);
 
 }  // namespace socsim::kernels

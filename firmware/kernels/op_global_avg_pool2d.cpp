@@ -1,5 +1,8 @@
-// Global average pooling: NCHW -> NC11, the mean of each H x W plane.
+// Global average pooling, NCHW -> NC11, the mean of each H x W plane:
+// aten::adaptive_avg_pool2d.out (float32) and quantized_decomposed::adaptive_avg_pool2d.out
+// (int8).
 #include "firmware/kernels/kernel_util.h"
+#include "firmware/kernels/pool_loops.h"
 
 namespace socsim::kernels {
 namespace {
@@ -14,12 +17,13 @@ Error plane_shape(const Tensor& x, const Tensor& y, int32_t* planes, int32_t* ar
 }
 
 Error global_avg_pool2d_f32(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts(k, 1, 1, 0));
-  if (!same_dtype(*k.outputs[0], ScalarType::kFloat32)) return Error::kDtypeMismatch;
+  using Op = ops::AdaptiveAvgPool2d;
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kFloat32)) return Error::kDtypeMismatch;
   int32_t planes, area;
-  SOCSIM_RT_TRY(plane_shape(*k.inputs[0], *k.outputs[0], &planes, &area));
-  const float* x = k.inputs[0]->data_as<float>();
-  float* y = k.outputs[0]->data_as<float>();
+  SOCSIM_RT_TRY(plane_shape(*k.inputs[Op::kX], *k.outputs[Op::kOut], &planes, &area));
+  const float* x = k.inputs[Op::kX]->data_as<float>();
+  float* y = k.outputs[Op::kOut]->data_as<float>();
   for (int32_t p = 0; p < planes; ++p) {
     float sum = 0.0f;
     for (int32_t i = 0; i < area; ++i) sum += x[p * area + i];
@@ -28,34 +32,24 @@ Error global_avg_pool2d_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-// args: zp_in, zp_out, m, n (as avg_pool2d, with count = H * W).
 Error global_avg_pool2d_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts(k, 1, 1, 4));
-  if (!same_dtype(*k.outputs[0], ScalarType::kInt8)) return Error::kDtypeMismatch;
+  using Op = ops::QuantizedAdaptiveAvgPool2d;
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kInt8)) return Error::kDtypeMismatch;
   int32_t planes, area;
-  SOCSIM_RT_TRY(plane_shape(*k.inputs[0], *k.outputs[0], &planes, &area));
-  const int32_t zp_in = k.args[0];
-  const int32_t zp_out = k.args[1];
-  const int32_t m = k.args[2];
-  const int32_t n = k.args[3];
-  if (m < 0 || n < 0 || n > 30 || !valid_zero_point(zp_in) || !valid_zero_point(zp_out)) {
-    return Error::kBadOperatorArgs;
-  }
+  SOCSIM_RT_TRY(plane_shape(*k.inputs[Op::kX], *k.outputs[Op::kOut], &planes, &area));
+  const Op::Args a(k.args);
+  const AverageScale scale{a.zp_in(), a.zp_out(), a.m(), a.n()};
+  if (!scale.valid()) return Error::kBadOperatorArgs;
   if (area > kMaxPoolArea) return Error::kShapeMismatch;
-  const int8_t* x = k.inputs[0]->data_as<int8_t>();
-  int8_t* y = k.outputs[0]->data_as<int8_t>();
-  for (int32_t p = 0; p < planes; ++p) {
-    int32_t sum = 0;
-    for (int32_t i = 0; i < area; ++i) sum += x[p * area + i] - zp_in;
-    const int64_t v = div_round(static_cast<int64_t>(sum) * m, int64_t{area} << n);
-    y[p] = saturate_to_i8(v + zp_out);
-  }
+  global_avg_pool_i8(planes, area, scale, k.inputs[Op::kX]->data_as<int8_t>(),
+                     k.outputs[Op::kOut]->data_as<int8_t>());
   return Error::kOk;
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL("global_avg_pool2d", kFloat32, global_avg_pool2d_f32);
-SOCSIM_REGISTER_KERNEL("global_avg_pool2d", kInt8, global_avg_pool2d_i8);
+SOCSIM_REGISTER_KERNEL(ops::AdaptiveAvgPool2d, kFloat32, global_avg_pool2d_f32);
+SOCSIM_REGISTER_KERNEL(ops::QuantizedAdaptiveAvgPool2d, kInt8, global_avg_pool2d_i8);
 
 }  // namespace socsim::kernels

@@ -1,5 +1,5 @@
 // Quantize float32 -> int8: q = clamp(rint(x / scale) + zp, -128, 127), rint rounding half
-// to even (the default IEEE mode); NaN gives -128. args = [scale bits, zp].
+// to even (the default IEEE mode); NaN gives -128. quantized_decomposed::quantize_per_tensor.out.
 #include <math.h>
 
 #include "firmware/kernels/kernel_util.h"
@@ -8,13 +8,15 @@ namespace socsim::kernels {
 namespace {
 
 Error quantize(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts(k, 1, 1, 2));
-  const Tensor& x = *k.inputs[0];
-  Tensor& y = *k.outputs[0];
+  using Op = ops::QuantizePerTensor;
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  const Tensor& x = *k.inputs[Op::kX];
+  Tensor& y = *k.outputs[Op::kOut];
   if (!same_dtype(y, ScalarType::kInt8)) return Error::kDtypeMismatch;
   if (!x.same_shape(y)) return Error::kShapeMismatch;
-  const float scale = arg_float(k.args[0]);
-  const float zp = static_cast<float>(k.args[1]);
+  const Op::Args a(k.args);
+  const float scale = a.scale();
+  const float zp = static_cast<float>(a.zero_point());
   if (!(scale > 0.0f)) return Error::kBadOperatorArgs;
   const float* px = x.data_as<float>();
   int8_t* py = y.data_as<int8_t>();
@@ -30,6 +32,6 @@ Error quantize(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL("quantize", kFloat32, quantize);
+SOCSIM_REGISTER_KERNEL(ops::QuantizePerTensor, kFloat32, quantize);
 
 }  // namespace socsim::kernels

@@ -1,20 +1,22 @@
 // Requantize int8 -> int8 to another scale/zero point:
-// y = clamp(requantize(q - zp_in, m, n) + zp_out). args = [zp_in, zp_out, m, n].
+// y = clamp(requantize(q - zp_in, m, n) + zp_out). quantized_decomposed::requantize.out.
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {
 namespace {
 
 Error requantize_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts(k, 1, 1, 4));
-  const Tensor& x = *k.inputs[0];
-  Tensor& y = *k.outputs[0];
+  using Op = ops::Requantize;
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  const Tensor& x = *k.inputs[Op::kX];
+  Tensor& y = *k.outputs[Op::kOut];
   if (!same_dtype(y, ScalarType::kInt8)) return Error::kDtypeMismatch;
   if (!x.same_shape(y)) return Error::kShapeMismatch;
-  const int32_t zp_in = k.args[0];
-  const int32_t zp_out = k.args[1];
-  const int32_t m = k.args[2];
-  const int32_t n = k.args[3];
+  const Op::Args a(k.args);
+  const int32_t zp_in = a.zp_in();
+  const int32_t zp_out = a.zp_out();
+  const int32_t m = a.m();
+  const int32_t n = a.n();
   if (!valid_multiplier(m, n) || !valid_zero_point(zp_in) || !valid_zero_point(zp_out)) {
     return Error::kBadOperatorArgs;
   }
@@ -29,6 +31,6 @@ Error requantize_i8(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL("requantize", kInt8, requantize_i8);
+SOCSIM_REGISTER_KERNEL(ops::Requantize, kInt8, requantize_i8);
 
 }  // namespace socsim::kernels

@@ -1,4 +1,5 @@
-// Softmax over the last axis.
+// Softmax over the last axis: aten::_softmax.out (float32) and quantized_decomposed::softmax.out
+// (int8).
 //
 // int8 uses a table made by the compiler: table[d] = round(2^16 * exp(-scale_in * d)) for
 // d = max - q in [0, 255]; y = clamp(div_round(256 * table[d], sum of table[d]) - 128).
@@ -18,12 +19,13 @@ Error rows_of(const Tensor& x, const Tensor& y, uint32_t* rows, uint32_t* cols) 
 }
 
 Error softmax_f32(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts(k, 1, 1, 0));
-  if (!same_dtype(*k.outputs[0], ScalarType::kFloat32)) return Error::kDtypeMismatch;
+  using Op = ops::Softmax;
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kFloat32)) return Error::kDtypeMismatch;
   uint32_t rows, cols;
-  SOCSIM_RT_TRY(rows_of(*k.inputs[0], *k.outputs[0], &rows, &cols));
-  const float* x = k.inputs[0]->data_as<float>();
-  float* y = k.outputs[0]->data_as<float>();
+  SOCSIM_RT_TRY(rows_of(*k.inputs[Op::kX], *k.outputs[Op::kOut], &rows, &cols));
+  const float* x = k.inputs[Op::kX]->data_as<float>();
+  float* y = k.outputs[Op::kOut]->data_as<float>();
   for (uint32_t r = 0; r < rows; ++r) {
     const float* xr = x + r * cols;
     float* yr = y + r * cols;
@@ -39,23 +41,24 @@ Error softmax_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-// inputs: x (int8), table (int32 [256]); no args.
 Error softmax_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts(k, 2, 1, 0));
-  const Tensor& table_t = *k.inputs[1];
-  if (!same_dtype(table_t, ScalarType::kInt32) || !same_dtype(*k.outputs[0], ScalarType::kInt8)) {
+  using Op = ops::QuantizedSoftmax;
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  const Tensor& table_t = *k.inputs[Op::kTable];
+  if (!same_dtype(table_t, ScalarType::kInt32) ||
+      !same_dtype(*k.outputs[Op::kOut], ScalarType::kInt8)) {
     return Error::kDtypeMismatch;
   }
   if (table_t.rank != 1 || table_t.sizes[0] != 256) return Error::kShapeMismatch;
   uint32_t rows, cols;
-  SOCSIM_RT_TRY(rows_of(*k.inputs[0], *k.outputs[0], &rows, &cols));
+  SOCSIM_RT_TRY(rows_of(*k.inputs[Op::kX], *k.outputs[Op::kOut], &rows, &cols));
   if (cols > 32768) return Error::kShapeMismatch;
   const int32_t* table = table_t.data_as<int32_t>();
   for (uint32_t i = 0; i < 256; ++i) {
     if (table[i] < 0 || table[i] > 65536) return Error::kBadOperatorArgs;
   }
-  const int8_t* x = k.inputs[0]->data_as<int8_t>();
-  int8_t* y = k.outputs[0]->data_as<int8_t>();
+  const int8_t* x = k.inputs[Op::kX]->data_as<int8_t>();
+  int8_t* y = k.outputs[Op::kOut]->data_as<int8_t>();
   for (uint32_t r = 0; r < rows; ++r) {
     const int8_t* xr = x + r * cols;
     int8_t* yr = y + r * cols;
@@ -74,7 +77,7 @@ Error softmax_i8(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL("softmax", kFloat32, softmax_f32);
-SOCSIM_REGISTER_KERNEL("softmax", kInt8, softmax_i8);
+SOCSIM_REGISTER_KERNEL(ops::Softmax, kFloat32, softmax_f32);
+SOCSIM_REGISTER_KERNEL(ops::QuantizedSoftmax, kInt8, softmax_i8);
 
 }  // namespace socsim::kernels

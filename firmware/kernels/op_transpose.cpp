@@ -1,4 +1,4 @@
-// Transpose: y.shape[i] = x.shape[perm[i]]; args = perm (one entry per axis).
+// Transpose, aten::permute_copy.out: y.shape[i] = x.shape[perm[i]], perm one entry per axis.
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {
@@ -23,9 +23,11 @@ void permute(const Tensor& x, Tensor& y, const uint32_t* in_stride_for_out) {
 }
 
 Error transpose(const KernelArgs& k) {
-  const Tensor& x = *k.inputs[0];
-  Tensor& y = *k.outputs[0];
-  SOCSIM_RT_TRY(check_counts(k, 1, 1, x.rank));
+  using Op = ops::PermuteCopy;
+  const Tensor& x = *k.inputs[Op::kX];
+  Tensor& y = *k.outputs[Op::kOut];
+  SOCSIM_RT_TRY(check_counts(k, Op::kInputs, Op::kOutputs, x.rank));  // perm: one per axis
+  const int32_t* perm = Op::Args(k.args).perm();
   if (x.dtype != y.dtype) return Error::kDtypeMismatch;
   if (y.rank != x.rank) return Error::kShapeMismatch;
   uint32_t in_stride[runtime::kMaxRank];
@@ -37,7 +39,7 @@ Error transpose(const KernelArgs& k) {
   uint32_t seen = 0;
   uint32_t out_stride[runtime::kMaxRank];
   for (uint32_t d = 0; d < y.rank; ++d) {
-    const int32_t p = k.args[d];
+    const int32_t p = perm[d];
     if (p < 0 || p >= static_cast<int32_t>(x.rank) || (seen & (1u << p)) != 0) {
       return Error::kBadOperatorArgs;
     }
@@ -55,7 +57,7 @@ Error transpose(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL("transpose", kFloat32, transpose);
-SOCSIM_REGISTER_KERNEL("transpose", kInt8, transpose);
+SOCSIM_REGISTER_KERNEL(ops::PermuteCopy, kFloat32, transpose);
+SOCSIM_REGISTER_KERNEL(ops::PermuteCopy, kInt8, transpose);
 
 }  // namespace socsim::kernels

@@ -4,7 +4,8 @@
 // plain function pointers (no virtual calls, no RTTI) registered, like kernels, from a
 // static initialiser. Method::load looks each delegate's backend up by id, checks
 // is_available(), calls init() on the delegate's blob, and at execution calls execute() with
-// the delegate call's input and output tensors. Method::destroy() calls destroy().
+// the delegate call's input and output tensors; a DelegateHandle calls destroy() when it is
+// destroyed (with its Method).
 #pragma once
 
 #include <stddef.h>
@@ -44,6 +45,45 @@ constexpr size_t kMaxBackends = 8;
 Error register_backend(const Backend* backend);
 const Backend* find_backend(const char* id, size_t id_length);
 Error backend_registry_status();
+
+/// A delegate segment's backend and the handle its init() returned. It owns the handle:
+/// destroying it calls the backend's destroy(). Movable, not copyable, so a handle is
+/// released exactly once.
+class DelegateHandle {
+ public:
+  DelegateHandle() = default;
+  DelegateHandle(const Backend* backend, void* handle) : backend_(backend), handle_(handle) {}
+  DelegateHandle(DelegateHandle&& other) : backend_(other.backend_), handle_(other.handle_) {
+    other.backend_ = nullptr;
+    other.handle_ = nullptr;
+  }
+  DelegateHandle& operator=(DelegateHandle&& other) {
+    if (this != &other) {
+      release();
+      backend_ = other.backend_;
+      handle_ = other.handle_;
+      other.backend_ = nullptr;
+      other.handle_ = nullptr;
+    }
+    return *this;
+  }
+  DelegateHandle(const DelegateHandle&) = delete;
+  DelegateHandle& operator=(const DelegateHandle&) = delete;
+  ~DelegateHandle() { release(); }
+
+  const Backend* backend() const { return backend_; }
+  void* handle() const { return handle_; }
+
+ private:
+  void release() {
+    if (backend_ != nullptr) backend_->destroy(handle_);
+    backend_ = nullptr;
+    handle_ = nullptr;
+  }
+
+  const Backend* backend_ = nullptr;
+  void* handle_ = nullptr;
+};
 
 struct BackendRegistrar {
   explicit BackendRegistrar(const Backend* backend) { (void)register_backend(backend); }

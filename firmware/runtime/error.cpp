@@ -1,5 +1,12 @@
-// Names of the runtime's error codes.
+// Names of the runtime's error codes; fatal().
 #include "firmware/runtime/error.h"
+
+#if defined(__riscv)
+#include "firmware/hal/exit.h"
+#else
+#include <stdio.h>
+#include <stdlib.h>
+#endif
 
 namespace socsim::runtime {
 
@@ -59,6 +66,15 @@ const char* to_string(Error error) {
       return "DelegateExecuteFailed";
   }
   return "Unknown";
+}
+
+void fatal(const char* message) {
+#if defined(__riscv)
+  socsim_abort(message);  // the HAL: the message on the console, exit status 134
+#else
+  fprintf(stderr, "socsim runtime: %s\n", message);
+  abort();
+#endif
 }
 
 }  // namespace socsim::runtime

@@ -48,24 +48,63 @@ enum class Error : uint32_t {
 /// A short, stable, human-readable name for an error ("ProgramTruncated"...).
 const char* to_string(Error error);
 
-/// A value or an error. T must be default-constructible and assignable (the runtime has no
-/// placement new on the target); a Result in error holds a default T that must not be used.
+/// Ends the program: a broken invariant (e.g. reading the value of a failed Result). On the
+/// target this goes through the HAL (socsim_abort: message, exit status 134); on the host it
+/// prints the message and calls abort().
+[[noreturn]] void fatal(const char* message);
+
+/// Moves from an lvalue (the runtime has no <utility>).
+template <typename T>
+constexpr T&& move_from(T& value) {
+  return static_cast<T&&>(value);
+}
+
+/// A value or an error. The value exists only when ok(): an error Result holds no T (none is
+/// default-constructed) and reading its value ends the program through fatal(), so a
+/// forgotten ok() check is caught at the first access. Results are moved, never copied; T
+/// may be move-only (a Method).
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(const T& value) : value_(value), error_(Error::kOk) {}  // NOLINT: implicit by design
-  Result(Error error) : value_(), error_(error == Error::kOk ? Error::kInternal : error) {}
+  Result(const T& value) : storage_(value), error_(Error::kOk) {}  // NOLINT: implicit by design
+  Result(T&& value) : storage_(move_from(value)), error_(Error::kOk) {}            // NOLINT
+  Result(Error error) : error_(error == Error::kOk ? Error::kInternal : error) {}  // NOLINT
+  Result(Result&& other)
+      : storage_(other.ok() ? Storage(move_from(other.storage_.value)) : Storage()),
+        error_(other.error_) {}
+  Result(const Result&) = delete;
+  Result& operator=(const Result&) = delete;
+  Result& operator=(Result&&) = delete;
+  ~Result() {
+    if (ok()) storage_.value.~T();
+  }
 
   bool ok() const { return error_ == Error::kOk; }
   Error error() const { return error_; }
-  /// The value; only meaningful when ok().
-  T& get() { return value_; }
-  const T& get() const { return value_; }
-  T* operator->() { return &value_; }
-  T& operator*() { return value_; }
+  /// The value; fatal() when !ok().
+  T& get() { return checked(); }
+  const T& get() const { return const_cast<Result*>(this)->checked(); }
+  T* operator->() { return &checked(); }
+  const T* operator->() const { return &get(); }
+  T& operator*() { return checked(); }
+  const T& operator*() const { return get(); }
 
  private:
-  T value_;
+  // A union member is constructed only by the constructors that hold a value.
+  union Storage {
+    Storage() {}
+    explicit Storage(const T& v) : value(v) {}
+    explicit Storage(T&& v) : value(move_from(v)) {}
+    ~Storage() {}
+    T value;
+  };
+
+  T& checked() {
+    if (!ok()) fatal("Result: value read from an error");
+    return storage_.value;
+  }
+
+  Storage storage_;
   Error error_;
 };
 
@@ -90,9 +129,10 @@ class [[nodiscard]] Result {
 
 /// Declares `lhs` from a Result expression, returning its error from the enclosing function
 /// if it failed: SOCSIM_RT_ASSIGN_OR_RETURN(Program program, Program::load(data, size));
+/// The value is moved out of the Result.
 #define SOCSIM_RT_ASSIGN_OR_RETURN(lhs, expr) \
   SOCSIM_RT_ASSIGN_OR_RETURN_IMPL(SOCSIM_RT_CONCAT(socsim_rt_res_, __LINE__), lhs, expr)
 #define SOCSIM_RT_ASSIGN_OR_RETURN_IMPL(res, lhs, expr) \
   auto res = (expr);                                    \
   if (!res.ok()) return res.error();                    \
-  lhs = res.get()
+  lhs = ::socsim::runtime::move_from(res.get())

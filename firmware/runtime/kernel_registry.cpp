@@ -10,8 +10,8 @@ Kernel g_kernels[kMaxKernels];
 size_t g_kernel_count = 0;
 Error g_status = Error::kOk;
 
-bool name_equals(const char* registered, const char* name, size_t length) {
-  return strncmp(registered, name, length) == 0 && registered[length] == '\0';
+bool name_equals(const Kernel& registered, const char* name, size_t length) {
+  return registered.name_length == length && memcmp(registered.name, name, length) == 0;
 }
 
 }  // namespace
@@ -20,12 +20,16 @@ Error register_kernel(const Kernel& kernel) {
   Error error = Error::kOk;
   if (kernel.name == nullptr || kernel.fn == nullptr) {
     error = Error::kInvalidArgument;
-  } else if (find_kernel(kernel.name, strlen(kernel.name), kernel.dtype) != nullptr) {
-    error = Error::kInvalidArgument;
-  } else if (g_kernel_count == kMaxKernels) {
-    error = Error::kRegistryFull;
   } else {
-    g_kernels[g_kernel_count++] = kernel;
+    Kernel entry = kernel;
+    if (entry.name_length == 0) entry.name_length = strlen(entry.name);
+    if (find_kernel(entry.name, entry.name_length, entry.dtype) != nullptr) {
+      error = Error::kInvalidArgument;
+    } else if (g_kernel_count == kMaxKernels) {
+      error = Error::kRegistryFull;
+    } else {
+      g_kernels[g_kernel_count++] = entry;
+    }
   }
   if (error != Error::kOk && g_status == Error::kOk) g_status = error;
   return error;
@@ -33,7 +37,7 @@ Error register_kernel(const Kernel& kernel) {
 
 const Kernel* find_kernel(const char* name, size_t name_length, ScalarType dtype) {
   for (size_t i = 0; i < g_kernel_count; ++i) {
-    if (g_kernels[i].dtype == dtype && name_equals(g_kernels[i].name, name, name_length)) {
+    if (g_kernels[i].dtype == dtype && name_equals(g_kernels[i], name, name_length)) {
       return &g_kernels[i];
     }
   }

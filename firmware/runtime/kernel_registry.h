@@ -2,8 +2,10 @@
 //
 // Each kernel file registers its functions with SOCSIM_REGISTER_KERNEL, which creates a
 // static object whose constructor runs from .init_array before main: operator
-// initialisation is start-up cost, as in ExecuTorch. The table itself is plain zeroed data
-// (BSS), so it is valid before any constructor runs. Selective builds simply leave kernel
+// initialisation is start-up cost, as in ExecuTorch. Operators are named by their type in
+// the operator schema (firmware/abi/generated/operators.h), which gives the name and checks
+// at compile time that the schema lists the kernel's element type. The table itself is plain zeroed
+// data (BSS), so it is valid before any constructor runs. Selective builds simply leave kernel
 // files out (see firmware/kernels/CMakeLists.txt).
 #pragma once
 
@@ -23,7 +25,7 @@ struct KernelArgs {
   uint32_t input_count = 0;
   Tensor* const* outputs = nullptr;
   uint32_t output_count = 0;
-  const int32_t* args = nullptr;  ///< Operator arguments (docs/runtime.md lists them).
+  const int32_t* args = nullptr;  ///< Operator arguments: read them with Op::Args(args).
   uint32_t arg_count = 0;
   MemoryAllocator* temp = nullptr;  ///< Scratch memory, reset after the call.
 };
@@ -35,6 +37,9 @@ struct Kernel {
   const char* name = nullptr;
   ScalarType dtype = ScalarType::kFloat32;
   KernelFn fn = nullptr;
+  /// strlen(name) (register_kernel() computes it when 0): schema names share long prefixes
+  /// (quantized_decomposed::...), so lookups compare lengths before characters.
+  size_t name_length = 0;
 };
 
 constexpr size_t kMaxKernels = 96;
@@ -51,14 +56,17 @@ Error kernel_registry_status();
 
 /// Registers a kernel from a static initialiser.
 struct KernelRegistrar {
-  KernelRegistrar(const char* name, ScalarType dtype, KernelFn fn) {
-    (void)register_kernel(Kernel{name, dtype, fn});
+  KernelRegistrar(const char* name, size_t name_length, ScalarType dtype, KernelFn fn) {
+    (void)register_kernel(Kernel{name, dtype, fn, name_length});
   }
 };
 
 }  // namespace socsim::runtime
 
-/// SOCSIM_REGISTER_KERNEL("add", kFloat32, add_f32);  (at namespace scope, once per kernel)
-#define SOCSIM_REGISTER_KERNEL(name, dtype, fn)                                         \
-  static ::socsim::runtime::KernelRegistrar SOCSIM_RT_CONCAT(socsim_kernel_, __LINE__)( \
-      name, ::socsim::runtime::ScalarType::dtype, fn)
+/// SOCSIM_REGISTER_KERNEL(ops::Add, kFloat32, add_f32);  (at namespace scope, once per
+/// kernel; `op` is the operator's type in socsim::ops)
+#define SOCSIM_REGISTER_KERNEL(op, dtype, fn)                                               \
+  static_assert(op::has_kernel(static_cast<uint8_t>(::socsim::runtime::ScalarType::dtype)), \
+                #op " has no " #dtype " kernel in the operator schema");                    \
+  static ::socsim::runtime::KernelRegistrar SOCSIM_RT_CONCAT(socsim_kernel_, __LINE__)(     \
+      op::kName, op::kNameLength, ::socsim::runtime::ScalarType::dtype, fn)

@@ -9,6 +9,16 @@
 
 #include "firmware/runtime/error.h"
 
+#if __has_include(<new>)
+#include <new>
+#else
+// The bare-metal toolchain has no C++ library: the placement form of operator new, as <new>
+// declares it, so that objects can be constructed in pool memory.
+inline void* operator new(size_t, void* place) noexcept {
+  return place;
+}
+#endif
+
 namespace socsim::runtime {
 
 /// A bump allocator over one caller-owned pool. It never frees single blocks; reset()
@@ -21,12 +31,13 @@ class MemoryAllocator {
   /// `size` bytes aligned to `alignment` (a power of two), or nullptr when the pool is
   /// exhausted. A zero-size request returns a valid, unique-enough pointer.
   void* allocate(size_t size, size_t alignment = 8);
-  /// Typed helper: `count` objects of T, value-initialised.
+  /// Typed helper: `count` objects of T, value-initialised in place. The pool never runs
+  /// destructors: whoever owns objects that need one destroys them (Method does).
   template <typename T>
   T* allocate_array(size_t count) {
     T* p = static_cast<T*>(allocate(sizeof(T) * count, alignof(T)));
     if (p != nullptr) {
-      for (size_t i = 0; i < count; ++i) p[i] = T();
+      for (size_t i = 0; i < count; ++i) new (p + i) T();
     }
     return p;
   }

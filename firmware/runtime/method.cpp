@@ -3,8 +3,8 @@
 
 #include <string.h>
 
+#include "firmware/abi/generated/program_layout.h"
 #include "firmware/runtime/profiling.h"
-#include "firmware/runtime/program_format.h"
 
 namespace socsim::runtime {
 
@@ -26,12 +26,49 @@ Result<Method> Method::load(const Program& program, const MemoryManager& memory,
     profile_end(ProfileEvent::kMethodInit, 0, "method_init", program.instruction_count());
   }
   profile_end(ProfileEvent::kMethodLoad, 0, "method_load", program.instruction_count());
-  if (error != Error::kOk) {
-    method.destroy();
-    return error;
-  }
+  if (error != Error::kOk) return error;  // ~Method releases the delegates initialised so far
   method.ready_ = true;
-  return method;
+  return move_from(method);
+}
+
+Method::Method(Method&& other) {
+  *this = move_from(other);
+}
+
+Method& Method::operator=(Method&& other) {
+  if (this == &other) return *this;
+  release_delegates();
+  memory_ = other.memory_;
+  tensors_ = other.tensors_;
+  tensor_count_ = other.tensor_count_;
+  inputs_ = other.inputs_;
+  outputs_ = other.outputs_;
+  input_count_ = other.input_count_;
+  output_count_ = other.output_count_;
+  instructions_ = other.instructions_;
+  instruction_count_ = other.instruction_count_;
+  delegates_ = other.delegates_;
+  delegate_count_ = other.delegate_count_;
+  executions_ = other.executions_;
+  ready_ = other.ready_;
+  // The other method no longer owns the handles (and cannot execute).
+  other.delegates_ = nullptr;
+  other.delegate_count_ = 0;
+  other.ready_ = false;
+  return *this;
+}
+
+Method::~Method() {
+  release_delegates();
+}
+
+void Method::release_delegates() {
+  for (uint32_t i = 0; i < delegate_count_ && delegates_ != nullptr; ++i) {
+    delegates_[i].~DelegateHandle();
+  }
+  delegates_ = nullptr;
+  delegate_count_ = 0;
+  ready_ = false;
 }
 
 Error Method::bind_tensors(const Program& program) {
@@ -53,7 +90,7 @@ Error Method::bind_tensors(const Program& program) {
     t.rank = rec.rank;
     for (uint32_t d = 0; d < rec.rank; ++d) t.sizes[d] = static_cast<int32_t>(rec.dims[d]);
     t.nbytes = rec.nbytes;
-    if (rec.storage == format::kStorageConstant) {
+    if (rec.storage == abi::kStorageConstant) {
       // Constants are used in place; kernels only read inputs.
       t.data = const_cast<uint8_t*>(program.constant_segment() + rec.offset);
     } else {
@@ -86,7 +123,7 @@ Error Method::bind_tensors(const Program& program) {
 
 Error Method::init_delegates(const Program& program, MethodDiagnostics* diagnostics) {
   delegate_count_ = program.delegate_count();
-  delegates_ = memory_.method_allocator->allocate_array<Delegate>(delegate_count_);
+  delegates_ = memory_.method_allocator->allocate_array<DelegateHandle>(delegate_count_);
   SOCSIM_RT_CHECK(delegates_ != nullptr || delegate_count_ == 0, Error::kMemoryAllocationFailed);
   SOCSIM_RT_TRY(backend_registry_status());
   for (uint32_t i = 0; i < delegate_count_; ++i) {
@@ -100,8 +137,7 @@ Error Method::init_delegates(const Program& program, MethodDiagnostics* diagnost
     void* handle = nullptr;
     const Error error = backend->init(context, rec.blob, rec.blob_size, &handle);
     SOCSIM_RT_CHECK(error == Error::kOk, error);
-    delegates_[i].backend = backend;
-    delegates_[i].handle = handle;
+    delegates_[i] = DelegateHandle(backend, handle);
   }
   if (diagnostics != nullptr) diagnostics->name = nullptr;
   return Error::kOk;
@@ -130,7 +166,7 @@ Error Method::resolve_instructions(const Program& program, MethodDiagnostics* di
       memcpy(&id, &rec.tensor_ids[k], sizeof(id));
       ins.tensors[k] = &tensors_[id];
     }
-    if (rec.kind == format::kInstructionDelegate) {
+    if (rec.kind == abi::kInstructionDelegate) {
       ins.delegate = rec.delegate_index;
       ins.name = program.delegate(rec.delegate_index).backend_id;
       continue;
@@ -170,7 +206,7 @@ Error Method::execute(MethodDiagnostics* diagnostics) {
     const Instruction& ins = instructions_[i];
     Tensor* const* outs = ins.tensors + ins.input_count;
     const uint32_t elements = outs[0]->numel();
-    if (ins.kind == format::kInstructionKernel) {
+    if (ins.kind == abi::kInstructionKernel) {
       profile_begin(ProfileEvent::kOperator, i, ins.name, elements);
       KernelArgs args;
       args.inputs = ins.tensors;
@@ -184,10 +220,11 @@ Error Method::execute(MethodDiagnostics* diagnostics) {
       profile_end(ProfileEvent::kOperator, i, ins.name, elements);
     } else {
       profile_begin(ProfileEvent::kDelegate, i, ins.name, elements);
-      const Delegate& d = delegates_[ins.delegate];
+      const DelegateHandle& d = delegates_[ins.delegate];
       BackendExecuteContext context;
       context.temp = temp;
-      error = d.backend->execute(context, d.handle, ins.tensors, ins.input_count, ins.output_count);
+      error =
+          d.backend()->execute(context, d.handle(), ins.tensors, ins.input_count, ins.output_count);
       profile_end(ProfileEvent::kDelegate, i, ins.name, elements);
     }
     temp->reset();
@@ -199,14 +236,6 @@ Error Method::execute(MethodDiagnostics* diagnostics) {
   profile_end(ProfileEvent::kExecute, executions_, "execute", instruction_count_);
   ++executions_;
   return error;
-}
-
-void Method::destroy() {
-  for (uint32_t i = 0; i < delegate_count_ && delegates_ != nullptr; ++i) {
-    if (delegates_[i].backend != nullptr) delegates_[i].backend->destroy(delegates_[i].handle);
-    delegates_[i].backend = nullptr;
-  }
-  ready_ = false;
 }
 
 }  // namespace socsim::runtime

@@ -3,8 +3,9 @@
 // Method::load builds everything in the caller's MemoryManager: tensor descriptors, the
 // resolved instruction list and delegate handles come from the method allocator; activations
 // live in the planned buffers at the offsets the compiler chose; kernels get the temp
-// allocator, which is reset after every instruction. Nothing is freed until the caller
-// drops the pools; call destroy() to release delegate handles first.
+// allocator, which is reset after every instruction. A Method owns its delegate handles and
+// releases them (backend destroy()) when it is destroyed; it can be moved, not copied. Pool
+// memory is never freed: the caller drops the pools after the Method.
 #pragma once
 
 #include <stddef.h>
@@ -29,6 +30,12 @@ struct MethodDiagnostics {
 class Method {
  public:
   Method() = default;
+  Method(Method&& other);
+  Method& operator=(Method&& other);
+  Method(const Method&) = delete;
+  Method& operator=(const Method&) = delete;
+  /// Releases the delegate handles.
+  ~Method();
 
   /// Binds `program` to `memory` and runs init: delegate init through the backend registry,
   /// then kernel resolution by name and dtype. Fails with kOperatorMissing (after checking
@@ -47,9 +54,6 @@ class Method {
   Error execute(MethodDiagnostics* diagnostics = nullptr);
   uint32_t execution_count() const { return executions_; }
 
-  /// Calls destroy() on every delegate handle; the method cannot execute afterwards.
-  void destroy();
-
   uint32_t instruction_count() const { return instruction_count_; }
   /// The memory manager given to load (for allocator high-water marks).
   const MemoryManager& memory() const { return memory_; }
@@ -66,14 +70,11 @@ class Method {
     KernelFn fn = nullptr;
     uint32_t delegate = 0;
   };
-  struct Delegate {
-    const Backend* backend = nullptr;
-    void* handle = nullptr;
-  };
-
   Error bind_tensors(const Program& program);
   Error init_delegates(const Program& program, MethodDiagnostics* diagnostics);
   Error resolve_instructions(const Program& program, MethodDiagnostics* diagnostics);
+  /// Destroys the delegate handles (each calls its backend's destroy()).
+  void release_delegates();
 
   MemoryManager memory_;
   Tensor* tensors_ = nullptr;
@@ -84,7 +85,7 @@ class Method {
   uint32_t output_count_ = 0;
   Instruction* instructions_ = nullptr;
   uint32_t instruction_count_ = 0;
-  Delegate* delegates_ = nullptr;
+  DelegateHandle* delegates_ = nullptr;
   uint32_t delegate_count_ = 0;
   uint32_t executions_ = 0;
   bool ready_ = false;

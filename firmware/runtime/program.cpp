@@ -6,13 +6,29 @@
 
 #include <string.h>
 
+#include "firmware/abi/generated/program_layout.h"
 #include "firmware/runtime/profiling.h"
-#include "firmware/runtime/program_format.h"
 
 namespace socsim::runtime {
 namespace {
 
-namespace fmt = format;
+namespace abi = ::socsim::abi;
+namespace hdr = abi::program_header;
+namespace ten = abi::tensor_record;
+namespace insn = abi::instruction_record;
+namespace del = abi::delegate_record;
+
+// The runtime's types carry the program file's codes (firmware/abi/generated/).
+static_assert(static_cast<uint8_t>(ScalarType::kFloat32) == abi::kDtypeFloat32 &&
+                  static_cast<uint8_t>(ScalarType::kInt8) == abi::kDtypeInt8 &&
+                  static_cast<uint8_t>(ScalarType::kInt32) == abi::kDtypeInt32 &&
+                  static_cast<uint8_t>(ScalarType::kUInt8) == abi::kDtypeUint8,
+              "dtype codes");
+static_assert(static_cast<uint8_t>(QuantKind::kNone) == abi::kQuantNone &&
+                  static_cast<uint8_t>(QuantKind::kPerTensor) == abi::kQuantPerTensor &&
+                  static_cast<uint8_t>(QuantKind::kPerChannel) == abi::kQuantPerChannel,
+              "quantisation codes");
+static_assert(kMaxRank == abi::kMaxRank, "rank");
 
 uint32_t rd_u32(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
@@ -44,37 +60,37 @@ Result<Program> Program::load(const void* data, size_t size) {
   const auto* bytes = static_cast<const uint8_t*>(data);
   if (bytes == nullptr) {
     error = Error::kInvalidArgument;
-  } else if (reinterpret_cast<uintptr_t>(bytes) % fmt::kDataAlignment != 0) {
+  } else if (reinterpret_cast<uintptr_t>(bytes) % abi::kDataAlignment != 0) {
     error = Error::kProgramMisaligned;
-  } else if (size < fmt::kHeaderSize) {
+  } else if (size < hdr::kSize) {
     error = Error::kProgramTruncated;
-  } else if (memcmp(bytes + fmt::kHdrMagic, fmt::kMagic, sizeof(fmt::kMagic)) != 0) {
+  } else if (memcmp(bytes + hdr::kMagic, abi::kProgramMagic, sizeof(abi::kProgramMagic)) != 0) {
     error = Error::kProgramBadMagic;
-  } else if (rd_u16(bytes + fmt::kHdrVersionMajor) != fmt::kVersionMajor ||
-             rd_u32(bytes + fmt::kHdrFlags) != 0) {
+  } else if (rd_u16(bytes + hdr::kVersionMajor) != abi::kProgramVersionMajor ||
+             rd_u32(bytes + hdr::kFlags) != 0) {
     error = Error::kProgramBadVersion;
   } else {
-    const uint32_t file_size = rd_u32(bytes + fmt::kHdrFileSize);
+    const uint32_t file_size = rd_u32(bytes + hdr::kFileSize);
     if (file_size > size) {
       error = Error::kProgramTruncated;
-    } else if (file_size < fmt::kHeaderSize) {
+    } else if (file_size < hdr::kSize) {
       error = Error::kProgramOutOfBounds;
     } else {
       program.data_ = bytes;
       program.file_size_ = file_size;
-      program.tensors_offset_ = rd_u32(bytes + fmt::kHdrTensorsOffset);
-      program.tensor_count_ = rd_u32(bytes + fmt::kHdrTensorCount);
-      program.instructions_offset_ = rd_u32(bytes + fmt::kHdrInstructionsOffset);
-      program.instruction_count_ = rd_u32(bytes + fmt::kHdrInstructionCount);
-      program.buffers_offset_ = rd_u32(bytes + fmt::kHdrBuffersOffset);
-      program.buffer_count_ = rd_u32(bytes + fmt::kHdrBufferCount);
-      program.delegates_offset_ = rd_u32(bytes + fmt::kHdrDelegatesOffset);
-      program.delegate_count_ = rd_u32(bytes + fmt::kHdrDelegateCount);
-      program.io_offset_ = rd_u32(bytes + fmt::kHdrIoOffset);
-      program.input_count_ = rd_u16(bytes + fmt::kHdrInputCount);
-      program.output_count_ = rd_u16(bytes + fmt::kHdrOutputCount);
-      program.constants_offset_ = rd_u32(bytes + fmt::kHdrDataOffset);
-      program.constants_size_ = rd_u32(bytes + fmt::kHdrDataSize);
+      program.tensors_offset_ = rd_u32(bytes + hdr::kTensorsOffset);
+      program.tensor_count_ = rd_u32(bytes + hdr::kTensorCount);
+      program.instructions_offset_ = rd_u32(bytes + hdr::kInstructionsOffset);
+      program.instruction_count_ = rd_u32(bytes + hdr::kInstructionCount);
+      program.buffers_offset_ = rd_u32(bytes + hdr::kBuffersOffset);
+      program.buffer_count_ = rd_u32(bytes + hdr::kBufferCount);
+      program.delegates_offset_ = rd_u32(bytes + hdr::kDelegatesOffset);
+      program.delegate_count_ = rd_u32(bytes + hdr::kDelegateCount);
+      program.io_offset_ = rd_u32(bytes + hdr::kIoOffset);
+      program.input_count_ = rd_u16(bytes + hdr::kInputCount);
+      program.output_count_ = rd_u16(bytes + hdr::kOutputCount);
+      program.constants_offset_ = rd_u32(bytes + hdr::kDataOffset);
+      program.constants_size_ = rd_u32(bytes + hdr::kDataSize);
       error = program.verify();
     }
   }
@@ -98,27 +114,27 @@ Error Program::verify() const {
     uint32_t offset, count, record;
   };
   const Table tables[] = {
-      {tensors_offset_, tensor_count_, fmt::kTensorRecordSize},
-      {instructions_offset_, instruction_count_, fmt::kInstructionRecordSize},
-      {buffers_offset_, buffer_count_, fmt::kBufferRecordSize},
-      {delegates_offset_, delegate_count_, fmt::kDelegateRecordSize},
-      {io_offset_, input_count_ + output_count_, 4},
+      {tensors_offset_, tensor_count_, ten::kSize},
+      {instructions_offset_, instruction_count_, insn::kSize},
+      {buffers_offset_, buffer_count_, abi::buffer_record::kSize},
+      {delegates_offset_, delegate_count_, del::kSize},
+      {io_offset_, input_count_ + output_count_, sizeof(uint32_t)},  // tensor ids
   };
   for (const Table& t : tables) {
     SOCSIM_RT_CHECK(table_fits(file_size_, t.offset, t.count, t.record),
                     Error::kProgramOutOfBounds);
-    SOCSIM_RT_CHECK(t.offset % fmt::kTableAlignment == 0, Error::kProgramMisaligned);
+    SOCSIM_RT_CHECK(t.offset % abi::kTableAlignment == 0, Error::kProgramMisaligned);
   }
   SOCSIM_RT_CHECK(table_fits(file_size_, constants_offset_, constants_size_, 1),
                   Error::kProgramOutOfBounds);
-  SOCSIM_RT_CHECK(constants_offset_ % fmt::kDataAlignment == 0, Error::kProgramMisaligned);
+  SOCSIM_RT_CHECK(constants_offset_ % abi::kDataAlignment == 0, Error::kProgramMisaligned);
 
   for (uint32_t i = 0; i < tensor_count_; ++i) SOCSIM_RT_TRY(verify_tensor(i));
   for (uint32_t i = 0; i < input_count_ + output_count_; ++i) {
     const uint32_t id = rd_u32(data_ + io_offset_ + 4 * i);
     SOCSIM_RT_CHECK(id < tensor_count_, Error::kProgramBadTensor);
     // Inputs are written by the application and outputs by kernels: never the file.
-    SOCSIM_RT_CHECK(tensor(id).storage == fmt::kStoragePlanned, Error::kProgramBadTensor);
+    SOCSIM_RT_CHECK(tensor(id).storage == abi::kStoragePlanned, Error::kProgramBadTensor);
   }
   for (uint32_t i = 0; i < delegate_count_; ++i) SOCSIM_RT_TRY(verify_delegate(i));
   for (uint32_t i = 0; i < instruction_count_; ++i) SOCSIM_RT_TRY(verify_instruction(i));
@@ -126,7 +142,7 @@ Error Program::verify() const {
 }
 
 Error Program::verify_string(uint32_t offset, uint32_t length) const {
-  SOCSIM_RT_CHECK(length >= 1 && length <= fmt::kMaxNameLength, Error::kProgramOutOfBounds);
+  SOCSIM_RT_CHECK(length >= 1 && length <= abi::kMaxNameLength, Error::kProgramOutOfBounds);
   SOCSIM_RT_CHECK(table_fits(file_size_, offset, length + 1, 1), Error::kProgramOutOfBounds);
   SOCSIM_RT_CHECK(data_[offset + length] == 0, Error::kProgramOutOfBounds);
   SOCSIM_RT_CHECK(memchr(data_ + offset, 0, length) == nullptr, Error::kProgramOutOfBounds);
@@ -134,11 +150,11 @@ Error Program::verify_string(uint32_t offset, uint32_t length) const {
 }
 
 Error Program::verify_tensor(uint32_t index) const {
-  const uint8_t* rec = data_ + tensors_offset_ + index * fmt::kTensorRecordSize;
-  SOCSIM_RT_CHECK(valid_dtype(rec[fmt::kTenDtype]), Error::kProgramBadTensor);
+  const uint8_t* rec = data_ + tensors_offset_ + index * ten::kSize;
+  SOCSIM_RT_CHECK(valid_dtype(rec[ten::kDtype]), Error::kProgramBadTensor);
   const TensorRecord t = tensor(index);
-  SOCSIM_RT_CHECK(rec[fmt::kTenRank] <= kMaxRank, Error::kProgramBadTensor);
-  SOCSIM_RT_CHECK(rec[fmt::kTenQuantKind] <= static_cast<uint8_t>(QuantKind::kPerChannel),
+  SOCSIM_RT_CHECK(rec[ten::kRank] <= kMaxRank, Error::kProgramBadTensor);
+  SOCSIM_RT_CHECK(rec[ten::kQuant] <= static_cast<uint8_t>(QuantKind::kPerChannel),
                   Error::kProgramBadTensor);
   uint64_t numel = 1;
   for (uint32_t d = 0; d < kMaxRank; ++d) {
@@ -153,15 +169,15 @@ Error Program::verify_tensor(uint32_t index) const {
   // Below 2 GiB, so kernels may index with int32 arithmetic.
   SOCSIM_RT_CHECK(numel * element_size(t.dtype) == t.nbytes && t.nbytes <= 0x7FFFFFFFu,
                   Error::kProgramBadTensor);
-  if (t.storage == fmt::kStoragePlanned) {
+  if (t.storage == abi::kStoragePlanned) {
     SOCSIM_RT_CHECK(t.buffer < buffer_count_, Error::kProgramBadMemoryPlan);
     SOCSIM_RT_CHECK(uint64_t{t.offset} + t.nbytes <= buffer_size(t.buffer),
                     Error::kProgramBadMemoryPlan);
-    SOCSIM_RT_CHECK(t.offset % fmt::kDataAlignment == 0, Error::kProgramMisaligned);
-  } else if (t.storage == fmt::kStorageConstant) {
-    SOCSIM_RT_CHECK(t.buffer == fmt::kNoBuffer, Error::kProgramBadTensor);
+    SOCSIM_RT_CHECK(t.offset % abi::kDataAlignment == 0, Error::kProgramMisaligned);
+  } else if (t.storage == abi::kStorageConstant) {
+    SOCSIM_RT_CHECK(t.buffer == abi::kNoBuffer, Error::kProgramBadTensor);
     SOCSIM_RT_CHECK(uint64_t{t.offset} + t.nbytes <= constants_size_, Error::kProgramOutOfBounds);
-    SOCSIM_RT_CHECK(t.offset % fmt::kDataAlignment == 0, Error::kProgramMisaligned);
+    SOCSIM_RT_CHECK(t.offset % abi::kDataAlignment == 0, Error::kProgramMisaligned);
   } else {
     return Error::kProgramBadTensor;
   }
@@ -184,14 +200,14 @@ Error Program::verify_tensor(uint32_t index) const {
 }
 
 Error Program::verify_instruction(uint32_t index) const {
-  const uint8_t* rec = data_ + instructions_offset_ + index * fmt::kInstructionRecordSize;
-  const uint8_t kind = rec[fmt::kInsKind];
-  const uint32_t n_in = rec[fmt::kInsInputCount];
-  const uint32_t n_out = rec[fmt::kInsOutputCount];
-  const uint32_t ids_offset = rd_u32(rec + fmt::kInsTensorsOffset);
-  const uint32_t args_offset = rd_u32(rec + fmt::kInsArgsOffset);
-  const uint32_t arg_count = rd_u32(rec + fmt::kInsArgCount);
-  SOCSIM_RT_CHECK(kind == fmt::kInstructionKernel || kind == fmt::kInstructionDelegate,
+  const uint8_t* rec = data_ + instructions_offset_ + index * insn::kSize;
+  const uint8_t kind = rec[insn::kKind];
+  const uint32_t n_in = rec[insn::kInputCount];
+  const uint32_t n_out = rec[insn::kOutputCount];
+  const uint32_t ids_offset = rd_u32(rec + insn::kTensorsOffset);
+  const uint32_t args_offset = rd_u32(rec + insn::kArgsOffset);
+  const uint32_t arg_count = rd_u32(rec + insn::kArgCount);
+  SOCSIM_RT_CHECK(kind == abi::kInstructionKernel || kind == abi::kInstructionDelegate,
                   Error::kProgramBadInstruction);
   SOCSIM_RT_CHECK(n_out >= 1, Error::kProgramBadInstruction);
   SOCSIM_RT_CHECK(table_fits(file_size_, ids_offset, n_in + n_out, 4) &&
@@ -202,14 +218,13 @@ Error Program::verify_instruction(uint32_t index) const {
     const uint32_t id = rd_u32(data_ + ids_offset + 4 * i);
     SOCSIM_RT_CHECK(id < tensor_count_, Error::kProgramBadInstruction);
     if (i >= n_in) {
-      SOCSIM_RT_CHECK(tensor(id).storage == fmt::kStoragePlanned, Error::kProgramBadInstruction);
+      SOCSIM_RT_CHECK(tensor(id).storage == abi::kStoragePlanned, Error::kProgramBadInstruction);
     }
   }
-  if (kind == fmt::kInstructionKernel) {
-    SOCSIM_RT_TRY(
-        verify_string(rd_u32(rec + fmt::kInsNameOffset), rd_u32(rec + fmt::kInsNameLength)));
+  if (kind == abi::kInstructionKernel) {
+    SOCSIM_RT_TRY(verify_string(rd_u32(rec + insn::kNameOffset), rd_u32(rec + insn::kNameLength)));
   } else {
-    SOCSIM_RT_CHECK(rd_u32(rec + fmt::kInsDelegateIndex) < delegate_count_,
+    SOCSIM_RT_CHECK(rd_u32(rec + insn::kDelegateIndex) < delegate_count_,
                     Error::kProgramBadInstruction);
   }
   return Error::kOk;
@@ -217,11 +232,11 @@ Error Program::verify_instruction(uint32_t index) const {
 
 Error Program::verify_delegate(uint32_t index) const {
   const DelegateRecord d = delegate(index);
-  const uint8_t* rec = data_ + delegates_offset_ + index * fmt::kDelegateRecordSize;
-  const uint32_t blob_offset = rd_u32(rec + fmt::kDelBlobOffset);
-  SOCSIM_RT_TRY(verify_string(rd_u32(rec + fmt::kDelIdOffset), d.backend_id_length));
+  const uint8_t* rec = data_ + delegates_offset_ + index * del::kSize;
+  const uint32_t blob_offset = rd_u32(rec + del::kBlobOffset);
+  SOCSIM_RT_TRY(verify_string(rd_u32(rec + del::kBackendIdOffset), d.backend_id_length));
   SOCSIM_RT_CHECK(table_fits(file_size_, blob_offset, d.blob_size, 1), Error::kProgramOutOfBounds);
-  SOCSIM_RT_CHECK(blob_offset % fmt::kDataAlignment == 0, Error::kProgramMisaligned);
+  SOCSIM_RT_CHECK(blob_offset % abi::kDataAlignment == 0, Error::kProgramMisaligned);
   return Error::kOk;
 }
 
@@ -236,53 +251,53 @@ uint32_t Program::output_tensor_id(uint32_t index) const {
 }
 
 uint32_t Program::buffer_size(uint32_t index) const {
-  return rd_u32(data_ + buffers_offset_ + fmt::kBufferRecordSize * index);
+  return rd_u32(data_ + buffers_offset_ + abi::buffer_record::kSize * index);
 }
 
 TensorRecord Program::tensor(uint32_t index) const {
-  const uint8_t* rec = data_ + tensors_offset_ + index * fmt::kTensorRecordSize;
+  const uint8_t* rec = data_ + tensors_offset_ + index * ten::kSize;
   TensorRecord t;
-  t.dtype = static_cast<ScalarType>(rec[fmt::kTenDtype]);
-  t.rank = rec[fmt::kTenRank] <= kMaxRank ? rec[fmt::kTenRank] : kMaxRank;
-  t.storage = rec[fmt::kTenStorage];
-  t.quant_kind = static_cast<QuantKind>(rec[fmt::kTenQuantKind]);
-  for (uint32_t d = 0; d < kMaxRank; ++d) t.dims[d] = rd_u32(rec + fmt::kTenDims + 4 * d);
-  t.nbytes = rd_u32(rec + fmt::kTenNbytes);
-  t.buffer = rd_u32(rec + fmt::kTenBuffer);
-  t.offset = rd_u32(rec + fmt::kTenOffset);
-  t.scale = rd_f32(rec + fmt::kTenScale);
-  t.zero_point = static_cast<int32_t>(rd_u32(rec + fmt::kTenZeroPoint));
-  t.quant_axis = rd_u32(rec + fmt::kTenQuantAxis);
-  t.channels = rd_u32(rec + fmt::kTenChannels);
-  t.scales_offset = rd_u32(rec + fmt::kTenScalesOffset);
-  t.zero_points_offset = rd_u32(rec + fmt::kTenZeroPointsOffset);
+  t.dtype = static_cast<ScalarType>(rec[ten::kDtype]);
+  t.rank = rec[ten::kRank] <= kMaxRank ? rec[ten::kRank] : kMaxRank;
+  t.storage = rec[ten::kStorage];
+  t.quant_kind = static_cast<QuantKind>(rec[ten::kQuant]);
+  for (uint32_t d = 0; d < kMaxRank; ++d) t.dims[d] = rd_u32(rec + ten::kDims + 4 * d);
+  t.nbytes = rd_u32(rec + ten::kNbytes);
+  t.buffer = rd_u32(rec + ten::kBuffer);
+  t.offset = rd_u32(rec + ten::kOffset);
+  t.scale = rd_f32(rec + ten::kScale);
+  t.zero_point = static_cast<int32_t>(rd_u32(rec + ten::kZeroPoint));
+  t.quant_axis = rd_u32(rec + ten::kQuantAxis);
+  t.channels = rd_u32(rec + ten::kChannels);
+  t.scales_offset = rd_u32(rec + ten::kScalesOffset);
+  t.zero_points_offset = rd_u32(rec + ten::kZeroPointsOffset);
   return t;
 }
 
 InstructionRecord Program::instruction(uint32_t index) const {
-  const uint8_t* rec = data_ + instructions_offset_ + index * fmt::kInstructionRecordSize;
+  const uint8_t* rec = data_ + instructions_offset_ + index * insn::kSize;
   InstructionRecord ins;
-  ins.kind = rec[fmt::kInsKind];
-  ins.input_count = rec[fmt::kInsInputCount];
-  ins.output_count = rec[fmt::kInsOutputCount];
-  if (ins.kind == fmt::kInstructionKernel) {
-    ins.name = reinterpret_cast<const char*>(data_ + rd_u32(rec + fmt::kInsNameOffset));
-    ins.name_length = rd_u32(rec + fmt::kInsNameLength);
+  ins.kind = rec[insn::kKind];
+  ins.input_count = rec[insn::kInputCount];
+  ins.output_count = rec[insn::kOutputCount];
+  if (ins.kind == abi::kInstructionKernel) {
+    ins.name = reinterpret_cast<const char*>(data_ + rd_u32(rec + insn::kNameOffset));
+    ins.name_length = rd_u32(rec + insn::kNameLength);
   }
-  ins.tensor_ids = reinterpret_cast<const uint32_t*>(data_ + rd_u32(rec + fmt::kInsTensorsOffset));
-  ins.args = reinterpret_cast<const int32_t*>(data_ + rd_u32(rec + fmt::kInsArgsOffset));
-  ins.arg_count = rd_u32(rec + fmt::kInsArgCount);
-  ins.delegate_index = rd_u32(rec + fmt::kInsDelegateIndex);
+  ins.tensor_ids = reinterpret_cast<const uint32_t*>(data_ + rd_u32(rec + insn::kTensorsOffset));
+  ins.args = reinterpret_cast<const int32_t*>(data_ + rd_u32(rec + insn::kArgsOffset));
+  ins.arg_count = rd_u32(rec + insn::kArgCount);
+  ins.delegate_index = rd_u32(rec + insn::kDelegateIndex);
   return ins;
 }
 
 DelegateRecord Program::delegate(uint32_t index) const {
-  const uint8_t* rec = data_ + delegates_offset_ + index * fmt::kDelegateRecordSize;
+  const uint8_t* rec = data_ + delegates_offset_ + index * del::kSize;
   DelegateRecord d;
-  d.backend_id = reinterpret_cast<const char*>(data_ + rd_u32(rec + fmt::kDelIdOffset));
-  d.backend_id_length = rd_u32(rec + fmt::kDelIdLength);
-  d.blob = data_ + rd_u32(rec + fmt::kDelBlobOffset);
-  d.blob_size = rd_u32(rec + fmt::kDelBlobSize);
+  d.backend_id = reinterpret_cast<const char*>(data_ + rd_u32(rec + del::kBackendIdOffset));
+  d.backend_id_length = rd_u32(rec + del::kBackendIdLength);
+  d.blob = data_ + rd_u32(rec + del::kBlobOffset);
+  d.blob_size = rd_u32(rec + del::kBlobSize);
   return d;
 }
 

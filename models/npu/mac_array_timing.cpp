@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "models/npu/npu_functional.h"
+#include "models/npu/npu_layer.h"
 
 namespace socsim {
 
@@ -18,25 +18,7 @@ namespace {
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-// A convolution as the planner sees it; fully connected layers are 1x1 convolutions over a
-// (rows x 1) image, which moves the same bytes and MACs.
-struct ConvView {
-  uint64_t n, cin, hin, win, cout, ho, wo, kh, kw, stride, pad_t, dil, groups;
-  bool depthwise;
-};
-
-ConvView conv_view(const LayerDescriptor& d) {
-  if (d.op == kOpLinear) {
-    return {1, d.in_shape[1], d.in_shape[0], 1, d.out_shape[1], d.out_shape[0], 1, 1, 1, 1, 0,
-            1, 1, false};
-  }
-  const int32_t* a = d.args;
-  const uint64_t groups = static_cast<uint64_t>(a[8]);
-  return {d.in_shape[0], d.in_shape[1], d.in_shape[2], d.in_shape[3], d.out_shape[1],
-          d.out_shape[2], d.out_shape[3], d.in1_shape[2], d.in1_shape[3],
-          static_cast<uint64_t>(a[0]), static_cast<uint64_t>(a[2]), static_cast<uint64_t>(a[6]),
-          groups, groups > 1 && groups == d.in_shape[1] && groups == d.out_shape[1]};
-}
+using ConvView = NpuConvView;
 
 // Input rows (inside the image) that output rows [r0, r1) read.
 uint64_t input_rows(const ConvView& v, uint64_t r0, uint64_t r1) {
@@ -250,14 +232,16 @@ std::vector<NpuTile> conv_core_tiles(const NpuConfig& c, const ConvView& v, doub
   return tiles;
 }
 
-void plan_conv(const NpuConfig& c, const LayerDescriptor& d, LayerPlan* plan) {
-  const ConvView v = conv_view(d);
+// ---- elementwise and pooling operators on the vector path ----------------------------------
+
+}  // namespace
+
+void plan_array_layer(const NpuConfig& c, const NpuConvView& v, LayerPlan* plan) {
   const size_t dt = 0;  // int8: the only type descriptors carry today
   const uint64_t b = 1;
   const NpuAlignment& al = c.alignment[dt];
   const double throughput = c.throughput[dt];
   const uint64_t block = v.depthwise ? al.depthwise : al.conv_output;
-  plan->op_type = d.op == kOpLinear ? "FullyConnected" : (v.depthwise ? "DepthwiseConv" : "Conv");
   plan->uses_array = true;
   const std::vector<CoreShare> shares = split_channels(c, v.cout, block, v.groups == 1 || v.depthwise);
   plan->cores_used = static_cast<uint32_t>(shares.size());
@@ -281,31 +265,14 @@ void plan_conv(const NpuConfig& c, const LayerDescriptor& d, LayerPlan* plan) {
   merge_core_tiles(per_core, plan);
 }
 
-// ---- elementwise and pooling operators on the vector path ----------------------------------
-
-void plan_vector(const NpuConfig& c, const LayerDescriptor& d, LayerPlan* plan) {
+void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* plan) {
   const size_t dt = 0;
   const uint64_t b = 1;
   const double throughput = c.throughput[dt];
   const uint64_t block = c.alignment[dt].other;
-  const uint64_t n = d.in_shape[0], ch = d.in_shape[1], hin = d.in_shape[2], win = d.in_shape[3];
-  const uint64_t ho = d.out_shape[2], wo = d.out_shape[3];
-  const bool binary = d.op == kOpAdd || d.op == kOpMul;
-  uint64_t kh = 1, kw = 1, stride = 1, pad_t = 0;
-  if (d.op == kOpMaxPool2d || d.op == kOpAvgPool2d) {
-    kh = static_cast<uint64_t>(d.args[0]);
-    kw = static_cast<uint64_t>(d.args[1]);
-    stride = static_cast<uint64_t>(d.args[2]);
-    pad_t = static_cast<uint64_t>(d.args[4]);
-  } else if (d.op == kOpGlobalAvgPool2d) {
-    kh = hin;
-    kw = win;
-    stride = 1;
-  }
-  static const char* const kNames[] = {"", "", "", "Add", "Mul", "MaxPool", "AveragePool",
-                                       "GlobalAveragePool"};
-  plan->op_type = kNames[d.op];
-  const ConvView v{n, ch, hin, win, ch, ho, wo, kh, kw, stride, pad_t, 1, 1, false};
+  const uint64_t n = vv.n, ch = vv.ch, win = vv.win, ho = vv.ho, wo = vv.wo, kh = vv.kh, kw = vv.kw;
+  const bool binary = vv.binary;
+  const ConvView v{n, ch, vv.hin, win, ch, ho, wo, kh, kw, vv.stride, vv.pad_t, 1, 1, false};
   const std::vector<CoreShare> shares = split_channels(c, ch, block, true);
   plan->cores_used = static_cast<uint32_t>(shares.size());
   const uint64_t operands = binary ? 2 : 1;
@@ -337,6 +304,7 @@ void plan_vector(const NpuConfig& c, const LayerDescriptor& d, LayerPlan* plan) 
         const uint64_t in_bytes = n * cn * input_rows(v, r0, r1) * win * b;
         tile.input_bytes = in_bytes;
         if (binary) tile.weight_bytes = in_bytes;
+        if (tiles.empty()) tile.weight_bytes += vv.table_bytes;
         const uint64_t work = n * align_up(cn, block) * (r1 - r0) * wo * kh * kw;
         tile.compute_cycles = static_cast<uint64_t>(
             static_cast<double>(ceil_div(work, c.columns)) / throughput + 0.999999);
@@ -350,16 +318,17 @@ void plan_vector(const NpuConfig& c, const LayerDescriptor& d, LayerPlan* plan) 
   plan->buffer_bytes = 0;
 }
 
-}  // namespace
+NpuVectorView vector_view(const LayerDescriptor& d) {
+  return {d.in_shape[0], d.in_shape[1], d.in_shape[2], d.in_shape[3], d.out_shape[2],
+          d.out_shape[3], 1, 1, 1, 0, false, 0};
+}
 
 LayerPlan plan_layer(const NpuConfig& config, const LayerDescriptor& d) {
+  const NpuLayerType& type = *find_npu_layer(d.op);
   LayerPlan plan;
-  plan.macs = layer_macs(d);
-  if (d.op == kOpConv2d || d.op == kOpLinear) {
-    plan_conv(config, d, &plan);
-  } else {
-    plan_vector(config, d, &plan);
-  }
+  plan.op_type = type.report_name;
+  plan.macs = type.layer->macs(d);
+  type.layer->plan(config, d, &plan);
   return plan;
 }
 

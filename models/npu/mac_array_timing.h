@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "firmware/abi/generated/npu_descriptor.h"
 #include "models/npu/npu_config.h"
-#include "models/npu/npu_interface.h"
 
 namespace socsim {
 
@@ -46,8 +46,36 @@ struct LayerPlan {
   std::vector<NpuTile> tiles;
 };
 
-/// Plans a layer (the descriptor must pass validate_layer()).
+/// Plans a layer (the descriptor must pass validate_layer()): its layer entry's plan, with
+/// the report name of its opcode.
 LayerPlan plan_layer(const NpuConfig& config, const npu::LayerDescriptor& d);
+
+/// A convolution as the planner sees it: N x Cin x Hin x Win in, Cout x Ho x Wo out, Kh x Kw
+/// windows with a vertical stride, top padding and dilation, groups. A fully connected layer
+/// is a 1x1 convolution over a (rows x 1) image, which moves the same bytes and MACs.
+struct NpuConvView {
+  uint64_t n, cin, hin, win, cout, ho, wo, kh, kw, stride, pad_t, dil, groups;
+  bool depthwise;
+};
+
+/// Plans a layer on the MAC array (layer entries' plan functions call it).
+void plan_array_layer(const NpuConfig& config, const NpuConvView& v, LayerPlan* plan);
+
+/// An elementwise or pooling layer as the vector path sees it: N x C planes of Hin x Win in,
+/// Ho x Wo out, windows of Kh x Kw with a vertical stride and top padding; `binary` layers
+/// stream a second input of the input's size; `table_bytes` are read once, with the first
+/// tile (a lookup table).
+struct NpuVectorView {
+  uint64_t n, ch, hin, win, ho, wo, kh, kw, stride, pad_t;
+  bool binary;
+  uint64_t table_bytes;
+};
+
+/// The vector view of an elementwise layer: the descriptor's shapes, 1 x 1 windows, one input.
+NpuVectorView vector_view(const npu::LayerDescriptor& d);
+
+/// Plans a layer on the vector path of `columns` elements per cycle.
+void plan_vector_layer(const NpuConfig& config, const NpuVectorView& v, LayerPlan* plan);
 
 /// The result of playing a schedule.
 struct ScheduleTimes {

@@ -17,21 +17,32 @@ namespace {
 // context switches rare.
 constexpr uint64_t kSyncCycles = 256;
 
+// The fused activation of a layer, appended to its OpType in the report (ConvRelu, AddClip).
 std::string activation_suffix(const LayerDescriptor& d) {
-  int32_t zp = 0, lo = -128, hi = 127;
-  if (d.op == kOpConv2d) {
-    zp = d.args[10], lo = d.args[11], hi = d.args[12];
-  } else if (d.op == kOpLinear) {
-    zp = d.args[1], lo = d.args[2], hi = d.args[3];
-  } else if (d.op == kOpAdd) {
-    zp = d.args[5], lo = d.args[6], hi = d.args[7];
-  } else if (d.op == kOpMul) {
-    zp = d.args[4], lo = d.args[5], hi = d.args[6];
-  }
-  if (lo == std::max(zp, -128) && hi == 127) return "Relu";
-  if (lo > -128 || hi < 127) return "Clip";
+  NpuOutputBounds b;
+  if (!find_npu_layer(d.op)->layer->output_bounds(d, &b)) return "";
+  if (b.lo == std::max(b.zero_point, -128) && b.hi == 127) return "Relu";
+  if (b.lo > -128 || b.hi < 127) return "Clip";
   return "";
 }
+
+// A layer's operands as fetched at its start: one buffer per descriptor slot, in 32-bit
+// words so that int32 operands (bias, requantisation) are aligned; the output is computed
+// into its buffer and written by the output DMA.
+struct OperandBuffers {
+  std::vector<int32_t> words[kAddrCount];
+
+  uint8_t* bytes(uint32_t slot) { return reinterpret_cast<uint8_t*>(words[slot].data()); }
+  NpuOperands operands() {
+    NpuOperands ops;
+    ops.input = reinterpret_cast<const int8_t*>(words[kAddrInput].data());
+    ops.weights = reinterpret_cast<const int8_t*>(words[kAddrWeights].data());
+    ops.bias = words[kAddrBias].data();
+    ops.requant = words[kAddrRequant].data();
+    ops.output = reinterpret_cast<int8_t*>(words[kAddrOutput].data());
+    return ops;
+  }
+};
 
 }  // namespace
 
@@ -240,22 +251,13 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
 
   // Functional results, from the operands as they are at the layer's start.
   const NpuOperandSizes sizes = operand_sizes(d);
-  std::vector<uint8_t> operands[kAddrCount];
+  OperandBuffers operands;
   for (uint32_t slot = 0; slot < kAddrCount; ++slot) {
-    operands[slot].resize(sizes.bytes[slot]);
+    operands.words[slot].resize((sizes.bytes[slot] + 3) / 4);
     if (slot == kAddrOutput || sizes.bytes[slot] == 0) continue;
-    if (!fetch(d.addr[slot], operands[slot].data(), sizes.bytes[slot])) return kNpuBusError;
+    if (!fetch(d.addr[slot], operands.bytes(slot), sizes.bytes[slot])) return kNpuBusError;
   }
-  NpuOperands ops;
-  ops.input = reinterpret_cast<const int8_t*>(operands[kAddrInput].data());
-  ops.weights = reinterpret_cast<const int8_t*>(operands[kAddrWeights].data());
-  std::vector<int32_t> bias(sizes.bytes[kAddrBias] / 4), requant(sizes.bytes[kAddrRequant] / 4);
-  std::memcpy(bias.data(), operands[kAddrBias].data(), sizes.bytes[kAddrBias]);
-  std::memcpy(requant.data(), operands[kAddrRequant].data(), sizes.bytes[kAddrRequant]);
-  ops.bias = bias.data();
-  ops.requant = requant.data();
-  ops.output = reinterpret_cast<int8_t*>(operands[kAddrOutput].data());
-  const NpuError failed = execute_layer(d, ops);
+  const NpuError failed = execute_layer(d, operands.operands());
   if (failed != kNpuOk) return failed;
 
   // Timing: the tile schedule played against the bus; outputs written with their values.
@@ -266,7 +268,7 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
     if (sizes.bytes[slot] != 0) streams[1].segments.push_back({d.addr[slot], sizes.bytes[slot]});
   }
   streams[2].segments.push_back({d.addr[kAddrOutput], sizes.bytes[kAddrOutput]});
-  streams[2].write_data = operands[kAddrOutput].data();
+  streams[2].write_data = operands.bytes(kAddrOutput);
   for (Stream& s : streams) {
     for (const Stream::Segment& seg : s.segments) s.total += seg.size;
   }

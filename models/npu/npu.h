@@ -1,4 +1,4 @@
-// The NPU as a SystemC TLM-2.0 device: a register target (npu_interface.h) and a DMA
+// The NPU as a SystemC TLM-2.0 device: a register target (firmware/abi/npu_registers.h) and a DMA
 // initiator that reads a command list of layer descriptors and the layers' operands through
 // the SoC's router, so that DDR bandwidth and contention come from the DDR model.
 //
@@ -19,12 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "firmware/abi/generated/npu_descriptor.h"
+#include "firmware/abi/npu_registers.h"
 #include "models/common/clock.h"
 #include "models/common/initiator.h"
 #include "models/common/irq.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_config.h"
-#include "models/npu/npu_interface.h"
 #include "models/peripherals/register_device.h"
 
 namespace socsim {

@@ -3,11 +3,11 @@
 #include <cmath>
 #include <filesystem>
 
+#include "firmware/abi/generated/npu_descriptor.h"
+
 namespace socsim {
 
-const char* const kNpuOperatorNames[] = {"conv2d", "depthwise_conv2d", "linear", "add", "mul",
-                                         "max_pool2d", "avg_pool2d", "global_avg_pool2d",
-                                         nullptr};
+const char* const* const kNpuOperatorNames = npu::kPresetOperatorClasses;
 const char* const kNpuFusionNames[] = {"relu", "clip", nullptr};
 
 namespace {

@@ -63,8 +63,9 @@ struct NpuConfig {
   }
 };
 
-/// Operator classes a preset may list under `operators`, and activations under `fusions`.
-extern const char* const kNpuOperatorNames[];
+/// Operator classes a preset may list under `operators` (the operator schema's NPU classes,
+/// NULL-terminated), and activations under `fusions`.
+extern const char* const* const kNpuOperatorNames;
 extern const char* const kNpuFusionNames[];
 
 /// Loads and validates a preset file (strict: unknown keys are errors).

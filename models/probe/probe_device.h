@@ -6,23 +6,25 @@
 //   +0x4 write: END region id
 //   +0x8 write: VALUE, the element count of the innermost open region
 //   +0xC read:  kProbeMagic ("PROB"), so firmware can check the device is there
+// (offsets and magic: firmware/abi/probe_registers.h, shared with the firmware's HAL)
 // Other offsets read 0; writes elsewhere are refused (a bus error names the address).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 
+#include "firmware/abi/probe_registers.h"
 #include "models/peripherals/register_device.h"
 
 namespace socsim {
 
 class ProbeDevice : public RegisterDevice {
  public:
-  static constexpr uint32_t kBegin = 0x0;
-  static constexpr uint32_t kEnd = 0x4;
-  static constexpr uint32_t kValue = 0x8;
-  static constexpr uint32_t kMagicOffset = 0xC;
-  static constexpr uint32_t kProbeMagic = 0x50524F42;
+  static constexpr uint32_t kBegin = SOCSIM_PROBE_REG_BEGIN;
+  static constexpr uint32_t kEnd = SOCSIM_PROBE_REG_END;
+  static constexpr uint32_t kValue = SOCSIM_PROBE_REG_VALUE;
+  static constexpr uint32_t kMagicOffset = SOCSIM_PROBE_REG_MAGIC;
+  static constexpr uint32_t kProbeMagic = SOCSIM_PROBE_MAGIC_VALUE;
 
   using RegisterDevice::RegisterDevice;
   /// Stores accepted so far (BEGIN, END and VALUE).

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "models/probe/runtime_abi.h"
+#include "firmware/abi/runtime_probe_abi.h"
 
 namespace socsim {
 

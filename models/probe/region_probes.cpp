@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "firmware/abi/runtime_probe_abi.h"
 #include "models/common/config.h"
-#include "models/probe/runtime_abi.h"
 
 namespace socsim {
 

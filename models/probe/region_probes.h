@@ -10,7 +10,8 @@
 //   first     from reset to the retirement of the first instruction at an address.
 //   mark      between a BEGIN and an END store of one id to the probe register.
 // Function regions may read the number of elements an operator or delegate call processes
-// from the call's arguments (see runtime_abi.h), without executing anything on the core.
+// from the call's arguments (firmware/abi/runtime_probe_abi.h), without executing anything on the
+// core.
 #pragma once
 
 #include <cstdint>

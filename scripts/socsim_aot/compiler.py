@@ -6,79 +6,28 @@ activations calibrated on sample inputs, per-channel symmetric weights, int32 bi
 fixed-point requantisation), optionally move operators to a delegate backend, plan memory
 (tensor lifetimes, best-fit offsets in one planned buffer) and write the program file
 (docs/program-format.md). The arithmetic is described in docs/runtime.md.
+
+What is particular to an operator (which ONNX nodes lower to it, how it is quantised, its
+argument values) is in its schema entry (socsim_aot/schema/); this module drives them.
 """
 
 import argparse
-import dataclasses
-import math
-import struct
 import sys
 from typing import Dict, List, Optional
 
 import numpy as np
 
-from socsim_aot import fixed_point as fx
 from socsim_aot import npu_partition
 from socsim_aot import program_format as pf
 from socsim_aot import reference
+from socsim_aot import schema
+from socsim_aot.ir import (INF, CompileError, Graph, Node, OnnxNode, Quantizer,  # noqa: F401
+                           Value, scale_from_range)
+from socsim_aot.schema import activations, conv, layouts
 
-INF = float("inf")
-
-
-class CompileError(Exception):
-    """A model the compiler cannot translate; the message names the node and operator."""
-
-
-@dataclasses.dataclass
-class Value:
-    name: str
-    shape: List[int]
-    dtype: np.dtype
-    const: Optional[np.ndarray] = None
-    scale: float = 0.0  # int8 activations: per-tensor scale (zero point is 0: symmetric)
-    zero_point: int = 0
-    channel_scales: Optional[np.ndarray] = None  # int8 weights: per output channel
-
-
-@dataclasses.dataclass
-class Node:
-    op: str  # runtime operator name
-    inputs: List[str]
-    outputs: List[str]
-    attrs: dict
-    where: str  # "node 'NAME' (op TYPE)" for messages
-
-
-SUPPORTED_ONNX = ("Add", "Sub", "Mul", "Relu", "Clip", "Conv", "Gemm", "MatMul", "MaxPool",
-                  "AveragePool", "GlobalAveragePool", "Softmax", "Reshape", "Flatten",
-                  "Squeeze", "Unsqueeze", "Transpose", "Concat", "Identity", "Dropout",
-                  "Constant", "BatchNormalization")
-
-
-class Graph:
-    def __init__(self):
-        self.values: Dict[str, Value] = {}
-        self.nodes: List[Node] = []
-        self.inputs: List[str] = []
-        self.outputs: List[str] = []
-        self.alias: Dict[str, str] = {}
-        self.use_count: Dict[str, int] = {}  # ONNX consumers of each value
-
-    def resolve(self, name):
-        while name in self.alias:
-            name = self.alias[name]
-        return name
-
-    def value(self, name) -> Value:
-        return self.values[self.resolve(name)]
-
-    def add_const(self, name, array):
-        array = np.ascontiguousarray(array)
-        self.values[name] = Value(name, list(array.shape), array.dtype, const=array)
-        return name
-
-    def consumers(self, name):
-        return [n for n in self.nodes if name in n.inputs]
+# ONNX operators that are no operator of their own: values, aliases, folded normalisation.
+STRUCTURAL_ONNX = ("Identity", "Dropout", "Constant", "BatchNormalization")
+SUPPORTED_ONNX = tuple(schema.onnx_operators()) + STRUCTURAL_ONNX
 
 
 # ---- ONNX import ---------------------------------------------------------------------------
@@ -148,21 +97,10 @@ def load_onnx(path) -> Graph:
     return g
 
 
-def _const(g, name, where, what):
-    v = g.value(name)
-    if v.const is None:
-        raise CompileError(f"{where}: {what} must be a constant")
-    return v.const
-
-
 def _import_node(g: Graph, node, a, where):
     op = node.op_type
     ins = [g.resolve(i) for i in node.input]
     outs = list(node.output)
-
-    def emit(ir_op, inputs, **attrs):
-        g.nodes.append(Node(ir_op, inputs, outs[:1], attrs, where))
-
     if op == "Constant":
         if "value" not in a:
             raise CompileError(f"{where}: only tensor-valued Constant is supported")
@@ -172,117 +110,50 @@ def _import_node(g: Graph, node, a, where):
     if op in ("Identity", "Dropout"):
         g.alias[outs[0]] = ins[0]
         return
-    # Fold nodes whose inputs are all constants with the reference executor's semantics.
-    if all(g.value(i).const is not None for i in ins if i) and op in (
-            "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose"):
-        out = g.values[outs[0]]
-        data = g.value(ins[0]).const
-        if op == "Transpose":
-            data = np.transpose(data, a.get("perm"))
-        g.add_const(outs[0], data.reshape(out.shape))
+    onnx_node = OnnxNode(g, op, a, ins, outs, where)
+    if op == "BatchNormalization":
+        _fold_batch_norm(onnx_node)
         return
-    if op in ("Add", "Sub", "Mul"):
-        emit(op.lower(), ins[:2])
-    elif op == "Relu":
-        emit("relu", ins[:1])
-    elif op == "Clip":
-        lo, hi = a.get("min", -INF), a.get("max", INF)
-        if len(ins) > 1 and ins[1]:
-            lo = float(_const(g, ins[1], where, "min"))
-        if len(ins) > 2 and ins[2]:
-            hi = float(_const(g, ins[2], where, "max"))
-        emit("clip", ins[:1], lo=lo, hi=hi)
-    elif op == "Conv":
-        if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
-            raise CompileError(f"{where}: auto_pad is not supported; export explicit pads")
-        w = _const(g, ins[1], where, "the weight")
-        if w.ndim != 4:
-            raise CompileError(f"{where}: only 2-D convolution is supported")
-        if len(ins) < 3 or not ins[2]:
-            ins = ins[:2] + [g.add_const(outs[0] + "::bias", np.zeros(w.shape[0], np.float32))]
-        pads = list(a.get("pads", [0, 0, 0, 0]))
-        emit("conv2d", ins[:3], stride=list(a.get("strides", [1, 1])), pads=pads,
-             dilation=list(a.get("dilations", [1, 1])), groups=int(a.get("group", 1)),
-             lo=-INF, hi=INF)
-    elif op in ("Gemm", "MatMul"):
-        w = _const(g, ins[1], where, "the weight (B)")
-        if op == "Gemm":
-            if a.get("transA", 0) or a.get("alpha", 1.0) != 1.0 or a.get("beta", 1.0) != 1.0:
-                raise CompileError(f"{where}: only Gemm with alpha=beta=1, transA=0")
-            if not a.get("transB", 0):
-                w = w.T
-        else:
-            if w.ndim != 2:
-                raise CompileError(f"{where}: MatMul needs a 2-D constant right operand")
-            w = w.T
-        wname = g.add_const(outs[0] + "::weight", np.ascontiguousarray(w, np.float32))
-        if op == "Gemm" and len(ins) > 2 and ins[2]:
-            b = _const(g, ins[2], where, "the bias (C)").reshape(-1)
-            if b.size == 1:
-                b = np.full(w.shape[0], b[0], np.float32)
-        else:
-            b = np.zeros(w.shape[0], np.float32)
-        bname = g.add_const(outs[0] + "::bias", b.astype(np.float32))
-        emit("linear", [ins[0], wname, bname], lo=-INF, hi=INF)
-    elif op in ("MaxPool", "AveragePool"):
-        if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
-            raise CompileError(f"{where}: auto_pad is not supported; export explicit pads")
-        if any(d != 1 for d in a.get("dilations", [1, 1])):
-            raise CompileError(f"{where}: dilated pooling is not supported")
-        kernel = list(a["kernel_shape"])
-        if len(kernel) != 2:
-            raise CompileError(f"{where}: only 2-D pooling is supported")
-        attrs = dict(kernel=kernel, stride=list(a.get("strides", [1, 1])),
-                     pads=list(a.get("pads", [0, 0, 0, 0])), ceil=int(a.get("ceil_mode", 0)))
-        if op == "AveragePool":
-            attrs["include_pad"] = int(a.get("count_include_pad", 0))
-        emit("max_pool2d" if op == "MaxPool" else "avg_pool2d", ins[:1], **attrs)
-    elif op == "GlobalAveragePool":
-        emit("global_avg_pool2d", ins[:1])
-    elif op == "Softmax":
-        rank = len(g.value(ins[0]).shape)
-        axis = a.get("axis", -1)
-        if axis % rank != rank - 1:
-            raise CompileError(f"{where}: softmax is supported over the last axis only")
-        emit("softmax", ins[:1])
-    elif op in ("Reshape", "Flatten", "Squeeze", "Unsqueeze"):
-        emit("reshape", ins[:1])
-    elif op == "Transpose":
-        emit("transpose", ins[:1], perm=list(a["perm"]))
-    elif op == "Concat":
-        rank = len(g.values[outs[0]].shape)
-        emit("concat", ins, axis=int(a["axis"]) % rank)
-    elif op == "BatchNormalization":
-        _fold_batch_norm(g, ins, outs, a, where)
+    target = schema.onnx_operators()[op]
+    if target.lower is not None:
+        target.lower(onnx_node)
+    else:
+        onnx_node.emit(target.name, ins)
 
 
-def _fold_batch_norm(g, ins, outs, a, where):
-    producer = [n for n in g.nodes if n.outputs[0] == ins[0] and n.op == "conv2d"]
+def _fold_batch_norm(n: OnnxNode):
+    g, ins, outs = n.g, n.inputs, n.outputs
+    producer = [p for p in g.nodes if p.outputs[0] == ins[0] and p.op == conv.CONVOLUTION.name]
     if not producer or g.use_count.get(ins[0], 0) != 1 or ins[0] in g.outputs:
-        raise CompileError(f"{where}: BatchNormalization is supported only right after a Conv")
-    conv = producer[0]
-    scale, bias, mean, var = (_const(g, i, where, "BN parameters") for i in ins[1:5])
-    k = scale / np.sqrt(var + a.get("epsilon", 1e-5))
-    w = g.value(conv.inputs[1]).const * k[:, None, None, None]
-    b = (g.value(conv.inputs[2]).const - mean) * k + bias
-    conv.inputs[1] = g.add_const(outs[0] + "::weight", w.astype(np.float32))
-    conv.inputs[2] = g.add_const(outs[0] + "::bias", b.astype(np.float32))
-    g.alias[outs[0]] = conv.outputs[0]
+        n.fail("BatchNormalization is supported only right after a Conv")
+    node = producer[0]
+    scale, bias, mean, var = (n.const(i, "BN parameters") for i in ins[1:5])
+    k = scale / np.sqrt(var + n.attrs.get("epsilon", 1e-5))
+    w = g.value(node.inputs[1]).const * k[:, None, None, None]
+    b = (g.value(node.inputs[2]).const - mean) * k + bias
+    node.inputs[1] = g.add_const(outs[0] + "::weight", w.astype(np.float32))
+    node.inputs[2] = g.add_const(outs[0] + "::bias", b.astype(np.float32))
+    g.alias[outs[0]] = node.outputs[0]
 
 
 # ---- graph passes --------------------------------------------------------------------------
 
+FUSING_OPS = (conv.CONVOLUTION.name, conv.LINEAR.name)
+ACTIVATIONS = (activations.RELU.name, activations.CLAMP.name)
+
+
 def fuse_activations(g: Graph):
     """Conv/Linear followed by Relu or Clip (sole consumer, not an output) -> fused bounds."""
     for node in list(g.nodes):
-        if node.op not in ("conv2d", "linear"):
+        if node.op not in FUSING_OPS:
             continue
         out = node.outputs[0]
         users = g.consumers(out)
-        if len(users) != 1 or out in g.outputs or users[0].op not in ("relu", "clip"):
+        if len(users) != 1 or out in g.outputs or users[0].op not in ACTIVATIONS:
             continue
         act = users[0]
-        lo, hi = (0.0, INF) if act.op == "relu" else (act.attrs["lo"], act.attrs["hi"])
+        lo, hi = (0.0, INF) if act.op == activations.RELU.name else \
+            (act.attrs["lo"], act.attrs["hi"])
         node.attrs["lo"] = max(node.attrs["lo"], lo)
         node.attrs["hi"] = min(node.attrs["hi"], hi)
         node.outputs = act.outputs
@@ -290,15 +161,14 @@ def fuse_activations(g: Graph):
 
 
 def check_types(g: Graph):
-    """Plain (unquantised) integer graphs support only wrapping int8 arithmetic and data
-    movement; everything else must be float32."""
+    """Plain (unquantised) integer graphs support only the operators whose schema entry has a
+    kernel for the type (wrapping int8 arithmetic, data movement); everything else must be
+    float32."""
     for node in g.nodes:
+        op = schema.get(node.op)
         dtypes = {g.value(i).dtype for i in node.inputs if g.value(i).const is None}
         for dt in dtypes:
-            if dt == np.float32:
-                continue
-            if dt == np.int8 and node.op in ("add", "sub", "mul", "reshape", "transpose",
-                                             "concat", "relu", "max_pool2d"):
+            if dt == np.float32 or np.dtype(dt).name in op.dtypes:
                 continue
             raise CompileError(f"{node.where}: {node.op} on {dt} tensors is not supported "
                                "(integer graphs support int8 add/sub/mul and data movement)")
@@ -308,7 +178,7 @@ def delegate_cpu_packed(g: Graph) -> int:
     """Marks int8 wrapping adds of equal shapes for the cpu-packed backend."""
     count = 0
     for node in g.nodes:
-        if node.op != "add" or g.values[node.outputs[0]].scale > 0:
+        if node.op != schema.elementwise.ADD.name or g.values[node.outputs[0]].scale > 0:
             continue
         a, b, y = (g.value(n) for n in node.inputs + node.outputs)
         if a.dtype == b.dtype == y.dtype == np.int8 and a.shape == b.shape == y.shape and \
@@ -320,19 +190,12 @@ def delegate_cpu_packed(g: Graph) -> int:
 
 # ---- quantisation --------------------------------------------------------------------------
 
-SAME_SCALE_OPS = ("relu", "max_pool2d", "reshape", "transpose", "clip")
-
-
-def _scale_from_range(absmax):
-    return float(absmax) / 127.0 if absmax > 0 else 1.0
-
-
 def quantize_graph(g: Graph, ranges: Dict[str, float]):
     """Turns a calibrated float graph into an int8 graph with float32 inputs and outputs."""
     for name in list(g.values):
         v = g.values[name]
         if v.const is None and v.dtype == np.float32:
-            v.scale = _scale_from_range(ranges.get(name, 0.0))
+            v.scale = scale_from_range(ranges.get(name, 0.0))
     new_nodes = []
     # Inputs: quantize right after entry.
     renames = {}
@@ -340,36 +203,20 @@ def quantize_graph(g: Graph, ranges: Dict[str, float]):
         v = g.values[name]
         q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale)
         g.values[q.name] = q
-        new_nodes.append(Node("quantize", [name], [q.name], {}, f"graph input '{name}'"))
+        new_nodes.append(Node(schema.quantization.QUANTIZE.name, [name], [q.name], {},
+                              f"graph input '{name}'"))
         renames[name] = q.name
+    quantizer = Quantizer(g, new_nodes)
     for node in g.nodes:
         node.inputs = [renames.get(i, i) for i in node.inputs]
-        x = g.values[node.inputs[0]]
+        op = schema.get(node.op)
+        if op.quantize is not None:
+            op.quantize(quantizer, node)
         y = g.values[node.outputs[0]]
-        if node.op in SAME_SCALE_OPS:
-            y.scale = x.scale  # output shares the input's quantisation
-        elif node.op == "softmax":
-            y.scale, y.zero_point = 1.0 / 256.0, -128
-            node.inputs = node.inputs[:1] + [
-                g.add_const(node.outputs[0] + "::table", fx.softmax_table(x.scale))]
-        elif node.op == "concat":
-            fixed = []
-            for i, name in enumerate(node.inputs):
-                src = g.values[name]
-                if src.scale != y.scale:
-                    r = Value(f"{name}::rq{len(new_nodes)}", src.shape, np.dtype(np.int8),
-                              scale=y.scale)
-                    g.values[r.name] = r
-                    new_nodes.append(Node("requantize", [name], [r.name], {}, node.where))
-                    name = r.name
-                fixed.append(name)
-            node.inputs = fixed
-        if node.op in ("add", "sub", "mul", "concat"):
-            node.inputs = [_quantize_constant(g, i) for i in node.inputs]
-        if node.op in ("conv2d", "linear"):
-            _quantize_weights(g, node)
         if y.dtype == np.float32:
             y.dtype = np.dtype(np.int8)
+        if op.quantized:
+            node.op = op.quantized
         new_nodes.append(node)
     # Outputs: dequantize back to float32 under the original names.
     final_outputs = []
@@ -383,124 +230,23 @@ def quantize_graph(g: Graph, ranges: Dict[str, float]):
             node.outputs = [q.name if o == name else o for o in node.outputs]
         f = Value(name, v.shape, np.dtype(np.float32))
         g.values[name] = f
-        new_nodes.append(Node("dequantize", [q.name], [name], {}, f"graph output '{name}'"))
+        new_nodes.append(Node(schema.quantization.DEQUANTIZE.name, [q.name], [name], {},
+                              f"graph output '{name}'"))
         final_outputs.append(name)
     g.nodes = new_nodes
     g.outputs = final_outputs
 
 
-def _quantize_constant(g, name):
-    """A float constant operand of an elementwise op becomes a per-tensor int8 constant."""
-    v = g.values[name]
-    if v.const is None or v.dtype != np.float32:
-        return name
-    scale = _scale_from_range(np.abs(v.const).max(initial=0.0))
-    qname = name + "::q8"
-    g.add_const(qname, fx.quantize_f32(v.const, scale, 0))
-    g.values[qname].scale = scale
-    return qname
-
-
-def _quantize_weights(g, node):
-    x = g.values[node.inputs[0]]
-    y = g.values[node.outputs[0]]
-    w = g.values[node.inputs[1]].const.astype(np.float64)
-    b = g.values[node.inputs[2]].const.astype(np.float64)
-    absmax = np.abs(w.reshape(w.shape[0], -1)).max(axis=1)
-    ws = np.where(absmax > 0, absmax / 127.0, 1.0)
-    shape = (-1,) + (1,) * (w.ndim - 1)
-    wq = np.clip(np.floor(w / ws.reshape(shape) + 0.5), -127, 127).astype(np.int8)
-    bq = np.floor(b / (x.scale * ws) + 0.5)
-    if np.any(np.abs(bq) > 2 ** 30):
-        raise CompileError(f"{node.where}: quantised bias does not fit int32")
-    k = int(np.prod(w.shape[1:]))
-    if k * 255 * 127 + np.abs(bq).max(initial=0) >= 2 ** 31:
-        raise CompileError(f"{node.where}: int32 accumulator could overflow ({k} products)")
-    rq = np.array([fx.quantize_multiplier(float(x.scale * s / y.scale)) for s in ws], np.int32)
-    wname, bname, rname = (node.outputs[0] + suffix for suffix in ("::wq", "::bq", "::rq"))
-    g.add_const(wname, wq)
-    g.values[wname].channel_scales = ws.astype(np.float32)
-    g.add_const(bname, bq.astype(np.int32))
-    g.add_const(rname, rq.reshape(-1, 2))
-    node.inputs = [node.inputs[0], wname, bname, rname]
-
-
-def _act_bounds_q(lo, hi, v):
-    qlo = -128 if lo == -INF else max(-128, int(math.floor(lo / v.scale + 0.5)) + v.zero_point)
-    qhi = 127 if hi == INF else min(127, int(math.floor(hi / v.scale + 0.5)) + v.zero_point)
-    return qlo, qhi
-
-
 # ---- lowering to program instructions ------------------------------------------------------
 
-def _args(g: Graph, node: Node) -> List[int]:
-    """The operator's argument list (docs/runtime.md, "Operators")."""
-    a = node.attrs
-    x = g.values[node.inputs[0]]
-    y = g.values[node.outputs[0]]
-    quant = y.dtype == np.int8 and y.scale > 0 and x.scale > 0 or \
-        (node.op == "quantize") or (node.op == "dequantize")
-    fb = pf.float_bits
-    if node.op in ("add", "sub"):
-        if not quant:
-            return []
-        b = g.values[node.inputs[1]]
-        big = max(x.scale, b.scale) / y.scale
-        _, n = fx.quantize_multiplier(big)
-        return [x.zero_point, fx.multiplier_at_shift(x.scale / y.scale, n), b.zero_point,
-                fx.multiplier_at_shift(b.scale / y.scale, n), n, y.zero_point, -128, 127]
-    if node.op == "mul":
-        if not quant:
-            return []
-        b = g.values[node.inputs[1]]
-        m, n = fx.quantize_multiplier(x.scale * b.scale / y.scale)
-        return [x.zero_point, b.zero_point, m, n, y.zero_point, -128, 127]
-    if node.op == "relu":
-        return [y.zero_point] if x.dtype == np.int8 else []
-    if node.op == "clip":
-        if x.dtype == np.int8:
-            return list(_act_bounds_q(a["lo"], a["hi"], y))
-        return [fb(a["lo"]), fb(a["hi"])]
-    if node.op == "conv2d":
-        pt, pl, pb, pr = a["pads"]
-        geo = [a["stride"][0], a["stride"][1], pt, pl, pb, pr, a["dilation"][0],
-               a["dilation"][1], a["groups"]]
-        if quant:
-            return geo + [x.zero_point, y.zero_point, *_act_bounds_q(a["lo"], a["hi"], y)]
-        return geo + [fb(a["lo"]), fb(a["hi"])]
-    if node.op == "linear":
-        if quant:
-            return [x.zero_point, y.zero_point, *_act_bounds_q(a["lo"], a["hi"], y)]
-        return [fb(a["lo"]), fb(a["hi"])]
-    if node.op in ("max_pool2d", "avg_pool2d"):
-        pt, pl, pb, pr = a["pads"]
-        geo = [a["kernel"][0], a["kernel"][1], a["stride"][0], a["stride"][1], pt, pl, pb, pr,
-               a["ceil"]]
-        if node.op == "max_pool2d":
-            return geo
-        if quant:
-            m, n = fx.quantize_multiplier(x.scale / y.scale, bits=23, max_shift=30)
-            return geo + [a["include_pad"], x.zero_point, y.zero_point, m, n]
-        return geo + [a["include_pad"]]
-    if node.op == "global_avg_pool2d":
-        if quant:
-            m, n = fx.quantize_multiplier(x.scale / y.scale, bits=23, max_shift=30)
-            return [x.zero_point, y.zero_point, m, n]
-        return []
-    if node.op in ("softmax", "reshape"):
-        return []
-    if node.op == "transpose":
-        return list(a["perm"])
-    if node.op == "concat":
-        return [a["axis"]]
-    if node.op == "quantize":
-        return [fb(y.scale), y.zero_point]
-    if node.op == "dequantize":
-        return [fb(x.scale), x.zero_point]
-    if node.op == "requantize":
-        m, n = fx.quantize_multiplier(x.scale / y.scale)
-        return [x.zero_point, y.zero_point, m, n]
-    raise CompileError(f"{node.where}: no lowering for {node.op}")
+def kernel_args(g: Graph, node: Node) -> List[int]:
+    """The argument words of a node (its schema entry computes the values by name)."""
+    op = schema.get(node.op)
+    values = op.arg_values(g, node) if op.arg_values is not None else {}
+    try:
+        return schema.pack_args(op, values)
+    except ValueError as e:
+        raise CompileError(f"{node.where}: {e}") from None
 
 
 def plan_memory(sizes: Dict[int, int], lifetimes: Dict[int, tuple]):
@@ -556,7 +302,7 @@ def emit_program(g: Graph) -> pf.Program:
             if segment not in npu_emitted:
                 npu_emitted.add(segment)
                 ins, outs, blob = npu_partition.segment_call(
-                    g, g.npu_segments[segment], tid, lambda n: _args(g, n))
+                    g, g.npu_segments[segment], tid, lambda n: kernel_args(g, n))
                 delegates.append(pf.Delegate(npu_partition.BACKEND_ID, blob))
                 instructions.append(pf.Instruction("", ins, outs, [], len(delegates) - 1))
             continue
@@ -564,11 +310,13 @@ def emit_program(g: Graph) -> pf.Program:
         outs = [tid(o) for o in node.outputs]
         if node.attrs.get("delegate") == "cpu-packed":
             n = int(np.prod(g.values[node.outputs[0]].shape))
-            blob = struct.pack("<4sIII", b"CPK1", 1, 1, n)
+            blob = layouts.CPU_PACKED_BLOB.pack(
+                magic=layouts.CPU_PACKED_MAGIC, version=layouts.CPU_PACKED_VERSION,
+                op=layouts.CPU_PACKED_OP_ADD, elements=n)
             delegates.append(pf.Delegate("cpu-packed", blob))
             instructions.append(pf.Instruction("", ins, outs, [], len(delegates) - 1))
         else:
-            instructions.append(pf.Instruction(node.op, ins, outs, _args(g, node)))
+            instructions.append(pf.Instruction(node.op, ins, outs, kernel_args(g, node)))
     outputs = [tid(n) for n in g.outputs]
     for o in outputs:
         if tensors[o].is_constant:
@@ -675,7 +423,7 @@ def main(argv=None) -> int:
                "  compile_model.py net.onnx -o net_int8.prog --quantize int8 "
                "--calibration samples.npz\n",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("model", help="ONNX model with fixed input shapes")
+    parser.add_argument("model", nargs="?", help="ONNX model with fixed input shapes")
     parser.add_argument("-o", "--output", help="program file to write")
     parser.add_argument("--quantize", choices=["int8"],
                         help="quantise a float32 model: int8 activations (per-tensor, "
@@ -698,7 +446,15 @@ def main(argv=None) -> int:
     parser.add_argument("--print-ops", action="store_true",
                         help="print the operators the program needs, as a SOCSIM_KERNEL_OPS "
                              "list for a selective firmware build")
+    parser.add_argument("--list-operators", action="store_true",
+                        help="print every operator of the runtime (the operator schema): "
+                             "kernel dtypes, inputs, arguments, ONNX operators, NPU layer")
     args = parser.parse_args(argv)
+    if args.list_operators:
+        print(schema.operator_table())
+        return 0
+    if not args.model:
+        parser.error("give an ONNX model (or --list-operators)")
     if not args.output and not args.print_ops:
         parser.error("give -o/--output and/or --print-ops")
     try:

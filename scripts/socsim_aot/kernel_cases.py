@@ -2,19 +2,38 @@
 
 Writes, for every case, NAME.prog (a program with one instruction), NAME.in (the raw input
 bytes, inputs in order) and NAME.out (the expected raw output bytes from the numpy reference
-executor), plus manifest.txt with one line per case: "NAME TOLERANCE" (0 = bit-exact).
+executor), plus manifest.txt with one line per case: "NAME TOLERANCE OPERATOR DTYPE NPU" (0 =
+bit-exact; the operator's schema name and the dtype code of its first input, the kernel key;
+NPU 1 when NAME.npu holds the case as an NPU layer, see npu_layer()). The firmware's host
+test runs each program through the runtime, the NPU model's test each NAME.npu, and both
+compare with NAME.out.
 The firmware's host test runs each program through the runtime and compares.
 """
 
 import argparse
 import os
+import struct
 import sys
 
 import numpy as np
 
 from socsim_aot import fixed_point as fx
+from socsim_aot import ir, npu_partition
 from socsim_aot import program_format as pf
 from socsim_aot import reference
+from socsim_aot import schema
+from socsim_aot.schema import activations, layouts
+from socsim_aot.schema.activations import (CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU,
+                                           QUANTIZED_SIGMOID, RELU, SIGMOID, lookup_table)
+from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
+                                    QUANTIZED_LINEAR, window_out)
+from socsim_aot.schema.data_movement import CAT, PERMUTE_COPY, VIEW_COPY
+from socsim_aot.schema.elementwise import (ADD, MUL, QUANTIZED_ADD, QUANTIZED_MUL,
+                                           QUANTIZED_SUB, SUB)
+from socsim_aot.schema.pooling import (ADAPTIVE_AVG_POOL2D, AVG_POOL2D, MAX_POOL2D,
+                                       QUANTIZED_ADAPTIVE_AVG_POOL2D, QUANTIZED_AVG_POOL2D)
+from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE, REQUANTIZE
+from socsim_aot.schema.softmax import QUANTIZED_SOFTMAX, SOFTMAX
 
 FLOAT_TOLERANCE = 1e-5  # relative to max(1, |expected|)
 
@@ -26,8 +45,11 @@ class Const:
         self.value = np.asarray(value)
 
 
-def single_op_program(name, inputs, out_shape, out_dtype, args):
-    """A program running operator `name` once; non-Const inputs become program inputs."""
+def single_op_program(op, inputs, out_shape, out_dtype, args):
+    """A program running operator `op` (a schema operator, or its name) once with `args` (by
+    name, or the argument words); non-Const inputs become program inputs."""
+    op = schema.get(op) if isinstance(op, str) else op
+    words = schema.pack_args(op, args) if isinstance(args, dict) else list(args)
     tensors, ins_ids, prog_inputs, offset = [], [], [], 0
 
     def planned(shape, dtype):
@@ -47,7 +69,7 @@ def single_op_program(name, inputs, out_shape, out_dtype, args):
     tensors.append(planned(out_shape, out_dtype))
     out_id = len(tensors) - 1
     return pf.Program(tensors=tensors,
-                      instructions=[pf.Instruction(name, ins_ids, [out_id], list(args))],
+                      instructions=[pf.Instruction(op.name, ins_ids, [out_id], words)],
                       buffers=[offset], delegates=[], inputs=prog_inputs, outputs=[out_id])
 
 
@@ -64,31 +86,40 @@ def _requant_table(rng, channels):
     return Const(np.array(rows, dtype=np.int32))
 
 
+def _conv_args(geo, zp_in, zp_out, lo, hi):
+    return dict(geo, zp_in=zp_in, zp_out=zp_out, act_min=lo, act_max=hi)
+
+
 def cases(seed=7):
-    """Yields (name, op, inputs, out_shape, out_dtype, args)."""
+    """Yields (name, operator, inputs, out_shape, out_dtype, args by name). Every kernel of
+    the schema (operator and element type) has at least one case: kernel_cases_test checks."""
     rng = np.random.default_rng(seed)
-    f, bits = np.float32, pf.float_bits
+    f = np.float32
     inf = float("inf")
-    for op in ("add", "sub", "mul"):
-        yield f"{op}_f32", op, [_f32(rng, (2, 3, 4)), _f32(rng, (2, 3, 4))], (2, 3, 4), f, []
-        yield f"{op}_f32_broadcast", op, [_f32(rng, (2, 3, 4)), _f32(rng, (3, 1))], (2, 3, 4), f, []
-        yield f"{op}_i8_wrap", op, [_i8(rng, (37,)), _i8(rng, (37,))], (37,), np.int8, []
-        yield f"{op}_i8_wrap_broadcast", op, [_i8(rng, (4, 1, 5)), _i8(rng, (3, 1))], (4, 3, 5), \
-            np.int8, []
+    for name, plain, quantized in (("add", ADD, QUANTIZED_ADD), ("sub", SUB, QUANTIZED_SUB),
+                                   ("mul", MUL, QUANTIZED_MUL)):
+        yield f"{name}_f32", plain, [_f32(rng, (2, 3, 4)), _f32(rng, (2, 3, 4))], (2, 3, 4), f, {}
+        yield f"{name}_f32_broadcast", plain, [_f32(rng, (2, 3, 4)), _f32(rng, (3, 1))], \
+            (2, 3, 4), f, {}
+        yield f"{name}_i8_wrap", plain, [_i8(rng, (37,)), _i8(rng, (37,))], (37,), np.int8, {}
+        yield f"{name}_i8_wrap_broadcast", plain, [_i8(rng, (4, 1, 5)), _i8(rng, (3, 1))], \
+            (4, 3, 5), np.int8, {}
     ma, n = fx.quantize_multiplier(0.8)
     mb = fx.multiplier_at_shift(0.35, n)
-    for op in ("add", "sub"):
-        yield f"{op}_i8_quant", op, [_i8(rng, (2, 8, 5)), _i8(rng, (2, 8, 5))], (2, 8, 5), \
-            np.int8, [3, ma, -7, mb, n, -2, -128, 127]
-        yield f"{op}_i8_quant_relu", op, [_i8(rng, (64,)), _i8(rng, (1,))], (64,), np.int8, \
-            [-5, ma, 9, mb, n, -20, -20, 127]
+    for name, op in (("add", QUANTIZED_ADD), ("sub", QUANTIZED_SUB)):
+        sum_args = dict(zp_a=3, m_a=ma, zp_b=-7, m_b=mb, n=n, zp_out=-2, act_min=-128,
+                        act_max=127)
+        yield f"{name}_i8_quant", op, [_i8(rng, (2, 8, 5)), _i8(rng, (2, 8, 5))], (2, 8, 5), \
+            np.int8, sum_args
+        yield f"{name}_i8_quant_relu", op, [_i8(rng, (64,)), _i8(rng, (1,))], (64,), np.int8, \
+            dict(sum_args, zp_a=-5, zp_b=9, zp_out=-20, act_min=-20)
     m, n = fx.quantize_multiplier(0.0123)
-    yield "mul_i8_quant", "mul", [_i8(rng, (3, 7)), _i8(rng, (3, 7))], (3, 7), np.int8, \
-        [4, -3, m, n, 1, -128, 127]
-    yield "relu_f32", "relu", [_f32(rng, (5, 9))], (5, 9), f, []
-    yield "relu_i8", "relu", [_i8(rng, (5, 9))], (5, 9), np.int8, [-17]
-    yield "clip_f32", "clip", [_f32(rng, (40,), 8)], (40,), f, [bits(0.0), bits(6.0)]
-    yield "clip_i8", "clip", [_i8(rng, (40,))], (40,), np.int8, [-30, 90]
+    yield "mul_i8_quant", QUANTIZED_MUL, [_i8(rng, (3, 7)), _i8(rng, (3, 7))], (3, 7), np.int8, \
+        dict(zp_a=4, zp_b=-3, m=m, n=n, zp_out=1, act_min=-128, act_max=127)
+    yield "relu_f32", RELU, [_f32(rng, (5, 9))], (5, 9), f, {}
+    yield "relu_i8", QUANTIZED_RELU, [_i8(rng, (5, 9))], (5, 9), np.int8, dict(zero_point=-17)
+    yield "clip_f32", CLAMP, [_f32(rng, (40,), 8)], (40,), f, dict(lo=0.0, hi=6.0)
+    yield "clip_i8", QUANTIZED_CLAMP, [_i8(rng, (40,))], (40,), np.int8, dict(lo=-30, hi=90)
 
     conv_geoms = [  # name, x shape, out channels, kernel, stride, pads (t,l,b,r), dilation, groups
         ("3x3_pad1", (1, 3, 8, 8), 4, (3, 3), (1, 1), (1, 1, 1, 1), (1, 1), 1),
@@ -99,29 +130,32 @@ def cases(seed=7):
         ("1x1", (1, 16, 4, 4), 8, (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), 1),
     ]
     for gname, xs, cout, (kh, kw), (sh, sw), pads, (dh, dw), g in conv_geoms:
-        oh = reference._window_out(xs[2], kh, sh, pads[0], pads[2], dh, False)
-        ow = reference._window_out(xs[3], kw, sw, pads[1], pads[3], dw, False)
-        geo = [sh, sw, pads[0], pads[1], pads[2], pads[3], dh, dw, g]
+        oh = window_out(xs[2], kh, sh, pads[0], pads[2], dh, False)
+        ow = window_out(xs[3], kw, sw, pads[1], pads[3], dw, False)
+        geo = dict(stride_h=sh, stride_w=sw, pad_top=pads[0], pad_left=pads[1],
+                   pad_bottom=pads[2], pad_right=pads[3], dilation_h=dh, dilation_w=dw,
+                   groups=g)
         oshape = (xs[0], cout, oh, ow)
         wshape = (cout, xs[1] // g, kh, kw)
-        yield f"conv2d_f32_{gname}", "conv2d", \
+        yield f"conv2d_f32_{gname}", CONVOLUTION, \
             [_f32(rng, xs), Const(_f32(rng, wshape, 0.3)), Const(_f32(rng, (cout,)))], oshape, f, \
-            geo + [bits(-inf), bits(inf)]
-        yield f"conv2d_f32_{gname}_relu6", "conv2d", \
+            dict(geo, act_min=-inf, act_max=inf)
+        yield f"conv2d_f32_{gname}_relu6", CONVOLUTION, \
             [_f32(rng, xs), Const(_f32(rng, wshape, 0.3)), Const(_f32(rng, (cout,)))], oshape, f, \
-            geo + [bits(0.0), bits(6.0)]
+            dict(geo, act_min=0.0, act_max=6.0)
         bias = Const(rng.integers(-3000, 3000, cout).astype(np.int32))
-        yield f"conv2d_i8_{gname}", "conv2d", \
+        yield f"conv2d_i8_{gname}", QUANTIZED_CONVOLUTION, \
             [_i8(rng, xs), Const(_i8(rng, wshape)), bias, _requant_table(rng, cout)], oshape, \
-            np.int8, geo + [-3, 5, -128, 127]
-        yield f"conv2d_i8_{gname}_relu", "conv2d", \
+            np.int8, _conv_args(geo, -3, 5, -128, 127)
+        yield f"conv2d_i8_{gname}_relu", QUANTIZED_CONVOLUTION, \
             [_i8(rng, xs), Const(_i8(rng, wshape)), bias, _requant_table(rng, cout)], oshape, \
-            np.int8, geo + [11, -9, -9, 127]
-    yield "linear_f32", "linear", [_f32(rng, (3, 20)), Const(_f32(rng, (7, 20), 0.2)),
-                                   Const(_f32(rng, (7,)))], (3, 7), f, [bits(-inf), bits(inf)]
-    yield "linear_i8", "linear", [_i8(rng, (2, 33)), Const(_i8(rng, (10, 33))),
-                                  Const(rng.integers(-5000, 5000, 10).astype(np.int32)),
-                                  _requant_table(rng, 10)], (2, 10), np.int8, [2, -4, -128, 127]
+            np.int8, _conv_args(geo, 11, -9, -9, 127)
+    yield "linear_f32", LINEAR, [_f32(rng, (3, 20)), Const(_f32(rng, (7, 20), 0.2)),
+                                 Const(_f32(rng, (7,)))], (3, 7), f, dict(act_min=-inf, act_max=inf)
+    yield "linear_i8", QUANTIZED_LINEAR, [_i8(rng, (2, 33)), Const(_i8(rng, (10, 33))),
+                                          Const(rng.integers(-5000, 5000, 10).astype(np.int32)),
+                                          _requant_table(rng, 10)], (2, 10), np.int8, \
+        dict(zp_in=2, zp_out=-4, act_min=-128, act_max=127)
 
     pool_geoms = [  # name, x shape, kernel, stride, pads, ceil_mode
         ("3x3_s2_p1", (1, 3, 9, 9), (3, 3), (2, 2), (1, 1, 1, 1), 0),
@@ -130,43 +164,95 @@ def cases(seed=7):
         ("3x2_s1_asym", (1, 2, 5, 6), (3, 2), (1, 1), (1, 0, 0, 1), 0),
     ]
     for gname, xs, (kh, kw), (sh, sw), pads, ceil in pool_geoms:
-        oh = reference._window_out(xs[2], kh, sh, pads[0], pads[2], 1, bool(ceil))
-        ow = reference._window_out(xs[3], kw, sw, pads[1], pads[3], 1, bool(ceil))
-        geo = [kh, kw, sh, sw, pads[0], pads[1], pads[2], pads[3], ceil]
+        oh = window_out(xs[2], kh, sh, pads[0], pads[2], 1, bool(ceil))
+        ow = window_out(xs[3], kw, sw, pads[1], pads[3], 1, bool(ceil))
+        geo = dict(kernel_h=kh, kernel_w=kw, stride_h=sh, stride_w=sw, pad_top=pads[0],
+                   pad_left=pads[1], pad_bottom=pads[2], pad_right=pads[3], ceil_mode=ceil)
         oshape = (xs[0], xs[1], oh, ow)
-        yield f"max_pool2d_f32_{gname}", "max_pool2d", [_f32(rng, xs)], oshape, f, geo
-        yield f"max_pool2d_i8_{gname}", "max_pool2d", [_i8(rng, xs)], oshape, np.int8, geo
+        yield f"max_pool2d_f32_{gname}", MAX_POOL2D, [_f32(rng, xs)], oshape, f, geo
+        yield f"max_pool2d_i8_{gname}", MAX_POOL2D, [_i8(rng, xs)], oshape, np.int8, geo
         m, n = fx.quantize_multiplier(0.9, bits=23, max_shift=30)
         for include_pad in (0, 1):
-            yield f"avg_pool2d_f32_{gname}_pad{include_pad}", "avg_pool2d", [_f32(rng, xs)], \
-                oshape, f, geo + [include_pad]
-            yield f"avg_pool2d_i8_{gname}_pad{include_pad}", "avg_pool2d", [_i8(rng, xs)], \
-                oshape, np.int8, geo + [include_pad, 3, -6, m, n]
+            yield f"avg_pool2d_f32_{gname}_pad{include_pad}", AVG_POOL2D, [_f32(rng, xs)], \
+                oshape, f, dict(geo, count_include_pad=include_pad)
+            yield f"avg_pool2d_i8_{gname}_pad{include_pad}", QUANTIZED_AVG_POOL2D, \
+                [_i8(rng, xs)], oshape, np.int8, \
+                dict(geo, count_include_pad=include_pad, zp_in=3, zp_out=-6, m=m, n=n)
     m, n = fx.quantize_multiplier(1.3, bits=23, max_shift=30)
-    yield "global_avg_pool2d_f32", "global_avg_pool2d", [_f32(rng, (2, 5, 4, 3))], (2, 5, 1, 1), \
-        f, []
-    yield "global_avg_pool2d_i8", "global_avg_pool2d", [_i8(rng, (2, 5, 4, 3))], (2, 5, 1, 1), \
-        np.int8, [-4, 2, m, n]
-    yield "softmax_f32", "softmax", [_f32(rng, (3, 10), 3)], (3, 10), f, []
-    yield "softmax_i8", "softmax", [_i8(rng, (4, 10)), Const(fx.softmax_table(0.05))], (4, 10), \
-        np.int8, []
-    yield "reshape_f32", "reshape", [_f32(rng, (2, 3, 4))], (6, 4), f, []
-    yield "reshape_i8", "reshape", [_i8(rng, (2, 3, 4))], (24,), np.int8, []
-    yield "transpose_f32", "transpose", [_f32(rng, (2, 3, 4))], (4, 2, 3), f, [2, 0, 1]
-    yield "transpose_i8", "transpose", [_i8(rng, (2, 3, 4, 5))], (3, 5, 2, 4), np.int8, \
-        [1, 3, 0, 2]
-    yield "concat_f32", "concat", [_f32(rng, (2, 3, 2)), _f32(rng, (2, 1, 2)),
-                                   _f32(rng, (2, 4, 2))], (2, 8, 2), f, [1]
-    yield "concat_i8", "concat", [_i8(rng, (3, 2)), _i8(rng, (3, 5))], (3, 7), np.int8, [1]
+    yield "global_avg_pool2d_f32", ADAPTIVE_AVG_POOL2D, [_f32(rng, (2, 5, 4, 3))], \
+        (2, 5, 1, 1), f, {}
+    yield "global_avg_pool2d_i8", QUANTIZED_ADAPTIVE_AVG_POOL2D, [_i8(rng, (2, 5, 4, 3))], \
+        (2, 5, 1, 1), np.int8, dict(zp_in=-4, zp_out=2, m=m, n=n)
+    yield "softmax_f32", SOFTMAX, [_f32(rng, (3, 10), 3)], (3, 10), f, {}
+    yield "softmax_i8", QUANTIZED_SOFTMAX, [_i8(rng, (4, 10)), Const(fx.softmax_table(0.05))], \
+        (4, 10), np.int8, {}
+    yield "reshape_f32", VIEW_COPY, [_f32(rng, (2, 3, 4))], (6, 4), f, {}
+    yield "reshape_i8", VIEW_COPY, [_i8(rng, (2, 3, 4))], (24,), np.int8, {}
+    yield "transpose_f32", PERMUTE_COPY, [_f32(rng, (2, 3, 4))], (4, 2, 3), f, dict(perm=[2, 0, 1])
+    yield "transpose_i8", PERMUTE_COPY, [_i8(rng, (2, 3, 4, 5))], (3, 5, 2, 4), np.int8, \
+        dict(perm=[1, 3, 0, 2])
+    yield "concat_f32", CAT, [_f32(rng, (2, 3, 2)), _f32(rng, (2, 1, 2)),
+                              _f32(rng, (2, 4, 2))], (2, 8, 2), f, dict(axis=1)
+    yield "concat_i8", CAT, [_i8(rng, (3, 2)), _i8(rng, (3, 5))], (3, 7), np.int8, dict(axis=1)
     x = _f32(rng, (50,), 4)
     x[:4] = [0.25, -0.25, 0.75, 1e9]  # halves round to even; saturation
-    yield "quantize", "quantize", [x], (50,), np.int8, [bits(0.5), -3]
-    yield "dequantize", "dequantize", [_i8(rng, (50,))], (50,), f, [bits(0.037), 5]
+    yield "quantize", QUANTIZE, [x], (50,), np.int8, dict(scale=0.5, zero_point=-3)
+    yield "dequantize", DEQUANTIZE, [_i8(rng, (50,))], (50,), f, dict(scale=0.037, zero_point=5)
     m, n = fx.quantize_multiplier(0.61)
-    yield "requantize", "requantize", [_i8(rng, (50,))], (50,), np.int8, [-7, 12, m, n]
+    yield "requantize", REQUANTIZE, [_i8(rng, (50,))], (50,), np.int8, \
+        dict(zp_in=-7, zp_out=12, m=m, n=n)
     # m / 2^n = 0.5: every odd input is an exact half, which must round towards +infinity.
-    yield "requantize_ties", "requantize", [np.arange(-128, 128).astype(np.int8)], (256,), \
-        np.int8, [0, 0, 1 << 30, 31]
+    yield "requantize_ties", REQUANTIZE, [np.arange(-128, 128).astype(np.int8)], (256,), \
+        np.int8, dict(zp_in=0, zp_out=0, m=1 << 30, n=31)
+    yield "relu_i8_plain", RELU, [_i8(rng, (5, 9))], (5, 9), np.int8, {}
+    yield "reshape_i32", VIEW_COPY, [rng.integers(-2 ** 31, 2 ** 31, (3, 4)).astype(np.int32)], \
+        (2, 6), np.int32, {}
+    x = _f32(rng, (2, 4, 5, 5), 4)
+    x.reshape(-1)[:4] = [0.0, -100.0, 100.0, -0.5]  # saturating ends
+    yield "sigmoid_f32", SIGMOID, [x], x.shape, f, {}
+    # int8: every input value once (and an NCHW shape the NPU runs), scale 0.05, zero point 3.
+    table = lookup_table(activations._sigmoid_f64, ir.Value("x", [], np.int8, scale=0.05,
+                                                             zero_point=3),
+                         ir.Value("y", [], np.int8, scale=activations.LUT_SCALE,
+                                  zero_point=activations.LUT_ZERO_POINT))
+    yield "sigmoid_i8", QUANTIZED_SIGMOID, \
+        [np.arange(-128, 128).astype(np.int8).reshape(1, 4, 8, 8), Const(table)], \
+        (1, 4, 8, 8), np.int8, {}
+
+
+def npu_layer(op, inputs, out_shape, args_words):
+    """NAME.npu of a case the NPU runs: the layer descriptor the compiler writes
+    (npu_partition.descriptor) with the operands' slot numbers as addresses, then per address
+    slot a u32 byte count and the bytes (the output's count only). None when the NPU cannot run
+    the case (no NPU layer, not int8, broadcasting...)."""
+    if op.npu is None:
+        return None
+    g = ir.Graph()
+    names = []
+    for i, x in enumerate(inputs):
+        value = x.value if isinstance(x, Const) else x
+        name = f"in{i}"
+        g.values[name] = ir.Value(name, list(value.shape), value.dtype, scale=1.0,
+                                  const=value if isinstance(x, Const) else None)
+        names.append(name)
+    g.values["out"] = ir.Value("out", list(out_shape), np.dtype(np.int8), scale=1.0)
+    node = ir.Node(op.name, names, ["out"], {}, "node 'case'")
+    if npu_partition.operator_class(g, node) is None:
+        return None
+    slots = [layouts.NPU_NO_TENSOR] * len(layouts.NPU_SLOTS)
+    operand_bytes = [b""] * len(layouts.NPU_SLOTS)
+    for i, (operand, x) in enumerate(zip(op.inputs, inputs)):
+        slot = layouts.NPU_SLOTS.index(operand.npu_slot)
+        slots[slot] = slot
+        value = x.value if isinstance(x, Const) else x
+        operand_bytes[slot] = np.ascontiguousarray(value).tobytes()
+    out_slot = layouts.NPU_SLOTS.index(op.outputs[0].npu_slot)
+    slots[out_slot] = out_slot
+    data = npu_partition.descriptor(g, node, args_words, slots)
+    for slot, raw in enumerate(operand_bytes):
+        size = int(np.prod(out_shape)) if slot == out_slot else len(raw)
+        data += struct.pack("<I", size) + (b"" if slot == out_slot else raw)
+    return data
 
 
 def write_cases(out_dir):
@@ -185,7 +271,12 @@ def write_cases(out_dir):
         with open(os.path.join(out_dir, name + ".out"), "wb") as f:
             f.write(np.ascontiguousarray(expected).tobytes())
         tol = FLOAT_TOLERANCE if expected.dtype == np.float32 else 0
-        lines.append(f"{name} {tol}")
+        key = program.tensors[program.instructions[0].inputs[0]].dtype
+        layer = npu_layer(op, inputs, out_shape, program.instructions[0].args)
+        if layer is not None:
+            with open(os.path.join(out_dir, name + ".npu"), "wb") as f:
+                f.write(layer)
+        lines.append(f"{name} {tol} {op.name} {key} {int(layer is not None)}")
     with open(os.path.join(out_dir, "manifest.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return len(lines)

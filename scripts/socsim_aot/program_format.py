@@ -1,8 +1,9 @@
 """The socsim program file: writer and verifying reader.
 
-docs/program-format.md describes the layout byte by byte; the firmware's
-firmware/runtime/program_format.h holds the same constants. All integers are little-endian
-and every offset is a 32-bit byte offset from the start of the file.
+docs/program-format.md describes the layout byte by byte. The records, their field offsets
+and the codes come from the schema's layouts (socsim_aot/schema/layouts.py), from which the
+firmware's constants are generated too. All integers are little-endian and every offset is
+a 32-bit byte offset from the start of the file.
 """
 
 import dataclasses
@@ -11,31 +12,39 @@ from typing import List, Optional
 
 import numpy as np
 
-MAGIC = b"SPRG"
-VERSION_MAJOR = 1
-VERSION_MINOR = 0
-HEADER_SIZE = 64
-TENSOR_RECORD_SIZE = 64
-INSTRUCTION_RECORD_SIZE = 32
-DELEGATE_RECORD_SIZE = 16
-DATA_ALIGNMENT = 16
-MAX_RANK = 6
-MAX_NAME_LENGTH = 63
-NO_BUFFER = 0xFFFFFFFF
+from socsim_aot.schema import core, layouts
 
-STORAGE_PLANNED = 0
-STORAGE_CONSTANT = 1
-KIND_KERNEL = 1
-KIND_DELEGATE = 2
+MAGIC = layouts.PROGRAM_MAGIC
+VERSION_MAJOR = layouts.PROGRAM_VERSION_MAJOR
+VERSION_MINOR = layouts.PROGRAM_VERSION_MINOR
+HEADER = layouts.PROGRAM_HEADER
+TENSOR = layouts.TENSOR_RECORD
+INSTRUCTION = layouts.INSTRUCTION_RECORD
+BUFFER = layouts.BUFFER_RECORD
+DELEGATE = layouts.DELEGATE_RECORD
+HEADER_SIZE = HEADER.size
+TENSOR_RECORD_SIZE = TENSOR.size
+INSTRUCTION_RECORD_SIZE = INSTRUCTION.size
+DELEGATE_RECORD_SIZE = DELEGATE.size
+DATA_ALIGNMENT = layouts.DATA_ALIGNMENT
+TABLE_ALIGNMENT = layouts.TABLE_ALIGNMENT
+MAX_RANK = layouts.MAX_RANK
+MAX_NAME_LENGTH = layouts.MAX_NAME_LENGTH
+NO_BUFFER = layouts.NO_BUFFER
 
-QUANT_NONE = 0
-QUANT_PER_TENSOR = 1
-QUANT_PER_CHANNEL = 2
+STORAGE_PLANNED = layouts.STORAGE_CODES["planned"]
+STORAGE_CONSTANT = layouts.STORAGE_CODES["constant"]
+KIND_KERNEL = layouts.INSTRUCTION_KINDS["kernel"]
+KIND_DELEGATE = layouts.INSTRUCTION_KINDS["delegate"]
+
+QUANT_NONE = layouts.QUANT_CODES["none"]
+QUANT_PER_TENSOR = layouts.QUANT_CODES["per_tensor"]
+QUANT_PER_CHANNEL = layouts.QUANT_CODES["per_channel"]
 
 # dtype code <-> numpy dtype
-DTYPES = {1: np.dtype("<f4"), 2: np.dtype("i1"), 3: np.dtype("<i4"), 4: np.dtype("u1")}
-DTYPE_NAMES = {1: "float32", 2: "int8", 3: "int32", 4: "uint8"}
-CODES = {np.dtype(v).name: k for k, v in DTYPES.items()}
+DTYPE_NAMES = {code: name for name, code in layouts.DTYPE_CODES.items()}
+DTYPES = {code: np.dtype(name).newbyteorder("<") for code, name in DTYPE_NAMES.items()}
+CODES = {name: code for name, code in layouts.DTYPE_CODES.items()}
 
 
 def dtype_code(dtype) -> int:
@@ -99,13 +108,8 @@ class Program:
     outputs: List[int]
 
 
-def float_bits(value: float) -> int:
-    """A float32 stored bit for bit in an int32 argument."""
-    return struct.unpack("<i", struct.pack("<f", float(value)))[0]
-
-
-def bits_float(bits: int) -> np.float32:
-    return np.frombuffer(struct.pack("<i", int(bits)), dtype="<f4")[0]
+float_bits = core.float_bits
+bits_float = core.bits_float
 
 
 # ---- writer --------------------------------------------------------------------------------
@@ -181,25 +185,34 @@ def write(program: Program) -> bytes:
             raise ValueError(f"tensor {t.name}: rank {len(t.shape)} > {MAX_RANK}")
         dims = list(t.shape) + [0] * (MAX_RANK - len(t.shape))
         channels = len(t.scales) if t.quant == QUANT_PER_CHANNEL else 0
-        struct.pack_into(
-            "<BBBB6IIIIfiIIII", buf, tensors_at + i * TENSOR_RECORD_SIZE, t.dtype, len(t.shape),
-            STORAGE_CONSTANT if t.is_constant else STORAGE_PLANNED, t.quant, *dims, t.nbytes,
-            NO_BUFFER if t.is_constant else t.buffer, const_at[i] if t.is_constant else t.offset,
-            t.scale, t.zero_point, t.axis, channels, scales_at[i], zps_at[i])
+        at = tensors_at + i * TENSOR.size
+        buf[at:at + TENSOR.size] = TENSOR.pack(
+            dtype=t.dtype, rank=len(t.shape),
+            storage=STORAGE_CONSTANT if t.is_constant else STORAGE_PLANNED, quant=t.quant,
+            dims=dims, nbytes=t.nbytes, buffer=NO_BUFFER if t.is_constant else t.buffer,
+            offset=const_at[i] if t.is_constant else t.offset, scale=t.scale,
+            zero_point=t.zero_point, quant_axis=t.axis, channels=channels,
+            scales_offset=scales_at[i], zero_points_offset=zps_at[i])
     for i, ins in enumerate(program.instructions):
-        struct.pack_into(
-            "<BBBBIIIIIII", buf, instructions_at + i * INSTRUCTION_RECORD_SIZE,
-            KIND_KERNEL if ins.name else KIND_DELEGATE, len(ins.inputs), len(ins.outputs), 0,
-            names[i], len(ins.name), ids_at[i], args_at[i], len(ins.args),
-            NO_BUFFER if ins.name else ins.delegate, 0)
+        at = instructions_at + i * INSTRUCTION.size
+        buf[at:at + INSTRUCTION.size] = INSTRUCTION.pack(
+            kind=KIND_KERNEL if ins.name else KIND_DELEGATE, input_count=len(ins.inputs),
+            output_count=len(ins.outputs), name_offset=names[i], name_length=len(ins.name),
+            tensors_offset=ids_at[i], args_offset=args_at[i], arg_count=len(ins.args),
+            delegate_index=NO_BUFFER if ins.name else ins.delegate)
     for i, d in enumerate(program.delegates):
-        struct.pack_into("<IIII", buf, delegates_at + i * DELEGATE_RECORD_SIZE, backend_at[i],
-                         len(d.backend), blobs_at[i], len(d.blob))
-    struct.pack_into("<4sHHIIIIIIIIIIIHHII", buf, 0, MAGIC, VERSION_MAJOR, VERSION_MINOR,
-                     len(buf), 0, tensors_at, len(program.tensors), instructions_at,
-                     len(program.instructions), buffers_at, len(program.buffers), delegates_at,
-                     len(program.delegates), io_at, len(program.inputs), len(program.outputs),
-                     data_at, data_size)
+        at = delegates_at + i * DELEGATE.size
+        buf[at:at + DELEGATE.size] = DELEGATE.pack(
+            backend_id_offset=backend_at[i], backend_id_length=len(d.backend),
+            blob_offset=blobs_at[i], blob_size=len(d.blob))
+    buf[0:HEADER.size] = HEADER.pack(
+        magic=MAGIC, version_major=VERSION_MAJOR, version_minor=VERSION_MINOR,
+        file_size=len(buf), tensors_offset=tensors_at, tensor_count=len(program.tensors),
+        instructions_offset=instructions_at, instruction_count=len(program.instructions),
+        buffers_offset=buffers_at, buffer_count=len(program.buffers),
+        delegates_offset=delegates_at, delegate_count=len(program.delegates), io_offset=io_at,
+        input_count=len(program.inputs), output_count=len(program.outputs),
+        data_offset=data_at, data_size=data_size)
     return bytes(buf)
 
 
@@ -217,20 +230,26 @@ def read(data: bytes) -> Program:
     """
     if len(data) < HEADER_SIZE:
         raise ProgramFormatError(f"truncated: {len(data)} bytes, header needs {HEADER_SIZE}")
-    (magic, major, _minor, file_size, flags, t_at, t_n, i_at, i_n, b_at, b_n, d_at, d_n, io_at,
-     n_in, n_out, data_at, data_size) = struct.unpack_from("<4sHHIIIIIIIIIIIHHII", data, 0)
+    h = HEADER.unpack(data)
+    magic, major, file_size, flags = h["magic"], h["version_major"], h["file_size"], h["flags"]
+    t_at, t_n = h["tensors_offset"], h["tensor_count"]
+    i_at, i_n = h["instructions_offset"], h["instruction_count"]
+    b_at, b_n = h["buffers_offset"], h["buffer_count"]
+    d_at, d_n = h["delegates_offset"], h["delegate_count"]
+    io_at, n_in, n_out = h["io_offset"], h["input_count"], h["output_count"]
+    data_at, data_size = h["data_offset"], h["data_size"]
     if magic != MAGIC:
         raise ProgramFormatError(f"bad magic {magic!r}: not a program file")
     if major != VERSION_MAJOR or flags != 0:
         raise ProgramFormatError(f"unsupported version {major} (flags {flags:#x})")
     if file_size > len(data):
         raise ProgramFormatError(f"truncated: header says {file_size} bytes, got {len(data)}")
-    for name, at, n, rec in (("tensor", t_at, t_n, TENSOR_RECORD_SIZE),
-                             ("instruction", i_at, i_n, INSTRUCTION_RECORD_SIZE),
-                             ("buffer", b_at, b_n, 4),
-                             ("delegate", d_at, d_n, DELEGATE_RECORD_SIZE),
+    for name, at, n, rec in (("tensor", t_at, t_n, TENSOR.size),
+                             ("instruction", i_at, i_n, INSTRUCTION.size),
+                             ("buffer", b_at, b_n, BUFFER.size),
+                             ("delegate", d_at, d_n, DELEGATE.size),
                              ("input/output", io_at, n_in + n_out, 4)):
-        if not _fits(file_size, at, n, rec) or at % 4:
+        if not _fits(file_size, at, n, rec) or at % TABLE_ALIGNMENT:
             raise ProgramFormatError(f"{name} table ({n} records at {at:#x}) is out of bounds "
                                      "or misaligned")
     if not _fits(file_size, data_at, data_size, 1) or data_at % DATA_ALIGNMENT:
@@ -250,9 +269,13 @@ def read(data: bytes) -> Program:
     buffers = u32s(b_at, b_n, "buffer table")
     tensors = []
     for i in range(t_n):
-        (dtype, rank, storage, quant, *rest) = struct.unpack_from(
-            "<BBBB6IIIIfiIIII", data, t_at + i * TENSOR_RECORD_SIZE)
-        dims, (nbytes, buffer, offset, scale, zp, axis, channels, s_at, z_at) = rest[:6], rest[6:]
+        r = TENSOR.unpack(data, t_at + i * TENSOR.size)
+        dtype, rank, storage, quant, dims = r["dtype"], r["rank"], r["storage"], r["quant"], \
+            r["dims"]
+        nbytes, buffer, offset, scale, zp = r["nbytes"], r["buffer"], r["offset"], r["scale"], \
+            r["zero_point"]
+        axis, channels, s_at, z_at = r["quant_axis"], r["channels"], r["scales_offset"], \
+            r["zero_points_offset"]
         if dtype not in DTYPES or rank > MAX_RANK or quant > QUANT_PER_CHANNEL:
             raise ProgramFormatError(f"tensor {i}: bad dtype/rank/quantisation code")
         shape = dims[:rank]
@@ -295,16 +318,19 @@ def read(data: bytes) -> Program:
             raise ProgramFormatError(f"input/output tensor {tid} is invalid or constant")
     delegates = []
     for i in range(d_n):
-        id_at, id_len, blob_at, blob_size = struct.unpack_from("<IIII", data,
-                                                               d_at + i * DELEGATE_RECORD_SIZE)
+        r = DELEGATE.unpack(data, d_at + i * DELEGATE.size)
+        id_at, id_len = r["backend_id_offset"], r["backend_id_length"]
+        blob_at, blob_size = r["blob_offset"], r["blob_size"]
         backend = string(id_at, id_len, f"delegate {i} backend")
         if not _fits(file_size, blob_at, blob_size, 1) or blob_at % DATA_ALIGNMENT:
             raise ProgramFormatError(f"delegate {i}: blob out of bounds or misaligned")
         delegates.append(Delegate(backend, bytes(data[blob_at:blob_at + blob_size])))
     instructions = []
     for i in range(i_n):
-        kind, n_i, n_o, _, name_at, name_len, ids, args_at, n_args, delegate, _ = \
-            struct.unpack_from("<BBBBIIIIIII", data, i_at + i * INSTRUCTION_RECORD_SIZE)
+        r = INSTRUCTION.unpack(data, i_at + i * INSTRUCTION.size)
+        kind, n_i, n_o = r["kind"], r["input_count"], r["output_count"]
+        name_at, name_len, ids = r["name_offset"], r["name_length"], r["tensors_offset"]
+        args_at, n_args, delegate = r["args_offset"], r["arg_count"], r["delegate_index"]
         if kind not in (KIND_KERNEL, KIND_DELEGATE) or n_o < 1:
             raise ProgramFormatError(f"instruction {i}: bad kind or no output")
         tids = u32s(ids, n_i + n_o, f"instruction {i} tensor ids")

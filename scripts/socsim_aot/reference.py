@@ -1,6 +1,7 @@
 """Numpy reference executor of socsim program files.
 
-Runs a program file instruction by instruction with the exact integer arithmetic of the
+Runs a program file instruction by instruction with each operator's reference semantics from
+the operator schema (socsim_aot/schema/), which use the exact integer arithmetic of the
 firmware kernels (docs/runtime.md), so int8 results must match the firmware bit for bit;
 float32 results match within rounding (the summation order differs).
 
@@ -9,254 +10,38 @@ Example:
 """
 
 import argparse
-import struct
 import sys
 from typing import Dict, List, Sequence
 
 import numpy as np
 
-from socsim_aot import fixed_point as fx
 from socsim_aot import program_format as pf
+from socsim_aot import schema
+from socsim_aot.schema import layouts
 
 
 class ReferenceError(RuntimeError):
     """An instruction the reference executor cannot run (names it)."""
 
 
-def _f(bits):
-    return pf.bits_float(bits)
-
-
-# ---- helpers -------------------------------------------------------------------------------
-
-def _window_out(size, k, s, p0, p1, dil, ceil_mode):
-    span = dil * (k - 1) + 1
-    room = size + p0 + p1 - span
-    out = (-(-room // s) if ceil_mode else room // s) + 1
-    if ceil_mode and (out - 1) * s >= size + p0:
-        out -= 1
-    return out
-
-
-def _windows(xp, kh, kw, sh, sw, oh, ow, dh=1, dw=1):
-    """Yields (ky, kx, slice) where slice[..., oy, ox] = xp[..., oy*sh + ky*dh, ox*sw + kx*dw]."""
-    for ky in range(kh):
-        for kx in range(kw):
-            y0, x0 = ky * dh, kx * dw
-            yield ky, kx, xp[..., y0:y0 + sh * (oh - 1) + 1:sh, x0:x0 + sw * (ow - 1) + 1:sw]
-
-
-def conv2d_nchw(x, w, stride, pads, dilation, groups, acc_dtype):
-    """Convolution of x (already offset by its zero point) with w; padding contributes 0."""
-    n, c, h, wd = x.shape
-    m, cg, kh, kw = w.shape
-    pt, pl, pb, pr = pads
-    sh, sw = stride
-    dh, dw = dilation
-    oh = _window_out(h, kh, sh, pt, pb, dh, False)
-    ow = _window_out(wd, kw, sw, pl, pr, dw, False)
-    xp = np.pad(x.astype(acc_dtype), ((0, 0), (0, 0), (pt, pb), (pl, pr)))
-    w = w.astype(acc_dtype)
-    out = np.zeros((n, m, oh, ow), dtype=acc_dtype)
-    mg = m // groups
-    if cg == 1:  # depthwise (and channel multipliers): one input channel per output
-        src = xp[:, np.arange(m) // mg]
-        for ky, kx, patch in _windows(src, kh, kw, sh, sw, oh, ow, dh, dw):
-            out += patch * w[None, :, 0, ky, kx, None, None]
-        return out
-    for g in range(groups):
-        xg = xp[:, g * cg:(g + 1) * cg]
-        wg = w[g * mg:(g + 1) * mg]
-        for ky, kx, patch in _windows(xg, kh, kw, sh, sw, oh, ow, dh, dw):
-            out[:, g * mg:(g + 1) * mg] += np.einsum("nchw,mc->nmhw", patch, wg[:, :, ky, kx])
-    return out
-
-
-def _pool_geometry(x, args):
-    kh, kw, sh, sw, pt, pl, pb, pr, ceil_mode = args[:9]
-    h, w = x.shape[2], x.shape[3]
-    oh = _window_out(h, kh, sh, pt, pb, 1, bool(ceil_mode))
-    ow = _window_out(w, kw, sw, pl, pr, 1, bool(ceil_mode))
-    # Extra padding so that ceil-mode windows are whole slices.
-    eb = max(0, (oh - 1) * sh + kh - (h + pt + pb))
-    er = max(0, (ow - 1) * sw + kw - (w + pl + pr))
-    return kh, kw, sh, sw, pt, pl, pb, pr, oh, ow, eb, er
-
-
-def _pool_counts(h, w, geo, include_pad):
-    kh, kw, sh, sw, pt, pl, pb, pr, oh, ow, eb, er = geo
-    mask = np.zeros((h + pt + pb + eb, w + pl + pr + er), np.int64)
-    if include_pad:
-        mask[:h + pt + pb, :w + pl + pr] = 1
-    else:
-        mask[pt:pt + h, pl:pl + w] = 1
-    return sum(s for _, _, s in _windows(mask, kh, kw, sh, sw, oh, ow))
-
-
-# ---- operators -----------------------------------------------------------------------------
-# Each takes (inputs, args, out) with numpy inputs and the output's Tensor record, and
-# returns the output array.
-
-def _binary(kind):
-    def run(ins, args, out):
-        a, b = ins
-        if a.dtype == np.float32:
-            r = {"add": np.add, "sub": np.subtract, "mul": np.multiply}[kind](a, b)
-            return r.astype(np.float32)
-        a32, b32 = a.astype(np.int64), b.astype(np.int64)
-        if not args:  # wrapping integer arithmetic
-            r = {"add": a32 + b32, "sub": a32 - b32, "mul": a32 * b32}[kind]
-            return (r & 0xFF).astype(np.uint8).view(np.int8)
-        if kind == "mul":
-            zpa, zpb, m, n, zpo, lo, hi = args
-            r = fx.requantize((a32 - zpa) * (b32 - zpb), m, n) + zpo
-            return np.clip(r, lo, hi).astype(np.int8)
-        zpa, ma, zpb, mb, n, zpo, lo, hi = args
-        if kind == "sub":
-            mb = -mb
-        acc = (a32 - zpa) * ma + (b32 - zpb) * mb
-        return np.clip(fx.round_shift(acc, n) + zpo, lo, hi).astype(np.int8)
-    return run
-
-
-def op_relu(ins, args, out):
-    x = ins[0]
-    if x.dtype == np.float32:
-        return np.where(x > 0, x, np.float32(0)).astype(np.float32)
-    return np.maximum(x.astype(np.int32), np.clip(args[0], -128, 127)).astype(np.int8)
-
-
-def op_clip(ins, args, out):
-    x = ins[0]
-    if x.dtype == np.float32:
-        lo, hi = _f(args[0]), _f(args[1])
-        return np.minimum(np.maximum(x, lo), hi).astype(np.float32)
-    return np.clip(x.astype(np.int32), args[0], args[1]).astype(np.int8)
-
-
-def op_conv2d(ins, args, out):
-    x, w, b = ins[:3]
-    sh, sw, pt, pl, pb, pr, dh, dw, groups = args[:9]
-    geo = dict(stride=(sh, sw), pads=(pt, pl, pb, pr), dilation=(dh, dw), groups=groups)
-    if x.dtype == np.float32:
-        acc = conv2d_nchw(x, w, acc_dtype=np.float32, **geo) + b[None, :, None, None]
-        return np.clip(acc, _f(args[9]), _f(args[10])).astype(np.float32)
-    rq = ins[3]
-    zp_in, zp_out, lo, hi = args[9:13]
-    acc = conv2d_nchw(x.astype(np.int64) - zp_in, w, acc_dtype=np.int64, **geo)
-    acc = acc + b.astype(np.int64)[None, :, None, None]
-    r = fx.requantize(acc, rq[:, 0][None, :, None, None], rq[:, 1][None, :, None, None])
-    return np.clip(r + zp_out, lo, hi).astype(np.int8)
-
-
-def op_linear(ins, args, out):
-    x, w, b = ins[:3]
-    if x.dtype == np.float32:
-        acc = x @ w.T + b
-        return np.clip(acc, _f(args[0]), _f(args[1])).astype(np.float32)
-    rq = ins[3]
-    zp_in, zp_out, lo, hi = args
-    acc = (x.astype(np.int64) - zp_in) @ w.astype(np.int64).T + b.astype(np.int64)
-    r = fx.requantize(acc, rq[:, 0], rq[:, 1])
-    return np.clip(r + zp_out, lo, hi).astype(np.int8)
-
-
-def op_max_pool2d(ins, args, out):
-    x = ins[0]
-    geo = _pool_geometry(x, args)
-    kh, kw, sh, sw, pt, pl, pb, pr, oh, ow, eb, er = geo
-    low = -np.inf if x.dtype == np.float32 else -1000
-    xp = np.pad(x.astype(np.float64 if x.dtype == np.float32 else np.int32),
-                ((0, 0), (0, 0), (pt, pb + eb), (pl, pr + er)), constant_values=low)
-    r = None
-    for _, _, s in _windows(xp, kh, kw, sh, sw, oh, ow):
-        r = s.copy() if r is None else np.maximum(r, s)
-    return r.astype(x.dtype)
-
-
-def op_avg_pool2d(ins, args, out):
-    x = ins[0]
-    geo = _pool_geometry(x, args)
-    kh, kw, sh, sw, pt, pl, pb, pr, oh, ow, eb, er = geo
-    counts = _pool_counts(x.shape[2], x.shape[3], geo, bool(args[9]))
-    pads = ((0, 0), (0, 0), (pt, pb + eb), (pl, pr + er))
-    if x.dtype == np.float32:
-        xp = np.pad(x, pads)
-        total = np.zeros(x.shape[:2] + (oh, ow), np.float32)
-        for _, _, s in _windows(xp, kh, kw, sh, sw, oh, ow):
-            total += s
-        return (total / counts.astype(np.float32)).astype(np.float32)
-    zp_in, zp_out, m, n = args[10:14]
-    xp = np.pad(x.astype(np.int64) - zp_in, pads)
-    total = sum(s for _, _, s in _windows(xp, kh, kw, sh, sw, oh, ow))
-    r = fx.div_round(total * m, counts.astype(np.int64) << n) + zp_out
-    return fx.saturate(r).astype(np.int8)
-
-
-def op_global_avg_pool2d(ins, args, out):
-    x = ins[0]
-    area = x.shape[2] * x.shape[3]
-    if x.dtype == np.float32:
-        return (x.sum(axis=(2, 3), keepdims=True, dtype=np.float32) /
-                np.float32(area)).astype(np.float32)
-    zp_in, zp_out, m, n = args
-    total = (x.astype(np.int64) - zp_in).sum(axis=(2, 3), keepdims=True)
-    return fx.saturate(fx.div_round(total * m, np.int64(area) << n) + zp_out).astype(np.int8)
-
-
-def op_softmax(ins, args, out):
-    x = ins[0]
-    if x.dtype == np.float32:
-        e = np.exp(x - x.max(axis=-1, keepdims=True))
-        return (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
-    table = ins[1].astype(np.int64)
-    xi = x.astype(np.int64)
-    e = table[xi.max(axis=-1, keepdims=True) - xi]
-    r = fx.div_round(e * 256, e.sum(axis=-1, keepdims=True)) - 128
-    return fx.saturate(r).astype(np.int8)
-
-
-def op_reshape(ins, args, out):
-    return ins[0].reshape(out.shape)
-
-
-def op_transpose(ins, args, out):
-    return np.ascontiguousarray(np.transpose(ins[0], args))
-
-
-def op_concat(ins, args, out):
-    return np.concatenate(ins, axis=args[0])
-
-
-def op_quantize(ins, args, out):
-    return fx.quantize_f32(ins[0], _f(args[0]), args[1])
-
-
-def op_dequantize(ins, args, out):
-    return fx.dequantize_i8(ins[0], _f(args[0]), args[1])
-
-
-def op_requantize(ins, args, out):
-    zp_in, zp_out, m, n = args
-    return fx.saturate(fx.requantize(ins[0].astype(np.int64) - zp_in, m, n) + zp_out) \
-        .astype(np.int8)
-
-
-OPERATORS = {
-    "add": _binary("add"), "sub": _binary("sub"), "mul": _binary("mul"), "relu": op_relu,
-    "clip": op_clip, "conv2d": op_conv2d, "linear": op_linear, "max_pool2d": op_max_pool2d,
-    "avg_pool2d": op_avg_pool2d, "global_avg_pool2d": op_global_avg_pool2d,
-    "softmax": op_softmax, "reshape": op_reshape, "transpose": op_transpose,
-    "concat": op_concat, "quantize": op_quantize, "dequantize": op_dequantize,
-    "requantize": op_requantize,
-}
+def run_operator(name: str, inputs: List[np.ndarray], args: Sequence[int], out) -> np.ndarray:
+    """One operator of the schema on numpy inputs; `out` is the output's tensor record."""
+    op = schema.find(name)
+    if op is None or op.reference is None:
+        raise ReferenceError(f"operator '{name}' unknown")
+    return op.reference(inputs, schema.unpack_args(op, args), out)
 
 
 def _cpu_packed(blob, ins):
-    magic, version, op, elements = struct.unpack("<4sIII", blob)
-    if magic != b"CPK1" or version != 1 or op != 1:
+    rec = layouts.CPU_PACKED_BLOB
+    if len(blob) != rec.size:
+        raise ReferenceError("cpu-packed: bad delegate blob")
+    h = rec.unpack(blob)
+    if h["magic"] != layouts.CPU_PACKED_MAGIC or h["version"] != layouts.CPU_PACKED_VERSION or \
+            h["op"] != layouts.CPU_PACKED_OP_ADD:
         raise ReferenceError("cpu-packed: bad delegate blob")
     a, b = ins
+    elements = h["elements"]
     if a.size != elements or b.size != elements:
         raise ReferenceError("cpu-packed: element count does not match the blob")
     return ((a.astype(np.int32) + b.astype(np.int32)) & 0xFF).astype(np.uint8).view(np.int8)
@@ -264,7 +49,7 @@ def _cpu_packed(blob, ins):
 
 def _npu(blob, ins, outs):
     from socsim_aot import npu_partition
-    return npu_partition.run_blob(blob, ins, [t.shape for t in outs], OPERATORS)
+    return npu_partition.run_blob(blob, ins, [t.shape for t in outs], run_operator)
 
 
 # Backends take (blob, input arrays, output tensors) and return one array, or a list with one
@@ -292,9 +77,10 @@ def run(program: pf.Program, inputs: Sequence[np.ndarray], trace: Dict = None) -
         args = [values[i] for i in ins.inputs]
         out = program.tensors[ins.outputs[0]]
         if ins.name:
-            if ins.name not in OPERATORS:
-                raise ReferenceError(f"instruction {index}: operator '{ins.name}' unknown")
-            result = OPERATORS[ins.name](args, ins.args, out)
+            try:
+                result = run_operator(ins.name, args, ins.args, out)
+            except ReferenceError as e:
+                raise ReferenceError(f"instruction {index}: {e}") from None
         else:
             d = program.delegates[ins.delegate]
             if d.backend not in BACKENDS:

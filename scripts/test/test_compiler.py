@@ -12,6 +12,10 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from socsim_aot import schema
+from socsim_aot.schema.conv import CONVOLUTION, QUANTIZED_CONVOLUTION, conv2d_nchw
+from socsim_aot.schema.elementwise import ADD
+from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE
 from socsim_aot import compiler
 from socsim_aot import program_format as pf
 from socsim_aot import reference
@@ -88,14 +92,14 @@ class CompilerTest(unittest.TestCase):
     def test_batch_norm_folds_and_relu_fuses(self):
         path, w, bn = self.conv_bn_relu_model()
         program = compiler.compile_file(path, self.path("cbr.prog"))
-        self.assertEqual([i.name for i in program.instructions], ["conv2d"])
-        self.assertEqual(program.instructions[0].args[9:], [pf.float_bits(0.0),
-                                                             pf.float_bits(float("inf"))])
+        self.assertEqual([i.name for i in program.instructions], [CONVOLUTION.name])
+        args = schema.unpack_args(CONVOLUTION, program.instructions[0].args)
+        self.assertEqual((args.act_min, args.act_max), (0.0, float("inf")))
         x = np.random.default_rng(1).standard_normal((1, 3, 5, 5)).astype(np.float32)
         (got,) = reference.run(program, [x])
         s, b, m, v = (numpy_helper.to_array(t).astype(np.float64) for t in bn)
-        conv = reference.conv2d_nchw(x.astype(np.float64), numpy_helper.to_array(w),
-                                     (1, 1), (1, 1, 1, 1), (1, 1), 1, np.float64)
+        conv = conv2d_nchw(x.astype(np.float64), numpy_helper.to_array(w),
+                           (1, 1), (1, 1, 1, 1), (1, 1), 1, np.float64)
         want = np.maximum((conv - m[None, :, None, None]) / np.sqrt(v + 1e-5)[
             None, :, None, None] * s[None, :, None, None] + b[None, :, None, None], 0)
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
@@ -150,7 +154,7 @@ class CompilerTest(unittest.TestCase):
         model = self.add8_model(13)
         plain = compiler.compile_file(model, self.path("a.prog"))
         packed = compiler.compile_file(model, self.path("b.prog"), delegate="cpu-packed")
-        self.assertEqual(plain.instructions[0].name, "add")
+        self.assertEqual(plain.instructions[0].name, ADD.name)
         self.assertEqual(packed.instructions[0].name, "")
         self.assertEqual(packed.delegates[0].backend, "cpu-packed")
         self.assertEqual(packed.delegates[0].blob, b"CPK1" + (1).to_bytes(4, "little") +
@@ -168,7 +172,9 @@ class CompilerTest(unittest.TestCase):
         with redirect_stdout(out), redirect_stderr(io.StringIO()):
             rc = compiler.main([path, "--print-ops", "--quantize", "int8"])
         self.assertEqual(rc, 0)
-        self.assertEqual(out.getvalue().strip(), "conv2d;dequantize;quantize")
+        self.assertEqual(out.getvalue().strip(),
+                         ";".join(sorted((QUANTIZED_CONVOLUTION.name, DEQUANTIZE.name,
+                                          QUANTIZE.name))))
 
     def test_int8_quantisation_of_a_small_graph(self):
         path, _, _ = self.conv_bn_relu_model()
@@ -177,7 +183,8 @@ class CompilerTest(unittest.TestCase):
         f32 = compiler.compile_file(path, self.path("f.prog"))
         q = compiler.compile_file(path, self.path("q.prog"), quantize="int8",
                                   calibration=self.path("calib.npz"))
-        self.assertEqual([i.name for i in q.instructions], ["quantize", "conv2d", "dequantize"])
+        self.assertEqual([i.name for i in q.instructions],
+                         [QUANTIZE.name, QUANTIZED_CONVOLUTION.name, DEQUANTIZE.name])
         w = q.tensors[q.instructions[1].inputs[1]]
         self.assertEqual(w.quant, pf.QUANT_PER_CHANNEL)
         self.assertEqual(len(w.scales), 4)

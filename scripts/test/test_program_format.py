@@ -7,14 +7,15 @@ import numpy as np
 
 from socsim_aot import program_format as pf
 from socsim_aot.kernel_cases import Const, single_op_program
+from socsim_aot.schema.conv import QUANTIZED_LINEAR
 
 
 def sample_program():
     w = np.arange(-6, 6, dtype=np.int8).reshape(3, 4)
-    p = single_op_program("linear", [np.zeros((2, 4), np.int8), Const(w),
-                                     Const(np.array([1, 2, 3], np.int32)),
-                                     Const(np.ones((3, 2), np.int32))], (2, 3), np.int8,
-                          [0, 0, -128, 127])
+    p = single_op_program(QUANTIZED_LINEAR, [np.zeros((2, 4), np.int8), Const(w),
+                                             Const(np.array([1, 2, 3], np.int32)),
+                                             Const(np.ones((3, 2), np.int32))], (2, 3), np.int8,
+                          dict(zp_in=0, zp_out=0, act_min=-128, act_max=127))
     p.tensors[1].quant = pf.QUANT_PER_CHANNEL
     p.tensors[1].scales = np.array([0.5, 0.25, 0.125], np.float32)
     p.delegates.append(pf.Delegate("cpu-packed", b"CPK1" + bytes(12)))
@@ -29,7 +30,7 @@ class ProgramFormatTest(unittest.TestCase):
         p = pf.read(data)
         self.assertEqual(p.inputs, [0])
         self.assertEqual(p.outputs, [4])
-        self.assertEqual(p.instructions[0].name, "linear")
+        self.assertEqual(p.instructions[0].name, QUANTIZED_LINEAR.name)
         self.assertEqual(p.instructions[0].args, [0, 0, -128, 127])
         np.testing.assert_array_equal(p.tensors[1].constant,
                                       np.arange(-6, 6, dtype=np.int8).reshape(3, 4))

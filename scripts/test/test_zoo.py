@@ -18,6 +18,7 @@ import numpy as np
 from socsim_aot import program_format as pf
 from socsim_aot import reference
 from socsim_aot import zoo
+from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE
 
 SIZES = (1, 4, 13, 1024)
 F32_TOLERANCE = 1e-4
@@ -98,8 +99,8 @@ class ZooTest(unittest.TestCase):
         for name in zoo.FLOAT_MODELS:
             program = load(self.f(name + "_int8.prog"))
             ops = [i.name for i in program.instructions]
-            self.assertEqual(ops[0], "quantize")
-            self.assertEqual(ops[-1], "dequantize")
+            self.assertEqual(ops[0], QUANTIZE.name)
+            self.assertEqual(ops[-1], DEQUANTIZE.name)
             for ins in program.instructions[1:-1]:
                 self.assertEqual(program.tensors[ins.outputs[0]].dtype, 2, (name, ins.name))
 

@@ -283,6 +283,5 @@ int main(int argc, char** argv) {
          static_cast<unsigned long>(temp_alloc.high_water_mark()),
          static_cast<unsigned long>(temp_alloc.size()));
   if (options.print_outputs) print_outputs(*method);
-  method->destroy();
   return 0;
 }

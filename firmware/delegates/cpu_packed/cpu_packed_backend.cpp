@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "firmware/abi/generated/program_layout.h"
 #include "firmware/runtime/backend_registry.h"
 
 namespace socsim::delegates {
@@ -29,16 +30,20 @@ bool is_available() {
   return true;
 }
 
+namespace blob_layout = abi::cpu_packed_blob;
+
 Error init(const runtime::BackendInitContext& context, const uint8_t* blob, size_t size,
            void** handle) {
-  if (blob == nullptr || size != kCpuPackedBlobSize || memcmp(blob, "CPK1", 4) != 0 ||
-      read_u32(blob + 4) != kCpuPackedVersion || read_u32(blob + 8) != kCpuPackedOpAdd) {
+  if (blob == nullptr || size != blob_layout::kSize ||
+      memcmp(blob + blob_layout::kMagic, abi::kCpuPackedMagic, 4) != 0 ||
+      read_u32(blob + blob_layout::kVersion) != abi::kCpuPackedVersion ||
+      read_u32(blob + blob_layout::kOp) != abi::kCpuPackedOpAdd) {
     return Error::kDelegateInitFailed;
   }
   auto* h = static_cast<Handle*>(context.method_allocator->allocate(sizeof(Handle), 4));
   if (h == nullptr) return Error::kMemoryAllocationFailed;
-  h->op = kCpuPackedOpAdd;
-  h->elements = read_u32(blob + 12);
+  h->op = abi::kCpuPackedOpAdd;
+  h->elements = read_u32(blob + blob_layout::kElements);
   *handle = h;
   return Error::kOk;
 }

@@ -2,9 +2,9 @@
 // (SIMD within a register, plain RV32IM instructions), wrapping modulo 256 like the
 // portable int8 add without quantisation.
 //
-// Blob layout (16 bytes, little-endian), written by the compiler's --delegate cpu-packed:
-//   0x00 magic "CPK1"   0x04 u32 version = 1   0x08 u32 op = 1 (add)   0x0C u32 elements
-// The delegate call has two int8 inputs and one int8 output of exactly `elements` elements.
+// Blob: the record cpu_packed_blob of firmware/abi/generated/program_layout.h (magic "CPK1",
+// version, op = add, element count), written by the compiler's --delegate cpu-packed. The
+// delegate call has two int8 inputs and one int8 output of exactly `elements` elements.
 #pragma once
 
 #include <stdint.h>
@@ -12,9 +12,6 @@
 namespace socsim::delegates {
 
 constexpr const char* kCpuPackedBackendId = "cpu-packed";
-constexpr uint32_t kCpuPackedBlobSize = 16;
-constexpr uint32_t kCpuPackedVersion = 1;
-constexpr uint32_t kCpuPackedOpAdd = 1;
 
 /// Adds n int8 values wrapping modulo 256, four per word where the pointers allow.
 void cpu_packed_add_i8(const int8_t* a, const int8_t* b, int8_t* out, uint32_t n);

@@ -3,8 +3,9 @@
 
 #include <string.h>
 
+#include "firmware/abi/generated/npu_descriptor.h"
+#include "firmware/abi/npu_registers.h"
 #include "firmware/runtime/backend_registry.h"
-#include "models/npu/npu_interface.h"
 
 #if defined(__riscv)
 #include "socsim_memmap.h"  // generated from the SoC YAML: SOCSIM_NPU_BASE, SOCSIM_NPU_IRQ
@@ -16,8 +17,8 @@ namespace {
 using runtime::Error;
 using runtime::Tensor;
 
-constexpr uint32_t kBlobHeader = 16;
-constexpr uint32_t kNoTensor = 0xFFFFFFFFu;
+namespace header = npu::npu_blob_header;
+using npu::kNoTensor;
 
 struct Handle {
   const uint8_t* blob;         // the program's descriptors (tensor indices in addr[])
@@ -72,21 +73,23 @@ uint32_t run_list(const npu::LayerDescriptor*, uint32_t) {
 
 Error init(const runtime::BackendInitContext& context, const uint8_t* blob, size_t size,
            void** handle) {
-  if (blob == nullptr || size < kBlobHeader || memcmp(blob, "NPU1", 4) != 0 ||
-      read_u32(blob + 4) != 1 || read_u32(blob + 12) != npu::kDescriptorSize) {
+  if (blob == nullptr || size < header::kSize ||
+      memcmp(blob + header::kMagic, npu::kBlobMagic, 4) != 0 ||
+      read_u32(blob + header::kVersion) != npu::kBlobVersion ||
+      read_u32(blob + header::kDescriptorSize) != npu::kDescriptorSize) {
     return Error::kDelegateInitFailed;
   }
-  const uint32_t count = read_u32(blob + 8);
-  if (count == 0 || (size - kBlobHeader) / npu::kDescriptorSize != count ||
-      (size - kBlobHeader) % npu::kDescriptorSize != 0) {
+  const uint32_t count = read_u32(blob + header::kLayerCount);
+  if (count == 0 || (size - header::kSize) / npu::kDescriptorSize != count ||
+      (size - header::kSize) % npu::kDescriptorSize != 0) {
     return Error::kDelegateInitFailed;
   }
   auto* h = static_cast<Handle*>(context.method_allocator->allocate(sizeof(Handle), 4));
   auto* list = static_cast<npu::LayerDescriptor*>(
       context.method_allocator->allocate(count * npu::kDescriptorSize, 16));
   if (h == nullptr || list == nullptr) return Error::kMemoryAllocationFailed;
-  memcpy(list, blob + kBlobHeader, count * npu::kDescriptorSize);
-  h->blob = blob + kBlobHeader;
+  memcpy(list, blob + header::kSize, count * npu::kDescriptorSize);
+  h->blob = blob + header::kSize;
   h->list = list;
   h->count = count;
   h->max_index = 0;

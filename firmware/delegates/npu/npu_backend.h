@@ -3,7 +3,7 @@
 //
 // init() checks the blob and copies its descriptors into method memory; execute() writes
 // the delegate call's tensor addresses into the copy, programs the NPU's registers
-// (models/npu/npu_interface.h), and waits for the end of the command list: with WFI on the
+// (firmware/abi/npu_registers.h), and waits for the end of the command list: with WFI on the
 // NPU's interrupt line (default) or by polling the status register. A status error fails
 // the call with kDelegateExecuteFailed; npu_backend_last_status() tells which error and
 // layer. The NPU's register base and interrupt line come from the generated memory map

@@ -6,13 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "firmware/abi/generated/operators.h"
+#include "firmware/kernels/test/kernel_case_manifest.h"
 #include "firmware/runtime/method.h"
 #include "firmware/runtime/program.h"
 #include "firmware/runtime/test/program_builder.h"
@@ -20,35 +19,19 @@
 namespace socsim::runtime {
 namespace {
 
-struct Case {
-  std::string name;
-  double tolerance;
-};
-
-void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.name;
-}
-
-std::vector<uint8_t> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
+using Case = ::socsim::test::KernelCase;
+using ::socsim::test::read_file;
 
 std::vector<Case> read_manifest() {
-  std::vector<Case> cases;
-  std::ifstream in(std::string(SOCSIM_KERNEL_CASES_DIR) + "/manifest.txt");
-  Case c;
-  while (in >> c.name >> c.tolerance) cases.push_back(c);
-  return cases;
+  return ::socsim::test::read_kernel_cases();
 }
 
 class KernelCaseTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(KernelCaseTest, MatchesNumpyReference) {
-  const std::string base = std::string(SOCSIM_KERNEL_CASES_DIR) + "/" + GetParam().name;
-  test::AlignedBytes bytes(read_file(base + ".prog"));
-  const std::vector<uint8_t> feed = read_file(base + ".in");
-  const std::vector<uint8_t> expected = read_file(base + ".out");
+  test::AlignedBytes bytes(read_file(GetParam().path(".prog")));
+  const std::vector<uint8_t> feed = read_file(GetParam().path(".in"));
+  const std::vector<uint8_t> expected = read_file(GetParam().path(".out"));
   Result<Program> program = Program::load(bytes.data(), bytes.size());
   ASSERT_TRUE(program.ok()) << to_string(program.error());
 
@@ -105,8 +88,7 @@ TEST(KernelCasesFuzz, CorruptProgramsFailCleanly) {
   std::mt19937 rng(99);
   int loaded = 0, executed = 0, kernel_errors = 0;
   for (const Case& c : read_manifest()) {
-    const std::vector<uint8_t> good =
-        read_file(std::string(SOCSIM_KERNEL_CASES_DIR) + "/" + c.name + ".prog");
+    const std::vector<uint8_t> good = read_file(c.path(".prog"));
     for (int run = 0; run < 150; ++run) {
       std::vector<uint8_t> b = good;
       for (int f = 0; f < 2; ++f) b[rng() % b.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
@@ -138,15 +120,15 @@ TEST(KernelCasesFuzz, CorruptProgramsFailCleanly) {
   EXPECT_GT(kernel_errors, 100);
 }
 
-TEST(KernelCasesManifest, HasEveryOperator) {
+// Every kernel the operator schema lists (name and element type) is exercised by a case.
+TEST(KernelCasesManifest, CoversEverySchemaKernel) {
   const std::vector<Case> cases = read_manifest();
   ASSERT_GE(cases.size(), 80u);
-  for (const char* op : {"add_", "sub_", "mul_", "relu_", "clip_", "conv2d_", "linear_",
-                         "max_pool2d_", "avg_pool2d_", "global_avg_pool2d_", "softmax_", "reshape_",
-                         "transpose_", "concat_", "quantize", "dequantize", "requantize"}) {
-    const bool found = std::any_of(cases.begin(), cases.end(),
-                                   [&](const Case& c) { return c.name.rfind(op, 0) == 0; });
-    EXPECT_TRUE(found) << op;
+  for (const ops::KernelKey& key : ops::kSchemaKernels) {
+    const bool found = std::any_of(cases.begin(), cases.end(), [&](const Case& c) {
+      return c.op == key.name && c.dtype == key.dtype;
+    });
+    EXPECT_TRUE(found) << key.name << " dtype " << int{key.dtype};
   }
 }
 

@@ -4,9 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "firmware/abi/generated/operators.h"
 #include "firmware/runtime/profiling.h"
 #include "firmware/runtime/test/program_builder.h"
 
@@ -85,7 +89,7 @@ TEST(MethodTest, MissingOperatorIsNamed) {
 
 TEST(MethodTest, OperatorMissingForUnregisteredDtype) {
   test::ProgramSpec spec = add8_program(4, false);
-  spec.instructions[0].name = "dequantize";  // registered for int8 input...
+  spec.instructions[0].name = ops::DequantizePerTensor::kName;  // registered for int8 input...
   for (auto& t : spec.tensors) t.dtype = 1;  // ...but this input is float32
   spec.buffers[0] = 3 * 16;
   AlignedBytes bytes(build_program(spec));
@@ -139,7 +143,7 @@ TEST(MethodTest, KernelShapeErrorStopsExecutionAndNamesTheInstruction) {
   MethodDiagnostics diag;
   EXPECT_EQ(method->execute(&diag), Error::kShapeMismatch);
   EXPECT_EQ(diag.instruction, 0u);
-  EXPECT_EQ(std::string(diag.name), "add");
+  EXPECT_EQ(std::string(diag.name), ops::Add::kName);
 }
 
 TEST(MethodTest, HighWaterMarksAndTempReset) {
@@ -158,6 +162,89 @@ TEST(MethodTest, HighWaterMarksAndTempReset) {
   EXPECT_EQ(method->execute(), Error::kOk);
   EXPECT_EQ(pools.temp_alloc.used(), 0u);
   EXPECT_EQ(pools.temp_alloc.high_water_mark(), 100u);
+}
+
+// A backend that counts how often its handles are released.
+int g_released = 0;
+Error counting_init(const BackendInitContext& context, const uint8_t*, size_t, void** handle) {
+  *handle = context.method_allocator->allocate(4, 4);
+  return Error::kOk;
+}
+Error counting_execute(const BackendExecuteContext&, void*, Tensor* const*, uint32_t, uint32_t) {
+  return Error::kOk;
+}
+const Backend kCountingBackend = {"counting", [] { return true; }, counting_init, counting_execute,
+                                  [](void*) { ++g_released; }};
+
+/// The add8 program with its delegate on the counting backend, and `extra` more delegate
+/// segments of backend `extra_backend` (not called).
+test::ProgramSpec counting_program(uint32_t extra = 0, const char* extra_backend = "counting") {
+  static const bool registered = register_backend(&kCountingBackend) == Error::kOk;
+  EXPECT_TRUE(registered);
+  test::ProgramSpec spec = add8_program(4, true);
+  spec.delegates[0].backend = "counting";
+  for (uint32_t i = 0; i < extra; ++i) spec.delegates.push_back({extra_backend, {1, 2, 3, 4}});
+  return spec;
+}
+
+TEST(MethodTest, TypesCarryOwnership) {
+  static_assert(!std::is_copy_constructible_v<Method> && !std::is_copy_assignable_v<Method>);
+  static_assert(std::is_move_constructible_v<Method> && std::is_move_assignable_v<Method>);
+  static_assert(!std::is_copy_constructible_v<DelegateHandle>);
+  static_assert(!std::is_copy_constructible_v<Result<Program>>);
+  static_assert(!std::is_default_constructible_v<Result<Program>>);
+}
+
+// The Method releases each delegate handle exactly once, when the last owner goes; a
+// moved-from Method owns nothing and cannot execute.
+TEST(MethodTest, DestructorReleasesDelegateHandlesOnce) {
+  g_released = 0;
+  AlignedBytes bytes(build_program(counting_program(2)));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  {
+    Result<Method> method = Method::load(*program, pools.manager);
+    ASSERT_TRUE(method.ok()) << to_string(method.error());
+    EXPECT_EQ(method->execute(), Error::kOk);
+    {
+      Method moved = move_from(method.get());
+      EXPECT_EQ(g_released, 0);
+      EXPECT_EQ(moved.execute(), Error::kOk);
+      EXPECT_EQ(method->execute(), Error::kInvalidState);
+    }
+    EXPECT_EQ(g_released, 3);  // the three segments' handles, with `moved`
+  }
+  EXPECT_EQ(g_released, 3);
+}
+
+// A load that fails after some delegates were initialised releases them.
+TEST(MethodTest, FailedLoadReleasesInitialisedDelegates) {
+  g_released = 0;
+  AlignedBytes bytes(build_program(counting_program(1, "no-such-backend")));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  EXPECT_EQ(Method::load(*program, pools.manager).error(), Error::kDelegateMissing);
+  EXPECT_EQ(g_released, 1);
+}
+
+// A Result in error holds no value (T needs no default constructor) and reading one ends
+// the program with a message instead of returning garbage.
+TEST(ResultTest, ErrorHoldsNoValueAndReadingItAborts) {
+  struct NoDefault {
+    explicit NoDefault(int v) : value(v) {}
+    int value;
+  };
+  Result<NoDefault> good(NoDefault(7));
+  ASSERT_TRUE(good.ok());
+  EXPECT_EQ(good->value, 7);
+  Result<NoDefault> bad(Error::kNotFound);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), Error::kNotFound);
+  EXPECT_EQ(Result<NoDefault>(Error::kOk).error(), Error::kInternal);  // never ok without T
+  EXPECT_DEATH((void)bad.get(), "Result: value read from an error");
+  EXPECT_DEATH((void)bad->value, "Result: value read from an error");
 }
 
 TEST(MemoryAllocatorTest, AlignsAndRefusesOverflow) {
@@ -199,7 +286,7 @@ TEST(MethodTest, ProfilingHooksSeeEveryPhase) {
   {
     test::ProgramSpec spec = add8_program(8, true);
     test::InstructionSpec second = spec.instructions[0];
-    second.name = "add";
+    second.name = ops::Add::kName;
     spec.instructions.push_back(second);
     AlignedBytes bytes(build_program(spec));
     Result<Program> program = Program::load(bytes.data(), bytes.size());
@@ -220,21 +307,32 @@ TEST(MethodTest, ProfilingHooksSeeEveryPhase) {
       "B execute 0 execute 2",
       "B delegate 0 cpu-packed 8",
       "E delegate 0 cpu-packed 8",
-      "B operator 1 add 8",
-      "E operator 1 add 8",
+      std::string("B operator 1 ") + ops::Add::kName + " 8",
+      std::string("E operator 1 ") + ops::Add::kName + " 8",
       "E execute 0 execute 2",
   };
   EXPECT_EQ(log.lines, expected);
 }
 
-TEST(KernelRegistryTest, HoldsEveryPortableKernelOnce) {
+// The registry holds exactly the kernels the operator schema lists (a kernel file that
+// registers another operator or element type fails to compile; one that misses a listed
+// kernel fails here).
+TEST(KernelRegistryTest, HoldsEverySchemaKernelOnce) {
   EXPECT_EQ(kernel_registry_status(), Error::kOk);
-  EXPECT_EQ(registered_kernel_count(), 32u);
-  EXPECT_NE(find_kernel("conv2d", 6, ScalarType::kInt8), nullptr);
-  EXPECT_NE(find_kernel("conv2d_extra", 6, ScalarType::kFloat32), nullptr);  // length-bounded
-  EXPECT_EQ(find_kernel("conv2", 5, ScalarType::kInt8), nullptr);
-  EXPECT_EQ(find_kernel("quantize", 8, ScalarType::kInt8), nullptr);
-  EXPECT_EQ(register_kernel(*find_kernel("add", 3, ScalarType::kInt8)), Error::kInvalidArgument);
+  ASSERT_EQ(registered_kernel_count(), std::size(ops::kSchemaKernels));
+  for (const ops::KernelKey& key : ops::kSchemaKernels) {
+    EXPECT_NE(find_kernel(key.name, strlen(key.name), static_cast<ScalarType>(key.dtype)), nullptr)
+        << key.name << " dtype " << int{key.dtype};
+  }
+  const char* conv = ops::QuantizedConvolution::kName;
+  const std::string longer = std::string(conv) + "_extra";
+  EXPECT_NE(find_kernel(longer.c_str(), strlen(conv), ScalarType::kInt8), nullptr);  // bounded
+  EXPECT_EQ(find_kernel(conv, strlen(conv) - 1, ScalarType::kInt8), nullptr);
+  const char* quantize = ops::QuantizePerTensor::kName;
+  EXPECT_EQ(find_kernel(quantize, strlen(quantize), ScalarType::kInt8), nullptr);
+  const char* add = ops::Add::kName;
+  EXPECT_EQ(register_kernel(*find_kernel(add, strlen(add), ScalarType::kInt8)),
+            Error::kInvalidArgument);
   EXPECT_EQ(kernel_registry_status(), Error::kInvalidArgument);
 }
 
@@ -246,7 +344,7 @@ TEST(KernelRegistryTest, FullRegistryIsAnError) {
     snprintf(storage[i], sizeof(storage[i]), "dummy_%zu", i);
     names[i] = storage[i];
     last = register_kernel(
-        Kernel{names[i], ScalarType::kInt8, [](const KernelArgs&) { return Error::kOk; }});
+        Kernel{names[i], ScalarType::kInt8, [](const KernelArgs&) { return Error::kOk; }, 0});
     if (last != Error::kOk) break;
   }
   EXPECT_EQ(last, Error::kRegistryFull);

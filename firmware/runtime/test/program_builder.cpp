@@ -3,12 +3,13 @@
 
 #include <cstring>
 
-#include "firmware/runtime/program_format.h"
+#include "firmware/abi/generated/operators.h"
+#include "firmware/abi/generated/program_layout.h"
 
 namespace socsim::runtime::test {
 namespace {
 
-namespace fmt = format;
+namespace abi = ::socsim::abi;
 
 void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
   for (int i = 0; i < 4; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
@@ -34,10 +35,10 @@ uint32_t append_string(std::vector<uint8_t>& b, const std::string& s) {
 }  // namespace
 
 std::vector<uint8_t> build_program(const ProgramSpec& spec) {
-  std::vector<uint8_t> b(fmt::kHeaderSize, 0);
-  std::memcpy(b.data(), fmt::kMagic, 4);
-  put_u16(b, fmt::kHdrVersionMajor, fmt::kVersionMajor);
-  put_u16(b, fmt::kHdrVersionMinor, fmt::kVersionMinor);
+  std::vector<uint8_t> b(abi::program_header::kSize, 0);
+  std::memcpy(b.data(), abi::kProgramMagic, 4);
+  put_u16(b, abi::program_header::kVersionMajor, abi::kProgramVersionMajor);
+  put_u16(b, abi::program_header::kVersionMinor, abi::kProgramVersionMinor);
 
   // Variable-length pieces first, tables after, constants last.
   std::vector<uint32_t> name_at, ids_at, args_at, backend_at, scales_at, zps_at;
@@ -61,82 +62,87 @@ std::vector<uint8_t> build_program(const ProgramSpec& spec) {
 
   align(b, 4);
   const auto tensors_at = static_cast<uint32_t>(b.size());
-  b.resize(b.size() + spec.tensors.size() * fmt::kTensorRecordSize, 0);
+  b.resize(b.size() + spec.tensors.size() * abi::tensor_record::kSize, 0);
   const auto instructions_at = static_cast<uint32_t>(b.size());
-  b.resize(b.size() + spec.instructions.size() * fmt::kInstructionRecordSize, 0);
+  b.resize(b.size() + spec.instructions.size() * abi::instruction_record::kSize, 0);
   const auto delegates_at = static_cast<uint32_t>(b.size());
-  b.resize(b.size() + spec.delegates.size() * fmt::kDelegateRecordSize, 0);
+  b.resize(b.size() + spec.delegates.size() * abi::delegate_record::kSize, 0);
 
   std::vector<uint32_t> blob_at;
   for (const auto& d : spec.delegates)
     blob_at.push_back(append(b, d.blob.data(), d.blob.size(), 16));
-  align(b, fmt::kDataAlignment);
+  align(b, abi::kDataAlignment);
   const auto data_at = static_cast<uint32_t>(b.size());
   std::vector<uint32_t> const_at;
   for (const auto& t : spec.tensors) {
     const_at.push_back(t.constant ? append(b, t.data.data(), t.data.size(), 16) - data_at : 0);
   }
-  align(b, fmt::kDataAlignment);
+  align(b, abi::kDataAlignment);
   const auto data_size = static_cast<uint32_t>(b.size()) - data_at;
 
   for (size_t i = 0; i < spec.tensors.size(); ++i) {
     const TensorSpec& t = spec.tensors[i];
-    const size_t r = tensors_at + i * fmt::kTensorRecordSize;
+    const size_t r = tensors_at + i * abi::tensor_record::kSize;
     uint32_t numel = 1;
     for (uint32_t d : t.dims) numel *= d;
     const uint32_t esize = (t.dtype == 1 || t.dtype == 3) ? 4 : 1;
-    b[r + fmt::kTenDtype] = t.dtype;
-    b[r + fmt::kTenRank] = static_cast<uint8_t>(t.dims.size());
-    b[r + fmt::kTenStorage] = t.constant ? fmt::kStorageConstant : fmt::kStoragePlanned;
-    b[r + fmt::kTenQuantKind] = t.quant;
-    for (size_t d = 0; d < t.dims.size(); ++d) put_u32(b, r + fmt::kTenDims + 4 * d, t.dims[d]);
-    put_u32(b, r + fmt::kTenNbytes, numel * esize);
-    put_u32(b, r + fmt::kTenBuffer, t.constant ? fmt::kNoBuffer : t.buffer);
-    put_u32(b, r + fmt::kTenOffset, t.constant ? const_at[i] : t.offset);
+    b[r + abi::tensor_record::kDtype] = t.dtype;
+    b[r + abi::tensor_record::kRank] = static_cast<uint8_t>(t.dims.size());
+    b[r + abi::tensor_record::kStorage] = t.constant ? abi::kStorageConstant : abi::kStoragePlanned;
+    b[r + abi::tensor_record::kQuant] = t.quant;
+    for (size_t d = 0; d < t.dims.size(); ++d)
+      put_u32(b, r + abi::tensor_record::kDims + 4 * d, t.dims[d]);
+    put_u32(b, r + abi::tensor_record::kNbytes, numel * esize);
+    put_u32(b, r + abi::tensor_record::kBuffer, t.constant ? abi::kNoBuffer : t.buffer);
+    put_u32(b, r + abi::tensor_record::kOffset, t.constant ? const_at[i] : t.offset);
     uint32_t scale_bits;
     std::memcpy(&scale_bits, &t.scale, 4);
-    put_u32(b, r + fmt::kTenScale, scale_bits);
-    put_u32(b, r + fmt::kTenZeroPoint, static_cast<uint32_t>(t.zero_point));
-    put_u32(b, r + fmt::kTenQuantAxis, t.axis);
-    put_u32(b, r + fmt::kTenChannels, static_cast<uint32_t>(t.scales.size()));
-    put_u32(b, r + fmt::kTenScalesOffset, scales_at[i]);
-    put_u32(b, r + fmt::kTenZeroPointsOffset, zps_at[i]);
+    put_u32(b, r + abi::tensor_record::kScale, scale_bits);
+    put_u32(b, r + abi::tensor_record::kZeroPoint, static_cast<uint32_t>(t.zero_point));
+    put_u32(b, r + abi::tensor_record::kQuantAxis, t.axis);
+    put_u32(b, r + abi::tensor_record::kChannels, static_cast<uint32_t>(t.scales.size()));
+    put_u32(b, r + abi::tensor_record::kScalesOffset, scales_at[i]);
+    put_u32(b, r + abi::tensor_record::kZeroPointsOffset, zps_at[i]);
   }
   for (size_t i = 0; i < spec.instructions.size(); ++i) {
     const InstructionSpec& ins = spec.instructions[i];
-    const size_t r = instructions_at + i * fmt::kInstructionRecordSize;
+    const size_t r = instructions_at + i * abi::instruction_record::kSize;
     const bool kernel = !ins.name.empty();
-    b[r + fmt::kInsKind] = kernel ? fmt::kInstructionKernel : fmt::kInstructionDelegate;
-    b[r + fmt::kInsInputCount] = static_cast<uint8_t>(ins.inputs.size());
-    b[r + fmt::kInsOutputCount] = static_cast<uint8_t>(ins.outputs.size());
-    put_u32(b, r + fmt::kInsNameOffset, name_at[i]);
-    put_u32(b, r + fmt::kInsNameLength, static_cast<uint32_t>(ins.name.size()));
-    put_u32(b, r + fmt::kInsTensorsOffset, ids_at[i]);
-    put_u32(b, r + fmt::kInsArgsOffset, args_at[i]);
-    put_u32(b, r + fmt::kInsArgCount, static_cast<uint32_t>(ins.args.size()));
-    put_u32(b, r + fmt::kInsDelegateIndex, kernel ? fmt::kNoBuffer : ins.delegate);
+    b[r + abi::instruction_record::kKind] =
+        kernel ? abi::kInstructionKernel : abi::kInstructionDelegate;
+    b[r + abi::instruction_record::kInputCount] = static_cast<uint8_t>(ins.inputs.size());
+    b[r + abi::instruction_record::kOutputCount] = static_cast<uint8_t>(ins.outputs.size());
+    put_u32(b, r + abi::instruction_record::kNameOffset, name_at[i]);
+    put_u32(b, r + abi::instruction_record::kNameLength, static_cast<uint32_t>(ins.name.size()));
+    put_u32(b, r + abi::instruction_record::kTensorsOffset, ids_at[i]);
+    put_u32(b, r + abi::instruction_record::kArgsOffset, args_at[i]);
+    put_u32(b, r + abi::instruction_record::kArgCount, static_cast<uint32_t>(ins.args.size()));
+    put_u32(b, r + abi::instruction_record::kDelegateIndex, kernel ? abi::kNoBuffer : ins.delegate);
   }
   for (size_t i = 0; i < spec.delegates.size(); ++i) {
-    const size_t r = delegates_at + i * fmt::kDelegateRecordSize;
-    put_u32(b, r + fmt::kDelIdOffset, backend_at[i]);
-    put_u32(b, r + fmt::kDelIdLength, static_cast<uint32_t>(spec.delegates[i].backend.size()));
-    put_u32(b, r + fmt::kDelBlobOffset, blob_at[i]);
-    put_u32(b, r + fmt::kDelBlobSize, static_cast<uint32_t>(spec.delegates[i].blob.size()));
+    const size_t r = delegates_at + i * abi::delegate_record::kSize;
+    put_u32(b, r + abi::delegate_record::kBackendIdOffset, backend_at[i]);
+    put_u32(b, r + abi::delegate_record::kBackendIdLength,
+            static_cast<uint32_t>(spec.delegates[i].backend.size()));
+    put_u32(b, r + abi::delegate_record::kBlobOffset, blob_at[i]);
+    put_u32(b, r + abi::delegate_record::kBlobSize,
+            static_cast<uint32_t>(spec.delegates[i].blob.size()));
   }
-  put_u32(b, fmt::kHdrFileSize, static_cast<uint32_t>(b.size()));
-  put_u32(b, fmt::kHdrTensorsOffset, tensors_at);
-  put_u32(b, fmt::kHdrTensorCount, static_cast<uint32_t>(spec.tensors.size()));
-  put_u32(b, fmt::kHdrInstructionsOffset, instructions_at);
-  put_u32(b, fmt::kHdrInstructionCount, static_cast<uint32_t>(spec.instructions.size()));
-  put_u32(b, fmt::kHdrBuffersOffset, buffers_at);
-  put_u32(b, fmt::kHdrBufferCount, static_cast<uint32_t>(spec.buffers.size()));
-  put_u32(b, fmt::kHdrDelegatesOffset, delegates_at);
-  put_u32(b, fmt::kHdrDelegateCount, static_cast<uint32_t>(spec.delegates.size()));
-  put_u32(b, fmt::kHdrIoOffset, io_at);
-  put_u16(b, fmt::kHdrInputCount, static_cast<uint16_t>(spec.inputs.size()));
-  put_u16(b, fmt::kHdrOutputCount, static_cast<uint16_t>(spec.outputs.size()));
-  put_u32(b, fmt::kHdrDataOffset, data_at);
-  put_u32(b, fmt::kHdrDataSize, data_size);
+  put_u32(b, abi::program_header::kFileSize, static_cast<uint32_t>(b.size()));
+  put_u32(b, abi::program_header::kTensorsOffset, tensors_at);
+  put_u32(b, abi::program_header::kTensorCount, static_cast<uint32_t>(spec.tensors.size()));
+  put_u32(b, abi::program_header::kInstructionsOffset, instructions_at);
+  put_u32(b, abi::program_header::kInstructionCount,
+          static_cast<uint32_t>(spec.instructions.size()));
+  put_u32(b, abi::program_header::kBuffersOffset, buffers_at);
+  put_u32(b, abi::program_header::kBufferCount, static_cast<uint32_t>(spec.buffers.size()));
+  put_u32(b, abi::program_header::kDelegatesOffset, delegates_at);
+  put_u32(b, abi::program_header::kDelegateCount, static_cast<uint32_t>(spec.delegates.size()));
+  put_u32(b, abi::program_header::kIoOffset, io_at);
+  put_u16(b, abi::program_header::kInputCount, static_cast<uint16_t>(spec.inputs.size()));
+  put_u16(b, abi::program_header::kOutputCount, static_cast<uint16_t>(spec.outputs.size()));
+  put_u32(b, abi::program_header::kDataOffset, data_at);
+  put_u32(b, abi::program_header::kDataSize, data_size);
   return b;
 }
 
@@ -161,7 +167,7 @@ ProgramSpec add8_program(uint32_t n, bool delegated) {
     for (int i = 0; i < 4; ++i) blob.push_back(static_cast<uint8_t>(n >> (8 * i)));
     spec.delegates.push_back({"cpu-packed", blob});
   } else {
-    ins.name = "add";
+    ins.name = ops::Add::kName;
   }
   spec.instructions.push_back(ins);
   return spec;

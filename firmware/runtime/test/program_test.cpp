@@ -7,13 +7,14 @@
 #include <cstring>
 #include <random>
 
-#include "firmware/runtime/program_format.h"
+#include "firmware/abi/generated/operators.h"
+#include "firmware/abi/generated/program_layout.h"
 #include "firmware/runtime/test/program_builder.h"
 
 namespace socsim::runtime {
 namespace {
 
-namespace fmt = format;
+namespace abi = ::socsim::abi;
 using test::add8_program;
 using test::AlignedBytes;
 using test::build_program;
@@ -77,7 +78,7 @@ TEST(ProgramTest, LoadsWellFormedFileAndDescribesIt) {
   EXPECT_EQ(weights[7], 8);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(weights) % 16, 0u);
   const InstructionRecord ins = program->instruction(0);
-  EXPECT_EQ(std::string(ins.name), "add");
+  EXPECT_EQ(std::string(ins.name), ops::Add::kName);
   const DelegateRecord d = program->delegate(0);
   EXPECT_EQ(std::string(d.backend_id), "cpu-packed");
   EXPECT_EQ(d.blob_size, 16u);
@@ -89,13 +90,17 @@ TEST(ProgramTest, RejectsBadHeaders) {
   b[0] = 'X';
   EXPECT_EQ(load_error(b), Error::kProgramBadMagic);
   b = good;
-  b[fmt::kHdrVersionMajor] = 2;
+  b[abi::program_header::kVersionMajor] = abi::kProgramVersionMajor + 1;
+  EXPECT_EQ(load_error(b), Error::kProgramBadVersion);
+  // Version 1 named operators differently (add, conv2d, ...): its files are rejected.
+  b = good;
+  b[abi::program_header::kVersionMajor] = 1;
   EXPECT_EQ(load_error(b), Error::kProgramBadVersion);
   b = good;
-  set_u32(b, fmt::kHdrFlags, 1);
+  set_u32(b, abi::program_header::kFlags, 1);
   EXPECT_EQ(load_error(b), Error::kProgramBadVersion);
   b = good;
-  set_u32(b, fmt::kHdrFileSize, static_cast<uint32_t>(good.size() + 1));
+  set_u32(b, abi::program_header::kFileSize, static_cast<uint32_t>(good.size() + 1));
   EXPECT_EQ(load_error(b), Error::kProgramTruncated);
   EXPECT_EQ(Program::load(nullptr, 100).error(), Error::kInvalidArgument);
   AlignedBytes aligned(good);
@@ -111,17 +116,19 @@ TEST(ProgramTest, EveryTruncationIsRejected) {
   }
   // Also when the header is rewritten to claim the shorter size: tables or the constant
   // segment then reach past the end.
-  for (size_t cut = fmt::kHeaderSize; cut < good.size(); ++cut) {
+  for (size_t cut = abi::program_header::kSize; cut < good.size(); ++cut) {
     std::vector<uint8_t> b(good.begin(), good.begin() + cut);
-    set_u32(b, fmt::kHdrFileSize, static_cast<uint32_t>(cut));
+    set_u32(b, abi::program_header::kFileSize, static_cast<uint32_t>(cut));
     EXPECT_EQ(load_error(b), Error::kProgramOutOfBounds) << "cut at " << cut;
   }
 }
 
 TEST(ProgramTest, HugeCountsAndOffsetsAreRejected) {
   const std::vector<uint8_t> good = build_program(rich_program());
-  const uint32_t count_fields[] = {fmt::kHdrTensorCount, fmt::kHdrInstructionCount,
-                                   fmt::kHdrBufferCount, fmt::kHdrDelegateCount, fmt::kHdrDataSize};
+  const uint32_t count_fields[] = {
+      abi::program_header::kTensorCount, abi::program_header::kInstructionCount,
+      abi::program_header::kBufferCount, abi::program_header::kDelegateCount,
+      abi::program_header::kDataSize};
   for (uint32_t field : count_fields) {
     for (uint32_t value : {0xFFFFFFFFu, 0x80000000u, 0x04000001u}) {
       std::vector<uint8_t> b = good;
@@ -129,16 +136,18 @@ TEST(ProgramTest, HugeCountsAndOffsetsAreRejected) {
       EXPECT_EQ(load_error(b), Error::kProgramOutOfBounds) << field << " = " << value;
     }
   }
-  const uint32_t offset_fields[] = {fmt::kHdrTensorsOffset, fmt::kHdrInstructionsOffset,
-                                    fmt::kHdrBuffersOffset, fmt::kHdrDelegatesOffset,
-                                    fmt::kHdrIoOffset,      fmt::kHdrDataOffset};
+  const uint32_t offset_fields[] = {
+      abi::program_header::kTensorsOffset, abi::program_header::kInstructionsOffset,
+      abi::program_header::kBuffersOffset, abi::program_header::kDelegatesOffset,
+      abi::program_header::kIoOffset,      abi::program_header::kDataOffset};
   for (uint32_t field : offset_fields) {
     std::vector<uint8_t> b = good;
     set_u32(b, field, 0xFFFFFFF0u);
     EXPECT_EQ(load_error(b), Error::kProgramOutOfBounds) << field;
   }
   std::vector<uint8_t> b = good;
-  set_u32(b, fmt::kHdrTensorsOffset, get_u32(good, fmt::kHdrTensorsOffset) + 2);
+  set_u32(b, abi::program_header::kTensorsOffset,
+          get_u32(good, abi::program_header::kTensorsOffset) + 2);
   EXPECT_EQ(load_error(b), Error::kProgramMisaligned);
 }
 
@@ -146,81 +155,82 @@ class CorruptRecordTest : public ::testing::Test {
  protected:
   void SetUp() override { good_ = build_program(rich_program()); }
   size_t tensor(uint32_t i) const {
-    return get_u32(good_, fmt::kHdrTensorsOffset) + i * fmt::kTensorRecordSize;
+    return get_u32(good_, abi::program_header::kTensorsOffset) + i * abi::tensor_record::kSize;
   }
   size_t instruction(uint32_t i) const {
-    return get_u32(good_, fmt::kHdrInstructionsOffset) + i * fmt::kInstructionRecordSize;
+    return get_u32(good_, abi::program_header::kInstructionsOffset) +
+           i * abi::instruction_record::kSize;
   }
   size_t delegate(uint32_t i) const {
-    return get_u32(good_, fmt::kHdrDelegatesOffset) + i * fmt::kDelegateRecordSize;
+    return get_u32(good_, abi::program_header::kDelegatesOffset) + i * abi::delegate_record::kSize;
   }
   std::vector<uint8_t> good_;
 };
 
 TEST_F(CorruptRecordTest, Tensors) {
   std::vector<uint8_t> b = good_;
-  b[tensor(0) + fmt::kTenDtype] = 9;
+  b[tensor(0) + abi::tensor_record::kDtype] = 9;
   EXPECT_EQ(load_error(b), Error::kProgramBadTensor);
   b = good_;
-  b[tensor(0) + fmt::kTenRank] = 7;
+  b[tensor(0) + abi::tensor_record::kRank] = 7;
   EXPECT_EQ(load_error(b), Error::kProgramBadTensor);
   b = good_;  // numel overflows 32 bits
-  b[tensor(0) + fmt::kTenRank] = 3;
-  set_u32(b, tensor(0) + fmt::kTenDims + 4, 0x10000);
-  set_u32(b, tensor(0) + fmt::kTenDims + 8, 0x10000);
+  b[tensor(0) + abi::tensor_record::kRank] = 3;
+  set_u32(b, tensor(0) + abi::tensor_record::kDims + 4, 0x10000);
+  set_u32(b, tensor(0) + abi::tensor_record::kDims + 8, 0x10000);
   EXPECT_EQ(load_error(b), Error::kProgramBadTensor);
   b = good_;  // nbytes disagrees with shape
-  set_u32(b, tensor(0) + fmt::kTenNbytes, 9);
+  set_u32(b, tensor(0) + abi::tensor_record::kNbytes, 9);
   EXPECT_EQ(load_error(b), Error::kProgramBadTensor);
   b = good_;
-  set_u32(b, tensor(1) + fmt::kTenOffset, 0x7FFFFFF0u);
+  set_u32(b, tensor(1) + abi::tensor_record::kOffset, 0x7FFFFFF0u);
   EXPECT_EQ(load_error(b), Error::kProgramBadMemoryPlan);
   b = good_;
-  set_u32(b, tensor(1) + fmt::kTenBuffer, 1);
+  set_u32(b, tensor(1) + abi::tensor_record::kBuffer, 1);
   EXPECT_EQ(load_error(b), Error::kProgramBadMemoryPlan);
   b = good_;
-  set_u32(b, tensor(1) + fmt::kTenOffset, 8);
+  set_u32(b, tensor(1) + abi::tensor_record::kOffset, 8);
   EXPECT_EQ(load_error(b), Error::kProgramMisaligned);
   b = good_;  // constant past the constant segment
-  set_u32(b, tensor(3) + fmt::kTenOffset, 0x100);
+  set_u32(b, tensor(3) + abi::tensor_record::kOffset, 0x100);
   EXPECT_EQ(load_error(b), Error::kProgramOutOfBounds);
   b = good_;  // per-channel count must match the axis
-  set_u32(b, tensor(3) + fmt::kTenChannels, 3);
+  set_u32(b, tensor(3) + abi::tensor_record::kChannels, 3);
   EXPECT_EQ(load_error(b), Error::kProgramBadTensor);
   b = good_;  // NaN scale
-  set_u32(b, get_u32(good_, tensor(3) + fmt::kTenScalesOffset), 0x7FC00000u);
+  set_u32(b, get_u32(good_, tensor(3) + abi::tensor_record::kScalesOffset), 0x7FC00000u);
   EXPECT_EQ(load_error(b), Error::kProgramBadTensor);
   b = good_;  // inputs must be planned, never the file's bytes
-  b[tensor(0) + fmt::kTenStorage] = fmt::kStorageConstant;
-  set_u32(b, tensor(0) + fmt::kTenBuffer, fmt::kNoBuffer);
-  set_u32(b, tensor(0) + fmt::kTenOffset, 0);
+  b[tensor(0) + abi::tensor_record::kStorage] = abi::kStorageConstant;
+  set_u32(b, tensor(0) + abi::tensor_record::kBuffer, abi::kNoBuffer);
+  set_u32(b, tensor(0) + abi::tensor_record::kOffset, 0);
   EXPECT_EQ(load_error(b), Error::kProgramBadTensor);
 }
 
 TEST_F(CorruptRecordTest, InstructionsAndDelegates) {
   std::vector<uint8_t> b = good_;
-  b[instruction(0) + fmt::kInsKind] = 3;
+  b[instruction(0) + abi::instruction_record::kKind] = 3;
   EXPECT_EQ(load_error(b), Error::kProgramBadInstruction);
   b = good_;  // tensor id out of range
-  set_u32(b, get_u32(good_, instruction(0) + fmt::kInsTensorsOffset), 99);
+  set_u32(b, get_u32(good_, instruction(0) + abi::instruction_record::kTensorsOffset), 99);
   EXPECT_EQ(load_error(b), Error::kProgramBadInstruction);
   b = good_;  // output is a constant: kernels would write into the file
-  set_u32(b, get_u32(good_, instruction(0) + fmt::kInsTensorsOffset) + 8, 3);
+  set_u32(b, get_u32(good_, instruction(0) + abi::instruction_record::kTensorsOffset) + 8, 3);
   EXPECT_EQ(load_error(b), Error::kProgramBadInstruction);
   b = good_;  // name no longer NUL-terminated where the length says
-  set_u32(b, instruction(0) + fmt::kInsNameLength, 2);
+  set_u32(b, instruction(0) + abi::instruction_record::kNameLength, 2);
   EXPECT_EQ(load_error(b), Error::kProgramOutOfBounds);
   b = good_;
-  set_u32(b, instruction(0) + fmt::kInsArgCount, 0x40000000u);
+  set_u32(b, instruction(0) + abi::instruction_record::kArgCount, 0x40000000u);
   EXPECT_EQ(load_error(b), Error::kProgramOutOfBounds);
   b = good_;
-  set_u32(b, instruction(1) + fmt::kInsDelegateIndex, 1);
+  set_u32(b, instruction(1) + abi::instruction_record::kDelegateIndex, 1);
   EXPECT_EQ(load_error(b), Error::kProgramBadInstruction);
   b = good_;
-  set_u32(b, delegate(0) + fmt::kDelBlobSize, 0xFFFFFFF0u);
+  set_u32(b, delegate(0) + abi::delegate_record::kBlobSize, 0xFFFFFFF0u);
   EXPECT_EQ(load_error(b), Error::kProgramOutOfBounds);
   b = good_;
-  set_u32(b, delegate(0) + fmt::kDelBlobOffset, get_u32(good_, delegate(0) + 8) + 4);
+  set_u32(b, delegate(0) + abi::delegate_record::kBlobOffset, get_u32(good_, delegate(0) + 8) + 4);
   EXPECT_EQ(load_error(b), Error::kProgramMisaligned);
 }
 
@@ -242,10 +252,10 @@ TEST(ProgramTest, RandomByteFlipsNeverBreakTheInvariants) {
     // Whatever was accepted must satisfy what later stages rely on.
     for (uint32_t t = 0; t < program->tensor_count(); ++t) {
       const TensorRecord rec = program->tensor(t);
-      if (rec.storage == fmt::kStoragePlanned) {
+      if (rec.storage == abi::kStoragePlanned) {
         ASSERT_LE(uint64_t{rec.offset} + rec.nbytes, program->buffer_size(rec.buffer));
       } else {
-        ASSERT_EQ(rec.storage, fmt::kStorageConstant);
+        ASSERT_EQ(rec.storage, abi::kStorageConstant);
       }
     }
   }

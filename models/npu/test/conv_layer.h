@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "models/npu/npu_interface.h"
+#include "firmware/abi/generated/npu_descriptor.h"
 
 namespace socsim {
 
@@ -14,7 +14,7 @@ inline npu::LayerDescriptor conv_layer(uint32_t cin, uint32_t h, uint32_t w, uin
                                        int32_t act_min = -128) {
   npu::LayerDescriptor d;
   std::memset(&d, 0, sizeof d);
-  d.op = npu::kOpConv2d;
+  d.op = npu::kOpConv;
   d.dtype = npu::kDtypeInt8;
   const uint32_t pad = k / 2;
   const uint32_t ho = (h + 2 * pad - k) / stride + 1, wo = (w + 2 * pad - k) / stride + 1;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "firmware/abi/generated/operators.h"
+#include "firmware/kernels/arithmetic.h"
 #include "firmware/runtime/kernel_registry.h"
 #include "firmware/runtime/tensor.h"
 
@@ -29,6 +31,18 @@ Tensor make_tensor(ScalarType type, std::vector<int32_t> sizes, void* data) {
   t.data = data;
   t.nbytes = t.numel() * runtime::element_size(type);
   return t;
+}
+
+// The CPU kernel of an NPU opcode: the operator the schema gives that opcode.
+const char* kernel_of(uint8_t opcode) {
+  switch (opcode) {
+#define SOCSIM_KERNEL_OF(code, op, report, source) \
+  case code:                                       \
+    return ops::op::kName;
+    SOCSIM_NPU_LAYERS(SOCSIM_KERNEL_OF)
+#undef SOCSIM_KERNEL_OF
+  }
+  return "";
 }
 
 std::vector<int32_t> dims(const uint32_t* shape, size_t rank) {
@@ -84,11 +98,12 @@ class NpuFunctionalTest : public ::testing::Test {
     return v;
   }
 
-  // Runs the CPU kernel `name` and the NPU model on the same operands; expects equal bytes.
-  void expect_same(const Layer& layer, const char* kernel, const std::vector<int8_t>& x,
-                   const std::vector<int8_t>& w, const std::vector<int32_t>& bias,
-                   const std::vector<int32_t>& rq, size_t in_rank, size_t out_rank) {
+  // Runs the layer's CPU kernel and the NPU model on the same operands; expects equal bytes.
+  void expect_same(const Layer& layer, const std::vector<int8_t>& x, const std::vector<int8_t>& w,
+                   const std::vector<int32_t>& bias, const std::vector<int32_t>& rq, size_t in_rank,
+                   size_t out_rank) {
     const npu::LayerDescriptor& d = layer.d;
+    const char* kernel = kernel_of(d.op);
     ASSERT_EQ(validate_layer(d), npu::kNpuOk) << kernel;
     const NpuOperandSizes sizes = operand_sizes(d);
     ASSERT_EQ(sizes.bytes[npu::kAddrInput], x.size());
@@ -98,13 +113,13 @@ class NpuFunctionalTest : public ::testing::Test {
     std::vector<Tensor> inputs;
     std::vector<int32_t> in_dims = dims(d.in_shape, in_rank);
     std::vector<int32_t> out_dims = dims(d.out_shape, out_rank);
-    if (d.op == npu::kOpLinear) {
+    if (d.op == npu::kOpFullyConnected) {
       in_dims = {static_cast<int32_t>(d.in_shape[0]), static_cast<int32_t>(d.in_shape[1])};
       out_dims = {static_cast<int32_t>(d.out_shape[0]), static_cast<int32_t>(d.out_shape[1])};
     }
     inputs.push_back(make_tensor(ScalarType::kInt8, in_dims, const_cast<int8_t*>(x.data())));
-    if (d.op == npu::kOpConv2d || d.op == npu::kOpLinear) {
-      const size_t wr = d.op == npu::kOpLinear ? 2 : 4;
+    if (d.op == npu::kOpConv || d.op == npu::kOpFullyConnected) {
+      const size_t wr = d.op == npu::kOpFullyConnected ? 2 : 4;
       inputs.push_back(make_tensor(ScalarType::kInt8, dims(d.in1_shape, wr),
                                    const_cast<int8_t*>(w.data())));
       inputs.push_back(make_tensor(ScalarType::kInt32, {static_cast<int32_t>(bias.size())},
@@ -160,7 +175,7 @@ class NpuFunctionalTest : public ::testing::Test {
     };
     const uint32_t ho = out_size(h, kh, geo[0], geo[2], geo[4], geo[6]);
     const uint32_t wo = out_size(w, kw, geo[1], geo[3], geo[5], geo[7]);
-    Layer l(npu::kOpConv2d);
+    Layer l(npu::kOpConv);
     l.shapes({n, cin, h, w}, {cout, cin / groups, kh, kw}, {n, cout, ho, wo});
     std::vector<int32_t> a = geo;
     a.insert(a.end(), {zp_in, zp_out, lo, hi});
@@ -169,9 +184,8 @@ class NpuFunctionalTest : public ::testing::Test {
     // Shift so that |acc| ~ 128 * 64 * sqrt(k) lands in int8: n ~ 31 + log2(acc / 64).
     int shift = 31 + 1;
     for (uint32_t v = 8192 * static_cast<uint32_t>(std::sqrt(double(k))) / 64; v > 1; v >>= 1) ++shift;
-    expect_same(l, "conv2d", random_i8(uint64_t{n} * cin * h * w),
-                random_i8(uint64_t{cout} * k), random_bias(cout),
-                random_requant(cout, shift - 1, shift + 1), 4, 4);
+    expect_same(l, random_i8(uint64_t{n} * cin * h * w), random_i8(uint64_t{cout} * k),
+                random_bias(cout), random_requant(cout, shift - 1, shift + 1), 4, 4);
   }
 };
 
@@ -204,11 +218,11 @@ TEST_F(NpuFunctionalTest, ConvWithFusedClip) {
 }
 
 TEST_F(NpuFunctionalTest, FullyConnectedWithRelu) {
-  Layer l(npu::kOpLinear);
+  Layer l(npu::kOpFullyConnected);
   l.shapes({3, 37, 1, 1}, {19, 37, 1, 1}, {3, 19, 1, 1});
   l.args({2, -3, -3, 127});
-  expect_same(l, "linear", random_i8(3 * 37), random_i8(19 * 37), random_bias(19),
-              random_requant(19, 38, 40), 2, 2);
+  expect_same(l, random_i8(3 * 37), random_i8(19 * 37), random_bias(19), random_requant(19, 38, 40),
+              2, 2);
 }
 
 TEST_F(NpuFunctionalTest, ElementwiseAdd) {
@@ -216,14 +230,14 @@ TEST_F(NpuFunctionalTest, ElementwiseAdd) {
   l.shapes({1, 5, 6, 7}, {1, 5, 6, 7}, {1, 5, 6, 7});
   // zp_a, m_a, zp_b, m_b, n, zp_out, lo, hi
   l.args({3, 1 << 19, -2, 3 << 18, 20, 1, -128, 127});
-  expect_same(l, "add", random_i8(210), random_i8(210), {}, {}, 4, 4);
+  expect_same(l, random_i8(210), random_i8(210), {}, {}, 4, 4);
 }
 
 TEST_F(NpuFunctionalTest, ElementwiseAddWithFusedRelu) {
   Layer l(npu::kOpAdd);
   l.shapes({1, 4, 5, 5}, {1, 4, 5, 5}, {1, 4, 5, 5});
   l.args({0, 1 << 20, 0, 1 << 20, 21, 0, 0, 127});
-  expect_same(l, "add", random_i8(100), random_i8(100), {}, {}, 4, 4);
+  expect_same(l, random_i8(100), random_i8(100), {}, {}, 4, 4);
 }
 
 TEST_F(NpuFunctionalTest, ElementwiseMul) {
@@ -231,35 +245,35 @@ TEST_F(NpuFunctionalTest, ElementwiseMul) {
   l.shapes({1, 3, 8, 9}, {1, 3, 8, 9}, {1, 3, 8, 9});
   // zp_a, zp_b, m, n, zp_out, lo, hi
   l.args({1, -1, 1 << 30, 37, 2, -128, 127});
-  expect_same(l, "mul", random_i8(216), random_i8(216), {}, {}, 4, 4);
+  expect_same(l, random_i8(216), random_i8(216), {}, {}, 4, 4);
 }
 
 TEST_F(NpuFunctionalTest, MaxPool3x3Stride2CeilMode) {
-  Layer l(npu::kOpMaxPool2d);
+  Layer l(npu::kOpMaxPool);
   l.shapes({1, 6, 10, 10}, {}, {1, 6, 6, 6});
   l.args({3, 3, 2, 2, 1, 1, 1, 1, 1});
-  expect_same(l, "max_pool2d", random_i8(600), {}, {}, {}, 4, 4);
+  expect_same(l, random_i8(600), {}, {}, {}, 4, 4);
 }
 
 TEST_F(NpuFunctionalTest, AvgPoolBothDivisors) {
   for (int include_pad : {0, 1}) {
-    Layer l(npu::kOpAvgPool2d);
+    Layer l(npu::kOpAveragePool);
     l.shapes({2, 3, 9, 9}, {}, {2, 3, 5, 5});
     // kernel, stride, pads, ceil_mode, count_include_pad, zp_in, zp_out, m, n
     l.args({3, 3, 2, 2, 1, 1, 1, 1, 0, include_pad, 2, -3, 5 << 20, 23});
-    expect_same(l, "avg_pool2d", random_i8(486), {}, {}, {}, 4, 4);
+    expect_same(l, random_i8(486), {}, {}, {}, 4, 4);
   }
 }
 
 TEST_F(NpuFunctionalTest, GlobalAvgPool) {
-  Layer l(npu::kOpGlobalAvgPool2d);
+  Layer l(npu::kOpGlobalAveragePool);
   l.shapes({1, 70, 7, 7}, {}, {1, 70, 1, 1});
   l.args({0, 1, 3 << 21, 22});
-  expect_same(l, "global_avg_pool2d", random_i8(70 * 49), {}, {}, {}, 4, 4);
+  expect_same(l, random_i8(70 * 49), {}, {}, {}, 4, 4);
 }
 
 TEST(NpuFunctional, RejectsBadDescriptors) {
-  Layer l(npu::kOpConv2d);
+  Layer l(npu::kOpConv);
   l.shapes({1, 4, 8, 8}, {8, 4, 3, 3}, {1, 8, 6, 6});
   l.args({1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, -128, 127});
   EXPECT_EQ(validate_layer(l.d), npu::kNpuOk);
@@ -280,6 +294,44 @@ TEST(NpuFunctional, RejectsBadDescriptors) {
   bad.arg_count = 12;
   EXPECT_EQ(validate_layer(bad), npu::kNpuBadArgs);
   EXPECT_EQ(layer_macs(l.d), 8ull * 36 * 4 * 9);
+}
+
+// The NPU applies the kernels' window rules (firmware/kernels/arithmetic.h): parameters above
+// kMaxWindowParam are refused, and spans that do not fit 32 bits are computed in 64 bits
+// (the model's own copy used to accept the first and overflow on the second).
+TEST(NpuFunctional, WindowParametersHaveTheKernelsBounds) {
+  Layer pool(npu::kOpMaxPool);
+  pool.shapes({1, 1, 1, 1}, {}, {1, 1, 1, 1});
+  pool.args({1, 1, kernels::kMaxWindowParam, 1, 0, 0, 0, 0, 0});
+  EXPECT_EQ(validate_layer(pool.d), npu::kNpuOk);
+  pool.args({1, 1, kernels::kMaxWindowParam + 1, 1, 0, 0, 0, 0, 0});
+  EXPECT_EQ(validate_layer(pool.d), npu::kNpuBadShape);
+
+  // kernel 3, dilation 2^30: the span 2^31 + 1 does not fit int32.
+  Layer conv(npu::kOpConv);
+  conv.shapes({1, 1, 8, 8}, {1, 1, 3, 1}, {1, 1, 8, 8});
+  conv.args({1, 1, 0, 0, 0, 0, 1 << 30, 1, 1, 0, 0, -128, 127});
+  EXPECT_EQ(validate_layer(conv.d), npu::kNpuBadShape);
+}
+
+// A global average over the largest plane the kernels sum in int32 (2^23 elements, all -128)
+// is exact; a larger plane, whose int32 sum could overflow, is refused like the CPU kernel
+// refuses it (it used to overflow and give 1 instead of -128).
+TEST(NpuFunctional, GlobalAveragePoolPlaneBound) {
+  Layer l(npu::kOpGlobalAveragePool);
+  l.shapes({1, 1, 2048, 4096}, {}, {1, 1, 1, 1});
+  l.args({0, 0, 1 << 22, 22});  // multiplier 1
+  ASSERT_EQ(validate_layer(l.d), npu::kNpuOk);
+  std::vector<int8_t> x(2048u * 4096u, -128);
+  int8_t y = 0;
+  NpuOperands ops;
+  ops.input = x.data();
+  ops.output = &y;
+  ASSERT_EQ(execute_layer(l.d, ops), npu::kNpuOk);
+  EXPECT_EQ(y, -128);
+
+  l.shapes({1, 1, 4096, 4096}, {}, {1, 1, 1, 1});
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadShape);
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
-// What the probes know about the firmware runtime (firmware/runtime/), to find its phases
-// by symbol and to read element counts from call arguments without running any code on the
-// core. firmware/runtime/probe_abi.cpp checks the same layout at compile time, so a change
-// of the runtime's structures breaks the firmware build rather than the numbers.
+// What socsim's probes know about the firmware runtime (firmware/runtime/): the functions
+// that mark its phases, and where a kernel's or a delegate's output shape lies in its call
+// arguments, so that element counts are read without running any code on the core.
+// models/probe/ reads these; firmware/runtime/probe_abi.cpp checks them against the
+// runtime's structures at compile time, so a layout change breaks the firmware build rather
+// than the numbers.
 #pragma once
 
-#include <cstdint>
+#include <stdint.h>
 
 namespace socsim::runtime_abi {
 

@@ -1,0 +1,180 @@
+"""The compiler's graph IR and the services operator definitions use to lower, quantise and
+parameterise their nodes (socsim_aot/schema/ hooks; compiler.py drives them).
+
+A node's `op` is an operator name of the schema ("aten::convolution.out"); quantisation
+replaces it with the operator's int8 variant. Values carry shapes, dtypes, constants and
+per-tensor or per-channel quantisation.
+"""
+
+import dataclasses
+import math
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from socsim_aot import fixed_point as fx
+
+INF = float("inf")
+
+
+class CompileError(Exception):
+    """A model the compiler cannot translate; the message names the node and operator."""
+
+
+@dataclasses.dataclass
+class Value:
+    name: str
+    shape: List[int]
+    dtype: np.dtype
+    const: Optional[np.ndarray] = None
+    scale: float = 0.0  # int8 activations: per-tensor scale (zero point is 0: symmetric)
+    zero_point: int = 0
+    channel_scales: Optional[np.ndarray] = None  # int8 weights: per output channel
+
+    @property
+    def quantized(self) -> bool:
+        return self.dtype == np.int8 and self.scale > 0
+
+
+@dataclasses.dataclass
+class Node:
+    op: str  # schema operator name
+    inputs: List[str]
+    outputs: List[str]
+    attrs: dict
+    where: str  # "node 'NAME' (op TYPE)" for messages
+
+
+class Graph:
+    def __init__(self):
+        self.values: Dict[str, Value] = {}
+        self.nodes: List[Node] = []
+        self.inputs: List[str] = []
+        self.outputs: List[str] = []
+        self.alias: Dict[str, str] = {}
+        self.use_count: Dict[str, int] = {}  # ONNX consumers of each value
+        self.npu_segments: List[List[Node]] = []
+
+    def resolve(self, name):
+        while name in self.alias:
+            name = self.alias[name]
+        return name
+
+    def value(self, name) -> Value:
+        return self.values[self.resolve(name)]
+
+    def add_const(self, name, array):
+        array = np.ascontiguousarray(array)
+        self.values[name] = Value(name, list(array.shape), array.dtype, const=array)
+        return name
+
+    def consumers(self, name):
+        return [n for n in self.nodes if name in n.inputs]
+
+    def input_value(self, node: Node, index: int = 0) -> Value:
+        return self.value(node.inputs[index])
+
+    def output_value(self, node: Node, index: int = 0) -> Value:
+        return self.values[node.outputs[index]]
+
+
+class OnnxNode:
+    """One ONNX node being lowered: its attributes, resolved inputs, outputs, and `emit`."""
+
+    def __init__(self, g: Graph, op_type: str, attrs: dict, inputs: List[str],
+                 outputs: List[str], where: str):
+        self.g, self.op_type, self.attrs = g, op_type, attrs
+        self.inputs, self.outputs, self.where = inputs, outputs, where
+
+    def emit(self, op: str, inputs: List[str], **attrs) -> Node:
+        node = Node(op, inputs, self.outputs[:1], attrs, self.where)
+        self.g.nodes.append(node)
+        return node
+
+    def const(self, name: str, what: str) -> np.ndarray:
+        v = self.g.value(name)
+        if v.const is None:
+            raise CompileError(f"{self.where}: {what} must be a constant")
+        return v.const
+
+    def output(self, index: int = 0) -> Value:
+        return self.g.values[self.outputs[index]]
+
+    def fail(self, why: str):
+        raise CompileError(f"{self.where}: {why}")
+
+
+class Quantizer:
+    """What a quantisation hook may do to its node: insert int8 conversions before it and
+    add constants. `insert` keeps the nodes in order."""
+
+    def __init__(self, g: Graph, new_nodes: List[Node]):
+        self.g, self.new_nodes = g, new_nodes
+
+    def requantized(self, name: str, scale: float, where: str) -> str:
+        """`name` requantised to `scale` by a requantize node placed before the current one."""
+        src = self.g.values[name]
+        if src.scale == scale:
+            return name
+        r = Value(f"{name}::rq{len(self.new_nodes)}", src.shape, np.dtype(np.int8), scale=scale)
+        self.g.values[r.name] = r
+        self.new_nodes.append(Node("quantized_decomposed::requantize.out", [name], [r.name], {},
+                                   where))
+        return r.name
+
+    def constant(self, name: str) -> str:
+        """A float constant operand becomes a per-tensor symmetric int8 constant."""
+        v = self.g.values[name]
+        if v.const is None or v.dtype != np.float32:
+            return name
+        scale = scale_from_range(np.abs(v.const).max(initial=0.0))
+        qname = name + "::q8"
+        self.g.add_const(qname, fx.quantize_f32(v.const, scale, 0))
+        self.g.values[qname].scale = scale
+        return qname
+
+    def weights(self, node: Node):
+        """Per-output-channel int8 weights, int32 bias and the requantisation table of a
+        convolution or fully connected node (inputs become x, w, bias, requant)."""
+        g = self.g
+        x = g.values[node.inputs[0]]
+        y = g.values[node.outputs[0]]
+        w = g.values[node.inputs[1]].const.astype(np.float64)
+        b = g.values[node.inputs[2]].const.astype(np.float64)
+        absmax = np.abs(w.reshape(w.shape[0], -1)).max(axis=1)
+        ws = np.where(absmax > 0, absmax / 127.0, 1.0)
+        shape = (-1,) + (1,) * (w.ndim - 1)
+        wq = np.clip(np.floor(w / ws.reshape(shape) + 0.5), -127, 127).astype(np.int8)
+        bq = np.floor(b / (x.scale * ws) + 0.5)
+        if np.any(np.abs(bq) > 2 ** 30):
+            raise CompileError(f"{node.where}: quantised bias does not fit int32")
+        k = int(np.prod(w.shape[1:]))
+        if k * 255 * 127 + np.abs(bq).max(initial=0) >= 2 ** 31:
+            raise CompileError(f"{node.where}: int32 accumulator could overflow ({k} products)")
+        rq = np.array([fx.quantize_multiplier(float(x.scale * s / y.scale)) for s in ws],
+                      np.int32)
+        wname, bname, rname = (node.outputs[0] + suffix for suffix in ("::wq", "::bq", "::rq"))
+        g.add_const(wname, wq)
+        g.values[wname].channel_scales = ws.astype(np.float32)
+        g.add_const(bname, bq.astype(np.int32))
+        g.add_const(rname, rq.reshape(-1, 2))
+        node.inputs = [node.inputs[0], wname, bname, rname]
+
+
+def scale_from_range(absmax) -> float:
+    return float(absmax) / 127.0 if absmax > 0 else 1.0
+
+
+def act_bounds_q(lo, hi, v: Value):
+    """Float activation bounds as int8 values of `v`'s quantisation (-inf/inf: no bound)."""
+    qlo = -128 if lo == -INF else max(-128, int(math.floor(lo / v.scale + 0.5)) + v.zero_point)
+    qhi = 127 if hi == INF else min(127, int(math.floor(hi / v.scale + 0.5)) + v.zero_point)
+    return qlo, qhi
+
+
+def shape4(shape: List[int]) -> List[int]:
+    """A shape of rank <= 4 as NCHW (leading 1s)."""
+    shape = list(shape)
+    if len(shape) > 4:
+        raise ValueError(f"shape {shape} has more than 4 dimensions")
+    return [1] * (4 - len(shape)) + shape

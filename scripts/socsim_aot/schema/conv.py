@@ -1,0 +1,214 @@
+"""Convolution (2-D, NCHW activations, OIHW weights, groups) and fully connected layers.
+
+Both carry a fused output clamp (act_min, act_max): a following ReLU or Clip is folded into
+them by the compiler. Quantised, the weights are int8 per output channel, the bias int32 and
+a requantisation table int32 [out, 2] (multiplier, shift) per output channel.
+"""
+
+import numpy as np
+
+from socsim_aot import fixed_point as fx
+from socsim_aot import ir
+from socsim_aot.schema.core import Arg, NpuLayer, Operand, Operator, register
+
+GEOMETRY = (Arg("stride_h"), Arg("stride_w"), Arg("pad_top"), Arg("pad_left"),
+            Arg("pad_bottom"), Arg("pad_right"), Arg("dilation_h"), Arg("dilation_w"),
+            Arg("groups"))
+FLOAT_BOUNDS = (Arg("act_min", "float32"), Arg("act_max", "float32"))
+QUANT = (Arg("zp_in"), Arg("zp_out"), Arg("act_min"), Arg("act_max"))
+
+
+def window_out(size, k, s, p0, p1, dil, ceil_mode):
+    """Output length of a sliding window (the kernels' window_out_size)."""
+    span = dil * (k - 1) + 1
+    room = size + p0 + p1 - span
+    out = (-(-room // s) if ceil_mode else room // s) + 1
+    if ceil_mode and (out - 1) * s >= size + p0:
+        out -= 1
+    return out
+
+
+def windows(xp, kh, kw, sh, sw, oh, ow, dh=1, dw=1):
+    """Yields (ky, kx, slice) where slice[..., oy, ox] = xp[..., oy*sh + ky*dh, ox*sw + kx*dw]."""
+    for ky in range(kh):
+        for kx in range(kw):
+            y0, x0 = ky * dh, kx * dw
+            yield ky, kx, xp[..., y0:y0 + sh * (oh - 1) + 1:sh, x0:x0 + sw * (ow - 1) + 1:sw]
+
+
+def conv2d_nchw(x, w, stride, pads, dilation, groups, acc_dtype):
+    """Convolution of x (already offset by its zero point) with w; padding contributes 0."""
+    n, c, h, wd = x.shape
+    m, cg, kh, kw = w.shape
+    pt, pl, pb, pr = pads
+    sh, sw = stride
+    dh, dw = dilation
+    oh = window_out(h, kh, sh, pt, pb, dh, False)
+    ow = window_out(wd, kw, sw, pl, pr, dw, False)
+    xp = np.pad(x.astype(acc_dtype), ((0, 0), (0, 0), (pt, pb), (pl, pr)))
+    w = w.astype(acc_dtype)
+    out = np.zeros((n, m, oh, ow), dtype=acc_dtype)
+    mg = m // groups
+    if cg == 1:  # depthwise (and channel multipliers): one input channel per output
+        src = xp[:, np.arange(m) // mg]
+        for ky, kx, patch in windows(src, kh, kw, sh, sw, oh, ow, dh, dw):
+            out += patch * w[None, :, 0, ky, kx, None, None]
+        return out
+    for gi in range(groups):
+        xg = xp[:, gi * cg:(gi + 1) * cg]
+        wg = w[gi * mg:(gi + 1) * mg]
+        for ky, kx, patch in windows(xg, kh, kw, sh, sw, oh, ow, dh, dw):
+            out[:, gi * mg:(gi + 1) * mg] += np.einsum("nchw,mc->nmhw", patch, wg[:, :, ky, kx])
+    return out
+
+
+# ---- convolution ----------------------------------------------------------------------------
+
+def _lower_conv(n):
+    a = n.attrs
+    if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+        n.fail("auto_pad is not supported; export explicit pads")
+    w = n.const(n.inputs[1], "the weight")
+    if w.ndim != 4:
+        n.fail("only 2-D convolution is supported")
+    ins = n.inputs
+    if len(ins) < 3 or not ins[2]:
+        ins = ins[:2] + [n.g.add_const(n.outputs[0] + "::bias", np.zeros(w.shape[0], np.float32))]
+    n.emit(CONVOLUTION.name, ins[:3], stride=list(a.get("strides", [1, 1])),
+           pads=list(a.get("pads", [0, 0, 0, 0])), dilation=list(a.get("dilations", [1, 1])),
+           groups=int(a.get("group", 1)), lo=-ir.INF, hi=ir.INF)
+
+
+def _geometry(node):
+    a = node.attrs
+    pt, pl, pb, pr = a["pads"]
+    return dict(stride_h=a["stride"][0], stride_w=a["stride"][1], pad_top=pt, pad_left=pl,
+                pad_bottom=pb, pad_right=pr, dilation_h=a["dilation"][0],
+                dilation_w=a["dilation"][1], groups=a["groups"])
+
+
+def _quantized_bounds(g, node):
+    x, y = g.input_value(node), g.output_value(node)
+    lo, hi = ir.act_bounds_q(node.attrs["lo"], node.attrs["hi"], y)
+    return dict(zp_in=x.zero_point, zp_out=y.zero_point, act_min=lo, act_max=hi)
+
+
+def _conv_geo(a):
+    return dict(stride=(a.stride_h, a.stride_w),
+                pads=(a.pad_top, a.pad_left, a.pad_bottom, a.pad_right),
+                dilation=(a.dilation_h, a.dilation_w), groups=a.groups)
+
+
+def _conv(ins, a, out):
+    x, w, b = ins
+    acc = conv2d_nchw(x, w, acc_dtype=np.float32, **_conv_geo(a)) + b[None, :, None, None]
+    return np.clip(acc, a.act_min, a.act_max).astype(np.float32)
+
+
+def _quantized_conv(ins, a, out):
+    x, w, b, rq = ins
+    acc = conv2d_nchw(x.astype(np.int64) - a.zp_in, w, acc_dtype=np.int64, **_conv_geo(a))
+    acc = acc + b.astype(np.int64)[None, :, None, None]
+    r = fx.requantize(acc, rq[:, 0][None, :, None, None], rq[:, 1][None, :, None, None])
+    return np.clip(r + a.zp_out, a.act_min, a.act_max).astype(np.int8)
+
+
+def _npu_conv(g, node):
+    # Depthwise: one input channel per group (weight [C, 1, kh, kw]) and as many outputs.
+    channels = g.input_value(node).shape[1]
+    depthwise = g.input_value(node, 1).shape[1] == 1 and channels > 1 and \
+        channels == g.output_value(node).shape[1]
+    return "depthwise_conv2d" if depthwise else "conv2d"
+
+
+def _conv_shapes(g, node):
+    return (ir.shape4(g.input_value(node).shape), list(g.input_value(node, 1).shape),
+            ir.shape4(g.output_value(node).shape))
+
+
+# ---- fully connected ------------------------------------------------------------------------
+
+def _lower_linear(n):
+    a = n.attrs
+    w = n.const(n.inputs[1], "the weight (B)")
+    if n.op_type == "Gemm":
+        if a.get("transA", 0) or a.get("alpha", 1.0) != 1.0 or a.get("beta", 1.0) != 1.0:
+            n.fail("only Gemm with alpha=beta=1, transA=0")
+        if not a.get("transB", 0):
+            w = w.T
+    else:
+        if w.ndim != 2:
+            n.fail("MatMul needs a 2-D constant right operand")
+        w = w.T
+    g = n.g
+    wname = g.add_const(n.outputs[0] + "::weight", np.ascontiguousarray(w, np.float32))
+    if n.op_type == "Gemm" and len(n.inputs) > 2 and n.inputs[2]:
+        b = n.const(n.inputs[2], "the bias (C)").reshape(-1)
+        if b.size == 1:
+            b = np.full(w.shape[0], b[0], np.float32)
+    else:
+        b = np.zeros(w.shape[0], np.float32)
+    bname = g.add_const(n.outputs[0] + "::bias", b.astype(np.float32))
+    n.emit(LINEAR.name, [n.inputs[0], wname, bname], lo=-ir.INF, hi=ir.INF)
+
+
+def _linear(ins, a, out):
+    x, w, b = ins
+    return np.clip(x @ w.T + b, a.act_min, a.act_max).astype(np.float32)
+
+
+def _quantized_linear(ins, a, out):
+    x, w, b, rq = ins
+    acc = (x.astype(np.int64) - a.zp_in) @ w.astype(np.int64).T + b.astype(np.int64)
+    r = fx.requantize(acc, rq[:, 0], rq[:, 1])
+    return np.clip(r + a.zp_out, a.act_min, a.act_max).astype(np.int8)
+
+
+def _linear_shapes(g, node):
+    """Rows (every leading axis) x features, as 4-D descriptor shapes."""
+    x, w, y = g.input_value(node), g.input_value(node, 1), g.output_value(node)
+    rows = int(np.prod(x.shape[:-1], dtype=np.int64))
+    return [rows, x.shape[-1], 1, 1], [w.shape[0], w.shape[1], 1, 1], [rows, y.shape[-1], 1, 1]
+
+
+def _float_bounds(g, node):
+    return dict(act_min=node.attrs["lo"], act_max=node.attrs["hi"])
+
+
+def _quantize_weights(q, node):
+    q.weights(node)
+
+
+_FLOAT_INPUTS = (Operand("x"), Operand("weight"), Operand("bias"))
+_QUANT_INPUTS = (Operand("x", "int8", npu_slot="input"),
+                 Operand("weight", "int8", "int8, per output channel", npu_slot="weights"),
+                 Operand("bias", "int32", npu_slot="bias"),
+                 Operand("requant", "int32", "[out, 2]: multiplier, shift per channel",
+                         npu_slot="requant"))
+_QUANT_OUTPUT = (Operand("out", "int8", npu_slot="output"),)
+
+CONVOLUTION, QUANTIZED_CONVOLUTION, LINEAR, QUANTIZED_LINEAR = register(
+    Operator("aten::convolution.out", "convolution",
+             "2-D convolution (groups, stride, asymmetric padding, dilation), clamped",
+             inputs=_FLOAT_INPUTS, args=GEOMETRY + FLOAT_BOUNDS, kernel="conv2d",
+             onnx=("Conv",), quantized="quantized_decomposed::convolution.out",
+             lower=_lower_conv, quantize=_quantize_weights,
+             arg_values=lambda g, node: {**_geometry(node), **_float_bounds(g, node)},
+             reference=_conv),
+    Operator("quantized_decomposed::convolution.out", "quantized_convolution",
+             "bias + sum (x - zp_in) w, requantised per channel, + zp_out, clamped",
+             inputs=_QUANT_INPUTS, outputs=_QUANT_OUTPUT, args=GEOMETRY + QUANT,
+             dtypes=("int8",), kernel="conv2d",
+             npu=NpuLayer(1, "Conv", ("conv2d", "depthwise_conv2d"), "convolution"),
+             arg_values=lambda g, node: {**_geometry(node), **_quantized_bounds(g, node)},
+             reference=_quantized_conv, npu_accepts=_npu_conv, npu_shapes=_conv_shapes),
+    Operator("aten::linear.out", "linear", "x W^T + b over the last axis, clamped",
+             inputs=_FLOAT_INPUTS, args=FLOAT_BOUNDS, kernel="linear", onnx=("Gemm", "MatMul"),
+             quantized="quantized_decomposed::linear.out", lower=_lower_linear,
+             quantize=_quantize_weights, arg_values=_float_bounds, reference=_linear),
+    Operator("quantized_decomposed::linear.out", "quantized_linear",
+             "bias + sum (x - zp_in) w over the last axis, requantised per channel, clamped",
+             inputs=_QUANT_INPUTS, outputs=_QUANT_OUTPUT, args=QUANT, dtypes=("int8",),
+             kernel="linear", npu=NpuLayer(2, "FullyConnected", ("linear",), "linear"),
+             arg_values=_quantized_bounds, reference=_quantized_linear,
+             npu_accepts=lambda g, node: "linear", npu_shapes=_linear_shapes))

@@ -1,0 +1,42 @@
+"""Conversions between float32 and int8 and between two int8 quantisations. The compiler
+inserts them (graph inputs, graph outputs, concatenation inputs); no ONNX node lowers to
+them.
+"""
+
+import numpy as np
+
+from socsim_aot import fixed_point as fx
+from socsim_aot.schema.core import Arg, Operand, Operator, register
+
+
+def _requantize_args(g, node):
+    x, y = g.input_value(node), g.output_value(node)
+    m, n = fx.quantize_multiplier(x.scale / y.scale)
+    return dict(zp_in=x.zero_point, zp_out=y.zero_point, m=m, n=n)
+
+
+def _requantize(ins, a, out):
+    r = fx.requantize(ins[0].astype(np.int64) - a.zp_in, a.m, a.n) + a.zp_out
+    return fx.saturate(r).astype(np.int8)
+
+
+QUANTIZE, DEQUANTIZE, REQUANTIZE = register(
+    Operator("quantized_decomposed::quantize_per_tensor.out", "quantize_per_tensor",
+             "clamp(rint(x / scale) + zero_point, -128, 127) in float32; NaN gives -128",
+             inputs=(Operand("x"),), outputs=(Operand("out", "int8"),),
+             args=(Arg("scale", "float32"), Arg("zero_point")), kernel="quantize",
+             arg_values=lambda g, node: dict(scale=g.output_value(node).scale,
+                                             zero_point=g.output_value(node).zero_point),
+             reference=lambda ins, a, out: fx.quantize_f32(ins[0], a.scale, a.zero_point)),
+    Operator("quantized_decomposed::dequantize_per_tensor.out", "dequantize_per_tensor",
+             "float32(x - zero_point) * scale", inputs=(Operand("x"),),
+             outputs=(Operand("out", "float32"),),
+             args=(Arg("scale", "float32"), Arg("zero_point")), dtypes=("int8",),
+             kernel="dequantize",
+             arg_values=lambda g, node: dict(scale=g.input_value(node).scale,
+                                             zero_point=g.input_value(node).zero_point),
+             reference=lambda ins, a, out: fx.dequantize_i8(ins[0], a.scale, a.zero_point)),
+    Operator("quantized_decomposed::requantize.out", "requantize",
+             "saturate(requantize(x - zp_in, m, n) + zp_out)", inputs=(Operand("x"),),
+             args=(Arg("zp_in"), Arg("zp_out"), Arg("m"), Arg("n")), dtypes=("int8",),
+             kernel="requantize", arg_values=_requantize_args, reference=_requantize))
