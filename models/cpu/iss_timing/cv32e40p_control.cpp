@@ -84,7 +84,7 @@ Control control_of(const DecodedInsn& d) {
   c.csr_access = (d.bits & 0x7F) == 0x73 && ((d.bits >> 12) & 7) != 0;
   c.compressed = d.length == 2;
   if (r.unit == Unit::kCsr && is_status_csr(static_cast<uint32_t>(d.imm))) c.sys = Sys::kCsrStatus;
-  c.counts = c.sys != Sys::kIllegal && c.sys != Sys::kEcall && c.sys != Sys::kEbreak;
+  c.counts = !is_trap(c.sys);
   c.wb_rd = (c.rd_we || c.mem_load) && c.counts ? c.rd : 0;
   return c;
 }

@@ -32,6 +32,11 @@ struct Control {
   uint8_t wb_rd = 0;        ///< the register WB reports (written from EX or by a load), or 0
 };
 
+/// Illegal instructions, ecall and ebreak trap (they do not count as instructions).
+inline bool is_trap(Sys sys) { return sys == Sys::kIllegal || sys == Sys::kEcall || sys == Sys::kEbreak; }
+/// The exception cause of a trapping instruction (mcause).
+inline uint32_t trap_cause(Sys sys) { return sys == Sys::kIllegal ? 2 : sys == Sys::kEcall ? 11 : 3; }
+
 /// The decoder's outputs for `d` (the CV32E40P decoder, rtl/rv_decoder.sv of socsim's core).
 Control control_of(const DecodedInsn& d);
 

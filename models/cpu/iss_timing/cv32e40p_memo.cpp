@@ -264,20 +264,7 @@ bool Cv32e40pTiming::memo_apply(const MemoEntry& e, uint64_t until, bool* branch
     f.intr = false;
     RetireRecord& r = f.rec;
     r.pc = m.pc;
-    if (recording_) {
-      r.insn = m.raw;
-      r.next_pc = x.next_pc;
-      r.rd = m.ctl.wb_rd;
-      r.rd_value = x.rd_value;
-      r.mem_valid = m.ctl.unit == Unit::kLsu;
-      r.mem_write = m.ctl.mem_store;
-      r.mem_size = 0;
-      r.mem_addr = 0;
-      r.mem_data = 0;
-      r.trap = false;
-      r.interrupt = false;
-      r.cause = 0;
-    }
+    if (recording_) describe_issue(&r, m.pc, m.raw, m.insn, m.ctl, x);
     if (m.ctl.unit == Unit::kLsu) {
       const unsigned bytes = Rv32Hart::access_bytes(m.insn.op);
       const uint32_t addr = x.mem_addr;
@@ -294,13 +281,7 @@ bool Cv32e40pTiming::memo_apply(const MemoEntry& e, uint64_t until, bool* branch
         std::memcpy(p, &x.store_data, bytes);
       } else {
         r.rd_value = hart_.complete_load(m.insn, v);
-      }
-      if (recording_) {
-        r.mem_size = static_cast<uint8_t>(bytes);
-        r.mem_addr = addr;
-        r.mem_data = m.ctl.mem_store
-                         ? (bytes == 4 ? x.store_data : x.store_data & ((1u << (8 * bytes)) - 1))
-                         : v;
+        r.mem_data = v;
       }
     } else if (m.ctl.unit == Unit::kDiv) {
       if (cv32e40p::divide_cycles(x.operand_b, m.insn.op == Op::kDiv || m.insn.op == Op::kRem) !=

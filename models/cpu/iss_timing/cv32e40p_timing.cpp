@@ -10,6 +10,8 @@ namespace socsim {
 using cv32e40p::Sys;
 using cv32e40p::Unit;
 using cv32e40p::Xfer;
+using cv32e40p::is_trap;
+using cv32e40p::trap_cause;
 
 namespace {
 
@@ -26,13 +28,6 @@ constexpr uint32_t ev(unsigned event) { return 1u << event; }
 // The helpers of the cycle are inlined into it (they run every cycle or every instruction).
 #define SOCSIM_HOT_INLINE __attribute__((always_inline)) inline
 
-bool is_trap(Sys sys) { return sys == Sys::kIllegal || sys == Sys::kEcall || sys == Sys::kEbreak; }
-
-uint32_t trap_cause(Sys sys) {
-  return sys == Sys::kIllegal ? csr::kIllegalInstruction
-         : sys == Sys::kEcall ? csr::kEcallM
-                              : csr::kBreakpoint;
-}
 
 bool is_signed_divide(Op op) { return op == Op::kDiv || op == Op::kRem; }
 
@@ -149,21 +144,8 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::issue(uint64_t now) {
   InFlight& f = push_record();
   f.intr = s.intr_tag;
   f.intr_cause = csr::kInterruptBit | s.intr_tag_id;
-  RetireRecord& r = f.rec;
-  r.pc = id.pc;
-  if (!recording_) return;
-  r.insn = id.raw;
-  r.next_pc = e.next_pc;
-  r.rd = (c.rd_we || c.mem_load) && !is_trap(c.sys) ? c.rd : 0;
-  r.rd_value = e.rd_value;
-  r.mem_valid = c.unit == Unit::kLsu;
-  r.mem_write = c.mem_store;
-  r.mem_size = static_cast<uint8_t>(bytes);
-  r.mem_addr = r.mem_valid ? e.mem_addr : 0;
-  r.mem_data = c.mem_store ? (bytes == 4 ? e.store_data : e.store_data & ((1u << (8 * bytes)) - 1)) : 0;
-  r.trap = is_trap(c.sys);
-  r.interrupt = false;
-  r.cause = r.trap ? trap_cause(c.sys) : 0;
+  f.rec.pc = id.pc;
+  if (recording_) describe_issue(&f.rec, id.pc, id.raw, id.insn, c, e);
 }
 
 SOCSIM_HOT_INLINE bool Cv32e40pTiming::serve_data(uint64_t now, bool last) {

@@ -163,6 +163,8 @@ class Cv32e40pTiming {
   bool serve_data(uint64_t now, bool last);     // EX's granted data request
   void leave_ex(bool skips_wb);                 // EX's instruction is done
   InFlight& push_record();                      // for the instruction entering EX
+  static void describe_issue(RetireRecord* r, uint32_t pc, uint32_t raw, const DecodedInsn& insn,
+                             const cv32e40p::Control& c, const Execution& e);
   void retire_next(uint64_t now);               // the oldest unretired instruction retires
   void deliver();
   void count(bool sleeping, int written);
@@ -312,6 +314,29 @@ class Cv32e40pTiming {
 };
 
 // ---- helpers of the cycle and of the memo, inlined into both ------------------------------------
+
+// The retire record of an instruction entering EX, from its decode and execution (a load's
+// value and bytes are filled in when it completes).
+inline void Cv32e40pTiming::describe_issue(RetireRecord* r, uint32_t pc, uint32_t raw,
+                                           const DecodedInsn& insn, const cv32e40p::Control& c,
+                                           const Execution& e) {
+  const bool mem = c.unit == cv32e40p::Unit::kLsu;
+  const unsigned bytes = mem ? Rv32Hart::access_bytes(insn.op) : 0;
+  r->pc = pc;
+  r->insn = raw;
+  r->next_pc = e.next_pc;
+  r->rd = c.wb_rd;
+  r->rd_value = e.rd_value;
+  r->mem_valid = mem;
+  r->mem_write = c.mem_store;
+  r->mem_size = static_cast<uint8_t>(bytes);
+  r->mem_addr = mem ? e.mem_addr : 0;
+  r->mem_data = c.mem_store ? (bytes == 4 ? e.store_data : e.store_data & ((1u << (8 * bytes)) - 1))
+                            : 0;
+  r->trap = cv32e40p::is_trap(c.sys);
+  r->interrupt = false;
+  r->cause = r->trap ? cv32e40p::trap_cause(c.sys) : 0;
+}
 
 inline const Cv32e40pTiming::DecodeEntry& Cv32e40pTiming::decode_at(uint32_t pc, uint32_t raw) {
   DecodeEntry& e = decode_cache_[(pc >> 1) & (kDecodeEntries - 1)];
