@@ -1,7 +1,14 @@
 #include "platform/boot_info.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <filesystem>
+
+#include "models/common/hex.h"
+#include "models/common/input_file.h"
+#include "platform/firmware_image.h"
+#include "platform/soc.h"
 
 namespace socsim {
 
@@ -40,6 +47,73 @@ std::vector<uint8_t> encode_boot_info(const BootInfo& info, uint32_t base, uint3
   }
   put32(out, kHeaderBytes + 4 * argc, 0);
   return out;
+}
+
+namespace {
+
+// Places a data file at the top of a region, aligned down to 64 bytes, below `limit`.
+uint32_t place_at_top(const RegionConfig& region, uint64_t limit, uint64_t size,
+                      const std::string& what) {
+  const uint64_t top = std::min<uint64_t>(limit, region.base + region.size);
+  if (size > top - region.base) {
+    throw ConfigError(what + " (" + std::to_string(size) + " bytes) does not fit in region '" +
+                      region.name + "'");
+  }
+  return static_cast<uint32_t>((top - size) & ~uint64_t(63));
+}
+
+// Reads `path`, places it below `*limit` in `region` (clear of the firmware's segments),
+// writes it into the SoC and lowers `*limit` to its address.
+void place_data_file(const std::string& path, const char* what, const RegionConfig& region,
+                     const FirmwareImage& image, Soc& soc, uint64_t* limit, uint32_t* addr,
+                     uint32_t* size) {
+  // At most the region (the block announces sizes in 32 bits); checked before reading.
+  const uint64_t cap = std::min<uint64_t>(region.size, 0xFFFFFFFFull);
+  const std::vector<uint8_t> data = read_input_file(
+      path, cap, std::string(what) + " (for region '" + region.name + "')");
+  *size = static_cast<uint32_t>(data.size());
+  *addr = place_at_top(region, *limit, data.size(), path);
+  for (const FirmwareSegment& seg : image.segments) {
+    if (*addr < seg.addr + seg.mem_size && seg.addr < *addr + data.size()) {
+      throw ConfigError(path + " placed at " + hex(*addr) + " would overlap the firmware "
+                        "segment at " + hex(seg.addr) + "; choose another loader.model_region");
+    }
+  }
+  soc.write_memory(*addr, data.data(), data.size());
+  *limit = *addr;
+}
+
+}  // namespace
+
+BootInfo write_boot_info(const BootInputs& inputs, const FirmwareImage& image, Soc& soc) {
+  const SocConfig& config = soc.config();
+  BootInfo info;
+  info.argv.push_back(std::filesystem::path(inputs.firmware_path).filename().string());
+  for (const std::string& a : inputs.args) info.argv.push_back(a);
+  info.cpu_clock_hz = static_cast<uint32_t>(config.cpu.clock_mhz * 1e6 + 0.5);
+  info.cycle_exact = soc.cpu().cycle_exact();
+
+  const RegionConfig* data_region = config.find_region(config.loader.model_region);
+  uint64_t limit = data_region->base + data_region->size;
+  if (!inputs.model_path.empty()) {
+    place_data_file(inputs.model_path, "model file", *data_region, image, soc, &limit,
+                    &info.model_addr, &info.model_size);
+  }
+  if (!inputs.input_path.empty()) {
+    place_data_file(inputs.input_path, "input file", *data_region, image, soc, &limit,
+                    &info.input_addr, &info.input_size);
+  }
+  if (!config.loader.bootinfo_region.empty()) {
+    const RegionConfig* bi = config.find_region(config.loader.bootinfo_region);
+    std::vector<uint8_t> block =
+        encode_boot_info(info, static_cast<uint32_t>(bi->base), static_cast<uint32_t>(bi->size));
+    if (block.empty()) throw ConfigError("firmware arguments do not fit in the boot-info block");
+    soc.write_memory(bi->base, block.data(), block.size());
+  } else if (!inputs.args.empty() || !inputs.model_path.empty()) {
+    throw ConfigError(config.file + ": this SoC has no boot-info block, so firmware arguments "
+                      "and --model cannot be passed");
+  }
+  return info;
 }
 
 }  // namespace socsim

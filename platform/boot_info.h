@@ -1,5 +1,6 @@
-// Builds the boot-info block (docs/boot-info.md): argc/argv, model and input placement, clock.
-// The layout is firmware/abi/boot_info.h, which the firmware's HAL reads.
+// The boot-info block (docs/boot-info.md): argc/argv, model and input placement, clock; and
+// the loader step that places the data files and writes the block into the SoC. The layout
+// is firmware/abi/boot_info.h, which the firmware's HAL reads.
 #pragma once
 
 #include <cstdint>
@@ -23,5 +24,22 @@ constexpr uint32_t kBootInfoVersion = SOCSIM_BOOTINFO_VERSION;
 
 /// The block's bytes as placed at `base`. Returns an empty vector if it exceeds `capacity`.
 std::vector<uint8_t> encode_boot_info(const BootInfo& info, uint32_t base, uint32_t capacity);
+
+class Soc;
+struct FirmwareImage;
+
+/// What the firmware is given at boot besides the clock.
+struct BootInputs {
+  std::string firmware_path;       ///< argv[0] is its file name
+  std::vector<std::string> args;   ///< argv[1...]
+  std::string model_path;          ///< --model ("" = none)
+  std::string input_path;          ///< --input ("" = none)
+};
+
+/// Places the model and the input file at the top of the loader's model region (the model
+/// highest, neither over a segment of `image`), writes the boot-info block into its region
+/// and returns what the block announces. Throws ConfigError naming the file that does not
+/// fit, or the SoC file when it has no boot-info block for arguments or a model.
+BootInfo write_boot_info(const BootInputs& inputs, const FirmwareImage& image, Soc& soc);
 
 }  // namespace socsim

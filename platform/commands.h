@@ -18,9 +18,11 @@ int cmd_ddr_trace(const std::vector<std::string>& args);
 
 /// Exit statuses shared by all sub-commands.
 enum ExitStatus : int {
-  kExitUsage = 2,      ///< bad command line, config or input file
-  kExitSimFault = 3,   ///< simulation fault: unmapped access, unhandled trap, lock-up
-  kExitMaxCycles = 124 ///< --max-cycles reached
+  kExitFirmwareOutOfRange = 1,  ///< `socsim run`: the firmware exited with a value not in 0..255
+  kExitUsage = 2,               ///< bad command line, config or input file
+  kExitSimFault = 3,            ///< simulation fault: unmapped access, unhandled trap, lock-up
+  kExitMaxCycles = 124,         ///< --max-cycles (or --max-host-seconds) reached
+  kExitSignal = 128             ///< + the signal's number: SIGINT 130, SIGTERM 143
 };
 
 }  // namespace socsim

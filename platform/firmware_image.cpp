@@ -1,16 +1,15 @@
 #include "platform/firmware_image.h"
 
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
 #include "models/common/config.h"
 #include "models/common/hex.h"
+#include "models/common/input_file.h"
 
 namespace socsim {
 
@@ -18,14 +17,30 @@ namespace {
 
 constexpr unsigned kEmRiscv = 243;
 
-FirmwareImage load_elf(const std::string& path) {
+// Two segments (or hex records) that give bytes for one address: which one is loaded would
+// depend on the order, so it is an error.
+void check_no_overlap(const FirmwareImage& image) {
+  std::vector<const FirmwareSegment*> order;
+  for (const FirmwareSegment& s : image.segments) order.push_back(&s);
+  std::sort(order.begin(), order.end(),
+            [](const FirmwareSegment* a, const FirmwareSegment* b) { return a->addr < b->addr; });
+  for (size_t i = 1; i < order.size(); ++i) {
+    const FirmwareSegment& prev = *order[i - 1];
+    const FirmwareSegment& next = *order[i];
+    if (uint64_t{prev.addr} + prev.mem_size > next.addr) {
+      throw ConfigError(next.where + " at " + hex(next.addr) + " overlaps " + prev.where +
+                        " [" + hex(prev.addr) + ", " + hex(uint64_t{prev.addr} + prev.mem_size) +
+                        "): two definitions of the same bytes");
+    }
+  }
+}
+
+// `data`: the whole file.
+FirmwareImage load_elf(const std::string& path, std::vector<uint8_t>& data) {
   if (elf_version(EV_CURRENT) == EV_NONE) throw ConfigError("libelf is too old");
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw ConfigError(path + ": cannot open firmware file");
-  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  Elf* elf = elf_memory(reinterpret_cast<char*>(data.data()), data.size());
   auto fail = [&](const std::string& what) {
     if (elf) elf_end(elf);
-    ::close(fd);
     throw ConfigError(path + ": " + what);
   };
   if (elf == nullptr || elf_kind(elf) != ELF_K_ELF) fail("not an ELF file");
@@ -44,6 +59,10 @@ FirmwareImage load_elf(const std::string& path) {
   const char* raw = elf_rawfile(elf, &file_size);
   size_t phnum = 0;
   if (elf_getphdrnum(elf, &phnum) != 0) fail("cannot read program headers");
+  if (phnum > 0 && ehdr->e_phentsize != sizeof(Elf32_Phdr)) {
+    fail("program header entries of " + std::to_string(ehdr->e_phentsize) +
+         " bytes (e_phentsize), expected " + std::to_string(sizeof(Elf32_Phdr)));
+  }
   Elf32_Phdr* phdr = elf32_getphdr(elf);
   if (phnum > 0 && phdr == nullptr) fail("cannot read program headers");
   for (size_t i = 0; i < phnum; ++i) {
@@ -60,10 +79,16 @@ FirmwareImage load_elf(const std::string& path) {
     FirmwareSegment seg;
     seg.addr = p.p_paddr;
     seg.bytes.assign(raw + p.p_offset, raw + p.p_offset + p.p_filesz);
-    seg.bytes.resize(p.p_memsz, 0);
+    seg.mem_size = p.p_memsz;
+    seg.where = "segment " + std::to_string(i);
     image.segments.push_back(std::move(seg));
   }
   if (image.segments.empty()) fail("no loadable segment");
+  try {
+    check_no_overlap(image);
+  } catch (const ConfigError& e) {
+    fail(e.what());
+  }
 
   // Symbols, for probes and profiles.
   Elf_Scn* scn = nullptr;
@@ -85,7 +110,6 @@ FirmwareImage load_elf(const std::string& path) {
     }
   }
   elf_end(elf);
-  ::close(fd);
   return image;
 }
 
@@ -107,7 +131,8 @@ FirmwareImage load_hex(const std::string& path, std::istream& in) {
         if (*end != '\0' || tok.size() == 1 || addr > 0xFFFFFFFFull) {
           throw ConfigError(path + ":" + std::to_string(line_no) + ": bad address '" + tok + "'");
         }
-        image.segments.push_back({static_cast<uint32_t>(addr), {}});
+        image.segments.push_back({static_cast<uint32_t>(addr), {}, 0,
+                                  "line " + std::to_string(line_no)});
         current = &image.segments.back();
         next_addr = addr;
         continue;
@@ -118,7 +143,7 @@ FirmwareImage load_hex(const std::string& path, std::istream& in) {
                           tok + "'");
       }
       if (current == nullptr) {
-        image.segments.push_back({0, {}});
+        image.segments.push_back({0, {}, 0, "line " + std::to_string(line_no)});
         current = &image.segments.back();
       }
       if (next_addr > 0xFFFFFFFFull) {
@@ -130,10 +155,16 @@ FirmwareImage load_hex(const std::string& path, std::istream& in) {
   }
   std::vector<FirmwareSegment> nonempty;
   for (auto& s : image.segments) {
+    s.mem_size = s.bytes.size();
     if (!s.bytes.empty()) nonempty.push_back(std::move(s));
   }
   image.segments = std::move(nonempty);
   if (image.segments.empty()) throw ConfigError(path + ": no data in the hex file");
+  try {
+    check_no_overlap(image);
+  } catch (const ConfigError& e) {
+    throw ConfigError(path + ": " + e.what());
+  }
   image.entry = image.segments.front().addr;
   return image;
 }
@@ -141,16 +172,11 @@ FirmwareImage load_hex(const std::string& path, std::istream& in) {
 }  // namespace
 
 FirmwareImage load_firmware_image(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open firmware file");
-  char magic[4] = {0, 0, 0, 0};
-  in.read(magic, 4);
-  if (in.gcount() == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' &&
-      magic[3] == 'F') {
-    return load_elf(path);
+  std::vector<uint8_t> data = read_input_file(path, kMaxFirmwareFileBytes, "firmware file");
+  if (data.size() >= 4 && data[0] == 0x7f && data[1] == 'E' && data[2] == 'L' && data[3] == 'F') {
+    return load_elf(path, data);
   }
-  in.clear();
-  in.seekg(0);
+  std::istringstream in(std::string(data.begin(), data.end()));
   return load_hex(path, in);
 }
 

@@ -10,7 +10,9 @@ namespace socsim {
 
 struct FirmwareSegment {
   uint32_t addr = 0;
-  std::vector<uint8_t> bytes;  ///< file contents followed by zeros up to the memory size
+  std::vector<uint8_t> bytes;  ///< the file's contents for the segment
+  uint64_t mem_size = 0;       ///< bytes it occupies: `bytes`, then zeros (ELF .bss)
+  std::string where;           ///< "segment 2" (ELF) or "line 7" (hex), for messages
 };
 
 struct FirmwareSymbol {
@@ -28,8 +30,10 @@ struct FirmwareImage {
   std::vector<FirmwareSymbol> symbols;  ///< ELF symbol table (functions and objects)
 };
 
-/// Reads an ELF or hex file (decided by content, not by name). Throws ConfigError with the
-/// file name and what is wrong.
+/// Reads an ELF or hex file (decided by content, not by name), a regular file of at most
+/// kMaxFirmwareFileBytes. Segments must not overlap (nor hex records define a byte twice).
+/// Nothing is allocated for the zeros of a segment's memory size. Throws ConfigError with
+/// the file name and what is wrong.
 FirmwareImage load_firmware_image(const std::string& path);
 
 }  // namespace socsim

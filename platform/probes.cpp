@@ -1,13 +1,7 @@
 #include "platform/probes.h"
 
-#include <algorithm>
-
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-
 #include "models/probe/probe_device.h"
-#include "platform/npu_report.h"
+#include "platform/run_options.h"
 #include "platform/soc.h"
 
 namespace po = boost::program_options;
@@ -25,14 +19,19 @@ void add_probe_options(po::options_description& opts, ProbeOptions& options) {
       "profile", po::bool_switch(&options.profile),
       "function profile from the retire trace: "
       "top-N table; with --report, callgrind.out.socsim and profile.folded")(
-      "profile-top", po::value(&options.profile_top)->default_value(25),
-      "functions in the profile table")("no-probes", po::bool_switch(&options.disabled),
+      "profile-top", po::value<std::string>(),
+      "functions in the profile table (default 25)")("no-probes", po::bool_switch(&options.disabled),
                                         "do not watch the retire trace (no "
                                         "region table; --probe and --profile are then errors)");
 }
 
-ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& image, Soc& soc,
-                           RetireObserver* also)
+void parse_probe_options(const po::variables_map& vm, ProbeOptions& options) {
+  if (vm.count("profile-top")) {
+    options.profile_top = parse_count("--profile-top", vm["profile-top"].as<std::string>());
+  }
+}
+
+ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& image, Soc& soc)
     : options_(options) {
   if (options.disabled) {
     if (!options.specs.empty() || !options.files.empty() || options.profile) {
@@ -100,92 +99,7 @@ ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& ima
   info_.cycles_exact = soc.cpu().cycle_exact();
   info_.clock_mhz = soc.cpu_clock().mhz();
   info_.firmware = image.path;
-  if (also != nullptr) {
-    fanout_ = std::make_unique<Fanout>(also, engine_.get());
-    soc.cpu().set_retire_observer(fanout_.get());
-  } else {
-    soc.cpu().set_retire_observer(engine_.get());
-  }
-}
-
-bool ProbeSession::report(std::ostream& out, bool print, const std::string& report_dir,
-                          uint64_t run_cycles) {
-  if (store_marks_) return report_store_marks(out, print, report_dir, run_cycles);
-  if (!engine_) return true;
-  engine_->finish(run_cycles);
-  const FunctionProfile* profile = engine_->profile();
-  if (print) engine_->print_table(out, info_);
-  if (print && profile) profile->print_top(out, options_.profile_top, info_.cycles_exact);
-  if (report_dir.empty()) return true;
-
-  std::error_code ec;
-  std::filesystem::create_directories(report_dir, ec);
-  bool ok = true;
-  auto write = [&](const char* name, const auto& writer) {
-    std::ofstream file(report_dir + "/" + name);
-    if (file) writer(file);
-    if (!file) {
-      std::cerr << "socsim: error: cannot write " << report_dir << "/" << name << "\n";
-      ok = false;
-    }
-  };
-  write("probes.json", [&](std::ostream& o) { engine_->write_json(o, info_); });
-  write("probes.csv", [&](std::ostream& o) { engine_->write_csv(o, info_); });
-  write("probes_trace.json", [&](std::ostream& o) { engine_->write_trace(o, info_); });
-  if (profile) {
-    write("callgrind.out.socsim",
-          [&](std::ostream& o) { profile->write_callgrind(o, info_.firmware); });
-    write("profile.folded", [&](std::ostream& o) { profile->write_folded(o); });
-  }
-  return ok;
-}
-
-bool ProbeSession::report_store_marks(std::ostream& out, bool print,
-                                      const std::string& report_dir, uint64_t run_cycles) {
-  if (print) store_marks_->print_table(out, run_cycles, info_.clock_mhz);
-  if (report_dir.empty()) return true;
-  std::error_code ec;
-  std::filesystem::create_directories(report_dir, ec);
-  std::ofstream file(report_dir + "/probes.json");
-  if (file) store_marks_->write_json(file, run_cycles, info_.clock_mhz, cpu_description_);
-  if (!file) {
-    std::cerr << "socsim: error: cannot write " << report_dir << "/probes.json\n";
-    return false;
-  }
-  return true;
-}
-
-std::vector<CpuOperatorRecord> ProbeSession::last_execution_cpu_operators() const {
-  if (!engine_) return {};  // --no-probes, or a core without a retire trace
-  const RegionProbes& regions = engine_->regions();
-  // The window of the last `execute` occurrence.
-  const RegionOccurrence* last = nullptr;
-  for (size_t i = 0; i < regions.size(); ++i) {
-    if (regions.def(i).name == "execute" && !regions.stats(i).occurrences.empty()) {
-      last = &regions.stats(i).occurrences.back();
-    }
-  }
-  std::vector<std::pair<uint64_t, CpuOperatorRecord>> calls;
-  if (last == nullptr) return {};
-  for (size_t i = 0; i < regions.size(); ++i) {
-    const RegionDef& def = regions.def(i);
-    if (def.category != "operator") continue;
-    const std::string op = def.name.substr(def.name.find(' ') + 1);
-    for (const RegionOccurrence& o : regions.stats(i).occurrences) {
-      if (o.start_cycle < last->start_cycle || o.end_cycle > last->end_cycle) continue;
-      CpuOperatorRecord r;
-      r.name = def.name;
-      r.op_type = op;
-      r.in_shape = r.out_shape = "-";
-      r.cpu_cycles = o.cycles();
-      calls.emplace_back(o.start_cycle, r);
-    }
-  }
-  std::sort(calls.begin(), calls.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<CpuOperatorRecord> out;
-  for (auto& c : calls) out.push_back(std::move(c.second));
-  return out;
+  soc.cpu().add_retire_observer(engine_.get());
 }
 
 }  // namespace socsim

@@ -1,5 +1,6 @@
-// `socsim run`'s probes: options, set-up from the firmware's symbols and the YAML, and the
-// reports at the end of a run (docs/probes.md).
+// `socsim run`'s probes: options, and their set-up from the firmware's symbols and the YAML
+// (docs/probes.md). Their tables and files are written by the report module
+// (platform/report/probe_report.h).
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -16,7 +17,6 @@
 namespace socsim {
 
 class Soc;
-struct CpuOperatorRecord;
 
 struct ProbeOptions {
   std::vector<std::string> specs;  ///< --probe name=spec
@@ -28,49 +28,31 @@ struct ProbeOptions {
 
 /// Adds --probe, --probes, --profile, --profile-top and --no-probes to `opts`.
 void add_probe_options(boost::program_options::options_description& opts, ProbeOptions& options);
+/// Reads the options add_probe_options() leaves as text (--profile-top). Throws ConfigError.
+void parse_probe_options(const boost::program_options::variables_map& vm, ProbeOptions& options);
 
 class ProbeSession {
  public:
   /// Resolves the built-in regions, the SoC YAML's `probes:` section, --probes files and
-  /// --probe specs against `image`'s symbols, and attaches to the SoC's CPU as its retire
-  /// observer; `also` (e.g. the lockstep checker, or null) keeps receiving every record,
-  /// before the probes do. Throws ConfigError naming the spec that is wrong.
-  ProbeSession(const ProbeOptions& options, const FirmwareImage& image, Soc& soc,
-               RetireObserver* also = nullptr);
+  /// --probe specs against `image`'s symbols, and adds itself to the observers of the SoC
+  /// CPU's retire trace. Throws ConfigError naming the spec that is wrong.
+  ProbeSession(const ProbeOptions& options, const FirmwareImage& image, Soc& soc);
 
-  /// Prints (when `print`) the region table and the profile and, with `report_dir`, writes
-  /// probes.json,
-  /// probes.csv, probes_trace.json (and callgrind.out.socsim, profile.folded).
-  /// `run_cycles` is the run's cycle count, which the retire trace's total is checked against.
-  /// Returns false if a file could not be written.
-  bool report(std::ostream& out, bool print, const std::string& report_dir, uint64_t run_cycles);
-
-  /// The operator calls the CPU ran during the last execution of the runtime (in order),
-  /// for the NPU report's CPU rows. Empty without the runtime's symbols.
-  std::vector<CpuOperatorRecord> last_execution_cpu_operators() const;
+  const ProbeOptions& options() const { return options_; }
+  const ProbeRunInfo& info() const { return info_; }
+  /// The retire-trace probes; null with --no-probes or for a core without a retire trace.
+  ProbeEngine* engine() { return engine_.get(); }
+  const ProbeEngine* engine() const { return engine_.get(); }
+  /// The mark probes measured from the probe register's stores, for a core without a
+  /// retire trace (null otherwise).
+  const StoreMarks* store_marks() const { return store_marks_.get(); }
+  /// What the CPU model is, for the store-mark report.
+  const std::string& cpu_description() const { return cpu_description_; }
 
  private:
-  bool report_store_marks(std::ostream& out, bool print, const std::string& report_dir,
-                          uint64_t run_cycles);
-
-  /// Hands each record to two observers.
-  class Fanout : public RetireObserver {
-   public:
-    Fanout(RetireObserver* first, RetireObserver* second) : first_(first), second_(second) {}
-    void on_retire(const RetireRecord& record) override {
-      first_->on_retire(record);
-      second_->on_retire(record);
-    }
-
-   private:
-    RetireObserver* first_;
-    RetireObserver* second_;
-  };
-
   ProbeOptions options_;
   ProbeRunInfo info_;
   std::unique_ptr<ProbeEngine> engine_;
-  std::unique_ptr<Fanout> fanout_;
   std::unique_ptr<StoreMarks> store_marks_;  ///< for a core without a retire trace
   std::string cpu_description_;
 };

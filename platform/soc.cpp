@@ -102,15 +102,23 @@ Soc::Soc(const SocConfig& config, const std::string& cpu_model, std::ostream& co
 }
 
 void Soc::build_cpu(const std::string& model) {
+  iss_config_.boot_addr = config_.cpu.boot_addr;
+  iss_config_.mtvec_addr = config_.cpu.mtvec_addr;
+  iss_config_.hart_id = config_.cpu.hart_id;
+  iss_config_.num_mhpmcounters = config_.cpu.num_mhpmcounters;
   if (model == "iss") {
-    IssConfig iss;
-    iss.boot_addr = config_.cpu.boot_addr;
-    iss.mtvec_addr = config_.cpu.mtvec_addr;
-    iss.hart_id = config_.cpu.hart_id;
-    iss.num_mhpmcounters = config_.cpu.num_mhpmcounters;
-    cpu_ = std::make_unique<IssCpu>("cpu", cpu_clock_, iss, irq_, control_,
+    cpu_ = std::make_unique<IssCpu>("cpu", cpu_clock_, iss_config_, irq_, control_,
                                     config_.cpu.quantum_cycles);
   } else {
+    if (config_.cpu.num_mhpmcounters != RtlCore::kNumMhpmcounters) {
+      // A Verilog parameter of the core, fixed when it is Verilated.
+      throw ConfigError(config_.file + ": cpu.num_mhpmcounters is " +
+                        std::to_string(config_.cpu.num_mhpmcounters) + ", but the rtl CPU "
+                        "model of this build implements " +
+                        std::to_string(RtlCore::kNumMhpmcounters) +
+                        " (its NUM_MHPMCOUNTERS parameter, set when it is built): set it to " +
+                        std::to_string(RtlCore::kNumMhpmcounters) + " or use --cpu iss");
+    }
     RtlCoreConfig rtl;
     rtl.boot_addr = config_.cpu.boot_addr;
     rtl.mtvec_addr = config_.cpu.mtvec_addr;

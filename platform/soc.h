@@ -12,6 +12,7 @@
 #include "models/common/irq.h"
 #include "models/common/sim_control.h"
 #include "models/cpu/cpu_model.h"
+#include "models/cpu/iss/rv32_iss.h"
 #include "models/peripherals/console.h"
 #include "platform/soc_config.h"
 
@@ -31,6 +32,9 @@ class Soc {
   const SocConfig& config() const { return config_; }
   const ClockDomain& cpu_clock() const { return cpu_clock_; }
   CpuModel& cpu() { return *cpu_; }
+  /// The ISS configuration the `cpu` section amounts to (the ISS CPU model's, and the
+  /// lockstep checker's for the RTL core).
+  const IssConfig& iss_config() const { return iss_config_; }
   Router& router() { return *router_; }
   SimControl& control() { return control_; }
   IrqLines& irq() { return irq_; }
@@ -66,6 +70,7 @@ class Soc {
   void build_regions(std::ostream& console_out);
 
   SocConfig config_;
+  IssConfig iss_config_;
   ClockDomain cpu_clock_;
   SimControl control_;
   IrqLines irq_;

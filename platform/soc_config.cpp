@@ -116,7 +116,7 @@ void check_boot_info_placement(const ConfigNode& root, const SocConfig& soc) {
 const std::vector<ConfigKey>& cpu_config_keys() {
   static const std::vector<ConfigKey> keys = {
       ConfigKey::choice("model", {"iss", "rtl"}, "iss",
-                        "rtl: the cycle-exact Verilated core; iss: fast, estimated cycles"),
+                        "rtl: the Verilated core; iss: fast, the same cycles (socsim's rv_core)"),
       ConfigKey::number_in("clock_mhz", 1, 10000, "400", "core clock, for cycles -> time"),
       ConfigKey::unsigned_in("boot_addr", 0, 0xFFFFFFFE, "0x80",
                              "where the core starts; 2-byte aligned, inside a memory region"),
@@ -125,7 +125,9 @@ const std::vector<ConfigKey>& cpu_config_keys() {
       ConfigKey::unsigned_in("hart_id", 0, 0xFFFFFFFF, "0", "mhartid"),
       ConfigKey::unsigned_in("quantum_cycles", 1, 1000000000, "10000",
                              "how far the CPU may run ahead of SystemC time"),
-      ConfigKey::unsigned_in("num_mhpmcounters", 0, 29, "1", "implemented mhpmcounter3.. CSRs"),
+      ConfigKey::unsigned_in("num_mhpmcounters", 0, 29, "1",
+                             "implemented mhpmcounter3.. CSRs (the rtl core: the number it "
+                             "was built with, 1; it refuses another)"),
       ConfigKey::size_in("fetch_wrap", 0, 1ull << 31, "0",
                          "0, or a power of two: instruction fetches address the bus modulo it, "
                          "as the core-v-verif test bench's memory does every 4 MiB; data "

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ make pkg-config git ca-certificates
   libsystemc-dev verilator libyaml-cpp-dev libboost-dev libboost-program-options-dev
-  libgtest-dev libgmock-dev nlohmann-json3-dev libelf-dev libbenchmark-dev
+  libgtest-dev libgmock-dev nlohmann-json3-dev libelf-dev libbenchmark-dev libssl-dev
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
   python3 python3-numpy python3-yaml python3-venv python3-pip
   # the model compiler and model zoo (Debian's torch is CPU-only)

@@ -13,6 +13,8 @@
 #include <set>
 #include <sstream>
 
+#include "models/common/input_file.h"
+
 namespace socsim {
 
 /// One node of a configuration tree: parsed YAML plus where each value came from, which
@@ -283,15 +285,6 @@ std::string format_unsigned(uint64_t v) {
   return out.str();
 }
 
-std::string format_size(uint64_t v) {
-  static const std::pair<const char*, uint64_t> kUnits[] = {
-      {"GiB", 1ull << 30}, {"MiB", 1ull << 20}, {"KiB", 1ull << 10}};
-  for (const auto& [unit, scale] : kUnits) {
-    if (v >= scale && v % scale == 0) return std::to_string(v / scale) + " " + unit;
-  }
-  return std::to_string(v);
-}
-
 std::string format_double(double v) {
   std::ostringstream out;
   out << v;
@@ -471,6 +464,15 @@ ItemPtr override_value(const std::string& text, const std::string& assignment, b
 
 }  // namespace
 
+std::string format_size(uint64_t v) {
+  static const std::pair<const char*, uint64_t> kUnits[] = {
+      {"GiB", 1ull << 30}, {"MiB", 1ull << 20}, {"KiB", 1ull << 10}};
+  for (const auto& [unit, scale] : kUnits) {
+    if (v >= scale && v % scale == 0) return std::to_string(v / scale) + " " + unit;
+  }
+  return std::to_string(v);
+}
+
 // ---- free functions ------------------------------------------------------------------------
 
 std::optional<uint64_t> parse_u64(const std::string& raw) {
@@ -608,22 +610,8 @@ ConfigNode::ConfigNode(std::shared_ptr<ConfigItem> item,
     : item_(std::move(item)), document_(std::move(document)), path_(std::move(path)) {}
 
 ConfigNode ConfigNode::load_file(const std::string& file) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(file, ec);
-  if (ec || !std::filesystem::exists(status)) throw ConfigError(file + ": cannot open file");
-  if (!std::filesystem::is_regular_file(status)) {
-    throw ConfigError(file + ": not a regular file");
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(file + ": cannot open file");
-  std::string text(kMaxFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (text.size() > kMaxFileBytes) {
-    throw ConfigError(file + ": larger than " + format_size(kMaxFileBytes) +
-                      ", not a configuration file");
-  }
-  return load_string(text, file);
+  const std::vector<uint8_t> bytes = read_input_file(file, kMaxFileBytes, "file");
+  return load_string(std::string(bytes.begin(), bytes.end()), file);
 }
 
 ConfigNode ConfigNode::load_string(const std::string& text, const std::string& name) {

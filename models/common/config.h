@@ -191,6 +191,8 @@ void resolve_config(const ConfigNode& root, const std::vector<std::string>& over
 
 /// Parses a number the way configuration files write them (see ConfigNode::as_u64).
 std::optional<uint64_t> parse_u64(const std::string& text);
+/// A byte count as configuration files write it, for messages: "4 MiB", "300".
+std::string format_size(uint64_t bytes);
 
 /// The candidate nearest to `word` if it is close enough to be a likely misspelling.
 std::optional<std::string> nearest_word(const std::string& word,

@@ -10,7 +10,15 @@
 
 namespace socsim {
 
-enum class StopReason { kRunning, kExit, kFault, kMaxCycles, kHostError };
+enum class StopReason {
+  kRunning,
+  kExit,           ///< the firmware ended the run (exit_code(): its value)
+  kFault,          ///< simulation fault (3)
+  kMaxCycles,      ///< --max-cycles (124)
+  kHostTimeLimit,  ///< --max-host-seconds (124)
+  kInterrupted,    ///< a signal (128 + its number)
+  kHostError,      ///< an error of the simulator itself (3)
+};
 
 class SimControl {
  public:
@@ -32,6 +40,18 @@ class SimControl {
   }
   void report_max_cycles(uint64_t cycle) {
     stop(StopReason::kMaxCycles, 124, cycle, "cycle limit reached");
+  }
+  /// The host-time watchdog (--max-host-seconds) expired.
+  void report_host_time_limit(uint64_t cycle, const std::string& message) {
+    stop(StopReason::kHostTimeLimit, 124, cycle, message);
+  }
+  /// SIGINT, SIGTERM: the run was stopped from outside.
+  void report_interrupted(uint64_t cycle, int signal, const std::string& message) {
+    stop(StopReason::kInterrupted, 128 + signal, cycle, message);
+  }
+  /// The simulator itself failed (an exception escaped a model).
+  void report_host_error(uint64_t cycle, const std::string& message) {
+    stop(StopReason::kHostError, 3, cycle, message);
   }
 
  private:

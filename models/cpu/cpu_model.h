@@ -7,12 +7,27 @@
 #include <functional>
 #include <string>
 #include <systemc>
+#include <vector>
 
 #include "models/cpu/obi_server.h"
 #include "models/cpu/obi_tlm_bridge.h"
 #include "models/cpu/retire.h"
 
 namespace socsim {
+
+/// Hands each retire record to several observers, in the order they were added.
+class RetireObserverList final : public RetireObserver {
+ public:
+  void add(RetireObserver* observer) { observers_.push_back(observer); }
+  size_t size() const { return observers_.size(); }
+  RetireObserver* front() const { return observers_.front(); }
+  void on_retire(const RetireRecord& record) override {
+    for (RetireObserver* o : observers_) o->on_retire(record);
+  }
+
+ private:
+  std::vector<RetireObserver*> observers_;
+};
 
 class CpuModel : public sc_core::sc_module {
  public:
@@ -29,7 +44,6 @@ class CpuModel : public sc_core::sc_module {
   virtual uint64_t cycles() const = 0;
   virtual uint64_t instructions() const = 0;
   virtual uint32_t pc() const = 0;
-  virtual void set_retire_observer(RetireObserver* observer) = 0;
   /// Sees every cycle's interrupt lines and every bus access (lockstep); false if the model
   /// cannot report them.
   virtual bool set_bus_observer(BusObserver*) { return false; }
@@ -38,6 +52,14 @@ class CpuModel : public sc_core::sc_module {
   virtual bool has_retire_trace() const { return true; }
   /// What the model is, for reports ("socsim rv_core", "OpenHW CV32E40P", "ISS").
   virtual const char* description() const = 0;
+
+  /// Adds an observer of the retire trace (not owned; it must outlive the run). Every
+  /// record reaches every observer, in the order they were added. A single observer is
+  /// handed to the core itself, so it costs no forwarding call per instruction.
+  void add_retire_observer(RetireObserver* observer) {
+    observers_.add(observer);
+    attach_retire_observer(observers_.size() == 1 ? observers_.front() : &observers_);
+  }
   /// Stop with a cycle-limit report when this many cycles have run (0 = no limit).
   void set_max_cycles(uint64_t cycles) { max_cycles_ = cycles; }
   /// Called at synchronisation points with the current cycle (for progress display).
@@ -46,8 +68,14 @@ class CpuModel : public sc_core::sc_module {
   ObiTlmBridge bridge;
 
  protected:
+  /// Makes `observer` the one receiver of the core's retire records.
+  virtual void attach_retire_observer(RetireObserver* observer) = 0;
+
   uint64_t max_cycles_ = 0;
   std::function<void(uint64_t)> progress_;
+
+ private:
+  RetireObserverList observers_;
 };
 
 }  // namespace socsim

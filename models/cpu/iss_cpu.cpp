@@ -9,7 +9,8 @@ IssCpu::IssCpu(sc_core::sc_module_name name, const ClockDomain& clock, const Iss
       irq_(irq),
       control_(control),
       quantum_(quantum_cycles ? quantum_cycles : 1),
-      env_(bridge, irq),
+      sleep_(clock, irq, quantum_),
+      env_(bridge, irq, sleep_),
       iss_(config, env_) {
   SC_THREAD(run_thread);
 }
@@ -25,27 +26,10 @@ void IssCpu::sync() {
   if (local > sc_core::sc_time_stamp()) wait(local - sc_core::sc_time_stamp());
 }
 
-void IssCpu::sleep_until_interrupt() {
-  const uint64_t now = iss_.cycle();
-  const uint64_t rise = irq_.next_rise();
-  if (rise != IrqLines::kNever && rise > now) {
-    uint64_t target = rise;
-    if (max_cycles_ && target > max_cycles_) target = max_cycles_;
-    iss_.skip_sleep_cycles(target - now);
-    return;
-  }
-  // Nothing scheduled: wait for a SystemC process to raise a line. If none can, the kernel
-  // runs out of events and the run ends as a lock-up.
-  sync();
-  if (max_cycles_) {
-    const sc_core::sc_time limit = clock_.time_of(max_cycles_);
-    if (limit <= sc_core::sc_time_stamp()) return;
-    wait(limit - sc_core::sc_time_stamp(), irq_.changed);
-  } else {
-    wait(irq_.changed);
-  }
-  const uint64_t woke = clock_.cycle_at(sc_core::sc_time_stamp());
-  if (woke > iss_.cycle()) iss_.skip_sleep_cycles(woke - iss_.cycle());
+bool IssCpu::sleep_until_interrupt() {
+  return sleep_.wait_for_interrupt(
+      max_cycles_, [this] { return iss_.cycle(); },
+      [this](uint64_t n) { iss_.skip_sleep_cycles(n); }, [this] { sync(); });
 }
 
 void IssCpu::run_thread() {
@@ -64,7 +48,10 @@ void IssCpu::run_thread() {
       break;
     }
     if (status == Rv32Iss::Status::kSleep) {
-      sleep_until_interrupt();
+      if (!sleep_until_interrupt()) {
+        control_.report_fault(iss_.cycle(), sleep_.lockup_message(iss_.pc()));
+        break;
+      }
       next_sync = iss_.cycle() + quantum_;
       if (progress_) progress_(iss_.cycle());
       continue;

@@ -10,6 +10,7 @@
 #include "models/cpu/cpu_model.h"
 #include "models/cpu/iss/rv32_iss.h"
 #include "models/cpu/rtl/rtl_core.h"
+#include "models/cpu/wfi_sleep.h"
 
 namespace socsim {
 
@@ -29,34 +30,42 @@ class IssCpu : public CpuModel {
   uint64_t cycles() const override { return iss_.cycle(); }
   uint64_t instructions() const override { return iss_.instret(); }
   uint32_t pc() const override { return iss_.pc(); }
-  void set_retire_observer(RetireObserver* observer) override {
-    iss_.set_retire_observer(observer);
-  }
   Rv32Iss& iss() { return iss_; }
 
  private:
-  /// The SoC as the ISS's pipeline sees it: the bridge, and the interrupt lines.
+  /// The SoC as the ISS's pipeline sees it: the bridge, the interrupt lines, and the sleep
+  /// rules both CPU models share (WfiSleep).
   class Environment : public CoreEnvironment {
    public:
-    Environment(CpuBus& bus, IrqLines& irq) : bus_(bus), irq_(irq) {}
+    Environment(CpuBus& bus, IrqLines& irq, WfiSleep& sleep)
+        : bus_(bus), irq_(irq), sleep_(sleep) {}
     CpuBus& bus() override { return bus_; }
     uint32_t irq_lines(uint64_t cycle, uint64_t* stable_until) override {
       return irq_.pending(cycle, stable_until);
     }
+    bool sleeps_through(uint32_t lines) override { return sleep_.asleep(lines); }
+    void awake() override { sleep_.awake(); }
 
    private:
     CpuBus& bus_;
     IrqLines& irq_;
+    WfiSleep& sleep_;
   };
 
+  void attach_retire_observer(RetireObserver* observer) override {
+    iss_.set_retire_observer(observer);
+  }
   void run_thread();
   void sync();
-  void sleep_until_interrupt();
+  /// Lets the sleeping core's cycles pass until a line may wake it. False when nothing in
+  /// the SoC can raise one any more (a lock-up).
+  bool sleep_until_interrupt();
 
   const ClockDomain& clock_;
   IrqLines& irq_;
   SimControl& control_;
   uint64_t quantum_;
+  WfiSleep sleep_;
   Environment env_;
   Rv32Iss iss_;
 };

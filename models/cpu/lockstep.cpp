@@ -30,6 +30,7 @@ std::string LockstepChecker::describe(const Access& a) {
                   (a.port == BusPort::kInstr ? "fetch " : a.write ? "store " : "load ") +
                   std::to_string(a.bytes) + "B @" + hex(a.addr);
   if (a.write) s += " data " + hex(a.data);
+  if (a.wait == BusObserver::kRefused) s += " (bus error)";
   return s;
 }
 
@@ -146,8 +147,12 @@ BusResult LockstepChecker::Replay::answer(const Access& iss, uint32_t* data) {
     c.diverge(iss.cycle, "bus request: iss " + describe(iss) + ", rtl " + rtl);
     return result;
   }
-  if (!iss.write) *data = q.front().data;
-  result.wait_cycles = q.front().wait;
+  if (q.front().wait == BusObserver::kRefused) {
+    result.ok = false;  // a bus error on the RTL core's side too
+  } else {
+    if (!iss.write) *data = q.front().data;
+    result.wait_cycles = q.front().wait;
+  }
   q.pop_front();
   return result;
 }

@@ -26,7 +26,9 @@ class BusObserver {
   /// Cycle `cycle` begins with irq_i = `lines` (its accesses follow).
   virtual void on_cycle(uint64_t cycle, uint32_t lines) = 0;
   /// One access in `cycle`: `data` is the store data or the loaded bytes (right-aligned); the
-  /// response comes 1 + wait_cycles later.
+  /// response comes 1 + wait_cycles later, or wait_cycles is kRefused: a bus error (nothing
+  /// mapped there, or the target refused).
+  static constexpr uint32_t kRefused = ~0u;
   virtual void on_access(BusPort port, uint64_t cycle, uint32_t addr, unsigned bytes, bool write,
                          uint32_t data, uint32_t wait_cycles) = 0;
 };
@@ -113,6 +115,10 @@ class ObiServer {
         fault_addr_ = addr;
         fault_bytes_ = bytes;
         fault_write_ = write;
+        if (observer_ != nullptr) {
+          observer_->on_access(port, cycle, addr, bytes, write, write ? *data : 0,
+                               BusObserver::kRefused);
+        }
         return false;
       }
       *wait_cycles = r.wait_cycles;

@@ -1,5 +1,7 @@
 #include "models/cpu/rtl_cpu.h"
 
+#include "models/common/hex.h"
+
 namespace socsim {
 
 RtlCpu::RtlCpu(sc_core::sc_module_name name, const ClockDomain& clock,
@@ -11,7 +13,8 @@ RtlCpu::RtlCpu(sc_core::sc_module_name name, const ClockDomain& clock,
       control_(control),
       quantum_(quantum_cycles ? quantum_cycles : 1),
       core_(std::make_unique<RtlCore>(config)),
-      server_(bridge) {
+      server_(bridge),
+      sleep_(clock, irq, quantum_) {
   core_->set_retire_observer(this);
   SC_THREAD(run_thread);
 }
@@ -26,8 +29,16 @@ void RtlCpu::sync() {
 bool RtlCpu::serve_fetch(uint32_t addr, uint64_t now) {
   uint32_t word = 0, wait_cycles = 0;
   if (!server_.fetch(addr, now, &word, &wait_cycles)) {
-    control_.report_fault(now, server_.fault(pc()));
-    return false;
+    if (!RtlCore::has_retire_trace()) {
+      // Without a retire trace nothing tells whether the word is executed: fault now.
+      control_.report_fault(now, server_.fault(pc()));
+      return false;
+    }
+    // A prefetch beyond the end of memory: a fault only if the word is executed (the core
+    // is given an illegal instruction, and the retire trace tells).
+    core_->mark_failed_fetch(addr);
+    word = 0;
+    wait_cycles = 0;
   }
   instr_q_.push(now + 1 + wait_cycles, word);
   return true;
@@ -44,33 +55,16 @@ bool RtlCpu::serve_data(const ObiRequest& req, uint64_t now) {
 }
 
 bool RtlCpu::sleep_until_interrupt() {
-  const uint64_t now = core_->cycle();
-  const uint64_t rise = irq_.next_rise();
-  if (rise != IrqLines::kNever && rise > now) {
-    uint64_t target = rise;
-    if (max_cycles_ && target > max_cycles_) target = max_cycles_;
-    core_->skip_sleep_cycles(target - now);
-    return true;
-  }
-  // Nothing scheduled: wait for a SystemC process to raise a line. If none can, the kernel
-  // runs out of events and the run ends as a lock-up.
-  sync();
-  if (max_cycles_) {
-    const sc_core::sc_time limit = clock_.time_of(max_cycles_);
-    if (limit <= sc_core::sc_time_stamp()) return true;
-    wait(limit - sc_core::sc_time_stamp(), irq_.changed);
-  } else {
-    wait(irq_.changed);
-  }
-  const uint64_t woke = clock_.cycle_at(sc_core::sc_time_stamp());
-  if (woke > core_->cycle()) core_->skip_sleep_cycles(woke - core_->cycle());
-  return true;
+  return sleep_.wait_for_interrupt(
+      max_cycles_, [this] { return core_->cycle(); },
+      [this](uint64_t n) { core_->skip_sleep_cycles(n); }, [this] { sync(); });
 }
 
 void RtlCpu::run_thread() {
   core_->reset();
   uint64_t next_sync = quantum_;
   const bool* stop = control_.stop_flag();
+  bool locked_up = false;
   for (;;) {
     const uint64_t now = core_->cycle();
     if (max_cycles_ && now >= max_cycles_) {
@@ -90,12 +84,27 @@ void RtlCpu::run_thread() {
     if (ir.req && !serve_fetch(ir.addr & ~3u, now)) break;
     const ObiRequest dr = core_->data_request();
     if (dr.req && !serve_data(dr, now)) break;
-    const bool asleep = core_->sleeping() && pending == 0 && !ir.req && !dr.req &&
-                        instr_q_.count == 0 && data_q_.count == 0;
+    bool asleep = false;
+    if (core_->sleeping()) {
+      asleep = !ir.req && !dr.req && instr_q_.count == 0 && data_q_.count == 0 &&
+               sleep_.asleep(pending);
+    } else {
+      sleep_.awake();
+    }
     core_->end_cycle();
+    if (core_->failed_fetch_executed()) {
+      control_.report_fault(now, "bus error: instruction fetch of 4 bytes at " +
+                                     hex(core_->failed_fetch_addr()) +
+                                     " (unmapped or refused), for the instruction at pc " +
+                                     hex(core_->failed_fetch_pc()));
+      break;
+    }
     if (*stop) break;
     if (asleep) {
-      sleep_until_interrupt();
+      if (!sleep_until_interrupt()) {
+        locked_up = true;
+        break;
+      }
       next_sync = core_->cycle() + quantum_;
       if (progress_) progress_(core_->cycle());
       continue;
@@ -106,6 +115,7 @@ void RtlCpu::run_thread() {
       if (progress_) progress_(core_->cycle());
     }
   }
+  if (locked_up) control_.report_fault(core_->cycle(), sleep_.lockup_message(pc()));
   core_->flush_retire();
   sync();
   sc_core::sc_stop();

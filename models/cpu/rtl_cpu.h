@@ -17,6 +17,7 @@
 #include "models/cpu/obi_server.h"
 #include "models/cpu/rtl/obi_response_queue.h"
 #include "models/cpu/rtl/rtl_core.h"
+#include "models/cpu/wfi_sleep.h"
 
 namespace socsim {
 
@@ -34,11 +35,6 @@ class RtlCpu : public CpuModel, private RetireObserver {
   uint64_t cycles() const override { return core_->cycle(); }
   uint64_t instructions() const override { return core_->delivered(); }
   uint32_t pc() const override { return core_->last_delivered_pc(); }
-  /// The core hands records straight to `observer` (no forwarding call per instruction);
-  /// without one, to this wrapper, which ignores them but keeps the core counting.
-  void set_retire_observer(RetireObserver* observer) override {
-    core_->set_retire_observer(observer != nullptr ? observer : this);
-  }
   bool set_bus_observer(BusObserver* observer) override {
     bus_observer_ = observer;
     server_.set_observer(observer);
@@ -46,10 +42,17 @@ class RtlCpu : public CpuModel, private RetireObserver {
   }
 
  private:
+  /// The core hands records straight to `observer`; without one, to this wrapper, which
+  /// ignores them but keeps the core counting.
+  void attach_retire_observer(RetireObserver* observer) override {
+    core_->set_retire_observer(observer != nullptr ? observer : this);
+  }
   void run_thread();
   void sync();
   bool serve_fetch(uint32_t addr, uint64_t now);
   bool serve_data(const ObiRequest& req, uint64_t now);
+  /// Lets the sleeping core's cycles pass until a line may wake it. False when nothing in
+  /// the SoC can raise one any more (a lock-up).
   bool sleep_until_interrupt();
   void on_retire(const RetireRecord&) override {}
 
@@ -61,6 +64,7 @@ class RtlCpu : public CpuModel, private RetireObserver {
   ObiServer server_;
   BusObserver* bus_observer_ = nullptr;
   ObiResponseQueue instr_q_, data_q_;
+  WfiSleep sleep_;
 };
 
 }  // namespace socsim

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <vector>
 
+#include "models/common/hex.h"
+
 namespace socsim {
 
 namespace {
@@ -50,9 +52,16 @@ bool ExitDevice::write_reg(uint64_t offset, unsigned, uint32_t value, uint64_t c
 void ExitDevice::dump_signature(uint64_t cycle) {
   std::ofstream file;
   if (!signature_file_.empty()) file.open(signature_file_);
-  for (uint32_t addr = signature_begin_; addr + 4 <= signature_end_; addr += 4) {
+  // 64-bit addresses: an area ending at 0xFFFFFFFF ends (32 bits wrapped and never did).
+  const uint64_t end = signature_end_;
+  for (uint64_t addr = signature_begin_; addr + 4 <= end; addr += 4) {
     uint8_t bytes[4] = {0, 0, 0, 0};
-    reader_(addr, bytes, 4);
+    if (!reader_(static_cast<uint32_t>(addr), bytes, 4)) {
+      // Past the memory the area should lie in: the rest would be as many lines of nothing.
+      control_.report_fault(cycle, "signature area [" + hex(signature_begin_) + ", " +
+                                       hex(signature_end_) + "): no memory at " + hex(addr));
+      return;
+    }
     char line[16];
     std::snprintf(line, sizeof line, "%02x%02x%02x%02x\n", bytes[3], bytes[2], bytes[1],
                   bytes[0]);

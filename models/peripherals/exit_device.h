@@ -2,7 +2,8 @@
 //   +0x00 write: 123456789 = all tests passed (exit 0), 1 = test(s) failed (exit 1)
 //   +0x04 write: exit value; ends the run
 //   +0x08 / +0x0C write: start / end (exclusive) of a signature area
-//   +0x10 write: dump the signature area (one 8-hex-digit word per line), exit 0
+//   +0x10 write: dump the signature area (one 8-hex-digit word per line), exit 0; a word
+//                outside memory stops the run as a fault instead
 #pragma once
 
 #include <functional>

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "firmware/abi/runtime_probe_abi.h"
+#include "models/common/json_text.h"
 
 namespace socsim {
 
@@ -261,7 +262,7 @@ void ProbeEngine::write_json(std::ostream& out, const ProbeRunInfo& info) const 
       {"unmatched_marks", regions_.unmatched_marks()},
       {"regions", regions},
   };
-  out << j.dump(2) << "\n";
+  out << json_text(j, 2) << "\n";
 }
 
 void ProbeEngine::write_csv(std::ostream& out, const ProbeRunInfo& info) const {
@@ -330,7 +331,7 @@ void ProbeEngine::write_trace(std::ostream& out, const ProbeRunInfo& info) const
                        {{"cpu_model", info.cpu_model},
                         {"cycles_exact", info.cycles_exact},
                         {"clock_mhz", info.clock_mhz}}}};
-  out << j.dump() << "\n";
+  out << json_text(j) << "\n";
 }
 
 }  // namespace socsim

@@ -36,6 +36,7 @@ class ProbeEngine final : public RetireObserver {
 
   const SymbolMap& symbols() const { return symbols_; }
   RegionProbes& regions() { return regions_; }
+  const RegionProbes& regions() const { return regions_; }
   const FunctionProfile* profile() const { return profile_.get(); }
 
   /// Adds the built-in phases and runtime events the firmware's symbols allow.

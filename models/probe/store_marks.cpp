@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/common/json_text.h"
+
 namespace socsim {
 
 std::vector<StoreMarks::Stats> StoreMarks::stats() const {
@@ -70,7 +72,7 @@ void StoreMarks::write_json(std::ostream& out, uint64_t run_cycles, double clock
                             {"unmatched_ends", unmatched_ends()},
                             {"open_at_end", open_marks()},
                             {"regions", regions}};
-  out << j.dump(2) << "\n";
+  out << json_text(j, 2) << "\n";
 }
 
 }  // namespace socsim

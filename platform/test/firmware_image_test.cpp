@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <elf.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstring>
-#include <unistd.h>
 #include <fstream>
+#include <vector>
 
 #include "models/common/config.h"
 
@@ -33,6 +36,98 @@ TEST(FirmwareImage, ReadsVerilogHex) {
   EXPECT_EQ(img.segments[1].addr, 0x1000u);
   EXPECT_EQ(img.segments[1].bytes[1], 0xBB);
   EXPECT_FALSE(img.is_elf);
+}
+
+// A RISC-V ELF32 executable with the given PT_LOAD segments (address, file bytes, memory
+// size); `phentsize` as written in the header.
+struct TestSegment {
+  uint32_t addr;
+  uint32_t file_bytes;
+  uint32_t mem_size;
+};
+std::string make_elf(const std::vector<TestSegment>& segments,
+                     uint16_t phentsize = sizeof(Elf32_Phdr)) {
+  Elf32_Ehdr eh{};
+  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
+  eh.e_ident[EI_CLASS] = ELFCLASS32;
+  eh.e_ident[EI_DATA] = ELFDATA2LSB;
+  eh.e_ident[EI_VERSION] = EV_CURRENT;
+  eh.e_type = ET_EXEC;
+  eh.e_machine = 243;  // RISC-V
+  eh.e_version = EV_CURRENT;
+  eh.e_entry = 0x80;
+  eh.e_phoff = sizeof(Elf32_Ehdr);
+  eh.e_ehsize = sizeof(Elf32_Ehdr);
+  eh.e_phentsize = phentsize;
+  eh.e_phnum = static_cast<uint16_t>(segments.size());
+  std::string out(reinterpret_cast<const char*>(&eh), sizeof eh);
+  uint32_t offset = sizeof(Elf32_Ehdr) + segments.size() * sizeof(Elf32_Phdr);
+  for (const TestSegment& s : segments) {
+    Elf32_Phdr ph{};
+    ph.p_type = PT_LOAD;
+    ph.p_offset = offset;
+    ph.p_vaddr = ph.p_paddr = s.addr;
+    ph.p_filesz = s.file_bytes;
+    ph.p_memsz = s.mem_size;
+    ph.p_flags = PF_R | PF_X;
+    out.append(reinterpret_cast<const char*>(&ph), sizeof ph);
+    offset += s.file_bytes;
+  }
+  for (const TestSegment& s : segments) out.append(s.file_bytes, '\x13');
+  return out;
+}
+
+std::string load_error(const std::string& contents, const char* suffix) {
+  const std::string f = write_temp(contents, suffix);
+  std::string message;
+  try {
+    load_firmware_image(f);
+  } catch (const ConfigError& e) {
+    message = e.what();
+  }
+  std::remove(f.c_str());
+  return message;
+}
+
+TEST(FirmwareImage, ElfSegmentsKeepTheirZerosUnallocated) {
+  // .bss-like memory sizes are recorded, not filled: 3.5 GiB of memsz costs nothing here.
+  const std::string f = write_temp(make_elf({{0x80, 8, 8}, {0x1000, 4, 0xE0000000u}}), ".elf");
+  FirmwareImage img = load_firmware_image(f);
+  std::remove(f.c_str());
+  ASSERT_EQ(img.segments.size(), 2u);
+  EXPECT_EQ(img.segments[1].bytes.size(), 4u);
+  EXPECT_EQ(img.segments[1].mem_size, 0xE0000000u);
+  EXPECT_TRUE(img.is_elf);
+}
+
+TEST(FirmwareImage, OverlappingElfSegmentsAreRefused) {
+  // Eight segments of 3.75 GiB each (30 GiB in all), every one over the others.
+  std::vector<TestSegment> segments;
+  for (uint32_t i = 0; i < 8; ++i) segments.push_back({0x1000 * i, 4, 0xF0000000u});
+  const std::string message = load_error(make_elf(segments), ".elf");
+  EXPECT_NE(message.find("segment 1 at 0x00001000 overlaps segment 0"), std::string::npos)
+      << message;
+}
+
+TEST(FirmwareImage, BadProgramHeaderEntrySizeIsRefused) {
+  const std::string message = load_error(make_elf({{0x80, 8, 8}}, 0), ".elf");
+  EXPECT_NE(message.find("e_phentsize"), std::string::npos) << message;
+}
+
+TEST(FirmwareImage, HexRecordsThatRedefineBytesAreRefused) {
+  const std::string message = load_error("@00000080\n13 05 00 00\n@00000082\nAA\n", ".hex");
+  EXPECT_NE(message.find("line 3 at 0x00000082 overlaps line 1"), std::string::npos) << message;
+}
+
+TEST(FirmwareImage, DevicesAndFoldersAreNotFirmware) {
+  for (const char* path : {"/dev/zero", "/tmp"}) {
+    try {
+      load_firmware_image(path);
+      FAIL() << path;
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(FirmwareImage, BadHexNamesTheLine) {

@@ -21,6 +21,13 @@ class CoreEnvironment {
   /// does not go to a direct memory window (a device may change the lines).
   virtual uint32_t irq_lines(uint64_t cycle, uint64_t* stable_until) = 0;
 
+  /// The core sleeps in WFI with nothing requested or outstanding and irq_i = `lines`, none
+  /// of them enabled in mie: true if its cycles may pass unsimulated (Status::kSleep) until
+  /// a line changes. Asked for each such cycle.
+  virtual bool sleeps_through(uint32_t lines) { return lines == 0; }
+  /// The core is awake again after sleeping (mie may change).
+  virtual void awake() {}
+
   /// True if grants may be withheld: then grants() is asked every cycle. Otherwise every
   /// request is granted in the cycle it is made.
   virtual bool withholds_grants() const { return false; }

@@ -262,6 +262,7 @@ bool Cv32e40pTiming::memo_apply(const MemoEntry& e, uint64_t until, bool* branch
     hart_.execute(m.insn, m.pc, &x);
     InFlight& f = push_record();
     f.intr = false;
+    f.bad_fetch = false;
     RetireRecord& r = f.rec;
     r.pc = m.pc;
     if (recording_) describe_issue(&r, m.pc, m.raw, m.insn, m.ctl, x);

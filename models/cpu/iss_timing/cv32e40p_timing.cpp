@@ -5,6 +5,8 @@
 // CV32E40P's behaviour is not the obvious one.
 #include "models/cpu/iss_timing/cv32e40p_timing.h"
 
+#include "models/common/hex.h"
+
 namespace socsim {
 
 using cv32e40p::Sys;
@@ -47,6 +49,9 @@ void Cv32e40pTiming::reset() {
   reset_entry_.pc = 0;
   s_.id = &reset_entry_;
   fault_.clear();
+  failed_fetches_.clear();
+  fetch_faulted_ = false;
+  slept_ = false;
   for (DecodeEntry& e : decode_cache_) e.pc = 1;
   server_.forget_windows();
   withholds_grants_ = env_.withholds_grants();
@@ -143,6 +148,16 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::issue(uint64_t now) {
   if (memo_recording_) memo_record_issue(e);
   InFlight& f = push_record();
   f.intr = s.intr_tag;
+  f.bad_fetch = false;
+  if (__builtin_expect(!failed_fetches_.empty(), 0)) {
+    for (uint32_t a : failed_fetches_) {
+      if (uint64_t{id.pc} < uint64_t{a} + 4 && a < uint64_t{id.pc} + id.insn.length) {
+        f.bad_fetch = true;
+        f.bad_fetch_addr = a;
+        break;
+      }
+    }
+  }
   f.intr_cause = csr::kInterruptBit | s.intr_tag_id;
   f.rec.pc = id.pc;
   if (recording_) describe_issue(&f.rec, id.pc, id.raw, id.insn, c, e);
@@ -470,8 +485,9 @@ bool Cv32e40pTiming::cycle() {
   if (igranted) {
     uint32_t word = 0, wait = 0;
     if (!server_.fetch(iaddr, now, &word, &wait)) {
-      fault_ = server_.fault(trace_.last_pc);
-      return false;
+      mark_failed_fetch(iaddr);  // word 0 (illegal), no wait cycles
+      word = 0;
+      wait = 0;
     }
     s.instr_q.push(now + 1 + wait, word);
     if (memo_recording_) {
@@ -542,9 +558,19 @@ bool Cv32e40pTiming::cycle() {
   // ---- the sleep unit: core_sleep_o once the controller idles in WFI and neither port had
   // a request made or outstanding in the cycle before; the lines end it at once
   // (Decoding, the controller was not idle in the cycle before: busy.)
+  // Whether the caller may let the cycles pass is the environment's to say when a line (not
+  // enabled, or it would wake the core) is high.
   const bool sleeping = !kPlain && s.fetch_enable && !wakeup && !s.busy;
-  s.asleep = sleeping && irq_i == 0 && !ireq && !data_req && s.instr_q.count == 0 &&
-             s.data_q.count == 0;
+  s.asleep = sleeping && !ireq && !data_req && s.instr_q.count == 0 && s.data_q.count == 0 &&
+             env_.sleeps_through(irq_i);
+  if (!kPlain) {
+    if (sleeping) {
+      slept_ = true;
+    } else if (slept_) {
+      slept_ = false;
+      env_.awake();
+    }
+  }
   s.busy = !ctrl_idle || ireq || s.outstanding != 0 || data_req || s.lsu_cnt != 0;
   count(sleeping, written);
   if (memo_recording_ && (s.events_q & ev(csr::kEvInstr))) ++memo_rec_.instr_events;
@@ -672,9 +698,25 @@ bool Cv32e40pTiming::cycle() {
   s.fetch_enable = true;  // fetch_enable_i is high from cycle 0; the core registers it
   s.irq_q = irq_i & csr::kIrqMask;
 
+  if (__builtin_expect(fetch_faulted_, 0)) return false;
   ++s.cycle;
   s.plain = plain_next();
   return true;
+}
+
+void Cv32e40pTiming::mark_failed_fetch(uint32_t addr) {
+  memo_abort();
+  for (uint32_t a : failed_fetches_) {
+    if (a == addr) return;
+  }
+  failed_fetches_.push_back(addr);
+}
+
+void Cv32e40pTiming::note_failed_fetch(const InFlight& f) {
+  if (fetch_faulted_) return;
+  fetch_faulted_ = true;
+  fault_ = "bus error: instruction fetch of 4 bytes at " + hex(f.bad_fetch_addr) +
+           " (unmapped or refused), for the instruction at pc " + hex(f.rec.pc);
 }
 
 template bool Cv32e40pTiming::cycle<true>();

@@ -128,7 +128,9 @@ class Cv32e40pTiming {
   struct InFlight {
     RetireRecord rec;  // (without an observer only its pc is kept)
     bool intr;         // the first instruction of an interrupt handler
+    bool bad_fetch;    // it overlaps a word whose fetch failed (at bad_fetch_addr)
     uint32_t intr_cause;
+    uint32_t bad_fetch_addr;
   };
   struct Trace {
     std::vector<InFlight> ring = std::vector<InFlight>(64);  // a power of two
@@ -168,6 +170,10 @@ class Cv32e40pTiming {
   void retire_next(uint64_t now);               // the oldest unretired instruction retires
   void deliver();
   void count(bool sleeping, int written);
+  // A failed fetch (nothing mapped): the word is an illegal instruction, a fault only if an
+  // instruction that overlaps it retires (a prefetch beyond the end of memory is no fault).
+  void mark_failed_fetch(uint32_t addr);
+  void note_failed_fetch(const InFlight& f);
   void refresh_counting();
   void refresh_irq(uint64_t now);
 
@@ -247,6 +253,9 @@ class Cv32e40pTiming {
   State s_;
   Trace trace_;
   std::string fault_;
+  std::vector<uint32_t> failed_fetches_;  // word addresses whose fetch failed (few)
+  bool fetch_faulted_ = false;            // an instruction from one of them retired
+  bool slept_ = false;                    // the core slept since it was last seen awake
 
   // counting: which counters advance (from mcountinhibit and mhpmevent)
   bool count_mcycle_ = false, count_minstret_ = false;
@@ -363,6 +372,10 @@ inline Cv32e40pTiming::InFlight& Cv32e40pTiming::push_record() {
 inline void Cv32e40pTiming::retire_next(uint64_t now) {
   Trace& t = trace_;
   InFlight& f = t.at(t.head + (t.has_pending ? 1 : 0));
+  if (__builtin_expect(f.bad_fetch | fetch_faulted_, 0)) {
+    note_failed_fetch(f);  // not retired: the run stops with a fault
+    return;
+  }
   if (t.has_pending) {
     if (f.intr) {
       // The interrupt was taken after the previous instruction: it leads to this one.

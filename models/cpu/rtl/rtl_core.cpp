@@ -61,6 +61,8 @@ void RtlCore::reset() {
   held_branches_.clear();
   delivered_ = 0;
   last_delivered_pc_ = 0;
+  failed_fetches_.clear();
+  failed_fetch_executed_ = false;
 }
 
 void RtlCore::begin_cycle(const ObiInputs& instr, const ObiInputs& data) {
@@ -94,7 +96,28 @@ void RtlCore::end_cycle() {
   ++cycle_;
 }
 
+void RtlCore::mark_failed_fetch(uint32_t addr) {
+  for (uint32_t a : failed_fetches_) {
+    if (a == addr) return;
+  }
+  failed_fetches_.push_back(addr);
+}
+
+bool RtlCore::from_failed_fetch(uint32_t pc, uint32_t insn) {
+  const uint32_t length = (insn & 3) == 3 ? 4 : 2;
+  for (uint32_t a : failed_fetches_) {
+    if (uint64_t{pc} < uint64_t{a} + 4 && a < uint64_t{pc} + length) {
+      failed_fetch_executed_ = true;
+      failed_fetch_pc_ = pc;
+      failed_fetch_addr_ = a;
+      return true;
+    }
+  }
+  return false;
+}
+
 void RtlCore::capture_retire() {
+  if (!failed_fetches_.empty() && from_failed_fetch(top_->rvfi_pc_o, top_->rvfi_insn_o)) return;
   if (observer_ == nullptr) {
     order_ += 1 + held_branches_.size();
     held_branches_.clear();
@@ -136,6 +159,7 @@ RetireRecord& RtlCore::next_record(bool intr, uint32_t intr_cause, uint32_t pc) 
 
 void RtlCore::take_held_branches() {
   for (const HeldBranch& b : held_branches_) {
+    if (!failed_fetches_.empty() && from_failed_fetch(b.pc, b.insn)) break;
     RetireRecord& r = next_record(b.intr, b.intr_cause, b.pc);
     r.pc = b.pc;
     r.insn = b.insn;

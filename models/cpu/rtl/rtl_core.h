@@ -80,6 +80,19 @@ class RtlCore {
   static bool has_retire_trace();
   /// "socsim rv_core" or "OpenHW CV32E40P (<checkout>)".
   static const char* description();
+  /// The mhpmcounters the core implements: its NUM_MHPMCOUNTERS parameter, given when it is
+  /// Verilated (rtl/CMakeLists.txt).
+  static constexpr unsigned kNumMhpmcounters = SOCSIM_RTL_NUM_MHPMCOUNTERS;
+
+  /// The word at `addr` could not be fetched (nothing is mapped there) and the driver gave
+  /// the core an illegal instruction word instead: a prefetch past the end of memory is no
+  /// fault until it is executed. An instruction that overlaps such a word and retires is
+  /// not reported to the observer; failed_fetch_executed() turns true and names its pc.
+  void mark_failed_fetch(uint32_t addr);
+  bool failed_fetch_executed() const { return failed_fetch_executed_; }
+  uint32_t failed_fetch_pc() const { return failed_fetch_pc_; }
+  /// The failed fetch address the executed instruction overlaps.
+  uint32_t failed_fetch_addr() const { return failed_fetch_addr_; }
 
   /// Records delivered to the observer so far, and the pc of the last one (0 before any).
   uint64_t delivered() const { return delivered_; }
@@ -93,6 +106,9 @@ class RtlCore {
   RetireRecord& next_record(bool intr, uint32_t intr_cause, uint32_t pc);
   /// The branches reported on rvfi_br_* since the last rvfi_valid_o record, after it.
   void take_held_branches();
+  /// True (and the failed fetch is noted) when the instruction at `pc` overlaps a word
+  /// whose fetch failed.
+  bool from_failed_fetch(uint32_t pc, uint32_t insn);
 
   /// A conditional branch reported on rvfi_br_* (it skipped WB), held until the instruction
   /// WB holds retires.
@@ -130,6 +146,10 @@ class RtlCore {
   std::vector<HeldBranch> held_branches_;
   uint64_t delivered_ = 0;
   uint32_t last_delivered_pc_ = 0;
+  std::vector<uint32_t> failed_fetches_;  ///< word addresses, few (the prefetch depth)
+  bool failed_fetch_executed_ = false;
+  uint32_t failed_fetch_pc_ = 0;
+  uint32_t failed_fetch_addr_ = 0;
 };
 
 }  // namespace socsim

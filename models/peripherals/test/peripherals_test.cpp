@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <cstring>
 #include <sstream>
 
 #include "models/peripherals/clint_timer.h"
@@ -59,21 +60,53 @@ TEST(ExitDevice, ExitValueAndPassMagicEndTheRunAtTheirCycle) {
   EXPECT_EQ(control.stop_cycle(), 1234u);
 }
 
-TEST(ExitDevice, DumpsTheSignatureArea) {
-  ClockDomain clock(400);
-  std::ostringstream out;
+// Sets the signature area [begin, end) and dumps it; memory read through `reader`.
+struct SignatureDump {
+  std::string out;
   SimControl control;
-  Poker p("p", clock);
-  ExitDevice dev("exit", clock, control, out, [](uint32_t addr, uint8_t* data, uint32_t) {
+  SignatureDump(uint32_t begin, uint32_t end, ExitDevice::MemoryReader reader) {
+    ClockDomain clock(400);
+    std::ostringstream text;
+    Poker p("p", clock);
+    ExitDevice dev("exit", clock, control, text, std::move(reader));
+    p.socket.bind(dev.target_socket);
+    p.access(true, 0x8, begin, 0);
+    p.access(true, 0xC, end, 0);
+    p.access(true, 0x10, 0, 5);
+    out = text.str();
+  }
+};
+
+TEST(ExitDevice, DumpsTheSignatureArea) {
+  SignatureDump d(0x100, 0x108, [](uint32_t addr, uint8_t* data, uint32_t) {
     for (int i = 0; i < 4; ++i) data[i] = static_cast<uint8_t>(addr + i);
     return true;
   });
-  p.socket.bind(dev.target_socket);
-  p.access(true, 0x8, 0x100, 0);
-  p.access(true, 0xC, 0x108, 0);
-  p.access(true, 0x10, 0, 5);
-  EXPECT_EQ(out.str(), "03020100\n07060504\n");
-  EXPECT_EQ(control.exit_code(), 0);
+  EXPECT_EQ(d.out, "03020100\n07060504\n");
+  EXPECT_EQ(d.control.exit_code(), 0);
+}
+
+TEST(ExitDevice, SignatureAreaEndingAtTheTopOfTheAddressSpaceEnds) {
+  // [0xFFFFFFF0, 0xFFFFFFFF): three words, then the end (the 32-bit loop wrapped forever);
+  // memory only up to 0xFFFFFFF8: a fault naming the address, after two lines.
+  SignatureDump d(0xFFFFFFF0u, 0xFFFFFFFFu, [](uint32_t addr, uint8_t* data, uint32_t) {
+    std::memset(data, 0xAB, 4);
+    return addr < 0xFFFFFFF8u;
+  });
+  EXPECT_EQ(d.out, "abababab\nabababab\n");
+  ASSERT_TRUE(d.control.stopped());
+  EXPECT_EQ(d.control.reason(), StopReason::kFault);
+  EXPECT_NE(d.control.message().find("no memory at 0xfffffff8"), std::string::npos)
+      << d.control.message();
+}
+
+TEST(ExitDevice, SignatureAreaUpToTheLastWordIsDumpedWhole) {
+  SignatureDump d(0xFFFFFFF0u, 0xFFFFFFFFu, [](uint32_t, uint8_t* data, uint32_t) {
+    std::memset(data, 0, 4);
+    return true;
+  });
+  EXPECT_EQ(d.out, "00000000\n00000000\n00000000\n");
+  EXPECT_EQ(d.control.reason(), StopReason::kExit);
 }
 
 TEST(CorevCtrl, CycleCounterCountsSinceResetOrLastWrite) {

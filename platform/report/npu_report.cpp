@@ -1,4 +1,4 @@
-#include "platform/npu_report.h"
+#include "platform/report/npu_report.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,0 +1,48 @@
+#include "platform/firmware_loader.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "models/common/hex.h"
+#include "platform/soc.h"
+
+namespace socsim {
+
+namespace {
+
+// Zeros up to a segment's memory size, written in pieces (a segment may be as large as its
+// region).
+void zero_fill(Soc& soc, uint64_t addr, uint64_t size) {
+  static const uint8_t kZeros[64 * 1024] = {};
+  while (size > 0) {
+    const uint64_t n = std::min<uint64_t>(size, sizeof kZeros);
+    soc.write_memory(addr, kZeros, n);
+    addr += n;
+    size -= n;
+  }
+}
+
+}  // namespace
+
+void load_firmware(const FirmwareImage& image, Soc& soc) {
+  const SocConfig& config = soc.config();
+  for (const FirmwareSegment& seg : image.segments) {
+    const RegionConfig* r = config.region_at(seg.addr);
+    const uint64_t end = uint64_t(seg.addr) + seg.mem_size;
+    if (r == nullptr || !is_memory_type(r->type) || end > r->base + r->size) {
+      throw ConfigError(image.path + ": " + seg.where + " [" + hex(seg.addr) + ", " + hex(end) +
+                        ") is not inside a memory region of " + config.file);
+    }
+    if (!soc.write_memory(seg.addr, seg.bytes.data(), seg.bytes.size())) {
+      throw ConfigError(image.path + ": cannot load " + seg.where + " at " + hex(seg.addr));
+    }
+    zero_fill(soc, seg.addr + seg.bytes.size(), seg.mem_size - seg.bytes.size());
+  }
+  if (image.is_elf && image.entry != config.cpu.boot_addr) {
+    std::cerr << "socsim: warning: " << image.path << ": entry point " << hex(image.entry)
+              << " differs from the boot address " << hex(config.cpu.boot_addr)
+              << "; the core starts at the boot address\n";
+  }
+}
+
+}  // namespace socsim

@@ -1,0 +1,79 @@
+#include "platform/report/probe_report.h"
+
+#include <algorithm>
+
+namespace socsim {
+
+namespace {
+
+void report_store_marks(const ProbeSession& probes, std::ostream& out, bool print,
+                        ReportDirectory& dir, uint64_t run_cycles) {
+  const StoreMarks& marks = *probes.store_marks();
+  const double mhz = probes.info().clock_mhz;
+  if (print) marks.print_table(out, run_cycles, mhz);
+  dir.write("probes.json", [&](std::ostream& o) {
+    marks.write_json(o, run_cycles, mhz, probes.cpu_description());
+  });
+}
+
+}  // namespace
+
+void report_probes(ProbeSession& probes, std::ostream& out, bool print, ReportDirectory& dir,
+                   uint64_t run_cycles) {
+  if (probes.store_marks() != nullptr) {
+    report_store_marks(probes, out, print, dir, run_cycles);
+    return;
+  }
+  ProbeEngine* engine = probes.engine();
+  if (engine == nullptr) return;
+  const ProbeRunInfo& info = probes.info();
+  engine->finish(run_cycles);
+  const FunctionProfile* profile = engine->profile();
+  if (print) engine->print_table(out, info);
+  if (print && profile) profile->print_top(out, probes.options().profile_top, info.cycles_exact);
+  if (!dir.enabled()) return;
+  dir.write("probes.json", [&](std::ostream& o) { engine->write_json(o, info); });
+  dir.write("probes.csv", [&](std::ostream& o) { engine->write_csv(o, info); });
+  dir.write("probes_trace.json", [&](std::ostream& o) { engine->write_trace(o, info); });
+  if (profile) {
+    dir.write("callgrind.out.socsim",
+              [&](std::ostream& o) { profile->write_callgrind(o, info.firmware); });
+    dir.write("profile.folded", [&](std::ostream& o) { profile->write_folded(o); });
+  }
+}
+
+std::vector<CpuOperatorRecord> last_execution_cpu_operators(const ProbeSession& probes) {
+  const ProbeEngine* engine = probes.engine();
+  if (engine == nullptr) return {};  // --no-probes, or a core without a retire trace
+  const RegionProbes& regions = engine->regions();
+  // The window of the last `execute` occurrence.
+  const RegionOccurrence* last = nullptr;
+  for (size_t i = 0; i < regions.size(); ++i) {
+    if (regions.def(i).name == "execute" && !regions.stats(i).occurrences.empty()) {
+      last = &regions.stats(i).occurrences.back();
+    }
+  }
+  if (last == nullptr) return {};
+  std::vector<std::pair<uint64_t, CpuOperatorRecord>> calls;
+  for (size_t i = 0; i < regions.size(); ++i) {
+    const RegionDef& def = regions.def(i);
+    if (def.category != "operator") continue;
+    const std::string op = def.name.substr(def.name.find(' ') + 1);
+    for (const RegionOccurrence& o : regions.stats(i).occurrences) {
+      if (o.start_cycle < last->start_cycle || o.end_cycle > last->end_cycle) continue;
+      CpuOperatorRecord r;
+      r.name = def.name;
+      r.op_type = op;
+      r.in_shape = r.out_shape = "-";
+      r.cpu_cycles = o.cycles();
+      calls.emplace_back(o.start_cycle, r);
+    }
+  }
+  std::sort(calls.begin(), calls.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<CpuOperatorRecord> out;
+  for (auto& c : calls) out.push_back(std::move(c.second));
+  return out;
+}
+
+}  // namespace socsim
