@@ -48,6 +48,10 @@ LoadedRun load_run(const RunOptions& options) {
 int cmd_run(const std::vector<std::string>& args) {
   RunOptions options;
   if (const std::optional<int> status = parse_run_options(args, options)) return *status;
+  if (const std::optional<int> status =
+          run_traced_build_if_needed(options.debug, options.command_line, options.cpu)) {
+    return *status;
+  }
   const RunRecord record(options);
 
   ReportDirectory reports;
@@ -62,6 +66,7 @@ int cmd_run(const std::vector<std::string>& args) {
 
   const SimulationResult simulation =
       simulate(*run.soc, {!options.quiet, options.max_host_seconds});
+  run.observers->end_of_run(run.soc->control());
   return report_run({options, record, *run.soc, *run.observers, simulation}, reports);
 }
 

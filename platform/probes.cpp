@@ -22,7 +22,10 @@ void add_probe_options(po::options_description& opts, ProbeOptions& options) {
       "profile-top", po::value<std::string>(),
       "functions in the profile table (default 25)")("no-probes", po::bool_switch(&options.disabled),
                                         "do not watch the retire trace (no "
-                                        "region table; --probe and --profile are then errors)");
+                                        "region table; --probe and --profile are then errors)")(
+      "symbols", po::value(&options.symbols_elf),
+      "take the function symbols and source lines of probes and profiles from ELF (for a "
+      "hex image built from it)");
 }
 
 void parse_probe_options(const po::variables_map& vm, ProbeOptions& options) {
@@ -59,9 +62,21 @@ ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& ima
     }
     return;
   }
+  FirmwareImage symbol_image;
+  if (!options.symbols_elf.empty()) {
+    symbol_image = load_firmware_image(options.symbols_elf);
+    if (!symbol_image.is_elf) {
+      throw ConfigError("--symbols " + options.symbols_elf + ": not an ELF file");
+    }
+    info_.symbols_elf = options.symbols_elf;
+  } else if (image.is_elf) {
+    info_.symbols_elf = image.path;
+  }
+  const std::vector<FirmwareSymbol>& firmware_symbols =
+      options.symbols_elf.empty() ? image.symbols : symbol_image.symbols;
   std::vector<ProbeSymbol> symbols;
-  symbols.reserve(image.symbols.size());
-  for (const FirmwareSymbol& s : image.symbols) {
+  symbols.reserve(firmware_symbols.size());
+  for (const FirmwareSymbol& s : firmware_symbols) {
     symbols.push_back({s.name, s.addr, s.size, s.is_function});
   }
   engine_ = std::make_unique<ProbeEngine>(

@@ -24,9 +24,10 @@ struct ProbeOptions {
   bool profile = false;            ///< --profile
   size_t profile_top = 25;         ///< --profile-top N
   bool disabled = false;           ///< --no-probes
+  std::string symbols_elf;         ///< --symbols ELF (for a hex image)
 };
 
-/// Adds --probe, --probes, --profile, --profile-top and --no-probes to `opts`.
+/// Adds --probe, --probes, --profile, --profile-top, --symbols and --no-probes to `opts`.
 void add_probe_options(boost::program_options::options_description& opts, ProbeOptions& options);
 /// Reads the options add_probe_options() leaves as text (--profile-top). Throws ConfigError.
 void parse_probe_options(const boost::program_options::variables_map& vm, ProbeOptions& options);

@@ -23,6 +23,7 @@ RunObservers::RunObservers(const RunOptions& options, const FirmwareImage& image
     cpu.add_retire_observer(lockstep_.get());
   }
   probes_ = std::make_unique<ProbeSession>(options.probes, image, soc);
+  debug_ = std::make_unique<DebugTools>(options.debug, soc, *probes_);
 }
 
 }  // namespace socsim

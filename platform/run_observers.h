@@ -1,10 +1,12 @@
-// What watches a run's retire trace: the lockstep checker (--lockstep) and the probes,
-// attached to the SoC's CPU in that order (the checker sees each record before the probes).
+// What watches a run's retire trace: the lockstep checker (--lockstep), the probes and the
+// debugging tools (GDB, instruction trace), attached to the SoC's CPU in that order (the
+// checker sees each record before the probes; GDB stops the core after all have seen it).
 #pragma once
 
 #include <memory>
 
 #include "models/cpu/lockstep.h"
+#include "platform/debug_tools.h"
 #include "platform/probes.h"
 
 namespace socsim {
@@ -20,10 +22,14 @@ class RunObservers {
   /// Null without --lockstep.
   const LockstepChecker* lockstep() const { return lockstep_.get(); }
   ProbeSession& probes() { return *probes_; }
+  const DebugTools& debug() const { return *debug_; }
+  /// The simulation has ended (before the report): tells GDB how.
+  void end_of_run(const SimControl& control) { debug_->end_of_run(control); }
 
  private:
   std::unique_ptr<LockstepChecker> lockstep_;
   std::unique_ptr<ProbeSession> probes_;
+  std::unique_ptr<DebugTools> debug_;
 };
 
 }  // namespace socsim

@@ -65,6 +65,7 @@ po::options_description describe_options(RunOptions& o) {
       ("quiet,q", po::bool_switch(&o.quiet),
        "print only the firmware's output and the summary line");
   add_probe_options(opts, o.probes);
+  add_debug_options(opts, o.debug);
   return opts;
 }
 

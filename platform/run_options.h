@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/debug_tools.h"
 #include "platform/probes.h"
 
 namespace socsim {
@@ -27,6 +28,7 @@ struct RunOptions {
   bool ddr_banks = false;
   bool quiet = false;
   ProbeOptions probes;
+  DebugOptions debug;
 };
 
 /// A count given on the command line (decimal or 0x-hex; not negative). Throws ConfigError

@@ -11,6 +11,9 @@ packages=(
   python3 python3-numpy python3-yaml python3-venv python3-pip
   # the model compiler and model zoo (Debian's torch is CPU-only)
   python3-torch python3-onnx python3-torchvision python3-matplotlib
+  # debugging a run (docs/debugging.md): the GDB client, DWARF line tables for the profile,
+  # callgrind_annotate, and fst2vcd for the waveform test
+  gdb-multiarch libdw-dev valgrind gtkwave
 )
 
 missing=()

@@ -82,6 +82,11 @@ set(SOCSIM_FW_LINKER_SCRIPT "${socsim_fw_dir}/link/sections.ld")
 # Start-up code and HAL: object libraries, so every object is offered to the linker (weak hooks,
 # `_exit` and `stdout` needed by picolibc) and --gc-sections drops what is unused.
 add_library(socsim_crt OBJECT "${socsim_fw_dir}/crt/crt0.S" "${socsim_fw_dir}/crt/vectors.S")
+# No debug information for crt0: the assembler writes its address ranges before the linker
+# relaxes the code, so they would claim the function placed after .init (main, often) and GDB
+# would show main as part of _start, without its lines.
+set_source_files_properties("${socsim_fw_dir}/crt/crt0.S" TARGET_DIRECTORY socsim_crt
+                            PROPERTIES COMPILE_OPTIONS "-g0")
 set(socsim_hal_sources bootinfo.c console.c cxx_support.cpp exit.c irq.c mem.c timer.c trap.c
     trap_entry.S)
 list(TRANSFORM socsim_hal_sources PREPEND "${socsim_fw_dir}/hal/")

@@ -60,6 +60,29 @@ class CpuModel : public sc_core::sc_module {
     observers_.add(observer);
     attach_retire_observer(observers_.size() == 1 ? observers_.front() : &observers_);
   }
+  /// For a debugger, between two instructions (during a retire observer's call): reads the
+  /// CSR at `address`; false when the model cannot show it.
+  virtual bool debug_read_csr(uint32_t address, uint32_t* value) {
+    (void)address;
+    (void)value;
+    return false;
+  }
+  /// For a debugger: overwrites x`index` (1..31); false when the model cannot.
+  virtual bool debug_write_register(unsigned index, uint32_t value) {
+    (void)index;
+    (void)value;
+    return false;
+  }
+  /// Writes the core's signals for cycles [first, end) (end 0: to the end) to the FST file
+  /// `path`. "" on success, otherwise why not (only the RTL core has signals).
+  virtual std::string open_waveform(const std::string& path, uint64_t first, uint64_t end) {
+    (void)path;
+    (void)first;
+    (void)end;
+    return std::string("waveforms are the RTL core's signals; this CPU model is the ") +
+           description() + " (use --cpu rtl)";
+  }
+  virtual void close_waveform() {}
   /// Stop with a cycle-limit report when this many cycles have run (0 = no limit).
   void set_max_cycles(uint64_t cycles) { max_cycles_ = cycles; }
   /// Called at synchronisation points with the current cycle (for progress display).

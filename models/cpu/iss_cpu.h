@@ -31,6 +31,11 @@ class IssCpu : public CpuModel {
   uint64_t instructions() const override { return iss_.instret(); }
   uint32_t pc() const override { return iss_.pc(); }
   Rv32Iss& iss() { return iss_; }
+  bool debug_read_csr(uint32_t address, uint32_t* value) override {
+    return iss_.read_csr(address, value);
+  }
+  // Registers are not written (CpuModel's default): as on the RTL core, a record is delivered
+  // when its successor retires, and the pipeline has executed the instructions behind it.
 
  private:
   /// The SoC as the ISS's pipeline sees it: the bridge, the interrupt lines, and the sleep

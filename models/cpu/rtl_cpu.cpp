@@ -1,6 +1,7 @@
 #include "models/cpu/rtl_cpu.h"
 
 #include "models/common/hex.h"
+#include "models/cpu/iss/rv32_csr.h"
 
 namespace socsim {
 
@@ -12,6 +13,7 @@ RtlCpu::RtlCpu(sc_core::sc_module_name name, const ClockDomain& clock,
       irq_(irq),
       control_(control),
       quantum_(quantum_cycles ? quantum_cycles : 1),
+      hart_id_(config.hart_id),
       core_(std::make_unique<RtlCore>(config)),
       server_(bridge),
       sleep_(clock, irq, quantum_) {
@@ -20,6 +22,17 @@ RtlCpu::RtlCpu(sc_core::sc_module_name name, const ClockDomain& clock,
 }
 
 RtlCpu::~RtlCpu() = default;
+
+bool RtlCpu::debug_read_csr(uint32_t address, uint32_t* value) {
+  switch (address) {
+    case csr::kMisa: *value = csr::kMisaValue; return true;
+    case csr::kMvendorid: *value = csr::kMvendoridValue; return true;
+    case csr::kMarchid: *value = csr::kMarchidValue; return true;
+    case csr::kMimpid: *value = 0; return true;
+    case csr::kMhartid: *value = hart_id_; return true;
+    default: return false;
+  }
+}
 
 void RtlCpu::sync() {
   const sc_core::sc_time local = clock_.time_of(core_->cycle());

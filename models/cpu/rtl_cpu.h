@@ -40,6 +40,12 @@ class RtlCpu : public CpuModel, private RetireObserver {
     server_.set_observer(observer);
     return true;
   }
+  /// The identification CSRs only: the Verilated core's other CSRs are not visible.
+  bool debug_read_csr(uint32_t address, uint32_t* value) override;
+  std::string open_waveform(const std::string& path, uint64_t first, uint64_t end) override {
+    return core_->open_waveform(path, first, end, clock_.period_ps());
+  }
+  void close_waveform() override { core_->close_waveform(); }
 
  private:
   /// The core hands records straight to `observer`; without one, to this wrapper, which
@@ -60,6 +66,7 @@ class RtlCpu : public CpuModel, private RetireObserver {
   IrqLines& irq_;
   SimControl& control_;
   uint64_t quantum_;
+  uint32_t hart_id_;
   std::unique_ptr<RtlCore> core_;
   ObiServer server_;
   BusObserver* bus_observer_ = nullptr;

@@ -86,6 +86,10 @@ void Ddr::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) 
     const DdrResult result = timing_.access(arrival_ps, trans.is_write(), trans.get_address(),
                                             trans.get_data_length(), initiator_of(trans));
     delay += sc_core::sc_time(static_cast<double>(result.done_ps - arrival_ps), sc_core::SC_PS);
+    if (access_log_ != nullptr) {
+      access_log_->push_back(
+          {arrival_ps, result.done_ps, trans.get_data_length(), trans.is_write()});
+    }
   }
   trans.set_dmi_allowed(false);
 }

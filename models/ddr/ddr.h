@@ -21,6 +21,13 @@
 
 namespace socsim {
 
+/// One access as the DDR model timed it, for the timeline.
+struct DdrAccessRecord {
+  uint64_t arrival_ps = 0, done_ps = 0;
+  uint32_t bytes = 0;
+  bool write = false;
+};
+
 class Ddr : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Ddr> target_socket;
@@ -37,6 +44,8 @@ class Ddr : public sc_core::sc_module {
   uint8_t* data() { return store_; }
   DdrTiming& timing() { return timing_; }
   const DdrStats& stats() const { return timing_.stats(); }
+  /// Records every timed access into `log` (not owned; null: none, the default).
+  void set_access_log(std::vector<DdrAccessRecord>* log) { access_log_ = log; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -49,6 +58,7 @@ class Ddr : public sc_core::sc_module {
   uint64_t size_;
   uint8_t* store_;
   std::vector<bool> named_;
+  std::vector<DdrAccessRecord>* access_log_ = nullptr;
 };
 
 }  // namespace socsim

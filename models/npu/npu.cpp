@@ -190,6 +190,7 @@ bool Npu::bus(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, uint32_t size,
 }
 
 NpuDmaSpan Npu::transfer(uint64_t start, Stream& stream, bool write, uint64_t bytes) {
+  const uint64_t bytes_asked = bytes;
   const uint64_t begin = std::max(start, engine_free_);
   wait_until(begin);
   const uint32_t burst = config_.dma.burst_bytes;
@@ -231,6 +232,10 @@ NpuDmaSpan Npu::transfer(uint64_t start, Stream& stream, bool write, uint64_t by
     ++k;
   }
   engine_free_ = end;
+  if (dma_log_ != nullptr) {
+    dma_log_->push_back({begin, end, bytes_asked, write,
+                         static_cast<uint32_t>(layers_.size())});
+  }
   return {begin, end};
 }
 

@@ -53,6 +53,15 @@ struct NpuLayerRecord {
   bool bandwidth_bound() const { return ddr_cycles > npu_cycles; }
 };
 
+/// One DMA transfer of a stream (a layer's descriptor, input, weights or output), in NPU
+/// cycles, for the timeline.
+struct NpuDmaRecord {
+  uint64_t begin = 0, end = 0;
+  uint64_t bytes = 0;
+  bool write = false;
+  uint32_t layer = 0;  ///< index in layers() of the layer it belongs to
+};
+
 class Npu : public RegisterDevice {
  public:
   /// `cpu_clock` times register accesses (the CPU's cycles); the NPU runs on its own clock.
@@ -65,6 +74,8 @@ class Npu : public RegisterDevice {
   const ClockDomain& clock() const { return clock_npu_; }
   const std::vector<NpuLayerRecord>& layers() const { return layers_; }
   uint64_t busy_cycles() const { return busy_cycles_; }
+  /// Records every DMA transfer into `log` (not owned; null: none, the default).
+  void set_dma_log(std::vector<NpuDmaRecord>* log) { dma_log_ = log; }
 
  protected:
   bool read_reg(uint64_t offset, unsigned size, uint64_t cycle, uint32_t* value) override;
@@ -119,6 +130,7 @@ class Npu : public RegisterDevice {
   uint32_t runs_ = 0;
   uint64_t engine_free_ = 0;  ///< NPU cycle at which the DMA engine can take a transfer
   bool bus_error_ = false;
+  std::vector<NpuDmaRecord>* dma_log_ = nullptr;
   std::vector<NpuLayerRecord> layers_;
 };
 

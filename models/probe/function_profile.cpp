@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <nlohmann/json.hpp>
 
 namespace socsim {
 
@@ -11,6 +12,23 @@ FunctionProfile::FunctionProfile(const SymbolMap& symbols, const CallStack& stac
   entries_.resize(symbols.function_count() + 1);
   on_stack_.resize(symbols.function_count() + 1);
   nodes_.emplace_back();
+  if (symbols.function_count() != 0) {
+    code_base_ = symbols.function(0).addr;
+    const uint32_t end = symbols.function(static_cast<int>(symbols.function_count()) - 1).end;
+    pc_costs_.resize((end - code_base_ + 1) / 2);
+  }
+}
+
+FunctionProfile::Cost& FunctionProfile::cost_at(uint32_t pc) {
+  const uint32_t index = (pc - code_base_) / 2;
+  if (pc >= code_base_ && index < pc_costs_.size()) return pc_costs_[index];
+  return other_costs_[pc];
+}
+
+FunctionProfile::Edge& FunctionProfile::edge(const CallFrame& frame) {
+  const auto& frames = stack_.frames();
+  // The return address follows the call instruction: 2 bytes before it is inside it.
+  return edges_[{frames[frames.size() - 2].function, frame.function, frame.return_addr - 2}];
 }
 
 FunctionProfile::Entry& FunctionProfile::entry(int function) {
@@ -29,11 +47,26 @@ size_t FunctionProfile::child(size_t node, int function) {
   return id;
 }
 
+int FunctionProfile::owner(int code) const {
+  if (code == SymbolMap::kUnknown || stack_.frames().empty()) return code;
+  const int top = stack_.frames().back().function;
+  return top == SymbolMap::kUnknown ? code : top;
+}
+
 void FunctionProfile::on_instruction(uint32_t pc, uint64_t cycles) {
-  const int f = symbols_.function_at(pc);
+  const int code = symbols_.function_at(pc);
+  const int f = owner(code);
   Entry& e = entry(f);
   e.self_cycles += cycles;
   ++e.self_instructions;
+  if (on_stack_[slot(f)] == 0) {
+    // Its code runs without a frame of its own (reached by a jump into its middle).
+    e.inclusive_cycles += cycles;
+    ++e.inclusive_instructions;
+  }
+  Cost& c = f == code ? cost_at(pc) : foreign_costs_[{f, pc}];
+  c.cycles += cycles;
+  ++c.instructions;
   total_cycles_ += cycles;
   ++total_instructions_;
   size_t node = node_stack_.empty() ? 0 : node_stack_.back();
@@ -43,7 +76,12 @@ void FunctionProfile::on_instruction(uint32_t pc, uint64_t cycles) {
 
 void FunctionProfile::on_idle(uint32_t pc, uint64_t cycles) {
   on_instruction(pc, cycles);
-  --entry(symbols_.function_at(pc)).self_instructions;
+  const int code = symbols_.function_at(pc);
+  const int f = owner(code);
+  Entry& e = entry(f);
+  --e.self_instructions;
+  if (on_stack_[slot(f)] == 0) --e.inclusive_instructions;
+  --(f == code ? cost_at(pc) : foreign_costs_[{f, pc}]).instructions;
   --total_instructions_;
 }
 
@@ -52,7 +90,7 @@ void FunctionProfile::on_enter(const CallFrame& frame, const uint32_t*) {
   const auto& frames = stack_.frames();
   if (frames.size() >= 2) {
     ++entry(frame.function).calls;
-    ++edges_[{frames[frames.size() - 2].function, frame.function}].calls;
+    ++edge(frame).calls;
   }
   node_stack_.push_back(child(node_stack_.empty() ? 0 : node_stack_.back(), frame.function));
 }
@@ -67,7 +105,7 @@ void FunctionProfile::on_leave(const CallFrame& frame, uint64_t end_cycle, uint6
   }
   const auto& frames = stack_.frames();
   if (frames.size() >= 2) {
-    Edge& e = edges_[{frames[frames.size() - 2].function, frame.function}];
+    Edge& e = edge(frame);
     e.cycles += cycles;
     e.instructions += instructions;
   }
@@ -115,31 +153,78 @@ void FunctionProfile::print_top(std::ostream& out, size_t n, bool exact) const {
   }
 }
 
-void FunctionProfile::write_callgrind(std::ostream& out, const std::string& command) const {
-  auto addr = [&](int f) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%x",
-                  f == SymbolMap::kUnknown ? 0u : symbols_.function(f).addr);
-    return std::string(buf);
+void FunctionProfile::write_callgrind(std::ostream& out, const std::string& command,
+                                      const SourceLines* lines) const {
+  // Name compression: "(id) name" the first time, "(id)" after; files and functions apart.
+  std::map<std::string, int> file_ids;
+  auto file_ref = [&](const std::string& file) {
+    auto it = file_ids.find(file);
+    if (it != file_ids.end()) return "(" + std::to_string(it->second) + ")";
+    const int id = static_cast<int>(file_ids.size()) + 1;
+    file_ids[file] = id;
+    return "(" + std::to_string(id) + ") " + file;
   };
   std::map<int, bool> named;
-  auto ref = [&](int f) {
+  auto fn_ref = [&](int f) {
     const std::string id = "(" + std::to_string(f + 1) + ")";
     if (named[f]) return id;
     named[f] = true;
     return id + " " + symbols_.name_of(f);
   };
+  auto line_of = [&](uint32_t pc) {
+    SourceLine l;
+    if (lines == nullptr || !lines->lookup(pc, &l)) l = {"???", 0};
+    return l;
+  };
+  auto entry_of = [&](int f) { return f == SymbolMap::kUnknown ? 0u : symbols_.function(f).addr; };
+  char buf[96];
+  auto position = [&](uint32_t pc, unsigned line) {
+    std::snprintf(buf, sizeof buf, "0x%x %u", pc, line);
+    return std::string(buf);
+  };
+
+  // Self cost per address, grouped by function.
+  std::map<int, std::vector<std::pair<uint32_t, Cost>>> costs;
+  for (size_t i = 0; i < pc_costs_.size(); ++i) {
+    if (pc_costs_[i].cycles == 0 && pc_costs_[i].instructions == 0) continue;
+    const uint32_t pc = code_base_ + static_cast<uint32_t>(2 * i);
+    costs[symbols_.function_at(pc)].push_back({pc, pc_costs_[i]});
+  }
+  for (const auto& [pc, c] : other_costs_) costs[symbols_.function_at(pc)].push_back({pc, c});
+  for (const auto& [key, c] : foreign_costs_) costs[key.first].push_back({key.second, c});
+  for (auto& [f, list] : costs) {
+    std::sort(list.begin(), list.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+  std::map<int, std::vector<std::pair<EdgeKey, Edge>>> calls_from;
+  for (const auto& [key, e] : edges_) calls_from[key.caller].push_back({key, e});
+
   out << "# callgrind format\nversion: 1\ncreator: socsim\ncmd: " << command
-      << "\npositions: instr\nevents: Cycles Instructions\n"
+      << "\npositions: instr line\nevents: Cycles Instructions\n"
       << "summary: " << total_cycles_ << " " << total_instructions_ << "\n\n";
-  std::map<int, std::vector<std::pair<int, Edge>>> calls_from;
-  for (const auto& [key, edge] : edges_) calls_from[key.first].push_back({key.second, edge});
   for (const auto& [f, e] : entries()) {
-    out << "fn=" << ref(f) << "\n"
-        << addr(f) << " " << e.self_cycles << " " << e.self_instructions << "\n";
-    for (const auto& [callee, edge] : calls_from[f]) {
-      out << "cfn=" << ref(callee) << "\ncalls=" << edge.calls << " " << addr(callee) << "\n"
-          << addr(f) << " " << edge.cycles << " " << edge.instructions << "\n";
+    const std::string home = line_of(entry_of(f)).file;
+    out << "fl=" << file_ref(home) << "\nfn=" << fn_ref(f) << "\n";
+    std::string current = home;
+    for (const auto& [pc, c] : costs[f]) {
+      const SourceLine l = line_of(pc);
+      if (l.file != current) {
+        out << (l.file == home ? "fe=" : "fi=") << file_ref(l.file) << "\n";
+        current = l.file;
+      }
+      out << position(pc, l.line) << " " << c.cycles << " " << c.instructions << "\n";
+    }
+    for (const auto& [key, edge] : calls_from[f]) {
+      const SourceLine site = line_of(key.site);
+      if (site.file != current) {
+        out << (site.file == home ? "fe=" : "fi=") << file_ref(site.file) << "\n";
+        current = site.file;
+      }
+      const uint32_t target = entry_of(key.callee);
+      out << "cfl=" << file_ref(line_of(target).file) << "\ncfn=" << fn_ref(key.callee)
+          << "\ncalls=" << edge.calls << " " << position(target, line_of(target).line) << "\n"
+          << position(key.site, site.line) << " " << edge.cycles << " " << edge.instructions
+          << "\n";
     }
     out << "\n";
   }
@@ -159,6 +244,47 @@ void FunctionProfile::write_folded(std::ostream& out) const {
     for (const auto& [f, child_id] : n.children) walk(child_id, here);
   };
   walk(0, "");
+}
+
+void FunctionProfile::write_speedscope(std::ostream& out, const std::string& name) const {
+  // One frame per function that appears in the tree; one sample per node with self cycles.
+  nlohmann::json frames = nlohmann::json::array();
+  std::map<int, size_t> frame_of;
+  nlohmann::json samples = nlohmann::json::array(), weights = nlohmann::json::array();
+  std::vector<size_t> path;
+  std::function<void(size_t)> walk = [&](size_t id) {
+    const Node& n = nodes_[id];
+    if (id != 0) {
+      auto it = frame_of.find(n.function);
+      if (it == frame_of.end()) {
+        it = frame_of.emplace(n.function, frames.size()).first;
+        frames.push_back({{"name", symbols_.name_of(n.function)}});
+      }
+      path.push_back(it->second);
+      if (n.self_cycles) {
+        samples.push_back(path);
+        weights.push_back(n.self_cycles);
+      }
+    }
+    for (const auto& [f, child_id] : n.children) walk(child_id);
+    if (id != 0) path.pop_back();
+  };
+  walk(0);
+  const nlohmann::json doc = {
+      {"$schema", "https://www.speedscope.app/file-format-schema.json"},
+      {"exporter", "socsim"},
+      {"name", name},
+      {"activeProfileIndex", 0},
+      {"shared", {{"frames", frames}}},
+      {"profiles",
+       {{{"type", "sampled"},
+         {"name", name},
+         {"unit", "none"},
+         {"startValue", 0},
+         {"endValue", total_cycles_},
+         {"samples", samples},
+         {"weights", weights}}}}};
+  out << doc.dump() << "\n";
 }
 
 }  // namespace socsim

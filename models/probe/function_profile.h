@@ -1,7 +1,17 @@
 // The function profile: every retired instruction's cycles attributed to the function whose
 // code it is (self), to the functions on the shadow call stack (inclusive, once per
-// function however deep the recursion), to call edges, and to a calling-context tree for
-// folded stacks. Self cycles sum to the run's cycles exactly.
+// function however deep the recursion), to call edges by call site, to its address (for
+// source lines), and to a calling-context tree for folded stacks. Self cycles sum to the
+// run's cycles exactly.
+//
+// Self cost goes to the function of the frame that executes the instruction: code reached by
+// a jump into the middle of another function or by falling through into it (the shared
+// bodies of the __riscv_save_N / __riscv_restore_N millicode, a function's .cold part) is
+// the cost of the function that was called, so every function's self cost lies inside its
+// own frames and inclusive (frame time) is never below self, in the table and in what
+// callgrind_annotate adds up from the call edges. Code without a symbol, and code run
+// before any frame, counts as the function its address is in. A tail call leaves the
+// caller's frame and enters the callee's at the caller's call site (call_stack.h).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +22,7 @@
 #include <vector>
 
 #include "models/probe/call_stack.h"
+#include "models/probe/source_lines.h"
 #include "models/probe/symbols.h"
 
 namespace socsim {
@@ -44,11 +55,16 @@ class FunctionProfile : public CallListener {
 
   /// Top `n` functions by self cycles as a table.
   void print_top(std::ostream& out, size_t n, bool exact) const;
-  /// Callgrind format (KCachegrind): self cost per function, calls and inclusive cost per
-  /// call edge, events Cycles and Instructions.
-  void write_callgrind(std::ostream& out, const std::string& command) const;
+  /// Callgrind format (callgrind_annotate, KCachegrind): positions `instr line`, self cost per
+  /// instruction address with its source file and line from `lines` (fl=/fi=; "???" and line
+  /// 0 without DWARF), calls and inclusive cost per call site, events Cycles Instructions.
+  void write_callgrind(std::ostream& out, const std::string& command,
+                       const SourceLines* lines) const;
   /// Folded stacks ("outer;inner;leaf cycles" per line) for flame graph tools.
   void write_folded(std::ostream& out) const;
+  /// The calling-context tree as a speedscope profile (speedscope's file format, "sampled"
+  /// type: one sample per stack with its cycles as weight), `name` naming the profile.
+  void write_speedscope(std::ostream& out, const std::string& name) const;
 
  private:
   static size_t slot(int function) { return static_cast<size_t>(function + 1); }
@@ -66,7 +82,27 @@ class FunctionProfile : public CallListener {
   const CallStack& stack_;
   std::vector<Entry> entries_;                 ///< by slot(function)
   std::vector<unsigned> on_stack_;             ///< by slot(function)
-  std::map<std::pair<int, int>, Edge> edges_;  ///< (caller, callee)
+  struct Cost {
+    uint64_t cycles = 0, instructions = 0;
+  };
+  struct EdgeKey {
+    int caller, callee;
+    uint32_t site;  ///< an address inside the call instruction
+    bool operator<(const EdgeKey& o) const {
+      return caller != o.caller ? caller < o.caller
+                                : callee != o.callee ? callee < o.callee : site < o.site;
+    }
+  };
+  Edge& edge(const CallFrame& frame);
+  /// The function charged for code of function `code` run now (see the top of the file).
+  int owner(int code) const;
+  Cost& cost_at(uint32_t pc);
+
+  std::map<EdgeKey, Edge> edges_;
+  uint32_t code_base_ = 0;          ///< pc_costs_[(pc - code_base_) / 2]
+  std::vector<Cost> pc_costs_;      ///< self cost per halfword address of the functions
+  std::map<uint32_t, Cost> other_costs_;  ///< pcs outside every function
+  std::map<std::pair<int, uint32_t>, Cost> foreign_costs_;  ///< (owner, pc) of another's code
   std::vector<Node> nodes_;                    ///< nodes_[0]: the virtual root
   std::vector<size_t> node_stack_;
   uint64_t total_cycles_ = 0, total_instructions_ = 0;

@@ -292,46 +292,4 @@ void ProbeEngine::write_csv(std::ostream& out, const ProbeRunInfo& info) const {
   }
 }
 
-void ProbeEngine::write_trace(std::ostream& out, const ProbeRunInfo& info) const {
-  nlohmann::json events = nlohmann::json::array();
-  events.push_back({{"name", "process_name"},
-                    {"ph", "M"},
-                    {"pid", 1},
-                    {"args", {{"name", "socsim " + info.cpu_model + " core"}}}});
-  events.push_back({{"name", "thread_name"},
-                    {"ph", "M"},
-                    {"pid", 1},
-                    {"tid", 1},
-                    {"args", {{"name", "regions (retire trace)"}}}});
-  events.push_back({{"name", "thread_name"},
-                    {"ph", "M"},
-                    {"pid", 1},
-                    {"tid", 2},
-                    {"args", {{"name", "probe register marks"}}}});
-  for (size_t i = 0; i < regions_.size(); ++i) {
-    const RegionDef& d = regions_.def(i);
-    const RegionStats& s = regions_.stats(i);
-    for (const RegionOccurrence& o : s.occurrences) {
-      nlohmann::json args = {
-          {"cycles", o.cycles()}, {"instructions", o.instructions}, {"start_cycle", o.start_cycle}};
-      if (o.elements >= 0) args["elements"] = o.elements;
-      events.push_back({{"name", d.name},
-                        {"cat", d.category},
-                        {"ph", "X"},
-                        {"ts", o.start_cycle / info.clock_mhz},
-                        {"dur", o.cycles() / info.clock_mhz},
-                        {"pid", 1},
-                        {"tid", d.category == "mark" ? 2 : 1},
-                        {"args", args}});
-    }
-  }
-  nlohmann::json j = {{"traceEvents", events},
-                      {"displayTimeUnit", "ns"},
-                      {"otherData",
-                       {{"cpu_model", info.cpu_model},
-                        {"cycles_exact", info.cycles_exact},
-                        {"clock_mhz", info.clock_mhz}}}};
-  out << json_text(j) << "\n";
-}
-
 }  // namespace socsim

@@ -28,6 +28,7 @@ struct ProbeRunInfo {
   bool cycles_exact = false;
   double clock_mhz = 400;
   std::string firmware;
+  std::string symbols_elf;  ///< the ELF the symbols and source lines come from ("" = none)
 };
 
 class ProbeEngine final : public RetireObserver {
@@ -52,14 +53,13 @@ class ProbeEngine final : public RetireObserver {
   uint64_t total_cycles() const { return last_cycle_; }
   uint64_t total_instructions() const { return retired_; }
   uint64_t unmatched_returns() const { return stack_.unmatched_returns(); }
+  /// Also tells `listener` of every frame the call stack enters and leaves.
+  void add_call_listener(CallListener* listener) { stack_.add_listener(listener); }
 
   /// The end-of-run table.
   void print_table(std::ostream& out, const ProbeRunInfo& info) const;
   void write_json(std::ostream& out, const ProbeRunInfo& info) const;
   void write_csv(std::ostream& out, const ProbeRunInfo& info) const;
-  /// Chrome trace-event JSON (Perfetto, chrome://tracing): one complete event per
-  /// occurrence, timestamps in microseconds at the core clock.
-  void write_trace(std::ostream& out, const ProbeRunInfo& info) const;
 
  private:
   /// on_retire() for the records its fast path does not take (and with the profile on).

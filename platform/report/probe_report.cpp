@@ -1,6 +1,7 @@
 #include "platform/report/probe_report.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace socsim {
 
@@ -34,11 +35,14 @@ void report_probes(ProbeSession& probes, std::ostream& out, bool print, ReportDi
   if (!dir.enabled()) return;
   dir.write("probes.json", [&](std::ostream& o) { engine->write_json(o, info); });
   dir.write("probes.csv", [&](std::ostream& o) { engine->write_csv(o, info); });
-  dir.write("probes_trace.json", [&](std::ostream& o) { engine->write_trace(o, info); });
   if (profile) {
+    const std::unique_ptr<SourceLines> lines =
+        info.symbols_elf.empty() ? nullptr : SourceLines::load(info.symbols_elf);
     dir.write("callgrind.out.socsim",
-              [&](std::ostream& o) { profile->write_callgrind(o, info.firmware); });
+              [&](std::ostream& o) { profile->write_callgrind(o, info.firmware, lines.get()); });
     dir.write("profile.folded", [&](std::ostream& o) { profile->write_folded(o); });
+    dir.write("profile.speedscope.json",
+              [&](std::ostream& o) { profile->write_speedscope(o, info.firmware); });
   }
 }
 

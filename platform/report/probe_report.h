@@ -1,5 +1,5 @@
 // The probes' part of the end-of-run output (docs/probes.md): the region table and the
-// function profile on the console, probes.json / .csv / _trace.json and the profile files.
+// function profile on the console, probes.json / .csv and the profile files.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@ namespace socsim {
 
 /// Closes the regions still open at `run_cycles` (the run's cycle count, which the retire
 /// trace's total is checked against), prints the table and the profile when `print`, and
-/// writes probes.json, probes.csv, probes_trace.json (and with --profile
+/// writes probes.json, probes.csv (and with --profile
 /// callgrind.out.socsim, profile.folded) into `dir`.
 void report_probes(ProbeSession& probes, std::ostream& out, bool print, ReportDirectory& dir,
                    uint64_t run_cycles);

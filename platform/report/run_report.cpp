@@ -10,6 +10,7 @@
 #include "platform/commands.h"
 #include "platform/report/npu_report.h"
 #include "platform/report/probe_report.h"
+#include "platform/report/timeline_report.h"
 #include "platform/run_observers.h"
 #include "platform/run_options.h"
 #include "platform/soc.h"
@@ -190,6 +191,10 @@ int report_run(const RunReportInput& run, ReportDirectory& dir) {
   report_probes(run.observers.probes(), std::cout, print, dir, end.cycles);
   report_ddr(run.soc, print, options.ddr_banks, dir);
   report_npus(run.soc, run.observers.probes(), print, dir);
+  dir.write("timeline.json", [&](std::ostream& out) {
+    write_timeline(out, run.soc, run.observers.probes(), run.observers.debug().timeline(),
+                   end.cycles);
+  });
   dir.write_json("summary.json", summary_json(run, end));
   const int status = exit_status(control);
   if (!dir.ok()) {

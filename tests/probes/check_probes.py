@@ -157,11 +157,12 @@ def main():
                 names[ident[0]] = ident[1]
             callee = names.get(ident[0])
         elif line.startswith("calls="):
-            calls[(current, callee)] = int(line[6:].split()[0])
+            # One calls= line per call site: add them up per caller and callee.
+            calls[(current, callee)] = calls.get((current, callee), 0) + int(line[6:].split()[0])
             in_call = True
         elif line.startswith("0x"):
             if not in_call:
-                _, c, i = line.split()
+                _, _, c, i = line.split()  # positions: instr line
                 self_cycles += int(c)
                 self_instr += int(i)
             in_call = False
@@ -173,9 +174,9 @@ def main():
         folded = [line.rsplit(" ", 1) for line in f.read().splitlines()]
     expect("folded cycles = run cycles", sum(int(c) for _, c in folded), summary["cycles"])
     check(any(s.endswith("main;middle;leaf") for s, _ in folded), "no main;middle;leaf stack")
-    with open(os.path.join(out_dir, "probes_trace.json")) as f:
+    with open(os.path.join(out_dir, "timeline.json")) as f:
         trace = json.load(f)
-    events = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
+    events = [e for e in trace["traceEvents"] if e.get("ph") == "X" and e.get("cat") != "layer"]
     expect("trace events", len(events), sum(r["count"] for r in probes["regions"]))
 
     for failure in FAILURES:

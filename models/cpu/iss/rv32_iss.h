@@ -45,6 +45,13 @@ class Rv32Iss {
   /// The pc of the last delivered instruction (0 before any).
   uint32_t pc() const { return timing_.last_pc(); }
   uint32_t reg(unsigned i) const { return hart_.reg(i); }
+  /// Reads a CSR as csrr would, without side effects (for debuggers); false if it does not
+  /// exist. The pipeline may have executed an instruction or two past the last delivered one.
+  bool read_csr(uint32_t addr, uint32_t* value) const {
+    if (!csr::csr_exists(addr)) return false;
+    *value = hart_.csr_read(addr);
+    return true;
+  }
   const std::string& fault() const { return timing_.fault(); }
 
   /// See Cv32e40pTiming::set_retire_observer: records arrive as the RTL core reports them.

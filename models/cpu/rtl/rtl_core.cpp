@@ -2,8 +2,62 @@
 
 #include "Vrv_core_sim.h"
 #include "verilated.h"
+#ifdef SOCSIM_RTL_TRACE
+#include "verilated_fst_c.h"
+#endif
 
 namespace socsim {
+
+// The waveform file: only the traced build (SOCSIM_RTL_TRACE) has one; in the default build
+// the type stays empty and no cycle looks at it.
+struct RtlCore::Waveform {
+#ifdef SOCSIM_RTL_TRACE
+  VerilatedFstC fst;
+  uint64_t first = 0, end = 0, period_ps = 0;
+#endif
+};
+
+#ifdef SOCSIM_RTL_TRACE
+bool RtlCore::has_waveforms() { return true; }
+
+std::string RtlCore::open_waveform(const std::string& path, uint64_t first, uint64_t end,
+                                   uint64_t period_ps) {
+  context_->traceEverOn(true);
+  waveform_ = std::make_unique<Waveform>();
+  waveform_->first = first;
+  waveform_->end = end;
+  waveform_->period_ps = period_ps;
+  top_->trace(&waveform_->fst, 99);
+  waveform_->fst.set_time_unit("1ps");
+  waveform_->fst.set_time_resolution("1ps");
+  waveform_->fst.open(path.c_str());
+  if (!waveform_->fst.isOpen()) {
+    waveform_.reset();
+    return "cannot write " + path;
+  }
+  return "";
+}
+
+void RtlCore::close_waveform() {
+  if (waveform_) waveform_->fst.close();
+  waveform_.reset();
+}
+
+void RtlCore::dump_waveform(bool falling) {
+  if (!waveform_ || cycle_ < waveform_->first ||
+      (waveform_->end != 0 && cycle_ >= waveform_->end)) {
+    return;
+  }
+  waveform_->fst.dump(cycle_ * waveform_->period_ps + (falling ? waveform_->period_ps / 2 : 0));
+}
+#else
+bool RtlCore::has_waveforms() { return false; }
+std::string RtlCore::open_waveform(const std::string&, uint64_t, uint64_t, uint64_t) {
+  return "this build of the rtl CPU model has no waveform tracing (socsim-trace has)";
+}
+void RtlCore::close_waveform() {}
+void RtlCore::dump_waveform(bool) {}
+#endif
 
 RtlCore::RtlCore(const RtlCoreConfig& config)
     : config_(config), context_(std::make_unique<VerilatedContext>()) {
@@ -24,7 +78,10 @@ RtlCore::RtlCore(const RtlCoreConfig& config)
   ports_.core_sleep = &top_->core_sleep_o;
 }
 
-RtlCore::~RtlCore() { top_->final(); }
+RtlCore::~RtlCore() {
+  close_waveform();
+  top_->final();
+}
 
 #ifdef SOCSIM_GENUINE_CV32E40P
 bool RtlCore::has_retire_trace() { return false; }
@@ -75,6 +132,9 @@ void RtlCore::begin_cycle(const ObiInputs& instr, const ObiInputs& data) {
   top_->irq_i = irq_;
   top_->clk_i = 1;  // the edge that starts the cycle
   top_->eval();
+#ifdef SOCSIM_RTL_TRACE
+  dump_waveform(false);
+#endif
 }
 
 bool RtlCore::irq_ack() const { return top_->irq_ack_o != 0; }
@@ -93,6 +153,9 @@ void RtlCore::end_cycle() {
   }
   top_->clk_i = 0;
   top_->eval();
+#ifdef SOCSIM_RTL_TRACE
+  dump_waveform(true);
+#endif
   ++cycle_;
 }
 

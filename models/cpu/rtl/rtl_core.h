@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/cpu/obi.h"
@@ -80,6 +81,15 @@ class RtlCore {
   static bool has_retire_trace();
   /// "socsim rv_core" or "OpenHW CV32E40P (<checkout>)".
   static const char* description();
+  /// Whether this build of the core can write waveforms: the traced variant (socsim-trace,
+  /// rtl/CMakeLists.txt) can; the default one is built without tracing, for speed.
+  static bool has_waveforms();
+  /// Writes the core's signals to the FST file `path` for the cycles [first, end) (end 0:
+  /// to the end of the run), a cycle lasting `period_ps`. "" on success, otherwise why not.
+  std::string open_waveform(const std::string& path, uint64_t first, uint64_t end,
+                            uint64_t period_ps);
+  /// Ends the waveform file (also done by the destructor).
+  void close_waveform();
   /// The mhpmcounters the core implements: its NUM_MHPMCOUNTERS parameter, given when it is
   /// Verilated (rtl/CMakeLists.txt).
   static constexpr unsigned kNumMhpmcounters = SOCSIM_RTL_NUM_MHPMCOUNTERS;
@@ -133,8 +143,14 @@ class RtlCore {
     const uint8_t* core_sleep = nullptr;
   };
 
+  /// Dumps the signals at the clock edge of this cycle (`falling`: its second half).
+  void dump_waveform(bool falling);
+
+  struct Waveform;  ///< the trace file and its window (traced build only)
+
   RtlCoreConfig config_;
   std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<Waveform> waveform_;
   std::unique_ptr<Vrv_core_sim> top_;
   Ports ports_;
   uint32_t irq_ = 0;

@@ -1,0 +1,169 @@
+#include "models/cpu/debug/gdb_session.h"
+
+#include <sstream>
+
+#include "models/common/hex.h"
+
+#include "models/cpu/iss/rv32_iss.h"
+
+namespace socsim {
+
+namespace {
+
+// GDB's own signal numbers (include/gdb/signals.def), as stop replies carry them.
+constexpr int kGdbSigSegv = 11;
+constexpr int kGdbSigXcpu = 24;
+
+constexpr uint32_t kOpLoad = 0x03;
+constexpr uint32_t kOpStore = 0x23;
+
+}  // namespace
+
+GdbSession::GdbSession(CpuModel& cpu, GdbTransport& transport, GdbMemory memory,
+                       SimControl& control, uint32_t reset_pc)
+    : cpu_(cpu),
+      server_(transport, *this),
+      memory_(std::move(memory)),
+      control_(control),
+      pc_(reset_pc) {}
+
+void GdbSession::on_retire(const RetireRecord& record) {
+  if (record.rd != 0) regs_[record.rd & 31] = record.rd_value;
+  pc_ = record.next_pc;
+  cycle_ = record.cycle + 1;
+  instructions_ = record.order + 1;
+  if (detached_) return;
+  if (stepping_) {
+    stop(GdbServer::trap_stop());
+    return;
+  }
+  if (server_.has_breakpoints() && server_.breakpoint_at(pc_)) {
+    stop(server_.breakpoint_stop(pc_));
+    return;
+  }
+  if (server_.has_watchpoints()) {
+    if (const std::optional<std::string> hit = next_access_watch()) {
+      stop("T05" + *hit);
+      return;
+    }
+  }
+  if (--poll_countdown_ == 0) {
+    poll_countdown_ = kInterruptPoll;
+    if (server_.interrupt_requested()) stop(GdbServer::interrupt_stop());
+  }
+}
+
+void GdbSession::stop(const std::string& reply) {
+  switch (server_.serve(reply)) {
+    case GdbServer::Resume::kContinue:
+      stepping_ = false;
+      break;
+    case GdbServer::Resume::kStep:
+      stepping_ = true;
+      break;
+    case GdbServer::Resume::kDetach:
+      stepping_ = false;
+      detached_ = true;
+      break;
+    case GdbServer::Resume::kKill:
+      stepping_ = false;
+      detached_ = true;
+      control_.report_fault(cycle_, "stopped by the debugger (GDB kill) before the instruction "
+                                    "at pc " + hex(pc_));
+      break;
+  }
+}
+
+std::optional<std::string> GdbSession::next_access_watch() {
+  uint8_t bytes[4];
+  if (!memory_.read(pc_, bytes, 2)) return std::nullopt;
+  uint32_t insn = bytes[0] | bytes[1] << 8;
+  if ((insn & 3) != 3) {
+    insn = expand_compressed(static_cast<uint16_t>(insn));
+  } else {
+    if (!memory_.read(pc_ + 2, bytes + 2, 2)) return std::nullopt;
+    insn |= static_cast<uint32_t>(bytes[2]) << 16 | static_cast<uint32_t>(bytes[3]) << 24;
+  }
+  const uint32_t opcode = insn & 0x7F;
+  if (opcode != kOpLoad && opcode != kOpStore) return std::nullopt;
+  const uint32_t f3 = (insn >> 12) & 7;
+  const uint32_t size = 1u << (f3 & 3);
+  const bool write = opcode == kOpStore;
+  const int32_t imm = write ? ((static_cast<int32_t>(insn & 0xFE000000u) >> 20) |
+                               static_cast<int32_t>((insn >> 7) & 0x1F))
+                            : static_cast<int32_t>(insn) >> 20;
+  const uint32_t addr = regs_[(insn >> 15) & 31] + static_cast<uint32_t>(imm);
+  return server_.watch_hit(addr, size, write);
+}
+
+void GdbSession::finish(const SimControl& control) {
+  if (detached_) return;
+  switch (control.reason()) {
+    case StopReason::kExit:
+      server_.exited(control.exit_code());
+      break;
+    case StopReason::kMaxCycles:
+      server_.console_output("socsim: " + control.message() + "\n");
+      server_.terminated(kGdbSigXcpu);
+      break;
+    default:
+      server_.console_output("socsim: " + control.message() + "\n");
+      server_.terminated(kGdbSigSegv);
+      break;
+  }
+  detached_ = true;
+}
+
+bool GdbSession::read_register(unsigned regnum, uint32_t* value) {
+  if (regnum < 32) {
+    *value = regs_[regnum];
+    return true;
+  }
+  if (regnum == kGdbPcRegnum) {
+    *value = pc_;
+    return true;
+  }
+  if (regnum >= kGdbFirstCsrRegnum && regnum < kGdbFirstCsrRegnum + 4096) {
+    return cpu_.debug_read_csr(regnum - kGdbFirstCsrRegnum, value);
+  }
+  return false;
+}
+
+bool GdbSession::write_register(unsigned regnum, uint32_t value) {
+  if (regnum == 0) return true;  // x0 stays zero
+  if (regnum < 32) {
+    if (!cpu_.debug_write_register(regnum, value)) return false;
+    regs_[regnum] = value;
+    return true;
+  }
+  return regnum == kGdbPcRegnum && value == pc_;  // the pc cannot be moved
+}
+
+bool GdbSession::read_memory(uint32_t addr, uint8_t* data, uint32_t size) {
+  return memory_.read(addr, data, size);
+}
+
+bool GdbSession::write_memory(uint32_t addr, const uint8_t* data, uint32_t size) {
+  return memory_.write(addr, data, size);
+}
+
+std::string GdbSession::monitor(const std::string& command) {
+  std::ostringstream out;
+  if (command == "cycles" || command == "cycle") {
+    out << "cycle " << cycle_ << " (" << (cpu_.cycle_exact() ? "exact" : "estimated by the ISS")
+        << "), " << instructions_ << " instructions retired";
+    if (cpu_.cycles() != cycle_) out << "; the core itself is at cycle " << cpu_.cycles();
+    out << "\n";
+  } else if (command == "help" || command.empty()) {
+    out << "socsim monitor commands:\n"
+           "  cycles   core cycles and instructions retired at this stop\n"
+           "  model    the CPU model\n";
+  } else if (command == "model") {
+    out << cpu_.kind() << ": " << cpu_.description() << "\n";
+  } else {
+    out << "unknown monitor command '" << command << "' (monitor help lists them)\n";
+  }
+  return out.str();
+}
+
+}  // namespace socsim
