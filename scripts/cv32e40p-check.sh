@@ -12,11 +12,14 @@
 # the same words in the same cycles have the same timing. The genuine core also runs the
 # suite's self-checks.
 #
-#   scripts/cv32e40p-check.sh [--checkout DIR] [--soc]
+#   scripts/cv32e40p-check.sh [--checkout DIR] [--soc] [--soc-long] [--no-bare]
 #
 # --soc also builds `socsim` with the CV32E40P and runs the firmware programs and the runtime
-# on models (DDR, NPU and interrupts included) on the whole SoC with the three, comparing
-# their cycle counts.
+# on the small models (add8, the conv net delegated to the NPU; DDR, NPU and interrupts
+# included) on the whole SoC with the three, comparing their cycle counts. --soc-long adds
+# the runtime on the CPU-bound models (the conv net in int8 and float32 on the CPU, add8
+# with packed arithmetic: minutes on the RTL cores). --no-bare leaves out the bare-harness
+# comparisons (the SoC runs only).
 #
 # Without --checkout (or SOCSIM_CV32E40P_RTL in the environment), the CV32E40P sources are
 # taken from PyPI's pythondata-cpu-cv32e40p (a packaging of the openhwgroup/cv32e40p
@@ -28,10 +31,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="${SOCSIM_BUILD_DIR:-$root/build}"
 checkout="${SOCSIM_CV32E40P_RTL:-}"
 soc=0
+soc_long=0
+bare=1
 while (($#)); do
   case "$1" in
     --checkout) checkout="$2"; shift 2 ;;
     --soc) soc=1; shift ;;
+    --soc-long) soc=1; soc_long=1; shift ;;
+    --no-bare) bare=0; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "cv32e40p-check: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -123,6 +130,7 @@ compare() {
   return $ok
 }
 cycles_of() { sed -n 's/.* after \([0-9]*\) cycles.*/\1/p' <<< "$(tail -1 "$1")"; }
+if ((bare)); then
 echo "zero-wait memory, and random grants and response delays (seeds ${seeds[*]}):"
 printf '%-12s %10s %10s %10s  %s\n' program socsim ISS CV32E40P "bus traces against the CV32E40P's"
 for elf in "${programs[@]}"; do
@@ -148,6 +156,7 @@ for elf in "${programs[@]}"; do
   printf '%-12s %10s %10s %10s  random waits: %d of %d seeds identical (both)\n' "" "" "" "" \
     "$same" "${#seeds[@]}"
 done
+fi
 if ((soc)); then
   echo
   echo "the SoC (configs/soc/default.yaml), whole runs:"
@@ -158,8 +167,13 @@ if ((soc)); then
   for elf in "$build"/firmware/apps/*.elf "$build"/firmware/tests/*.elf; do
     runs+=("$(basename "$elf" .elf)|--firmware $elf")
   done
-  for model in add8_1024 add8_1024_cpu_packed convnet_int8 convnet_int8_npu convnet_f32; do
-    [[ -e "$zoo/$model.prog" ]] && runs+=("runner $model|--firmware $runner --model $zoo/$model.prog")
+  models=(add8_1024 convnet_int8_npu)
+  ((soc_long)) && models+=(add8_1024_cpu_packed convnet_int8 convnet_f32)
+  for model in "${models[@]}"; do
+    [[ -e "$zoo/$model.prog" ]] || continue
+    input=""
+    [[ $model == convnet* ]] && input=" --input $zoo/convnet.input.bin"
+    runs+=("runner $model|--firmware $runner --model $zoo/$model.prog$input")
   done
   for run in "${runs[@]}"; do
     name=${run%%|*}

@@ -6,8 +6,6 @@ namespace socsim {
 
 namespace {
 
-constexpr size_t kHistory = 12;  // events of each core shown with a divergence
-
 int port_index(BusPort port) { return port == BusPort::kInstr ? 0 : 1; }
 
 }  // namespace
@@ -55,14 +53,13 @@ void LockstepChecker::on_access(BusPort port, uint64_t cycle, uint32_t addr, uns
   if (diverged_) return;
   const Access a{port, cycle, addr, bytes, write, data, wait_cycles};
   accesses_[port_index(port)].push_back(a);
-  remember(rtl_history_, describe(a));
+  rtl_history_.add(a);
 }
 
 void LockstepChecker::on_retire(const RetireRecord& rtl) {
   if (diverged_) return;
   rtl_records_.push_back(rtl);
-  remember(rtl_history_, "cycle " + std::to_string(rtl.cycle) + ": retire #" +
-                             std::to_string(rtl.order) + " " + socsim::describe(rtl));
+  rtl_history_.add(rtl);
   run_iss();
   while (!diverged_ && !rtl_records_.empty()) {
     if (iss_records_.empty()) {
@@ -133,7 +130,7 @@ BusResult LockstepChecker::Replay::write(BusPort port, uint32_t addr, unsigned b
 
 BusResult LockstepChecker::Replay::answer(const Access& iss, uint32_t* data) {
   LockstepChecker& c = checker_;
-  c.remember(c.iss_history_, describe(iss));
+  c.iss_history_.add(iss);
   std::deque<Access>& q = c.accesses_[port_index(iss.port)];
   BusResult result;
   *data = 0;
@@ -159,9 +156,7 @@ BusResult LockstepChecker::Replay::answer(const Access& iss, uint32_t* data) {
 
 void LockstepChecker::Capture::on_retire(const RetireRecord& r) {
   checker_.iss_records_.push_back(r);
-  checker_.remember(checker_.iss_history_, "cycle " + std::to_string(r.cycle) + ": retire #" +
-                                               std::to_string(r.order) + " " +
-                                               socsim::describe(r));
+  checker_.iss_history_.add(r);
 }
 
 // ---- checking -----------------------------------------------------------------------------------
@@ -197,9 +192,19 @@ void LockstepChecker::compare(const RetireRecord& rtl, const RetireRecord& iss) 
   ++checked_;
 }
 
-void LockstepChecker::remember(std::deque<std::string>& history, std::string event) {
-  history.push_back(std::move(event));
-  if (history.size() > kHistory) history.pop_front();
+std::string LockstepChecker::History::describe() const {
+  std::string s;
+  for (size_t i = 0; i < count_; ++i) {
+    const Event& e = events_[(first_ + i) % kEvents];
+    s += "\n    ";
+    if (e.retire) {
+      s += "cycle " + std::to_string(e.record.cycle) + ": retire #" +
+           std::to_string(e.record.order) + " " + socsim::describe(e.record);
+    } else {
+      s += LockstepChecker::describe(e.access);
+    }
+  }
+  return s;
 }
 
 void LockstepChecker::diverge(uint64_t cycle, const std::string& what) {
@@ -207,9 +212,9 @@ void LockstepChecker::diverge(uint64_t cycle, const std::string& what) {
   diverged_ = stop_ = true;
   std::string msg = "lockstep divergence at cycle " + std::to_string(cycle) + ": " + what;
   msg += "\n  recent history of the RTL core:";
-  for (const std::string& e : rtl_history_) msg += "\n    " + e;
+  msg += rtl_history_.describe();
   msg += "\n  recent history of the ISS:";
-  for (const std::string& e : iss_history_) msg += "\n    " + e;
+  msg += iss_history_.describe();
   control_.report_fault(cycle, msg);
 }
 

@@ -12,6 +12,7 @@
 // core is in.
 #pragma once
 
+#include <array>
 #include <deque>
 #include <string>
 
@@ -77,7 +78,41 @@ class LockstepChecker : public RetireObserver, public BusObserver {
   void run_iss();
   void compare(const RetireRecord& rtl, const RetireRecord& iss);
   void diverge(uint64_t cycle, const std::string& what);
-  void remember(std::deque<std::string>& history, std::string event);
+  /// A core's last events (accesses and retirements), kept as they are and described only
+  /// when the run diverges.
+  class History {
+   public:
+    void add(const Access& a) {
+      Event& e = next();
+      e.retire = false;
+      e.access = a;
+    }
+    void add(const RetireRecord& r) {
+      Event& e = next();
+      e.retire = true;
+      e.record = r;
+    }
+    std::string describe() const;
+
+   private:
+    static constexpr size_t kEvents = 12;  // shown with a divergence
+    struct Event {
+      bool retire = false;
+      Access access{};
+      RetireRecord record{};
+    };
+    Event& next() {
+      Event& e = events_[(first_ + count_) % kEvents];
+      if (count_ < kEvents) {
+        ++count_;
+      } else {
+        first_ = (first_ + 1) % kEvents;
+      }
+      return e;
+    }
+    std::array<Event, kEvents> events_{};
+    size_t first_ = 0, count_ = 0;
+  };
   static std::string describe(const Access& a);
 
   Replay replay_;
@@ -89,7 +124,7 @@ class LockstepChecker : public RetireObserver, public BusObserver {
   std::deque<Access> accesses_[2];                         // the RTL core's, not yet replayed
   std::deque<std::pair<uint64_t, uint32_t>> lines_;        // (from cycle, irq_i) changes
   std::deque<RetireRecord> rtl_records_, iss_records_;     // not yet compared
-  std::deque<std::string> rtl_history_, iss_history_;
+  History rtl_history_, iss_history_;
   uint64_t checked_ = 0;
   bool diverged_ = false;
   bool stop_ = false;
