@@ -5,16 +5,19 @@
   (a) the full SoC with the Verilated core:  socsim run --cpu rtl
   (b) the same Verilated core in the bare C++ harness (flat memory, no SystemC): rtl_bare_speed
   (c) the full SoC with the ISS:              socsim run --cpu iss
+      (the ISS takes the RTL core's cycles: the same cycle count, checked below)
   (d) the OpenHW CV32E40P itself in the bare harness, when a build of it exists
       (scripts/cv32e40p-check.sh makes one in <build>/cv32e40p/build): the Verilated genuine
       RTL, for comparison
+  (e) the ISS in the bare harness:            rv_harness --core iss
 
 (a) and (c) also run with --no-probes: the non-intrusive probes follow every retired
 instruction, and their cost shows as the difference.
 
 Each is run N times, interleaved, and the median is printed, in simulated cycles per second
 of wall-clock time and of CPU time (the machine may be shared: CPU time is the steadier
-figure), with the ratio (a)/(b). Run after scripts/build.sh.
+figure), with the ratios: (a)/(b), the ISS against the RTL core with and without probes, and
+against the genuine CV32E40P. Run after scripts/build.sh.
 """
 import argparse
 import os
@@ -56,7 +59,8 @@ def main():
     elf = os.path.join(args.build, "bench", "cpu_loop.elf")
     socsim = os.path.join(args.build, "bin", "socsim")
     bare = os.path.join(args.build, "bin", "rtl_bare_speed")
-    for path in (elf, socsim, bare):
+    harness = os.path.join(args.build, "bin", "rv_harness")
+    for path in (elf, socsim, bare, harness):
         if not os.path.exists(path):
             sys.exit(f"cpu_speed: {path} is missing: run scripts/build.sh first")
     models = {
@@ -67,6 +71,7 @@ def main():
         "(c) SoC, --cpu iss": [socsim, "run", "--cpu", "iss", "-q", "--firmware", elf],
         "(c) ... --no-probes": [socsim, "run", "--cpu", "iss", "-q", "--no-probes",
                                 "--firmware", elf],
+        "(e) bare harness, iss": [harness, elf, "--core", "iss"],
     }
     genuine = os.path.join(args.build, "cv32e40p", "build", "bin", "rtl_bare_speed")
     if os.path.exists(genuine):
@@ -93,10 +98,30 @@ def main():
     for name in ("(a) SoC, --cpu rtl", "(a) ... --no-probes"):
         a = medians[name]
         print(f"ratio {name} / (b): {b[0] / a[0]:.3f} (wall), {b[1] / a[1]:.3f} (CPU time)")
+
+    def speed_up(fast, slow, what):
+        f, s = medians[fast], medians[slow]
+        print(f"{what}: {s[0] / f[0]:.2f}x (wall), {s[1] / f[1]:.2f}x (CPU time)")
+
+    speed_up("(c) SoC, --cpu iss", "(a) SoC, --cpu rtl", "ISS / RTL core in the SoC, probes on")
+    speed_up("(c) ... --no-probes", "(a) ... --no-probes", "ISS / RTL core in the SoC, probes off")
+    speed_up("(e) bare harness, iss", "(b) bare harness, rtl", "ISS / RTL core in the bare harness")
     if "(d) bare harness, CV32E40P" in medians:
         d = medians["(d) bare harness, CV32E40P"]
         print(f"ratio (b) / (d), socsim's core / the CV32E40P RTL: {d[0] / b[0]:.2f} (wall), "
               f"{d[1] / b[1]:.2f} (CPU time)")
+        speed_up("(c) SoC, --cpu iss", "(d) bare harness, CV32E40P",
+                 "ISS in the SoC (probes on) / the CV32E40P RTL in the bare harness")
+    # Both CPU models must have simulated the same cycles (the ISS takes the RTL core's).
+    summaries = {name: re.search(r"@ cycle ([0-9]+)", results[name][0][2])
+                 for name in ("(a) SoC, --cpu rtl", "(c) SoC, --cpu iss")}
+    soc_cycles = {name: int(m.group(1)) if m else None for name, m in summaries.items()}
+    bare_iss = re.search(r"after ([0-9]+) cycles", results["(e) bare harness, iss"][0][2])
+    print(f"cycles: SoC rtl {soc_cycles['(a) SoC, --cpu rtl']}, SoC iss "
+          f"{soc_cycles['(c) SoC, --cpu iss']}; bare rtl {cycles}, bare iss "
+          f"{bare_iss.group(1) if bare_iss else None}")
+    if len(set(soc_cycles.values())) != 1 or not bare_iss or int(bare_iss.group(1)) != cycles:
+        sys.exit("cpu_speed: the ISS and the RTL core simulated different cycle counts")
     return 0
 
 

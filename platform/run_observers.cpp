@@ -18,7 +18,8 @@ RunObservers::RunObservers(const RunOptions& options, const FirmwareImage& image
     if (std::string(cpu.kind()) != "rtl") {
       throw ConfigError("--lockstep checks the RTL core against the ISS: use it with --cpu rtl");
     }
-    lockstep_ = std::make_unique<LockstepChecker>(soc.iss_config(), cpu.bridge, soc.control());
+    lockstep_ = std::make_unique<LockstepChecker>(soc.iss_config(), soc.control());
+    cpu.set_bus_observer(lockstep_.get());
     cpu.add_retire_observer(lockstep_.get());
   }
   probes_ = std::make_unique<ProbeSession>(options.probes, image, soc);

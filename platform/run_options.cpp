@@ -39,8 +39,8 @@ po::options_description describe_options(RunOptions& o) {
        "SoC description (YAML)")
       ("firmware,f", po::value(&o.firmware_path), "firmware to run: ELF or Verilog hex (required)")
       ("cpu", po::value(&o.cpu),
-       (std::string("CPU model: iss (fast, estimated cycles) or rtl (cycle-exact; in this "
-                    "build: ") +
+       (std::string("CPU model: iss (fast; the cycles of socsim's rv_core) or rtl (the "
+                    "Verilated core; in this build: ") +
         RtlCore::description() + "); default: cpu.model of the config")
            .c_str())
       ("max-cycles", po::value<std::string>(),

@@ -137,7 +137,7 @@ void check_boot_info_placement(const ConfigNode& root, const SocConfig& soc) {
 const std::vector<ConfigKey>& cpu_config_keys() {
   static const std::vector<ConfigKey> keys = {
       ConfigKey::choice("model", {"iss", "rtl"}, "iss",
-                        "rtl: the cycle-exact Verilated core; iss: fast, estimated cycles"),
+                        "rtl: the Verilated core; iss: fast, the same cycles (socsim's rv_core)"),
       ConfigKey::number_in("clock_mhz", 1, 10000, "400", "core clock, for cycles -> time"),
       ConfigKey::unsigned_in("boot_addr", 0, 0xFFFFFFFE, "0x80",
                              "where the core starts; 2-byte aligned, inside a memory region"),

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# Cross-checks socsim's core (rtl/) against the OpenHW CV32E40P, cycle for cycle.
+# Cross-checks socsim's core (rtl/) and the ISS (which takes that core's cycles) against the
+# OpenHW CV32E40P, cycle for cycle.
 #
 # Builds the rtl CPU model a second time from a CV32E40P checkout (CMake option
 # SOCSIM_CV32E40P_RTL, rtl/README.md) and runs every program of the timing suite
 # (tests/timing) and random instruction programs (SOCSIM_CV32E40P_RANDOM of them, default 12,
-# 1500 instructions each) on both cores in the bare harness, with zero-wait memory and with random
-# grants and response delays (seeds in SOCSIM_CV32E40P_SEEDS, default "1 7 42"), comparing
-# their OBI bus traces request by request (scripts/cv32e40p-compare.py): two cores that fetch,
-# load and store the same words in the same cycles have the same timing. The genuine core
-# also runs the suite's self-checks.
+# 1500 instructions each) on the three in the bare harness (rv_harness, --core iss for the
+# ISS), with zero-wait memory and with random grants and response delays (seeds in
+# SOCSIM_CV32E40P_SEEDS, default "1 7 42"), comparing their OBI bus traces with the genuine
+# core's request by request (scripts/cv32e40p-compare.py): cores that fetch, load and store
+# the same words in the same cycles have the same timing. The genuine core also runs the
+# suite's self-checks.
 #
-#   scripts/cv32e40p-check.sh [--checkout DIR] [--soc]
+#   scripts/cv32e40p-check.sh [--checkout DIR] [--soc] [--soc-long] [--no-bare]
 #
 # --soc also builds `socsim` with the CV32E40P and runs the firmware programs and the runtime
-# on models (DDR, NPU and interrupts included) on the whole SoC with both cores, comparing
-# their cycle counts.
+# on the small models (add8, the conv net delegated to the NPU; DDR, NPU and interrupts
+# included) on the whole SoC with the three, comparing their cycle counts. --soc-long adds
+# the runtime on the CPU-bound models (the conv net in int8 and float32 on the CPU, add8
+# with packed arithmetic: minutes on the RTL cores). --no-bare leaves out the bare-harness
+# comparisons (the SoC runs only).
 #
 # Without --checkout (or SOCSIM_CV32E40P_RTL in the environment), the CV32E40P sources are
 # taken from PyPI's pythondata-cpu-cv32e40p (a packaging of the openhwgroup/cv32e40p
@@ -26,10 +31,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="${SOCSIM_BUILD_DIR:-$root/build}"
 checkout="${SOCSIM_CV32E40P_RTL:-}"
 soc=0
+soc_long=0
+bare=1
 while (($#)); do
   case "$1" in
     --checkout) checkout="$2"; shift 2 ;;
     --soc) soc=1; shift ;;
+    --soc-long) soc=1; soc_long=1; shift ;;
+    --no-bare) bare=0; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "cv32e40p-check: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -101,28 +110,39 @@ traces="$cache/traces"
 mkdir -p "$traces"
 seeds=(${SOCSIM_CV32E40P_SEEDS:-1 7 42})
 status=0
-# compare NAME ELF [harness options]: runs both cores (console output in NAME.*.out), compares
-# their traces and prints the comparison's verdict.
+# compare NAME ELF [harness options]: runs socsim's core, the ISS and the CV32E40P (console
+# output in NAME.*.out), compares the first two's traces with the CV32E40P's and prints the
+# verdicts ("socsim: ...; ISS: ...").
 compare() {
-  local name=$1 elf=$2
+  local name=$1 elf=$2 ok=0
   shift 2
   "$harness" "$elf" --bus-trace "$traces/$name.socsim" "$@" > "$traces/$name.socsim.out" || true
+  "$harness" "$elf" --core iss --bus-trace "$traces/$name.iss" "$@" \
+    > "$traces/$name.iss.out" || true
   "$gbuild/bin/rv_harness" "$elf" --bus-trace "$traces/$name.cv32e40p" "$@" \
     > "$traces/$name.cv32e40p.out" || true
-  "$root/scripts/cv32e40p-compare.py" "$traces/$name.socsim" "$traces/$name.cv32e40p" \
-    --max-reports 3
+  local own iss
+  own=$("$root/scripts/cv32e40p-compare.py" "$traces/$name.socsim" "$traces/$name.cv32e40p" \
+        --max-reports 3) || ok=1
+  iss=$("$root/scripts/cv32e40p-compare.py" "$traces/$name.iss" "$traces/$name.cv32e40p" \
+        --max-reports 3) || ok=1
+  echo "socsim: $own; ISS: $iss"
+  return $ok
 }
+cycles_of() { sed -n 's/.* after \([0-9]*\) cycles.*/\1/p' <<< "$(tail -1 "$1")"; }
+if ((bare)); then
 echo "zero-wait memory, and random grants and response delays (seeds ${seeds[*]}):"
-printf '%-12s %10s %10s  %s\n' program socsim CV32E40P "bus traces"
+printf '%-12s %10s %10s %10s  %s\n' program socsim ISS CV32E40P "bus traces against the CV32E40P's"
 for elf in "${programs[@]}"; do
   name=$(basename "$elf" .elf)
   if ! verdict=$(compare "$name" "$elf"); then status=1; fi
-  own_out=$(tail -1 "$traces/$name.socsim.out")
-  gen_out=$(tail -1 "$traces/$name.cv32e40p.out")
-  own_cycles=$(sed -n 's/.* after \([0-9]*\) cycles.*/\1/p' <<< "$own_out")
-  gen_cycles=$(sed -n 's/.* after \([0-9]*\) cycles.*/\1/p' <<< "$gen_out")
-  printf '%-12s %10s %10s  %s\n' "$name" "${own_cycles:-?}" "${gen_cycles:-?}" "$verdict"
+  own_cycles=$(cycles_of "$traces/$name.socsim.out")
+  iss_cycles=$(cycles_of "$traces/$name.iss.out")
+  gen_cycles=$(cycles_of "$traces/$name.cv32e40p.out")
+  printf '%-12s %10s %10s %10s  %s\n' "$name" "${own_cycles:-?}" "${iss_cycles:-?}" \
+    "${gen_cycles:-?}" "$verdict"
   # the suite's own checks pass on the genuine core at zero wait states
+  gen_out=$(tail -1 "$traces/$name.cv32e40p.out")
   [[ "$gen_out" == *"exit 0 after"* ]] || { echo "  CV32E40P: $gen_out"; status=1; }
   same=0
   for seed in "${seeds[@]}"; do
@@ -133,31 +153,41 @@ for elf in "${programs[@]}"; do
       echo "  random waits, seed $seed: $verdict"
     fi
   done
-  printf '%-12s %10s %10s  random waits: %d of %d seeds identical\n' "" "" "" "$same" "${#seeds[@]}"
+  printf '%-12s %10s %10s %10s  random waits: %d of %d seeds identical (both)\n' "" "" "" "" \
+    "$same" "${#seeds[@]}"
 done
+fi
 if ((soc)); then
   echo
   echo "the SoC (configs/soc/default.yaml), whole runs:"
-  printf '%-34s %12s %12s\n' program socsim CV32E40P
+  printf '%-34s %12s %12s %12s\n' program socsim ISS CV32E40P
   runner="$build/firmware/apps/executor_runner/executor_runner.elf"
   zoo="$build/tests/runtime/zoo"
   runs=()
   for elf in "$build"/firmware/apps/*.elf "$build"/firmware/tests/*.elf; do
     runs+=("$(basename "$elf" .elf)|--firmware $elf")
   done
-  for model in add8_1024 add8_1024_cpu_packed convnet_int8 convnet_int8_npu convnet_f32; do
-    [[ -e "$zoo/$model.prog" ]] && runs+=("runner $model|--firmware $runner --model $zoo/$model.prog")
+  models=(add8_1024 convnet_int8_npu)
+  ((soc_long)) && models+=(add8_1024_cpu_packed convnet_int8 convnet_f32)
+  for model in "${models[@]}"; do
+    [[ -e "$zoo/$model.prog" ]] || continue
+    input=""
+    [[ $model == convnet* ]] && input=" --input $zoo/convnet.input.bin"
+    runs+=("runner $model|--firmware $runner --model $zoo/$model.prog$input")
   done
   for run in "${runs[@]}"; do
     name=${run%%|*}
     read -r -a args <<< "${run#*|}"
     own=$("$build/bin/socsim" run -q --no-probes --max-cycles 100000000 "${args[@]}" 2>&1 \
           | grep -o '@ cycle [0-9]*' | tail -1) || true
+    iss=$("$build/bin/socsim" run -q --cpu iss --max-cycles 100000000 "${args[@]}" 2>&1 \
+          | grep -o '@ cycle [0-9]*' | tail -1) || true
     gen=$("$gbuild/bin/socsim" run -q --max-cycles 100000000 "${args[@]}" 2>&1 \
           | grep -o '@ cycle [0-9]*' | tail -1) || true
     mark=""
-    if [[ -z "$own" || "$own" != "$gen" ]]; then mark="  DIFFERENT"; status=1; fi
-    printf '%-34s %12s %12s%s\n' "$name" "${own#@ cycle }" "${gen#@ cycle }" "$mark"
+    if [[ -z "$own" || "$own" != "$gen" || "$iss" != "$gen" ]]; then mark="  DIFFERENT"; status=1; fi
+    printf '%-34s %12s %12s %12s%s\n' "$name" "${own#@ cycle }" "${iss#@ cycle }" \
+      "${gen#@ cycle }" "$mark"
   done
 
   # Mark probes: from the retire trace on socsim's core, from the probe register's stores on
@@ -184,7 +214,7 @@ if ((soc)); then
   done
 fi
 if ((status == 0)); then
-  echo "cv32e40p-check: socsim's core and the CV32E40P ($checkout) agree cycle for cycle"
+  echo "cv32e40p-check: socsim's core, the ISS and the CV32E40P ($checkout) agree cycle for cycle"
 else
   echo "cv32e40p-check: the cores differ (traces in $traces)"
 fi

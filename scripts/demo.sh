@@ -53,8 +53,7 @@ npu_compare() {
   local c n
   c=$(exec_cycles "$log_cpu")
   n=$(exec_cycles "$log_npu")
-  local label="rtl"
-  [[ $cpu == iss ]] && label="iss, estimated"
+  local label="$cpu"
   results+=("$(printf '%-14s %11s %-17s %9s (rtl) %9sx' "$model" "$c" "($label)" "$n" \
     "$(ratio "$c" "$n")")")
 }
@@ -64,7 +63,7 @@ npu_compare convnet rtl
 
 banner "NPU: MobileNetV2 (int8, 32x32), per-layer report"
 echo "(the CPU-only baseline of the two large models runs on the ISS: about 4.5e8 and 9.5e8"
-echo " cycles would take minutes on the RTL core; the ISS's cycles are estimates)"
+echo " cycles would take minutes on the RTL core; the ISS takes the RTL core's cycles)"
 npu_compare mobilenet_v2 iss
 "$python" "$root/scripts/npu_roofline.py" "$reports/mobilenet_v2_npu/npu_layers.json" \
   -o "$reports/mobilenet_v2_npu/roofline.png"

@@ -25,6 +25,24 @@ class IrqLines {
     if (cycle < next_rise_) return levels_;
     return levels_ | scheduled_at(cycle);
   }
+  /// Level of all 32 lines at core cycle `cycle`, and in *stable_until the last cycle through
+  /// which they keep it (the cycle before the next scheduled rise; kNever if none) unless a
+  /// source changes them.
+  uint32_t pending(uint64_t cycle, uint64_t* stable_until) const {
+    uint64_t next = kNever;
+    uint32_t mask = 0;
+    if (next_rise_ != kNever) {
+      for (unsigned i = 0; i < 32; ++i) {
+        if (rise_at_[i] <= cycle) {
+          mask |= 1u << i;
+        } else if (rise_at_[i] < next) {
+          next = rise_at_[i];
+        }
+      }
+    }
+    *stable_until = next == kNever ? kNever : next - 1;
+    return levels_ | mask;
+  }
   /// The earliest cycle at which a scheduled line rises (kNever if none).
   uint64_t next_rise() const { return next_rise_; }
 

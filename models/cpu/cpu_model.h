@@ -9,6 +9,7 @@
 #include <systemc>
 #include <vector>
 
+#include "models/cpu/obi_server.h"
 #include "models/cpu/obi_tlm_bridge.h"
 #include "models/cpu/retire.h"
 
@@ -35,11 +36,17 @@ class CpuModel : public sc_core::sc_module {
 
   /// "iss" or "rtl".
   virtual const char* kind() const = 0;
-  /// True when cycle counts are exact (the RTL core), false when estimated (the ISS).
+  /// True when cycle counts are exact: the RTL core; the ISS wherever it models the RTL core
+  /// of this build.
   virtual bool cycle_exact() const = 0;
+  /// Why the cycle counts are not exact ("" when they are), for the reports' label.
+  virtual std::string estimate_reason() const { return ""; }
   virtual uint64_t cycles() const = 0;
   virtual uint64_t instructions() const = 0;
   virtual uint32_t pc() const = 0;
+  /// Sees every cycle's interrupt lines and every bus access (lockstep); false if the model
+  /// cannot report them.
+  virtual bool set_bus_observer(BusObserver*) { return false; }
   /// False when the model reports no retired instructions (the OpenHW CV32E40P built with
   /// SOCSIM_CV32E40P_RTL): probes and lockstep need them; cycles are still exact.
   virtual bool has_retire_trace() const { return true; }

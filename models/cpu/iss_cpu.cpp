@@ -1,10 +1,5 @@
 #include "models/cpu/iss_cpu.h"
 
-#include <algorithm>
-#include <cstdio>
-
-#include "models/common/hex.h"
-
 namespace socsim {
 
 IssCpu::IssCpu(sc_core::sc_module_name name, const ClockDomain& clock, const IssConfig& config,
@@ -14,8 +9,16 @@ IssCpu::IssCpu(sc_core::sc_module_name name, const ClockDomain& clock, const Iss
       irq_(irq),
       control_(control),
       quantum_(quantum_cycles ? quantum_cycles : 1),
-      iss_(config, bridge, irq) {
+      sleep_(clock, irq, quantum_),
+      env_(bridge, irq, sleep_),
+      iss_(config, env_) {
   SC_THREAD(run_thread);
+}
+
+std::string IssCpu::estimate_reason() const {
+  if (cycle_exact()) return "";
+  return std::string("the ISS has the timing of socsim's rv_core, not checked against this "
+                     "build's ") + RtlCore::description();
 }
 
 void IssCpu::sync() {
@@ -24,68 +27,42 @@ void IssCpu::sync() {
 }
 
 bool IssCpu::sleep_until_interrupt() {
-  // The core sleeps until an enabled interrupt is pending (mstatus.MIE does not matter).
-  for (;;) {
-    const uint64_t now = iss_.cycle();
-    if (iss_.wake_mask(now) != 0) {
-      iss_.wake(now);
-      return true;
-    }
-    if (iss_.mie() == 0) {
-      control_.report_fault(now, "lock-up: WFI at pc " + hex(iss_.pc() - 4) +
-                                     " with no interrupt enabled (mie = 0)");
-      return false;
-    }
-    if (max_cycles_ && now >= max_cycles_) {
-      control_.report_max_cycles(now);
-      return false;
-    }
-    const uint64_t rise = irq_.next_rise();
-    if (rise != IrqLines::kNever && rise > now) {
-      const uint64_t wake = max_cycles_ && rise > max_cycles_ ? max_cycles_ : rise;
-      iss_.wake(wake);  // time passes while asleep; re-check the lines at `wake`
-      continue;
-    }
-    if (clock_.time_of(now) > sc_core::sc_time_stamp()) {
-      // Catch up with SystemC time; a line raised meanwhile is seen at the top.
-      sync();
-      continue;
-    }
-    // Wait for a SystemC process to raise a line. When none has anything left to do,
-    // nothing can ever wake the core.
-    if (!sc_core::sc_pending_activity()) {
-      control_.report_fault(now, "lock-up: WFI at pc " + hex(iss_.pc() - 4) +
-                                     " and nothing in the SoC can raise an interrupt enabled "
-                                     "in mie (" + hex(iss_.mie()) + ")");
-      return false;
-    }
-    const uint64_t until = max_cycles_ ? std::min(max_cycles_, now + quantum_) : now + quantum_;
-    wait(clock_.time_of(until) - sc_core::sc_time_stamp(), irq_.changed);
-    const uint64_t woke = clock_.cycle_at(sc_core::sc_time_stamp());
-    if (woke > now) iss_.wake(woke);
-  }
+  return sleep_.wait_for_interrupt(
+      max_cycles_, [this] { return iss_.cycle(); },
+      [this](uint64_t n) { iss_.skip_sleep_cycles(n); }, [this] { sync(); });
 }
 
 void IssCpu::run_thread() {
-  while (!control_.stopped()) {
-    uint64_t until = iss_.cycle() + quantum_;
-    if (max_cycles_ && until > max_cycles_) until = max_cycles_;
-    const Rv32Iss::Status status = iss_.run(until, control_.stop_flag());
+  iss_.reset();
+  uint64_t next_sync = quantum_;
+  const bool* stop = control_.stop_flag();
+  for (;;) {
+    if (max_cycles_ && iss_.cycle() >= max_cycles_) {
+      control_.report_max_cycles(iss_.cycle());
+      break;
+    }
+    const uint64_t until = max_cycles_ && max_cycles_ < next_sync ? max_cycles_ : next_sync;
+    const Rv32Iss::Status status = iss_.run(until, stop);
     if (status == Rv32Iss::Status::kStopped) {
       if (!control_.stopped()) control_.report_fault(iss_.cycle(), iss_.fault());
       break;
     }
     if (status == Rv32Iss::Status::kSleep) {
-      if (!sleep_until_interrupt()) break;
+      if (!sleep_until_interrupt()) {
+        control_.report_fault(iss_.cycle(), sleep_.lockup_message(iss_.pc()));
+        break;
+      }
+      next_sync = iss_.cycle() + quantum_;
+      if (progress_) progress_(iss_.cycle());
       continue;
     }
-    if (max_cycles_ && iss_.cycle() >= max_cycles_) {
-      control_.report_max_cycles(iss_.cycle());
-      break;
+    if (iss_.cycle() >= next_sync) {
+      sync();
+      next_sync = iss_.cycle() + quantum_;
+      if (progress_) progress_(iss_.cycle());
     }
-    sync();
-    if (progress_) progress_(iss_.cycle());
   }
+  iss_.flush_retire();
   sync();
   sc_core::sc_stop();
 }

@@ -1,12 +1,16 @@
-// The ISS as a platform CPU model (`--cpu iss`): runs Rv32Iss in one SystemC thread in
-// quanta of cycles (temporal decoupling), sleeps in WFI until an enabled interrupt is
-// pending, and reports faults and lock-ups through SimControl with PC and cycle.
+// The ISS as a platform CPU model (`--cpu iss`): runs Rv32Iss, which takes the RTL core's
+// cycles, in one SystemC thread. Its loop is the RTL wrapper's (RtlCpu): the same memory
+// latencies from the bridge, synchronisation with SystemC time every quantum cycles, the same
+// skip over sleep cycles to the next interrupt, so both models see the SoC alike. Faults and
+// lock-ups are reported through SimControl with PC and cycle.
 #pragma once
 
 #include "models/common/irq.h"
 #include "models/common/sim_control.h"
 #include "models/cpu/cpu_model.h"
 #include "models/cpu/iss/rv32_iss.h"
+#include "models/cpu/rtl/rtl_core.h"
+#include "models/cpu/wfi_sleep.h"
 
 namespace socsim {
 
@@ -18,7 +22,11 @@ class IssCpu : public CpuModel {
 
   const char* kind() const override { return "iss"; }
   const char* description() const override { return "ISS"; }
-  bool cycle_exact() const override { return false; }
+  /// The ISS takes the cycles of socsim's rv_core (and so of the CV32E40P it is checked
+  /// against); in a build whose rtl model is another core (SOCSIM_CV32E40P_RTL) they are not
+  /// checked against that one.
+  bool cycle_exact() const override { return RtlCore::has_retire_trace(); }
+  std::string estimate_reason() const override;
   uint64_t cycles() const override { return iss_.cycle(); }
   uint64_t instructions() const override { return iss_.instret(); }
   uint32_t pc() const override { return iss_.pc(); }
@@ -26,23 +34,44 @@ class IssCpu : public CpuModel {
   bool debug_read_csr(uint32_t address, uint32_t* value) override {
     return iss_.read_csr(address, value);
   }
-  bool debug_write_register(unsigned index, uint32_t value) override {
-    iss_.set_reg(index, value);
-    return true;
-  }
+  // Registers are not written (CpuModel's default): as on the RTL core, a record is delivered
+  // when its successor retires, and the pipeline has executed the instructions behind it.
 
  private:
+  /// The SoC as the ISS's pipeline sees it: the bridge, the interrupt lines, and the sleep
+  /// rules both CPU models share (WfiSleep).
+  class Environment : public CoreEnvironment {
+   public:
+    Environment(CpuBus& bus, IrqLines& irq, WfiSleep& sleep)
+        : bus_(bus), irq_(irq), sleep_(sleep) {}
+    CpuBus& bus() override { return bus_; }
+    uint32_t irq_lines(uint64_t cycle, uint64_t* stable_until) override {
+      return irq_.pending(cycle, stable_until);
+    }
+    bool sleeps_through(uint32_t lines) override { return sleep_.asleep(lines); }
+    void awake() override { sleep_.awake(); }
+
+   private:
+    CpuBus& bus_;
+    IrqLines& irq_;
+    WfiSleep& sleep_;
+  };
+
   void attach_retire_observer(RetireObserver* observer) override {
     iss_.set_retire_observer(observer);
   }
   void run_thread();
   void sync();
+  /// Lets the sleeping core's cycles pass until a line may wake it. False when nothing in
+  /// the SoC can raise one any more (a lock-up).
   bool sleep_until_interrupt();
 
   const ClockDomain& clock_;
   IrqLines& irq_;
   SimControl& control_;
   uint64_t quantum_;
+  WfiSleep sleep_;
+  Environment env_;
   Rv32Iss iss_;
 };
 

@@ -1,20 +1,12 @@
 #include "models/cpu/lockstep.h"
 
-#include <cstdio>
-
 #include "models/common/hex.h"
 
 namespace socsim {
 
 namespace {
 
-// CSRs whose value only the hardware defines: the counters and mip.
-bool hardware_defined_csr(uint32_t insn) {
-  if ((insn & 0x7F) != 0x73 || ((insn >> 12) & 7) == 0 || ((insn >> 12) & 7) == 4) return false;
-  const uint32_t csr_addr = insn >> 20;
-  return csr_addr == csr::kMip || (csr_addr >= csr::kMcycle && csr_addr <= csr::kMhpmcounter31h) ||
-         (csr_addr >= csr::kCycle && csr_addr <= csr::kHpmcounter31h);
-}
+int port_index(BusPort port) { return port == BusPort::kInstr ? 0 : 1; }
 
 }  // namespace
 
@@ -26,114 +18,204 @@ std::string describe(const RetireRecord& r) {
          hex(r.mem_addr) + " data " + hex(r.mem_data);
   }
   if (r.trap) s += " trap cause " + std::to_string(r.cause);
+  if (r.interrupt) s += " interrupt " + hex(r.cause);
+  s += " -> " + hex(r.next_pc);
   return s;
 }
 
-// ---- the ISS's view of memory -------------------------------------------------------------
-
-bool LockstepChecker::ShadowBus::covered(uint32_t addr, unsigned bytes, bool write) const {
-  return rtl != nullptr && rtl->mem_valid && rtl->mem_write == write && addr >= rtl->mem_addr &&
-         uint64_t(addr) + bytes <= uint64_t(rtl->mem_addr) + rtl->mem_size;
+std::string LockstepChecker::describe(const Access& a) {
+  std::string s = "cycle " + std::to_string(a.cycle) + ": " +
+                  (a.port == BusPort::kInstr ? "fetch " : a.write ? "store " : "load ") +
+                  std::to_string(a.bytes) + "B @" + hex(a.addr);
+  if (a.write) s += " data " + hex(a.data);
+  if (a.wait == BusObserver::kRefused) s += " (bus error)";
+  return s;
 }
 
-BusResult LockstepChecker::ShadowBus::read(BusPort port, uint32_t addr, unsigned bytes,
-                                           uint32_t* data, uint64_t cycle) {
-  if (port == BusPort::kInstr) return memory_.read(port, addr, bytes, data, cycle);
-  if (!covered(addr, bytes, false)) {
-    if (mismatch.empty()) {
-      mismatch = "the ISS loads " + std::to_string(bytes) + " byte(s) at " + hex(addr) +
-                 " where the RTL core did not";
-    }
-    *data = 0;
-    return {};
-  }
-  const unsigned shift = 8 * (addr - rtl->mem_addr);
-  const uint32_t mask = bytes >= 4 ? 0xFFFFFFFFu : ((1u << (8 * bytes)) - 1);
-  *data = (rtl->mem_data >> shift) & mask;
-  return {};
-}
-
-BusResult LockstepChecker::ShadowBus::write(BusPort, uint32_t addr, unsigned bytes,
-                                            uint32_t data, uint64_t) {
-  if (!covered(addr, bytes, true)) {
-    if (mismatch.empty()) {
-      mismatch = "the ISS stores " + std::to_string(bytes) + " byte(s) at " + hex(addr) +
-                 " where the RTL core did not";
-    }
-    return {};
-  }
-  const unsigned shift = 8 * (addr - rtl->mem_addr);
-  const uint32_t mask = bytes >= 4 ? 0xFFFFFFFFu : ((1u << (8 * bytes)) - 1);
-  if (((rtl->mem_data >> shift) & mask) != (data & mask) && mismatch.empty()) {
-    mismatch = "store data at " + hex(addr) + ": rtl " + hex((rtl->mem_data >> shift) & mask) +
-               ", iss " + hex(data & mask);
-  }
-  return {};
-}
-
-DirectWindow LockstepChecker::ShadowBus::direct_window(BusPort port, uint32_t addr) {
-  if (port == BusPort::kInstr) return memory_.direct_window(port, addr);
-  return {};  // every data access goes through read()/write() to be checked
-}
-
-// ---- checking -----------------------------------------------------------------------------
-
-LockstepChecker::LockstepChecker(const IssConfig& config, CpuBus& memory, SimControl& control,
+LockstepChecker::LockstepChecker(const IssConfig& config, SimControl& control,
                                  RetireObserver* downstream)
-    : bus_(memory), iss_(config, bus_, irq_), control_(control), downstream_(downstream) {
+    : replay_(*this), capture_(*this), iss_(config, replay_), control_(control),
+      downstream_(downstream) {
   iss_.set_retire_observer(&capture_);
+  iss_.reset();
+  lines_.emplace_back(0, 0);
 }
 
-void LockstepChecker::diverge(const RetireRecord& rtl, const std::string& what) {
+// ---- the RTL core's side ------------------------------------------------------------------------
+
+void LockstepChecker::on_cycle(uint64_t cycle, uint32_t lines) {
+  rtl_cycle_ = cycle;
+  if (lines != lines_.back().second) lines_.emplace_back(cycle, lines);
+}
+
+void LockstepChecker::on_access(BusPort port, uint64_t cycle, uint32_t addr, unsigned bytes,
+                                bool write, uint32_t data, uint32_t wait_cycles) {
   if (diverged_) return;
-  diverged_ = true;
-  std::string msg = "lockstep divergence at instruction #" + std::to_string(rtl.order) +
-                    " (cycle " + std::to_string(rtl.cycle) + "): " + what +
-                    "\n  rtl: " + describe(rtl);
-  if (capture_.seen) msg += "\n  iss: " + describe(capture_.record);
-  control_.report_fault(rtl.cycle, msg);
+  const Access a{port, cycle, addr, bytes, write, data, wait_cycles};
+  accesses_[port_index(port)].push_back(a);
+  rtl_history_.add(a);
 }
 
 void LockstepChecker::on_retire(const RetireRecord& rtl) {
   if (diverged_) return;
-  bus_.rtl = &rtl;
-  bus_.mismatch.clear();
-  capture_.seen = false;
-  if (pending_irq_ >= 0) irq_.set_level(static_cast<unsigned>(pending_irq_), true);
-  iss_.wake(iss_.cycle());
-  const bool no_stop = false;
-  const Rv32Iss::Status status = iss_.run(iss_.cycle() + 1, &no_stop);
-  if (pending_irq_ >= 0) {
-    irq_.set_level(static_cast<unsigned>(pending_irq_), false);
-    pending_irq_ = -1;
+  rtl_records_.push_back(rtl);
+  rtl_history_.add(rtl);
+  run_iss();
+  while (!diverged_ && !rtl_records_.empty()) {
+    if (iss_records_.empty()) {
+      // The RTL core reports a record when its successor retires, or when the run ends:
+      // the ISS then still holds its own back.
+      iss_.flush_retire();
+    }
+    if (iss_records_.empty()) {
+      diverge(rtl_records_.front().cycle, "the ISS has not retired instruction #" +
+                                              std::to_string(rtl_records_.front().order) +
+                                              " by cycle " + std::to_string(rtl_cycle_));
+      return;
+    }
+    compare(rtl_records_.front(), iss_records_.front());
+    if (diverged_) return;
+    if (downstream_ != nullptr) downstream_->on_retire(rtl_records_.front());
+    rtl_records_.pop_front();
+    iss_records_.pop_front();
   }
-  if (status == Rv32Iss::Status::kStopped && !capture_.seen) {
-    diverge(rtl, "the ISS stopped: " + iss_.fault());
+}
+
+// ---- the ISS ------------------------------------------------------------------------------------
+
+void LockstepChecker::run_iss() {
+  const uint64_t limit = rtl_cycle_ + 1;  // through the cycle the RTL core is in
+  while (!stop_ && iss_.cycle() < limit) {
+    const Rv32Iss::Status status = iss_.run(limit, &stop_);
+    if (status == Rv32Iss::Status::kSleep) {
+      // Asleep until the lines change (as far as the RTL core has got).
+      uint64_t wake = limit;
+      for (const auto& [from, lines] : lines_) {
+        if (from > iss_.cycle() && from < wake) {
+          wake = from;
+          break;
+        }
+      }
+      iss_.skip_sleep_cycles(wake - iss_.cycle());
+    } else if (status == Rv32Iss::Status::kStopped) {
+      if (!diverged_) diverge(iss_.cycle(), "the ISS stopped: " + iss_.fault());
+      return;
+    }
+  }
+  for (const std::deque<Access>& q : accesses_) {
+    if (!diverged_ && !q.empty() && q.front().cycle < iss_.cycle()) {
+      diverge(q.front().cycle, "the RTL core made a request the ISS did not make: " +
+                                   describe(q.front()));
+    }
+  }
+}
+
+uint32_t LockstepChecker::Replay::irq_lines(uint64_t cycle, uint64_t* stable_until) {
+  auto& lines = checker_.lines_;
+  while (lines.size() > 1 && lines[1].first <= cycle) lines.pop_front();
+  *stable_until = lines.size() > 1 ? lines[1].first - 1 : checker_.rtl_cycle_;
+  return lines.front().first <= cycle ? lines.front().second : 0;
+}
+
+BusResult LockstepChecker::Replay::read(BusPort port, uint32_t addr, unsigned bytes,
+                                        uint32_t* data, uint64_t cycle) {
+  return answer(Access{port, cycle, addr, bytes, false, 0, 0}, data);
+}
+
+BusResult LockstepChecker::Replay::write(BusPort port, uint32_t addr, unsigned bytes,
+                                         uint32_t data, uint64_t cycle) {
+  uint32_t unused;
+  return answer(Access{port, cycle, addr, bytes, true, data, 0}, &unused);
+}
+
+BusResult LockstepChecker::Replay::answer(const Access& iss, uint32_t* data) {
+  LockstepChecker& c = checker_;
+  c.iss_history_.add(iss);
+  std::deque<Access>& q = c.accesses_[port_index(iss.port)];
+  BusResult result;
+  *data = 0;
+  if (c.diverged_) return result;
+  if (q.empty() || q.front().cycle != iss.cycle || q.front().addr != iss.addr ||
+      q.front().bytes != iss.bytes || q.front().write != iss.write ||
+      (iss.write && q.front().data != iss.data)) {
+    const std::string rtl = q.empty() ? "none yet (the RTL core is in cycle " +
+                                            std::to_string(c.rtl_cycle_) + ")"
+                                      : describe(q.front());
+    c.diverge(iss.cycle, "bus request: iss " + describe(iss) + ", rtl " + rtl);
+    return result;
+  }
+  if (q.front().wait == BusObserver::kRefused) {
+    result.ok = false;  // a bus error on the RTL core's side too
+  } else {
+    if (!iss.write) *data = q.front().data;
+    result.wait_cycles = q.front().wait;
+  }
+  q.pop_front();
+  return result;
+}
+
+void LockstepChecker::Capture::on_retire(const RetireRecord& r) {
+  checker_.iss_records_.push_back(r);
+  checker_.iss_history_.add(r);
+}
+
+// ---- checking -----------------------------------------------------------------------------------
+
+void LockstepChecker::compare(const RetireRecord& rtl, const RetireRecord& iss) {
+  const char* what = nullptr;
+  if (iss.pc != rtl.pc) {
+    what = "pc";
+  } else if (iss.insn != rtl.insn) {
+    what = "instruction bits";
+  } else if (iss.trap != rtl.trap || (rtl.trap && !rtl.interrupt && iss.cause != rtl.cause)) {
+    what = "trap";
+  } else if (iss.rd != rtl.rd || iss.rd_value != rtl.rd_value) {
+    what = "destination register";
+  } else if (iss.mem_valid != rtl.mem_valid ||
+             (rtl.mem_valid && (iss.mem_write != rtl.mem_write || iss.mem_addr != rtl.mem_addr ||
+                                iss.mem_size != rtl.mem_size || iss.mem_data != rtl.mem_data))) {
+    what = "memory access";
+  } else if (iss.interrupt != rtl.interrupt || (rtl.interrupt && iss.cause != rtl.cause)) {
+    what = "interrupt";
+  } else if (iss.next_pc != rtl.next_pc) {
+    what = "next pc";
+  } else if (iss.cycle != rtl.cycle) {
+    what = "retire cycle";
+  }
+  if (what != nullptr) {
+    diverge(rtl.cycle, std::string(what) + " of instruction #" + std::to_string(rtl.order) +
+                           "\n  rtl: cycle " + std::to_string(rtl.cycle) + " " +
+                           socsim::describe(rtl) + "\n  iss: cycle " + std::to_string(iss.cycle) +
+                           " " + socsim::describe(iss));
     return;
   }
-  if (!capture_.seen) {
-    diverge(rtl, "the ISS retired no instruction");
-    return;
-  }
-  RetireRecord& iss = capture_.record;
-  if (hardware_defined_csr(iss.insn) && iss.rd != 0) {
-    iss_.set_reg(iss.rd, rtl.rd_value);
-    iss.rd_value = rtl.rd_value;
-  }
-  if (iss.pc != rtl.pc) return diverge(rtl, "pc");
-  if (iss.insn != rtl.insn) return diverge(rtl, "instruction bits");
-  if (iss.trap != rtl.trap || (rtl.trap && iss.cause != rtl.cause)) return diverge(rtl, "trap");
-  if (iss.rd != rtl.rd || iss.rd_value != rtl.rd_value) return diverge(rtl, "destination register");
-  if (!bus_.mismatch.empty()) return diverge(rtl, bus_.mismatch);
-  if (iss.mem_valid != rtl.mem_valid ||
-      (rtl.mem_valid && (iss.mem_write != rtl.mem_write || iss.mem_addr != rtl.mem_addr ||
-                         iss.mem_size != rtl.mem_size || iss.mem_data != rtl.mem_data))) {
-    return diverge(rtl, "memory access");
-  }
-  if (!rtl.interrupt && iss.next_pc != rtl.next_pc) return diverge(rtl, "next pc");
-  if (rtl.interrupt) pending_irq_ = static_cast<int>(rtl.cause & 0x1F);
   ++checked_;
-  if (downstream_ != nullptr) downstream_->on_retire(rtl);
+}
+
+std::string LockstepChecker::History::describe() const {
+  std::string s;
+  for (size_t i = 0; i < count_; ++i) {
+    const Event& e = events_[(first_ + i) % kEvents];
+    s += "\n    ";
+    if (e.retire) {
+      s += "cycle " + std::to_string(e.record.cycle) + ": retire #" +
+           std::to_string(e.record.order) + " " + socsim::describe(e.record);
+    } else {
+      s += LockstepChecker::describe(e.access);
+    }
+  }
+  return s;
+}
+
+void LockstepChecker::diverge(uint64_t cycle, const std::string& what) {
+  if (diverged_) return;
+  diverged_ = stop_ = true;
+  std::string msg = "lockstep divergence at cycle " + std::to_string(cycle) + ": " + what;
+  msg += "\n  recent history of the RTL core:";
+  msg += rtl_history_.describe();
+  msg += "\n  recent history of the ISS:";
+  msg += iss_history_.describe();
+  control_.report_fault(cycle, msg);
 }
 
 }  // namespace socsim

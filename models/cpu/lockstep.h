@@ -1,72 +1,133 @@
-// Lockstep checking: the ISS re-executes every instruction the RTL core retires and the
-// two retire records are compared (pc, instruction, destination register and value, memory
-// access, trap). The first divergence stops the run as a simulation fault that shows both
-// records and the cycle.
+// Lockstep checking of the RTL core against the ISS, in value and in time.
 //
-// The ISS does not touch the SoC: its loads return the data the RTL core loaded (after
-// checking address and size), its stores are compared, not performed; instructions are
-// fetched from memory. Values only the hardware knows (mcycle and the other counters, mip)
-// are taken from the RTL core, and interrupts are taken by the ISS where the core took them.
+// The ISS runs beside the RTL core in its own world: the RTL core's bus traffic replayed. Every
+// access the ISS makes must be one the RTL core made, in the same cycle (port, address, size,
+// direction, store data); it gets the RTL core's answer (the loaded bytes, the wait cycles),
+// and the RTL core's interrupt lines, cycle by cycle. Every retire record is compared, its
+// cycle included (pc, instruction, destination register and value, memory access, trap,
+// interrupt). The first divergence, in value or time, stops the run as a simulation fault that
+// shows both records, or both requests, and both cores' recent history.
+//
+// The ISS never touches the SoC; it runs behind the RTL core, never past the cycle the RTL
+// core is in.
 #pragma once
 
+#include <array>
+#include <deque>
 #include <string>
 
 #include "models/common/sim_control.h"
-#include "models/cpu/cpu_bus.h"
 #include "models/cpu/iss/rv32_iss.h"
+#include "models/cpu/obi_server.h"
 #include "models/cpu/retire.h"
 
 namespace socsim {
 
-class LockstepChecker : public RetireObserver {
+class LockstepChecker : public RetireObserver, public BusObserver {
  public:
-  /// `memory` serves instruction fetches (the platform's bridge); `downstream` (optional)
-  /// receives every RTL record after it was checked.
-  LockstepChecker(const IssConfig& config, CpuBus& memory, SimControl& control,
+  /// `downstream` (optional) receives every RTL record after it was checked. The RTL core's
+  /// model must report its traffic to this checker (CpuModel::set_bus_observer).
+  LockstepChecker(const IssConfig& config, SimControl& control,
                   RetireObserver* downstream = nullptr);
 
+  // The RTL core's side.
+  void on_cycle(uint64_t cycle, uint32_t lines) override;
+  void on_access(BusPort port, uint64_t cycle, uint32_t addr, unsigned bytes, bool write,
+                 uint32_t data, uint32_t wait_cycles) override;
   void on_retire(const RetireRecord& rtl) override;
+
   uint64_t checked() const { return checked_; }
   bool diverged() const { return diverged_; }
 
  private:
-  class ShadowBus : public CpuBus {
+  struct Access {
+    BusPort port;
+    uint64_t cycle;
+    uint32_t addr;
+    unsigned bytes;
+    bool write;
+    uint32_t data;
+    uint32_t wait;
+  };
+  /// The RTL core's traffic, as the ISS's world.
+  class Replay : public CoreEnvironment, public CpuBus {
    public:
-    explicit ShadowBus(CpuBus& memory) : memory_(memory) {}
+    explicit Replay(LockstepChecker& checker) : checker_(checker) {}
+    CpuBus& bus() override { return *this; }
+    uint32_t irq_lines(uint64_t cycle, uint64_t* stable_until) override;
     BusResult read(BusPort port, uint32_t addr, unsigned bytes, uint32_t* data,
                    uint64_t cycle) override;
     BusResult write(BusPort port, uint32_t addr, unsigned bytes, uint32_t data,
                     uint64_t cycle) override;
-    DirectWindow direct_window(BusPort port, uint32_t addr) override;
-
-    const RetireRecord* rtl = nullptr;
-    std::string mismatch;  ///< the first access the RTL record does not account for
+    DirectWindow direct_window(BusPort, uint32_t) override { return DirectWindow{}; }
 
    private:
-    bool covered(uint32_t addr, unsigned bytes, bool write) const;
-    CpuBus& memory_;
+    BusResult answer(const Access& iss, uint32_t* data);
+    LockstepChecker& checker_;
   };
+  /// The ISS's records.
   class Capture : public RetireObserver {
    public:
-    void on_retire(const RetireRecord& r) override {
-      record = r;
-      seen = true;
-    }
-    RetireRecord record;
-    bool seen = false;
+    explicit Capture(LockstepChecker& checker) : checker_(checker) {}
+    void on_retire(const RetireRecord& r) override;
+
+   private:
+    LockstepChecker& checker_;
   };
 
-  void diverge(const RetireRecord& rtl, const std::string& what);
+  void run_iss();
+  void compare(const RetireRecord& rtl, const RetireRecord& iss);
+  void diverge(uint64_t cycle, const std::string& what);
+  /// A core's last events (accesses and retirements), kept as they are and described only
+  /// when the run diverges.
+  class History {
+   public:
+    void add(const Access& a) {
+      Event& e = next();
+      e.retire = false;
+      e.access = a;
+    }
+    void add(const RetireRecord& r) {
+      Event& e = next();
+      e.retire = true;
+      e.record = r;
+    }
+    std::string describe() const;
 
-  ShadowBus bus_;
-  IrqLines irq_;
-  Rv32Iss iss_;
+   private:
+    static constexpr size_t kEvents = 12;  // shown with a divergence
+    struct Event {
+      bool retire = false;
+      Access access{};
+      RetireRecord record{};
+    };
+    Event& next() {
+      Event& e = events_[(first_ + count_) % kEvents];
+      if (count_ < kEvents) {
+        ++count_;
+      } else {
+        first_ = (first_ + 1) % kEvents;
+      }
+      return e;
+    }
+    std::array<Event, kEvents> events_{};
+    size_t first_ = 0, count_ = 0;
+  };
+  static std::string describe(const Access& a);
+
+  Replay replay_;
   Capture capture_;
+  Rv32Iss iss_;
   SimControl& control_;
   RetireObserver* downstream_;
+  uint64_t rtl_cycle_ = 0;  // the cycle the RTL core is in (its accesses up to it are known)
+  std::deque<Access> accesses_[2];                         // the RTL core's, not yet replayed
+  std::deque<std::pair<uint64_t, uint32_t>> lines_;        // (from cycle, irq_i) changes
+  std::deque<RetireRecord> rtl_records_, iss_records_;     // not yet compared
+  History rtl_history_, iss_history_;
   uint64_t checked_ = 0;
   bool diverged_ = false;
-  int pending_irq_ = -1;  ///< line the ISS must take before its next instruction
+  bool stop_ = false;
 };
 
 /// One line describing a retire record, for messages and traces.

@@ -14,8 +14,10 @@
 #include "models/common/irq.h"
 #include "models/common/sim_control.h"
 #include "models/cpu/cpu_model.h"
+#include "models/cpu/obi_server.h"
 #include "models/cpu/rtl/obi_response_queue.h"
 #include "models/cpu/rtl/rtl_core.h"
+#include "models/cpu/wfi_sleep.h"
 
 namespace socsim {
 
@@ -33,6 +35,11 @@ class RtlCpu : public CpuModel, private RetireObserver {
   uint64_t cycles() const override { return core_->cycle(); }
   uint64_t instructions() const override { return core_->delivered(); }
   uint32_t pc() const override { return core_->last_delivered_pc(); }
+  bool set_bus_observer(BusObserver* observer) override {
+    bus_observer_ = observer;
+    server_.set_observer(observer);
+    return true;
+  }
   /// The identification CSRs only: the Verilated core's other CSRs are not visible.
   bool debug_read_csr(uint32_t address, uint32_t* value) override;
   std::string open_waveform(const std::string& path, uint64_t first, uint64_t end) override {
@@ -53,8 +60,6 @@ class RtlCpu : public CpuModel, private RetireObserver {
   /// Lets the sleeping core's cycles pass until a line may wake it. False when nothing in
   /// the SoC can raise one any more (a lock-up).
   bool sleep_until_interrupt();
-  /// The pending lines known not to wake the sleeping core (not enabled in mie).
-  uint32_t masked_lines(uint32_t pending);
   void on_retire(const RetireRecord&) override {}
 
   const ClockDomain& clock_;
@@ -63,13 +68,10 @@ class RtlCpu : public CpuModel, private RetireObserver {
   uint64_t quantum_;
   uint32_t hart_id_;
   std::unique_ptr<RtlCore> core_;
+  ObiServer server_;
+  BusObserver* bus_observer_ = nullptr;
   ObiResponseQueue instr_q_, data_q_;
-  DirectWindow fetch_window_, data_window_;
-  /// Cycles a pending line may take to wake the core before it counts as masked (the
-  /// CV32E40P takes two: the registered irq_i, then the sleep unit).
-  static constexpr unsigned kWakeCycles = 8;
-  uint32_t masked_irqs_ = 0;
-  unsigned masked_probe_ = 0;
+  WfiSleep sleep_;
 };
 
 }  // namespace socsim

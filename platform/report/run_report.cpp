@@ -72,7 +72,8 @@ void print_corev_end_line(std::ostream& out, const SimControl& control, const Ru
 void print_end_line(std::ostream& out, Soc& soc, const RunEnd& end) {
   const SimControl& control = soc.control();
   CpuModel& cpu = soc.cpu();
-  const std::string estimate = cpu.cycle_exact() ? "" : " [iss: estimated cycles]";
+  const std::string estimate =
+      cpu.cycle_exact() ? "" : " [iss: estimated cycles: " + cpu.estimate_reason() + "]";
   char timing[96];
   if (end.ms >= 1.0) {
     std::snprintf(timing, sizeof timing, "(%.3f ms @ %g MHz)", end.ms, end.mhz);

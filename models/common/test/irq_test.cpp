@@ -27,5 +27,20 @@ TEST(IrqLines, LevelsCombineWithScheduledLines) {
   EXPECT_EQ(irq.pending(15), 1u << 16);
 }
 
+TEST(IrqLines, StableUntilTheNextScheduledRise) {
+  IrqLines irq;
+  uint64_t until = 0;
+  EXPECT_EQ(irq.pending(5, &until), 0u);
+  EXPECT_EQ(until, IrqLines::kNever);
+  irq.schedule_rise(7, 100);
+  irq.schedule_rise(3, 200);
+  EXPECT_EQ(irq.pending(5, &until), 0u);
+  EXPECT_EQ(until, 99u);
+  EXPECT_EQ(irq.pending(100, &until), 1u << 7);
+  EXPECT_EQ(until, 199u);
+  EXPECT_EQ(irq.pending(250, &until), (1u << 7) | (1u << 3));
+  EXPECT_EQ(until, IrqLines::kNever);
+}
+
 }  // namespace
 }  // namespace socsim

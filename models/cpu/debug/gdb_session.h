@@ -10,10 +10,11 @@
 // software (Z0) and hardware (Z1) breakpoints behave alike, also in ROM.
 //
 // The register file is the one the retire trace builds (rd and its value, per instruction),
-// so it is the architectural state at the boundary on both models. On the RTL core records
-// are delivered one instruction late (rtl_core.h), so the pipeline has moved a few cycles on
-// when it stops: memory may already hold the next instruction's store. Registers can be
-// written on the ISS only; the CSRs are those the CPU model shows (CpuModel::debug_read_csr).
+// so it is the architectural state at the boundary on both models. On both CPU models records
+// are delivered one instruction late (rtl_core.h; the ISS models the same pipeline), so the
+// pipeline has moved a few cycles on when it stops: memory may already hold the next
+// instruction's store. Registers cannot be written for that reason; the CSRs are those the
+// CPU model shows (CpuModel::debug_read_csr).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // for, following the table in chapter 16 of the RISC-V unprivileged specification.
 #include <cstdint>
 
-#include "models/cpu/iss/rv32_iss.h"
+#include "models/cpu/iss/rv32_decode.h"
 
 namespace socsim {
 namespace {

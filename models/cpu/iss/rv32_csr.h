@@ -80,4 +80,32 @@ enum Event : unsigned {
   kEventCount = 16,
 };
 
+/// mcycle(h), minstret(h), mhpmcounter3..31(h) and their user read-only shadows (cycle,
+/// instret, hpmcounter3..31); time(h) is not implemented.
+constexpr bool is_counter(uint32_t addr) {
+  const uint32_t page = addr >> 8, group = (addr >> 5) & 7;
+  return (page == 0xB || page == 0xC) && (group == 0 || group == 4) && (addr & 0x1F) != 1;
+}
+
+/// The CSRs the CV32E40P has outside debug mode (COREV_PULP = 0, FPU = 0). The debug CSRs
+/// (dcsr, dpc, dscratch0/1) exist only in debug mode and are illegal here.
+constexpr bool csr_exists(uint32_t addr) {
+  if (is_counter(addr)) return true;
+  if (addr >= kMhpmevent3 && addr <= kMhpmevent31) return true;
+  if (addr >= kTselect && addr <= kTriggerLast) return true;
+  switch (addr) {
+    case kMstatus: case kMisa: case kMie: case kMtvec: case kMcountinhibit: case kMscratch:
+    case kMepc: case kMcause: case kMtval: case kMip: case kMvendorid: case kMarchid:
+    case kMimpid: case kMhartid:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// CSRs 0xC00-0xFFF are read-only: writing one is an illegal instruction.
+constexpr bool csr_read_only(uint32_t addr) { return (addr >> 10) == 3; }
+
+constexpr uint32_t kIrqMask = 0xFFFF0888u;  ///< lines that exist: 31..16, 11, 7, 3
+
 }  // namespace socsim::csr

@@ -17,28 +17,13 @@
 #include <string>
 #include <vector>
 
+#include "models/cpu/obi.h"
 #include "models/cpu/retire.h"
 
 class Vrv_core_sim;
 class VerilatedContext;
 
 namespace socsim {
-
-/// Inputs of one OBI port for one cycle.
-struct ObiInputs {
-  bool gnt = false;
-  bool rvalid = false;
-  uint32_t rdata = 0;
-};
-
-/// A request on one OBI port in the current cycle.
-struct ObiRequest {
-  bool req = false;
-  bool we = false;
-  uint8_t be = 0;
-  uint32_t addr = 0;
-  uint32_t wdata = 0;
-};
 
 /// Static inputs of the core (the CV32E40P top-level configuration pins).
 struct RtlCoreConfig {

@@ -1,11 +1,17 @@
-// rv_harness: runs a bare-metal RISC-V ELF on the Verilated core in the bare harness
-// (core-v-verif memory map, see bare_harness.h) and exits with the firmware's exit value.
+// rv_harness: runs a bare-metal RISC-V ELF on the Verilated core (or, with --core iss, on the
+// ISS) in the bare harness (core-v-verif memory map, see models/cpu/bare/bare_system.h) and
+// exits with the firmware's exit value.
 //
-//   rv_harness <elf> [--max-cycles N] [--trace] [--bus-trace FILE] [--random-waits SEED]
+//   rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]
+//              [--random-waits SEED] [--check-memo]
+//
+// --check-memo (ISS): every span the ISS's memo would skip is simulated too and compared; a
+// difference ends the run with status 3 and says where (models/cpu/iss_timing/cv32e40p_memo.cpp).
 //
 // Console output goes to stdout; the last line is "rv_harness: exit <value> after <N> cycles".
 // Exit status: the firmware's exit value (low 8 bits); 124 if --max-cycles passed first; 3 if the
-// core broke the OBI protocol (checked with --random-waits); 2 on usage or ELF errors.
+// core broke the OBI protocol (checked with --random-waits) or the ISS's memo check failed; 2 on
+// usage or ELF errors.
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +19,7 @@
 #include <iostream>
 #include <string>
 
+#include "models/cpu/bare/iss_bare_harness.h"
 #include "models/cpu/rtl/bare_harness.h"
 
 namespace {
@@ -38,9 +45,24 @@ class TracePrinter : public socsim::RetireObserver {
   }
 };
 
+// Loads `elf` into `harness` and runs it; false (message printed) if the ELF cannot be loaded.
+template <class Harness>
+bool run_program(Harness& harness, const std::string& elf, socsim::RetireObserver* trace,
+                 socsim::RunResult* result) {
+  std::string error;
+  if (!harness.load_elf(elf, &error)) {
+    std::fprintf(stderr, "rv_harness: %s\n", error.c_str());
+    return false;
+  }
+  if (trace != nullptr) harness.set_retire_observer(trace);
+  *result = harness.run();
+  return true;
+}
+
 int usage() {
   std::fprintf(stderr,
-               "usage: rv_harness <elf> [--max-cycles N] [--trace] [--bus-trace FILE] [--random-waits SEED]\n");
+               "usage: rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]"
+               " [--random-waits SEED] [--check-memo]\n");
   return 2;
 }
 
@@ -52,15 +74,22 @@ int main(int argc, char** argv) {
   std::string elf;
   bool trace = false;
   std::string bus_trace_path;
+  std::string core = "rtl";
+  bool check_memo = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--max-cycles" && i + 1 < argc) {
+    if (arg == "--core" && i + 1 < argc) {
+      core = argv[++i];
+      if (core != "rtl" && core != "iss") return usage();
+    } else if (arg == "--max-cycles" && i + 1 < argc) {
       options.max_cycles = std::strtoull(argv[++i], nullptr, 0);
     } else if (arg == "--random-waits" && i + 1 < argc) {
       options.random_waits = true;
       options.seed = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 0));
     } else if (arg == "--bus-trace" && i + 1 < argc) {
       bus_trace_path = argv[++i];
+    } else if (arg == "--check-memo") {
+      check_memo = true;
     } else if (arg == "--trace") {
       trace = true;
     } else if (arg == "--help" || arg == "-h") {
@@ -85,21 +114,26 @@ int main(int argc, char** argv) {
     }
     options.bus_trace = &bus_trace;
   }
-  socsim::BareHarness harness(options);
-  std::string error;
-  if (!harness.load_elf(elf, &error)) {
-    std::fprintf(stderr, "rv_harness: %s\n", error.c_str());
-    return 2;
-  }
   TracePrinter printer;
-  if (trace) {
-    harness.core().set_retire_observer(&printer);
+  socsim::RetireObserver* observer = trace ? &printer : nullptr;
+  socsim::RunResult result;
+  if (core == "iss") {
+    socsim::IssBareHarness harness(options);
+    harness.iss().timing().set_memo_check(check_memo);
+    if (!run_program(harness, elf, observer, &result)) return 2;
+  } else {
+    socsim::BareHarness harness(options);
+    if (!run_program(harness, elf, observer, &result)) return 2;
   }
-  const socsim::RunResult result = harness.run();
   std::cout.flush();
   if (!result.protocol_error.empty()) {
     std::printf("rv_harness: OBI protocol error after %" PRIu64 " cycles: %s\n", result.cycles,
                 result.protocol_error.c_str());
+    return 3;
+  }
+  if (!result.fault.empty()) {
+    std::printf("rv_harness: fault after %" PRIu64 " cycles: %s\n", result.cycles,
+                result.fault.c_str());
     return 3;
   }
   if (!result.exited) {

@@ -1,4 +1,5 @@
-// Test support for the ISS: a flat memory bus and a tiny RV32 encoder.
+// Test support for the ISS: a flat memory bus, an environment with one scheduled interrupt
+// rise, and a tiny RV32 encoder.
 #pragma once
 
 #include <cstring>
@@ -12,8 +13,9 @@ namespace socsim::test {
 class FlatBus : public CpuBus {
  public:
   explicit FlatBus(uint32_t size) : mem(size, 0) {}
-  BusResult read(BusPort, uint32_t addr, unsigned bytes, uint32_t* data, uint64_t) override {
+  BusResult read(BusPort port, uint32_t addr, unsigned bytes, uint32_t* data, uint64_t) override {
     ++bus_reads;
+    if (port == BusPort::kData) ++data_reads;
     if (addr + bytes > mem.size()) return {false, 0};
     uint32_t v = 0;
     std::memcpy(&v, &mem[addr], bytes);
@@ -24,6 +26,7 @@ class FlatBus : public CpuBus {
     ++bus_writes;
     if (addr == kExitAddr) {
       exit_value = static_cast<int>(data);
+      exited = true;
       return {true, 0};
     }
     if (addr + bytes > mem.size()) return {false, 0};
@@ -52,7 +55,29 @@ class FlatBus : public CpuBus {
   bool use_dmi = true;
   uint32_t wait = 0;
   int exit_value = -1;
-  unsigned bus_reads = 0, bus_writes = 0;
+  bool exited = false;
+  unsigned bus_reads = 0, data_reads = 0, bus_writes = 0;
+};
+
+/// FlatBus behind both ports; interrupt lines `level`, plus `rise_mask` from cycle `rise_at`.
+class TestEnvironment : public CoreEnvironment {
+ public:
+  explicit TestEnvironment(FlatBus& bus) : bus_(bus) {}
+  CpuBus& bus() override { return bus_; }
+  uint32_t irq_lines(uint64_t cycle, uint64_t* stable_until) override {
+    if (cycle >= rise_at) {
+      *stable_until = ~uint64_t(0);
+      return level | rise_mask;
+    }
+    *stable_until = rise_at - 1;
+    return level;
+  }
+  uint32_t level = 0;
+  uint32_t rise_mask = 0;
+  uint64_t rise_at = ~uint64_t(0);
+
+ private:
+  FlatBus& bus_;
 };
 
 // RV32 encoders (register numbers, immediates as in assembly).

@@ -1,0 +1,92 @@
+#include "models/cpu/iss_timing/cv32e40p_control.h"
+
+#include "models/cpu/iss/rv32_csr.h"
+
+namespace socsim::cv32e40p {
+namespace {
+
+// Operand use of each instruction class in the CV32E40P's decoder.
+enum Reads : uint8_t { kNoRegs = 0, kRs1 = 1, kRs1Rs2 = 3 };
+
+struct Row {
+  Unit unit;
+  Xfer xfer;
+  Sys sys;
+  uint8_t reads;
+  bool rd_we;
+};
+
+// Indexed by Op.
+constexpr Row row(Op op) {
+  switch (op) {
+    case Op::kLui: case Op::kAuipc: return {Unit::kAlu, Xfer::kNone, Sys::kNone, kNoRegs, true};
+    case Op::kJal: return {Unit::kAlu, Xfer::kJal, Sys::kNone, kNoRegs, true};
+    case Op::kJalr: return {Unit::kAlu, Xfer::kJalr, Sys::kNone, kRs1, true};
+    case Op::kBeq: case Op::kBne: case Op::kBlt: case Op::kBge: case Op::kBltu: case Op::kBgeu:
+      return {Unit::kAlu, Xfer::kBranch, Sys::kNone, kRs1Rs2, false};
+    case Op::kLb: case Op::kLh: case Op::kLw: case Op::kLbu: case Op::kLhu:
+      return {Unit::kLsu, Xfer::kNone, Sys::kNone, kRs1, false};
+    case Op::kSb: case Op::kSh: case Op::kSw:
+      return {Unit::kLsu, Xfer::kNone, Sys::kNone, kRs1Rs2, false};
+    case Op::kAddi: case Op::kSlti: case Op::kSltiu: case Op::kXori: case Op::kOri: case Op::kAndi:
+    case Op::kSlli: case Op::kSrli: case Op::kSrai:
+      return {Unit::kAlu, Xfer::kNone, Sys::kNone, kRs1, true};
+    case Op::kAdd: case Op::kSub: case Op::kSll: case Op::kSlt: case Op::kSltu: case Op::kXor:
+    case Op::kSrl: case Op::kSra: case Op::kOr: case Op::kAnd:
+      return {Unit::kAlu, Xfer::kNone, Sys::kNone, kRs1Rs2, true};
+    case Op::kMul: case Op::kMulh: case Op::kMulhsu: case Op::kMulhu:
+      return {Unit::kMul, Xfer::kNone, Sys::kNone, kRs1Rs2, true};
+    case Op::kDiv: case Op::kDivu: case Op::kRem: case Op::kRemu:
+      return {Unit::kDiv, Xfer::kNone, Sys::kNone, kRs1Rs2, true};
+    case Op::kFence: case Op::kFenceI: return {Unit::kNone, Xfer::kNone, Sys::kFence, kNoRegs, false};
+    case Op::kEcall: return {Unit::kNone, Xfer::kNone, Sys::kEcall, kNoRegs, false};
+    case Op::kEbreak: return {Unit::kNone, Xfer::kNone, Sys::kEbreak, kNoRegs, false};
+    case Op::kMret: return {Unit::kNone, Xfer::kNone, Sys::kMret, kNoRegs, false};
+    case Op::kWfi: return {Unit::kNone, Xfer::kNone, Sys::kWfi, kNoRegs, false};
+    case Op::kCsrrw: case Op::kCsrrs: case Op::kCsrrc:
+      return {Unit::kCsr, Xfer::kNone, Sys::kNone, kRs1, true};
+    case Op::kCsrrwi: case Op::kCsrrsi: case Op::kCsrrci:
+      return {Unit::kCsr, Xfer::kNone, Sys::kNone, kNoRegs, true};
+    case Op::kIllegal: break;
+  }
+  return {Unit::kNone, Xfer::kNone, Sys::kIllegal, kNoRegs, false};
+}
+
+}  // namespace
+
+bool is_status_csr(uint32_t addr) {
+  if (csr::is_counter(addr)) return true;
+  if (addr >= csr::kMhpmevent3 && addr <= csr::kMhpmevent31) return true;
+  switch (addr) {
+    case csr::kMstatus: case csr::kMepc: case csr::kMtvec: case csr::kMcause:
+    case csr::kMcountinhibit:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Control control_of(const DecodedInsn& d) {
+  const Row r = row(d.op);
+  Control c;
+  c.unit = r.unit;
+  c.xfer = r.xfer;
+  c.sys = r.sys;
+  c.rd = d.rd;
+  c.rs1 = d.rs1;
+  c.rs2 = d.rs2;
+  if ((r.reads & kRs1) && d.rs1 != 0) c.reads |= 1u << d.rs1;
+  if ((r.reads & 2) && d.rs2 != 0) c.reads |= 1u << d.rs2;
+  c.rd_we = r.rd_we;
+  c.mem_load = d.op >= Op::kLb && d.op <= Op::kLhu;
+  c.mem_store = d.op >= Op::kSb && d.op <= Op::kSw;
+  c.mulh = d.op == Op::kMulh || d.op == Op::kMulhsu || d.op == Op::kMulhu;
+  c.csr_access = (d.bits & 0x7F) == 0x73 && ((d.bits >> 12) & 7) != 0;
+  c.compressed = d.length == 2;
+  if (r.unit == Unit::kCsr && is_status_csr(static_cast<uint32_t>(d.imm))) c.sys = Sys::kCsrStatus;
+  c.counts = !is_trap(c.sys);
+  c.wb_rd = (c.rd_we || c.mem_load) && c.counts ? c.rd : 0;
+  return c;
+}
+
+}  // namespace socsim::cv32e40p

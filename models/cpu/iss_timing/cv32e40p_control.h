@@ -1,0 +1,55 @@
+// What the CV32E40P's decoder tells its pipeline control about an instruction (the fields of
+// rv_pkg::decode_t the stall, flush and forwarding logic use), derived from the ISS's decode.
+// Timing only: the semantics are the ISS's (models/cpu/iss/rv32_hart.h).
+#pragma once
+
+#include <cstdint>
+
+#include "models/cpu/iss/rv32_decode.h"
+
+namespace socsim::cv32e40p {
+
+/// The EX unit an instruction occupies.
+enum class Unit : uint8_t { kAlu, kMul, kDiv, kLsu, kCsr, kNone };
+/// Control transfers: jumps are taken in ID, branches resolve in EX.
+enum class Xfer : uint8_t { kNone, kJal, kJalr, kBranch };
+/// Instructions the controller handles by stopping the fetch and flushing the pipeline.
+enum class Sys : uint8_t { kNone, kIllegal, kEcall, kEbreak, kMret, kWfi, kFence, kCsrStatus };
+
+struct Control {
+  Unit unit = Unit::kNone;
+  Xfer xfer = Xfer::kNone;
+  Sys sys = Sys::kIllegal;
+  uint8_t rd = 0, rs1 = 0, rs2 = 0;  ///< the register fields, whatever the format
+  uint32_t reads = 0;       ///< registers read in ID (bit n: xn; x0 never)
+  bool rd_we = false;       ///< written from EX (ALU, mul, div, CSR, link), x0 included
+  bool mem_load = false;
+  bool mem_store = false;
+  bool mulh = false;        ///< mulh, mulhsu, mulhu: 5 cycles in EX
+  bool csr_access = false;  ///< a SYSTEM instruction with funct3 != 0 (also an illegal one)
+  bool compressed = false;
+  bool counts = false;      ///< counts as an instruction (INSTR event): not illegal/ecall/ebreak
+  uint8_t wb_rd = 0;        ///< the register WB reports (written from EX or by a load), or 0
+};
+
+/// Illegal instructions, ecall and ebreak trap (they do not count as instructions).
+inline bool is_trap(Sys sys) { return sys == Sys::kIllegal || sys == Sys::kEcall || sys == Sys::kEbreak; }
+/// The exception cause of a trapping instruction (mcause).
+inline uint32_t trap_cause(Sys sys) { return sys == Sys::kIllegal ? 2 : sys == Sys::kEcall ? 11 : 3; }
+
+/// The decoder's outputs for `d` (the CV32E40P decoder, rtl/rv_decoder.sv of socsim's core).
+Control control_of(const DecodedInsn& d);
+
+/// A status CSR access flushes the pipeline (4 cycles): mstatus, mepc, mtvec, mcause,
+/// mcountinhibit, every counter and mhpmevent.
+bool is_status_csr(uint32_t addr);
+
+/// Cycles the divider takes for `divisor`: 3 + clz(divisor) unsigned or non-negative; for a
+/// negative signed divisor 2 + its leading ones. The dividend never matters.
+inline unsigned divide_cycles(uint32_t divisor, bool is_signed) {
+  const auto clz = [](uint32_t v) { return v != 0 ? static_cast<unsigned>(__builtin_clz(v)) : 32u; };
+  if (is_signed && static_cast<int32_t>(divisor) < 0) return 2 + clz(~divisor);
+  return 3 + clz(divisor);
+}
+
+}  // namespace socsim::cv32e40p

@@ -1,0 +1,77 @@
+// The CV32E40P decoder's view of instructions (what the pipeline control uses) and the
+// divider's latency rule, against the CV32E40P facts (rtl/README.md, timing table).
+#include "models/cpu/iss_timing/cv32e40p_control.h"
+
+#include <gtest/gtest.h>
+
+#include "models/cpu/iss/rv32_csr.h"
+#include "models/cpu/iss/test/iss_test_support.h"
+
+namespace socsim::cv32e40p {
+namespace {
+
+using namespace socsim::test;
+
+Control of(uint32_t raw) { return control_of(decode(raw)); }
+
+TEST(Cv32e40pControl, DividerLatency) {
+  // unsigned, or a non-negative divisor: 3 + clz(divisor)
+  EXPECT_EQ(divide_cycles(0x80000000u, false), 3u);
+  EXPECT_EQ(divide_cycles(3, false), 33u);
+  EXPECT_EQ(divide_cycles(1, true), 34u);
+  EXPECT_EQ(divide_cycles(0, true), 35u);
+  // a negative signed divisor: 2 + leading ones
+  EXPECT_EQ(divide_cycles(static_cast<uint32_t>(-1), true), 34u);
+  EXPECT_EQ(divide_cycles(static_cast<uint32_t>(-3), true), 32u);
+  EXPECT_EQ(divide_cycles(0x80000000u, true), 3u);
+  // ... but unsigned division by the same bits: 3 + clz
+  EXPECT_EQ(divide_cycles(static_cast<uint32_t>(-1), false), 3u);
+}
+
+TEST(Cv32e40pControl, StatusCsrsFlush) {
+  EXPECT_EQ(of(csrrs(1, csr::kMstatus, 0)).sys, Sys::kCsrStatus);
+  EXPECT_EQ(of(csrrs(1, csr::kMcycle, 0)).sys, Sys::kCsrStatus);
+  EXPECT_EQ(of(csrrs(1, csr::kCycle, 0)).sys, Sys::kCsrStatus);
+  EXPECT_EQ(of(csrrw(0, csr::kMhpmevent3, 1)).sys, Sys::kCsrStatus);
+  EXPECT_EQ(of(csrrs(1, csr::kMscratch, 0)).sys, Sys::kNone);
+  EXPECT_EQ(of(csrrs(1, csr::kMie, 0)).sys, Sys::kNone);
+  EXPECT_EQ(of(csrrs(1, csr::kMhartid, 0)).unit, Unit::kCsr);
+}
+
+TEST(Cv32e40pControl, IllegalOnesReadNothing) {
+  // dcsr exists only in debug mode; a write to a read-only CSR; time is not implemented
+  for (uint32_t raw : {csrrs(1, 0x7B0, 0), csrrw(0, csr::kMhartid, 1), csrrs(1, csr::kTime, 0),
+                       0xFFFFFFFFu}) {
+    const Control c = of(raw);
+    EXPECT_EQ(c.sys, Sys::kIllegal) << std::hex << raw;
+    EXPECT_EQ(c.reads, 0u);
+    EXPECT_FALSE(c.rd_we);
+    EXPECT_FALSE(c.counts);
+  }
+  EXPECT_TRUE(of(csrrs(1, 0x7B0, 0)).csr_access);  // an illegal CSR access is still one
+  EXPECT_FALSE(of(0xFFFFFFFFu).csr_access);
+}
+
+TEST(Cv32e40pControl, OperandUse) {
+  const Control jalr = of(i_type(0, 5, 0, 1, 0x67));
+  EXPECT_EQ(jalr.xfer, Xfer::kJalr);
+  EXPECT_EQ(jalr.reads, 1u << 5);
+  EXPECT_TRUE(jalr.rd_we);
+  const Control cjr = of(0x8282);  // c.jr x5
+  EXPECT_EQ(cjr.xfer, Xfer::kJalr);
+  EXPECT_EQ(cjr.reads, 1u << 5);
+  EXPECT_TRUE(cjr.compressed);
+  EXPECT_EQ(of(sw(7, 6, 0)).reads, (1u << 6) | (1u << 7));
+  EXPECT_FALSE(of(sw(7, 6, 0)).rd_we);
+  EXPECT_EQ(of(csrrwi(1, csr::kMscratch, 3)).reads, 0u);  // the immediate is not a register
+  EXPECT_TRUE(of(kNop).rd_we);                           // x0 too: the write-after-write rule
+  EXPECT_EQ(of(kNop).reads, 0u);                         // x0 is never a dependency
+  EXPECT_TRUE(of(mul_op(1, 3, 1, 2)).mulh);
+  EXPECT_EQ(of(mul_op(5, 3, 1, 2)).unit, Unit::kDiv);
+  EXPECT_EQ(of(kWfi).sys, Sys::kWfi);
+  EXPECT_FALSE(of(kEcall).counts);
+  EXPECT_TRUE(of(kMret).counts);
+}
+
+}  // namespace
+}  // namespace socsim::cv32e40p
