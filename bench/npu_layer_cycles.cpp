@@ -9,7 +9,7 @@
 // ceil((H - K + S) / S) as SCALE-Sim computes them). A name containing "DP" is a depthwise
 // layer of `channels` channels. Exit status 2 for a bad argument, file or row.
 #include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -20,6 +20,7 @@
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_config.h"
 #include "models/npu/npu_functional.h"
+#include "models/npu/test/conv_layer.h"
 
 namespace {
 
@@ -66,28 +67,8 @@ std::vector<TopologyRow> read_topology(const std::string& path) {
 }
 
 npu::LayerDescriptor descriptor(const TopologyRow& r) {
-  const bool dw = r.name.find("DP") != std::string::npos;
-  const uint32_t cout = dw ? r.c : r.m, groups = dw ? r.c : 1;
-  const uint32_t ho = (r.h - r.kh + r.stride - 1) / r.stride + 1;
-  const uint32_t wo = (r.w - r.kw + r.stride - 1) / r.stride + 1;
-  npu::LayerDescriptor d;
-  std::memset(&d, 0, sizeof d);
-  d.op = npu::kOpConv;
-  d.dtype = npu::kDtypeInt8;
-  const uint32_t in[4] = {1, r.c, r.h, r.w}, wt[4] = {cout, r.c / groups, r.kh, r.kw},
-                 out[4] = {1, cout, ho, wo};
-  std::memcpy(d.in_shape, in, sizeof in);
-  std::memcpy(d.in1_shape, wt, sizeof wt);
-  std::memcpy(d.out_shape, out, sizeof out);
-  const int32_t s = static_cast<int32_t>(r.stride);
-  // SCALE-Sim rounds the output up: pad the bottom and right so the last window fits.
-  const int32_t pad_b = static_cast<int32_t>((ho - 1) * r.stride + r.kh - r.h);
-  const int32_t pad_r = static_cast<int32_t>((wo - 1) * r.stride + r.kw - r.w);
-  const int32_t args[13] = {s, s, 0, 0, pad_b, pad_r, 1, 1, static_cast<int32_t>(groups),
-                            0, 0, -128, 127};
-  std::memcpy(d.args, args, sizeof args);
-  d.arg_count = 13;
-  return d;
+  return scalesim_conv_layer(r.h, r.w, r.kh, r.kw, r.c, r.m, r.stride,
+                             r.name.find("DP") != std::string::npos);
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ def main(argv=None) -> int:
 
     fig, ax = plt.subplots(figsize=(8, 5.5))
     intensity = [2 * l["macs"] / max(1, l["read_bytes"] + l["write_bytes"]) for l in layers]
-    achieved = [2 * l["macs"] / (l["total_cycles"] / clock) for l in layers]
+    achieved = [2 * l["macs"] / (l["elapsed_cycles"] / clock) for l in layers]
     colours = ["tab:red" if l["bound"] == "bandwidth" else "tab:blue" for l in layers]
     ax.scatter(intensity, achieved, c=colours, s=18, zorder=3)
     lo = min(intensity + [1.0]) / 2

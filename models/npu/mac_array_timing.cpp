@@ -308,6 +308,7 @@ void plan_array_layer(const NpuConfig& c, const NpuConvView& v, LayerPlan* plan)
   plan->uses_array = true;
   const std::vector<CoreShare> shares = split_channels(c, v.cout, block, v.groups == 1 || v.depthwise);
   plan->cores_used = static_cast<uint32_t>(shares.size());
+  for (const CoreShare& s : shares) plan->core_work.push_back(s.count);
   const uint64_t mr = shares.front().count;
   const ConvTiling t = choose_conv_tiling(c, v, mr, b, block, al.conv_input);
   plan->tile_m = static_cast<uint32_t>(t.tm);
@@ -346,6 +347,7 @@ void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* p
   const ConvView v{n, ch, vv.hin, win, ch, ho, wo, kh, kw, vv.stride, vv.pad_t, 1, 1, false};
   const std::vector<CoreShare> shares = split_channels(c, ch, block, true);
   plan->cores_used = static_cast<uint32_t>(shares.size());
+  for (const CoreShare& s : shares) plan->core_work.push_back(s.count);
   const uint64_t operands = binary ? 2 : 1;
   // Output rows per tile: as many as fit, channels halved if one row does not fit.
   uint64_t tc = shares.front().count, th = c.tiling ? 0 : ho;

@@ -52,6 +52,7 @@ struct LayerPlan {
   bool uses_array = false;      ///< true for convolutions and fully connected layers
   uint64_t macs = 0;            ///< real multiply-accumulates
   uint32_t cores_used = 1;
+  std::vector<uint64_t> core_work;  ///< channels of each core used
   // Array mapping of the largest core share (for reports and tests).
   uint64_t s_r = 0, s_c = 0, t = 0;  ///< SCALE-Sim operand sizes, aligned, whole layer
   uint32_t tile_m = 0, tile_n = 0, tile_rows = 0;  ///< output channels, input channels, rows
