@@ -14,7 +14,8 @@ Checks:
     list, and what it adds is the backend's set-up (patching the descriptors' addresses,
     the register writes, waking up): at most --overhead-base + --overhead-per-layer x layers
     CPU cycles;
-  - scripts/npu_roofline.py draws the layers into a non-empty PNG.
+  - scripts/npu_roofline.py draws the layers into a non-empty PNG, none above the roof
+    (the array's peak, the DDR preset's peak bandwidth).
 """
 
 import argparse
@@ -122,6 +123,7 @@ def run_checks(args):
                            os.path.join(args.out_dir, "npu_layers.json"), "-o", png],
                           capture_output=True, text=True)
     check(plot.returncode == 0, f"npu_roofline.py exited {plot.returncode}: {plot.stderr}")
+    check("above the roof" not in plot.stderr, plot.stderr)
     with open(png, "rb") as f:
         head = f.read(8)
     check(head == b"\x89PNG\r\n\x1a\n" and os.path.getsize(png) > 10000,
