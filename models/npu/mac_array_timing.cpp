@@ -452,6 +452,12 @@ ScheduleTimes schedule_layer(const NpuConfig& config, const LayerPlan& plan, uin
   return times;
 }
 
+double rknn_mac_usage(const NpuConfig& config, uint64_t macs, uint32_t cores_used,
+                      uint64_t elapsed_cycles) {
+  const double peak = config.throughput[0] * config.rows * config.columns * cores_used;
+  return elapsed_cycles ? static_cast<double>(macs) / (peak * elapsed_cycles) : 0.0;
+}
+
 NpuDmaFn ideal_dma(const NpuConfig& config) {
   auto free_at = std::make_shared<uint64_t>(0);
   const uint64_t rate = config.dma.bytes_per_cycle;

@@ -121,6 +121,10 @@ using NpuDmaFn = std::function<NpuDmaSpan(uint64_t start, NpuStream stream, uint
 ScheduleTimes schedule_layer(const NpuConfig& config, const LayerPlan& plan, uint64_t start,
                              const NpuDmaFn& dma);
 
+/// RKNN's MacUsage (0..1): MACs / (elapsed cycles x MACs per cycle of the cores used).
+double rknn_mac_usage(const NpuConfig& config, uint64_t macs, uint32_t cores_used,
+                      uint64_t elapsed_cycles);
+
 /// A DMA limited only by the engine's issue rate (bytes_per_cycle), zero latency: the
 /// stand-alone estimate when there is no bus.
 NpuDmaFn ideal_dma(const NpuConfig& config);

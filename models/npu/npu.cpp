@@ -304,10 +304,7 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   r.elapsed_cycles = times.end - layer_start;
   r.read_bytes = plan.read_bytes + kDescriptorSize;
   r.write_bytes = plan.write_bytes;
-  // RKNN: MACs / (Time x one core's MACs per cycle), here per core the layer used.
-  const double peak = config_.throughput[0] * config_.rows * config_.columns * plan.cores_used;
-  r.mac_usage =
-      r.elapsed_cycles ? static_cast<double>(r.macs) / (peak * r.elapsed_cycles) : 0.0;
+  r.mac_usage = rknn_mac_usage(config_, r.macs, plan.cores_used, r.elapsed_cycles);
   layers_.push_back(r);
   *now = times.end;
   return kNpuOk;

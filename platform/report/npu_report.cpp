@@ -1,5 +1,7 @@
 #include "platform/report/npu_report.h"
 
+#include "platform/report/npu_advice.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -96,6 +98,21 @@ std::vector<Row> rows_of(const NpuReportInput& in) {
     rows.push_back(r);
   }
   return rows;
+}
+
+// The records of the last frame.
+std::vector<NpuLayerRecord> last_frame_layers(const NpuReportInput& in) {
+  const auto& layers = in.npu->layers();
+  const std::vector<uint32_t> frames = frames_of(layers);
+  std::vector<NpuLayerRecord> out;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    if (frames[i] == frames.back()) out.push_back(layers[i]);
+  }
+  return out;
+}
+
+std::vector<NpuFinding> findings_of(const NpuReportInput& in) {
+  return npu_findings(in.npu->config(), last_frame_layers(in), in.cpu_ops, in.cpu_mhz);
 }
 
 std::string fmt(const char* f, double v) {
@@ -213,6 +230,7 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
       << fmt("%.1f", t_kb) << " (touched, before buffer reuse), other (command list) "
       << fmt("%.1f", o_kb) << ", total " << fmt("%.1f", w_kb + t_kb + o_kb) << "\n";
   (void)total_cycles;
+  print_npu_findings(out, findings_of(in));
 }
 
 nlohmann::json npu_report_json(const NpuReportInput& in) {
@@ -267,7 +285,8 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
           {"measured_ddr_bytes_per_s",
            ddr_cycles ? bytes / (ddr_cycles / (c.clock_mhz * 1e6)) : 0.0},
           {"layers", layers},
-          {"cpu_operators", cpu}};
+          {"cpu_operators", cpu},
+          {"advice", npu_findings_json(findings_of(in))}};
 }
 
 void write_npu_report_csv(std::ostream& out, const NpuReportInput& in) {

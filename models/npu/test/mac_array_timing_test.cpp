@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
+#include <vector>
 
 #include "models/npu/npu_functional.h"
 #include "models/npu/test/conv_layer.h"
@@ -278,6 +281,55 @@ TEST(Rk3588Calibration, DdrCyclesOfTheComputeBoundRowWithinTenPercent) {
     if (i == 0) EXPECT_NEAR(double(ddr) / row.ddr, 1.0, 0.10) << ddr;
   }
 }
+
+}  // namespace
+}  // namespace socsim
+
+namespace socsim {
+namespace {
+
+// The scalesim-32x32 preset against SCALE-Sim v3 (PyPI scalesim 3.0.0, 32 x 32 array,
+// stall-free scratchpads): the conv layers of the models in the
+// figures bench/npu_vs_scalesim.py writes (models/npu/test/data/scalesim_v3_<model>.csv:
+// SCALE-Sim's last-cycle index + 1, times the channels of a depthwise "DP" layer). Exact:
+// 0 cycles difference for every layer and dataflow.
+class ScaleSimCompatible : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ScaleSimCompatible, EveryLayerAndDataflowExact) {
+  const std::string path =
+      std::string(SOCSIM_SOURCE_DIR) + "/models/npu/test/data/scalesim_v3_" + GetParam() + ".csv";
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << path;
+  NpuConfig c = load_npu_preset(kConfigs + "/npu/scalesim-32x32.yaml");
+  const NpuDataflow flows[3] = {kWs, kOs, kIs};
+  std::string line;
+  std::getline(in, line);  // header
+  int layers = 0;
+  while (std::getline(in, line)) {
+    std::stringstream ss(line);
+    std::string name, cell;
+    std::getline(ss, name, ',');
+    std::vector<uint64_t> v;
+    while (std::getline(ss, cell, ',')) v.push_back(std::stoull(cell));
+    ASSERT_EQ(v.size(), 10u) << line;
+    const npu::LayerDescriptor d =
+        scalesim_conv_layer(static_cast<uint32_t>(v[0]), static_cast<uint32_t>(v[1]),
+                            static_cast<uint32_t>(v[2]), static_cast<uint32_t>(v[3]),
+                            static_cast<uint32_t>(v[4]), static_cast<uint32_t>(v[5]),
+                            static_cast<uint32_t>(v[6]), name.find("DP") != std::string::npos);
+    ASSERT_EQ(validate_layer(d), npu::kNpuOk) << line;
+    for (int f = 0; f < 3; ++f) {
+      c.dataflow = flows[f];
+      EXPECT_EQ(plan_layer(c, d).compute_cycles, v[7 + f])
+          << GetParam() << " " << name << " " << to_string(flows[f]);
+    }
+    ++layers;
+  }
+  EXPECT_GT(layers, 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, ScaleSimCompatible,
+                         ::testing::Values("mobilenet_v2"));
 
 }  // namespace
 }  // namespace socsim
