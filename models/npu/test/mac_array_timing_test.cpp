@@ -329,7 +329,7 @@ TEST_P(ScaleSimCompatible, EveryLayerAndDataflowExact) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, ScaleSimCompatible,
-                         ::testing::Values("mobilenet_v2"));
+                         ::testing::Values("mobilenet_v2", "resnet18"));
 
 }  // namespace
 }  // namespace socsim
