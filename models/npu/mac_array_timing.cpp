@@ -9,9 +9,26 @@ namespace socsim {
 
 using namespace npu;
 
-uint64_t systolic_cycles(uint64_t rows, uint64_t cols, uint64_t s_r, uint64_t s_c, uint64_t t) {
-  if (s_r == 0 || s_c == 0 || t == 0) return 0;
-  return (2 * rows + cols + t - 2) * ((s_r + rows - 1) / rows) * ((s_c + cols - 1) / cols);
+ArrayOperands array_operands(NpuDataflow dataflow, uint64_t window, uint64_t filters,
+                             uint64_t pixels) {
+  switch (dataflow) {
+    case NpuDataflow::kWeightStationary: return {window, filters, pixels};
+    case NpuDataflow::kOutputStationary: return {pixels, filters, window};
+    case NpuDataflow::kInputStationary: return {window, pixels, filters};
+  }
+  return {};
+}
+
+uint64_t fold_fill_cycles(NpuDataflow dataflow, uint64_t rows, uint64_t cols) {
+  const uint64_t skew = rows + cols - 2;
+  return dataflow == NpuDataflow::kOutputStationary ? skew : rows + skew;
+}
+
+uint64_t systolic_cycles(NpuDataflow dataflow, uint64_t rows, uint64_t cols,
+                         const ArrayOperands& op) {
+  if (op.s_r == 0 || op.s_c == 0 || op.t == 0) return 0;
+  return (fold_fill_cycles(dataflow, rows, cols) + op.t) * ((op.s_r + rows - 1) / rows) *
+         ((op.s_c + cols - 1) / cols);
 }
 
 namespace {
@@ -99,16 +116,56 @@ struct ConvTiling {
   uint64_t buffer = 0;
 };
 
-uint64_t array_cycles(const NpuConfig& c, const ConvView& v, double throughput, uint64_t m_a,
-                      uint64_t n_a, uint64_t pixels) {
-  const uint64_t window = v.depthwise ? v.kh * v.kw : v.kh * v.kw * n_a;
-  uint64_t cycles;
-  if (c.dataflow == NpuDataflow::kWeightStationary) {
-    cycles = systolic_cycles(c.rows, c.columns, window, m_a, pixels);
-  } else {
-    cycles = systolic_cycles(c.rows, c.columns, pixels, m_a, window);
+// Cycles of the folds of one operand mapping. Without overlap every fold pays its fill and
+// drain (SCALE-Sim); with overlap the next fold's stationary operand loads (R cycles) while
+// the current one streams, so a fold costs max(T, R) and the layer pays one fill
+// (layer_fill_cycles).
+uint64_t fold_cycles(const NpuConfig& c, const ArrayOperands& op) {
+  if (!c.fold_overlap) return systolic_cycles(c.dataflow, c.rows, c.columns, op);
+  if (op.s_r == 0 || op.s_c == 0 || op.t == 0) return 0;
+  return std::max<uint64_t>(op.t, c.rows) * ceil_div(op.s_r, c.rows) * ceil_div(op.s_c, c.columns);
+}
+
+// The fill and drain a pipelined array pays once per layer.
+uint64_t layer_fill_cycles(const NpuConfig& c) {
+  return c.fold_overlap ? fold_fill_cycles(c.dataflow, c.rows, c.columns) : 0;
+}
+
+// Products per output of a convolution over `cin` input channels: Cin padded to the
+// alignment, or, with small-Cin packing and Cin below the alignment, Kh x Kw x Cin packed
+// together and padded once (a 3-channel 3x3 layer reduces over 32, not 9 x 32).
+uint64_t reduction_size(const NpuConfig& c, const ConvView& v, uint64_t cin, uint64_t align_in) {
+  if (c.small_cin_packing && cin < align_in) return align_up(v.kh * v.kw * cin, align_in);
+  return v.kh * v.kw * align_up(cin, align_in);
+}
+
+// A depthwise convolution of `channels` (aligned) channels over `pixels` outputs.
+// Channel lanes: the array's diagonal holds min(R, C) channels per pass (a channel needs its
+// own input row and its own output column), each of the Kh x Kw taps a fold streaming the
+// pixels. Channel per layer (SCALE-Sim's "DP" layers): each channel is a layer of one
+// channel and one filter, S_R x S_C x T from the dataflow's table.
+uint64_t depthwise_cycles(const NpuConfig& c, const ConvView& v, uint64_t channels,
+                          uint64_t pixels) {
+  const uint64_t taps = v.kh * v.kw;
+  if (c.depthwise_mapping == NpuDepthwiseMapping::kChannelLanes) {
+    const uint64_t lanes = std::min(c.rows, c.columns);
+    const uint64_t per_fold = c.fold_overlap ? std::max<uint64_t>(pixels, c.rows)
+                                             : pixels + fold_fill_cycles(c.dataflow, c.rows,
+                                                                         c.columns);
+    return ceil_div(channels, lanes) * taps * per_fold;
   }
-  if (!v.depthwise && v.groups > 1) cycles *= v.groups;
+  return channels * fold_cycles(c, array_operands(c.dataflow, taps, 1, pixels));
+}
+
+uint64_t array_cycles(const NpuConfig& c, const ConvView& v, double throughput, uint64_t m_a,
+                      uint64_t window, uint64_t pixels) {
+  uint64_t cycles;
+  if (v.depthwise) {
+    cycles = depthwise_cycles(c, v, m_a, pixels);
+  } else {
+    cycles = fold_cycles(c, array_operands(c.dataflow, window, m_a, pixels));
+    if (v.groups > 1) cycles *= v.groups;
+  }
   return static_cast<uint64_t>(static_cast<double>(cycles) / throughput + 0.999999);
 }
 
@@ -132,6 +189,11 @@ ConvTiling choose_conv_tiling(const NpuConfig& c, const ConvView& v, uint64_t mr
   }
   const uint64_t weights_total = mr * cin_g * v.kh * v.kw * b + 12 * mr;
   const uint64_t out_total = v.n * mr * v.ho * v.wo * b;
+  if (!c.tiling) {  // one tile: the whole layer
+    const uint64_t in_bytes = v.n * v.cin * input_row_pass(v, v.ho).first * v.win * b;
+    const uint64_t need = in_bytes + weights_total + out_total;
+    return {mr, cin_g, v.ho, false, need, 1, need};
+  }
   ConvTiling best, smallest;
   for (uint64_t th : row_tile_heights(v.ho)) {
     const auto [row_sum, row_max] = input_row_pass(v, th);
@@ -215,8 +277,9 @@ std::vector<NpuTile> conv_core_tiles(const NpuConfig& c, const ConvView& v, doub
     }
     const uint64_t m_a = v.groups > 1 && !v.depthwise ? align_up(tm / v.groups, block)
                                                       : align_up(tm, block);
-    const uint64_t n_a = align_up(tn, align_in);
-    tile.compute_cycles = array_cycles(c, v, throughput, m_a, n_a, v.n * (r.hi - r.lo) * v.wo);
+    const uint64_t window = reduction_size(c, v, tn, align_in);
+    tile.compute_cycles = array_cycles(c, v, throughput, m_a, window, v.n * (r.hi - r.lo) * v.wo);
+    if (tiles.empty()) tile.compute_cycles += layer_fill_cycles(c);
     if (ni + 1 == ns.size()) tile.output_bytes = v.n * tm * (r.hi - r.lo) * v.wo * b;
     tiles.push_back(tile);
   };
@@ -245,6 +308,7 @@ void plan_array_layer(const NpuConfig& c, const NpuConvView& v, LayerPlan* plan)
   plan->uses_array = true;
   const std::vector<CoreShare> shares = split_channels(c, v.cout, block, v.groups == 1 || v.depthwise);
   plan->cores_used = static_cast<uint32_t>(shares.size());
+  for (const CoreShare& s : shares) plan->core_work.push_back(s.count);
   const uint64_t mr = shares.front().count;
   const ConvTiling t = choose_conv_tiling(c, v, mr, b, block, al.conv_input);
   plan->tile_m = static_cast<uint32_t>(t.tm);
@@ -253,11 +317,19 @@ void plan_array_layer(const NpuConfig& c, const NpuConvView& v, LayerPlan* plan)
   plan->rows_outer = t.rows_outer;
   plan->buffer_bytes = t.buffer;
   const uint64_t pixels = v.n * v.ho * v.wo;
-  const uint64_t window = v.depthwise ? v.kh * v.kw : v.kh * v.kw * align_up(v.cin / v.groups, al.conv_input);
   const uint64_t m_a = align_up(mr, block);
-  plan->s_r = c.dataflow == NpuDataflow::kWeightStationary ? window : pixels;
-  plan->s_c = m_a;
-  plan->t = c.dataflow == NpuDataflow::kWeightStationary ? pixels : window;
+  ArrayOperands op;
+  if (!v.depthwise) {
+    op = array_operands(c.dataflow, reduction_size(c, v, v.cin / v.groups, al.conv_input), m_a,
+                        pixels);
+  } else if (c.depthwise_mapping == NpuDepthwiseMapping::kChannelLanes) {
+    op = {m_a, m_a, v.kh * v.kw * pixels};  // the diagonal; taps x pixels in time
+  } else {
+    op = array_operands(c.dataflow, v.kh * v.kw, 1, pixels);  // per channel
+  }
+  plan->s_r = op.s_r;
+  plan->s_c = op.s_c;
+  plan->t = op.t;
   std::vector<std::vector<NpuTile>> per_core;
   for (const CoreShare& s : shares) {
     per_core.push_back(conv_core_tiles(c, v, throughput, s.count, b, block, al.conv_input, t));
@@ -275,10 +347,11 @@ void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* p
   const ConvView v{n, ch, vv.hin, win, ch, ho, wo, kh, kw, vv.stride, vv.pad_t, 1, 1, false};
   const std::vector<CoreShare> shares = split_channels(c, ch, block, true);
   plan->cores_used = static_cast<uint32_t>(shares.size());
+  for (const CoreShare& s : shares) plan->core_work.push_back(s.count);
   const uint64_t operands = binary ? 2 : 1;
   // Output rows per tile: as many as fit, channels halved if one row does not fit.
-  uint64_t tc = shares.front().count, th = 0;
-  for (;;) {
+  uint64_t tc = shares.front().count, th = c.tiling ? 0 : ho;
+  while (th == 0) {
     for (uint64_t cand : row_tile_heights(ho)) {
       const uint64_t in_tile = n * tc * input_row_pass(v, cand).second * win * b * operands;
       if (2 * in_tile + n * tc * cand * wo * b <= c.buffer_bytes) {
@@ -304,10 +377,13 @@ void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* p
         const uint64_t in_bytes = n * cn * input_rows(v, r0, r1) * win * b;
         tile.input_bytes = in_bytes;
         if (binary) tile.weight_bytes = in_bytes;
-        if (tiles.empty()) tile.weight_bytes += vv.table_bytes;
         const uint64_t work = n * align_up(cn, block) * (r1 - r0) * wo * kh * kw;
         tile.compute_cycles = static_cast<uint64_t>(
             static_cast<double>(ceil_div(work, c.columns)) / throughput + 0.999999);
+        if (tiles.empty() && vv.table_bytes > 0) {
+          tile.weight_bytes += vv.table_bytes;
+          tile.compute_cycles += c.lut_cycles;  // the table goes into the LUT first
+        }
         tile.output_bytes = n * cn * (r1 - r0) * wo * b;
         tiles.push_back(tile);
       }
@@ -364,7 +440,9 @@ ScheduleTimes schedule_layer(const NpuConfig& config, const LayerPlan& plan, uin
     times.compute_cycles += tile.compute_cycles;
     end = std::max(end, compute_end);
     if (tile.output_bytes) {
-      const uint64_t done = transfer(compute_end, NpuStream::kOutput, tile.output_bytes);
+      // The results leave the post-processing pipeline writeback_cycles after the compute.
+      const uint64_t done = transfer(compute_end + config.writeback_cycles, NpuStream::kOutput,
+                                     tile.output_bytes);
       end = std::max(end, done);
     }
     compute_start = std::max(compute_end, next_ready);
@@ -372,6 +450,12 @@ ScheduleTimes schedule_layer(const NpuConfig& config, const LayerPlan& plan, uin
   times.end = end;
   times.dma_cycles = dma_busy;
   return times;
+}
+
+double rknn_mac_usage(const NpuConfig& config, uint64_t macs, uint32_t cores_used,
+                      uint64_t elapsed_cycles) {
+  const double peak = config.throughput[0] * config.rows * config.columns * cores_used;
+  return elapsed_cycles ? static_cast<double>(macs) / (peak * elapsed_cycles) : 0.0;
 }
 
 NpuDmaFn ideal_dma(const NpuConfig& config) {

@@ -15,9 +15,26 @@
 
 namespace socsim {
 
-/// SCALE-Sim's cycles of an R x C systolic array for an S_R x S_C operand folded over a
-/// temporal dimension T, without stalls: (2R + C + T - 2) * ceil(S_R / R) * ceil(S_C / C).
-uint64_t systolic_cycles(uint64_t rows, uint64_t cols, uint64_t s_r, uint64_t s_c, uint64_t t);
+/// The operand sizes of SCALE-Sim's mapping: S_R x S_C spatial, T temporal.
+struct ArrayOperands {
+  uint64_t s_r = 0, s_c = 0, t = 0;
+};
+
+/// SCALE-Sim's table: a convolution of `window` (Kh x Kw x Cin) products per output,
+/// `filters` output channels and `pixels` output pixels, for a dataflow.
+ArrayOperands array_operands(NpuDataflow dataflow, uint64_t window, uint64_t filters,
+                             uint64_t pixels);
+
+/// The fill and drain of one fold on an R x C array (SCALE-Sim v3): 2R + C - 2 for weight
+/// and input stationary (R cycles to load the stationary operand, R + C - 2 of skew), R + C
+/// - 2 for output stationary (nothing preloaded).
+uint64_t fold_fill_cycles(NpuDataflow dataflow, uint64_t rows, uint64_t cols);
+
+/// SCALE-Sim's cycles of an R x C systolic array, without stalls:
+/// (fold_fill_cycles + T) * ceil(S_R / R) * ceil(S_C / C). SCALE-Sim v3 reports one less
+/// (the index of the last cycle).
+uint64_t systolic_cycles(NpuDataflow dataflow, uint64_t rows, uint64_t cols,
+                         const ArrayOperands& op);
 
 inline uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -35,6 +52,7 @@ struct LayerPlan {
   bool uses_array = false;      ///< true for convolutions and fully connected layers
   uint64_t macs = 0;            ///< real multiply-accumulates
   uint32_t cores_used = 1;
+  std::vector<uint64_t> core_work;  ///< channels of each core used
   // Array mapping of the largest core share (for reports and tests).
   uint64_t s_r = 0, s_c = 0, t = 0;  ///< SCALE-Sim operand sizes, aligned, whole layer
   uint32_t tile_m = 0, tile_n = 0, tile_rows = 0;  ///< output channels, input channels, rows
@@ -102,6 +120,10 @@ using NpuDmaFn = std::function<NpuDmaSpan(uint64_t start, NpuStream stream, uint
 /// i+1 loads while tile i computes; tile i's output is stored when it ends).
 ScheduleTimes schedule_layer(const NpuConfig& config, const LayerPlan& plan, uint64_t start,
                              const NpuDmaFn& dma);
+
+/// RKNN's MacUsage (0..1): MACs / (elapsed cycles x MACs per cycle of the cores used).
+double rknn_mac_usage(const NpuConfig& config, uint64_t macs, uint32_t cores_used,
+                      uint64_t elapsed_cycles);
 
 /// A DMA limited only by the engine's issue rate (bytes_per_cycle), zero latency: the
 /// stand-alone estimate when there is no bus.

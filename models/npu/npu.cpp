@@ -353,14 +353,15 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   std::memcpy(r.addr, d.addr, sizeof r.addr);
   std::memcpy(r.operand_bytes, sizes.bytes, sizeof r.operand_bytes);
   r.cores_used = plan.cores_used;
+  r.core_work = plan.core_work;
+  r.tasks = static_cast<uint32_t>(plan.tiles.size());
   r.start_cycle = layer_start;
   r.ddr_cycles = times.dma_cycles + (fetched.end - fetched.begin);
   r.npu_cycles = times.compute_cycles;
-  r.total_cycles = times.end - layer_start;
+  r.elapsed_cycles = times.end - layer_start;
   r.read_bytes = plan.read_bytes + kDescriptorSize;
   r.write_bytes = plan.write_bytes;
-  const double peak = config_.peak_macs_per_cycle(NpuDataType::kInt8);
-  r.mac_usage = r.total_cycles ? static_cast<double>(r.macs) / (peak * r.total_cycles) : 0.0;
+  r.mac_usage = rknn_mac_usage(config_, r.macs, plan.cores_used, r.elapsed_cycles);
   layers_.push_back(r);
   *now = times.end;
   return kNpuOk;

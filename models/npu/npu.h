@@ -14,6 +14,7 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -44,12 +45,17 @@ struct NpuLayerRecord {
   uint64_t start_cycle = 0;
   uint64_t ddr_cycles = 0;    ///< cycles the DMA engine was busy, from the bus's answers
   uint64_t npu_cycles = 0;    ///< compute cycles of the array / vector unit
-  uint64_t total_cycles = 0;  ///< start to completion, setup included
+  uint64_t elapsed_cycles = 0;  ///< start to completion, setup included (Time(us))
   uint64_t read_bytes = 0;
   uint64_t write_bytes = 0;
   uint32_t addr[npu::kAddrCount] = {};            ///< operand addresses (descriptor order)
   uint64_t operand_bytes[npu::kAddrCount] = {};   ///< operand sizes
-  double mac_usage = 0;  ///< MACs / (peak MACs per cycle x total cycles), 0..1
+  std::vector<uint64_t> core_work;  ///< channels each core computed (WorkLoad)
+  uint32_t tasks = 0;     ///< tiles the layer was cut into (TaskNumber)
+  /// RKNN's MacUsage: MACs / (elapsed cycles x MACs per cycle of the cores used), 0..1
+  double mac_usage = 0;
+  /// RKNN's Total Cycles: the larger of DDR and NPU cycles.
+  uint64_t total_cycles() const { return std::max(ddr_cycles, npu_cycles); }
   bool bandwidth_bound() const { return ddr_cycles > npu_cycles; }
 };
 

@@ -85,8 +85,24 @@ void read_fields(const ConfigNode& node, NpuConfig& c) {
       c.dataflow = NpuDataflow::kWeightStationary;
     } else if (d == "output_stationary") {
       c.dataflow = NpuDataflow::kOutputStationary;
+    } else if (d == "input_stationary") {
+      c.dataflow = NpuDataflow::kInputStationary;
     } else {
-      v.fail("expected 'weight_stationary' or 'output_stationary', got '" + d + "'");
+      v.fail("expected 'weight_stationary', 'output_stationary' or 'input_stationary', got '" +
+             d + "'");
+    }
+    c.fold_overlap = r.get(array, "fold_overlap").as_bool();
+    c.small_cin_packing = r.get(array, "small_cin_packing").as_bool();
+    {
+      const ConfigNode m = r.get(array, "depthwise_mapping");
+      const std::string s = m.as_string();
+      if (s == "channel_lanes") {
+        c.depthwise_mapping = NpuDepthwiseMapping::kChannelLanes;
+      } else if (s == "channel_per_layer") {
+        c.depthwise_mapping = NpuDepthwiseMapping::kChannelPerLayer;
+      } else {
+        m.fail("expected 'channel_lanes' or 'channel_per_layer', got '" + s + "'");
+      }
     }
     array.reject_unknown_keys();
   }
@@ -116,7 +132,10 @@ void read_fields(const ConfigNode& node, NpuConfig& c) {
     r.pow2(dma, "burst_bytes", &c.dma.burst_bytes);
     dma.reject_unknown_keys();
   }
+  c.tiling = r.get(node, "tiling").as_bool();
   r.u32(node, "setup_cycles", &c.setup_cycles, 0, 1000000);
+  r.u32(node, "writeback_cycles", &c.writeback_cycles, 0, 1000000);
+  r.u32(node, "lut_cycles", &c.lut_cycles, 0, 1000000);
   {
     const ConfigNode v = r.get(node, "core_split");
     const std::string s = v.as_string();
@@ -153,7 +172,16 @@ const char* to_string(NpuDataType type) {
 }
 
 const char* to_string(NpuDataflow dataflow) {
-  return dataflow == NpuDataflow::kWeightStationary ? "weight_stationary" : "output_stationary";
+  switch (dataflow) {
+    case NpuDataflow::kWeightStationary: return "weight_stationary";
+    case NpuDataflow::kOutputStationary: return "output_stationary";
+    case NpuDataflow::kInputStationary: return "input_stationary";
+  }
+  return "?";
+}
+
+const char* to_string(NpuDepthwiseMapping mapping) {
+  return mapping == NpuDepthwiseMapping::kChannelLanes ? "channel_lanes" : "channel_per_layer";
 }
 
 NpuConfig load_npu_preset(const std::string& file) {

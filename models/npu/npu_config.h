@@ -21,8 +21,15 @@ constexpr size_t kNpuDataTypes = 3;
 const char* to_string(NpuDataType type);
 
 /// Which operand stays in the processing elements (SCALE-Sim's dataflows).
-enum class NpuDataflow { kWeightStationary, kOutputStationary };
+enum class NpuDataflow { kWeightStationary, kOutputStationary, kInputStationary };
 const char* to_string(NpuDataflow dataflow);
+
+/// How a depthwise convolution uses the array (docs/npu.md, "Depthwise").
+enum class NpuDepthwiseMapping {
+  kChannelLanes,    ///< R channels per pass on the array's diagonal, taps and pixels in time
+  kChannelPerLayer  ///< SCALE-Sim: each channel a single-channel, single-filter layer
+};
+const char* to_string(NpuDepthwiseMapping mapping);
 
 /// Channel alignment of one data type (RKNN's table): sizes are padded up to these.
 struct NpuAlignment {
@@ -52,10 +59,21 @@ struct NpuConfig {
   /// MACs per processing element per cycle for each data type (int8 1, int16 0.5, ...).
   std::array<double, kNpuDataTypes> throughput{{1.0, 0.5, 0.5}};
   NpuDataflow dataflow = NpuDataflow::kWeightStationary;
+  /// true: the next fold's stationary operand loads while the current fold streams, so a
+  /// fold costs its T cycles and the layer pays the array's fill and drain once (a pipelined
+  /// array, as RK3588's NPU Cycles show); false: every fold pays them (SCALE-Sim).
+  bool fold_overlap = false;
+  /// true: a convolution with fewer input channels than `conv_input` packs Kh x Kw x Cin
+  /// into the reduction instead of padding Cin (RK3588's first layers).
+  bool small_cin_packing = false;
+  NpuDepthwiseMapping depthwise_mapping = NpuDepthwiseMapping::kChannelLanes;
+  bool tiling = true;  ///< false: every layer in one tile, whatever the buffer (SCALE-Sim)
   std::array<NpuAlignment, kNpuDataTypes> alignment{};
   uint64_t buffer_bytes = 256 * 1024;  ///< on-chip buffer per core
   NpuDma dma;
-  uint32_t setup_cycles = 0;  ///< per layer: descriptor fetch, configuration
+  uint32_t setup_cycles = 0;      ///< per layer: descriptor decode, configuration
+  uint32_t writeback_cycles = 0;  ///< per layer: output pipeline latency before the last write
+  uint32_t lut_cycles = 0;        ///< per layer with a lookup table: loading it into the LUT
   bool split_output_channels = true;  ///< layers are split across cores by output channels
   std::set<std::string> operators = all_npu_operators();  ///< operator classes the NPU runs
                                                           ///< (a layer of another: an error)

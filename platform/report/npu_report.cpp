@@ -1,5 +1,7 @@
 #include "platform/report/npu_report.h"
 
+#include "platform/report/npu_advice.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -11,12 +13,27 @@ namespace {
 
 struct Row {
   uint32_t id;
-  std::string op_type, dtype, target, in_shape, out_shape, name, bound;
+  std::string op_type, dtype, target, in_shape, out_shape, name, bound, workload;
   uint64_t ddr = 0, npu = 0, total = 0;
+  uint32_t tasks = 0;
   double time_us = 0, mac_usage = 0, rw_kb = 0;
   double ddr_uj = -1;  // DDR energy of the layer (< 0: not known)
   bool on_npu = true;
 };
+
+// RKNN's WorkLoad(0/1/2): each core's share of the layer's channels, in percent.
+std::string workload(const NpuLayerRecord& l, uint32_t cores) {
+  uint64_t sum = 0;
+  for (uint64_t w : l.core_work) sum += w;
+  std::string out;
+  for (uint32_t c = 0; c < cores; ++c) {
+    const uint64_t w = c < l.core_work.size() ? l.core_work[c] : 0;
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.1f%%", sum ? 100.0 * w / sum : 0.0);
+    out += (c ? "/" : "") + std::string(buf);
+  }
+  return out;
+}
 
 std::string shape(const uint32_t* s) {
   return "(" + std::to_string(s[0]) + "," + std::to_string(s[1]) + "," + std::to_string(s[2]) +
@@ -72,8 +89,10 @@ std::vector<Row> rows_of(const NpuReportInput& in) {
     r.name = l.name;
     r.ddr = l.ddr_cycles;
     r.npu = l.npu_cycles;
-    r.total = l.total_cycles;
-    r.time_us = l.total_cycles / mhz;
+    r.total = l.total_cycles();
+    r.time_us = l.elapsed_cycles / mhz;
+    r.workload = workload(l, in.npu->config().cores);
+    r.tasks = l.tasks;
     r.mac_usage = 100.0 * l.mac_usage;
     r.rw_kb = (l.read_bytes + l.write_bytes) / 1024.0;
     r.bound = l.bandwidth_bound() ? "bandwidth" : "compute";
@@ -84,7 +103,7 @@ std::vector<Row> rows_of(const NpuReportInput& in) {
     Row r;
     r.id = static_cast<uint32_t>(rows.size() + 1);
     r.op_type = c.op_type;
-    r.dtype = "INT8";
+    r.dtype = c.data_type;
     r.target = "CPU";
     r.in_shape = c.in_shape;
     r.out_shape = c.out_shape;
@@ -92,10 +111,26 @@ std::vector<Row> rows_of(const NpuReportInput& in) {
     r.total = c.cpu_cycles;
     r.time_us = in.cpu_mhz > 0 ? c.cpu_cycles / in.cpu_mhz : 0;
     r.bound = "-";
+    r.workload = "-";
     r.on_npu = false;
     rows.push_back(r);
   }
   return rows;
+}
+
+// The records of the last frame.
+std::vector<NpuLayerRecord> last_frame_layers(const NpuReportInput& in) {
+  const auto& layers = in.npu->layers();
+  const std::vector<uint32_t> frames = frames_of(layers);
+  std::vector<NpuLayerRecord> out;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    if (frames[i] == frames.back()) out.push_back(layers[i]);
+  }
+  return out;
+}
+
+std::vector<NpuFinding> findings_of(const NpuReportInput& in) {
+  return npu_findings(in.npu->config(), last_frame_layers(in), in.cpu_ops, in.cpu_mhz);
 }
 
 std::string fmt(const char* f, double v) {
@@ -124,10 +159,12 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
   out << ":\n";
   char line[512];
   const bool energy = !in.ddr.empty();
-  const char* head = "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %10s %s%-9s %s\n";
+  const char* head =
+      "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %-20s %10s %10s %s%-9s %s\n";
   std::snprintf(line, sizeof line, head, "ID", "OpType", "DataType", "Target", "InputShape",
-                "OutputShape", "DDRCycles", "NPUCycles", "TotalCycles", "Time(us)", "MacUsage(%)",
-                "RW(KB)", energy ? "   DDR(uJ) " : "", "Bound", "FullName");
+                "OutputShape", "DDRCycles", "NPUCycles", "TotalCycles", "Time(us)",
+                "MacUsage(%)", "WorkLoad(0/1/2)", "TaskNumber", "RW(KB)",
+                energy ? "   DDR(uJ) " : "", "Bound", "FullName");
   out << line;
   uint64_t total_cycles = 0;
   double total_us = 0, npu_us = 0, cpu_us = 0, read_kb = 0, write_kb = 0, ddr_uj = 0;
@@ -137,11 +174,13 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
                                                     : std::string("         - ");
     std::snprintf(
         line, sizeof line,
-        "%-4u %-18s %-8s %-6s %-18s %-18s %10s %10s %12llu %10.1f %11s %10.1f %s%-9s %s\n", r.id,
-        r.op_type.c_str(), r.dtype.c_str(), r.target.c_str(), r.in_shape.c_str(),
+        "%-4u %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10.1f %11s %-20s %10s %10.1f %s%-9s %s\n",
+        r.id, r.op_type.c_str(), r.dtype.c_str(), r.target.c_str(), r.in_shape.c_str(),
         r.out_shape.c_str(), r.on_npu ? std::to_string(r.ddr).c_str() : "-",
-        r.on_npu ? std::to_string(r.npu).c_str() : "-", static_cast<unsigned long long>(r.total),
-        r.time_us, r.on_npu ? fmt("%.2f", r.mac_usage).c_str() : "-", r.rw_kb, energy_cell.c_str(),
+        r.on_npu ? std::to_string(r.npu).c_str() : "-",
+        r.on_npu ? std::to_string(r.total).c_str() : "-", r.time_us,
+        r.on_npu ? fmt("%.2f", r.mac_usage).c_str() : "-", r.workload.c_str(),
+        r.on_npu ? std::to_string(r.tasks).c_str() : "-", r.rw_kb, energy_cell.c_str(),
         r.bound.c_str(), r.name.c_str());
     out << line;
     if (r.ddr_uj > 0) ddr_uj += r.ddr_uj;
@@ -220,6 +259,7 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
       << fmt("%.1f", t_kb) << " (touched, before buffer reuse), other (command list) "
       << fmt("%.1f", o_kb) << ", total " << fmt("%.1f", w_kb + t_kb + o_kb) << "\n";
   (void)total_cycles;
+  print_npu_findings(out, findings_of(in));
 }
 
 nlohmann::json npu_report_json(const NpuReportInput& in) {
@@ -240,12 +280,16 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
                       {"output_shape", shape(l.out_shape)},
                       {"macs", l.macs},
                       {"cores_used", l.cores_used},
+                      {"workload", workload(l, c.cores)},
+                      {"task_number", l.tasks},
                       {"start_cycle", l.start_cycle},
                       {"ddr_cycles", l.ddr_cycles},
                       {"npu_cycles", l.npu_cycles},
-                      {"total_cycles", l.total_cycles},
-                      {"time_us", l.total_cycles / c.clock_mhz},
+                      {"total_cycles", l.total_cycles()},
+                      {"elapsed_cycles", l.elapsed_cycles},
+                      {"time_us", l.elapsed_cycles / c.clock_mhz},
                       {"mac_usage_percent", 100.0 * l.mac_usage},
+                      {"rw_kb", (l.read_bytes + l.write_bytes) / 1024.0},
                       {"read_bytes", l.read_bytes},
                       {"write_bytes", l.write_bytes},
                       {"bound", l.bandwidth_bound() ? "bandwidth" : "compute"}});
@@ -256,7 +300,8 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
   }
   nlohmann::json cpu = nlohmann::json::array();
   for (const CpuOperatorRecord& op : in.cpu_ops) {
-    cpu.push_back({{"name", op.name}, {"op_type", op.op_type}, {"target", "CPU"},
+    cpu.push_back({{"name", op.name}, {"op_type", op.op_type}, {"data_type", op.data_type},
+                   {"target", "CPU"},
                    {"cpu_cycles", op.cpu_cycles},
                    {"time_us", in.cpu_mhz > 0 ? op.cpu_cycles / in.cpu_mhz : 0.0}});
   }
@@ -271,18 +316,21 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
           {"measured_ddr_bytes_per_s",
            ddr_cycles ? bytes / (ddr_cycles / (c.clock_mhz * 1e6)) : 0.0},
           {"layers", layers},
-          {"cpu_operators", cpu}};
+          {"cpu_operators", cpu},
+          {"advice", npu_findings_json(findings_of(in))}};
 }
 
 void write_npu_report_csv(std::ostream& out, const NpuReportInput& in) {
   out << "ID,OpType,DataType,Target,InputShape,OutputShape,DDRCycles,NPUCycles,TotalCycles,"
-         "Time(us),MacUsage(%),RW(KB),DDR(uJ),Bound,FullName\n";
+         "Time(us),MacUsage(%),WorkLoad(0/1/2),TaskNumber,RW(KB),DDR(uJ),Bound,FullName\n";
   for (const Row& r : rows_of(in)) {
     out << r.id << "," << r.op_type << "," << r.dtype << "," << r.target << ",\"" << r.in_shape
         << "\",\"" << r.out_shape << "\"," << (r.on_npu ? std::to_string(r.ddr) : "") << ","
-        << (r.on_npu ? std::to_string(r.npu) : "") << "," << r.total << ","
-        << fmt("%.3f", r.time_us) << "," << (r.on_npu ? fmt("%.2f", r.mac_usage) : "") << ","
-        << fmt("%.2f", r.rw_kb) << "," << (r.ddr_uj >= 0 ? fmt("%.4f", r.ddr_uj) : "") << ","
+        << (r.on_npu ? std::to_string(r.npu) : "") << ","
+        << (r.on_npu ? std::to_string(r.total) : "") << "," << fmt("%.3f", r.time_us) << ","
+        << (r.on_npu ? fmt("%.2f", r.mac_usage) : "") << "," << r.workload << ","
+        << (r.on_npu ? std::to_string(r.tasks) : "") << "," << fmt("%.2f", r.rw_kb) << ","
+        << (r.ddr_uj >= 0 ? fmt("%.4f", r.ddr_uj) : "") << ","
         << r.bound << "," << r.name << "\n";
   }
 }

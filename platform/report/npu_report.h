@@ -1,6 +1,7 @@
 // The per-layer performance report of an NPU run, laid out as RKNN's profiler prints it:
-// one row per layer (ID, OpType, DataType, Target, shapes, DDR / NPU / total cycles, time,
-// MAC usage, bytes moved, bound, name), totals per frame, a ranking of operator types and a
+// one row per layer with every eval_perf column (ID, OpType, DataType, Target, shapes, DDR /
+// NPU / Total = max(DDR, NPU) cycles, Time(us), MacUsage(%), WorkLoad per core, TaskNumber,
+// RW(KB), FullName) and the bound, totals per frame, a ranking of operator types and a
 // memory report; also as CSV and JSON for scripts (scripts/npu_roofline.py).
 #pragma once
 
@@ -20,6 +21,7 @@ namespace socsim {
 struct CpuOperatorRecord {
   std::string name;
   std::string op_type;
+  std::string data_type = "INT8";  ///< of its input: FLOAT32 for a quantize
   std::string in_shape, out_shape;
   uint64_t cpu_cycles = 0;
 };

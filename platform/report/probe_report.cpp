@@ -68,6 +68,9 @@ std::vector<CpuOperatorRecord> last_execution_cpu_operators(const ProbeSession& 
       CpuOperatorRecord r;
       r.name = def.name;
       r.op_type = op;
+      // A quantize reads the float input; the other operators of a quantised program int8.
+      const bool float_in = op.rfind("quantize", 0) == 0;
+      r.data_type = float_in ? "FLOAT32" : "INT8";
       r.in_shape = r.out_shape = "-";
       r.cpu_cycles = o.cycles();
       calls.emplace_back(o.start_cycle, r);

@@ -53,12 +53,12 @@ void add_npu(Timeline& timeline, const Npu& npu, const std::vector<NpuDmaRecord>
     const nlohmann::json args = {
         {"op_type", l.op_type},       {"run", l.run},
         {"index", l.index},           {"macs", l.macs},
-        {"cycles", l.total_cycles},   {"npu_cycles", l.npu_cycles},
+        {"cycles", l.elapsed_cycles},   {"npu_cycles", l.npu_cycles},
         {"ddr_cycles", l.ddr_cycles}, {"read_bytes", l.read_bytes},
         {"write_bytes", l.write_bytes}, {"mac_usage", l.mac_usage},
         {"bound", l.bandwidth_bound() ? "bandwidth" : "compute"}, {"cores_used", l.cores_used}};
     for (unsigned c = 0; c < std::max(1u, l.cores_used); ++c) {
-      cores[c].push_back({l.name, l.start_cycle / mhz, (l.start_cycle + l.total_cycles) / mhz, args});
+      cores[c].push_back({l.name, l.start_cycle / mhz, (l.start_cycle + l.elapsed_cycles) / mhz, args});
     }
   }
   for (auto& [core, spans] : cores) {

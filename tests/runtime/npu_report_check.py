@@ -5,14 +5,17 @@ Checks:
   - the printed table has one NPU row per layer of the last frame, and the report files
     (DIR/npu_layers.json, DIR/npu_layers.csv) agree with it;
   - one command list per npu delegate call, in order; the layers of a list run back to back,
-    so their total cycles add up exactly to the NPU's CYCLES register, which the firmware
+    so their elapsed cycles add up exactly to the NPU's CYCLES register, which the firmware
     read after the list (the "npu cycles" of the --profile line);
-  - every layer's total covers its compute (total >= NPU cycles);
+  - every layer's elapsed cycles cover its compute; Total Cycles = max(DDR, NPU) (RKNN);
+    WorkLoad shares add up; MacUsage is RKNN's (MACs over elapsed time x peak of the cores
+    used); the quantize row's DataType is FLOAT32;
   - the delegate call as the CPU timed it (its cycles converted to NPU cycles) covers the
     list, and what it adds is the backend's set-up (patching the descriptors' addresses,
     the register writes, waking up): at most --overhead-base + --overhead-per-layer x layers
     CPU cycles;
-  - scripts/npu_roofline.py draws the layers into a non-empty PNG.
+  - scripts/npu_roofline.py draws the layers into a non-empty PNG, none above the roof
+    (the array's peak, the DDR preset's peak bandwidth).
 """
 
 import argparse
@@ -25,7 +28,7 @@ import sys
 
 DELEGATE = re.compile(r"^  delegate (\d+) npu: \d+ elements, (\d+) cycles, (\d+) npu cycles$",
                       re.M)
-ROW = re.compile(r"^(\d+)\s+(\S+)\s+INT8\s+(NPU|CPU)\s", re.M)
+ROW = re.compile(r"^(\d+)\s+(\S+)\s+(?:INT8|FLOAT32)\s+(NPU|CPU)\s", re.M)
 
 
 class CheckError(Exception):
@@ -70,10 +73,25 @@ def run_checks(args):
     # The operators left to the CPU (from the probes) are listed too: the input quantisation
     # at least, since the NPU works on int8 tensors.
     check("quantize" in [r[1] for r in cpu_rows], f"no CPU quantize row among {cpu_rows}")
+    # A quantize reads float data: its DataType says so.
+    check(re.search(r"^\d+\s+quantize\s+FLOAT32\s+CPU\s", out[header:], re.M) is not None,
+          "the quantize row's DataType is not FLOAT32")
     with open(os.path.join(args.out_dir, "npu_layers.csv")) as f:
         csv_rows = [r for r in csv.DictReader(f) if r["Target"] == "NPU"]
     check([int(r["TotalCycles"]) for r in csv_rows] == [l["total_cycles"] for l in frame],
           "CSV and JSON total cycles differ")
+    # RKNN's columns: Total Cycles = max(DDR, NPU); WorkLoad shares add up to 100 %;
+    # TaskNumber >= 1; MacUsage = MACs / (elapsed x MACs per cycle of the cores used).
+    per_core = report["rows"] * report["columns"]
+    for l in frame:
+        check(l["total_cycles"] == max(l["ddr_cycles"], l["npu_cycles"]),
+              f"{l['name']}: total {l['total_cycles']} != max(DDR, NPU)")
+        shares = [float(x.rstrip("%")) for x in l["workload"].split("/")]
+        check(len(shares) == report["cores"] and abs(sum(shares) - 100) < 0.5,
+              f"{l['name']}: workload {l['workload']}")
+        check(l["task_number"] >= 1, f"{l['name']}: no tasks")
+        usage = 100.0 * l["macs"] / (l["elapsed_cycles"] * per_core * l["cores_used"])
+        check(abs(usage - l["mac_usage_percent"]) < 1e-6, f"{l['name']}: MacUsage {usage}")
 
     # One list per delegate call; a list's layers add up to the NPU's cycle register.
     calls = [(int(i), int(cpu), int(npu)) for i, cpu, npu in DELEGATE.findall(out)]
@@ -81,12 +99,12 @@ def run_checks(args):
     check(len(calls) == len(runs), f"{len(calls)} npu delegate calls, {len(runs)} lists run")
     for (instruction, cpu_cycles, register), run in zip(calls, runs):
         mine = [l for l in layers if l["run"] == run]
-        total = sum(l["total_cycles"] for l in mine)
+        total = sum(l["elapsed_cycles"] for l in mine)
         check(total == register,
               f"list {run}: layers' total cycles {total}, NPU cycle register {register}")
         for l in mine:
-            check(l["total_cycles"] >= l["npu_cycles"],
-                  f"{l['name']}: total {l['total_cycles']} < NPU cycles {l['npu_cycles']}")
+            check(l["elapsed_cycles"] >= l["npu_cycles"],
+                  f"{l['name']}: elapsed {l['elapsed_cycles']} < NPU cycles {l['npu_cycles']}")
         list_cpu_cycles = total * cpu_mhz / npu_mhz
         overhead = cpu_cycles - list_cpu_cycles
         bound = args.overhead_base + args.overhead_per_layer * len(mine)
@@ -105,6 +123,7 @@ def run_checks(args):
                            os.path.join(args.out_dir, "npu_layers.json"), "-o", png],
                           capture_output=True, text=True)
     check(plot.returncode == 0, f"npu_roofline.py exited {plot.returncode}: {plot.stderr}")
+    check("above the roof" not in plot.stderr, plot.stderr)
     with open(png, "rb") as f:
         head = f.read(8)
     check(head == b"\x89PNG\r\n\x1a\n" and os.path.getsize(png) > 10000,

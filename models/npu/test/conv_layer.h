@@ -31,4 +31,34 @@ inline npu::LayerDescriptor conv_layer(uint32_t cin, uint32_t h, uint32_t w, uin
   return d;
 }
 
+/// A conv layer as a SCALE-Sim topology row gives it: an ifmap of h x w already padded,
+/// kh x kw filters, `stride`, outputs ceil((H - K + S) / S) (SCALE-Sim's rounding: the
+/// bottom and right are padded so the last window fits); a depthwise layer has `c`
+/// channels and as many outputs, otherwise `m` filters.
+inline npu::LayerDescriptor scalesim_conv_layer(uint32_t h, uint32_t w, uint32_t kh, uint32_t kw,
+                                                uint32_t c, uint32_t m, uint32_t stride,
+                                                bool depthwise) {
+  const uint32_t cout = depthwise ? c : m, groups = depthwise ? c : 1;
+  const uint32_t ho = (h - kh + stride - 1) / stride + 1;
+  const uint32_t wo = (w - kw + stride - 1) / stride + 1;
+  npu::LayerDescriptor d;
+  std::memset(&d, 0, sizeof d);
+  d.op = npu::kOpConv;
+  d.dtype = npu::kDtypeInt8;
+  const uint32_t in[4] = {1, c, h, w}, wt[4] = {cout, c / groups, kh, kw},
+                 out[4] = {1, cout, ho, wo};
+  std::memcpy(d.in_shape, in, sizeof in);
+  std::memcpy(d.in1_shape, wt, sizeof wt);
+  std::memcpy(d.out_shape, out, sizeof out);
+  const int32_t s = static_cast<int32_t>(stride);
+  const int32_t pad_b = static_cast<int32_t>((ho - 1) * stride + kh - h);
+  const int32_t pad_r = static_cast<int32_t>((wo - 1) * stride + kw - w);
+  // stride h/w, pad top/left/bottom/right, dilation h/w, groups, zero points, bounds
+  const int32_t args[13] = {s, s, 0, 0, pad_b, pad_r, 1, 1, static_cast<int32_t>(groups),
+                            0, 0, -128, 127};
+  std::memcpy(d.args, args, sizeof args);
+  d.arg_count = 13;
+  return d;
+}
+
 }  // namespace socsim

@@ -45,6 +45,9 @@ TEST(NpuConfig, Rk3588LikePreset) {
     EXPECT_EQ(c.alignment[t].other, 8u);
   }
   EXPECT_TRUE(c.split_output_channels);
+  EXPECT_TRUE(c.fold_overlap);
+  EXPECT_TRUE(c.small_cin_packing);
+  EXPECT_EQ(c.depthwise_mapping, NpuDepthwiseMapping::kChannelLanes);
   EXPECT_EQ(c.operators.count("depthwise_conv2d"), 1u);
   EXPECT_EQ(c.fusions.count("relu"), 1u);
 }
@@ -57,6 +60,11 @@ TEST(NpuConfig, SmallPresetsLoad) {
   const NpuConfig b = load_npu_preset(kConfigs + "/npu/npu-32x32.yaml");
   EXPECT_EQ(b.rows, 32u);
   EXPECT_EQ(b.dataflow, NpuDataflow::kOutputStationary);
+  const NpuConfig s = load_npu_preset(kConfigs + "/npu/scalesim-32x32.yaml");
+  EXPECT_FALSE(s.tiling);
+  EXPECT_FALSE(s.fold_overlap);
+  EXPECT_EQ(s.depthwise_mapping, NpuDepthwiseMapping::kChannelPerLayer);
+  EXPECT_EQ(s.alignment[0].conv_input, 1u);
 }
 
 TEST(NpuConfig, SectionOverridesPreset) {
@@ -113,12 +121,14 @@ TEST(NpuConfig, PresetErrorsNameThePresetFile) {
   const std::string text =
       "name: broken\nclock_mhz: 1000\ncores: 1\n"
       "mac_array: {rows: 8, columns: 8, throughput: {int8: 1, int16: 0.5, fp16: 0.5},"
-      " dataflow: weight_stationary}\n"
+      " dataflow: weight_stationary, fold_overlap: false, small_cin_packing: false,"
+      " depthwise_mapping: channel_lanes}\n"
       "alignment:\n  int8: {conv_input: 8, conv_output: 8, depthwise: 8, other: 8}\n"
       "  int16: {conv_input: 8, conv_output: 8, depthwise: 8, other: 8}\n"
       "  fp16: {conv_input: 8, conv_output: 8, depthwise: 8, other: 8}\n"
       "buffer_per_core: 64KiB\ndma: {bytes_per_cycle: 8, outstanding: 2, burst_bytes: 64}\n"
-      "setup_cycles: 10\ncore_split: none\noperators: [conv2d]\nfusions: [relu]\n";
+      "tiling: true\nsetup_cycles: 10\nwriteback_cycles: 0\nlut_cycles: 0\n"
+      "core_split: none\noperators: [conv2d]\nfusions: [relu]\n";
   const std::string good = write_temp("npu_good.yaml", text);
   EXPECT_EQ(load_npu_preset(good).rows, 8u);
   const std::string bad = write_temp("npu_bad.yaml", text + "extra_key: 1\n");

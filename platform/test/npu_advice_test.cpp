@@ -1,0 +1,113 @@
+// The advice rules, each triggered by a small model built to trigger it (layers timed by the
+// stand-alone model on one rk3588-like core), and an aligned compute-bound layer that
+// triggers none of the layer rules.
+#include "platform/report/npu_advice.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "models/npu/mac_array_timing.h"
+#include "models/npu/npu_functional.h"
+#include "models/npu/test/conv_layer.h"
+
+namespace socsim {
+namespace {
+
+NpuConfig core() {
+  NpuConfig c = load_npu_preset(std::string(SOCSIM_SOURCE_DIR) + "/configs/npu/rk3588-like.yaml");
+  c.cores = 1;
+  return c;
+}
+
+NpuLayerRecord record(const NpuConfig& c, const npu::LayerDescriptor& d, const char* name) {
+  EXPECT_EQ(validate_layer(d), npu::kNpuOk) << name;
+  const LayerPlan p = plan_layer(c, d);
+  const ScheduleTimes t = schedule_layer(c, p, 0, ideal_dma(c));
+  NpuLayerRecord r;
+  r.name = name;
+  r.op_type = p.op_type;
+  std::memcpy(r.in_shape, d.in_shape, sizeof r.in_shape);
+  std::memcpy(r.out_shape, d.out_shape, sizeof r.out_shape);
+  r.macs = p.macs;
+  r.cores_used = p.cores_used;
+  r.ddr_cycles = t.dma_cycles;
+  r.npu_cycles = t.compute_cycles;
+  r.elapsed_cycles = t.end;
+  const NpuOperandSizes sizes = operand_sizes(d);
+  std::memcpy(r.operand_bytes, sizes.bytes, sizeof r.operand_bytes);
+  r.mac_usage = rknn_mac_usage(c, r.macs, r.cores_used, r.elapsed_cycles);
+  return r;
+}
+
+// The findings of `rule` on `layer`.
+std::vector<NpuFinding> of(const std::vector<NpuFinding>& all, const std::string& rule,
+                           const std::string& layer) {
+  std::vector<NpuFinding> out;
+  for (const NpuFinding& f : all) {
+    if (f.rule == rule && f.layer == layer) out.push_back(f);
+  }
+  return out;
+}
+
+TEST(NpuAdvice, LowMacUsageAndChannelAlignment) {
+  const NpuConfig c = core();
+  // 8 -> 8 channels, 3x3: 72 packed products pad to 96, 8 filters to 32: 576 of 3072.
+  const std::vector<NpuLayerRecord> model = {record(c, conv_layer(8, 56, 56, 8, 3), "narrow"),
+                                             record(c, conv_layer(64, 28, 28, 64, 3), "wide")};
+  const auto all = npu_findings(c, model, {}, 0);
+  const auto low = of(all, "low_mac_usage", "narrow");
+  ASSERT_EQ(low.size(), 1u);
+  EXPECT_EQ(low[0].cycles_at_stake,
+            model[0].elapsed_cycles - (model[0].macs + 1023) / 1024);
+  const auto pad = of(all, "channel_alignment", "narrow");
+  ASSERT_EQ(pad.size(), 1u);
+  EXPECT_EQ(pad[0].cycles_at_stake,
+            static_cast<uint64_t>(model[0].npu_cycles * (1.0 - 576.0 / 3072.0)));
+  // The aligned, compute-bound layer: no layer rule fires.
+  for (const char* rule : {"low_mac_usage", "channel_alignment", "small_output",
+                           "large_weights", "bandwidth_bound"}) {
+    EXPECT_TRUE(of(all, rule, "wide").empty()) << rule;
+  }
+  // Largest stake first.
+  for (size_t i = 1; i < all.size(); ++i) {
+    EXPECT_GE(all[i - 1].cycles_at_stake, all[i].cycles_at_stake);
+  }
+}
+
+TEST(NpuAdvice, SmallOutputAndLargeWeights) {
+  const NpuConfig c = core();
+  // 3x3 over 1024 input channels: 9 KiB of weights per output channel, on a 3 x 3 output.
+  const std::vector<NpuLayerRecord> model = {record(c, conv_layer(1024, 3, 3, 64, 3), "tail")};
+  const auto all = npu_findings(c, model, {}, 0);
+  ASSERT_EQ(of(all, "small_output", "tail").size(), 1u);
+  const auto big = of(all, "large_weights", "tail");
+  ASSERT_EQ(big.size(), 1u);
+  EXPECT_NE(big[0].text.find("9216 weight bytes"), std::string::npos) << big[0].text;
+}
+
+TEST(NpuAdvice, BandwidthBound) {
+  NpuConfig c = core();
+  c.dma.bytes_per_cycle = 2;  // a narrow port
+  const std::vector<NpuLayerRecord> model = {record(c, conv_layer(32, 64, 64, 32, 1), "pw")};
+  ASSERT_GT(model[0].ddr_cycles, model[0].npu_cycles);
+  const auto bw = of(npu_findings(c, model, {}, 0), "bandwidth_bound", "pw");
+  ASSERT_EQ(bw.size(), 1u);
+  EXPECT_EQ(bw[0].cycles_at_stake, model[0].ddr_cycles - model[0].npu_cycles);
+}
+
+TEST(NpuAdvice, CpuOperators) {
+  const NpuConfig c = core();  // 1000 MHz
+  CpuOperatorRecord q;
+  q.name = "op 0 quantize";
+  q.op_type = "quantize";
+  q.data_type = "FLOAT32";
+  q.cpu_cycles = 5000;
+  const auto cpu = of(npu_findings(c, {}, {q}, 100.0), "cpu_operator", "op 0 quantize");
+  ASSERT_EQ(cpu.size(), 1u);
+  EXPECT_EQ(cpu[0].cycles_at_stake, 50000u);  // 5000 CPU cycles at 100 MHz = 50 us
+  EXPECT_NE(cpu[0].text.find("FLOAT32"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace socsim
