@@ -293,7 +293,7 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
                       {"read_bytes", l.read_bytes},
                       {"write_bytes", l.write_bytes},
                       {"bound", l.bandwidth_bound() ? "bandwidth" : "compute"}});
-    const double uj = ddr_energy_uj(in, l, l.total_cycles / c.clock_mhz);
+    const double uj = ddr_energy_uj(in, l, l.elapsed_cycles / c.clock_mhz);
     layers.back()["ddr_energy_uj"] = uj >= 0 ? nlohmann::json(uj) : nlohmann::json(nullptr);
     bytes += l.read_bytes + l.write_bytes;
     ddr_cycles += l.ddr_cycles;

@@ -17,7 +17,7 @@ from socsim_sweep.source import SweepError
 
 SUMMARY_FIELDS = ("status", "exit_code", "cycles", "instructions", "time_ms", "cpu_model",
                   "cpu_description", "firmware", "host_seconds")
-LAYER_FIELDS = ("total_cycles", "npu_cycles", "ddr_cycles", "mac_usage_percent", "bound",
+LAYER_FIELDS = ("elapsed_cycles", "total_cycles", "npu_cycles", "ddr_cycles", "mac_usage_percent", "bound",
                 "cores_used", "read_bytes", "write_bytes")
 DDR_FIELDS = ("bytes_read", "bytes_written", "bandwidth_gbps", "row_hits", "row_misses",
               "row_conflicts", "refresh_stalls")
@@ -154,9 +154,11 @@ def compare_layers(a, b):
                pair("npu_cycles"), pair("ddr_cycles"), pair("mac_usage_percent"),
                pair("bound")], differs)
     if la or lb:
-        ta = sum(x.get("total_cycles", 0) for x in la)
-        tb = sum(y.get("total_cycles", 0) for y in lb)
-        t.add(["all", f"{len(la)} / {len(lb)} layers", f"{ta} / {tb}", delta(ta, tb), "", "",
+        # A frame's layers take their elapsed cycles one after another (Total Cycles, the
+        # larger of DDR and NPU cycles, leaves out setup); older reports only have the total.
+        ta = sum(x.get("elapsed_cycles", x.get("total_cycles", 0)) for x in la)
+        tb = sum(y.get("elapsed_cycles", y.get("total_cycles", 0)) for y in lb)
+        t.add(["all", f"{len(la)} / {len(lb)} layers, elapsed", f"{ta} / {tb}", delta(ta, tb), "", "",
                "", ""], ta != tb or len(la) != len(lb))
     return t
 
