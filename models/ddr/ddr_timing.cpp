@@ -58,10 +58,18 @@ int32_t DdrTiming::start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint
   const uint32_t bursts = static_cast<uint32_t>((end - first + burst_bytes_ - 1) / burst_bytes_);
   requests_[id].bursts = bursts;
   requests_[id].remaining = bursts;  // before any burst can complete
-  // A burst is alone in its channel if no other burst of the request goes there.
-  serve_now = serve_now &&
-              (bursts == 1 || (bursts == 2 && decoder_.decode(first).channel !=
-                                                  decoder_.decode(first + burst_bytes_).channel));
+  // A burst is served alone if no other burst of the request goes to its channel, or the
+  // other one reads the same row of the same bank right after it (then it follows).
+  uint32_t followers = 0;
+  if (serve_now && bursts == 2) {
+    const DdrLocation a = decoder_.decode(first), b = decoder_.decode(first + burst_bytes_);
+    if (a.channel == b.channel) {
+      followers = 1;
+      serve_now =
+          a.rank == b.rank && a.bank_group == b.bank_group && a.bank == b.bank && a.row == b.row;
+    }
+  }
+  serve_now = serve_now && bursts <= 2;
   // The bursts enter their queues in address order; a full queue holds the rest back.
   uint64_t at = ps_to_cycle_ceil(arrival_ps);
   bool first_burst = true;
@@ -87,7 +95,11 @@ int32_t DdrTiming::start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint
     r.last_accept = at;
     ++r.pending[loc.channel];
     // Either may complete the burst at once (forwarding, coalescing, served alone).
-    if (!serve_now || !ch.serve_alone(b, at)) ch.enqueue(b, at);
+    if (!serve_now || !ch.serve_alone(b, at, followers)) {
+      ch.enqueue(b, at);
+      serve_now = false;  // what follows it is queued behind it
+    }
+    followers = 0;
   }
   return id;
 }

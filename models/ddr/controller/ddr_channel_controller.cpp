@@ -127,12 +127,16 @@ void DdrChannelController::enqueue(const DdrBurstRequest& burst, uint64_t cycle)
   update_choice(e, fresh);
 }
 
-bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cycle) {
+bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cycle,
+                                       uint32_t followers) {
   // The closed form of enqueue() + step() for one row-hit read in an idle channel: its only
   // candidate is the column command at the bank's and bank group's bound, and choose() takes
   // it unless a refresh is under way, falls due by then, or is owed by an idle rank.
   const uint32_t bank = burst.bank;
-  if (burst.is_write || !idle() || refreshing_ > 0 || device_.open_row(bank) != burst.row) {
+  // Followers queued behind it are not offered (only a bank's oldest row hit is), but keep
+  // the row open under closed_adaptive and count in the queue statistics.
+  if (burst.is_write || !idle() || refreshing_ > 0 || device_.open_row(bank) != burst.row ||
+      capacity_[kRead] < 1 + followers) {
     return false;
   }
   const uint32_t rank = device_.rank_of(bank);
@@ -145,18 +149,20 @@ bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cy
   note_occupancy(cycle);
   ++seq_;
   const bool refresh_stall = cycle < refresh_busy_until_[bank];
-  ++queued_[kRead];
+  queued_[kRead] += 1 + followers;
   stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
   choice_valid_ = false;
   // choose(), issue()
   update_write_mode();
   now_ = issue_cycle;
   banks_[bank].stale = true;
-  const bool precharge = config_.controller.page_policy != DdrPagePolicy::kOpen;
+  const DdrPagePolicy page = config_.controller.page_policy;
+  const bool precharge =
+      page == DdrPagePolicy::kClosed || (page == DdrPagePolicy::kClosedAdaptive && followers == 0);
   const uint64_t done_cycle = device_.column(bank, false, precharge, issue_cycle);
   // finish_entry()
   note_occupancy(now_);
-  --queued_[kRead];
+  queued_[kRead] -= 1 + followers;  // the followers are queued by the caller's next call
   last_event_ = std::max(last_event_, done_cycle);
   now_ = issue_cycle + 1;
   DdrBurstDone done;
