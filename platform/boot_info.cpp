@@ -39,6 +39,8 @@ std::vector<uint8_t> encode_boot_info(const BootInfo& info, uint32_t base, uint3
   put32(out, offsetof(socsim_bootinfo, cpu_clock_hz), info.cpu_clock_hz);
   put32(out, offsetof(socsim_bootinfo, flags),
         info.cycle_exact ? SOCSIM_BOOTINFO_FLAG_CYCLE_EXACT : 0);
+  put32(out, offsetof(socsim_bootinfo, pool_addr), info.pool_addr);
+  put32(out, offsetof(socsim_bootinfo, pool_size), info.pool_size);
   uint32_t str = kHeaderBytes + array_bytes;
   for (uint32_t i = 0; i < argc; ++i) {
     put32(out, kHeaderBytes + 4 * i, base + str);
@@ -47,6 +49,26 @@ std::vector<uint8_t> encode_boot_info(const BootInfo& info, uint32_t base, uint3
   }
   put32(out, kHeaderBytes + 4 * argc, 0);
   return out;
+}
+
+AddressRange place_pool(const AddressRange& region, uint64_t limit,
+                        const std::vector<AddressRange>& used, uint64_t size,
+                        const std::string& key) {
+  constexpr uint64_t kAlign = 64;
+  const uint64_t top = std::min(limit, region.end) & ~(kAlign - 1);
+  uint64_t bottom = region.begin;
+  for (const AddressRange& r : used) {
+    if (r.begin < top && r.end > region.begin) bottom = std::max(bottom, r.end);
+  }
+  bottom = (bottom + kAlign - 1) & ~(kAlign - 1);
+  const uint64_t free = top > bottom ? top - bottom : 0;
+  if (size == 0) return free == 0 ? AddressRange{} : AddressRange{bottom, top};
+  const uint64_t want = (size + kAlign - 1) & ~(kAlign - 1);
+  if (want > free) {
+    throw ConfigError(key + ": a pool of " + std::to_string(size) + " bytes does not fit: " +
+                      std::to_string(free) + " bytes are free in the region");
+  }
+  return AddressRange{top - want, top};
 }
 
 namespace {
@@ -102,6 +124,19 @@ BootInfo write_boot_info(const BootInputs& inputs, const FirmwareImage& image, S
   if (!inputs.input_path.empty()) {
     place_data_file(inputs.input_path, "input file", *data_region, image, soc, &limit,
                     &info.input_addr, &info.input_size);
+  }
+  if (!config.loader.pool_region.empty()) {
+    const RegionConfig* pool_region = config.find_region(config.loader.pool_region);
+    std::vector<AddressRange> used;
+    for (const FirmwareSegment& seg : image.segments) {
+      used.push_back({seg.addr, uint64_t{seg.addr} + seg.mem_size});
+    }
+    const uint64_t pool_end = pool_region->base + pool_region->size;
+    const AddressRange pool =
+        place_pool({pool_region->base, pool_end}, pool_region == data_region ? limit : pool_end,
+                   used, config.loader.pool_size, config.file + ": loader.pool_size");
+    info.pool_addr = static_cast<uint32_t>(pool.begin);
+    info.pool_size = static_cast<uint32_t>(pool.end - pool.begin);
   }
   if (!config.loader.bootinfo_region.empty()) {
     const RegionConfig* bi = config.find_region(config.loader.bootinfo_region);

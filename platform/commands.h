@@ -15,6 +15,10 @@ int cmd_memmap(const std::vector<std::string>& args);
 int cmd_config(const std::vector<std::string>& args);
 /// `socsim ddr-trace`: replay a memory trace through a DDR preset and print statistics.
 int cmd_ddr_trace(const std::vector<std::string>& args);
+/// `socsim sweep`: design-space exploration (scripts/socsim_sweep, docs/sweeps.md).
+int cmd_sweep(const std::vector<std::string>& args);
+/// `socsim compare`: two runs' reports side by side, with their differences.
+int cmd_compare(const std::vector<std::string>& args);
 
 /// Exit statuses shared by all sub-commands.
 enum ExitStatus : int {

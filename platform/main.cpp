@@ -28,6 +28,9 @@ const Command kCommands[] = {
      "print a SoC's effective configuration (presets, --set, defaults), each value's origin"},
     {"ddr-trace", socsim::cmd_ddr_trace,
      "replay a memory trace through a DDR preset and print its statistics"},
+    {"sweep", socsim::cmd_sweep,
+     "run a design-space sweep (local cores or Slurm) into a results database"},
+    {"compare", socsim::cmd_compare, "print two runs' reports side by side, with differences"},
 };
 
 void print_usage(std::ostream& out) {

@@ -62,6 +62,8 @@ void read_loader(const ConfigNode& root, SocConfig& soc) {
   soc.loader.ram_region = v["ram_region"].text;
   soc.loader.bootinfo_region = v["bootinfo_region"].text;
   soc.loader.model_region = v["model_region"].text;
+  soc.loader.pool_region = v["pool_region"].text;
+  soc.loader.pool_size = v["pool_size"].u;
   soc.loader.lenient_unmapped = v["unmapped"].text == "ignore";
   loader.reject_unknown_keys();
 
@@ -69,12 +71,25 @@ void read_loader(const ConfigNode& root, SocConfig& soc) {
   auto check_region = [&](const char* key) {
     if (!loader.has(key)) return;
     const std::string& value = v[key].text;
-    if (value.empty() && std::string(key) == "bootinfo_region") return;
+    if (value.empty() && (std::string(key) == "bootinfo_region" ||
+                          std::string(key) == "pool_region")) {
+      return;
+    }
     const RegionConfig* r = soc.find_region(value);
     if (r == nullptr) loader.at(key).fail("no region named '" + value + "'");
     if (!is_memory_type(r->type)) loader.at(key).fail("region '" + value + "' is not a memory");
   };
-  for (const char* key : {"ram_region", "bootinfo_region", "model_region"}) check_region(key);
+  for (const char* key : {"ram_region", "bootinfo_region", "model_region", "pool_region"}) {
+    check_region(key);
+  }
+  if (soc.loader.pool_region.empty() && soc.loader.pool_size != 0) {
+    loader.at("pool_size").fail("a pool size needs loader.pool_region");
+  }
+  if (!soc.loader.pool_region.empty() && soc.loader.pool_region == soc.loader.ram_region) {
+    loader.at("pool_region")
+        .fail("the pool cannot be in loader.ram_region '" + soc.loader.ram_region +
+              "': the firmware's BSS, heap and stack live there");
+  }
   if (soc.find_region(soc.loader.ram_region) == nullptr) {
     root.fail("no RAM region named '" + soc.loader.ram_region + "' (set loader.ram_region)");
   }
@@ -146,6 +161,12 @@ const std::vector<ConfigKey>& loader_config_keys() {
       ConfigKey::text("model_region", "ram",
                       "memory region where `--model`/`--input` go (top of the region; a "
                       "missing default region means `ram_region`)"),
+      ConfigKey::text("pool_region", "",
+                      "memory region whose free part (below `--model`/`--input` when they go "
+                      "there, above the firmware's segments) the boot-info block offers the "
+                      "firmware as a pool (\"\" for none; docs/boot-info.md)"),
+      ConfigKey::size_in("pool_size", 0, 0xFFFFFFC0, "0",
+                         "bytes of the pool, taken from the top of the free part; 0: all of it"),
       ConfigKey::choice("unmapped", {"error", "ignore"}, "error",
                         "error: an access to no region stops the run with status 3; ignore: "
                         "reads 0, writes dropped"),

@@ -33,6 +33,8 @@ struct LoaderConfig {
   std::string ram_region = "ram";            ///< where firmware code and stack live
   std::string bootinfo_region = "bootinfo";  ///< boot-info block ("" = none)
   std::string model_region = "ram";          ///< where --model / --input data are placed
+  std::string pool_region;                   ///< memory the firmware may use ("" = none)
+  uint64_t pool_size = 0;                    ///< of pool_region; 0 = all that is free
   bool lenient_unmapped = false;  ///< unmapped reads give 0, writes are dropped (corev-verif)
 };
 

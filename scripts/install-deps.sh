@@ -14,6 +14,8 @@ packages=(
   # debugging a run (docs/debugging.md): the GDB client, DWARF line tables for the profile,
   # callgrind_annotate, and fst2vcd for the waveform test
   gdb-multiarch libdw-dev valgrind gtkwave
+  # socsim sweep --backend slurm and its test's one-node cluster (scripts/slurm-local.sh)
+  slurm-wlm munge
 )
 
 missing=()
@@ -34,3 +36,8 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get -o DPkg::Lock::Timeout=600 update -q
 $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}"
+# Where init scripts run, installing munge starts the system's munged; socsim's tests start a
+# munged of their own (scripts/slurm-local.sh), so leave the machine as it was.
+if [[ " ${missing[*]} " == *" munge "* && -x /etc/init.d/munge && -f /run/munge/munged.pid ]]; then
+  $SUDO /etc/init.d/munge stop > /dev/null 2>&1 || true
+fi

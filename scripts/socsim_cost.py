@@ -19,7 +19,9 @@ Times are given at --clock-mhz (default 400 MHz). Each run also writes the simul
 report (probes.json), so the same quantities are read directly from single runs: execution,
 operator and delegate cycles with their element counts, and the BSS loop. The tool prints
 both and says where the two methods disagree and why they may. CSV files and PNG plots go to
---out-dir.
+--out-dir. The compiled models are kept in --out-dir/models/<digest of the compiler's sources>
+(socsim_aot.sources) for the next run; a changed compiler or program format compiles them
+again.
 
 Example:
   scripts/socsim_cost.py --family add8 --family add8-delegated --sizes 4-40:4 \\
@@ -227,11 +229,31 @@ def bss_bytes(elf, nm):
     return syms["__bss_end"] - syms["__bss_start"]
 
 
+def models_dir_for(out_dir, compiler_digest):
+    """The folder of the compiled models under OUT_DIR/models for one version of the compiler
+    (socsim_aot.sources.digest()); folders and files of other versions are removed, so a
+    changed compiler or program format never runs a stale model."""
+    parent = os.path.join(out_dir, "models")
+    current = compiler_digest[:16]
+    if os.path.isdir(parent):
+        for name in os.listdir(parent):
+            if name == current:
+                continue
+            path = os.path.join(parent, name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            else:
+                os.remove(path)
+    path = os.path.join(parent, current)
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
 def build_models(args, sizes_needed):
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from socsim_aot import sources  # noqa: E402
     from socsim_aot import zoo  # noqa: E402 (needs torch; imported only when building)
-    models_dir = os.path.join(args.out_dir, "models")
-    os.makedirs(models_dir, exist_ok=True)
+    models_dir = models_dir_for(args.out_dir, sources.digest())
     for family in args.family:
         model, pattern, _ = FAMILIES[family]
         for n in sizes_needed:

@@ -65,6 +65,11 @@ inline bool accumulator_fits(int64_t products, int32_t bias) {
 inline bool valid_zero_point(int32_t zp) {
   return zp >= -128 && zp <= 127;
 }
+/// A zero point of activations of element type T: int8 (-128..127) or uint8 (0..255).
+template <typename T>
+inline bool valid_input_zero_point(int32_t zp) {
+  return static_cast<T>(-1) < 0 ? valid_zero_point(zp) : zp >= 0 && zp <= 255;
+}
 inline bool valid_bounds(int32_t lo, int32_t hi) {
   return lo >= -128 && hi <= 127 && lo <= hi;
 }

@@ -19,20 +19,21 @@ struct ConvGeometry {
 
 /// Runs the convolution loops: `init` gives the accumulator's start (the bias) of an output
 /// channel, `load` one product, `store` finishes and writes one output value.
-template <typename T, typename Init, typename Load, typename Store>
-void conv_loops(const ConvGeometry& g, const T* x, const T* w, Init init, Load load, Store store) {
+template <typename TX, typename TW, typename Init, typename Load, typename Store>
+void conv_loops(const ConvGeometry& g, const TX* x, const TW* w, Init init, Load load,
+                Store store) {
   const int32_t cin_g = g.in_c / g.groups;
   const int32_t cout_g = g.out_c / g.groups;
   for (int32_t n = 0; n < g.batch; ++n) {
     for (int32_t oc = 0; oc < g.out_c; ++oc) {
       const int32_t ic0 = (oc / cout_g) * cin_g;
-      const T* wk = w + oc * cin_g * g.k_h * g.k_w;
+      const TW* wk = w + oc * cin_g * g.k_h * g.k_w;
       for (int32_t oy = 0; oy < g.out_h; ++oy) {
         for (int32_t ox = 0; ox < g.out_w; ++ox) {
           auto acc = init(oc);
           for (int32_t c = 0; c < cin_g; ++c) {
-            const T* xc = x + ((n * g.in_c + ic0 + c) * g.in_h) * g.in_w;
-            const T* wc = wk + c * g.k_h * g.k_w;
+            const TX* xc = x + ((n * g.in_c + ic0 + c) * g.in_h) * g.in_w;
+            const TW* wc = wk + c * g.k_h * g.k_w;
             for (int32_t ky = 0; ky < g.k_h; ++ky) {
               const int32_t iy = oy * g.stride_h - g.pad_t + ky * g.dil_h;
               if (iy < 0 || iy >= g.in_h) continue;
@@ -60,13 +61,15 @@ inline bool valid_requant_table(const int32_t* requant, int32_t channels) {
 }
 
 /// y = clamp(requantize(bias + sum (x - zp_in) w, m[c], n[c]) + zp_out, lo, hi) for an int8
-/// convolution; `requant` is int32 [out_c][2] (multiplier, shift).
-inline void conv_i8(const ConvGeometry& g, const int8_t* x, const int8_t* w, const int32_t* bias,
+/// convolution of int8 or uint8 activations `x` (TIn); `requant` is int32 [out_c][2]
+/// (multiplier, shift).
+template <typename TIn>
+inline void conv_q8(const ConvGeometry& g, const TIn* x, const int8_t* w, const int32_t* bias,
                     const int32_t* requant, int32_t zp_in, int32_t zp_out, int32_t lo, int32_t hi,
                     int8_t* y) {
   conv_loops(
       g, x, w, [&](int32_t oc) { return bias[oc]; },
-      [&](int8_t xv, int8_t wv) { return (static_cast<int32_t>(xv) - zp_in) * wv; },
+      [&](TIn xv, int8_t wv) { return (static_cast<int32_t>(xv) - zp_in) * wv; },
       [&](int32_t idx, int32_t oc, int32_t acc) {
         y[idx] =
             clamp_to_i8(requantize(acc, requant[2 * oc], requant[2 * oc + 1]) + zp_out, lo, hi);

@@ -34,6 +34,17 @@ inline Error check_counts(const KernelArgs& a) {
   return check_counts(a, Op::kInputs, Op::kOutputs, Op::kArgs);
 }
 
+/// The operand counts of operator Op, whose argument list is its scalars (Op::kScalarArgs)
+/// and then one word per axis of its first input (or `per_axis` words per axis).
+template <typename Op>
+inline Error check_counts_per_axis(const KernelArgs& a, uint32_t per_axis = 1) {
+  if (a.input_count != Op::kInputs || a.output_count != Op::kOutputs) {
+    return Error::kBadOperatorArgs;
+  }
+  const uint32_t words = Op::kScalarArgs + per_axis * a.inputs[0]->rank;
+  return a.arg_count == words ? Error::kOk : Error::kBadOperatorArgs;
+}
+
 inline bool same_dtype(const Tensor& a, ScalarType type) {
   return a.dtype == type;
 }

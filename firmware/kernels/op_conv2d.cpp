@@ -60,7 +60,10 @@ Error conv2d_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-Error conv2d_i8(const KernelArgs& k) {
+// int8 weights, int32 bias, int8 output; the activations int8, or uint8 for a model's
+// integer input (zp_in then 0..255).
+template <typename TIn>
+Error conv2d_q8(const KernelArgs& k) {
   using Op = ops::QuantizedConvolution;
   SOCSIM_RT_TRY(check_counts<Op>(k));
   if (!same_dtype(*k.inputs[Op::kWeight], ScalarType::kInt8) ||
@@ -80,14 +83,14 @@ Error conv2d_i8(const KernelArgs& k) {
   const int32_t zp_out = a.zp_out();
   const int32_t lo = a.act_min();
   const int32_t hi = a.act_max();
-  if (!valid_zero_point(zp_in) || !valid_zero_point(zp_out) || !valid_bounds(lo, hi)) {
+  if (!valid_input_zero_point<TIn>(zp_in) || !valid_zero_point(zp_out) || !valid_bounds(lo, hi)) {
     return Error::kBadOperatorArgs;
   }
   const int32_t* bias = k.inputs[Op::kBias]->data_as<int32_t>();
   if (!accumulators_fit(int64_t{g.in_c / g.groups} * g.k_h * g.k_w, bias, g.out_c)) {
     return Error::kBadOperatorArgs;
   }
-  conv_i8(g, k.inputs[Op::kX]->data_as<int8_t>(), k.inputs[Op::kWeight]->data_as<int8_t>(), bias,
+  conv_q8(g, k.inputs[Op::kX]->data_as<TIn>(), k.inputs[Op::kWeight]->data_as<int8_t>(), bias,
           mult, zp_in, zp_out, lo, hi, k.outputs[Op::kOut]->data_as<int8_t>());
   return Error::kOk;
 }
@@ -95,6 +98,7 @@ Error conv2d_i8(const KernelArgs& k) {
 }  // namespace
 
 SOCSIM_REGISTER_KERNEL(ops::Convolution, kFloat32, conv2d_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedConvolution, kInt8, conv2d_i8);
+SOCSIM_REGISTER_KERNEL(ops::QuantizedConvolution, kInt8, conv2d_q8<int8_t>);
+SOCSIM_REGISTER_KERNEL(ops::QuantizedConvolution, kUInt8, conv2d_q8<uint8_t>);
 
 }  // namespace socsim::kernels

@@ -197,6 +197,15 @@ Error Method::set_input(uint32_t index, const void* data, size_t nbytes) {
   return Error::kOk;
 }
 
+Error Method::bind_input(uint32_t index, void* data, size_t nbytes) {
+  SOCSIM_RT_CHECK(index < input_count_, Error::kNotFound);
+  SOCSIM_RT_CHECK(nbytes == inputs_[index]->nbytes && data != nullptr, Error::kInvalidArgument);
+  SOCSIM_RT_CHECK(reinterpret_cast<uintptr_t>(data) % kInputAlignment == 0,
+                  Error::kInvalidArgument);
+  inputs_[index]->data = data;
+  return Error::kOk;
+}
+
 Error Method::execute(MethodDiagnostics* diagnostics) {
   SOCSIM_RT_CHECK(ready_, Error::kInvalidState);
   profile_begin(ProfileEvent::kExecute, executions_, "execute", instruction_count_);

@@ -49,6 +49,12 @@ class Method {
   Tensor* output(uint32_t index) const { return outputs_[index]; }
   /// Copies `nbytes` (must equal the input's size) into input `index`.
   Error set_input(uint32_t index, const void* data, size_t nbytes);
+  /// Input `index` reads `data` in place instead of its planned memory (no copy: a frame a
+  /// DMA wrote, data the loader placed). `nbytes` must equal the input's size and `data` be
+  /// aligned to kInputAlignment; the caller keeps the bytes valid while the method runs
+  /// (kernels and delegates only read inputs).
+  Error bind_input(uint32_t index, void* data, size_t nbytes);
+  static constexpr uintptr_t kInputAlignment = 16;
 
   /// Runs every instruction in order. On failure, `diagnostics` names the instruction.
   Error execute(MethodDiagnostics* diagnostics = nullptr);

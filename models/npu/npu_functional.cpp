@@ -22,7 +22,7 @@ const NpuLayer& layer_of(const LayerDescriptor& d) {
 NpuError validate_layer(const LayerDescriptor& d) {
   const NpuLayerType* type = find_npu_layer(d.op);
   if (type == nullptr) return kNpuBadOpcode;
-  if (d.dtype != kDtypeInt8) return kNpuBadDtype;
+  if (!type->reads(d.dtype)) return kNpuBadDtype;
   if (d.arg_count > kMaxArgs) return kNpuBadArgs;
   for (const uint32_t* shape : {d.in_shape, d.out_shape}) {
     for (int i = 0; i < 4; ++i) {

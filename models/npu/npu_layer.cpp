@@ -10,7 +10,8 @@ SOCSIM_NPU_LAYERS(SOCSIM_DECLARE_NPU_LAYER)
 
 namespace {
 
-#define SOCSIM_NPU_LAYER_TYPE(opcode, op, report, source) {opcode, report, &kNpuLayer##op},
+#define SOCSIM_NPU_LAYER_TYPE(opcode, op, report, source) \
+  {opcode, report, &kNpuLayer##op, &ops::op::has_kernel},
 const NpuLayerType kLayerTypes[] = {SOCSIM_NPU_LAYERS(SOCSIM_NPU_LAYER_TYPE)};
 #undef SOCSIM_NPU_LAYER_TYPE
 

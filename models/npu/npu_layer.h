@@ -58,11 +58,14 @@ struct NpuLayer {
   bool (*output_bounds)(const npu::LayerDescriptor& d, NpuOutputBounds* bounds);
 };
 
-/// An opcode, its report name and its entry (the generated table).
+/// An opcode, its report name, its entry and the input element types it reads (those the
+/// operator schema gives a kernel: int8, and uint8 for a convolution reading a model's integer
+/// input; a descriptor's `dtype` is its input's) - the generated table.
 struct NpuLayerType {
   uint8_t opcode;
   const char* report_name;
   const NpuLayer* layer;
+  bool (*reads)(uint8_t dtype);
 };
 
 /// The layer type of an opcode, or nullptr.
@@ -101,11 +104,14 @@ inline NpuOperandSizes weighted_operand_sizes(const npu::LayerDescriptor& d) {
 }
 
 /// The zero points and output bounds of an operator whose arguments name zp_in, zp_out,
-/// act_min and act_max are in range (the kernels' checks).
+/// act_min and act_max are in range (the kernels' checks; zp_in 0..255 for a uint8 input).
 template <typename Op>
 npu::NpuError check_requantised_output(const npu::LayerDescriptor& d) {
   const typename Op::Args a(d.args);
-  const bool valid = kernels::valid_zero_point(a.zp_in()) &&
+  const bool valid_in = d.dtype == npu::kDtypeUInt8
+                            ? kernels::valid_input_zero_point<uint8_t>(a.zp_in())
+                            : kernels::valid_zero_point(a.zp_in());
+  const bool valid = valid_in &&
                      kernels::valid_zero_point(a.zp_out()) &&
                      kernels::valid_bounds(a.act_min(), a.act_max());
   return valid ? npu::kNpuOk : npu::kNpuBadArgs;

@@ -245,6 +245,20 @@ TEST(SocConfigHardening, BootInfoBlockStaysOffTheFirmware) {
   EXPECT_NE(msg.find("vectors at cpu.mtvec_addr 0x00100000"), std::string::npos) << msg;
 }
 
+TEST(SocConfigHardening, PoolRegionIsAMemoryOtherThanTheRam) {
+  std::string msg = error_of(std::string(kRamAndExit) + "loader: {pool_region: ram}\n");
+  EXPECT_NE(msg.find("loader.pool_region': the pool cannot be in loader.ram_region 'ram'"),
+            std::string::npos)
+      << msg;
+  msg = error_of(std::string(kRamAndExit) + "loader: {pool_region: exit}\n");
+  EXPECT_NE(msg.find("region 'exit' is not a memory"), std::string::npos) << msg;
+  msg = error_of(std::string(kRamAndExit) + "loader: {pool_size: 1MiB}\n");
+  EXPECT_NE(msg.find("a pool size needs loader.pool_region"), std::string::npos) << msg;
+  const SocConfig d = load_soc_config(SOCSIM_SOURCE_DIR "/configs/soc/default.yaml", {});
+  EXPECT_EQ(d.loader.pool_region, "ddr");
+  EXPECT_EQ(d.loader.pool_size, 0u);
+}
+
 TEST(SocConfigHardening, ComplexKeysAndNonUtf8TextAreConfigErrors) {
   std::string msg = error_of(std::string(kRamAndExit) + "? [a, b]\n: 1\n");
   EXPECT_NE(msg.find(":5: a key must be a single plain value"), std::string::npos) << msg;

@@ -9,4 +9,5 @@ compiler        ONNX -> program file (float32 or int8), memory planning, delegat
 zoo             exports the model zoo with torch and compiles it
 op_models       one-node ONNX models of the schema's simple operators, for end-to-end tests
 kernel_cases    single-operator programs with numpy expected outputs for kernel tests
+sources         a digest of this package's sources, the key of compiled-model caches
 """

@@ -1,7 +1,10 @@
 """ONNX -> socsim program file.
 
-Pipeline: read the ONNX graph into a small IR of runtime operators (constant inputs folded,
-Conv/Gemm followed by Relu/Clip fused), optionally quantise it to int8 (per-tensor symmetric
+Pipeline (docs/compiler.md): the front end reads the ONNX graph (socsim_aot/onnx_graph.py)
+and runs the graph passes on it (socsim_aot/passes/: constant and shape folding, no-op
+removal, BatchNormalization folding, fusions); lowering turns each node into operators of
+the schema (every node that cannot be lowered is reported at once); Conv/Gemm followed by
+Relu/Clip are fused; then the IR is optionally quantised to int8 (per-tensor symmetric
 activations calibrated on sample inputs, per-channel symmetric weights, int32 biases,
 fixed-point requantisation), optionally move operators to a delegate backend, plan memory
 (tensor lifetimes, best-fit offsets in one planned buffer) and write the program file
@@ -12,128 +15,183 @@ argument values) is in its schema entry (socsim_aot/schema/); this module drives
 """
 
 import argparse
+import dataclasses
+import os
 import sys
 from typing import Dict, List, Optional
 
 import numpy as np
 
-from socsim_aot import npu_partition
+from socsim_aot import npu_partition, onnx_graph, passes
 from socsim_aot import program_format as pf
 from socsim_aot import reference
 from socsim_aot import schema
 from socsim_aot.ir import (INF, CompileError, Graph, Node, OnnxNode, Quantizer,  # noqa: F401
                            Value, scale_from_range)
+from socsim_aot.passes import fuse_gelu, fuse_glu, fuse_silu
 from socsim_aot.schema import activations, conv, layouts
 
-# ONNX operators that are no operator of their own: values, aliases, folded normalisation.
-STRUCTURAL_ONNX = ("Identity", "Dropout", "Constant", "BatchNormalization")
-SUPPORTED_ONNX = tuple(schema.onnx_operators()) + STRUCTURAL_ONNX
+# Operators the fusion passes create that ONNX has no operator for (domain "socsim"), by
+# the schema operator they lower to (one node, no attributes beyond the pass's).
+FUSED_OPERATORS = {"SiLU": fuse_silu.SILU, "GLU": fuse_glu.GLU, "GELU": fuse_gelu.GELU}
+# The runtime's tensors; other element types may only be constants (shapes, indices).
+ACTIVATION_DTYPES = (np.float32, np.int8, np.uint8, np.int32)
+DEFAULT_NPU_CONFIG = os.path.normpath(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "configs", "npu", "rk3588-like.yaml"))
 
 
-# ---- ONNX import ---------------------------------------------------------------------------
+# ---- front end: ONNX graph, folding, passes --------------------------------------------------
 
-def _attrs(node):
-    import onnx
-    return {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
-
-
-def _np_dtype(elem_type, where):
-    import onnx
-    mapping = {onnx.TensorProto.FLOAT: np.float32, onnx.TensorProto.INT8: np.int8,
-               onnx.TensorProto.INT32: np.int32, onnx.TensorProto.INT64: np.int64,
-               onnx.TensorProto.UINT8: np.uint8}
-    if elem_type not in mapping:
-        raise CompileError(f"{where}: element type {elem_type} is not supported")
-    return np.dtype(mapping[elem_type])
-
-
-def _shape_of(vi, where):
-    dims = []
-    for d in vi.type.tensor_type.shape.dim:
-        if not d.HasField("dim_value"):
-            raise CompileError(f"{where}: value '{vi.name}' has a dynamic dimension; export "
-                               "with fixed shapes")
-        dims.append(int(d.dim_value))
-    return dims
-
-
-def load_onnx(path) -> Graph:
-    """Reads an ONNX file into the IR (float32 or plain-int8 graphs)."""
-    import onnx
-    from onnx import numpy_helper
+def front_end(model, options: Optional[passes.Options] = None, log=None) -> onnx_graph.OnnxGraph:
+    """Reads an ONNX file (or takes an OnnxGraph) and runs the front-end passes on it:
+    constant folding and shape inference, no-op removal, BatchNormalization folding, the
+    graph optimisations (socsim_aot/passes/). `log` receives the compile log's lines."""
+    og = onnx_graph.read(model) if isinstance(model, (str, os.PathLike)) else model
+    if log:
+        log(f"front end: opset {og.opset}, {len(og.nodes)} nodes "
+            f"({_counts(onnx_graph.op_counts(og.nodes))})")
     try:
-        model = onnx.load(path)
-        model = onnx.shape_inference.infer_shapes(model)
-    except Exception as e:  # protobuf decode errors and shape inference failures
-        raise CompileError(f"cannot read ONNX model: {e}") from None
+        passes.run_all(og, options or passes.Options(), log)
+    except ValueError as e:
+        raise CompileError(str(e)) from None
+    og.infer_types()
+    onnx_graph.normalize_softmax(og)
+    if log:
+        log(f"front end: {len(og.nodes)} nodes left ({_counts(onnx_graph.op_counts(og.nodes))})")
+    return og
+
+
+def _counts(counts: Dict[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+@dataclasses.dataclass
+class Lowering:
+    """What lowering the front end's graph gave: the IR, the schema operators each ONNX
+    operator became, and every node that could not be lowered (its message)."""
+    graph: Graph
+    operators: Dict[str, List[str]]
+    problems: List[tuple]  # (OnnxOp, message)
+
+    def check(self):
+        """Raises one CompileError that lists every node that could not be lowered."""
+        if not self.problems:
+            return
+        lines = [f"  {message}" for _, message in self.problems]
+        raise CompileError(
+            f"{len(self.problems)} node(s) cannot be compiled:\n" + "\n".join(lines) +
+            "\n(the runtime's operators: compile_model.py --list-operators; what the model "
+            "needs: --print-ops)")
+
+
+def _value(og: onnx_graph.OnnxGraph, name: str, where: str) -> Value:
+    t = og.types.get(name)
+    if t is None or t.shape is None:
+        raise CompileError(f"{where}: the shape of value '{name}' is unknown")
+    if not t.static:
+        raise CompileError(f"{where}: value '{name}' has a dynamic dimension {t.shape}; "
+                           "export with fixed shapes")
+    if t.dtype is None or t.dtype not in [np.dtype(d) for d in ACTIVATION_DTYPES]:
+        raise CompileError(f"{where}: value '{name}' is {t.dtype}, which is not a tensor type "
+                           "of the runtime (float32, int8, uint8, int32)")
+    return Value(name, list(t.shape), np.dtype(t.dtype))
+
+
+def _lowering_target(node: onnx_graph.OnnxOp):
+    """The schema operator an ONNX node lowers to, or a CompileError saying why none."""
+    table = schema.onnx_operators()
+    if node.domain == onnx_graph.DOMAIN and node.op_type in FUSED_OPERATORS:
+        op = schema.find(FUSED_OPERATORS[node.op_type])
+        if op is None:
+            raise CompileError(f"{node.where}: the schema has no {FUSED_OPERATORS[node.op_type]}")
+        return op
+    if node.domain not in ("", onnx_graph.DOMAIN):
+        raise CompileError(f"{node.where}: not supported: operators of domain "
+                           f"'{node.domain}' are not ONNX operators")
+    if node.op_type not in table:
+        raise CompileError(f"{node.where}: not supported: no runtime operator lowers ONNX "
+                           f"{node.op_type}")
+    return table[node.op_type]
+
+
+def lower(og: onnx_graph.OnnxGraph) -> Lowering:
+    """The IR of the front end's graph: each ONNX node through its schema operator's
+    `lower` hook. Nodes that cannot be lowered are collected, not raised (Lowering.check)."""
     g = Graph()
-    onnx_graph = model.graph
-    for init in onnx_graph.initializer:
-        g.add_const(init.name, numpy_helper.to_array(init))
-    infos = {vi.name: vi for vi in list(onnx_graph.value_info) + list(onnx_graph.input) +
-             list(onnx_graph.output)}
-    for vi in onnx_graph.input:
-        if vi.name in g.values:
-            continue
-        g.values[vi.name] = Value(vi.name, _shape_of(vi, "graph input"),
-                                  _np_dtype(vi.type.tensor_type.elem_type, "graph input"))
-        g.inputs.append(vi.name)
-    g.outputs = [o.name for o in onnx_graph.output]  # resolved through aliases below
-    for node in onnx_graph.node:
-        for name in node.input:
+    result = Lowering(g, {}, [])
+    used = set(og.outputs)
+    for node in og.nodes:
+        used.update(i for i in node.inputs if i)
+        for name in node.inputs:
             g.use_count[name] = g.use_count.get(name, 0) + 1
-    for index, node in enumerate(onnx_graph.node):
-        where = f"node '{node.name or index}' (op {node.op_type})"
-        if node.op_type not in SUPPORTED_ONNX:
-            raise CompileError(f"{where}: operator not supported (supported: "
-                               f"{', '.join(SUPPORTED_ONNX)})")
-        for out in node.output:
-            if out in infos and out not in g.values:
-                vi = infos[out]
-                g.values[out] = Value(out, _shape_of(vi, where),
-                                      _np_dtype(vi.type.tensor_type.elem_type, where))
-        _import_node(g, node, _attrs(node), where)
-    g.outputs = [g.resolve(o.name) for o in onnx_graph.output]
-    return g
+    for name, array in og.consts.items():
+        if name in used:
+            g.add_const(name, array)
+    for name in og.inputs:
+        try:
+            g.values[name] = _value(og, name, "graph input")
+        except CompileError as e:
+            result.problems.append((None, str(e)))
+        g.inputs.append(name)
+    for node in og.nodes:
+        before = len(g.nodes)
+        try:
+            if any(i and g.resolve(i) not in g.values for i in node.inputs):
+                _lowering_target(node)  # after a node that failed: only whether it could lower
+                continue
+            for out in node.outputs:
+                if out and out not in g.values:
+                    g.values[out] = _value(og, out, node.where)
+            target = _lowering_target(node)
+            ins = [g.resolve(i) for i in node.inputs]
+            onnx_node = OnnxNode(g, node.op_type, dict(node.attrs), ins, list(node.outputs),
+                                 node.where)
+            if node.op_type in FUSED_OPERATORS:
+                onnx_node.emit(target.name, ins[:1], **node.attrs)
+            elif target.lower is not None:
+                target.lower(onnx_node)
+            else:
+                onnx_node.emit(target.name, ins)
+        except CompileError as e:
+            result.problems.append((node, str(e)))
+            del g.nodes[before:]
+            continue
+        names = result.operators.setdefault(node.op_type, [])
+        for n in g.nodes[before:]:
+            if n.op not in names:
+                names.append(n.op)
+    g.outputs = [g.resolve(o) for o in og.outputs]
+    return result
 
 
-def _import_node(g: Graph, node, a, where):
-    op = node.op_type
-    ins = [g.resolve(i) for i in node.input]
-    outs = list(node.output)
-    if op == "Constant":
-        if "value" not in a:
-            raise CompileError(f"{where}: only tensor-valued Constant is supported")
-        from onnx import numpy_helper
-        g.add_const(outs[0], numpy_helper.to_array(a["value"]))
-        return
-    if op in ("Identity", "Dropout"):
-        g.alias[outs[0]] = ins[0]
-        return
-    onnx_node = OnnxNode(g, op, a, ins, outs, where)
-    if op == "BatchNormalization":
-        _fold_batch_norm(onnx_node)
-        return
-    target = schema.onnx_operators()[op]
-    if target.lower is not None:
-        target.lower(onnx_node)
-    else:
-        onnx_node.emit(target.name, ins)
+def load_onnx(model, options: Optional[passes.Options] = None, log=None) -> Graph:
+    """An ONNX file through the front end and lowering into the IR; every node that cannot
+    be compiled is named in one CompileError."""
+    lowering = lower(front_end(model, options, log))
+    lowering.check()
+    return lowering.graph
 
 
-def _fold_batch_norm(n: OnnxNode):
-    g, ins, outs = n.g, n.inputs, n.outputs
-    producer = [p for p in g.nodes if p.outputs[0] == ins[0] and p.op == conv.CONVOLUTION.name]
-    if not producer or g.use_count.get(ins[0], 0) != 1 or ins[0] in g.outputs:
-        n.fail("BatchNormalization is supported only right after a Conv")
-    node = producer[0]
-    scale, bias, mean, var = (n.const(i, "BN parameters") for i in ins[1:5])
-    k = scale / np.sqrt(var + n.attrs.get("epsilon", 1e-5))
-    w = g.value(node.inputs[1]).const * k[:, None, None, None]
-    b = (g.value(node.inputs[2]).const - mean) * k + bias
-    node.inputs[1] = g.add_const(outs[0] + "::weight", w.astype(np.float32))
-    node.inputs[2] = g.add_const(outs[0] + "::bias", b.astype(np.float32))
-    g.alias[outs[0]] = node.outputs[0]
+def needs_table(og: onnx_graph.OnnxGraph, lowering: Lowering) -> str:
+    """--print-ops: every ONNX operator the folded graph still has, how many nodes, and the
+    runtime operators it lowers to, or why it cannot be lowered."""
+    failed: Dict[str, List[str]] = {}
+    for node, message in lowering.problems:
+        failed.setdefault(node.op_type if node is not None else "(graph input)", []).append(
+            message)
+    rows = [("ONNX operator", "nodes", "runtime operators")]
+    counts = onnx_graph.op_counts(og.nodes)
+    for op_type in sorted(set(counts) | set(failed)):
+        ok = ", ".join(lowering.operators.get(op_type, [])) or "-"
+        if op_type in failed:
+            bad = failed[op_type]
+            why = bad[0].split(": ", 1)[-1]
+            more = f" and {len(bad) - 1} more" if len(bad) > 1 else ""
+            ok = (ok + "; " if op_type in lowering.operators else "") + \
+                f"NOT LOWERED: {len(bad)} node(s): {why}{more}"
+        rows.append((op_type, str(counts.get(op_type, len(failed.get(op_type, [])))), ok))
+    width = [max(len(r[i]) for r in rows) for i in range(2)]
+    return "\n".join(f"{r[0]:<{width[0]}}  {r[1]:>{width[1]}}  {r[2]}" for r in rows)
 
 
 # ---- graph passes --------------------------------------------------------------------------
@@ -143,21 +201,23 @@ ACTIVATIONS = (activations.RELU.name, activations.CLAMP.name)
 
 
 def fuse_activations(g: Graph):
-    """Conv/Linear followed by Relu or Clip (sole consumer, not an output) -> fused bounds."""
+    """Conv/Linear followed by Relu or Clip (sole consumer, not an output) -> fused bounds;
+    a chain of them (torch's ReLU6 exports as Relu then Clip) fuses whole."""
     for node in list(g.nodes):
         if node.op not in FUSING_OPS:
             continue
-        out = node.outputs[0]
-        users = g.consumers(out)
-        if len(users) != 1 or out in g.outputs or users[0].op not in ACTIVATIONS:
-            continue
-        act = users[0]
-        lo, hi = (0.0, INF) if act.op == activations.RELU.name else \
-            (act.attrs["lo"], act.attrs["hi"])
-        node.attrs["lo"] = max(node.attrs["lo"], lo)
-        node.attrs["hi"] = min(node.attrs["hi"], hi)
-        node.outputs = act.outputs
-        g.nodes.remove(act)
+        while True:
+            out = node.outputs[0]
+            users = g.consumers(out)
+            if len(users) != 1 or out in g.outputs or users[0].op not in ACTIVATIONS:
+                break
+            act = users[0]
+            lo, hi = (0.0, INF) if act.op == activations.RELU.name else \
+                (act.attrs["lo"], act.attrs["hi"])
+            node.attrs["lo"] = max(node.attrs["lo"], lo)
+            node.attrs["hi"] = min(node.attrs["hi"], hi)
+            node.outputs = act.outputs
+            g.nodes.remove(act)
 
 
 def check_types(g: Graph):
@@ -190,23 +250,79 @@ def delegate_cpu_packed(g: Graph) -> int:
 
 # ---- quantisation --------------------------------------------------------------------------
 
-def quantize_graph(g: Graph, ranges: Dict[str, float]):
-    """Turns a calibrated float graph into an int8 graph with float32 inputs and outputs."""
+@dataclasses.dataclass
+class IoTypes:
+    """The element types of a quantised program's inputs and outputs (--input-type, --mean,
+    --std, --output-type). With an integer input type the program reads the integer image q
+    (uint8 0..255 or int8) and the float model's input is (q - mean[c]) / std[c], per channel
+    c (axis 1) or one value for all."""
+    input_type: str = "float32"   # "float32" | "uint8" | "int8"
+    mean: tuple = (0.0,)
+    std: tuple = (1.0,)
+    output_type: str = "float32"  # "float32" | "int8"
+
+
+def _per_channel(values, channels: int, what: str) -> np.ndarray:
+    values = np.asarray(values, np.float64).reshape(-1)
+    if values.size == 1:
+        values = np.repeat(values, channels)
+    if values.size != channels:
+        raise CompileError(f"--{what} has {values.size} values; the input has {channels} "
+                           "channels (give one value or one per channel)")
+    return values
+
+
+def _integer_input(g: Graph, quantizer: Quantizer, name: str, io: IoTypes) -> str:
+    """The integer input `name` converted to the int8 activations the float input would have
+    been quantised to: a depthwise 1x1 convolution of the integer image with weights 1/std[c]
+    and biases -mean[c]/std[c] (the input's zero point 0, scale 1), requantised to the
+    calibrated input scale. Exact up to its rounding, no padding involved; on the NPU it is
+    the first layer (the input conversion). Returns the int8 value's name."""
+    v = g.values[name]
+    where = f"graph input '{name}'"
+    if len(v.shape) != 4:
+        raise CompileError(f"{where}: --input-type {io.input_type} needs an NCHW image input; "
+                           f"the input has shape {v.shape}")
+    channels = v.shape[1]
+    mean = _per_channel(io.mean, channels, "mean")
+    std = _per_channel(io.std, channels, "std")
+    if np.any(std <= 0) or not np.all(np.isfinite(std)) or not np.all(np.isfinite(mean)):
+        raise CompileError(f"{where}: --std must be positive and --mean finite")
+    q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale)
+    g.values[q.name] = q
+    g.values[name] = Value(name, v.shape, np.dtype(io.input_type), scale=1.0)
+    w = g.add_const(name + "::norm_w", (1.0 / std).reshape(channels, 1, 1, 1))
+    b = g.add_const(name + "::norm_b", -mean / std)
+    node = Node(conv.QUANTIZED_CONVOLUTION.name, [name, w, b], [q.name],
+                dict(stride=[1, 1], pads=[0, 0, 0, 0], dilation=[1, 1], groups=channels,
+                     lo=-INF, hi=INF), f"{where} (--input-type {io.input_type})")
+    quantizer.weights(node)
+    quantizer.new_nodes.append(node)
+    return q.name
+
+
+def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = None):
+    """Turns a calibrated float graph into an int8 graph with float32 inputs and outputs, or
+    those `io` gives."""
+    io = io or IoTypes()
     for name in list(g.values):
         v = g.values[name]
         if v.const is None and v.dtype == np.float32:
             v.scale = scale_from_range(ranges.get(name, 0.0))
     new_nodes = []
-    # Inputs: quantize right after entry.
+    quantizer = Quantizer(g, new_nodes)
+    # Inputs: quantize right after entry (integer inputs: converted by a first layer).
     renames = {}
     for name in g.inputs:
         v = g.values[name]
+        if io.input_type != "float32":
+            renames[name] = _integer_input(g, quantizer, name, io)
+            continue
         q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale)
         g.values[q.name] = q
         new_nodes.append(Node(schema.quantization.QUANTIZE.name, [name], [q.name], {},
                               f"graph input '{name}'"))
         renames[name] = q.name
-    quantizer = Quantizer(g, new_nodes)
     for node in g.nodes:
         node.inputs = [renames.get(i, i) for i in node.inputs]
         op = schema.get(node.op)
@@ -218,10 +334,14 @@ def quantize_graph(g: Graph, ranges: Dict[str, float]):
         if op.quantized:
             node.op = op.quantized
         new_nodes.append(node)
-    # Outputs: dequantize back to float32 under the original names.
+    # Outputs: dequantize back to float32 under the original names (--output-type int8: the
+    # int8 values themselves, their scale and zero point in the program file).
     final_outputs = []
     for name in g.outputs:
         v = g.values[name]
+        if io.output_type == "int8":
+            final_outputs.append(name)
+            continue
         q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale,
                   zero_point=v.zero_point)
         g.values[q.name] = q
@@ -273,7 +393,50 @@ def plan_memory(sizes: Dict[int, int], lifetimes: Dict[int, tuple]):
     return offsets, total
 
 
-def emit_program(g: Graph) -> pf.Program:
+DATA_ALIGNMENT = 16  # planned offsets (the runtime's kDataAlignment)
+
+
+def _nbytes(v: Value) -> int:
+    return int(np.prod(v.shape, dtype=np.int64)) * np.dtype(v.dtype).itemsize
+
+
+def concat_placements(g: Graph) -> Dict[str, tuple]:
+    """Concatenation as output placement: the inputs of a concatenation along an axis with
+    only 1s before it are consecutive blocks of its output, so their producers can write
+    them there and the copy disappears (an NPU writes its layers' outputs into the slices,
+    RKNN guide 5.2.4). Returns {input value: (concatenation output, byte offset)} for the
+    concatenations where every input is an activation written by one node (not a program
+    input or output, placed nowhere else, of the output's dtype and quantisation) and every
+    block starts at a planned-memory alignment."""
+    placed: Dict[str, tuple] = {}
+    produced = {o for n in g.nodes for o in n.outputs}
+    for node in g.nodes:
+        if node.op != schema.data_movement.CAT.name or "npu_segment" in node.attrs:
+            continue
+        y = g.values[node.outputs[0]]
+        ins = [g.resolve(i) for i in node.inputs]
+        if any(d != 1 for d in y.shape[:node.attrs["axis"]]) or len(set(ins)) != len(ins) or \
+                y.name in placed:
+            continue
+        blocks, offset = {}, 0
+        for name in ins:
+            v = g.values[name]
+            if v.const is not None or name not in produced or name in g.inputs or \
+                    name in g.outputs or name in placed or offset % DATA_ALIGNMENT or \
+                    (v.dtype, v.scale, v.zero_point) != (y.dtype, y.scale, y.zero_point):
+                break
+            blocks[name] = (y.name, offset)
+            offset += _nbytes(v)
+        else:
+            placed.update(blocks)
+            node.attrs["placed"] = True
+    return placed
+
+
+def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
+    """The program file of the IR: tensors, instructions, delegate calls and the memory plan
+    (with `place_concats`, concatenations as output placement: concat_placements)."""
+    placed = concat_placements(g) if place_concats else {}
     ids: Dict[str, int] = {}
     tensors: List[pf.Tensor] = []
 
@@ -297,6 +460,8 @@ def emit_program(g: Graph) -> pf.Program:
     instructions, delegates = [], []
     npu_emitted = set()
     for node in g.nodes:
+        if place_concats and node.attrs.get("placed"):
+            continue  # its inputs were written into its output
         segment = node.attrs.get("npu_segment")
         if segment is not None:  # one delegate call per NPU segment (npu_partition.py)
             if segment not in npu_emitted:
@@ -334,10 +499,28 @@ def emit_program(g: Graph) -> pf.Program:
                 span[0], span[1] = min(span[0], step), max(span[1], step)
     for t in outputs:
         life[t][1] = end
+    # A placed value lives in its concatenation's output, which lives as long as all of them.
+    def root(name):
+        offset = 0
+        while name in placed:
+            name, at = placed[name]
+            offset += at
+        return name, offset
+    for name in placed:
+        if name in ids and ids[name] in life:
+            top = tid(root(name)[0])
+            span = life.pop(ids[name])
+            whole = life.setdefault(top, list(span))
+            whole[0], whole[1] = min(whole[0], span[0]), max(whole[1], span[1])
     offsets, total = plan_memory({t: tensors[t].nbytes for t in life},
                                  {t: tuple(v) for t, v in life.items()})
     for t, off in offsets.items():
         tensors[t].buffer, tensors[t].offset = 0, off
+    for name in placed:
+        if name in ids:
+            top, at = root(name)
+            tensors[ids[name]].buffer = 0
+            tensors[ids[name]].offset = tensors[ids[top]].offset + at
     return pf.Program(tensors, instructions, [total], delegates, inputs, outputs)
 
 
@@ -345,7 +528,7 @@ def emit_program(g: Graph) -> pf.Program:
 
 def calibrate(g: Graph, samples: List[List[np.ndarray]]) -> Dict[str, float]:
     """Runs the float program on each sample and returns max |value| per IR value."""
-    program = emit_program(g)
+    program = emit_program(g, place_concats=False)  # every value in the trace
     names = {i: t.name for i, t in enumerate(program.tensors)}
     ranges: Dict[str, float] = {}
     for sample in samples:
@@ -359,26 +542,65 @@ def calibrate(g: Graph, samples: List[List[np.ndarray]]) -> Dict[str, float]:
     return ranges
 
 
+@dataclasses.dataclass
+class CompileOptions:
+    """Everything compile_model.py's options say (the command line's names)."""
+    quantize: Optional[str] = None        # "int8"
+    calibration: Optional[str] = None     # .npz of calibration inputs
+    samples: int = 8                      # random calibration samples without one
+    seed: int = 0
+    delegate: Optional[str] = None        # "cpu-packed" | "npu"
+    npu_config: Optional[str] = None      # default DEFAULT_NPU_CONFIG with delegate "npu"
+    disabled_passes: tuple = ()
+    input_type: str = "float32"           # "uint8" | "int8": integer image inputs
+    mean: tuple = (0.0,)                  # the integer input's normalisation
+    std: tuple = (1.0,)
+    output_type: str = "float32"          # "int8": quantised outputs
+
+    def io_types(self) -> IoTypes:
+        return IoTypes(self.input_type, tuple(self.mean), tuple(self.std), self.output_type)
+
+    def pass_options(self, npu_operators) -> passes.Options:
+        return passes.Options(npu_operators=npu_operators, quantize=self.quantize,
+                              disabled=tuple(self.disabled_passes))
+
+
+def npu_operators(options: CompileOptions, log=None) -> Optional[set]:
+    """The operator classes of the NPU preset (--delegate npu), or None."""
+    if options.delegate != "npu":
+        return None
+    path = options.npu_config or DEFAULT_NPU_CONFIG
+    if log and not options.npu_config:
+        log(f"NPU preset {os.path.relpath(path)} (the default; --npu-config to choose)")
+    try:
+        return npu_partition.load_npu_operators(path)
+    except npu_partition.NpuConfigError as e:
+        raise CompileError(str(e)) from None
+
+
 def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
-                  delegate: Optional[str] = None, npu_config: Optional[str] = None) -> pf.Program:
+                  delegate: Optional[str] = None, npu_ops: Optional[set] = None,
+                  io: Optional[IoTypes] = None) -> pf.Program:
+    """The IR through activation fusion, quantisation, delegation and memory planning."""
+    io = io or IoTypes()
     fuse_activations(g)
     check_types(g)
+    if quantize != "int8" and (io.input_type != "float32" or io.output_type != "float32"):
+        raise CompileError("--input-type and --output-type are those of a quantised program: "
+                           "add --quantize int8")
     if quantize == "int8":
         if any(g.values[i].dtype != np.float32 for i in g.inputs):
             raise CompileError("int8 quantisation needs a float32 model")
         if not samples:
             raise CompileError("int8 quantisation needs calibration samples")
-        quantize_graph(g, calibrate(g, samples))
+        quantize_graph(g, calibrate(g, samples), io)
     if delegate == "cpu-packed":
         delegate_cpu_packed(g)
     elif delegate == "npu":
-        if not npu_config:
-            raise CompileError("--delegate npu needs --npu-config PRESET.yaml")
-        try:
-            operators = npu_partition.load_npu_operators(npu_config)
-        except npu_partition.NpuConfigError as e:
-            raise CompileError(str(e)) from None
-        g.npu_segments = npu_partition.partition(g, operators)
+        if quantize != "int8" and all(g.values[i].dtype == np.float32 for i in g.inputs):
+            raise CompileError("--delegate npu runs int8 operators: quantise the float32 model "
+                               "with --quantize int8")
+        g.npu_segments = npu_partition.partition(g, npu_ops or set())
     elif delegate is not None:
         raise CompileError(f"unknown delegate '{delegate}' (known: cpu-packed, npu)")
     return emit_program(g)
@@ -390,22 +612,32 @@ def random_samples(g: Graph, count: int, seed: int = 0):
             for _ in range(count)]
 
 
+def calibration_samples(g: Graph, options: CompileOptions):
+    if options.quantize != "int8":
+        return None
+    if not options.calibration:
+        return random_samples(g, options.samples, options.seed)
+    data = np.load(options.calibration)
+    arrays = [data[k] for k in sorted(data.files)]
+    return [[a[i] for a in arrays] for i in range(len(arrays[0]))]
+
+
 def operator_list(program: pf.Program) -> List[str]:
     return sorted({ins.name for ins in program.instructions if ins.name})
 
 
-def compile_file(model_path, out_path, quantize=None, calibration=None, delegate=None,
-                 samples_count=8, seed=0, npu_config=None) -> pf.Program:
-    g = load_onnx(model_path)
-    samples = None
-    if quantize == "int8":
-        if calibration:
-            data = np.load(calibration)
-            arrays = [data[k] for k in sorted(data.files)]
-            samples = [[a[i] for a in arrays] for i in range(len(arrays[0]))]
-        else:
-            samples = random_samples(g, samples_count, seed)
-    program = compile_graph(g, quantize, samples, delegate, npu_config)
+def compile_model(model, options: CompileOptions, log=None) -> pf.Program:
+    """An ONNX file (or front-end graph) to a program, as the command line does."""
+    npu_ops = npu_operators(options, log)
+    g = load_onnx(model, options.pass_options(npu_ops), log)
+    return compile_graph(g, options.quantize, calibration_samples(g, options), options.delegate,
+                         npu_ops, options.io_types())
+
+
+def compile_file(model_path, out_path, log=None, **options) -> pf.Program:
+    """Compiles `model_path` and writes the program file; keyword arguments are the fields
+    of CompileOptions."""
+    program = compile_model(model_path, CompileOptions(**options), log)
     data = pf.write(program)
     pf.read(data)  # the file must verify exactly as the firmware will
     with open(out_path, "wb") as f:
@@ -413,17 +645,43 @@ def compile_file(model_path, out_path, quantize=None, calibration=None, delegate
     return program
 
 
+def _print_ops(args, options: CompileOptions, log) -> int:
+    """--print-ops: what the model needs, listed from the front end's graph before anything
+    is quantised or delegated; then, if every node lowers, the kernels of the program."""
+    og = front_end(args.model, options.pass_options(npu_operators(options, log)), log)
+    lowering = lower(og)
+    print(needs_table(og, lowering))
+    lowering.check()
+    g = lowering.graph
+    program = compile_graph(g, options.quantize, random_samples(g, 1) if options.quantize
+                            else None, options.delegate, npu_operators(options),
+                            options.io_types())
+    print("SOCSIM_KERNEL_OPS=" + ";".join(operator_list(program)))
+    return 0
+
+
+def _floats(text: str) -> tuple:
+    try:
+        return tuple(float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a comma-separated list of numbers")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        description="Compile an ONNX model into a socsim program file: operators lowered to "
-                    "the runtime's kernels, optional int8 quantisation, optional delegation, "
+        description="Compile an ONNX model into a socsim program file: a front end that folds "
+                    "constants and shapes and optimises the graph, operators lowered to the "
+                    "runtime's kernels, optional int8 quantisation, optional delegation, "
                     "ahead-of-time memory plan. The file format is in docs/program-format.md, "
-                    "the operators and their integer arithmetic in docs/runtime.md.",
+                    "the operators and their integer arithmetic in docs/runtime.md, the front "
+                    "end and its passes in docs/compiler.md.",
         epilog="Examples:\n  compile_model.py add8.onnx -o add8.prog --delegate cpu-packed\n"
                "  compile_model.py net.onnx -o net_int8.prog --quantize int8 "
-               "--calibration samples.npz\n",
+               "--calibration samples.npz\n"
+               "  compile_model.py net.onnx --print-ops\n",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("model", nargs="?", help="ONNX model with fixed input shapes")
+    parser.add_argument("model", nargs="?", help="ONNX model with fixed input shapes "
+                        f"(opsets {onnx_graph.MIN_OPSET}-{onnx_graph.MAX_OPSET})")
     parser.add_argument("-o", "--output", help="program file to write")
     parser.add_argument("--quantize", choices=["int8"],
                         help="quantise a float32 model: int8 activations (per-tensor, "
@@ -439,16 +697,43 @@ def main(argv=None) -> int:
                         help="move supported operators to a delegate backend (cpu-packed: "
                              "int8 elementwise add, four bytes per word; npu: the int8 "
                              "operators the --npu-config preset lists, as layer descriptors "
-                             "for the NPU, docs/npu.md)")
+                             "for the NPU, docs/npu.md; needs --quantize int8)")
+    parser.add_argument("--input-type", choices=["float32", "uint8", "int8"],
+                        default="float32",
+                        help="element type of the quantised program's inputs (default "
+                             "float32): with uint8/int8 the program reads the integer image q "
+                             "and the model's float input is (q - mean) / std per channel, "
+                             "computed by a first int8 layer (on the NPU with --delegate npu) "
+                             "instead of a float quantise on the CPU; needs --quantize int8 "
+                             "and NCHW inputs")
+    parser.add_argument("--mean", type=_floats, default=(0.0,), metavar="M[,M...]",
+                        help="the integer input's mean, one value or one per channel "
+                             "(e.g. 123.675,116.28,103.53; default 0)")
+    parser.add_argument("--std", type=_floats, default=(1.0,), metavar="S[,S...]",
+                        help="the integer input's standard deviation, one value or one per "
+                             "channel (e.g. 58.395,57.12,57.375; default 1)")
+    parser.add_argument("--output-type", choices=["float32", "int8"], default="float32",
+                        help="element type of the quantised program's outputs (default "
+                             "float32: dequantised on the CPU); int8 leaves them quantised, "
+                             "their scale and zero point in the program file")
     parser.add_argument("--npu-config", metavar="PRESET",
                         help="NPU preset (configs/npu/*.yaml) whose operator list decides "
-                             "what --delegate npu moves to the NPU")
+                             "what --delegate npu moves to the NPU (default "
+                             "configs/npu/rk3588-like.yaml)")
+    parser.add_argument("--no-pass", action="append", default=[], metavar="NAME",
+                        help="do not run the front-end pass NAME (repeatable; passes: "
+                             f"{', '.join(passes.names())})")
     parser.add_argument("--print-ops", action="store_true",
-                        help="print the operators the program needs, as a SOCSIM_KERNEL_OPS "
-                             "list for a selective firmware build")
+                        help="print what the model needs: each ONNX operator left after the "
+                             "front end, its node count and the runtime operators it lowers to "
+                             "or why it cannot be lowered (every such node); then, if all "
+                             "lower, the program's operators as a SOCSIM_KERNEL_OPS list for a "
+                             "selective firmware build")
     parser.add_argument("--list-operators", action="store_true",
                         help="print every operator of the runtime (the operator schema): "
                              "kernel dtypes, inputs, arguments, ONNX operators, NPU layer")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no compile log on stderr (the front end's and each pass's line)")
     args = parser.parse_args(argv)
     if args.list_operators:
         print(schema.operator_table())
@@ -457,22 +742,26 @@ def main(argv=None) -> int:
         parser.error("give an ONNX model (or --list-operators)")
     if not args.output and not args.print_ops:
         parser.error("give -o/--output and/or --print-ops")
+    options = CompileOptions(quantize=args.quantize, calibration=args.calibration,
+                             samples=args.samples, delegate=args.delegate,
+                             npu_config=args.npu_config, disabled_passes=tuple(args.no_pass),
+                             input_type=args.input_type, mean=args.mean, std=args.std,
+                             output_type=args.output_type)
+
+    def log(line):
+        if not args.quiet:
+            print(f"compile_model: {line}", file=sys.stderr)
     try:
+        if args.print_ops:
+            _print_ops(args, options, log)
         if args.output:
-            program = compile_file(args.model, args.output, args.quantize, args.calibration,
-                                   args.delegate, args.samples, npu_config=args.npu_config)
-        else:
-            g = load_onnx(args.model)
-            samples = random_samples(g, 1) if args.quantize else None
-            program = compile_graph(g, args.quantize, samples, args.delegate, args.npu_config)
+            program = compile_file(args.model, args.output, log, **dataclasses.asdict(options))
     except CompileError as e:
         print(f"compile_model: {args.model}: {e}", file=sys.stderr)
         return 1
     except OSError as e:
         print(f"compile_model: {e}", file=sys.stderr)
         return 1
-    if args.print_ops:
-        print(";".join(operator_list(program)))
     if args.output:
         kernels = sum(1 for i in program.instructions if i.name)
         print(f"compile_model: wrote {args.output}: {len(program.tensors)} tensors, "

@@ -91,6 +91,20 @@ class OnnxNode:
         self.g.nodes.append(node)
         return node
 
+    def emit_to(self, op: str, inputs: List[str], output: str, **attrs) -> Node:
+        """A node writing `output` (an intermediate value of a lowering, see `value`)."""
+        node = Node(op, inputs, [output], attrs, self.where)
+        self.g.nodes.append(node)
+        return node
+
+    def value(self, suffix: str, shape, dtype=np.float32) -> str:
+        """A new intermediate value of this node's lowering, named after its first output."""
+        name = f"{self.outputs[0]}::{suffix}"
+        if name in self.g.values:
+            raise CompileError(f"{self.where}: value {name} made twice")
+        self.g.values[name] = Value(name, [int(d) for d in shape], np.dtype(dtype))
+        return name
+
     def const(self, name: str, what: str) -> np.ndarray:
         v = self.g.value(name)
         if v.const is None:

@@ -23,8 +23,7 @@ from socsim_aot import program_format as pf
 from socsim_aot import reference
 from socsim_aot import schema
 from socsim_aot.schema import activations, layouts
-from socsim_aot.schema.activations import (CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU,
-                                           QUANTIZED_SIGMOID, RELU, SIGMOID, lookup_table)
+from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
 from socsim_aot.schema.data_movement import CAT, PERMUTE_COPY, VIEW_COPY
@@ -33,6 +32,7 @@ from socsim_aot.schema.elementwise import (ADD, MUL, QUANTIZED_ADD, QUANTIZED_MU
 from socsim_aot.schema.pooling import (ADAPTIVE_AVG_POOL2D, AVG_POOL2D, MAX_POOL2D,
                                        QUANTIZED_ADAPTIVE_AVG_POOL2D, QUANTIZED_AVG_POOL2D)
 from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE, REQUANTIZE
+from socsim_aot.schema.reduction import AMAX, MEAN, QUANTIZED_MEAN, QUANTIZED_SUM, SUM
 from socsim_aot.schema.softmax import QUANTIZED_SOFTMAX, SOFTMAX
 
 FLOAT_TOLERANCE = 1e-5  # relative to max(1, |expected|)
@@ -75,6 +75,10 @@ def single_op_program(op, inputs, out_shape, out_dtype, args):
 
 def _i8(rng, shape):
     return rng.integers(-128, 128, size=shape, dtype=np.int64).astype(np.int8)
+
+
+def _u8(rng, shape):
+    return rng.integers(0, 256, shape).astype(np.uint8)
 
 
 def _f32(rng, shape, scale=1.0):
@@ -150,6 +154,13 @@ def cases(seed=7):
         yield f"conv2d_i8_{gname}_relu", QUANTIZED_CONVOLUTION, \
             [_i8(rng, xs), Const(_i8(rng, wshape)), bias, _requant_table(rng, cout)], oshape, \
             np.int8, _conv_args(geo, 11, -9, -9, 127)
+        if gname in ("3x3_pad1", "depthwise"):  # a model's uint8 input (the first layer)
+            yield f"conv2d_u8_{gname}", QUANTIZED_CONVOLUTION, \
+                [_u8(rng, xs), Const(_i8(rng, wshape)), bias, _requant_table(rng, cout)], \
+                oshape, np.int8, _conv_args(geo, 0, 3, -128, 127)
+            yield f"conv2d_u8_{gname}_zp200", QUANTIZED_CONVOLUTION, \
+                [_u8(rng, xs), Const(_i8(rng, wshape)), bias, _requant_table(rng, cout)], \
+                oshape, np.int8, _conv_args(geo, 200, -7, -20, 127)
     yield "linear_f32", LINEAR, [_f32(rng, (3, 20)), Const(_f32(rng, (7, 20), 0.2)),
                                  Const(_f32(rng, (7,)))], (3, 7), f, dict(act_min=-inf, act_max=inf)
     yield "linear_i8", QUANTIZED_LINEAR, [_i8(rng, (2, 33)), Const(_i8(rng, (10, 33))),
@@ -207,17 +218,64 @@ def cases(seed=7):
     yield "relu_i8_plain", RELU, [_i8(rng, (5, 9))], (5, 9), np.int8, {}
     yield "reshape_i32", VIEW_COPY, [rng.integers(-2 ** 31, 2 ** 31, (3, 4)).astype(np.int32)], \
         (2, 6), np.int32, {}
-    x = _f32(rng, (2, 4, 5, 5), 4)
-    x.reshape(-1)[:4] = [0.0, -100.0, 100.0, -0.5]  # saturating ends
-    yield "sigmoid_f32", SIGMOID, [x], x.shape, f, {}
-    # int8: every input value once (and an NCHW shape the NPU runs), scale 0.05, zero point 3.
-    table = lookup_table(activations._sigmoid_f64, ir.Value("x", [], np.int8, scale=0.05,
-                                                             zero_point=3),
-                         ir.Value("y", [], np.int8, scale=activations.LUT_SCALE,
-                                  zero_point=activations.LUT_ZERO_POINT))
-    yield "sigmoid_i8", QUANTIZED_SIGMOID, \
-        [np.arange(-128, 128).astype(np.int8).reshape(1, 4, 8, 8), Const(table)], \
-        (1, 4, 8, 8), np.int8, {}
+    yield from lookup_cases(rng)
+    yield from reduction_cases(rng)
+
+
+def _reduced(shape, axes, keepdim):
+    out = [1 if d in axes else n for d, n in enumerate(shape)]
+    return tuple(out if keepdim else [n for d, n in enumerate(shape) if d not in axes])
+
+
+def reduction_cases(rng):
+    """Mean, sum and max over some axes, with and without the reduced axes kept (all axes: a
+    scalar)."""
+    f = np.float32
+    geometries = (("c_keep", (2, 5, 3, 4), (1,), True), ("hw", (2, 3, 4, 5), (2, 3), False),
+                  ("first_last", (3, 4, 6), (0, 2), True), ("all", (4, 6), (0, 1), False))
+    m23, n23 = fx.quantize_multiplier(0.8, bits=23, max_shift=30)
+    m31, n31 = fx.quantize_multiplier(0.11)
+    for gname, shape, axes, keep in geometries:
+        mask = [int(d in axes) for d in range(len(shape))]
+        out = _reduced(shape, axes, keep)
+        for name, op in (("mean", MEAN), ("sum", SUM), ("amax", AMAX)):
+            yield f"{name}_f32_{gname}", op, [_f32(rng, shape)], out, f, dict(reduce=mask)
+        yield f"amax_i8_{gname}", AMAX, [_i8(rng, shape)], out, np.int8, dict(reduce=mask)
+        yield f"mean_i8_{gname}", QUANTIZED_MEAN, [_i8(rng, shape)], out, np.int8, \
+            dict(zp_in=-5, zp_out=3, m=m23, n=n23, reduce=mask)
+        yield f"sum_i8_{gname}", QUANTIZED_SUM, [_i8(rng, shape)], out, np.int8, \
+            dict(zp_in=7, zp_out=-2, m=m31, n=n31, reduce=mask)
+
+
+def lookup_cases(rng):
+    """The table-lookup operators: float32 on normal inputs with saturating ends, int8 on every
+    input value once (an NCHW shape the NPU runs) with the compiler's table."""
+    f = np.float32
+    x_q = ir.Value("x", [], np.int8, scale=0.05, zero_point=3)
+    for float_op, quant_op, args in activations.LOOKUPS:
+        x = _f32(rng, (2, 4, 5, 5), 4)
+        x.reshape(-1)[:4] = [0.0, -30.0, 30.0, -0.5]  # saturating ends
+        if float_op is activations.SIGMOID:
+            x.reshape(-1)[1:3] = [-100.0, 100.0]
+        if float_op is activations.SQRT:
+            x = np.abs(x)  # NaN below 0 compares unequal to itself
+        name = float_op.ident
+        yield f"{name}_f32", float_op, [x], x.shape, f, args
+        fn = activations.table_function(float_op.name, **args)
+        if float_op is activations.SIGMOID:
+            y_q = ir.Value("y", [], np.int8, scale=activations.LUT_SCALE,
+                           zero_point=activations.LUT_ZERO_POINT)
+        else:
+            scale, zero_point = activations.range_quantization(fn, x_q)
+            y_q = ir.Value("y", [], np.int8, scale=scale, zero_point=zero_point)
+        table = activations.lookup_table(fn, x_q, y_q)
+        yield f"{name}_i8", quant_op, \
+            [np.arange(-128, 128).astype(np.int8).reshape(1, 4, 8, 8), Const(table)], \
+            (1, 4, 8, 8), np.int8, {}
+    yield "pow_f32_cube", activations.POW, [_f32(rng, (3, 7), 2)], (3, 7), f, \
+        {"exponent": 3.0}
+    yield "pow_f32_half", activations.POW, [np.abs(_f32(rng, (3, 7), 2))], (3, 7), f, \
+        {"exponent": 0.5}
 
 
 def npu_layer(op, inputs, out_shape, args_words):

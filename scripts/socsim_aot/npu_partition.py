@@ -56,7 +56,9 @@ def operator_class(g, node) -> Optional[str]:
     if op.npu is None:
         return None
     y = g.values[node.outputs[0]]
-    if y.dtype != np.int8 or y.scale <= 0 or g.value(node.inputs[0]).dtype != np.int8:
+    x = g.value(node.inputs[0])
+    if y.dtype != np.int8 or y.scale <= 0 or np.dtype(x.dtype).name not in op.dtypes or \
+            np.dtype(x.dtype) not in (np.int8, np.uint8):
         return None
     return op.npu_accepts(g, node) if op.npu_accepts is not None else op.npu.classes[0]
 
@@ -104,7 +106,8 @@ def descriptor(g, node, args: List[int], slots: List[int]) -> bytes:
     if len(args) > layouts.NPU_MAX_ARGS:
         raise ValueError(f"{node.where}: {len(args)} arguments do not fit a descriptor")
     name = _node_name(node).encode("ascii", "replace")[:layouts.NPU_NAME_SIZE - 1]
-    return DESCRIPTOR.pack(op=op.npu.opcode, dtype=layouts.DTYPE_CODES["int8"],
+    dtype = np.dtype(g.value(node.inputs[0]).dtype).name  # int8, or uint8 for a model input
+    return DESCRIPTOR.pack(op=op.npu.opcode, dtype=layouts.DTYPE_CODES[dtype],
                            arg_count=len(args), addr=slots, in_shape=in_shape,
                            in1_shape=in1_shape, out_shape=out_shape, args=args, name=name)
 

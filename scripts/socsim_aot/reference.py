@@ -62,19 +62,34 @@ BACKENDS = {"cpu-packed": lambda blob, ins, outs: _cpu_packed(blob, ins), "npu":
 def run(program: pf.Program, inputs: Sequence[np.ndarray], trace: Dict = None) -> List[np.ndarray]:
     """Executes the program on the given inputs and returns its outputs.
 
-    If `trace` is a dict it receives every tensor value by tensor id.
+    Planned tensors live where the memory plan puts them (one byte array per planned buffer),
+    as on the firmware: an instruction reads its inputs from there and writes its outputs
+    there, so a wrong plan shows, and values placed inside another (a concatenation's inputs
+    in its output) are seen through it. If `trace` is a dict it receives every value an
+    instruction wrote (and the inputs), by tensor id.
     """
-    values: Dict[int, np.ndarray] = {}
-    for i, t in enumerate(program.tensors):
+    memory = [np.zeros(size, np.uint8) for size in program.buffers]
+    written: Dict[int, np.ndarray] = {}
+
+    def store(tid, array):
+        t = program.tensors[tid]
+        a = np.ascontiguousarray(np.asarray(array, dtype=pf.DTYPES[t.dtype]).reshape(t.shape))
+        memory[t.buffer][t.offset:t.offset + t.nbytes] = a.reshape(-1).view(np.uint8)
+        written[tid] = a
+
+    def load(tid):
+        t = program.tensors[tid]
         if t.is_constant:
-            values[i] = t.constant
+            return t.constant
+        raw = memory[t.buffer][t.offset:t.offset + t.nbytes]
+        return raw.view(pf.DTYPES[t.dtype]).reshape(t.shape).copy()
+
     if len(inputs) != len(program.inputs):
         raise ReferenceError(f"{len(program.inputs)} inputs expected, got {len(inputs)}")
     for tid, x in zip(program.inputs, inputs):
-        t = program.tensors[tid]
-        values[tid] = np.asarray(x, dtype=pf.DTYPES[t.dtype]).reshape(t.shape)
+        store(tid, x)
     for index, ins in enumerate(program.instructions):
-        args = [values[i] for i in ins.inputs]
+        args = [load(i) for i in ins.inputs]
         out = program.tensors[ins.outputs[0]]
         if ins.name:
             try:
@@ -89,17 +104,18 @@ def run(program: pf.Program, inputs: Sequence[np.ndarray], trace: Dict = None) -
                                          [program.tensors[o] for o in ins.outputs])
             if isinstance(result, list):
                 for o, r in zip(ins.outputs[1:], result[1:]):
-                    values[o] = np.asarray(r, dtype=pf.DTYPES[program.tensors[o].dtype])
+                    store(o, r)
                 result = result[0]
         result = np.asarray(result)
         if list(result.shape) != list(out.shape) or result.dtype != pf.DTYPES[out.dtype]:
             raise ReferenceError(
                 f"instruction {index} ({ins.name or d.backend}): produced {result.dtype}"
                 f"{list(result.shape)}, program says {pf.DTYPE_NAMES[out.dtype]}{out.shape}")
-        values[ins.outputs[0]] = result
+        store(ins.outputs[0], result)
     if trace is not None:
-        trace.update(values)
-    return [values[i] for i in program.outputs]
+        trace.update({i: t.constant for i, t in enumerate(program.tensors) if t.is_constant})
+        trace.update(written)
+    return [load(i) for i in program.outputs]
 
 
 def default_inputs(program: pf.Program) -> List[np.ndarray]:

@@ -42,6 +42,8 @@ def run_runner(args, program_path):
            "--max-cycles", args.max_cycles]
     if args.input:
         cmd += ["--input", args.input]
+    for setting in args.set:
+        cmd += ["--set", setting]
     cmd += ["--", "--print-outputs"] + args.runner_arg
     result = subprocess.run(cmd, capture_output=True, text=True)
     return result.returncode, result.stdout, result.stderr
@@ -57,6 +59,8 @@ def main(argv=None):
     parser.add_argument("--tolerance", type=float, default=1e-5,
                         help="relative tolerance for float32 programs (default 1e-5)")
     parser.add_argument("--max-cycles", default="2000000000", help="socsim run --max-cycles")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="socsim run --set (repeatable), e.g. cpu.model=iss")
     parser.add_argument("--runner-arg", action="append", default=[],
                         help="extra executor_runner argument (repeatable)")
     parser.add_argument("--same-as", metavar="OTHER",

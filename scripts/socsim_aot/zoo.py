@@ -11,9 +11,11 @@ Models (all with fixed seeds, random weights, nothing downloaded):
 
 For every model NAME the output directory gets NAME.onnx, the program files (NAME.prog for
 plain models; NAME_f32.prog, NAME_int8.prog and NAME_int8_npu.prog, int8 with the NPU
-delegate for the --npu-config preset, for the float models; NAME_cpu_packed.prog for add8
-with the delegate), NAME.input.bin (a sample input, raw little-endian, inputs
-concatenated) and NAME.torch.bin (torch's float output for it).
+delegate for the --npu-config preset, for the float models, and NAME_uint8.prog and
+NAME_uint8_npu.prog reading a uint8 image with ImageNet normalisation, int8 outputs;
+NAME_cpu_packed.prog for add8 with the delegate), NAME.input.bin (a sample input, raw
+little-endian, inputs concatenated; NAME.input_u8.bin a uint8 image) and NAME.torch.bin
+(torch's float output for it).
 """
 
 import argparse
@@ -26,8 +28,11 @@ from socsim_aot import compiler
 
 FLOAT_MODELS = ("convnet", "mobilenet_v2", "resnet18")
 ALL_MODELS = ("add", "add8") + FLOAT_MODELS
-DEFAULT_NPU_CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                  "configs", "npu", "rk3588-like.yaml")
+DEFAULT_NPU_CONFIG = compiler.DEFAULT_NPU_CONFIG
+# The NAME_uint8*.prog programs read uint8 images normalised with torchvision's ImageNet
+# mean and standard deviation (x 255) and leave their outputs int8.
+IMAGE_IO = dict(input_type="uint8", mean=(123.675, 116.28, 103.53), std=(58.395, 57.12, 57.375),
+                output_type="int8")
 
 
 def _torch():
@@ -166,6 +171,14 @@ def build_model(name, out_dir, size=1024, image_size=32, samples=8,
                           calibration=base + ".calibration.npz", delegate="npu",
                           npu_config=npu_config)
     written += [base + "_f32.prog", base + "_int8.prog", base + "_int8_npu.prog"]
+    # Integer I/O as deployed: a uint8 image normalised by the first layer, int8 outputs.
+    (rng.integers(0, 256, shape)).astype(np.uint8).tofile(base + ".input_u8.bin")
+    for suffix, delegate in (("_uint8", None), ("_uint8_npu", "npu")):
+        compiler.compile_file(onnx_path, base + suffix + ".prog", quantize="int8",
+                              calibration=base + ".calibration.npz", delegate=delegate,
+                              npu_config=npu_config, **IMAGE_IO)
+        written.append(base + suffix + ".prog")
+    written.append(base + ".input_u8.bin")
     return written
 
 
@@ -197,7 +210,7 @@ def main(argv=None):
     parser.add_argument("--image-size", type=int, default=32,
                         help="input height and width for mobilenet_v2 and resnet18 "
                              "(default 32)")
-    parser.add_argument("--npu-config", default=os.path.normpath(DEFAULT_NPU_CONFIG),
+    parser.add_argument("--npu-config", default=DEFAULT_NPU_CONFIG,
                         help="NPU preset the *_int8_npu programs are partitioned for "
                              "(default configs/npu/rk3588-like.yaml)")
     args = parser.parse_args(argv)

@@ -125,7 +125,7 @@ class SchemaSourcesTest(unittest.TestCase):
     def test_quantized_variants_exist(self):
         for op in schema.operators():
             if op.quantized:
-                self.assertEqual(schema.get(op.quantized).dtypes, ("int8",), op.name)
+                self.assertEqual(schema.get(op.quantized).dtypes[0], "int8", op.name)
 
     def test_arguments_pack_by_name(self):
         op = schema.get("quantized_decomposed::avg_pool2d.out")

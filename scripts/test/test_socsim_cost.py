@@ -3,11 +3,14 @@ figures), without running the simulator."""
 
 import argparse
 import os
+import shutil
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import socsim_cost  # noqa: E402
+from socsim_aot import sources  # noqa: E402
 
 
 class FitTest(unittest.TestCase):
@@ -86,6 +89,45 @@ class MethodTest(unittest.TestCase):
         with self.assertRaises(SystemExit) as e:
             socsim_cost.main(["--help"])
         self.assertEqual(e.exception.code, 0)
+
+
+class ModelCacheTest(unittest.TestCase):
+    """Compiled models are kept per compiler version: a changed compiler never reuses them."""
+
+    def setUp(self):
+        self.out = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.out)
+
+    def test_other_versions_are_removed(self):
+        old = socsim_cost.models_dir_for(self.out, "a" * 64)
+        with open(os.path.join(old, "add8_4.prog"), "w") as f:
+            f.write("old program")
+        with open(os.path.join(self.out, "models", "add8_8.prog"), "w") as f:
+            f.write("a program of the layout before versions")
+        self.assertEqual(socsim_cost.models_dir_for(self.out, "a" * 64), old)
+        self.assertTrue(os.path.exists(os.path.join(old, "add8_4.prog")))
+        new = socsim_cost.models_dir_for(self.out, "b" * 64)
+        self.assertNotEqual(new, old)
+        self.assertEqual(os.listdir(os.path.join(self.out, "models")), [os.path.basename(new)])
+        self.assertEqual(os.listdir(new), [])
+
+    def test_digest_follows_the_sources(self):
+        package = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, package)
+        os.makedirs(os.path.join(package, "schema"))
+        for name in ("compiler.py", os.path.join("schema", "core.py")):
+            with open(os.path.join(package, name), "w") as f:
+                f.write("x = 1\n")
+        saved = sources.PACKAGE_DIR
+        self.addCleanup(setattr, sources, "PACKAGE_DIR", saved)
+        sources.PACKAGE_DIR = package
+        first = sources.digest()
+        self.assertEqual(sources.digest(), first)
+        with open(os.path.join(package, "schema", "core.py"), "w") as f:
+            f.write("x = 2\n")
+        self.assertNotEqual(sources.digest(), first)
+        sources.PACKAGE_DIR = saved
+        self.assertEqual(len(sources.digest()), 64)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,21 @@
 // executor_runner: runs the model that `socsim run --model FILE` placed in memory.
 //
 // One firmware runs any model: the boot-info block says where the model (and optional input
-// data, `--input FILE`) are. Method and temp pools are static buffers in BSS, sized at build
-// time (SOCSIM_RUNNER_METHOD_POOL / SOCSIM_RUNNER_TEMP_POOL); planned memory comes from the
-// method pool. Inputs are element i = i % 128 unless input data was given (every input's raw
-// bytes, in order).
+// data, `--input FILE`) are. Weights are used where the model file lies (no copy). Method and
+// temp pools are static buffers in BSS, sized at build time (SOCSIM_RUNNER_METHOD_POOL /
+// SOCSIM_RUNNER_TEMP_POOL); planned memory comes from the method pool, or, for models whose
+// activations do not fit it, from the pool the boot-info block offers (the SoC's
+// `loader.pool_region`, DDR in the default SoC: docs/boot-info.md). Inputs are element
+// i = i % 128 unless input data was given (every input's raw bytes, in order).
 //
 // Arguments (after `--` on the socsim command line):
 //   --num-executions N   execute N times (default 1), setting the inputs before each
+//   --inputs-in-place    the inputs read the input data where the simulator placed it
+//                        (Method::bind_input) instead of a copy before each execution
+//   --pools WHERE        where planned memory and the temp pool go: `static` (the BSS pools),
+//                        `region` (the boot-info pool: planned buffers and the temp pool),
+//                        `auto` (default: the BSS pools; planned buffers that do not fit go
+//                        to the boot-info pool)
 //   --print-outputs      print every output element as "res[i] = v" (int8 as unsigned
 //                        bytes, as the seed's runner; float32 with 9 significant digits)
 //   --profile            print the cycles of every operator and delegate call (for the npu
@@ -56,8 +64,12 @@ alignas(16) uint8_t g_method_pool[SOCSIM_RUNNER_METHOD_POOL];
 alignas(16) uint8_t g_temp_pool[SOCSIM_RUNNER_TEMP_POOL];
 constexpr uint32_t kMaxPlannedBuffers = 8;
 
+enum class Pools { kAuto, kStatic, kRegion };
+
 struct Options {
   uint32_t executions = 1;
+  Pools pools = Pools::kAuto;
+  bool inputs_in_place = false;
   bool print_outputs = false;
   bool profile = false;
   bool npu_poll = false;
@@ -79,6 +91,20 @@ bool parse(int argc, char** argv, Options* options) {
         return false;
       }
       options->executions = static_cast<uint32_t>(n);
+    } else if (strcmp(argv[i], "--pools") == 0 && i + 1 < argc) {
+      const char* where = argv[++i];
+      if (strcmp(where, "auto") == 0) {
+        options->pools = Pools::kAuto;
+      } else if (strcmp(where, "static") == 0) {
+        options->pools = Pools::kStatic;
+      } else if (strcmp(where, "region") == 0) {
+        options->pools = Pools::kRegion;
+      } else {
+        printf("executor_runner: --pools takes auto, static or region, not '%s'\n", where);
+        return false;
+      }
+    } else if (strcmp(argv[i], "--inputs-in-place") == 0) {
+      options->inputs_in_place = true;
     } else if (strcmp(argv[i], "--print-outputs") == 0) {
       options->print_outputs = true;
     } else if (strcmp(argv[i], "--profile") == 0) {
@@ -87,8 +113,8 @@ bool parse(int argc, char** argv, Options* options) {
       options->npu_poll = true;
     } else {
       printf(
-          "executor_runner: unknown argument '%s' (known: --num-executions N, "
-          "--print-outputs, --profile, --npu-poll)\n",
+          "executor_runner: unknown argument '%s' (known: --num-executions N, --pools "
+          "auto|static|region, --inputs-in-place, --print-outputs, --profile, --npu-poll)\n",
           argv[i]);
       return false;
     }
@@ -141,7 +167,7 @@ void fill_default(Tensor& t) {
   }
 }
 
-Error set_inputs(Method& method, const uint8_t* data, uint32_t size) {
+Error set_inputs(Method& method, const uint8_t* data, uint32_t size, bool in_place) {
   uint32_t at = 0;
   for (uint32_t i = 0; i < method.inputs_size(); ++i) {
     Tensor& t = *method.input(i);
@@ -150,7 +176,11 @@ Error set_inputs(Method& method, const uint8_t* data, uint32_t size) {
       continue;
     }
     if (t.nbytes > size - at) return Error::kInvalidArgument;
-    SOCSIM_RT_TRY(method.set_input(i, data + at, t.nbytes));
+    if (in_place) {
+      SOCSIM_RT_TRY(method.bind_input(i, const_cast<uint8_t*>(data + at), t.nbytes));
+    } else {
+      SOCSIM_RT_TRY(method.set_input(i, data + at, t.nbytes));
+    }
     at += t.nbytes;
   }
   return Error::kOk;
@@ -212,17 +242,47 @@ int main(int argc, char** argv) {
   const MethodMeta meta = program->method_meta();
   MemoryAllocator method_alloc(g_method_pool, sizeof(g_method_pool));
   MemoryAllocator temp_alloc(g_temp_pool, sizeof(g_temp_pool));
+  // The boot-info pool (version 2 of the block; 0 bytes when the SoC offers none).
+  const uint32_t region_size = info->version >= 2 ? info->pool_size : 0;
+  MemoryAllocator region_alloc(reinterpret_cast<void*>(static_cast<uintptr_t>(info->pool_addr)),
+                               region_size);
+  if (options.pools == Pools::kRegion) {
+    if (region_size == 0) {
+      printf("executor_runner: --pools region: the boot-info block offers no pool (set "
+             "loader.pool_region in the SoC description)\n");
+      return fail("planned memory", Error::kMemoryAllocationFailed);
+    }
+    void* temp = region_alloc.allocate(SOCSIM_RUNNER_TEMP_POOL, 16);
+    if (temp == nullptr) return fail("temp pool", Error::kMemoryAllocationFailed);
+    temp_alloc = MemoryAllocator(temp, SOCSIM_RUNNER_TEMP_POOL);
+  }
   Span planned[kMaxPlannedBuffers];
   if (meta.num_memory_planned_buffers() > kMaxPlannedBuffers) {
     return fail("planned buffers", Error::kNotSupported);
   }
   for (uint32_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
     planned[i].size = meta.memory_planned_buffer_size(i);
-    planned[i].data = static_cast<uint8_t*>(method_alloc.allocate(planned[i].size, 16));
+    if (options.pools != Pools::kRegion) {
+      planned[i].data = static_cast<uint8_t*>(method_alloc.allocate(planned[i].size, 16));
+    }
+    if (planned[i].data == nullptr && options.pools != Pools::kStatic) {
+      planned[i].data = static_cast<uint8_t*>(region_alloc.allocate(planned[i].size, 16));
+      if (planned[i].data != nullptr) {
+        printf("Planned buffer %lu: %lu bytes in the boot-info pool at 0x%08lx\n",
+               static_cast<unsigned long>(i), static_cast<unsigned long>(planned[i].size),
+               static_cast<unsigned long>(reinterpret_cast<uintptr_t>(planned[i].data)));
+      }
+    }
     if (planned[i].data == nullptr) {
-      printf("executor_runner: planned buffer %lu needs %lu bytes; method pool is %lu bytes\n",
+      printf("executor_runner: planned buffer %lu needs %lu bytes; method pool is %lu bytes",
              static_cast<unsigned long>(i), static_cast<unsigned long>(planned[i].size),
              static_cast<unsigned long>(sizeof(g_method_pool)));
+      if (options.pools == Pools::kStatic) {
+        printf(" (--pools static)\n");
+      } else {
+        printf(", boot-info pool %lu bytes free\n",
+               static_cast<unsigned long>(region_alloc.size() - region_alloc.used()));
+      }
       return fail("planned memory", Error::kMemoryAllocationFailed);
     }
   }
@@ -256,7 +316,7 @@ int main(int argc, char** argv) {
 
   for (uint32_t run = 0; run < options.executions; ++run) {
     const uint32_t start = socsim_elapsed_cycles();
-    Error error = set_inputs(*method, input, input_size);
+    Error error = set_inputs(*method, input, input_size, options.inputs_in_place);
     if (error != Error::kOk) return fail("input data", error);
     error = method->execute(&diag);
     const uint32_t end = socsim_elapsed_cycles();
@@ -277,11 +337,14 @@ int main(int argc, char** argv) {
   socsim::runtime::set_profiling_hooks(nullptr);
   printf("Model executed successfully %lu time(s).\n",
          static_cast<unsigned long>(options.executions));
-  printf("Allocators: method %lu of %lu bytes, temp %lu of %lu bytes (high-water marks)\n",
+  printf("Allocators: method %lu of %lu bytes, temp %lu of %lu bytes, boot-info pool %lu of "
+         "%lu bytes (high-water marks)\n",
          static_cast<unsigned long>(method_alloc.high_water_mark()),
          static_cast<unsigned long>(method_alloc.size()),
          static_cast<unsigned long>(temp_alloc.high_water_mark()),
-         static_cast<unsigned long>(temp_alloc.size()));
+         static_cast<unsigned long>(temp_alloc.size()),
+         static_cast<unsigned long>(region_alloc.high_water_mark()),
+         static_cast<unsigned long>(region_alloc.size()));
   if (options.print_outputs) print_outputs(*method);
   return 0;
 }

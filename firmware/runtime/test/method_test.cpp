@@ -72,6 +72,28 @@ TEST(MethodTest, PackedDelegateMatchesPortableKernelForSizes1To40) {
   EXPECT_EQ(run_add8(1024, true), run_add8(1024, false));
 }
 
+TEST(MethodTest, BoundInputsAreReadInPlace) {
+  AlignedBytes bytes(build_program(add8_program(8, false)));
+  Result<Program> program = Program::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Pools pools(program->buffer_size(0));
+  Result<Method> method = Method::load(*program, pools.manager);
+  ASSERT_TRUE(method.ok());
+  alignas(16) int8_t a[16] = {1, 2, 3, 4, 5, 6, 7, 8};
+  alignas(16) int8_t b[16] = {10, 20, 30, 40, 50, 60, 70, 80};
+  EXPECT_EQ(method->bind_input(0, a, 8), Error::kOk);
+  EXPECT_EQ(method->bind_input(1, b, 8), Error::kOk);
+  EXPECT_EQ(method->input(0)->data, a);
+  EXPECT_EQ(method->execute(), Error::kOk);
+  EXPECT_EQ(method->output(0)->data_as<int8_t>()[7], 88);
+  b[7] = 1;  // read in place: a change shows in the next execution
+  EXPECT_EQ(method->execute(), Error::kOk);
+  EXPECT_EQ(method->output(0)->data_as<int8_t>()[7], 9);
+  EXPECT_EQ(method->bind_input(0, a, 7), Error::kInvalidArgument);
+  EXPECT_EQ(method->bind_input(0, a + 1, 8), Error::kInvalidArgument);
+  EXPECT_EQ(method->bind_input(2, a, 8), Error::kNotFound);
+}
+
 TEST(MethodTest, MissingOperatorIsNamed) {
   test::ProgramSpec spec = add8_program(4, false);
   spec.instructions[0].name = "no_such_op";

@@ -49,8 +49,13 @@ NpuError execute(const LayerDescriptor& d, const NpuOperands& o) {
       !kernels::accumulators_fit(products, o.bias, g.out_c)) {
     return kNpuBadArgs;
   }
-  kernels::conv_i8(g, o.input, o.weights, o.bias, o.requant, a.zp_in(), a.zp_out(), a.act_min(),
-                   a.act_max(), o.output);
+  if (d.dtype == kDtypeUInt8) {  // a model's integer input (the first layer)
+    kernels::conv_q8(g, reinterpret_cast<const uint8_t*>(o.input), o.weights, o.bias, o.requant,
+                     a.zp_in(), a.zp_out(), a.act_min(), a.act_max(), o.output);
+  } else {
+    kernels::conv_q8(g, o.input, o.weights, o.bias, o.requant, a.zp_in(), a.zp_out(),
+                     a.act_min(), a.act_max(), o.output);
+  }
   return kNpuOk;
 }
 

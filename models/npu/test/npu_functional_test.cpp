@@ -286,6 +286,18 @@ TEST(NpuFunctional, RejectsBadDescriptors) {
   bad = l.d;
   bad.dtype = 1;
   EXPECT_EQ(validate_layer(bad), npu::kNpuBadDtype);
+  bad = l.d;  // a convolution reads a model's uint8 input, with a zero point up to 255
+  bad.dtype = npu::kDtypeUInt8;
+  bad.args[9] = 200;
+  EXPECT_EQ(validate_layer(bad), npu::kNpuOk);
+  bad.args[9] = 256;
+  EXPECT_EQ(validate_layer(bad), npu::kNpuBadArgs);
+  Layer add(npu::kOpAdd);  // the other layers read int8 only
+  add.shapes({1, 4, 2, 2}, {1, 4, 2, 2}, {1, 4, 2, 2});
+  add.args({0, 1 << 20, 0, 1 << 20, 21, 0, -128, 127});
+  EXPECT_EQ(validate_layer(add.d), npu::kNpuOk);
+  add.d.dtype = npu::kDtypeUInt8;
+  EXPECT_EQ(validate_layer(add.d), npu::kNpuBadDtype);
   bad = l.d;
   bad.args[11] = 10;
   bad.args[12] = 5;

@@ -14,4 +14,4 @@ from socsim_aot.schema.core import (Arg, Args, NpuLayer, Operand, Operator, by_n
                                     operators, pack_args, simple_onnx_operators, unpack_args)
 # Family modules, in the order their operators are listed (registration order).
 from socsim_aot.schema import (conv, elementwise, activations, pooling, softmax,  # noqa: F401
-                               data_movement, quantization)
+                               data_movement, quantization, reduction)

@@ -1,16 +1,21 @@
-"""Elementwise activations: ReLU, Clip and Sigmoid.
+"""Elementwise activations and nonlinearities: ReLU, Clip, and the table lookups (Sigmoid,
+Tanh, HardSigmoid, HardSwish, SiLU, GELU, Erf, Exp, Sqrt, Pow with a constant exponent).
 
 Quantised, ReLU and Clip keep the input's scale and zero point, so their int8 forms only
 compare values: ReLU against the zero point, Clip against bounds quantised by the compiler.
-Sigmoid's int8 form looks every value up in a 256-entry table the compiler computes from the
-input's quantisation (as TFLite computes int8 logistic), so no floating point runs on the
-core or the NPU; its output has TFLite's fixed quantisation, scale 1/256 and zero point -128.
+Every other int8 nonlinearity looks each value up in a 256-entry table the compiler computes
+from the input's quantisation (as TFLite computes int8 logistic and NPUs with a lookup unit
+do), so no floating point runs on the core or the NPU. Sigmoid's output has TFLite's fixed
+quantisation, scale 1/256 and zero point -128; the others' output quantisation covers the
+range of the table's values (range_quantization).
 """
+
+import math
 
 import numpy as np
 
 from socsim_aot import ir
-from socsim_aot.schema.core import Arg, NpuLayer, Operand, Operator, register
+from socsim_aot.schema.core import Arg, Args, NpuLayer, Operand, Operator, camel, get, register
 
 
 def same_scale(q, node):
@@ -71,16 +76,47 @@ RELU, QUANTIZED_RELU, CLAMP, QUANTIZED_CLAMP = register(
 
 
 # ---- table lookups --------------------------------------------------------------------------
+#
+# Every int8 nonlinearity is one lookup: the compiler evaluates the function at each of the 256
+# values the quantised input can take and stores the quantised results (docs/runtime.md,
+# "Integer arithmetic"). The float32 operator is aten::<name>.out, its int8 twin
+# quantized_decomposed::<name>.out with operands x and table; an NPU runs the twin on its
+# lookup unit, on its own or fused after the layer that produces x (npu_partition.py).
 
-LUT_SCALE, LUT_ZERO_POINT = 1.0 / 256.0, -128  # the output of a sigmoid-like table
+LUT_SCALE, LUT_ZERO_POINT = 1.0 / 256.0, -128  # the output of sigmoid's table
+
+
+def _table_inputs(x: ir.Value) -> np.ndarray:
+    """The real value of every int8 input, in table order (q = -128 .. 127)."""
+    return x.scale * (np.arange(-128, 128, dtype=np.float64) - x.zero_point)
+
+
+def _finite(fn, v):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        real = np.asarray(fn(v), dtype=np.float64)
+    return np.where(np.isnan(real), 0.0, real)  # no real result (sqrt of a negative): 0
 
 
 def lookup_table(fn, x: ir.Value, y: ir.Value) -> np.ndarray:
     """table[q + 128] = quantised fn(dequantised q) for every int8 q: the output of an
-    elementwise function of x, rounded half up and saturated to int8."""
-    q = np.arange(-128, 128, dtype=np.float64)
-    real = fn(x.scale * (q - x.zero_point))
-    return np.clip(np.floor(real / y.scale + 0.5) + y.zero_point, -128, 127).astype(np.int8)
+    elementwise function of x, rounded half up and saturated to int8; where fn has no real
+    value (NaN) the entry is the output's zero point (real 0)."""
+    real = _finite(fn, _table_inputs(x))
+    with np.errstate(over="ignore", invalid="ignore"):
+        q = np.floor(real / y.scale + 0.5) + y.zero_point
+    return np.clip(q, -128, 127).astype(np.int8)
+
+
+def range_quantization(fn, x: ir.Value):
+    """(scale, zero point) of a table's output that covers the function's range over every
+    int8 input and 0: lo = min(0, min f), hi = max(0, max f), scale = (hi - lo) / 255,
+    zero point = clamp(floor(-128 - lo / scale + 0.5), -128, 127)."""
+    real = _finite(fn, _table_inputs(x))
+    real = real[np.isfinite(real)]
+    lo, hi = min(0.0, float(real.min(initial=0.0))), max(0.0, float(real.max(initial=0.0)))
+    scale = (hi - lo) / 255.0 if hi > lo else 1.0
+    zero_point = int(np.clip(np.floor(-128.0 - lo / scale + 0.5), -128, 127))
+    return float(scale), zero_point
 
 
 def _lookup(ins, a, out):
@@ -88,38 +124,150 @@ def _lookup(ins, a, out):
     return table[x.astype(np.int64) + 128].astype(np.int8)
 
 
-def _npu_elementwise(g, node):
-    return "sigmoid" if len(g.input_value(node).shape) <= 4 else None
+def _npu_lookup(g, node):
+    """The preset class of a lookup node the NPU can run (descriptors are 4-D)."""
+    return get(node.op).npu.classes[0] if len(g.input_value(node).shape) <= 4 else None
 
 
-def _sigmoid_f64(v):
-    with np.errstate(over="ignore"):  # exp overflows to inf for large negative v: 1 / inf = 0
+def is_lookup(op) -> bool:
+    """True for the int8 table-lookup operators (operands x and an int8 [256] table)."""
+    return op.npu is not None and op.npu.source == "lookup"
+
+
+def _erf(v):
+    return np.vectorize(math.erf, otypes=[np.float64])(v)
+
+
+def _erf_f32(x):
+    return _erf(x.astype(np.float64)).astype(np.float32)
+
+
+_F = np.float32
+
+
+_ONNX_DEFAULTS = {"alpha": 0.2, "beta": 0.5}  # ONNX HardSigmoid
+
+
+def _lower_lookup(op_name, args):
+    def lower(n):
+        attrs = {}
+        for a in args:
+            if a.name == "exponent":  # Pow: the exponent is the second input, a constant
+                e = np.asarray(n.const(n.inputs[1], "the exponent of Pow"))
+                if e.size != 1:
+                    n.fail("Pow needs a scalar constant exponent")
+                attrs[a.name] = float(e.reshape(-1)[0])
+            else:
+                attrs[a.name] = float(n.attrs.get(a.name, _ONNX_DEFAULTS[a.name]))
+        n.emit(op_name, n.inputs[:1], **attrs)
+    return lower
+
+
+def _float_reference(f32):
+    def run(ins, a, out):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return np.asarray(f32(ins[0].astype(np.float32), a), dtype=np.float32)
+    return run
+
+
+# The real function of each lookup operator, by its float operator's name: real(v, args) with
+# the float operator's arguments by name; the compiler's tables and the tests use it.
+REAL = {}
+
+
+def table_function(op_name, **args):
+    """The real function a lookup operator's table holds, for given argument values."""
+    real = REAL[op_name]
+    a = Args(args)
+    return lambda v: real(v, a)
+
+
+def _quantize_lookup(op_name, args, fixed):
+    def quantize(q, node):
+        x = q.g.values[node.inputs[0]]
+        y = q.g.values[node.outputs[0]]
+        fn = table_function(op_name, **{a.name: node.attrs[a.name] for a in args})
+        y.scale, y.zero_point = fixed if fixed else range_quantization(fn, x)
+        node.inputs = node.inputs[:1] + [
+            q.g.add_const(node.outputs[0] + "::table", lookup_table(fn, x, y))]
+    return quantize
+
+
+def lookup_pair(name, doc, f32, real, opcode, onnx=(), args=(), fixed=None, report=None,
+                overload="out"):
+    """Registers aten::<name>.<overload> (float32: f32(x, args) in numpy float32) and its int8
+    table-lookup twin quantized_decomposed::<name>.out, whose table holds real(v, args) and
+    whose NPU layer is `opcode` (preset class `name`, entry in models/npu/layers/lookup.cpp,
+    OpType `report`).
+    The output quantisation is `fixed` (scale, zero point) or the table's range."""
+    float_name = f"aten::{name}.{overload}"
+    REAL[float_name] = real
+    float_op = Operator(
+        float_name, name, doc, inputs=(Operand("x"),), args=args, kernel=name, onnx=onnx,
+        quantized=f"quantized_decomposed::{name}.out",
+        lower=_lower_lookup(float_name, args) if args else None,
+        quantize=_quantize_lookup(float_name, args, fixed),
+        arg_values=(lambda g, node: {a.name: node.attrs[a.name] for a in args}) if args else None,
+        reference=_float_reference(f32))
+    out_quant = "output scale 1/256, zero point -128" if fixed == (LUT_SCALE, LUT_ZERO_POINT) \
+        else "output quantisation from the table's range"
+    quantized_op = Operator(
+        f"quantized_decomposed::{name}.out", f"quantized_{name}", f"table[x + 128], {out_quant}",
+        inputs=(Operand("x", npu_slot="input"),
+                Operand("table", "int8", f"[256]: {name} of every int8 input, quantised",
+                        npu_slot="weights")),
+        outputs=(Operand("out", npu_slot="output"),), dtypes=("int8",), kernel=name,
+        npu=NpuLayer(opcode, report or camel(name), (name,), "lookup"), reference=_lookup,
+        npu_accepts=_npu_lookup)
+    return register(float_op, quantized_op)
+
+
+def _sigmoid_f32(x, a):
+    with np.errstate(over="ignore"):  # exp overflows to inf for large negative x: 1 / inf = 0
+        return _F(1) / (_F(1) + np.exp(-x))
+
+
+def _sigmoid_real(v, a):
+    with np.errstate(over="ignore"):
         return 1.0 / (1.0 + np.exp(-v))
 
 
-def _sigmoid(ins, a, out):
-    x = ins[0].astype(np.float32)
-    with np.errstate(over="ignore"):
-        return (np.float32(1) / (np.float32(1) + np.exp(-x))).astype(np.float32)
+SIGMOID, QUANTIZED_SIGMOID = lookup_pair(
+    "sigmoid", "1 / (1 + exp(-x))", _sigmoid_f32, _sigmoid_real, 8, ("Sigmoid",),
+    fixed=(LUT_SCALE, LUT_ZERO_POINT))
+TANH, QUANTIZED_TANH = lookup_pair(
+    "tanh", "tanh(x)", lambda x, a: np.tanh(x), lambda v, a: np.tanh(v), 9, ("Tanh",))
+HARDSIGMOID, QUANTIZED_HARDSIGMOID = lookup_pair(
+    "hardsigmoid", "clamp(alpha x + beta, 0, 1)",
+    lambda x, a: np.minimum(np.maximum(_F(a.alpha) * x + _F(a.beta), _F(0)), _F(1)),
+    lambda v, a: np.clip(a.alpha * v + a.beta, 0.0, 1.0), 10, ("HardSigmoid",),
+    args=(Arg("alpha", "float32"), Arg("beta", "float32")), report="HardSigmoid")
+HARDSWISH, QUANTIZED_HARDSWISH = lookup_pair(
+    "hardswish", "x relu6(x + 3) / 6",
+    lambda x, a: x * np.minimum(np.maximum(x + _F(3), _F(0)), _F(6)) / _F(6),
+    lambda v, a: v * np.clip(v + 3.0, 0.0, 6.0) / 6.0, 11, ("HardSwish",), report="HardSwish")
+SILU, QUANTIZED_SILU = lookup_pair(
+    "silu", "x sigmoid(x)", lambda x, a: x * _sigmoid_f32(x, a),
+    lambda v, a: v * _sigmoid_real(v, a), 12, report="SiLU")
+GELU, QUANTIZED_GELU = lookup_pair(
+    "gelu", "x (1 + erf(x / sqrt 2)) / 2",
+    lambda x, a: _F(0.5) * x * (_F(1) + _erf_f32(x * _F(0.70710678118654752))),
+    lambda v, a: 0.5 * v * (1.0 + _erf(v / math.sqrt(2.0))), 13, report="GELU")
+ERF, QUANTIZED_ERF = lookup_pair(
+    "erf", "erf(x)", lambda x, a: _erf_f32(x), lambda v, a: _erf(v), 14, ("Erf",))
+EXP, QUANTIZED_EXP = lookup_pair(
+    "exp", "exp(x)", lambda x, a: np.exp(x), lambda v, a: np.exp(v), 15, ("Exp",))
+SQRT, QUANTIZED_SQRT = lookup_pair(
+    "sqrt", "sqrt(x), NaN below 0", lambda x, a: np.sqrt(x), lambda v, a: np.sqrt(v), 16,
+    ("Sqrt",))
+POW, QUANTIZED_POW = lookup_pair(
+    "pow", "x ^ exponent, a constant", lambda x, a: np.power(x, _F(a.exponent)),
+    lambda v, a: np.power(v, a.exponent), 17, ("Pow",), args=(Arg("exponent", "float32"),),
+    overload="Tensor_Scalar_out")
 
-
-def _quantize_sigmoid(q, node):
-    x = q.g.values[node.inputs[0]]
-    y = q.g.values[node.outputs[0]]
-    y.scale, y.zero_point = LUT_SCALE, LUT_ZERO_POINT
-    node.inputs = node.inputs[:1] + [
-        q.g.add_const(node.outputs[0] + "::table", lookup_table(_sigmoid_f64, x, y))]
-
-
-SIGMOID, QUANTIZED_SIGMOID = register(
-    Operator("aten::sigmoid.out", "sigmoid", "1 / (1 + exp(-x))", inputs=_X, kernel="sigmoid",
-             onnx=("Sigmoid",), quantized="quantized_decomposed::sigmoid.out",
-             quantize=_quantize_sigmoid, reference=_sigmoid),
-    Operator("quantized_decomposed::sigmoid.out", "quantized_sigmoid",
-             "table[x + 128], output scale 1/256, zero point -128",
-             inputs=(Operand("x", npu_slot="input"),
-                     Operand("table", "int8", "[256]: sigmoid of every int8 input, quantised",
-                             npu_slot="weights")),
-             outputs=(Operand("out", npu_slot="output"),), dtypes=("int8",), kernel="sigmoid",
-             npu=NpuLayer(8, "Sigmoid", ("sigmoid",), "sigmoid"), reference=_lookup,
-             npu_accepts=_npu_elementwise))
+# Every lookup operator pair (float32, int8), with argument values for tests.
+LOOKUPS = ((SIGMOID, QUANTIZED_SIGMOID, {}), (TANH, QUANTIZED_TANH, {}),
+           (HARDSIGMOID, QUANTIZED_HARDSIGMOID, {"alpha": 1.0 / 6.0, "beta": 0.5}),
+           (HARDSWISH, QUANTIZED_HARDSWISH, {}), (SILU, QUANTIZED_SILU, {}),
+           (GELU, QUANTIZED_GELU, {}), (ERF, QUANTIZED_ERF, {}), (EXP, QUANTIZED_EXP, {}),
+           (SQRT, QUANTIZED_SQRT, {}), (POW, QUANTIZED_POW, {"exponent": 2.0}))

@@ -186,6 +186,10 @@ _QUANT_INPUTS = (Operand("x", "int8", npu_slot="input"),
                  Operand("requant", "int32", "[out, 2]: multiplier, shift per channel",
                          npu_slot="requant"))
 _QUANT_OUTPUT = (Operand("out", "int8", npu_slot="output"),)
+# A convolution also reads uint8: the first layer of a model with an integer input
+# (compile_model.py --input-type uint8), the way NPUs take camera frames.
+_CONV_QUANT_INPUTS = (Operand("x", "T", "int8, or uint8 (a model input: zp_in 0..255)",
+                              npu_slot="input"),) + _QUANT_INPUTS[1:]
 
 CONVOLUTION, QUANTIZED_CONVOLUTION, LINEAR, QUANTIZED_LINEAR = register(
     Operator("aten::convolution.out", "convolution",
@@ -197,8 +201,8 @@ CONVOLUTION, QUANTIZED_CONVOLUTION, LINEAR, QUANTIZED_LINEAR = register(
              reference=_conv),
     Operator("quantized_decomposed::convolution.out", "quantized_convolution",
              "bias + sum (x - zp_in) w, requantised per channel, + zp_out, clamped",
-             inputs=_QUANT_INPUTS, outputs=_QUANT_OUTPUT, args=GEOMETRY + QUANT,
-             dtypes=("int8",), kernel="conv2d",
+             inputs=_CONV_QUANT_INPUTS, outputs=_QUANT_OUTPUT, args=GEOMETRY + QUANT,
+             dtypes=("int8", "uint8"), kernel="conv2d",
              npu=NpuLayer(1, "Conv", ("conv2d", "depthwise_conv2d"), "convolution"),
              arg_values=lambda g, node: {**_geometry(node), **_quantized_bounds(g, node)},
              reference=_quantized_conv, npu_accepts=_npu_conv, npu_shapes=_conv_shapes),

@@ -89,6 +89,10 @@ def operators_header() -> str:
         out.append(f"  static constexpr uint32_t kInputs = {n_in};")
         out.append(f"  static constexpr uint32_t kOutputs = {len(op.outputs)};")
         out.append(f"  static constexpr uint32_t kArgs = {n_args};")
+        if op.fixed_arg_count is None:
+            scalars = sum(1 for a in op.args if a.type != "int32[]")
+            out.append(f"  /// Argument words before the per-axis list.")
+            out.append(f"  static constexpr uint32_t kScalarArgs = {scalars};")
         for i, o in enumerate(op.inputs):
             if not o.variadic:
                 out.append(f"  static constexpr uint32_t {_k(o.name)} = {i};  ///< input")
@@ -170,6 +174,8 @@ def npu_descriptor_header() -> str:
            "/// An unused address slot of a descriptor in a program's blob.",
            f"constexpr uint32_t kNoTensor = 0x{L.NPU_NO_TENSOR:08X}u;",
            f"constexpr uint8_t kDtypeInt8 = {L.DTYPE_CODES['int8']};  ///< the program file's code",
+           f"constexpr uint8_t kDtypeUInt8 = {L.DTYPE_CODES['uint8']};  ///< a layer reading a "
+           "model's integer input",
            f"constexpr uint32_t kDescriptorSize = {d.size};",
            f"constexpr uint32_t kMaxArgs = {L.NPU_MAX_ARGS};",
            f"constexpr uint32_t kNameSize = {L.NPU_NAME_SIZE};",
@@ -226,8 +232,6 @@ def cmake_lists() -> str:
              f"set(SOCSIM_OPERATOR_KERNELS \"{';'.join(op.kernel for op in ops)}\")",
              f"set(SOCSIM_KERNEL_FILES \"{';'.join(kernels)}\")",
              f"set(SOCSIM_NPU_LAYER_SOURCES \"{';'.join(layer_sources)}\")",
-             "# ONNX operators with a one-node end-to-end test (socsim_aot/op_models.py)",
-             f"set(SOCSIM_SIMPLE_ONNX_OPERATORS \"{';'.join(schema.simple_onnx_operators())}\")",
              ""]
     return "\n".join(lines)
 

@@ -167,7 +167,7 @@ NPU_BLOB_HEADER = Record("npu_blob_header", "npu delegate blob header", _fields(
 
 NPU_DESCRIPTOR = Record("layer_descriptor", "NPU layer descriptor", _fields(
     ("op", "u8", 1, "NPU opcode"),
-    ("dtype", "u8", 1, "the program file's dtype code (int8)"),
+    ("dtype", "u8", 1, "the input's dtype code (int8; uint8 for a model's integer input)"),
     ("arg_count", "u8", 1, "entries of args used"),
     ("flags", "u8", 1, "0"),
     ("reserved0", "u32"),

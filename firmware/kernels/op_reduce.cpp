@@ -1,0 +1,162 @@
+// Reductions over a set of axes: aten::mean.out, aten::sum.IntList_out and aten::amax.out in
+// float32 (amax also on int8: it only selects values), and the int8 fixed-point forms
+// quantized_decomposed::mean.out / sum.out (docs/runtime.md). The argument `reduce` has one
+// entry per input axis, 1 where the axis is reduced; the output keeps the reduced axes as 1s
+// or drops them (keepdim), which its shape tells.
+#include "firmware/kernels/kernel_util.h"
+#include "firmware/kernels/strided.h"
+
+namespace socsim::kernels {
+namespace {
+
+/// The walks of a reduction: `outer` over the output's elements (the kept axes), `inner` over
+/// the elements each output element reduces, both as offsets into the input.
+struct Reduction {
+  StridedWalk outer;
+  StridedWalk inner;
+  uint32_t outputs = 1;
+  uint32_t count = 1;  ///< elements per output
+
+  Error init(const Tensor& x, const Tensor& y, const int32_t* reduce) {
+    int32_t stride[runtime::kMaxRank];
+    row_major_strides(x.rank, x.sizes, stride);
+    uint32_t kept = 0;
+    for (uint32_t d = 0; d < x.rank; ++d) {
+      if (reduce[d] != 0 && reduce[d] != 1) return Error::kBadOperatorArgs;
+      if (reduce[d] == 0) ++kept;
+    }
+    const bool keepdim = y.rank == x.rank;
+    if (!keepdim && y.rank != kept) return Error::kShapeMismatch;
+    uint32_t out_axis = 0;
+    for (uint32_t d = 0; d < x.rank; ++d) {
+      if (x.sizes[d] < 1) return Error::kShapeMismatch;
+      if (reduce[d] == 1) {
+        if (keepdim && y.sizes[out_axis++] != 1) return Error::kShapeMismatch;
+        inner.add_axis(x.sizes[d], stride[d]);
+        count *= static_cast<uint32_t>(x.sizes[d]);
+      } else {
+        if (y.sizes[out_axis++] != x.sizes[d]) return Error::kShapeMismatch;
+        outer.add_axis(x.sizes[d], stride[d]);
+        outputs *= static_cast<uint32_t>(x.sizes[d]);
+      }
+    }
+    outer.reset(0);
+    return Error::kOk;
+  }
+
+  /// Calls out(o, reduced) for every output element o, reduced = fold(acc, x) over its inputs
+  /// from acc = first(x0).
+  template <typename T, typename Acc, typename First, typename Fold, typename Out>
+  void run(const T* x, First first, Fold fold, Out out) {
+    for (uint32_t o = 0; o < outputs; ++o) {
+      inner.reset(outer.offset);
+      Acc acc = first(x[inner.offset]);
+      for (uint32_t i = 1; i < count; ++i) {
+        inner.next();
+        acc = fold(acc, x[inner.offset]);
+      }
+      out(o, acc);
+      outer.next();
+    }
+  }
+};
+
+/// Counts, dtypes of x and out, and the reduction of operator Op (argument list: scalars, then
+/// `reduce` with one entry per input axis).
+template <typename Op>
+Error reduction_of(const KernelArgs& k, ScalarType in, ScalarType out, Reduction* r) {
+  SOCSIM_RT_TRY(check_counts_per_axis<Op>(k));
+  const Tensor& x = *k.inputs[Op::kX];
+  const Tensor& y = *k.outputs[Op::kOut];
+  if (!same_dtype(x, in) || !same_dtype(y, out)) return Error::kDtypeMismatch;
+  return r->init(x, y, typename Op::Args(k.args).reduce());
+}
+
+Error mean_f32(const KernelArgs& k) {
+  Reduction r;
+  SOCSIM_RT_TRY(reduction_of<ops::Mean>(k, ScalarType::kFloat32, ScalarType::kFloat32, &r));
+  float* y = k.outputs[0]->data_as<float>();
+  const float count = static_cast<float>(r.count);
+  r.run<float, float>(
+      k.inputs[0]->data_as<float>(), [](float v) { return v; },
+      [](float acc, float v) { return acc + v; }, [&](uint32_t o, float s) { y[o] = s / count; });
+  return Error::kOk;
+}
+
+Error sum_f32(const KernelArgs& k) {
+  Reduction r;
+  SOCSIM_RT_TRY(reduction_of<ops::Sum>(k, ScalarType::kFloat32, ScalarType::kFloat32, &r));
+  float* y = k.outputs[0]->data_as<float>();
+  r.run<float, float>(
+      k.inputs[0]->data_as<float>(), [](float v) { return v; },
+      [](float acc, float v) { return acc + v; }, [&](uint32_t o, float s) { y[o] = s; });
+  return Error::kOk;
+}
+
+template <typename T, ScalarType kType>
+Error amax(const KernelArgs& k) {
+  Reduction r;
+  SOCSIM_RT_TRY(reduction_of<ops::Amax>(k, kType, kType, &r));
+  T* y = k.outputs[0]->data_as<T>();
+  r.run<T, T>(
+      k.inputs[0]->data_as<T>(), [](T v) { return v; },
+      [](T acc, T v) { return v > acc ? v : acc; }, [&](uint32_t o, T m) { y[o] = m; });
+  return Error::kOk;
+}
+
+/// Sums of (x - zp_in) of the int8 reductions (|sum| < 255 x 2^23 fits int32).
+template <typename Op, typename Out>
+Error quantized_sum_of(const KernelArgs& k, Reduction* r, Out out) {
+  SOCSIM_RT_TRY(reduction_of<Op>(k, ScalarType::kInt8, ScalarType::kInt8, r));
+  const typename Op::Args a(k.args);
+  if (!valid_zero_point(a.zp_in()) || !valid_zero_point(a.zp_out())) {
+    return Error::kBadOperatorArgs;
+  }
+  if (r->count > kMaxPoolArea) return Error::kShapeMismatch;
+  const int32_t zp = a.zp_in();
+  r->run<int8_t, int32_t>(
+      k.inputs[0]->data_as<int8_t>(), [zp](int8_t v) { return int32_t{v} - zp; },
+      [zp](int32_t acc, int8_t v) { return acc + (int32_t{v} - zp); }, out);
+  return Error::kOk;
+}
+
+Error mean_i8(const KernelArgs& k) {
+  using Op = ops::QuantizedMean;
+  SOCSIM_RT_TRY(check_counts_per_axis<Op>(k));  // before the arguments are read
+  const Op::Args a(k.args);
+  if (!valid_pool_multiplier(a.m(), a.n())) return Error::kBadOperatorArgs;
+  Reduction r;
+  int8_t* y = k.outputs[0]->data_as<int8_t>();
+  const int64_t m = a.m();
+  const int32_t zp_out = a.zp_out();
+  const int32_t n = a.n();
+  return quantized_sum_of<Op>(k, &r, [&](uint32_t o, int32_t sum) {
+    y[o] = saturate_to_i8(div_round(sum * m, int64_t{r.count} << n) + zp_out);
+  });
+}
+
+Error sum_i8(const KernelArgs& k) {
+  using Op = ops::QuantizedSum;
+  SOCSIM_RT_TRY(check_counts_per_axis<Op>(k));  // before the arguments are read
+  const Op::Args a(k.args);
+  if (!valid_multiplier(a.m(), a.n())) return Error::kBadOperatorArgs;
+  Reduction r;
+  int8_t* y = k.outputs[0]->data_as<int8_t>();
+  const int32_t m = a.m();
+  const int32_t n = a.n();
+  const int32_t zp_out = a.zp_out();
+  return quantized_sum_of<Op>(k, &r, [&](uint32_t o, int32_t sum) {
+    y[o] = saturate_to_i8(requantize(sum, m, n) + zp_out);
+  });
+}
+
+}  // namespace
+
+SOCSIM_REGISTER_KERNEL(ops::Mean, kFloat32, mean_f32);
+SOCSIM_REGISTER_KERNEL(ops::Sum, kFloat32, sum_f32);
+SOCSIM_REGISTER_KERNEL(ops::Amax, kFloat32, (amax<float, ScalarType::kFloat32>));
+SOCSIM_REGISTER_KERNEL(ops::Amax, kInt8, (amax<int8_t, ScalarType::kInt8>));
+SOCSIM_REGISTER_KERNEL(ops::QuantizedMean, kInt8, mean_i8);
+SOCSIM_REGISTER_KERNEL(ops::QuantizedSum, kInt8, sum_i8);
+
+}  // namespace socsim::kernels

@@ -1,0 +1,334 @@
+"""The compiler's front end graph: an ONNX model as a small, mutable graph of ONNX nodes.
+
+`read(path)` loads a model, turns every `Constant` node and initializer into a constant,
+rewrites nodes into one form whatever the opset (11-17, as torch 1.13 exports them: the
+constant inputs of opset 13 where older opsets had attributes) and records the type of every
+value ONNX shape inference can give. The front-end passes (socsim_aot/passes/) fold, simplify
+and fuse this graph; compiler.py then lowers each remaining node to operators of the schema.
+
+Values are named as in the model. A node's omitted optional input is "". A value's type is a
+`TensorType`: its shape (None where a dimension or the rank is unknown) and numpy dtype.
+"""
+
+import dataclasses
+from typing import Dict, Iterable, List, Optional
+
+import numpy as np
+
+from socsim_aot.ir import CompileError
+
+# The opsets the front end is written and tested for (torch 1.13 exports 9-17).
+MIN_OPSET, MAX_OPSET = 11, 17
+DOMAIN = "socsim"  # nodes the fusion passes create that ONNX has no operator for
+
+
+@dataclasses.dataclass
+class TensorType:
+    shape: Optional[List[Optional[int]]]  # None: unknown rank
+    dtype: Optional[np.dtype]
+
+    @property
+    def static(self) -> bool:
+        return self.shape is not None and all(isinstance(d, int) for d in self.shape)
+
+
+@dataclasses.dataclass
+class OnnxOp:
+    """One ONNX node: attributes as Python values (onnx.helper.get_attribute_value)."""
+    op_type: str
+    inputs: List[str]
+    outputs: List[str]
+    attrs: dict
+    name: str
+    domain: str = ""
+
+    @property
+    def where(self) -> str:
+        return f"node '{self.name}' (op {self.op_type})"
+
+
+def _np_dtype(elem_type) -> Optional[np.dtype]:
+    from onnx import mapping
+    t = mapping.TENSOR_TYPE_TO_NP_TYPE.get(elem_type)
+    return np.dtype(t) if t is not None else None
+
+
+def _tensor_type(vi) -> TensorType:
+    t = vi.type.tensor_type
+    dtype = _np_dtype(t.elem_type) if t.elem_type else None
+    if not t.HasField("shape"):
+        return TensorType(None, dtype)
+    dims = [int(d.dim_value) if d.HasField("dim_value") else None for d in t.shape.dim]
+    return TensorType(dims, dtype)
+
+
+class OnnxGraph:
+    def __init__(self):
+        self.nodes: List[OnnxOp] = []
+        self.consts: Dict[str, np.ndarray] = {}
+        self.types: Dict[str, TensorType] = {}
+        self.inputs: List[str] = []
+        self.outputs: List[str] = []
+        self.opset = MAX_OPSET
+        self._names = 0
+
+    # ---- queries -----------------------------------------------------------------------------
+
+    def const(self, name: str) -> Optional[np.ndarray]:
+        return self.consts.get(name) if name else None
+
+    def is_const(self, name: str) -> bool:
+        return name in self.consts
+
+    def shape(self, name: str) -> Optional[List[int]]:
+        """The static shape of a value, or None."""
+        if name in self.consts:
+            return list(self.consts[name].shape)
+        t = self.types.get(name)
+        return list(t.shape) if t is not None and t.static else None
+
+    def dtype(self, name: str) -> Optional[np.dtype]:
+        if name in self.consts:
+            return self.consts[name].dtype
+        t = self.types.get(name)
+        return t.dtype if t is not None else None
+
+    def producer(self, name: str) -> Optional[OnnxOp]:
+        for n in self.nodes:
+            if name in n.outputs:
+                return n
+        return None
+
+    def consumers(self, name: str) -> List[OnnxOp]:
+        return [n for n in self.nodes if name in n.inputs]
+
+    def sole_consumer(self, name: str) -> Optional[OnnxOp]:
+        """The only node reading `name` (not a graph output), else None."""
+        users = self.consumers(name)
+        if len(users) != 1 or name in self.outputs or users[0].inputs.count(name) != 1:
+            return None
+        return users[0]
+
+    # ---- edits -------------------------------------------------------------------------------
+
+    def fresh(self, base: str) -> str:
+        """A value or node name not used yet."""
+        while True:
+            self._names += 1
+            name = f"{base}::{self._names}"
+            if name not in self.consts and name not in self.types and \
+                    all(name != n.name for n in self.nodes):
+                return name
+
+    def add_const(self, base: str, array) -> str:
+        name = self.fresh(base)
+        self.consts[name] = np.ascontiguousarray(array)
+        return name
+
+    def remove(self, *nodes: OnnxOp):
+        for n in nodes:
+            self.nodes.remove(n)
+
+    def insert_before(self, anchor: OnnxOp, node: OnnxOp):
+        self.nodes.insert(self.nodes.index(anchor), node)
+
+    def replace_uses(self, old: str, new: str):
+        """Every reader of `old` reads `new`; a graph output `old` becomes `new`'s name where
+        the producer of `new` can take it."""
+        for n in self.nodes:
+            n.inputs = [new if i == old else i for i in n.inputs]
+        if old in self.outputs:
+            producer = self.producer(new)
+            if producer is not None and new not in self.outputs and new not in self.inputs:
+                # The graph output keeps its name: the producer writes it directly.
+                producer.outputs = [old if o == new else o for o in producer.outputs]
+                for n in self.nodes:
+                    n.inputs = [old if i == new else i for i in n.inputs]
+                if new in self.types:
+                    self.types[old] = self.types[new]
+            else:
+                self.outputs = [new if o == old else o for o in self.outputs]
+
+    def prune(self) -> int:
+        """Removes nodes none of whose outputs is read; returns how many."""
+        removed = 0
+        while True:
+            used = set(self.outputs)
+            for n in self.nodes:
+                used.update(n.inputs)
+            dead = [n for n in self.nodes if not any(o in used for o in n.outputs if o)]
+            if not dead:
+                break
+            self.remove(*dead)
+            removed += len(dead)
+        live = set(self.outputs)
+        for n in self.nodes:
+            live.update(n.inputs)
+        for name in [c for c in self.consts if c not in live]:
+            del self.consts[name]
+        return removed
+
+    # ---- ONNX shape inference ----------------------------------------------------------------
+
+    def infer_types(self, max_const_elements: int = 4096):
+        """Runs ONNX shape inference over the graph; constants up to `max_const_elements` (the
+        shape-like ones inference reads) go in as initializers, larger ones as typed inputs."""
+        import onnx
+        from onnx import helper, numpy_helper
+        inits, const_inputs = [], []
+        for name, value in self.consts.items():
+            if value.size <= max_const_elements:
+                inits.append(numpy_helper.from_array(value, name))
+            else:
+                const_inputs.append(helper.make_tensor_value_info(
+                    name, onnx_elem_type(value.dtype), list(value.shape)))
+        inputs = []
+        for name in self.inputs:
+            t = self.types[name]
+            inputs.append(helper.make_tensor_value_info(name, onnx_elem_type(t.dtype), t.shape))
+        nodes = [helper.make_node(n.op_type, n.inputs, n.outputs, name=n.name, **n.attrs)
+                 for n in self.nodes if n.domain == ""]
+        graph = helper.make_graph(nodes, "g", inputs + const_inputs, [], inits)
+        # The nodes are in their opset-13 form (from_model) whatever the model's opset.
+        opset = max(self.opset, 13)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+        try:
+            inferred = onnx.shape_inference.infer_shapes(model)
+        except Exception as e:  # inference errors name the node
+            raise CompileError(f"ONNX shape inference failed: {e}") from None
+        for vi in inferred.graph.value_info:
+            t = _tensor_type(vi)
+            old = self.types.get(vi.name)
+            if old is None or not old.static or t.static:
+                self.types[vi.name] = t
+
+
+def onnx_elem_type(dtype) -> int:
+    from onnx import mapping
+    return mapping.NP_TYPE_TO_TENSOR_TYPE[np.dtype(dtype)]
+
+
+# ---- reading a model --------------------------------------------------------------------------
+
+def _constant_value(node, where) -> np.ndarray:
+    from onnx import helper, numpy_helper
+    for a in node.attribute:
+        v = helper.get_attribute_value(a)
+        if a.name == "value":
+            return numpy_helper.to_array(v)
+        if a.name == "value_float":
+            return np.array(v, np.float32)
+        if a.name == "value_floats":
+            return np.array(v, np.float32)
+        if a.name == "value_int":
+            return np.array(v, np.int64)
+        if a.name == "value_ints":
+            return np.array(v, np.int64)
+    raise CompileError(f"{where}: only tensor, float(s) and int(s) Constant values are supported")
+
+
+def _to_opset13_form(g: OnnxGraph, op: OnnxOp):
+    """Attributes that opset 13 made inputs become constant inputs: Squeeze, Unsqueeze and
+    ReduceSum axes, Split sizes."""
+    moved = {"Squeeze": ("axes", 1), "Unsqueeze": ("axes", 1), "ReduceSum": ("axes", 1),
+             "Split": ("split", 1)}
+    if g.opset < 13 and op.op_type in moved:
+        attr, index = moved[op.op_type]
+        if attr in op.attrs:
+            value = np.array(op.attrs.pop(attr), np.int64)
+            op.inputs = op.inputs[:index] + [""] * (index - len(op.inputs)) + \
+                [g.add_const(op.name + "::" + attr, value)]
+
+
+def normalize_softmax(g: OnnxGraph) -> int:
+    """Softmax, LogSoftmax and Hardmax of opsets 11-12 work on the input flattened to 2-D at
+    `axis`; where the axes after `axis` are all 1 that is opset 13's softmax over `axis`, and
+    the node says so. Others are rejected. Needs static shapes (after constant folding)."""
+    if g.opset >= 13:
+        return 0
+    changed = 0
+    for op in g.nodes:
+        if op.op_type not in ("Softmax", "LogSoftmax", "Hardmax") or op.domain:
+            continue
+        shape = g.shape(op.inputs[0])
+        if shape is None:
+            continue
+        axis = op.attrs.get("axis", 1) % len(shape)
+        if int(np.prod(shape[axis + 1:], dtype=np.int64)) != 1:
+            raise CompileError(f"{op.where}: opset {g.opset} {op.op_type} over the flattened "
+                               f"axes {axis}.. of {shape} is not supported; export with opset 13")
+        op.attrs["axis"] = axis
+        changed += 1
+    return changed
+
+
+def from_model(model) -> OnnxGraph:
+    """The front end graph of an onnx.ModelProto (shape inference run here)."""
+    import onnx
+    from onnx import helper, numpy_helper
+    g = OnnxGraph()
+    opsets = {o.domain: o.version for o in model.opset_import}
+    g.opset = opsets.get("", opsets.get("ai.onnx", MAX_OPSET))
+    if not MIN_OPSET <= g.opset <= MAX_OPSET:
+        raise CompileError(f"opset {g.opset} is not supported (opsets {MIN_OPSET}-{MAX_OPSET}; "
+                           f"torch.onnx.export(..., opset_version=13) gives one)")
+    try:
+        model = onnx.shape_inference.infer_shapes(model)
+    except Exception as e:
+        raise CompileError(f"ONNX shape inference failed: {e}") from None
+    graph = model.graph
+    for init in graph.initializer:
+        g.consts[init.name] = numpy_helper.to_array(init)
+    for vi in list(graph.input) + list(graph.value_info) + list(graph.output):
+        g.types[vi.name] = _tensor_type(vi)
+    g.inputs = [vi.name for vi in graph.input if vi.name not in g.consts]
+    g.outputs = [vi.name for vi in graph.output]
+    for index, node in enumerate(graph.node):
+        name = node.name or f"{node.op_type}_{index}"
+        where = f"node '{name}' (op {node.op_type})"
+        if node.domain not in ("", "ai.onnx"):
+            op = OnnxOp(node.op_type, list(node.input), list(node.output), {}, name, node.domain)
+            g.nodes.append(op)
+            continue
+        if node.op_type == "Constant":
+            g.consts[node.output[0]] = _constant_value(node, where)
+            continue
+        attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        op = OnnxOp(node.op_type, list(node.input), list(node.output), attrs, name)
+        _to_opset13_form(g, op)
+        g.nodes.append(op)
+    return g
+
+
+def read(path) -> OnnxGraph:
+    """Reads an ONNX file (see the module docstring)."""
+    import onnx
+    try:
+        model = onnx.load(path)
+    except Exception as e:  # protobuf decode errors
+        raise CompileError(f"cannot read ONNX model: {e}") from None
+    return from_model(model)
+
+
+def to_model(g: OnnxGraph):
+    """The graph as an onnx.ModelProto (tests and debugging: `onnx.save(to_model(g), path)`)."""
+    from onnx import helper, numpy_helper
+    inputs = [helper.make_tensor_value_info(n, onnx_elem_type(g.types[n].dtype), g.types[n].shape)
+              for n in g.inputs]
+    outputs = [helper.make_tensor_value_info(n, onnx_elem_type(g.dtype(n) or np.float32),
+                                             g.shape(n)) for n in g.outputs]
+    nodes = [helper.make_node(n.op_type, n.inputs, n.outputs, name=n.name, domain=n.domain or None,
+                              **n.attrs) for n in g.nodes]
+    inits = [numpy_helper.from_array(v, k) for k, v in g.consts.items()]
+    graph = helper.make_graph(nodes, "g", inputs, outputs, inits)
+    opsets = [helper.make_opsetid("", g.opset)]
+    if any(n.domain == DOMAIN for n in g.nodes):
+        opsets.append(helper.make_opsetid(DOMAIN, 1))
+    return helper.make_model(graph, opset_imports=opsets)
+
+
+def op_counts(nodes: Iterable[OnnxOp]) -> Dict[str, int]:
+    counts: Dict[str, int] = {}
+    for n in nodes:
+        counts[n.op_type] = counts.get(n.op_type, 0) + 1
+    return counts

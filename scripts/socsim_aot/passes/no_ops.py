@@ -1,0 +1,56 @@
+"""Removal of nodes that pass their input through: Identity, Dropout (inference), and the
+nodes that constant folding leaves as no-ops once shapes are known (Reshape, Flatten,
+Squeeze or Unsqueeze to the input's shape, Transpose by the identity permutation, Cast to the
+input's type, Expand to the input's shape, Concat or Sum of one input, Pad by nothing, Slice
+of everything, Add or Sub of 0 and Mul or Div by 1 that do not broadcast the input).
+"""
+
+import numpy as np
+
+from socsim_aot.onnx_graph import OnnxGraph, OnnxOp
+from socsim_aot.passes import Options, Report
+
+_SAME_SHAPE = ("Reshape", "Flatten", "Squeeze", "Unsqueeze", "Expand", "Slice")
+_NEUTRAL = {"Add": 0, "Sub": 0, "Mul": 1, "Div": 1}
+
+
+def _passes_through(g: OnnxGraph, n: OnnxOp) -> bool:
+    if n.domain:
+        return False
+    if n.op_type == "Identity":
+        return True
+    if n.op_type == "Dropout":
+        return len(n.outputs) < 2 or not n.outputs[1] or not g.consumers(n.outputs[1])
+    x, y = n.inputs[0] if n.inputs else "", n.outputs[0]
+    shape_x, shape_y = g.shape(x), g.shape(y)
+    same = shape_x is not None and shape_x == shape_y
+    if n.op_type in _SAME_SHAPE:
+        if n.op_type == "Slice":
+            steps = g.const(n.inputs[4]) if len(n.inputs) > 4 else None
+            if steps is not None and np.any(steps < 0):
+                return False
+        return same
+    if n.op_type == "Transpose":
+        perm = n.attrs.get("perm")
+        return perm is not None and list(perm) == list(range(len(perm)))
+    if n.op_type == "Cast":
+        return g.dtype(x) is not None and np.dtype(g.dtype(x)) == np.dtype(g.dtype(y) or "V")
+    if n.op_type in ("Concat", "Sum", "Max", "Min", "Mean"):
+        return len([i for i in n.inputs if i]) == 1
+    if n.op_type == "Pad":
+        pads = g.const(n.inputs[1]) if len(n.inputs) > 1 else None
+        return pads is not None and not np.any(pads)
+    if n.op_type in _NEUTRAL and same:
+        c = g.const(n.inputs[1])
+        return c is not None and np.all(c == _NEUTRAL[n.op_type]) and not g.is_const(x)
+    return False
+
+
+def run(g: OnnxGraph, options: Options) -> Report:
+    report = Report()
+    for n in list(g.nodes):
+        if _passes_through(g, n):
+            g.remove(n)
+            g.replace_uses(n.outputs[0], n.inputs[0])
+            report.add(n.op_type)
+    return report

@@ -1,0 +1,120 @@
+"""Reductions over a set of axes: mean, sum and max (ONNX ReduceMean, ReduceSum, ReduceMax).
+
+The argument `reduce` has one entry per input axis, 1 where the axis is reduced; the output
+keeps reduced axes as 1s or drops them (ONNX keepdims), which its shape says. A mean over the
+two spatial axes of an NCHW tensor is global average pooling and lowers to it (the NPU runs
+it). Quantised, max keeps the input's quantisation; mean and sum rescale the sum of
+(x - zp_in): mean with average pooling's rule div_round(sum m, count 2^n), sum with
+requantize(sum, m, n) (docs/runtime.md).
+"""
+
+import numpy as np
+
+from socsim_aot import fixed_point as fx
+from socsim_aot.schema.activations import same_scale
+from socsim_aot.schema.core import Arg, Operand, Operator, register
+from socsim_aot.schema.pooling import ADAPTIVE_AVG_POOL2D
+from socsim_aot.schema.data_movement import VIEW_COPY
+
+_REDUCE = Arg("reduce", "int32[]", "one entry per input axis: 1 = reduced")
+_REQUANT = (Arg("zp_in"), Arg("zp_out"), Arg("m"), Arg("n"))
+
+
+def reduced_axes(n, rank):
+    """The sorted axes an ONNX Reduce* node reduces (attribute or, from opset 13 for
+    ReduceSum, second input; none given: all, unless noop_with_empty_axes)."""
+    axes = n.attrs.get("axes")
+    if axes is None and len(n.inputs) > 1 and n.inputs[1]:
+        axes = [int(a) for a in np.asarray(n.const(n.inputs[1], "the axes")).reshape(-1)]
+    if not axes:
+        return [] if n.attrs.get("noop_with_empty_axes", 0) else list(range(rank))
+    return sorted({int(a) % rank for a in axes})
+
+
+def _lower(name):
+    def lower(n):
+        x = n.g.value(n.inputs[0])
+        rank = len(x.shape)
+        axes = reduced_axes(n, rank)
+        if name == "aten::mean.out" and rank == 4 and axes == [2, 3]:
+            if n.attrs.get("keepdims", 1):
+                n.emit(ADAPTIVE_AVG_POOL2D.name, n.inputs[:1])
+            else:
+                pooled = n.value("pooled", x.shape[:2] + [1, 1])
+                n.emit_to(ADAPTIVE_AVG_POOL2D.name, n.inputs[:1], pooled)
+                n.emit(VIEW_COPY.name, [pooled])
+            return
+        n.emit(name, n.inputs[:1], reduce=[int(d in axes) for d in range(rank)])
+    return lower
+
+
+def _axes(a):
+    return tuple(d for d, r in enumerate(a.reduce) if r)
+
+
+def _mean(ins, a, out):
+    s = ins[0].astype(np.float64).sum(axis=_axes(a), keepdims=True)
+    return (s / (ins[0].size // s.size)).astype(np.float32).reshape(out.shape)
+
+
+def _sum(ins, a, out):
+    return ins[0].astype(np.float64).sum(axis=_axes(a), keepdims=True).astype(np.float32) \
+        .reshape(out.shape)
+
+
+def _amax(ins, a, out):
+    return ins[0].max(axis=_axes(a), keepdims=True).reshape(out.shape)
+
+
+def _quantized_sums(ins, a):
+    total = (ins[0].astype(np.int64) - a.zp_in).sum(axis=_axes(a), keepdims=True)
+    return total, ins[0].size // total.size
+
+
+def _quantized_mean(ins, a, out):
+    total, count = _quantized_sums(ins, a)
+    return fx.saturate(fx.div_round(total * a.m, np.int64(count) << a.n) + a.zp_out) \
+        .astype(np.int8).reshape(out.shape)
+
+
+def _quantized_sum(ins, a, out):
+    total, _ = _quantized_sums(ins, a)
+    return fx.saturate(fx.requantize(total, a.m, a.n) + a.zp_out).astype(np.int8) \
+        .reshape(out.shape)
+
+
+def _requant(bits, max_shift):
+    def values(g, node):
+        x, y = g.input_value(node), g.output_value(node)
+        m, n = fx.quantize_multiplier(x.scale / y.scale, bits=bits, max_shift=max_shift)
+        return dict(zp_in=x.zero_point, zp_out=y.zero_point, m=m, n=n,
+                    reduce=node.attrs["reduce"])
+    return values
+
+
+def _reduce_arg(g, node):
+    return dict(reduce=node.attrs["reduce"])
+
+
+_X = (Operand("x"),)
+
+MEAN, SUM, AMAX, QUANTIZED_MEAN, QUANTIZED_SUM = register(
+    Operator("aten::mean.out", "mean", "mean over the reduced axes", inputs=_X, args=(_REDUCE,),
+             kernel="reduce", onnx=("ReduceMean",), quantized="quantized_decomposed::mean.out",
+             lower=_lower("aten::mean.out"), arg_values=_reduce_arg, reference=_mean),
+    Operator("aten::sum.IntList_out", "sum", "sum over the reduced axes", inputs=_X,
+             args=(_REDUCE,), kernel="reduce", onnx=("ReduceSum",),
+             quantized="quantized_decomposed::sum.out", lower=_lower("aten::sum.IntList_out"),
+             arg_values=_reduce_arg, reference=_sum),
+    Operator("aten::amax.out", "amax", "maximum over the reduced axes", inputs=_X,
+             args=(_REDUCE,), dtypes=("float32", "int8"), kernel="reduce", onnx=("ReduceMax",),
+             lower=_lower("aten::amax.out"), quantize=same_scale, arg_values=_reduce_arg,
+             reference=_amax),
+    Operator("quantized_decomposed::mean.out", "quantized_mean",
+             "div_round(sum (x - zp_in) m, count 2^n) + zp_out, saturated", inputs=_X,
+             args=_REQUANT + (_REDUCE,), dtypes=("int8",), kernel="reduce",
+             arg_values=_requant(23, 30), reference=_quantized_mean),
+    Operator("quantized_decomposed::sum.out", "quantized_sum",
+             "requantize(sum (x - zp_in), m, n) + zp_out, saturated", inputs=_X,
+             args=_REQUANT + (_REDUCE,), dtypes=("int8",), kernel="reduce",
+             arg_values=_requant(31, 62), reference=_quantized_sum))
