@@ -37,7 +37,7 @@ uint64_t DdrTiming::ps_to_cycle_ceil(uint64_t ps) const {
 // ---- requests ------------------------------------------------------------------------------
 
 int32_t DdrTiming::start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes,
-                         int initiator, bool blocking) {
+                         int initiator, bool blocking, bool serve_now) {
   int32_t id = free_request_;
   if (id < 0) {
     id = static_cast<int32_t>(requests_.size());
@@ -58,6 +58,18 @@ int32_t DdrTiming::start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint
   const uint32_t bursts = static_cast<uint32_t>((end - first + burst_bytes_ - 1) / burst_bytes_);
   requests_[id].bursts = bursts;
   requests_[id].remaining = bursts;  // before any burst can complete
+  // A burst is served alone if no other burst of the request goes to its channel, or the
+  // other one reads the same row of the same bank right after it (then it follows).
+  uint32_t followers = 0;
+  if (serve_now && bursts == 2) {
+    const DdrLocation a = decoder_.decode(first), b = decoder_.decode(first + burst_bytes_);
+    if (a.channel == b.channel) {
+      followers = 1;
+      serve_now =
+          a.rank == b.rank && a.bank_group == b.bank_group && a.bank == b.bank && a.row == b.row;
+    }
+  }
+  serve_now = serve_now && bursts <= 2;
   // The bursts enter their queues in address order; a full queue holds the rest back.
   uint64_t at = ps_to_cycle_ceil(arrival_ps);
   bool first_burst = true;
@@ -82,7 +94,12 @@ int32_t DdrTiming::start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint
     first_burst = false;
     r.last_accept = at;
     ++r.pending[loc.channel];
-    ch.enqueue(b, at);  // may complete the burst at once (forwarding, coalescing)
+    // Either may complete the burst at once (forwarding, coalescing, served alone).
+    if (!serve_now || !ch.serve_alone(b, at, followers)) {
+      ch.enqueue(b, at);
+      serve_now = false;  // what follows it is queued behind it
+    }
+    followers = 0;
   }
   return id;
 }
@@ -148,7 +165,8 @@ DdrResult DdrTiming::access(uint64_t arrival_ps, bool is_write, uint64_t addr, u
   if (config_.model == DdrModelKind::kIdeal) {
     return access_ideal(arrival_ps, is_write, bytes, initiator);
   }
-  const int32_t id = start(arrival_ps, is_write, addr, bytes, initiator, /*blocking=*/true);
+  const int32_t id = start(arrival_ps, is_write, addr, bytes, initiator, /*blocking=*/true,
+                           /*serve_now=*/!is_write);
   if (!is_write) {
     for (uint32_t ch = 0; ch < channels_.size(); ++ch) {
       while (requests_[id].pending[ch] > 0) channels_[ch]->step();
@@ -179,7 +197,8 @@ uint64_t DdrTiming::submit(uint64_t arrival_ps, bool is_write, uint64_t addr, ui
     access_ideal(arrival_ps, is_write, bytes, initiator);
     return arrival_ps;
   }
-  const int32_t id = start(arrival_ps, is_write, addr, bytes, initiator, /*blocking=*/true);
+  const int32_t id =
+      start(arrival_ps, is_write, addr, bytes, initiator, /*blocking=*/true, /*serve_now=*/false);
   const uint64_t accepted = std::max(arrival_ps, cycle_to_ps(requests_[id].last_accept));
   if (requests_[id].remaining == 0) {
     release(id);

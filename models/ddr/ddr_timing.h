@@ -101,8 +101,10 @@ class DdrTiming : private DdrBurstSink {
   };
 
   uint64_t cycle_to_ps_wide(uint64_t cycle) const;
+  /// `serve_now`: the caller serves the request's bursts right after (a blocking read), so a
+  /// burst alone in its channel may be served at once (DdrChannelController::serve_alone).
   int32_t start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes, int initiator,
-                bool blocking);
+                bool blocking, bool serve_now);
   void release(int32_t id);
   void record(const Request& r);
   void burst_done(const DdrBurstDone& done) override;

@@ -127,6 +127,58 @@ void DdrChannelController::enqueue(const DdrBurstRequest& burst, uint64_t cycle)
   update_choice(e, fresh);
 }
 
+bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cycle,
+                                       uint32_t followers) {
+  // The closed form of enqueue() + step() for one row-hit read in an idle channel: its only
+  // candidate is the column command at the bank's and bank group's bound, and choose() takes
+  // it unless a refresh is under way, falls due by then, or is owed by an idle rank.
+  const uint32_t bank = burst.bank;
+  // Followers queued behind it are not offered (only a bank's oldest row hit is), but keep
+  // the row open under closed_adaptive and count in the queue statistics.
+  if (burst.is_write || !idle() || refreshing_ > 0 || device_.open_row(bank) != burst.row ||
+      capacity_[kRead] < 1 + followers) {
+    return false;
+  }
+  const uint32_t rank = device_.rank_of(bank);
+  const uint64_t issue_cycle = std::max(std::max(now_, device_.bank_column_ready(bank, false)),
+                                        device_.shared_column_ready(device_.group_of(bank), false));
+  for (uint32_t r = 0; r < refresh_.size(); ++r) {
+    if (refresh_[r].due <= issue_cycle || (r != rank && refresh_[r].postponed > 0)) return false;
+  }
+  // enqueue()
+  note_occupancy(cycle);
+  ++seq_;
+  const bool refresh_stall = cycle < refresh_busy_until_[bank];
+  queued_[kRead] += 1 + followers;
+  stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
+  choice_valid_ = false;
+  // choose(), issue()
+  update_write_mode();
+  now_ = issue_cycle;
+  banks_[bank].stale = true;
+  const DdrPagePolicy page = config_.controller.page_policy;
+  const bool precharge =
+      page == DdrPagePolicy::kClosed || (page == DdrPagePolicy::kClosedAdaptive && followers == 0);
+  const uint64_t done_cycle = device_.column(bank, false, precharge, issue_cycle);
+  // finish_entry()
+  note_occupancy(now_);
+  queued_[kRead] -= 1 + followers;  // the followers are queued by the caller's next call
+  last_event_ = std::max(last_event_, done_cycle);
+  now_ = issue_cycle + 1;
+  DdrBurstDone done;
+  done.request = burst.request;
+  done.channel = channel_;
+  done.bank = bank;
+  done.accept_cycle = cycle;
+  done.done_cycle = done_cycle;
+  done.bytes = burst.bytes;
+  done.outcome = DdrOutcome::kHit;
+  done.is_write = false;
+  done.refresh_stall = refresh_stall;
+  sink_.burst_done(done);
+  return true;
+}
+
 // A new entry only adds to its bank's offers (it is the youngest: not the head unless the
 // bank was empty, not activated), so for a policy that orders candidates the new choice is
 // the better of the last one and that bank's offers; a bank whose offers it does not change

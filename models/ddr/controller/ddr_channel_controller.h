@@ -89,6 +89,14 @@ class DdrChannelController {
   /// Queues (or forwards, or coalesces) a burst accepted at `cycle`; needs has_room(). A
   /// burst accepted before now() is scheduled from now() on.
   void enqueue(const DdrBurstRequest& burst, uint64_t cycle);
+  /// A read burst that will be served on its own (nothing else enters the channel before it
+  /// is done, as for a blocking request): if the channel is idle, no refresh is under way or
+  /// falls due before it, and it hits the open row, serves it at once, exactly as enqueue()
+  /// and step() would, and returns true; otherwise changes nothing and returns false.
+  /// `followers`: reads of the same row and bank accepted at the same cycle right after it
+  /// (the rest of its request), counted as queued behind it; the caller then hands each to
+  /// serve_alone() or, if it declines, enqueue() with the same cycle.
+  bool serve_alone(const DdrBurstRequest& burst, uint64_t cycle, uint32_t followers = 0);
   /// Issues every command (and refresh) that falls before `cycle`; now() is then >= cycle.
   void run_until(uint64_t cycle);
   /// Issues the next command, waiting for it as long as needed. False if nothing is queued.

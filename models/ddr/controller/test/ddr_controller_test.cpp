@@ -289,5 +289,105 @@ TEST(DdrController, RefreshesArePostponedUpToTheLimitWhileRequestsWait) {
   EXPECT_LT(postponed.total().refresh_stalls, on_time.total().refresh_stalls);
 }
 
+// ---- a blocking read served alone ----------------------------------------------------------
+
+struct RecordingSink : DdrBurstSink {
+  std::vector<DdrBurstDone> done;
+  void burst_done(const DdrBurstDone& d) override { done.push_back(d); }
+};
+
+bool same(const DdrBurstDone& a, const DdrBurstDone& b) {
+  return a.request == b.request && a.bank == b.bank && a.accept_cycle == b.accept_cycle &&
+         a.done_cycle == b.done_cycle && a.bytes == b.bytes && a.outcome == b.outcome &&
+         a.refresh_stall == b.refresh_stall;
+}
+
+// serve_alone() is the closed form of enqueue() + step() for a row hit in an idle channel:
+// the same reads, with gaps across refresh deadlines, give the same completions, counters and
+// energy books whichever way they go; and it declines what it cannot serve that way.
+TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
+  for (DdrPagePolicy page : {DdrPagePolicy::kOpen, DdrPagePolicy::kClosedAdaptive}) {
+    for (uint32_t postpone : {0u, 4u}) {
+      DdrConfig config = ddr4_3200();
+      config.controller.page_policy = page;
+      config.controller.refresh_postpone = postpone;
+      DdrControllerStats stats_fast, stats_queued;
+      RecordingSink fast_sink, queued_sink;
+      DdrChannelController fast(config, 0, fast_sink, stats_fast);
+      DdrChannelController queued(config, 0, queued_sink, stats_queued);
+      uint64_t at = 0;
+      size_t served_alone = 0;
+      for (uint32_t i = 0; i < 4000; ++i) {
+        DdrBurstRequest b;
+        b.request = i;
+        b.bank = (i / 64) % 4;  // 64 lines of a row, then the next bank
+        b.row = (i / 256) % 3;  // rows revisited: hits, misses and conflicts
+        b.line = uint64_t{i} * 64;
+        b.bytes = 64;
+        at += i % 97 == 0 ? 20'000 : 3;  // now and then idle across a refresh deadline
+        fast.run_until(at);
+        queued.run_until(at);
+        if (fast.serve_alone(b, at)) {
+          ++served_alone;
+        } else {
+          fast.enqueue(b, at);
+          while (fast.step()) {
+          }
+        }
+        queued.enqueue(b, at);
+        while (queued.step()) {
+        }
+        ASSERT_EQ(fast.now(), queued.now()) << "read " << i;
+      }
+      fast.settle(at);
+      queued.settle(at);
+      ASSERT_EQ(fast_sink.done.size(), queued_sink.done.size());
+      for (size_t i = 0; i < fast_sink.done.size(); ++i) {
+        EXPECT_TRUE(same(fast_sink.done[i], queued_sink.done[i])) << "burst " << i;
+      }
+      if (page == DdrPagePolicy::kOpen) {
+        EXPECT_GT(served_alone, 3000u);
+        EXPECT_LT(served_alone, 4000u);  // misses, conflicts and refresh deadlines decline
+      } else {
+        EXPECT_EQ(served_alone, 0u);  // alone in its queue, every read closes its row
+      }
+      EXPECT_EQ(stats_fast.refreshes, stats_queued.refreshes);
+      EXPECT_EQ(stats_fast.postponed_refreshes, stats_queued.postponed_refreshes);
+      EXPECT_EQ(stats_fast.read_queue_occupancy, stats_queued.read_queue_occupancy);
+      EXPECT_EQ(stats_fast.observed_cycles, stats_queued.observed_cycles);
+      EXPECT_EQ(stats_fast.max_read_queue, stats_queued.max_read_queue);
+      EXPECT_EQ(fast.last_event(), queued.last_event());
+      const DdrRankActivity& a = fast.device().activity(0);
+      const DdrRankActivity& b = queued.device().activity(0);
+      EXPECT_EQ(a.reads, b.reads);
+      EXPECT_EQ(a.activates, b.activates);
+      EXPECT_EQ(a.precharges, b.precharges);
+      EXPECT_EQ(a.refreshes, b.refreshes);
+      EXPECT_EQ(a.active_cycles, b.active_cycles);
+    }
+  }
+}
+
+TEST(DdrController, ServeAloneDeclinesWritesAndBusyChannels) {
+  const DdrConfig config = ddr4_3200();
+  DdrControllerStats stats;
+  RecordingSink sink;
+  DdrChannelController ch(config, 0, sink, stats);
+  DdrBurstRequest b;
+  b.row = 5;
+  b.bytes = 64;
+  EXPECT_FALSE(ch.serve_alone(b, 0));  // the bank is closed: a miss goes through the queue
+  ch.enqueue(b, 0);
+  EXPECT_FALSE(ch.serve_alone(b, 0));  // not idle
+  while (ch.step()) {
+  }
+  b.is_write = true;
+  EXPECT_FALSE(ch.serve_alone(b, ch.now()));  // writes are posted
+  b.is_write = false;
+  EXPECT_TRUE(ch.serve_alone(b, ch.now()));  // a row hit in an idle channel
+  EXPECT_EQ(sink.done.size(), 2u);
+  EXPECT_EQ(sink.done.back().outcome, DdrOutcome::kHit);
+}
+
 }  // namespace
 }  // namespace socsim
