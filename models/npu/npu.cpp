@@ -67,6 +67,7 @@ std::optional<NpuError> execute_until_stopped(const LayerDescriptor& d, OperandB
     std::mutex mutex;
     std::condition_variable finished;
   };
+  if (HostStop::requested()) return std::nullopt;  // stopped before the layer began
   auto job = std::make_shared<Job>();
   job->d = d;
   job->buffers = std::move(*buffers);

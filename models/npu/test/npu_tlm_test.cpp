@@ -350,7 +350,10 @@ TEST_F(NpuTlmTest, RunsLayersWithoutWeights) {
 // a layer of 2^36 MACs computed for minutes, out of reach of the signals and limits).
 TEST_F(NpuTlmTest, AHostStopCutsALongLayerShort) {
   build();
-  add_conv(128, 64, 64, 128, 3);  // 6 x 10^8 MACs: far more than a poll period of host time
+  // 4.26 x 10^9 MACs, just under the per-layer cap: even the NPU model's fast kernels take
+  // several poll periods of host time over it. A stop already requested when the layer
+  // starts ends it there; one arriving during the computation at the next poll.
+  add_conv(256, 85, 85, 256, 3);
   store_descriptors();
   bool started = false;
   add_host("cpu", [&](Host& h) {
@@ -375,11 +378,11 @@ DdrConfig slow_ddr(DdrConfig c) {
   return c;
 }
 
-TEST_F(NpuTlmTest, WideOneByOneIsBandwidthBoundFewChannelThreeByThreeComputeBound) {
+TEST_F(NpuTlmTest, WideOneByOneIsBandwidthBoundFewChannelFiveByFiveComputeBound) {
   ddr_config = slow_ddr(ddr_config);
   build();
   add_conv(1024, 4, 4, 1024, 1);  // 1 MiB of weights for 16 M MACs
-  add_conv(8, 56, 56, 8, 3);      // 25 KB in, 25 KB out, a padded array
+  add_conv(8, 56, 56, 8, 5);      // 25 KB in, 25 KB out, a padded array, 25 taps
   store_descriptors();
   uint32_t status = 0;
   add_host("cpu", [&](Host& h) { status = run_list(h, 2); });
