@@ -2,15 +2,8 @@
 #   -DEXPECT_EXIT=N      required exit status
 #   -DPASS_REGEX=RE      regular expression the combined stdout+stderr must match
 #   -DFAIL_REGEX=RE      regular expression it must not match
-set(cmd)
-set(seen_sep FALSE)
-foreach(i RANGE ${CMAKE_ARGC})
-  if(seen_sep AND DEFINED CMAKE_ARGV${i})
-    list(APPEND cmd "${CMAKE_ARGV${i}}")
-  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
-    set(seen_sep TRUE)
-  endif()
-endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/command_after_separator.cmake")
+socsim_command_after_separator(cmd)
 execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
                 TIMEOUT 600)
 set(all "${out}${err}")

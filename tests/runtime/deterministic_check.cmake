@@ -1,15 +1,8 @@
 # Runs the same SoC simulation twice (arguments after --, plus --report DIR) and checks that
 # the cycle count, the DDR statistics (ddr.json) and the NPU's per-layer report are the same.
 #   -DOUT=dir   where the two report directories go
-set(cmd)
-set(seen_sep FALSE)
-foreach(i RANGE ${CMAKE_ARGC})
-  if(seen_sep AND DEFINED CMAKE_ARGV${i})
-    list(APPEND cmd "${CMAKE_ARGV${i}}")
-  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
-    set(seen_sep TRUE)
-  endif()
-endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/../command_after_separator.cmake")
+socsim_command_after_separator(cmd)
 foreach(run a b)
   file(REMOVE_RECURSE "${OUT}/${run}")
   execute_process(COMMAND ${cmd} --report "${OUT}/${run}" RESULT_VARIABLE rc
