@@ -11,6 +11,13 @@ downloaded) at --size (299 for inception_v3 unless --size is given):
      execution, --profile --print-outputs --inputs-in-place) on a random image;
   3. compare every output with the numpy reference executor (bit for bit).
 
+Sequence models (SEQUENCE_MODELS: nn.TransformerEncoderLayer with d_model 64, 4 heads,
+sequence 16; a two-layer nn.LSTM and an nn.GRU over 16 steps) take float32 inputs and
+outputs, are compiled int8 with the NPU delegate or, with --precision float32, to float32
+for the CPU, calibrate on 8 random samples, and are also compared with torch on the same
+input ("vs torch": the largest difference over the largest torch output; --check needs it
+within TORCH_TOLERANCE).
+
 Printed per model: compiles, runs, exact, the NPU's time per inference (its cycles at the
 preset's clock), the CPU's time per inference outside NPU calls, the whole inference, the
 compile wall time and the simulation wall time (the `socsim run` process), and the share of
@@ -40,6 +47,14 @@ MODELS = ("resnet18", "resnet50", "resnext50_32x4d", "wide_resnet50_2", "mobilen
           "mobilenet_v3_small", "mobilenet_v3_large", "mnasnet1_0", "shufflenet_v2_x1_0",
           "squeezenet1_1", "efficientnet_b0", "regnet_y_400mf", "densenet121", "googlenet",
           "inception_v3", "alexnet", "vgg11", "convnext_tiny")
+# name -> (torch module builder, input shape); see export().
+SEQUENCE_MODELS = {
+    "transformer_encoder": ("_encoder", (1, 16, 64)),
+    "lstm": ("_lstm", (1, 16, 32)),
+    "gru": ("_gru", (1, 16, 32)),
+}
+# --check: largest |program - torch| / largest |torch| per precision (measured, docs/compiler.md)
+TORCH_TOLERANCE = {"float32": 1e-4, "int8": 0.1}
 EXECUTION = re.compile(r"^Execution 1: (\d+) cycles$", re.M)
 DELEGATE = re.compile(r"^  delegate \d+ npu: \d+ elements, (\d+) cycles, (\d+) npu cycles$", re.M)
 CPU_MHZ = re.compile(r"@ ([0-9.]+) MHz\)")
@@ -51,8 +66,46 @@ def npu_clock_mhz(preset: str) -> float:
         return float(yaml.safe_load(f)["clock_mhz"])
 
 
+def _encoder(torch):
+    # Dropout 0 and training mode: torch's inference fast path has no ONNX export.
+    return torch.nn.TransformerEncoderLayer(64, 4, dim_feedforward=128, dropout=0.0,
+                                            batch_first=True).train()
+
+
+def _recurrent(torch, kind, layers):
+    class Sequence(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = getattr(torch.nn, kind)(32, 64, num_layers=layers, batch_first=True)
+
+        def forward(self, x):
+            return self.rnn(x)[0]
+    return Sequence().eval()
+
+
+def _lstm(torch):
+    return _recurrent(torch, "LSTM", 2)
+
+
+def _gru(torch):
+    return _recurrent(torch, "GRU", 1)
+
+
+def sequence_module(name: str):
+    import torch
+    torch.manual_seed(0)
+    return globals()[SEQUENCE_MODELS[name][0]](torch)
+
+
 def export(name: str, size: int, path: str):
     import torch
+    if name in SEQUENCE_MODELS:
+        module = sequence_module(name)
+        with torch.no_grad():
+            torch.onnx.export(module, torch.zeros(SEQUENCE_MODELS[name][1]), path,
+                              opset_version=13, input_names=["input"], output_names=["output"],
+                              training=torch.onnx.TrainingMode.PRESERVE)
+        return
     import torchvision
     torch.manual_seed(0)
     kwargs = {"aux_logits": False, "init_weights": True} if name in ("googlenet",
@@ -63,7 +116,20 @@ def export(name: str, size: int, path: str):
                           input_names=["input"], output_names=["output"])
 
 
-def bench_model(name: str, size: int, args, work: str) -> dict:
+def torch_error(name: str, input_path: str, got: np.ndarray) -> float:
+    """The largest |got - torch| over the largest |torch| on the program's input."""
+    import torch
+    shape = SEQUENCE_MODELS[name][1]
+    x = np.fromfile(input_path, np.float32).reshape(shape)
+    with torch.no_grad():
+        want = sequence_module(name)(torch.from_numpy(x)).numpy().reshape(-1)
+    return float(np.abs(got.astype(np.float64) - want).max() / np.abs(want).max())
+
+
+def bench_model(name: str, size, args, work: str) -> dict:
+    sequence = name in SEQUENCE_MODELS
+    if sequence:
+        size = "x".join(str(d) for d in SEQUENCE_MODELS[name][1])
     row = {"model": name, "size": size, "compiles": "no", "runs": "-", "exact": "-"}
     onnx_path = os.path.join(work, name + ".onnx")
     prog_path = os.path.join(work, name + ".prog")
@@ -72,11 +138,13 @@ def bench_model(name: str, size: int, args, work: str) -> dict:
     except Exception as e:  # torch's exporter: any failure is a result of the table
         row["why"] = f"export: {type(e).__name__}: {str(e).splitlines()[0][:100]}"
         return row
-    io = zoo.IMAGE_IO if args.io == "uint8" else {}
+    io = zoo.IMAGE_IO if args.io == "uint8" and not sequence else {}
+    int8 = dict(quantize="int8", samples=8 if sequence else args.samples, delegate="npu",
+                npu_config=args.npu_config)
     start = time.perf_counter()
     try:
-        compiler.compile_file(onnx_path, prog_path, quantize="int8", samples=args.samples,
-                              delegate="npu", npu_config=args.npu_config, **io)
+        compiler.compile_file(onnx_path, prog_path,
+                              **(int8 if args.precision == "int8" or not sequence else {}), **io)
     except compiler.CompileError as e:
         row["why"] = str(e).splitlines()[0][:160]
         return row
@@ -126,6 +194,11 @@ def bench_model(name: str, size: int, args, work: str) -> dict:
         got = np.array([int(v) for v in printed], np.int64)
         want = want.astype(np.int64) % 256
     row["exact"] = "yes" if got.shape == want.shape and np.array_equal(got, want) else "NO"
+    if sequence and got.shape == want.shape:
+        row["torch"] = torch_error(name, input_path, got)
+        limit = TORCH_TOLERANCE[args.precision]
+        if row["torch"] > limit:
+            row["exact"] += " (vs torch > %g)" % limit
     return row
 
 
@@ -133,9 +206,10 @@ def fmt(row: dict) -> str:
     def num(key, digits=1):
         return f"{row[key]:.{digits}f}" if key in row else "-"
     share = f"{100 * row['cpu_ms'] / row['total_ms']:.1f}" if "total_ms" in row else "-"
+    versus = f"{row['torch']:.2g}" if "torch" in row else "-"
     return (f"| {row['model']} | {row['size']} | {row['compiles']} | {row['runs']} | "
             f"{row['exact']} | {num('npu_ms', 2)} | {num('cpu_ms', 2)} | {share} | "
-            f"{num('total_ms', 2)} | {num('compile_s')} | {num('sim_s')} |")
+            f"{num('total_ms', 2)} | {num('compile_s')} | {num('sim_s')} | {versus} |")
 
 
 def main(argv=None) -> int:
@@ -149,7 +223,11 @@ def main(argv=None) -> int:
     parser.add_argument("--size", type=int, help="input height and width (default 224; 299 "
                                                  "for inception_v3)")
     parser.add_argument("--io", choices=["uint8", "float32"], default="uint8",
-                        help="program inputs/outputs (default uint8 image, int8 outputs)")
+                        help="program inputs/outputs (default uint8 image, int8 outputs; "
+                             "sequence models: float32)")
+    parser.add_argument("--precision", choices=["int8", "float32"], default="int8",
+                        help="sequence models: int8 on the NPU (default) or float32 on the "
+                             "CPU; classifiers are always int8")
     parser.add_argument("--samples", type=int, default=2,
                         help="random calibration samples (default 2)")
     parser.add_argument("--cpu", default="iss", choices=["iss", "rtl"])
@@ -170,16 +248,17 @@ def main(argv=None) -> int:
                         help="exit with status 1 unless every model compiles, runs and is "
                              "bit-exact (for a test)")
     args = parser.parse_args(argv)
-    unknown = [m for m in args.models.split(",") if m not in MODELS]
+    known = MODELS + tuple(SEQUENCE_MODELS)
+    unknown = [m for m in args.models.split(",") if m not in known]
     if unknown:
-        parser.error(f"unknown model(s) {', '.join(unknown)} (known: {', '.join(MODELS)})")
+        parser.error(f"unknown model(s) {', '.join(unknown)} (known: {', '.join(known)})")
     for path in (args.socsim, args.runner):
         if not os.path.exists(path):
             parser.error(f"{path} does not exist: run scripts/build.sh first")
     args.npu_mhz = npu_clock_mhz(args.npu_config)
     print("| model | size | compiles | runs | exact | NPU ms | CPU ms | CPU % | inference ms | "
-          "compile s | simulation s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "compile s | simulation s | vs torch |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     notes, failed = [], []
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or tmp

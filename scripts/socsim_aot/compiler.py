@@ -109,8 +109,8 @@ def _lowering_target(node: onnx_graph.OnnxOp):
         raise CompileError(f"{node.where}: not supported: operators of domain "
                            f"'{node.domain}' are not ONNX operators")
     if node.op_type not in table:
-        raise CompileError(f"{node.where}: not supported: no runtime operator lowers ONNX "
-                           f"{node.op_type}")
+        raise CompileError(f"{node.where}: " + (node.note or "not supported: no runtime "
+                           f"operator lowers ONNX {node.op_type}"))
     return table[node.op_type]
 
 
@@ -518,8 +518,8 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
             if not tensors[t].is_constant:
                 span = life.setdefault(t, [step, step])
                 span[0], span[1] = min(span[0], step), max(span[1], step)
-    for t in outputs:
-        life[t][1] = end
+    for t in outputs:  # (a placed concatenation's output has no instruction of its own)
+        life.setdefault(t, [end, end])[1] = end
     # A placed value lives in its concatenation's output, which lives as long as all of them.
     def root(name):
         offset = 0

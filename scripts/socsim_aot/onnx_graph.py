@@ -41,6 +41,8 @@ class OnnxOp:
     attrs: dict
     name: str
     domain: str = ""
+    note: str = ""  # why no pass could rewrite it into operators the runtime has
+
 
     @property
     def where(self) -> str:

@@ -11,7 +11,9 @@ NAME_int8_npu.prog (partitioned for the --npu-config preset):
   OP -> y. A new operator of this kind is tested on the simulator (tests/runtime/) without
   another line;
 - one model per family of operators with attributes or constant inputs (FAMILIES: reduce,
-  ...), a few nodes that use the family's operators the ways models do.
+  ...), a few nodes that use the family's operators the ways models do; among them the
+  recurrent layers (lstm, gru: ONNX LSTM and GRU, which the front end unrolls; lstm_cell,
+  gru_cell: the nodes torch exports for nn.LSTMCell and nn.GRUCell).
 
 The tests run f32 and int8 against the numpy reference, and the NPU program against the CPU
 one (identical outputs).
@@ -145,9 +147,110 @@ def _resize(h):
                                         "bilinear_corners", "bilinear_down"]
 
 
+def _weights(name, shape, seed):
+    from onnx import numpy_helper
+    rng = np.random.default_rng(seed)
+    return numpy_helper.from_array((rng.standard_normal(shape) * 0.3).astype(np.float32), name)
+
+
+RNN_STEPS, RNN_FEATURES, RNN_HIDDEN = 5, 8, 16
+
+
+def _lstm(h):
+    """ONNX LSTM (unrolled by the front end, passes/unroll_rnn.py): one forward layer with the
+    initial hidden and cell states as inputs, batch 2, every output used; then a reverse layer
+    without initial states reading the first one's sequence."""
+    hid = RNN_HIDDEN
+    nodes = [h.make_node("LSTM", ["x", "w", "r", "b", "", "h0", "c0"], ["y", "y_h", "y_c"],
+                         hidden_size=hid),
+             h.make_node("Squeeze", ["y", "one"], ["y3"]),
+             h.make_node("LSTM", ["y3", "w2", "r2", "b2"], ["y2"], hidden_size=hid,
+                         direction="reverse")]
+    inits = [_weights("w", [1, 4 * hid, RNN_FEATURES], 1), _weights("r", [1, 4 * hid, hid], 2),
+             _weights("b", [1, 8 * hid], 3), _weights("w2", [1, 4 * hid, hid], 4),
+             _weights("r2", [1, 4 * hid, hid], 5), _weights("b2", [1, 8 * hid], 6),
+             _i64("one", [1])]
+    state = (1, 2, hid)
+    return nodes, inits, {"x": (RNN_STEPS, 2, RNN_FEATURES), "h0": state, "c0": state}, \
+        ["y_h", "y_c", "y2"]
+
+
+def _gru(h):
+    """ONNX GRU (unrolled by the front end): bidirectional with linear_before_reset=1 (torch's
+    export), no initial state; then a forward layer with linear_before_reset=0 and an initial
+    state."""
+    hid = RNN_HIDDEN
+    nodes = [h.make_node("GRU", ["x", "w", "r", "b"], ["y", "y_h"], hidden_size=hid,
+                         direction="bidirectional", linear_before_reset=1),
+             h.make_node("Reshape", ["y", "rows"], ["y3"]),
+             h.make_node("GRU", ["y3", "w2", "r2", "b2", "", "h0"], ["y2"], hidden_size=hid)]
+    inits = [_weights("w", [2, 3 * hid, RNN_FEATURES], 7), _weights("r", [2, 3 * hid, hid], 8),
+             _weights("b", [2, 6 * hid], 9), _weights("w2", [1, 3 * hid, 2 * hid], 10),
+             _weights("r2", [1, 3 * hid, hid], 11), _weights("b2", [1, 6 * hid], 12),
+             _i64("rows", [RNN_STEPS, 1, 2 * hid])]
+    return nodes, inits, {"x": (RNN_STEPS, 1, RNN_FEATURES), "h0": (1, 1, hid)}, ["y_h", "y2"]
+
+
+def _cell_step(h, kind, x, state, t):
+    """One step of nn.LSTMCell / nn.GRUCell as torch exports it: two Gemms, Split, gates."""
+    p = f"{kind}{t}_"
+    nodes = [h.make_node("Gemm", [x, "w_ih", "b_ih"], [p + "xi"], transB=1),
+             h.make_node("Gemm", [state[0], "w_hh", "b_hh"], [p + "hh"], transB=1)]
+    if kind == "lstm":
+        nodes += [h.make_node("Add", [p + "xi", p + "hh"], [p + "g"]),
+                  h.make_node("Split", [p + "g", "sizes"], [p + q for q in "ifco"], axis=1)]
+        nodes += [h.make_node("Sigmoid", [p + q], [p + q + "s"]) for q in "ifo"]
+        nodes += [h.make_node("Tanh", [p + "c"], [p + "ct"]),
+                  h.make_node("Mul", [p + "fs", state[1]], [p + "fc"]),
+                  h.make_node("Mul", [p + "is", p + "ct"], [p + "ic"]),
+                  h.make_node("Add", [p + "fc", p + "ic"], [p + "c_new"]),
+                  h.make_node("Tanh", [p + "c_new"], [p + "c_t"]),
+                  h.make_node("Mul", [p + "os", p + "c_t"], [p + "h_new"])]
+        return nodes, (p + "h_new", p + "c_new")
+    nodes += [h.make_node("Split", [p + "xi", "sizes"], [p + q for q in ("xr", "xz", "xn")],
+                          axis=1),
+              h.make_node("Split", [p + "hh", "sizes"], [p + q for q in ("hr", "hz", "hn")],
+                          axis=1),
+              h.make_node("Add", [p + "xr", p + "hr"], [p + "r_pre"]),
+              h.make_node("Sigmoid", [p + "r_pre"], [p + "r"]),
+              h.make_node("Add", [p + "xz", p + "hz"], [p + "z_pre"]),
+              h.make_node("Sigmoid", [p + "z_pre"], [p + "z"]),
+              h.make_node("Mul", [p + "r", p + "hn"], [p + "rh"]),
+              h.make_node("Add", [p + "xn", p + "rh"], [p + "n_pre"]),
+              h.make_node("Tanh", [p + "n_pre"], [p + "n"]),
+              h.make_node("Sub", ["one", p + "z"], [p + "zc"]),
+              h.make_node("Mul", [p + "zc", p + "n"], [p + "zn"]),
+              h.make_node("Mul", [p + "z", state[0]], [p + "zh"]),
+              h.make_node("Add", [p + "zn", p + "zh"], [p + "h_new"])]
+    return nodes, (p + "h_new",)
+
+
+def _cell(kind):
+    def build(h):
+        """Two steps of the cell (nn.LSTMCell / nn.GRUCell as torch exports them), the states
+        given as inputs."""
+        from onnx import numpy_helper
+        hid, gates = RNN_HIDDEN, 4 if kind == "lstm" else 3
+        state = ("h0", "c0") if kind == "lstm" else ("h0",)
+        nodes = [h.make_node("Split", ["x", "steps"], ["x0", "x1"], axis=0)]
+        for t in range(2):
+            more, state = _cell_step(h, kind, f"x{t}", state, t)
+            nodes += more
+        inits = [_weights("w_ih", [gates * hid, RNN_FEATURES], 13),
+                 _weights("w_hh", [gates * hid, hid], 14), _weights("b_ih", [gates * hid], 15),
+                 _weights("b_hh", [gates * hid], 16), _i64("sizes", [hid] * gates),
+                 _i64("steps", [2, 2]), numpy_helper.from_array(np.array(1, np.float32), "one")]
+        inputs = {"x": (4, RNN_FEATURES), "h0": (2, hid)}
+        if kind == "lstm":
+            inputs["c0"] = (2, hid)
+        return nodes, inits, inputs, list(state)
+    return build
+
+
 # name -> builder(onnx.helper) -> (nodes, initializers, {input: shape}, output names)
 FAMILIES = {"reduce": _reduce, "data_movement": _data_movement, "softmax_div": _softmax_div,
-            "attention": _attention, "layer_norm": _layer_norm, "resize": _resize}
+            "attention": _attention, "layer_norm": _layer_norm, "resize": _resize,
+            "lstm": _lstm, "gru": _gru, "lstm_cell": _cell("lstm"), "gru_cell": _cell("gru")}
 
 
 def names():

@@ -230,6 +230,19 @@ class CompilerTest(unittest.TestCase):
             self.assertLess(placed.buffers[0], unplaced.buffers[0] + 1)
             pf.read(pf.write(placed))  # the runtime's checks: alignment, bounds
 
+    def test_placed_concat_may_be_a_program_output(self):
+        # The stacked hidden states of an unrolled recurrent layer: the concatenation has no
+        # instruction of its own, and its output lives to the end like any output.
+        nodes = [helper.make_node("Tanh", ["x"], ["a"]), helper.make_node("Sigmoid", ["x"], ["b"]),
+                 helper.make_node("Concat", ["a", "b"], ["y"], axis=0)]
+        path = save(nodes, [vi("x", [1, 16])], [vi("y", [2, 16])], [], self.path("out.onnx"))
+        x = np.random.default_rng(6).standard_normal((1, 16)).astype(np.float32)
+        program = compiler.compile_file(path, self.path("out.prog"))
+        self.assertNotIn("aten::cat.out", [i.name for i in program.instructions])
+        (got,) = reference.run(program, [x])
+        np.testing.assert_allclose(got, np.concatenate([np.tanh(x), 1 / (1 + np.exp(-x))]),
+                                   rtol=1e-6)
+
     MEAN, STD = (123.675, 116.28, 103.53), (58.395, 57.12, 57.375)
 
     def integer_io_programs(self, delegate=None, output_type="int8"):

@@ -12,7 +12,7 @@ from socsim_aot import onnx_eval, onnx_graph
 from socsim_aot.passes import (Options, Report, batch_norm, channel_shuffle, constant_chains,
                                fold_constants, fold_pad, fuse_gelu, fuse_glu, fuse_layer_norm,
                                fuse_silu, no_ops, reduce_as_pool, reshape_chains,
-                               transpose_clip)
+                               transpose_clip, unroll_rnn)
 
 RNG = np.random.default_rng(0)
 
@@ -46,6 +46,42 @@ def feeds(g):
 
 def ops(g):
     return [n.op_type for n in g.nodes]
+
+
+def _sigmoid(v):
+    return 1 / (1 + np.exp(-v))
+
+
+def recurrent(kind, x, w, r, b, h0=None, c0=None, direction="forward", lbr=0):
+    """ONNX LSTM / GRU in float64, written from the operator's definition: (Y, Y_h, Y_c)."""
+    dirs = ["forward", "reverse"] if direction == "bidirectional" else [direction]
+    seq, batch, _ = x.shape
+    hid = r.shape[-1]
+    ys, hs, cs = [], [], []
+    for d, way in enumerate(dirs):
+        h = np.zeros((batch, hid)) if h0 is None else h0[d].astype(np.float64)
+        c = np.zeros((batch, hid)) if c0 is None else c0[d].astype(np.float64)
+        wb, rb = np.split(b[d].astype(np.float64), 2)
+        y = [None] * seq
+        for t in (range(seq) if way == "forward" else reversed(range(seq))):
+            xw = x[t] @ w[d].T + wb
+            if kind == "LSTM":
+                i, o, f, g = np.split(xw + h @ r[d].T + rb, 4, axis=1)
+                c = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
+                h = _sigmoid(o) * np.tanh(c)
+            else:
+                xz, xr, xh = np.split(xw, 3, axis=1)
+                rz, rr, rh = np.split(r[d], 3)
+                bz, br, bh = np.split(rb, 3)
+                z = _sigmoid(xz + h @ rz.T + bz)
+                rg = _sigmoid(xr + h @ rr.T + br)
+                n = np.tanh(xh + (rg * (h @ rh.T + bh) if lbr else (rg * h) @ rh.T + bh))
+                h = (1 - z) * n + z * h
+            y[t] = h
+        ys.append(np.stack(y))
+        hs.append(h)
+        cs.append(c)
+    return np.stack(ys, axis=1), np.stack(hs), np.stack(cs)
 
 
 class PassTest(unittest.TestCase):
@@ -355,6 +391,87 @@ class PassTest(unittest.TestCase):
         report = Report()
         self.rewrite(g, fuse_silu.fuse, report, {"Sigmoid": "SiLU"})
         self.assertEqual(report.count, 0)
+
+    # ---- recurrent layers ------------------------------------------------------------------
+
+    def unroll_case(self, kind, direction="forward", states="input", lbr=0, batch=2):
+        """An ONNX LSTM/GRU node (5 steps, 3 features, hidden 4) unrolled: the nodes left are
+        the runtime's, and they compute the operator's definition (`recurrent`)."""
+        seq, features, hid = 5, 3, 4
+        gates = 4 if kind == "LSTM" else 3
+        dirs = 2 if direction == "bidirectional" else 1
+        w, r, b = (RNG.standard_normal(s).astype(np.float32) * 0.5 for s in
+                   ([dirs, gates * hid, features], [dirs, gates * hid, hid],
+                    [dirs, 2 * gates * hid]))
+        x = RNG.standard_normal([seq, batch, features]).astype(np.float32)
+        state = [dirs, batch, hid]
+        h0, c0 = (RNG.standard_normal(state).astype(np.float32) for _ in range(2))
+        inputs, inits = [("x", list(x.shape))], [("w", w), ("r", r), ("b", b)]
+        node_inputs = ["x", "w", "r", "b", ""]
+        if states == "input":
+            inputs += [("h0", state)] + ([("c0", state)] if kind == "LSTM" else [])
+        elif states == "constant":
+            inits += [("h0", h0)] + ([("c0", c0)] if kind == "LSTM" else [])
+        if states != "none":
+            node_inputs += ["h0"] + (["c0"] if kind == "LSTM" else [])
+        outputs = ["y", "y_h"] + (["y_c"] if kind == "LSTM" else [])
+        attrs = dict(hidden_size=hid, direction=direction)
+        if kind == "GRU":
+            attrs["linear_before_reset"] = lbr
+        g = graph([helper.make_node(kind, node_inputs, outputs, **attrs)], inputs,
+                  [(o, None) for o in outputs], inits)
+        report = unroll_rnn.run(g, Options())
+        self.assertEqual(report.count, 1)
+        self.assertTrue(set(ops(g)) <= {"Reshape", "Gemm", "Slice", "Add", "Split", "Sigmoid",
+                                        "Tanh", "Mul", "Sub", "Unsqueeze", "Concat"}, ops(g))
+        feed = {"x": x, "h0": h0, "c0": c0}
+        got = onnx_eval.run_graph(g, {n: feed[n] for n in g.inputs})
+        given = states != "none"
+        want = recurrent(kind, x, w, r, b, h0 if given else None,
+                         c0 if given and kind == "LSTM" else None, direction, lbr)
+        for o, a, e in zip(outputs, got, want):
+            np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-5, err_msg=o)
+        return g
+
+    def test_lstm_unrolls(self):
+        g = self.unroll_case("LSTM")
+        # one input projection, then per step: the hidden state's Gemm and 3 sigmoids
+        self.assertEqual(ops(g).count("Gemm"), 1 + 5)
+        self.assertEqual(ops(g).count("Sigmoid"), 3 * 5)
+        self.unroll_case("LSTM", "reverse", states="constant", batch=1)
+        self.unroll_case("LSTM", "bidirectional", states="none")
+
+    def test_gru_unrolls(self):
+        self.unroll_case("GRU", lbr=1)
+        g = self.unroll_case("GRU", states="none", lbr=0)
+        # two hidden-state products per step (z and r; h of r * H), none in the first step
+        # without an initial state
+        self.assertEqual(ops(g).count("Gemm"), 1 + 2 * 4)
+        self.unroll_case("GRU", "bidirectional", states="constant", lbr=1)
+        self.unroll_case("GRU", "reverse", lbr=0, batch=1)
+
+    def test_lstm_torch_exports_unroll(self):
+        import torch
+        torch.manual_seed(0)
+        for module, shape in ((torch.nn.LSTM(3, 4, num_layers=2, batch_first=True), [1, 5, 3]),
+                              (torch.nn.GRU(3, 4), [5, 1, 3])):
+            g = torch_graph(module, shape)
+            fold_constants.run(g, Options())
+            self.assertEqual(unroll_rnn.run(g, Options()).count, module.num_layers)
+            x = RNG.standard_normal(shape).astype(np.float32)
+            with torch.no_grad():
+                want = module(torch.from_numpy(x))[0].numpy()
+            np.testing.assert_allclose(onnx_eval.run_graph(g, {"x": x})[0], want, rtol=1e-5,
+                                       atol=1e-6)
+
+    def test_recurrent_nodes_it_cannot_unroll_stay_with_the_reason(self):
+        hid = 2
+        w, r = np.ones([1, 4 * hid, 3], np.float32), np.ones([1, 4 * hid, hid], np.float32)
+        g = graph([helper.make_node("LSTM", ["x", "w", "r"], ["y"], hidden_size=hid, clip=3.0)],
+                  [("x", [2, 1, 3])], [("y", None)], [("w", w), ("r", r)])
+        self.assertEqual(unroll_rnn.run(g, Options()).count, 0)
+        self.assertEqual(ops(g), ["LSTM"])
+        self.assertEqual(g.nodes[0].note, "not supported: clip")
 
     def test_fusions_wait_for_their_schema_operator(self):
         from socsim_aot import schema
