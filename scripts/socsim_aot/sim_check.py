@@ -36,6 +36,23 @@ def reference_outputs(program, input_path):
     return np.concatenate([o.reshape(-1) for o in reference.run(program, inputs)])
 
 
+def differences(program, want, printed, tolerance=1e-5):
+    """(the printed outputs as numbers, a mask of those that differ from the reference's
+    `want`): bit for bit, except a float32 program's (every kernel output float32), which
+    may differ by `tolerance` times the largest reference output (float32 rounding in another
+    order)."""
+    if want.dtype == np.float32:
+        got = np.array([float(v) for v in printed], np.float32)
+        float_program = all(program.tensors[t].dtype == 1 for i in program.instructions
+                            for t in i.outputs)
+        if float_program:
+            bound = tolerance * max(float(np.abs(want).max()), 1e-30)
+            return got, np.abs(got - want) > bound
+        return got, got != want
+    got = np.array([int(v) for v in printed], np.int64)
+    return got, got != want.reshape(-1).astype(np.int64) % (256 if want.itemsize == 1 else 1 << 32)
+
+
 def run_runner(args, program_path):
     """Runs program_path with the runner; returns (status, stdout, stderr)."""
     cmd = [args.socsim, "run", "-q", "--firmware", args.runner, "--model", program_path,
@@ -80,18 +97,7 @@ def main(argv=None):
     if len(printed) != want.size or [int(i) for i, _ in printed] != list(range(want.size)):
         print(f"sim_check: {len(printed)} output lines, expected {want.size}", file=sys.stderr)
         return 1
-    if want.dtype == np.float32:
-        got = np.array([float(v) for _, v in printed], np.float32)
-        float_program = all(program.tensors[t].dtype == 1 for i in program.instructions
-                            for t in i.outputs)
-        if float_program:
-            bound = args.tolerance * max(float(np.abs(want).max()), 1e-30)
-            bad = np.abs(got - want) > bound
-        else:
-            bad = got != want
-    else:
-        got = np.array([int(v) for _, v in printed], np.int64)
-        bad = got != want.reshape(-1).astype(np.int64) % (256 if want.itemsize == 1 else 1 << 32)
+    got, bad = differences(program, want, [v for _, v in printed], args.tolerance)
     if np.any(bad):
         first = int(np.argmax(bad))
         print(f"sim_check: {int(bad.sum())} of {want.size} outputs differ; first res[{first}] = "
