@@ -15,7 +15,8 @@
 //   --pools WHERE        where planned memory and the temp pool go: `static` (the BSS pools),
 //                        `region` (the boot-info pool: planned buffers and the temp pool),
 //                        `auto` (default: the BSS pools; planned buffers that do not fit go
-//                        to the boot-info pool)
+//                        to the boot-info pool, as do those that leave the method's own
+//                        tables no room)
 //   --print-outputs      print every output element as "res[i] = v" (int8 as unsigned
 //                        bytes, as the seed's runner; float32 with 9 significant digits)
 //   --profile            print the cycles of every operator and delegate call (for the npu
@@ -215,6 +216,73 @@ unsigned long long as_ull(uint64_t v) {
   return static_cast<unsigned long long>(v);
 }
 
+// Places the planned buffers: in the method pool when `method_pool` allows it and they fit,
+// otherwise in the boot-info pool (not with --pools static). *in_method_pool says whether
+// any went to the method pool.
+Error place_planned(const MethodMeta& meta, Span* planned, MemoryAllocator& method_alloc,
+                    MemoryAllocator& region_alloc, Pools pools, bool method_pool,
+                    bool* in_method_pool) {
+  *in_method_pool = false;
+  for (uint32_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
+    planned[i].size = meta.memory_planned_buffer_size(i);
+    planned[i].data = nullptr;
+    if (method_pool) {
+      planned[i].data = static_cast<uint8_t*>(method_alloc.allocate(planned[i].size, 16));
+      if (planned[i].data != nullptr) *in_method_pool = true;
+    }
+    if (planned[i].data == nullptr && pools != Pools::kStatic) {
+      planned[i].data = static_cast<uint8_t*>(region_alloc.allocate(planned[i].size, 16));
+      if (planned[i].data != nullptr) {
+        printf("Planned buffer %lu: %lu bytes in the boot-info pool at 0x%08lx\n",
+               static_cast<unsigned long>(i), static_cast<unsigned long>(planned[i].size),
+               static_cast<unsigned long>(reinterpret_cast<uintptr_t>(planned[i].data)));
+      }
+    }
+    if (planned[i].data == nullptr) {
+      printf("executor_runner: planned buffer %lu needs %lu bytes; method pool is %lu bytes",
+             static_cast<unsigned long>(i), static_cast<unsigned long>(planned[i].size),
+             static_cast<unsigned long>(method_alloc.size()));
+      if (pools == Pools::kStatic) {
+        printf(" (--pools static)\n");
+      } else {
+        printf(", boot-info pool %lu bytes free\n",
+               static_cast<unsigned long>(region_alloc.size() - region_alloc.used()));
+      }
+      return Error::kMemoryAllocationFailed;
+    }
+  }
+  return Error::kOk;
+}
+
+// Places planned memory and loads the method. With --pools auto, a method whose own tables
+// (tensors, instructions, delegate handles) do not fit the method pool beside planned
+// buffers placed there is loaded again with its planned memory in the boot-info pool.
+Result<Method> load_method(const Program& program, Pools pools, Span* planned,
+                           MemoryAllocator& method_alloc, MemoryAllocator& region_alloc,
+                           MemoryAllocator& temp_alloc, MethodDiagnostics* diag) {
+  const MethodMeta meta = program.method_meta();
+  const MemoryManager memory{&method_alloc, planned, meta.num_memory_planned_buffers(),
+                             &temp_alloc};
+  bool in_method_pool = false;
+  Error placed = place_planned(meta, planned, method_alloc, region_alloc, pools,
+                               pools != Pools::kRegion, &in_method_pool);
+  if (placed != Error::kOk) return placed;
+  {
+    Result<Method> method = Method::load(program, memory, diag);
+    if (method.ok() || method.error() != Error::kMemoryAllocationFailed || pools != Pools::kAuto ||
+        !in_method_pool) {
+      return method;
+    }
+  }
+  printf(
+      "executor_runner: the method's tables do not fit the method pool beside planned "
+      "memory: planned memory goes to the boot-info pool\n");
+  method_alloc.reset();
+  placed = place_planned(meta, planned, method_alloc, region_alloc, pools, false, &in_method_pool);
+  if (placed != Error::kOk) return placed;
+  return Method::load(program, memory, diag);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -260,36 +328,10 @@ int main(int argc, char** argv) {
   if (meta.num_memory_planned_buffers() > kMaxPlannedBuffers) {
     return fail("planned buffers", Error::kNotSupported);
   }
-  for (uint32_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
-    planned[i].size = meta.memory_planned_buffer_size(i);
-    if (options.pools != Pools::kRegion) {
-      planned[i].data = static_cast<uint8_t*>(method_alloc.allocate(planned[i].size, 16));
-    }
-    if (planned[i].data == nullptr && options.pools != Pools::kStatic) {
-      planned[i].data = static_cast<uint8_t*>(region_alloc.allocate(planned[i].size, 16));
-      if (planned[i].data != nullptr) {
-        printf("Planned buffer %lu: %lu bytes in the boot-info pool at 0x%08lx\n",
-               static_cast<unsigned long>(i), static_cast<unsigned long>(planned[i].size),
-               static_cast<unsigned long>(reinterpret_cast<uintptr_t>(planned[i].data)));
-      }
-    }
-    if (planned[i].data == nullptr) {
-      printf("executor_runner: planned buffer %lu needs %lu bytes; method pool is %lu bytes",
-             static_cast<unsigned long>(i), static_cast<unsigned long>(planned[i].size),
-             static_cast<unsigned long>(sizeof(g_method_pool)));
-      if (options.pools == Pools::kStatic) {
-        printf(" (--pools static)\n");
-      } else {
-        printf(", boot-info pool %lu bytes free\n",
-               static_cast<unsigned long>(region_alloc.size() - region_alloc.used()));
-      }
-      return fail("planned memory", Error::kMemoryAllocationFailed);
-    }
-  }
-  MemoryManager memory{&method_alloc, planned, meta.num_memory_planned_buffers(), &temp_alloc};
   MethodDiagnostics diag;
   const uint32_t t2 = socsim_elapsed_cycles();
-  Result<Method> method = Method::load(*program, memory, &diag);
+  Result<Method> method =
+      load_method(*program, options.pools, planned, method_alloc, region_alloc, temp_alloc, &diag);
   const uint32_t t3 = socsim_elapsed_cycles();
   if (!method.ok()) {
     if (method.error() == Error::kOperatorMissing && diag.name != nullptr) {

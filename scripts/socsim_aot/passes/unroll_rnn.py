@@ -143,23 +143,18 @@ def _direction(node: OnnxOp) -> str:
     return d.decode() if isinstance(d, bytes) else d
 
 
-def _initial(g: OnnxGraph, node: OnnxOp, index: int, d: int) -> Term:
-    """Direction d's initial state [batch, H] (input `index`): None if absent or zero."""
+def _initial(u: "_Unroller", index: int, d: int, batch: int, hidden: int) -> Term:
+    """Direction d's initial state [batch, H] from input `index` [dirs, batch, H]: None if
+    absent or zero, a constant, or a Slice of the activation."""
+    node, g = u.node, u.g
     if len(node.inputs) <= index or not node.inputs[index]:
         return None
     value = g.const(node.inputs[index])
     if value is not None:
         state = np.asarray(value[d], np.float32)
         return state if np.any(state) else None
-    return "state", node.inputs[index], d  # sliced when the unroller emits it
-
-
-def _state(u: _Unroller, term, batch: int, hidden: int) -> Term:
-    if isinstance(term, tuple):  # an activation [dirs, batch, H]: direction d's rows
-        _, name, d = term
-        part = u.op("Slice", [name, u.ints([d]), u.ints([d + 1]), u.ints([0])])
-        return u.op("Reshape", [part, u.ints([batch, hidden])])
-    return term
+    part = u.op("Slice", [node.inputs[index], u.ints([d]), u.ints([d + 1]), u.ints([0])])
+    return u.op("Reshape", [part, u.ints([batch, hidden])])
 
 
 def _unroll(g: OnnxGraph, node: OnnxOp) -> List[OnnxOp]:
@@ -185,8 +180,8 @@ def _unroll(g: OnnxGraph, node: OnnxOp) -> List[OnnxOp]:
             in_bias = wb + rb
         projected = u.op("Gemm", [x2d, w, in_bias.astype(np.float32)], transB=1,
                          name=f"input_projection{d}")
-        h = _state(u, _initial(g, node, 5, d), batch, hidden)
-        c = _state(u, _initial(g, node, 6, d), batch, hidden) if kind == "LSTM" else None
+        h = _initial(u, 5, d, batch, hidden)
+        c = _initial(u, 6, d, batch, hidden) if kind == "LSTM" else None
         outputs = [None] * seq
         steps = range(seq) if way == "forward" else range(seq - 1, -1, -1)
         for t in steps:
@@ -251,7 +246,7 @@ def run(g: OnnxGraph, options: Options) -> Report:
             continue
         at = g.nodes.index(node)
         g.nodes[at:at + 1] = _unroll(g, node)
-        report.add(f"{node.op_type} of {g.shape(node.inputs[0])[0]} steps")
+        report.add(node.op_type)
     if report.count:
         g.infer_types()
     return report
