@@ -204,6 +204,14 @@ struct ChannelsLast {
   }
 };
 
+/// dst[k] = src[k * step] - zp for k < n; kStep: the step when known at compile time (0: not).
+template <size_t kStep, typename TIn>
+SOCSIM_ALWAYS_INLINE void strided_copy(const TIn* __restrict src, size_t n, size_t step,
+                                       int32_t zp, int16_t* __restrict dst) {
+  const size_t s = kStep != 0 ? kStep : step;
+  for (size_t k = 0; k < n; ++k) dst[k] = static_cast<int16_t>(src[k * s] - zp);
+}
+
 /// Zero-padded int16 planes of some input channels (x - zp_in, 0 at the padding), each split
 /// into its stride phases: padded row r, column q of a plane is row r / s_h, column q / s_w of
 /// phase (r % s_h, q % s_w). A tap at offset (dy, dx) of the windows then reads one phase
@@ -213,7 +221,7 @@ struct ChannelsLast {
 struct PhasePlanes {
   std::vector<int16_t> values;
   std::vector<size_t> taps;        // offset of each tap's first value in a channel
-  std::vector<size_t> phase_cols;  // per column phase b: first input column, first value
+  std::vector<size_t> phase_cols;  // per column phase: first input column, value, count
   size_t s_h = 1, s_w = 1, rows = 0, cols = 0, phase = 0, channel = 0;
   size_t last_row = 0, last_col = 0;
 
@@ -242,6 +250,7 @@ struct PhasePlanes {
       const size_t ix0 = (b + s_w - pad_l % s_w) % s_w;
       phase_cols.push_back(ix0);
       phase_cols.push_back(b * phase + (ix0 + pad_l) / s_w);
+      phase_cols.push_back(ix0 < last_col ? (last_col - ix0 + s_w - 1) / s_w : 0);
     }
   }
 
@@ -254,15 +263,15 @@ struct PhasePlanes {
       for (size_t iy = 0; iy < last_row; ++iy) {
         int16_t* row = values.data() + c * channel + r_phase * s_w * phase + r_row * cols;
         const TIn* src = x + (c * in_h + iy) * in_w;
-        if (s_w == 1) {
-          int16_t* dst = row + phase_cols[1];
-          for (size_t ix = 0; ix < last_col; ++ix) dst[ix] = static_cast<int16_t>(src[ix] - zp_in);
-        } else {
-          for (size_t b = 0; b < s_w; ++b) {
-            int16_t* dst = row + phase_cols[2 * b + 1];
-            for (size_t ix = phase_cols[2 * b]; ix < last_col; ix += s_w) {
-              *dst++ = static_cast<int16_t>(src[ix] - zp_in);
-            }
+        for (size_t b = 0; b < s_w; ++b) {
+          const size_t ix0 = phase_cols[3 * b], n = phase_cols[3 * b + 2];
+          int16_t* dst = row + phase_cols[3 * b + 1];
+          if (s_w == 1) {
+            strided_copy<1>(src + ix0, n, 1, zp_in, dst);
+          } else if (s_w == 2) {
+            strided_copy<2>(src + ix0, n, 2, zp_in, dst);
+          } else {
+            strided_copy<0>(src + ix0, n, s_w, zp_in, dst);
           }
         }
         if (++r_phase == s_h) {
