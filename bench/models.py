@@ -165,7 +165,8 @@ def bench_model(name: str, size, args, work: str) -> dict:
             f.write(sample.astype(dtype).tobytes())
     cmd = [args.socsim, "run", "-q", "--cpu", args.cpu, "--firmware", args.runner, "--model",
            prog_path, "--input", input_path, "--max-cycles", str(args.max_cycles), "--",
-           "--profile", "--print-outputs"] + ([] if args.copy_inputs else ["--inputs-in-place"])
+           "--profile", "--print-outputs",
+           "--copy-inputs" if args.copy_inputs else "--inputs-in-place"]
     start = time.perf_counter()
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)

@@ -12,7 +12,8 @@
 
 Each end-to-end run is repeated N times and the median printed; with --baseline SOCSIM a
 second simulator binary (e.g. one built from an older commit) runs the same programs,
-interleaved, for a side-by-side ratio. The machine may be shared: CPU time is the steadier
+interleaved, for a side-by-side ratio (with --baseline-layers its npu_functional_bench prints
+table (1) as well). The machine may be shared: CPU time is the steadier
 figure. The models are exported and compiled once into --zoo-dir (a few minutes for
 ResNet-50). Run after scripts/build.sh.
 """
@@ -81,6 +82,9 @@ def main():
                         help="float: the programs with float input and output (default); "
                              "uint8: those reading a uint8 image")
     parser.add_argument("--baseline", help="a second socsim binary to run side by side")
+    parser.add_argument("--baseline-layers",
+                        help="a second npu_functional_bench binary (e.g. of the same older "
+                             "commit) whose table (1) follows this build's")
     parser.add_argument("--skip-layers", action="store_true",
                         help="leave out (1), the per-layer functional bench")
     parser.add_argument("--python", default="/usr/bin/python3",
@@ -94,7 +98,8 @@ def main():
     layer_bench = os.path.join(args.build, "bin", "npu_functional_bench")
     runner = os.path.join(args.build, "firmware", "apps", "executor_runner",
                           "executor_runner.elf")
-    for path in (socsim, layer_bench, runner) + ((args.baseline,) if args.baseline else ()):
+    extra = tuple(p for p in (args.baseline, args.baseline_layers) if p)
+    for path in (socsim, layer_bench, runner) + extra:
         if not os.path.exists(path):
             sys.exit(f"npu_speed: {path} is missing: run scripts/build.sh first")
     zoo_dir = args.zoo_dir or os.path.join(args.build, "bench", "zoo224")
@@ -102,9 +107,12 @@ def main():
 
     if not args.skip_layers:
         print("== (1) the NPU functional model per layer type", flush=True)
-        done = subprocess.run([layer_bench, "--runs", str(max(args.runs, 3))])
-        if done.returncode != 0:
-            sys.exit(f"npu_speed: npu_functional_bench failed ({done.returncode})")
+        for name, binary in [("this build", layer_bench)] + (
+                [("baseline", args.baseline_layers)] if args.baseline_layers else []):
+            print(f"-- {name}: {binary}", flush=True)
+            done = subprocess.run([binary, "--runs", str(max(args.runs, 3))])
+            if done.returncode != 0:
+                sys.exit(f"npu_speed: {binary} failed ({done.returncode})")
 
     ensure_models(zoo_dir, models, args.python, args.io)
     binaries = {"socsim": socsim}

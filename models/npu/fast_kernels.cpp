@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include "firmware/kernels/arithmetic.h"
@@ -30,6 +31,9 @@ constexpr size_t kBlockRows = 4;    // A rows (output channels) of one block of 
 constexpr size_t kBlockCols = 4;    // B rows (pixels) of one block
 constexpr size_t kTileCols = 64;    // B rows of one tile: it stays in cache while A passes
 constexpr size_t kDirectRows = 16;  // fully connected layers of fewer rows: weights in place
+constexpr size_t kChunk = 64;       // sums of conv_planar that stay in vector registers
+constexpr int32_t kPlanarTerms = 64;  // grouped convolutions of at most this many terms per
+                                      // output go to conv_planar
 
 size_t round_up(size_t v, size_t m) {
   return (v + m - 1) / m * m;
@@ -93,56 +97,6 @@ void dot_products_i8(const int8_t* a, size_t rows, const int16_t* const* b, size
   dot_rows(a, depth, rows, b, cols, depth, c);
 }
 
-/// The sums of a depthwise convolution over one padded plane (`cols` values per row):
-/// acc[oy * out_w + ox] = sum w[ky][kx] * plane[(oy sh + ky dh) cols + ox sw + kx dw].
-struct PlaneWindows {
-  size_t out_h, out_w, k_h, k_w, s_h, s_w, d_h, d_w;
-};
-
-template <size_t kStride>
-SOCSIM_ALWAYS_INLINE void add_scaled_row(int32_t* row, const int16_t* src, int32_t weight, size_t n,
-                                         size_t stride) {
-  const size_t s = kStride != 0 ? kStride : stride;
-  for (size_t i = 0; i < n; ++i) row[i] += weight * src[i * s];
-}
-
-/// Returns the pitch of acc's rows: out_w, or `cols` when unit strides let every tap be one
-/// pass over all rows at once (the columns beyond out_w are then sums of no use).
-SOCSIM_VECTOR_CLONES
-size_t window_sums(const int16_t* plane, size_t cols, const int8_t* w, const PlaneWindows& g,
-                   int32_t* acc) {
-  if (g.s_h == 1 && g.s_w == 1) {
-    const size_t count = (g.out_h - 1) * cols + g.out_w;
-    std::fill(acc, acc + count, 0);
-    for (size_t ky = 0; ky < g.k_h; ++ky) {
-      for (size_t kx = 0; kx < g.k_w; ++kx) {
-        add_scaled_row<1>(acc, plane + ky * g.d_h * cols + kx * g.d_w, w[ky * g.k_w + kx], count,
-                          1);
-      }
-    }
-    return cols;
-  }
-  for (size_t oy = 0; oy < g.out_h; ++oy) {
-    int32_t* row = acc + oy * g.out_w;
-    std::fill(row, row + g.out_w, 0);
-    for (size_t ky = 0; ky < g.k_h; ++ky) {
-      const int16_t* src_row = plane + (oy * g.s_h + ky * g.d_h) * cols;
-      for (size_t kx = 0; kx < g.k_w; ++kx) {
-        const int16_t* src = src_row + kx * g.d_w;
-        const int32_t weight = w[ky * g.k_w + kx];
-        if (g.s_w == 1) {
-          add_scaled_row<1>(row, src, weight, g.out_w, 1);
-        } else if (g.s_w == 2) {
-          add_scaled_row<2>(row, src, weight, g.out_w, 2);
-        } else {
-          add_scaled_row<0>(row, src, weight, g.out_w, g.s_w);
-        }
-      }
-    }
-  }
-  return g.out_w;
-}
-
 // ---- output stage ---------------------------------------------------------------------------
 
 /// The requantised output stage of the reference loops, with the bias added first.
@@ -159,8 +113,42 @@ void output_row(const OutputStage& out, int32_t channel, const int32_t* __restri
   // Local copies: no int8 store can alias them, so the loop vectorises.
   const int32_t requant[2] = {out.requant[2 * channel], out.requant[2 * channel + 1]};
   const int32_t bias = out.bias[channel], zp_out = out.zp_out, lo = out.lo, hi = out.hi;
+  if (stride == 1) {  // contiguous: a loop of its own, which vectorises
+    for (size_t j = 0; j < count; ++j) {
+      y[j] = kernels::requantized_output(bias + sums[j], requant, 0, zp_out, lo, hi);
+    }
+    return;
+  }
   for (size_t j = 0; j < count; ++j) {
     y[j * stride] = kernels::requantized_output(bias + sums[j], requant, 0, zp_out, lo, hi);
+  }
+}
+
+/// The outputs of one channel from `terms` passes: y[j] for j < count from bias + sum_t w[t]
+/// src[t][j], a chunk of kChunk sums at a time (every src[t] holds count rounded up to kChunk
+/// values). Each term (x - zp_in) * w lies in [-255 * 128, 255 * 128]: an exact int16 product.
+/// The loops are written with vector types, which the compiler keeps as such (left to the
+/// vectoriser, -O3 interchanged them into scalar code).
+SOCSIM_VECTOR_CLONES
+void plane_outputs(const int16_t* const* src, const int8_t* w, size_t terms, size_t count,
+                   const OutputStage& out, int32_t channel, int8_t* y) {
+  using I16x16 = int16_t __attribute__((vector_size(32)));
+  using I32x16 = int32_t __attribute__((vector_size(64)));
+  constexpr size_t kVectors = kChunk / 16;
+  for (size_t start = 0; start < count; start += kChunk) {
+    I32x16 acc[kVectors] = {};
+    for (size_t t = 0; t < terms; ++t) {
+      const int16_t* s = src[t] + start;
+      const I16x16 weight = I16x16{} + static_cast<int16_t>(w[t]);
+      for (size_t v = 0; v < kVectors; ++v) {
+        I16x16 x;
+        std::memcpy(&x, s + 16 * v, sizeof x);
+        acc[v] += __builtin_convertvector(x * weight, I32x16);
+      }
+    }
+    int32_t sums[kChunk];
+    std::memcpy(sums, acc, sizeof sums);
+    output_row(out, channel, sums, std::min(kChunk, count - start), y + start, 1);
   }
 }
 
@@ -215,6 +203,92 @@ struct ChannelsLast {
     }
   }
 };
+
+/// dst[k] = src[k * step] - zp for k < n; kStep: the step when known at compile time (0: not).
+template <size_t kStep, typename TIn>
+SOCSIM_ALWAYS_INLINE void strided_copy(const TIn* __restrict src, size_t n, size_t step,
+                                       int32_t zp, int16_t* __restrict dst) {
+  const size_t s = kStep != 0 ? kStep : step;
+  for (size_t k = 0; k < n; ++k) dst[k] = static_cast<int16_t>(src[k * s] - zp);
+}
+
+/// Zero-padded int16 planes of some input channels (x - zp_in, 0 at the padding), each split
+/// into its stride phases: padded row r, column q of a plane is row r / s_h, column q / s_w of
+/// phase (r % s_h, q % s_w). A tap at offset (dy, dx) of the windows then reads one phase
+/// from row dy / s_h, column dx / s_w on, with unit steps: output (oy, ox) at oy * cols + ox.
+/// kChunk zero values follow the planes, so a chunk that starts in the last phase may read on.
+/// The padding is the same for every group of channels: it is zeroed once, by shape().
+struct PhasePlanes {
+  std::vector<int16_t> values;
+  std::vector<size_t> taps;        // offset of each tap's first value in a channel
+  std::vector<size_t> phase_cols;  // per column phase: first input column, value, count
+  size_t s_h = 1, s_w = 1, rows = 0, cols = 0, phase = 0, channel = 0;
+  size_t last_row = 0, last_col = 0;
+
+  void shape(const kernels::ConvGeometry& g, size_t channels) {
+    s_h = uz(g.stride_h);
+    s_w = uz(g.stride_w);
+    const size_t padded_rows = uz(g.out_h - 1) * s_h + uz(g.k_h - 1) * uz(g.dil_h) + 1;
+    const size_t padded_cols = uz(g.out_w - 1) * s_w + uz(g.k_w - 1) * uz(g.dil_w) + 1;
+    rows = (padded_rows + s_h - 1) / s_h;
+    cols = (padded_cols + s_w - 1) / s_w;
+    phase = rows * cols;
+    channel = phase * s_h * s_w;
+    values.assign(channels * channel + kChunk, 0);
+    const size_t pad_t = uz(g.pad_t), pad_l = uz(g.pad_l);
+    last_row = std::min(uz(g.in_h), padded_rows > pad_t ? padded_rows - pad_t : 0);
+    last_col = std::min(uz(g.in_w), padded_cols > pad_l ? padded_cols - pad_l : 0);
+    taps.clear();
+    for (size_t ky = 0; ky < uz(g.k_h); ++ky) {
+      for (size_t kx = 0; kx < uz(g.k_w); ++kx) {
+        const size_t dy = ky * uz(g.dil_h), dx = kx * uz(g.dil_w);
+        taps.push_back((dy % s_h * s_w + dx % s_w) * phase + dy / s_h * cols + dx / s_w);
+      }
+    }
+    phase_cols.clear();
+    for (size_t b = 0; b < s_w; ++b) {  // the input columns ix with (ix + pad_l) % s_w == b
+      const size_t ix0 = (b + s_w - pad_l % s_w) % s_w;
+      phase_cols.push_back(ix0);
+      phase_cols.push_back(b * phase + (ix0 + pad_l) / s_w);
+      phase_cols.push_back(ix0 < last_col ? (last_col - ix0 + s_w - 1) / s_w : 0);
+    }
+  }
+
+  /// `x` points at the first of the channels' planes of in_h x in_w (int8 or uint8).
+  template <typename TIn>
+  void fill(const kernels::ConvGeometry& g, const TIn* x, size_t channels, int32_t zp_in) {
+    const size_t in_h = uz(g.in_h), in_w = uz(g.in_w);
+    for (size_t c = 0; c < channels; ++c) {
+      size_t r_phase = uz(g.pad_t) % s_h, r_row = uz(g.pad_t) / s_h;
+      for (size_t iy = 0; iy < last_row; ++iy) {
+        int16_t* row = values.data() + c * channel + r_phase * s_w * phase + r_row * cols;
+        const TIn* src = x + (c * in_h + iy) * in_w;
+        for (size_t b = 0; b < s_w; ++b) {
+          const size_t ix0 = phase_cols[3 * b], n = phase_cols[3 * b + 2];
+          int16_t* dst = row + phase_cols[3 * b + 1];
+          if (s_w == 1) {
+            strided_copy<1>(src + ix0, n, 1, zp_in, dst);
+          } else if (s_w == 2) {
+            strided_copy<2>(src + ix0, n, 2, zp_in, dst);
+          } else {
+            strided_copy<0>(src + ix0, n, s_w, zp_in, dst);
+          }
+        }
+        if (++r_phase == s_h) {
+          r_phase = 0;
+          ++r_row;
+        }
+      }
+    }
+  }
+};
+
+/// Whether a convolution goes to conv_planar rather than the GEMM: one input channel per
+/// group, or groups of so few terms per output that the GEMM's rows would be mostly padding.
+bool planar(const kernels::ConvGeometry& g) {
+  const int32_t cin = g.in_c / g.groups, taps = g.k_h * g.k_w;
+  return cin == 1 || (g.groups > 1 && taps > 1 && cin * taps <= kPlanarTerms);
+}
 
 /// Computes the outputs of `channels` output channels (first: `channel0`) for the B rows `b`
 /// of one tile: y[oc * channel_stride + j * pixel_stride].
@@ -291,27 +365,38 @@ void conv_gemm(const kernels::ConvGeometry& g, const TIn* x, const int8_t* w,
   }
 }
 
-/// Convolution with one input channel per group (depthwise): vectorised rows per plane.
+/// Convolution with few input channels per group (depthwise, small groups): one plane per
+/// input channel, and every output channel's sums as passes of one term (input channel, tap)
+/// each over all its output pixels at once.
 template <typename TIn>
-void conv_depthwise(const kernels::ConvGeometry& g, const TIn* x, const int8_t* w,
-                    const OutputStage& out, int32_t zp_in, int8_t* y) {
-  const size_t cout = uz(g.out_c / g.groups), pixels = uz(g.out_h) * uz(g.out_w);
-  const size_t taps = uz(g.k_h) * uz(g.k_w), in_plane = uz(g.in_h) * uz(g.in_w);
-  const PlaneWindows windows{uz(g.out_h),    uz(g.out_w),    uz(g.k_h),   uz(g.k_w),
-                             uz(g.stride_h), uz(g.stride_w), uz(g.dil_h), uz(g.dil_w)};
-  ChannelsLast plane;
-  std::vector<int32_t> sums;
+void conv_planar(const kernels::ConvGeometry& g, const TIn* x, const int8_t* w,
+                 const OutputStage& out, int32_t zp_in, int8_t* y) {
+  const size_t cin = uz(g.in_c / g.groups), cout = uz(g.out_c / g.groups);
+  const size_t out_h = uz(g.out_h), out_w = uz(g.out_w), pixels = out_h * out_w;
+  const size_t taps = uz(g.k_h) * uz(g.k_w), terms = cin * taps;
+  PhasePlanes planes;
+  planes.shape(g, cin);
+  std::vector<const int16_t*> src(terms);
+  for (size_t c = 0; c < cin; ++c) {
+    for (size_t t = 0; t < taps; ++t) {
+      src[c * taps + t] = planes.values.data() + c * planes.channel + planes.taps[t];
+    }
+  }
+  // The sums run over whole phase rows: the outputs go to rows, then out_w of each row to y
+  // (straight to y when the rows have no columns beyond out_w).
+  const size_t count = (out_h - 1) * planes.cols + out_w;
+  const bool direct = planes.cols == out_w;
+  std::vector<int8_t> rows(direct ? 0 : count);
   for (size_t n = 0; n < uz(g.batch); ++n) {
     for (size_t group = 0; group < uz(g.groups); ++group) {
-      plane.fill(g, x + (n * uz(g.in_c) + group) * in_plane, 1, 1, zp_in);
-      sums.resize(uz(g.out_h) * plane.cols);
+      planes.fill(g, x + (n * uz(g.in_c) + group * cin) * uz(g.in_h) * uz(g.in_w), cin, zp_in);
       for (size_t oc = group * cout; oc < (group + 1) * cout; ++oc) {
-        const size_t pitch =
-            window_sums(plane.values.data(), plane.cols, w + oc * taps, windows, sums.data());
         int8_t* yc = y + (n * uz(g.out_c) + oc) * pixels;
-        for (size_t oy = 0; oy < uz(g.out_h); ++oy) {
-          output_row(out, static_cast<int32_t>(oc), sums.data() + oy * pitch, uz(g.out_w),
-                     yc + oy * uz(g.out_w), 1);
+        plane_outputs(src.data(), w + oc * terms, terms, count, out, static_cast<int32_t>(oc),
+                      direct ? yc : rows.data());
+        if (direct) continue;
+        for (size_t oy = 0; oy < out_h; ++oy) {
+          std::copy_n(rows.data() + oy * planes.cols, out_w, yc + oy * out_w);
         }
       }
     }
@@ -323,8 +408,8 @@ void conv(const kernels::ConvGeometry& g, const TIn* x, const int8_t* w, const i
           const int32_t* requant, int32_t zp_in, int32_t zp_out, int32_t lo, int32_t hi,
           int8_t* y) {
   const OutputStage out{bias, requant, zp_out, lo, hi};
-  if (g.in_c / g.groups == 1) {
-    conv_depthwise(g, x, w, out, zp_in, y);
+  if (planar(g)) {
+    conv_planar(g, x, w, out, zp_in, y);
   } else {
     conv_gemm(g, x, w, out, zp_in, y);
   }

@@ -1,7 +1,8 @@
 // The NPU functional model's fast int8 kernels: convolutions and fully connected layers as
 // a channels-last im2col and a blocked int16 GEMM that the host compiler vectorises (with
-// clones for the host's vector instruction sets), depthwise convolutions as vectorised rows,
-// and the firmware's own requantisation (firmware/kernels/arithmetic.h) on every output.
+// clones for the host's vector instruction sets), depthwise and small-group convolutions as
+// passes over whole planes split into their stride phases, and the firmware's own
+// requantisation (firmware/kernels/arithmetic.h) on every output.
 //
 // The results are those of the reference loops (firmware/kernels/conv_loops.h) bit for bit:
 // every term (x - zp_in) * w is the same int32 value (padding contributes nothing, as the

@@ -10,8 +10,13 @@
 //
 // Arguments (after `--` on the socsim command line):
 //   --num-executions N   execute N times (default 1), setting the inputs before each
-//   --inputs-in-place    the inputs read the input data where the simulator placed it
-//                        (Method::bind_input) instead of a copy before each execution
+//   --copy-inputs        copy the input data into the inputs' planned memory before each
+//                        execution (Method::set_input). By default the inputs read the data
+//                        where the simulator placed it (Method::bind_input, as a deployed
+//                        runtime binds a camera's frame buffer) when its size is the model's
+//                        inputs' and every input starts Method::kInputAlignment-aligned;
+//                        other data is copied
+//   --inputs-in-place    always read the input data in place (the first bytes of longer data)
 //   --pools WHERE        where planned memory and the temp pool go: `static` (the BSS pools),
 //                        `region` (the boot-info pool: planned buffers and the temp pool),
 //                        `auto` (default: the BSS pools; planned buffers that do not fit go
@@ -66,11 +71,12 @@ alignas(16) uint8_t g_temp_pool[SOCSIM_RUNNER_TEMP_POOL];
 constexpr uint32_t kMaxPlannedBuffers = 8;
 
 enum class Pools { kAuto, kStatic, kRegion };
+enum class Inputs { kAuto, kCopy, kInPlace };
 
 struct Options {
   uint32_t executions = 1;
   Pools pools = Pools::kAuto;
-  bool inputs_in_place = false;
+  Inputs inputs = Inputs::kAuto;
   bool print_outputs = false;
   bool profile = false;
   bool npu_poll = false;
@@ -104,8 +110,15 @@ bool parse(int argc, char** argv, Options* options) {
         printf("executor_runner: --pools takes auto, static or region, not '%s'\n", where);
         return false;
       }
-    } else if (strcmp(argv[i], "--inputs-in-place") == 0) {
-      options->inputs_in_place = true;
+    } else if (strcmp(argv[i], "--inputs-in-place") == 0 ||
+               strcmp(argv[i], "--copy-inputs") == 0) {
+      const Inputs inputs =
+          strcmp(argv[i], "--copy-inputs") == 0 ? Inputs::kCopy : Inputs::kInPlace;
+      if (options->inputs != Inputs::kAuto && options->inputs != inputs) {
+        printf("executor_runner: --copy-inputs and --inputs-in-place exclude each other\n");
+        return false;
+      }
+      options->inputs = inputs;
     } else if (strcmp(argv[i], "--print-outputs") == 0) {
       options->print_outputs = true;
     } else if (strcmp(argv[i], "--profile") == 0) {
@@ -115,7 +128,8 @@ bool parse(int argc, char** argv, Options* options) {
     } else {
       printf(
           "executor_runner: unknown argument '%s' (known: --num-executions N, --pools "
-          "auto|static|region, --inputs-in-place, --print-outputs, --profile, --npu-poll)\n",
+          "auto|static|region, --copy-inputs, --inputs-in-place, --print-outputs, --profile, "
+          "--npu-poll)\n",
           argv[i]);
       return false;
     }
@@ -185,6 +199,31 @@ Error set_inputs(Method& method, const uint8_t* data, uint32_t size, bool in_pla
     at += t.nbytes;
   }
   return Error::kOk;
+}
+
+/// Whether the inputs read `size` bytes of input data at `data` in place: always with
+/// --inputs-in-place, never with --copy-inputs, and by default when the data is exactly the
+/// model's inputs and each of them would start aligned for Method::bind_input. Prints the
+/// choice (and, when the default copies, why).
+bool inputs_in_place(const Method& method, const uint8_t* data, uint32_t size, Inputs mode) {
+  uint32_t total = 0;
+  bool aligned = true;
+  for (uint32_t i = 0; i < method.inputs_size(); ++i) {
+    aligned = aligned && reinterpret_cast<uintptr_t>(data + total) % Method::kInputAlignment == 0;
+    total += method.input(i)->nbytes;
+  }
+  const bool in_place =
+      mode == Inputs::kInPlace || (mode == Inputs::kAuto && size == total && aligned);
+  printf("Input data: %lu bytes, %s", static_cast<unsigned long>(size),
+         in_place ? "read in place" : "copied before each execution");
+  if (mode == Inputs::kAuto && size != total) {
+    printf(" (the model's inputs take %lu bytes)", static_cast<unsigned long>(total));
+  } else if (mode == Inputs::kAuto && !in_place) {
+    printf(" (an input would not start %lu-byte aligned)",
+           static_cast<unsigned long>(Method::kInputAlignment));
+  }
+  printf("\n");
+  return in_place;
 }
 
 void print_outputs(const Method& method) {
@@ -354,11 +393,13 @@ int main(int argc, char** argv) {
   hooks.begin = on_begin;
   hooks.end = on_end;
   hooks.context = &timer;
+  const bool in_place =
+      input != nullptr && inputs_in_place(*method, input, input_size, options.inputs);
   if (options.profile) socsim::runtime::set_profiling_hooks(&hooks);
 
   for (uint32_t run = 0; run < options.executions; ++run) {
     const uint32_t start = socsim_elapsed_cycles();
-    Error error = set_inputs(*method, input, input_size, options.inputs_in_place);
+    Error error = set_inputs(*method, input, input_size, in_place);
     if (error != Error::kOk) return fail("input data", error);
     error = method->execute(&diag);
     const uint32_t end = socsim_elapsed_cycles();

@@ -1,9 +1,10 @@
 // The NPU's fast kernels (models/npu/fast_kernels.h) against the reference loops of the
 // firmware (firmware/kernels/conv_loops.h), byte for byte: convolutions of every kind (plain,
-// grouped, depthwise with and without a channel multiplier, pointwise) with strides,
-// dilations, asymmetric padding, batches, channel counts that are no multiple of the blocks,
-// random zero points, per-channel multipliers and shifts and fused activation bounds; fully
-// connected layers of odd sizes; and the extreme operand values that give the largest sums.
+// grouped, many small groups, depthwise with and without a channel multiplier, pointwise)
+// with strides, dilations, asymmetric padding, batches, channel counts that are no multiple
+// of the blocks, random zero points, per-channel multipliers and shifts and fused activation
+// bounds; fully connected layers of odd sizes; and the extreme operand values that give the
+// largest sums.
 #include "models/npu/fast_kernels.h"
 
 #include <gtest/gtest.h>
@@ -145,6 +146,9 @@ TEST_F(FastKernelsTest, ConvNamedShapes) {
       geometry(1, 5, 11, 13, 10, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 5),   // depthwise, multiplier 2
       geometry(1, 7, 12, 12, 7, 5, 5, 3, 3, 2, 2, 2, 2, 1, 1, 7),    // depthwise 5x5, stride 3
       geometry(1, 6, 14, 14, 6, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 6),    // depthwise, dilation 2
+      geometry(1, 4, 40, 37, 4, 3, 3, 2, 2, 1, 1, 0, 1, 1, 1, 4),    // depthwise, many chunks
+      geometry(1, 3, 9, 30, 6, 2, 4, 2, 3, 0, 3, 1, 0, 2, 1, 3),     // depthwise, mixed phases
+      geometry(2, 32, 9, 9, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 8),    // groups of 4 channels
       geometry(1, 1, 9, 9, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1),      // one input channel
       geometry(1, 3, 1, 40, 4, 1, 5, 1, 1, 0, 2, 0, 2, 1, 1, 1),     // a 1-D row
       geometry(1, 2, 3, 3, 3, 3, 3, 1, 1, 4, 4, 4, 4, 1, 1, 1),      // more padding than input
@@ -174,6 +178,23 @@ TEST_F(FastKernelsTest, ConvRandomGeometries) {
     const kernels::ConvGeometry g = geometry(uniform(1, 2), cin, h, w, cout, kh, kw, uniform(1, 3),
                                              uniform(1, 3), uniform(0, pmax), uniform(0, pmax),
                                              uniform(0, pmax), uniform(0, pmax), dh, dw, groups);
+    random_conv(g);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Many groups of 1-4 channels and depthwise layers on planes of up to 40x40 (several chunks of
+// the planar path), strides up to 3 in either direction.
+TEST_F(FastKernelsTest, ConvRandomSmallGroupsAndPlanes) {
+  for (int i = 0; i < 100; ++i) {
+    const int32_t groups = uniform(2, 16), depthwise = uniform(0, 1);
+    const int32_t cin = groups * (depthwise != 0 ? 1 : uniform(1, 4));
+    const int32_t cout = groups * uniform(1, depthwise != 0 ? 2 : 4);
+    const int32_t kh = uniform(1, 5), kw = uniform(1, 5), dh = uniform(1, 2), dw = uniform(1, 2);
+    const int32_t h = uniform(dh * (kh - 1) + 4, 40), w = uniform(dw * (kw - 1) + 4, 40);
+    const kernels::ConvGeometry g =
+        geometry(uniform(1, 2), cin, h, w, cout, kh, kw, uniform(1, 3), uniform(1, 3),
+                 uniform(0, 3), uniform(0, 3), uniform(0, 3), uniform(0, 3), dh, dw, groups);
     random_conv(g);
     if (HasFatalFailure()) return;
   }
