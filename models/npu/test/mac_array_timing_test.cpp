@@ -242,14 +242,8 @@ TEST(MacArrayTiming, BandwidthBoundAndComputeBound) {
 
 TEST(MacArrayTiming, VectorOperators) {
   const NpuConfig c = one_core();
-  npu::LayerDescriptor d;
-  std::memset(&d, 0, sizeof d);
-  d.op = npu::kOpAdd;
-  d.dtype = npu::kDtypeInt8;
   const uint32_t shape[4] = {1, 24, 10, 10};
-  std::memcpy(d.in_shape, shape, sizeof shape);
-  std::memcpy(d.in1_shape, shape, sizeof shape);
-  std::memcpy(d.out_shape, shape, sizeof shape);
+  npu::LayerDescriptor d = elementwise_layer(npu::kOpAdd, shape, shape);
   const int32_t args[8] = {0, 1 << 20, 0, 1 << 20, 21, 0, -128, 127};
   std::memcpy(d.args, args, sizeof args);
   d.arg_count = 8;
