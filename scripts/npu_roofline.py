@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Roofline plot of an NPU run: every layer of `socsim run --report DIR` (DIR/<npu>_layers.json)
-as a point (arithmetic intensity = 2 x MACs / DDR bytes the layer moved, achieved ops/s over
+as a point (arithmetic intensity = 2 x MACs / DDR bytes the layer moved: its DMA traffic to
+operands in DDR, re-reads included, not the bytes of operands in SRAM; achieved ops/s over
 its elapsed time), under two roofs: the array's compute peak (the NPU preset: cores x rows x
 columns x 2 ops x clock) and the DDR preset's peak bandwidth (DIR/ddr.json, "peak_gbps", or
 --peak-gbps). A layer is coloured by the side of the ridge (peak / bandwidth) it lies on:
@@ -25,6 +26,13 @@ def ddr_peak_bytes_per_s(report_path, override_gbps):
     if not peaks:
         raise ValueError(f"{path}: no DDR with a peak_gbps")
     return max(peaks) * 1e9
+
+
+def ddr_bytes(layer):
+    """The DDR bytes a layer moved (reports before ddr_read_bytes: all its bytes)."""
+    if "ddr_read_bytes" in layer:
+        return layer["ddr_read_bytes"] + layer["ddr_write_bytes"]
+    return layer["read_bytes"] + layer["write_bytes"]
 
 
 def ridge_side(intensity, peak, bandwidth):
@@ -54,8 +62,13 @@ def main(argv=None) -> int:
         return 1
     frame = max(layer["frame"] for layer in layers) if args.frame < 0 else args.frame
     layers = [layer for layer in layers if layer["frame"] == frame and layer["macs"] > 0]
+    on_chip = [layer["name"] for layer in layers if ddr_bytes(layer) == 0]
+    if on_chip:
+        print(f"npu_roofline: no DDR traffic (left out): {', '.join(on_chip)}", file=sys.stderr)
+    layers = [layer for layer in layers if ddr_bytes(layer) > 0]
     if not layers:
-        print(f"npu_roofline: {args.report}: no layers with MACs in frame {frame}",
+        print(f"npu_roofline: {args.report}: no layers with MACs and DDR traffic in frame "
+              f"{frame}",
               file=sys.stderr)
         return 1
     clock = report["clock_mhz"] * 1e6
@@ -71,7 +84,7 @@ def main(argv=None) -> int:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 5.5))
-    intensity = [2 * l["macs"] / max(1, l["read_bytes"] + l["write_bytes"]) for l in layers]
+    intensity = [2 * l["macs"] / ddr_bytes(l) for l in layers]
     achieved = [2 * l["macs"] / (l["elapsed_cycles"] / clock) for l in layers]
     colours = ["tab:red" if ridge_side(x, peak, bandwidth) == "bandwidth" else "tab:blue"
                for x in intensity]

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <tuple>
 
 #include "models/npu/npu_layer.h"
 
@@ -111,11 +112,11 @@ void merge_core_tiles(const std::vector<std::vector<NpuTile>>& per_core, LayerPl
 struct ConvTiling {
   uint64_t tm = 0, tn = 0, th = 0;
   bool rows_outer = false;
-  uint64_t traffic = UINT64_MAX;
+  uint64_t time = UINT64_MAX;     // max(compute cycles, DMA cycles) of all cores
+  uint64_t traffic = UINT64_MAX;  // DMA bytes of one core
   uint64_t tiles = UINT64_MAX;
   uint64_t buffer = 0;
 };
-
 // Cycles of the folds of one operand mapping. Without overlap every fold pays its fill and
 // drain (SCALE-Sim); with overlap the next fold's stationary operand loads (R cycles) while
 // the current one streams, so a fold costs max(T, R) and the layer pays one fill
@@ -169,8 +170,32 @@ uint64_t array_cycles(const NpuConfig& c, const ConvView& v, double throughput, 
   return static_cast<uint64_t>(static_cast<double>(cycles) / throughput + 0.999999);
 }
 
-ConvTiling choose_conv_tiling(const NpuConfig& c, const ConvView& v, uint64_t mr, uint64_t b,
-                              uint64_t block, uint64_t align_in) {
+// Compute cycles of one tile of `tm` output channels, `tn` input channels and `rows` output
+// rows (the layer's one fill not included).
+uint64_t tile_compute_cycles(const NpuConfig& c, const ConvView& v, double throughput,
+                             uint64_t tm, uint64_t tn, uint64_t rows, uint64_t block,
+                             uint64_t align_in) {
+  const uint64_t m_a = v.groups > 1 && !v.depthwise ? align_up(tm / v.groups, block)
+                                                    : align_up(tm, block);
+  return array_cycles(c, v, throughput, m_a, reduction_size(c, v, tn, align_in),
+                      v.n * rows * v.wo);
+}
+
+// The sizes `total` cuts into at `step`: {size, count} of the full chunks and the rest.
+std::vector<std::pair<uint64_t, uint64_t>> chunk_sizes(uint64_t total, uint64_t step) {
+  std::vector<std::pair<uint64_t, uint64_t>> out{{step, total / step}};
+  if (total % step) out.push_back({total % step, 1});
+  return out;
+}
+
+// Chooses the tiling of one core's `mr` output channels (`cores` cores work alike, each
+// reading the whole input through the one DMA queue). Of the tilings that fit the buffer,
+// the one whose double-buffered time max(compute cycles with every tile's fill and drain,
+// DMA bytes of all cores / dma.bytes_per_cycle) is least; ties go to the least traffic, then
+// to the fewest tiles (docs/npu.md, "Tiling").
+ConvTiling choose_conv_tiling(const NpuConfig& c, const ConvView& v, double throughput,
+                              uint64_t mr, uint64_t cores, uint64_t b, uint64_t block,
+                              uint64_t align_in) {
   const uint64_t cin_g = v.cin / v.groups;
   const bool channel_tiles = v.groups == 1;  // grouped: whole channel range per tile
   std::vector<uint64_t> tms, tns;
@@ -192,7 +217,7 @@ ConvTiling choose_conv_tiling(const NpuConfig& c, const ConvView& v, uint64_t mr
   if (!c.tiling) {  // one tile: the whole layer
     const uint64_t in_bytes = v.n * v.cin * input_row_pass(v, v.ho).first * v.win * b;
     const uint64_t need = in_bytes + weights_total + out_total;
-    return {mr, cin_g, v.ho, false, need, 1, need};
+    return {mr, cin_g, v.ho, false, 0, need, 1, need};
   }
   ConvTiling best, smallest;
   for (uint64_t th : row_tile_heights(v.ho)) {
@@ -208,9 +233,15 @@ ConvTiling choose_conv_tiling(const NpuConfig& c, const ConvView& v, uint64_t mr
         const uint64_t out_tile = v.n * tm * th * v.wo * b;
         const uint64_t need = 2 * (in_tile + w_tile) + out_tile;
         const uint64_t tiles = m_tiles * n_tiles * r_tiles;
-        ConvTiling cand{tm, tn, th, false, 0, tiles, need};
+        ConvTiling cand{tm, tn, th, false, UINT64_MAX, UINT64_MAX, tiles, need};
         if (smallest.buffer == 0 || need < smallest.buffer) smallest = cand;
         if (need > c.buffer_bytes) continue;
+        uint64_t compute = layer_fill_cycles(c);
+        for (const auto& [ms, mn] : chunk_sizes(mr, tm))
+          for (const auto& [ns, nn] : chunk_sizes(cin_g, tn))
+            for (const auto& [rs, rn] : chunk_sizes(v.ho, th))
+              compute += mn * nn * rn * tile_compute_cycles(c, v, throughput, ms, ns, rs, block,
+                                                            align_in);
         for (bool rows_outer : {false, true}) {
           uint64_t in_traffic, w_traffic;
           if (v.depthwise || v.groups > 1) {
@@ -224,16 +255,20 @@ ConvTiling choose_conv_tiling(const NpuConfig& c, const ConvView& v, uint64_t mr
             w_traffic = weights_total * (m_tiles > 1 || n_tiles > 1 ? r_tiles : 1);
           }
           const uint64_t traffic = in_traffic + w_traffic + out_total;
-          if (traffic < best.traffic || (traffic == best.traffic && tiles < best.tiles)) {
+          const uint64_t time =
+              std::max(compute, ceil_div(cores * traffic, c.dma.bytes_per_cycle));
+          if (std::make_tuple(time, traffic, tiles) <
+              std::make_tuple(best.time, best.traffic, best.tiles)) {
             best = cand;
             best.rows_outer = rows_outer;
+            best.time = time;
             best.traffic = traffic;
           }
         }
       }
     }
   }
-  if (best.traffic == UINT64_MAX) best = smallest;  // nothing fits: the smallest tiles
+  if (best.time == UINT64_MAX) best = smallest;  // nothing fits: the smallest tiles
   return best;
 }
 
@@ -275,10 +310,8 @@ std::vector<NpuTile> conv_core_tiles(const NpuConfig& c, const ConvView& v, doub
     if (load_weights) {
       tile.weight_bytes = tm * (v.depthwise ? 1 : tn) * v.kh * v.kw * b + (ni == 0 ? 12 * tm : 0);
     }
-    const uint64_t m_a = v.groups > 1 && !v.depthwise ? align_up(tm / v.groups, block)
-                                                      : align_up(tm, block);
-    const uint64_t window = reduction_size(c, v, tn, align_in);
-    tile.compute_cycles = array_cycles(c, v, throughput, m_a, window, v.n * (r.hi - r.lo) * v.wo);
+    tile.compute_cycles =
+        tile_compute_cycles(c, v, throughput, tm, tn, r.hi - r.lo, block, align_in);
     if (tiles.empty()) tile.compute_cycles += layer_fill_cycles(c);
     if (ni + 1 == ns.size()) tile.output_bytes = v.n * tm * (r.hi - r.lo) * v.wo * b;
     tiles.push_back(tile);
@@ -310,7 +343,8 @@ void plan_array_layer(const NpuConfig& c, const NpuConvView& v, LayerPlan* plan)
   plan->cores_used = static_cast<uint32_t>(shares.size());
   for (const CoreShare& s : shares) plan->core_work.push_back(s.count);
   const uint64_t mr = shares.front().count;
-  const ConvTiling t = choose_conv_tiling(c, v, mr, b, block, al.conv_input);
+  const ConvTiling t =
+      choose_conv_tiling(c, v, throughput, mr, shares.size(), b, block, al.conv_input);
   plan->tile_m = static_cast<uint32_t>(t.tm);
   plan->tile_n = static_cast<uint32_t>(t.tn);
   plan->tile_rows = static_cast<uint32_t>(t.th);

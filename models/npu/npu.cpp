@@ -362,6 +362,11 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   r.elapsed_cycles = times.end - layer_start;
   r.read_bytes = plan.read_bytes + kDescriptorSize;
   r.write_bytes = plan.write_bytes;
+  for (const NpuTile& t : plan.tiles) {
+    r.stream_bytes[0] += t.input_bytes;
+    r.stream_bytes[1] += t.weight_bytes;
+    r.stream_bytes[2] += t.output_bytes;
+  }
   r.mac_usage = rknn_mac_usage(config_, r.macs, plan.cores_used, r.elapsed_cycles);
   layers_.push_back(r);
   *now = times.end;

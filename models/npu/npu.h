@@ -48,6 +48,8 @@ struct NpuLayerRecord {
   uint64_t elapsed_cycles = 0;  ///< start to completion, setup included (Time(us))
   uint64_t read_bytes = 0;
   uint64_t write_bytes = 0;
+  /// DMA bytes of each stream (input, weights, output; NpuStream order), re-reads included
+  uint64_t stream_bytes[3] = {};
   uint32_t addr[npu::kAddrCount] = {};            ///< operand addresses (descriptor order)
   uint64_t operand_bytes[npu::kAddrCount] = {};   ///< operand sizes
   std::vector<uint64_t> core_work;  ///< channels each core computed (WorkLoad)

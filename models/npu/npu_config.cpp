@@ -136,6 +136,20 @@ void read_fields(const ConfigNode& node, NpuConfig& c) {
   r.u32(node, "setup_cycles", &c.setup_cycles, 0, 1000000);
   r.u32(node, "writeback_cycles", &c.writeback_cycles, 0, 1000000);
   r.u32(node, "lut_cycles", &c.lut_cycles, 0, 1000000);
+  if (auto energy = node.find("energy")) {  // optional: no MAC and buffer energy without it
+    if (!energy->is_map()) energy->fail("expected a map (mac_pj, buffer_pj_per_byte)");
+    auto positive = [](const ConfigNode& v) {
+      const double x = v.as_double();
+      if (!(x >= 0 && x <= 1e6)) v.fail("energy must be in [0, 1e6] pJ");
+      return x;
+    };
+    const ConfigNode mac = r.get_map(*energy, "mac_pj");
+    for (size_t t = 0; t < kNpuDataTypes; ++t) c.energy.mac_pj[t] = positive(r.get(mac, kTypeKeys[t]));
+    mac.reject_unknown_keys();
+    c.energy.buffer_pj_per_byte = positive(r.get(*energy, "buffer_pj_per_byte"));
+    energy->reject_unknown_keys();
+    c.energy.known = true;
+  }
   {
     const ConfigNode v = r.get(node, "core_split");
     const std::string s = v.as_string();

@@ -46,6 +46,14 @@ struct NpuDma {
   uint32_t burst_bytes = 64;      ///< size of one bus request
 };
 
+/// Energy per operation (docs/npu.md, "Energy"): what the report's MAC and buffer energy
+/// columns multiply. `known` is false when the preset has no `energy` section.
+struct NpuEnergy {
+  bool known = false;
+  std::array<double, kNpuDataTypes> mac_pj{{0, 0, 0}};  ///< per multiply-accumulate
+  double buffer_pj_per_byte = 0;  ///< per byte written into or read out of the buffer
+};
+
 /// Every operator class an NPU may run (the operator schema's: kNpuOperatorNames below).
 std::set<std::string> all_npu_operators();
 
@@ -74,6 +82,7 @@ struct NpuConfig {
   uint32_t setup_cycles = 0;      ///< per layer: descriptor decode, configuration
   uint32_t writeback_cycles = 0;  ///< per layer: output pipeline latency before the last write
   uint32_t lut_cycles = 0;        ///< per layer with a lookup table: loading it into the LUT
+  NpuEnergy energy;
   bool split_output_channels = true;  ///< layers are split across cores by output channels
   std::set<std::string> operators = all_npu_operators();  ///< operator classes the NPU runs
                                                           ///< (a layer of another: an error)

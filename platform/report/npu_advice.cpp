@@ -69,6 +69,78 @@ void channel_alignment(const NpuConfig& c, const NpuLayerRecord& l,
                       " of the array's work; aligned channel counts cost no more cycles"});
 }
 
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// Kh (= Kw) and the stride of a convolution from its record: the taps from the weight bytes
+// (Cout x Cin/groups x Kh x Kw, square kernels), the stride from the input and output heights
+// (Ho = ceil(H / S) with "same" padding, floor((H - K) / S) + 1 without: H / Ho rounded).
+// False when the record does not give them (a non-square kernel).
+bool kernel_and_stride(const NpuLayerRecord& l, uint64_t* k, uint64_t* stride) {
+  const bool depthwise = starts_with(l.op_type, "DepthwiseConv");
+  const uint64_t cin_g = depthwise ? 1 : l.in_shape[1], cout = l.out_shape[1];
+  const uint64_t ho = l.out_shape[2];
+  if (cin_g == 0 || cout == 0 || ho == 0) return false;
+  const uint64_t taps = l.operand_bytes[npu::kAddrWeights] / (cin_g * cout);
+  uint64_t kk = 1;
+  while ((kk + 1) * (kk + 1) <= taps) ++kk;
+  if (kk * kk != taps) return false;
+  *k = kk;
+  *stride = std::max<uint64_t>(1, (l.in_shape[2] + ho / 2) / ho);
+  return true;
+}
+
+// Kernel smaller than the stride (RKNN2 5.2.5.2: the larger Ksize / Kstride, the higher the
+// utilisation): of every S x S input pixels the windows use K x K, yet the DMA reads the
+// input rows whole, so up to 1 - (K/S)^2 of the input bytes move for nothing. At stake when
+// the layer is bandwidth-bound: those bytes' DMA cycles (every core reads the input), at most
+// the DDR cycles above the NPU cycles. K >= S changes only the MACs per byte, which
+// bandwidth_bound covers.
+void kernel_stride(const NpuConfig& c, const NpuLayerRecord& l, std::vector<NpuFinding>* out) {
+  uint64_t k = 0, s = 0;
+  if (!starts_with(l.op_type, "Conv") && !starts_with(l.op_type, "DepthwiseConv")) return;
+  if (!kernel_and_stride(l, &k, &s) || k >= s || !l.bandwidth_bound()) return;
+  const double unused = 1.0 - double(k * k) / double(s * s);
+  const double bytes = unused * l.operand_bytes[npu::kAddrInput] * std::max(1u, l.cores_used);
+  const uint64_t stake = std::min<uint64_t>(
+      l.ddr_cycles - l.npu_cycles, static_cast<uint64_t>(bytes / c.dma.bytes_per_cycle));
+  if (stake == 0) return;
+  out->push_back({"kernel_stride", l.name, stake,
+                  "Ksize " + std::to_string(k) + " < Kstride " + std::to_string(s) + ": " +
+                      pct(unused) +
+                      " of the input is read and never used (at most); subsample it where it is "
+                      "produced, or use Ksize >= Kstride"});
+}
+
+// A lookup whose product with its own input is one lookup (RKNN2 5.2.4.2 / 5.2.5.3: fusions
+// the graph missed): x * sigmoid(x) = SiLU, x * hardsigmoid(x) = HardSwish. A Mul of x and
+// L(x) on the NPU, with the fused operator in the preset: the fused lookup costs what L(x)
+// costs, so the Mul's whole time is at stake.
+void missed_fusions(const NpuConfig& c, const std::vector<NpuLayerRecord>& frame,
+                    std::vector<NpuFinding>* out) {
+  struct Pattern {
+    const char *lookup, *fused, *preset_name;
+  };
+  const Pattern patterns[] = {{"Sigmoid", "SiLU", "silu"},
+                              {"HardSigmoid", "HardSwish", "hardswish"}};
+  for (const NpuLayerRecord& mul : frame) {
+    if (!starts_with(mul.op_type, "Mul")) continue;
+    const uint32_t a = mul.addr[npu::kAddrInput], b = mul.addr[npu::kAddrWeights];
+    for (const NpuLayerRecord& l : frame) {
+      for (const Pattern& p : patterns) {
+        if (l.op_type != p.lookup || c.operators.count(p.preset_name) == 0) continue;
+        const uint32_t x = l.addr[npu::kAddrInput], y = l.addr[npu::kAddrOutput];
+        if (!((a == x && b == y) || (a == y && b == x))) continue;
+        out->push_back({"missed_fusion", mul.name, mul.elapsed_cycles,
+                        std::string(p.lookup) + " '" + l.name + "' times its own input is " +
+                            p.fused + ": one " + p.fused +
+                            " lookup instead of the lookup and this Mul (check why the "
+                            "compiler's fusion did not match: another consumer, a different "
+                            "input)"});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<NpuFinding> npu_findings(const NpuConfig& c, const std::vector<NpuLayerRecord>& frame,
@@ -86,6 +158,7 @@ std::vector<NpuFinding> npu_findings(const NpuConfig& c, const std::vector<NpuLa
                          ": the first layer to optimise"});
     }
     if (on_array(l)) channel_alignment(c, l, &out);
+    if (on_array(l)) kernel_stride(c, l, &out);
     const uint64_t pixels = uint64_t{l.out_shape[2]} * l.out_shape[3];
     if (on_array(l) && l.out_shape[0] == 1 && pixels < kMinOutputPixels &&
         l.op_type.rfind("FullyConnected", 0) != 0) {
@@ -108,6 +181,7 @@ std::vector<NpuFinding> npu_findings(const NpuConfig& c, const std::vector<NpuLa
                          "per input read, wider and shorter tensors) would hide the transfer"});
     }
   }
+  missed_fusions(c, frame, &out);
   const double npu_per_cpu = cpu_mhz > 0 ? c.clock_mhz / cpu_mhz : 0;
   for (const CpuOperatorRecord& op : cpu_ops) {
     out.push_back({"cpu_operator", op.name,

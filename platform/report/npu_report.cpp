@@ -17,7 +17,7 @@ struct Row {
   uint64_t ddr = 0, npu = 0, total = 0;
   uint32_t tasks = 0;
   double time_us = 0, mac_usage = 0, rw_kb = 0;
-  double ddr_uj = -1;  // DDR energy of the layer (< 0: not known)
+  NpuLayerEnergy energy;  // unknown parts < 0
   bool on_npu = true;
 };
 
@@ -53,18 +53,33 @@ std::vector<uint32_t> frames_of(const std::vector<NpuLayerRecord>& layers) {
   return frames;
 }
 
-// The layer's share of the DDR energy (see NpuDdrEnergy), in uJ; -1 without figures.
-double ddr_energy_uj(const NpuReportInput& in, const NpuLayerRecord& l, double time_us) {
-  if (in.ddr.empty()) return -1;
+// Whether the report has energy columns: per-operation costs in the preset or DDR figures.
+bool has_energy(const NpuReportInput& in) {
+  return in.npu->config().energy.known ||
+         std::any_of(in.ddr.begin(), in.ddr.end(),
+                     [](const NpuDdrRegion& d) { return d.rates.has_value(); });
+}
+
+bool in_region(const NpuDdrRegion& d, uint64_t addr) {
+  return addr >= d.base && addr - d.base < d.size;
+}
+
+// The layer's share of the DDR energy (see NpuDdrRegion), in uJ; -1 without figures.
+double ddr_energy_uj(const std::vector<NpuDdrRegion>& regions, const NpuLayerRecord& l,
+                     double time_us) {
+  if (std::none_of(regions.begin(), regions.end(),
+                   [](const NpuDdrRegion& d) { return d.rates.has_value(); })) {
+    return -1;
+  }
   double pj = 0;
-  for (const NpuDdrEnergy& d : in.ddr) {
+  for (const NpuDdrRegion& d : regions) {
+    if (!d.rates) continue;
     double read = 0, written = 0;
     for (uint32_t slot = 0; slot < npu::kAddrCount; ++slot) {
-      const uint64_t addr = l.addr[slot];
-      if (l.operand_bytes[slot] == 0 || addr < d.base || addr - d.base >= d.size) continue;
+      if (l.operand_bytes[slot] == 0 || !in_region(d, l.addr[slot])) continue;
       (slot == npu::kAddrOutput ? written : read) += static_cast<double>(l.operand_bytes[slot]);
     }
-    pj += d.rates.energy_pj(read, written, time_us * 1000.0);
+    pj += d.rates->energy_pj(read, written, time_us * 1000.0);
   }
   return pj / 1e6;
 }
@@ -96,7 +111,7 @@ std::vector<Row> rows_of(const NpuReportInput& in) {
     r.mac_usage = 100.0 * l.mac_usage;
     r.rw_kb = (l.read_bytes + l.write_bytes) / 1024.0;
     r.bound = l.bandwidth_bound() ? "bandwidth" : "compute";
-    r.ddr_uj = ddr_energy_uj(in, l, r.time_us);
+    r.energy = npu_layer_energy(in.npu->config(), l, in.ddr);
     rows.push_back(r);
   }
   for (const CpuOperatorRecord& c : in.cpu_ops) {
@@ -141,6 +156,57 @@ std::string fmt(const char* f, double v) {
 
 }  // namespace
 
+NpuDdrTraffic npu_ddr_traffic(const NpuLayerRecord& l, const std::vector<NpuDdrRegion>& regions) {
+  auto in_ddr = [&](uint64_t addr) {
+    return std::any_of(regions.begin(), regions.end(),
+                       [&](const NpuDdrRegion& d) { return in_region(d, addr); });
+  };
+  // The operand slots of each stream (npu.cpp streams them in this order).
+  const std::vector<uint32_t> streams[3] = {
+      {npu::kAddrInput}, {npu::kAddrWeights, npu::kAddrBias, npu::kAddrRequant},
+      {npu::kAddrOutput}};
+  NpuDdrTraffic t;
+  for (int s = 0; s < 3; ++s) {
+    uint64_t total = 0, ddr = 0;
+    for (uint32_t slot : streams[s]) {
+      total += l.operand_bytes[slot];
+      if (l.operand_bytes[slot] != 0 && in_ddr(l.addr[slot])) ddr += l.operand_bytes[slot];
+    }
+    if (total == 0) continue;
+    // Rounded to the nearest byte: a stream wraps around its operands, so each one's share
+    // of the stream's bytes is its share of the operand bytes.
+    const uint64_t bytes = (l.stream_bytes[s] * ddr + total / 2) / total;
+    (s == 2 ? t.written : t.read) += bytes;
+  }
+  if (in_ddr(l.list_addr + uint64_t{l.index} * npu::kDescriptorSize)) {
+    t.read += npu::kDescriptorSize;
+  }
+  return t;
+}
+
+double NpuLayerEnergy::total_uj() const {
+  double sum = 0;
+  bool any = false;
+  for (double part : {mac_uj, buffer_uj, ddr_uj}) {
+    if (part < 0) continue;
+    sum += part;
+    any = true;
+  }
+  return any ? sum : -1;
+}
+
+NpuLayerEnergy npu_layer_energy(const NpuConfig& c, const NpuLayerRecord& l,
+                                const std::vector<NpuDdrRegion>& regions) {
+  NpuLayerEnergy e;
+  if (c.energy.known) {
+    e.mac_uj = static_cast<double>(l.macs) * c.energy.mac_pj[0] / 1e6;  // int8
+    e.buffer_uj =
+        2.0 * static_cast<double>(l.read_bytes + l.write_bytes) * c.energy.buffer_pj_per_byte / 1e6;
+  }
+  e.ddr_uj = ddr_energy_uj(regions, l, l.elapsed_cycles / c.clock_mhz);
+  return e;
+}
+
 void print_npu_report(std::ostream& out, const NpuReportInput& in) {
   const std::vector<Row> rows = rows_of(in);
   const NpuConfig& c = in.npu->config();
@@ -158,20 +224,23 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
   if (last_frame > 0) out << ", last of " << last_frame + 1 << " frames";
   out << ":\n";
   char line[512];
-  const bool energy = !in.ddr.empty();
+  const bool energy = has_energy(in);
   const char* head =
       "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %-20s %10s %10s %s%-9s %s\n";
   std::snprintf(line, sizeof line, head, "ID", "OpType", "DataType", "Target", "InputShape",
                 "OutputShape", "DDRCycles", "NPUCycles", "TotalCycles", "Time(us)",
                 "MacUsage(%)", "WorkLoad(0/1/2)", "TaskNumber", "RW(KB)",
-                energy ? "   DDR(uJ) " : "", "Bound", "FullName");
+                energy ? "   MAC(uJ) Buffer(uJ)    DDR(uJ) Energy(uJ) " : "", "Bound", "FullName");
   out << line;
   uint64_t total_cycles = 0;
-  double total_us = 0, npu_us = 0, cpu_us = 0, read_kb = 0, write_kb = 0, ddr_uj = 0;
+  double total_us = 0, npu_us = 0, cpu_us = 0, read_kb = 0, write_kb = 0;
+  NpuLayerEnergy frame_energy{0, 0, 0};
+  auto cell = [](double uj) { return uj >= 0 ? fmt("%10.3f ", uj) : std::string("         - "); };
   for (const Row& r : rows) {
-    const std::string energy_cell = !energy         ? ""
-                                    : r.ddr_uj >= 0 ? fmt("%10.3f ", r.ddr_uj)
-                                                    : std::string("         - ");
+    const std::string energy_cell =
+        !energy ? ""
+                : cell(r.energy.mac_uj) + cell(r.energy.buffer_uj) + cell(r.energy.ddr_uj) +
+                      cell(r.energy.total_uj());
     std::snprintf(
         line, sizeof line,
         "%-4u %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10.1f %11s %-20s %10s %10.1f %s%-9s %s\n",
@@ -183,23 +252,32 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
         r.on_npu ? std::to_string(r.tasks).c_str() : "-", r.rw_kb, energy_cell.c_str(),
         r.bound.c_str(), r.name.c_str());
     out << line;
-    if (r.ddr_uj > 0) ddr_uj += r.ddr_uj;
+    if (r.energy.mac_uj > 0) frame_energy.mac_uj += r.energy.mac_uj;
+    if (r.energy.buffer_uj > 0) frame_energy.buffer_uj += r.energy.buffer_uj;
+    if (r.energy.ddr_uj > 0) frame_energy.ddr_uj += r.energy.ddr_uj;
     total_cycles += r.total;
     total_us += r.time_us;
     (r.on_npu ? npu_us : cpu_us) += r.time_us;
   }
+  double ddr_read_kb = 0, ddr_write_kb = 0;
   for (size_t i = 0; i < layers.size(); ++i) {
     if (frames[i] != last_frame) continue;
     read_kb += layers[i].read_bytes / 1024.0;
     write_kb += layers[i].write_bytes / 1024.0;
+    const NpuDdrTraffic t = npu_ddr_traffic(layers[i], in.ddr);
+    ddr_read_kb += t.read / 1024.0;
+    ddr_write_kb += t.written / 1024.0;
   }
   out << "Total Operator Elapsed Per Frame Time(us): " << fmt("%.1f", total_us) << "  (NPU "
       << fmt("%.1f", npu_us) << ", CPU " << fmt("%.1f", cpu_us) << ")\n";
   out << "Total Memory Read/Write Per Frame (KB): " << fmt("%.1f", read_kb) << " / "
-      << fmt("%.1f", write_kb) << "\n";
+      << fmt("%.1f", write_kb) << "  (of which DDR " << fmt("%.1f", ddr_read_kb) << " / "
+      << fmt("%.1f", ddr_write_kb) << ")\n";
   if (energy) {
-    out << "DDR energy of the NPU layers per frame (uJ): " << fmt("%.3f", ddr_uj)
-        << "  (operands in DDR once each at the NPU's measured energy per byte, plus DDR "
+    out << "Energy of the NPU layers per frame (uJ): " << fmt("%.3f", frame_energy.total_uj())
+        << "  (MAC " << fmt("%.3f", frame_energy.mac_uj) << ", buffer "
+        << fmt("%.3f", frame_energy.buffer_uj) << ", DDR " << fmt("%.3f", frame_energy.ddr_uj)
+        << "; DDR: operands in DDR once each at the NPU's measured energy per byte, plus DDR "
            "standby and refresh over each layer's time)\n";
   }
   if (in.cpu_ops.empty()) {
@@ -267,6 +345,9 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
   nlohmann::json layers = nlohmann::json::array();
   uint64_t bytes = 0, ddr_cycles = 0;
   const std::vector<uint32_t> frames = frames_of(in.npu->layers());
+  // The last frame's energy, summed over its layers (uJ; parts no layer knows stay null).
+  nlohmann::json frame_energy = {{"mac", nullptr}, {"buffer", nullptr}, {"ddr", nullptr},
+                                 {"total", nullptr}};
   for (size_t i = 0; i < frames.size(); ++i) {
     const NpuLayerRecord& l = in.npu->layers()[i];
     layers.push_back({{"frame", frames[i]},
@@ -292,9 +373,23 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
                       {"rw_kb", (l.read_bytes + l.write_bytes) / 1024.0},
                       {"read_bytes", l.read_bytes},
                       {"write_bytes", l.write_bytes},
+                      {"ddr_read_bytes", npu_ddr_traffic(l, in.ddr).read},
+                      {"ddr_write_bytes", npu_ddr_traffic(l, in.ddr).written},
                       {"bound", l.bandwidth_bound() ? "bandwidth" : "compute"}});
-    const double uj = ddr_energy_uj(in, l, l.elapsed_cycles / c.clock_mhz);
-    layers.back()["ddr_energy_uj"] = uj >= 0 ? nlohmann::json(uj) : nlohmann::json(nullptr);
+    const NpuLayerEnergy e = npu_layer_energy(c, l, in.ddr);
+    auto uj = [](double v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    layers.back()["mac_energy_uj"] = uj(e.mac_uj);
+    layers.back()["buffer_energy_uj"] = uj(e.buffer_uj);
+    layers.back()["ddr_energy_uj"] = uj(e.ddr_uj);
+    layers.back()["energy_uj"] = uj(e.total_uj());
+    if (frames[i] == frames.back()) {
+      for (auto [key, part] : {std::pair{"mac", e.mac_uj}, std::pair{"buffer", e.buffer_uj},
+                               std::pair{"ddr", e.ddr_uj}, std::pair{"total", e.total_uj()}}) {
+        if (part < 0) continue;
+        const nlohmann::json& sum = frame_energy[key];
+        frame_energy[key] = (sum.is_null() ? 0.0 : sum.get<double>()) + part;
+      }
+    }
     bytes += l.read_bytes + l.write_bytes;
     ddr_cycles += l.ddr_cycles;
   }
@@ -316,13 +411,16 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
           {"measured_ddr_bytes_per_s",
            ddr_cycles ? bytes / (ddr_cycles / (c.clock_mhz * 1e6)) : 0.0},
           {"layers", layers},
+          {"frame_energy_uj", frame_energy},
           {"cpu_operators", cpu},
           {"advice", npu_findings_json(findings_of(in))}};
 }
 
 void write_npu_report_csv(std::ostream& out, const NpuReportInput& in) {
   out << "ID,OpType,DataType,Target,InputShape,OutputShape,DDRCycles,NPUCycles,TotalCycles,"
-         "Time(us),MacUsage(%),WorkLoad(0/1/2),TaskNumber,RW(KB),DDR(uJ),Bound,FullName\n";
+         "Time(us),MacUsage(%),WorkLoad(0/1/2),TaskNumber,RW(KB),MAC(uJ),Buffer(uJ),DDR(uJ),"
+         "Energy(uJ),Bound,FullName\n";
+  auto uj = [](double v) { return v >= 0 ? fmt("%.4f", v) : std::string(); };
   for (const Row& r : rows_of(in)) {
     out << r.id << "," << r.op_type << "," << r.dtype << "," << r.target << ",\"" << r.in_shape
         << "\",\"" << r.out_shape << "\"," << (r.on_npu ? std::to_string(r.ddr) : "") << ","
@@ -330,7 +428,8 @@ void write_npu_report_csv(std::ostream& out, const NpuReportInput& in) {
         << (r.on_npu ? std::to_string(r.total) : "") << "," << fmt("%.3f", r.time_us) << ","
         << (r.on_npu ? fmt("%.2f", r.mac_usage) : "") << "," << r.workload << ","
         << (r.on_npu ? std::to_string(r.tasks) : "") << "," << fmt("%.2f", r.rw_kb) << ","
-        << (r.ddr_uj >= 0 ? fmt("%.4f", r.ddr_uj) : "") << ","
+        << uj(r.energy.mac_uj) << "," << uj(r.energy.buffer_uj) << "," << uj(r.energy.ddr_uj)
+        << "," << uj(r.energy.total_uj()) << ","
         << r.bound << "," << r.name << "\n";
   }
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -27,20 +28,43 @@ struct CpuOperatorRecord {
 };
 
 /// A DDR region the NPU's operands may lie in, with what the NPU's traffic there cost
-/// (DdrTiming::energy_rates). A layer's DDR energy: its operands in the region, each counted
-/// once (tiles read again are not), at those rates, plus the DDR's standby and refresh
-/// power over the layer's time.
-struct NpuDdrEnergy {
+/// (DdrTiming::energy_rates; none when the DDR preset has no energy figures). A layer's DDR
+/// energy: its operands in the region, each counted once (tiles read again are not), at
+/// those rates, plus the DDR's standby and refresh power over the layer's time.
+struct NpuDdrRegion {
   uint64_t base = 0;
   uint64_t size = 0;
-  DdrEnergyRates rates;
+  std::optional<DdrEnergyRates> rates;
 };
+
+/// The bytes a layer's DMA moved to and from DDR: each stream's bytes (re-reads included)
+/// shared out over the stream's operands by their sizes (a stream reads its operands in
+/// turn and wraps around), counted for the operands that lie in a DDR region, and the
+/// descriptor when its command list does. Operands in SRAM move no DDR bytes.
+struct NpuDdrTraffic {
+  uint64_t read = 0;
+  uint64_t written = 0;
+};
+NpuDdrTraffic npu_ddr_traffic(const NpuLayerRecord& layer,
+                              const std::vector<NpuDdrRegion>& regions);
+
+/// A layer's energy in uJ (docs/npu.md, "Energy"), each part < 0 when unknown: its MACs at
+/// the preset's `energy.mac_pj` (int8), the buffer's accesses (every DMA byte is written into
+/// the buffer once and read out once: 2 x (read + write) bytes) at `buffer_pj_per_byte`, and
+/// its share of the DDR energy (NpuDdrRegion) over `time_us`.
+struct NpuLayerEnergy {
+  double mac_uj = -1, buffer_uj = -1, ddr_uj = -1;
+  /// The sum of the known parts (< 0 when none is).
+  double total_uj() const;
+};
+NpuLayerEnergy npu_layer_energy(const NpuConfig& config, const NpuLayerRecord& layer,
+                                const std::vector<NpuDdrRegion>& regions);
 
 struct NpuReportInput {
   const Npu* npu = nullptr;
   std::vector<CpuOperatorRecord> cpu_ops;
   double cpu_mhz = 0;
-  std::vector<NpuDdrEnergy> ddr;  ///< empty: no DDR energy column
+  std::vector<NpuDdrRegion> ddr;  ///< the DDR regions (none with rates: no DDR(uJ) column)
 };
 
 /// The table, footer, op-type ranking and memory report of the last command list run.

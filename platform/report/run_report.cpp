@@ -127,11 +127,12 @@ void report_ddr(Soc& soc, bool print, bool banks, ReportDirectory& dir) {
 // NPU per-layer reports, with the CPU's operators of the same execution from the probes
 // and the NPU's share of the DDR energy.
 void report_npus(Soc& soc, const ProbeSession& probes, bool print, ReportDirectory& dir) {
-  std::vector<NpuDdrEnergy> npu_ddr;
+  std::vector<NpuDdrRegion> npu_ddr;
   for (Ddr* ddr : soc.ddrs()) {
     const RegionConfig* region = soc.config().find_region(ddr->basename());
-    auto rates = ddr->timing().energy_rates("npu");
-    if (region != nullptr && rates) npu_ddr.push_back({region->base, region->size, *rates});
+    if (region != nullptr) {
+      npu_ddr.push_back({region->base, region->size, ddr->timing().energy_rates("npu")});
+    }
   }
   for (const Npu* npu : soc.npus()) {
     if (npu->layers().empty()) continue;

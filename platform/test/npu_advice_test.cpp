@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "models/npu/mac_array_timing.h"
@@ -94,6 +95,65 @@ TEST(NpuAdvice, BandwidthBound) {
   const auto bw = of(npu_findings(c, model, {}, 0), "bandwidth_bound", "pw");
   ASSERT_EQ(bw.size(), 1u);
   EXPECT_EQ(bw[0].cycles_at_stake, model[0].ddr_cycles - model[0].npu_cycles);
+}
+
+TEST(NpuAdvice, KernelSmallerThanStride) {
+  NpuConfig c = core();
+  c.dma.bytes_per_cycle = 4;  // a narrow port: the layers are bandwidth-bound
+  // 1x1 stride 2, 64 -> 64 on 32x32: the windows use 1 of every 4 input pixels.
+  const std::vector<NpuLayerRecord> model = {record(c, conv_layer(64, 32, 32, 64, 1, 2), "s2"),
+                                             record(c, conv_layer(64, 32, 32, 64, 3, 2), "k3")};
+  ASSERT_TRUE(model[0].bandwidth_bound());
+  ASSERT_TRUE(model[1].bandwidth_bound());
+  const auto all = npu_findings(c, model, {}, 0);
+  const auto ks = of(all, "kernel_stride", "s2");
+  ASSERT_EQ(ks.size(), 1u);
+  // 3/4 of the 65,536 input bytes at 4 bytes per cycle, below the DDR excess.
+  EXPECT_EQ(ks[0].cycles_at_stake,
+            std::min<uint64_t>(model[0].ddr_cycles - model[0].npu_cycles, 49152 / 4));
+  EXPECT_NE(ks[0].text.find("Ksize 1 < Kstride 2"), std::string::npos) << ks[0].text;
+  // 3x3 stride 2 uses every input pixel: no finding.
+  EXPECT_TRUE(of(all, "kernel_stride", "k3").empty());
+  // Compute-bound (a port of 1024 bytes per cycle): nothing at stake, no finding.
+  NpuConfig wide = core();
+  wide.dma.bytes_per_cycle = 1024;
+  const NpuLayerRecord fast = record(wide, conv_layer(64, 32, 32, 64, 1, 2), "s2");
+  ASSERT_FALSE(fast.bandwidth_bound());
+  EXPECT_TRUE(of(npu_findings(wide, {fast}, {}, 0), "kernel_stride", "s2").empty());
+}
+
+// x * sigmoid(x) as a Sigmoid layer and a Mul of its input and output, and a Mul of two other
+// tensors: only the first is a missed SiLU.
+TEST(NpuAdvice, MissedSiluFusion) {
+  const NpuConfig c = core();
+  const uint32_t shape[4] = {1, 32, 20, 20}, table[4] = {1, 1, 1, 256};
+  NpuLayerRecord s = record(c, elementwise_layer(npu::kOpSigmoid, shape, table), "sigmoid");
+  s.op_type = "Sigmoid";
+  s.addr[npu::kAddrInput] = 0x1000;
+  s.addr[npu::kAddrOutput] = 0x5000;
+  // The Mul's timing: an elementwise layer of two inputs of this shape (the vector path).
+  npu::LayerDescriptor add = elementwise_layer(npu::kOpAdd, shape, shape);
+  const int32_t args[8] = {0, 1 << 20, 0, 1 << 20, 21, 0, -128, 127};
+  std::memcpy(add.args, args, sizeof args);
+  add.arg_count = 8;
+  NpuLayerRecord m = record(c, add, "mul");
+  m.op_type = "Mul";
+  m.addr[npu::kAddrInput] = 0x5000;  // sigmoid(x) * x
+  m.addr[npu::kAddrWeights] = 0x1000;
+  NpuLayerRecord other = m;
+  other.name = "other";
+  other.addr[npu::kAddrWeights] = 0x9000;  // sigmoid(x) * y
+  const auto all = npu_findings(c, {s, m, other}, {}, 0);
+  const auto f = of(all, "missed_fusion", "mul");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].cycles_at_stake, m.elapsed_cycles);
+  EXPECT_GT(f[0].cycles_at_stake, 0u);
+  EXPECT_NE(f[0].text.find("SiLU"), std::string::npos) << f[0].text;
+  EXPECT_TRUE(of(all, "missed_fusion", "other").empty());
+  // A preset without a SiLU lookup cannot fuse it.
+  NpuConfig no_silu = c;
+  no_silu.operators.erase("silu");
+  EXPECT_TRUE(of(npu_findings(no_silu, {s, m}, {}, 0), "missed_fusion", "mul").empty());
 }
 
 TEST(NpuAdvice, CpuOperators) {

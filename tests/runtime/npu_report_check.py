@@ -14,6 +14,10 @@ Checks:
     list, and what it adds is the backend's set-up (patching the descriptors' addresses,
     the register writes, waking up): at most --overhead-base + --overhead-per-layer x layers
     CPU cycles;
+  - a layer's DDR bytes (what the roofline plots) are part of the bytes its DMA moved;
+  - the energy columns: each layer's total is its MAC, buffer and DDR parts, the MAC part is
+    MACs x the preset's int8 figure, the CSV agrees with the JSON, and the frame's energy
+    (frame_energy_uj) is the sum of its layers';
   - scripts/npu_roofline.py draws the layers into a non-empty PNG, none above the roof
     (the array's peak, the DDR preset's peak bandwidth).
 """
@@ -92,6 +96,30 @@ def run_checks(args):
         check(l["task_number"] >= 1, f"{l['name']}: no tasks")
         usage = 100.0 * l["macs"] / (l["elapsed_cycles"] * per_core * l["cores_used"])
         check(abs(usage - l["mac_usage_percent"]) < 1e-6, f"{l['name']}: MacUsage {usage}")
+
+    # DDR traffic and energy.
+    csv_by_id = {int(r["ID"]): r for r in csv_rows}
+    for i, l in enumerate(frame):
+        ddr = l["ddr_read_bytes"] + l["ddr_write_bytes"]
+        check(0 <= ddr <= l["read_bytes"] + l["write_bytes"],
+              f"{l['name']}: {ddr} DDR bytes of {l['read_bytes'] + l['write_bytes']} moved")
+        parts = [l[k] for k in ("mac_energy_uj", "buffer_energy_uj", "ddr_energy_uj")]
+        check(all(p is not None for p in parts[:2]), f"{l['name']}: no MAC/buffer energy")
+        known = sum(p for p in parts if p is not None)
+        check(abs(l["energy_uj"] - known) <= 1e-9 * max(1.0, known),
+              f"{l['name']}: energy {l['energy_uj']} != parts {parts}")
+        check(abs(l["mac_energy_uj"] - l["macs"] * 0.3e-6) <= 1e-9 * max(1.0, known),
+              f"{l['name']}: MAC energy {l['mac_energy_uj']} for {l['macs']} MACs")
+        check(abs(float(csv_by_id[i + 1]["Energy(uJ)"]) - l["energy_uj"]) < 1e-4,
+              f"{l['name']}: CSV energy {csv_by_id[i + 1]['Energy(uJ)']} != {l['energy_uj']}")
+    total = sum(l["energy_uj"] for l in frame)
+    check(abs(report["frame_energy_uj"]["total"] - total) <= 1e-9 * total,
+          f"frame energy {report['frame_energy_uj']} != sum of layers {total}")
+    mac_total = sum(l["mac_energy_uj"] for l in frame)
+    check(abs(report["frame_energy_uj"]["mac"] - mac_total) <= 1e-9 * max(mac_total, 1e-12),
+          f"frame MAC energy {report['frame_energy_uj']['mac']} != {mac_total}")
+    check(re.search(r"^Energy of the NPU layers per frame \(uJ\): ", out, re.M) is not None,
+          "no per-frame energy line")
 
     # One list per delegate call; a list's layers add up to the NPU's cycle register.
     calls = [(int(i), int(cpu), int(npu)) for i, cpu, npu in DELEGATE.findall(out)]

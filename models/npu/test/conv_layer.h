@@ -61,4 +61,18 @@ inline npu::LayerDescriptor scalesim_conv_layer(uint32_t h, uint32_t w, uint32_t
   return d;
 }
 
+/// An elementwise layer descriptor (int8): opcode `op`, input and output of `shape`, the
+/// second operand's shape `in1` (the other input of add/mul, a lookup's table); no arguments.
+inline npu::LayerDescriptor elementwise_layer(uint8_t op, const uint32_t (&shape)[4],
+                                              const uint32_t (&in1)[4]) {
+  npu::LayerDescriptor d;
+  std::memset(&d, 0, sizeof d);
+  d.op = op;
+  d.dtype = npu::kDtypeInt8;
+  std::memcpy(d.in_shape, shape, sizeof shape);
+  std::memcpy(d.in1_shape, in1, sizeof in1);
+  std::memcpy(d.out_shape, shape, sizeof shape);
+  return d;
+}
+
 }  // namespace socsim

@@ -199,6 +199,34 @@ TEST(MacArrayTiming, LargeLayersAreTiledIntoTheBuffer) {
   EXPECT_GE(t.end, c.setup_cycles + std::max(t.dma_cycles, t.compute_cycles));
 }
 
+// ResNet-18's 1x1 s2 256 -> 512 layer at 14x14 -> 7x7 on rk3588-like, one core (24 B per
+// cycle, fold overlap, 384 KiB). Whole, it needs 2 x (50,176 + 137,216) + 25,088 B: too
+// much. By traffic alone 1-row tiles win (each reads only its own input row: 187,392 B),
+// but a 7-pixel fold still waits R = 32 cycles: 7 x 128 folds x 32 + 94 = 28,766 cycles.
+// The time max(compute, bytes / 24) of the candidates:
+//   7 rows, 128 input channels x 2: 2 x 64 folds x 49 + 94 = 6,366 | 208,896 B -> 8,704
+//   4 + 3 rows (input rows 7 + 5):  2 x 128 folds x 32 + 94 = 8,286 | 205,312 B -> 8,555
+//   1 row x 7:                      28,766                          | 187,392 B -> 7,808
+// so the 4 + 3 row tiling is chosen (3 rows x 2 tiles: 3 x 4,096 + 94 = 12,382 cycles).
+TEST(MacArrayTiming, TilingMinimisesComputeAndDmaTime) {
+  NpuConfig c = load_npu_preset(kConfigs + "/npu/rk3588-like.yaml");
+  c.cores = 1;
+  const LayerPlan p = plan_layer(c, conv(256, 14, 14, 512, 1, 2));
+  EXPECT_EQ(p.tile_rows, 4u);
+  EXPECT_EQ(p.tile_m, 512u);
+  EXPECT_EQ(p.tile_n, 256u);
+  ASSERT_EQ(p.tiles.size(), 2u);
+  EXPECT_EQ(p.compute_cycles, 2u * 128 * 32 + 94);
+  EXPECT_EQ(p.read_bytes, 256u * 12 * 14 + 512 * 256 + 12 * 512);
+  EXPECT_EQ(p.write_bytes, 512u * 49);
+  // Compute-bound layers keep the least traffic: row 1 of the silicon rows below reads its
+  // input once plus two halo rows per row tile.
+  const LayerPlan r1 = plan_layer(c, conv(64, 120, 120, 64, 3));
+  EXPECT_EQ(r1.compute_cycles, 120u * 120 * 9 * 2 * 2 + 94);
+  EXPECT_EQ(r1.tile_rows, 12u);
+  EXPECT_EQ(r1.read_bytes, 64u * 120 * (120 + 2 * 9) + 64 * 64 * 9 + 12 * 64);
+}
+
 TEST(MacArrayTiming, BandwidthBoundAndComputeBound) {
   NpuConfig c = one_core();
   c.dma.bytes_per_cycle = 4;  // a narrow bus
@@ -214,14 +242,8 @@ TEST(MacArrayTiming, BandwidthBoundAndComputeBound) {
 
 TEST(MacArrayTiming, VectorOperators) {
   const NpuConfig c = one_core();
-  npu::LayerDescriptor d;
-  std::memset(&d, 0, sizeof d);
-  d.op = npu::kOpAdd;
-  d.dtype = npu::kDtypeInt8;
   const uint32_t shape[4] = {1, 24, 10, 10};
-  std::memcpy(d.in_shape, shape, sizeof shape);
-  std::memcpy(d.in1_shape, shape, sizeof shape);
-  std::memcpy(d.out_shape, shape, sizeof shape);
+  npu::LayerDescriptor d = elementwise_layer(npu::kOpAdd, shape, shape);
   const int32_t args[8] = {0, 1 << 20, 0, 1 << 20, 21, 0, -128, 127};
   std::memcpy(d.args, args, sizeof args);
   d.arg_count = 8;
