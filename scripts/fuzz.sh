@@ -3,7 +3,7 @@
 # each for a given time, one after the other (docs/hardening.md).
 #
 # Usage: scripts/fuzz.sh [--time S] [--runs N] [--build-only] [--no-build] [target...]
-#   --time S      seconds per target (default 60)
+#   --time S      seconds per target (default 60, or no limit with --runs)
 #   --runs N      stop a target after N inputs instead (with --time: whichever comes first)
 #   --build-only  configure and build, run nothing
 #   --no-build    run what build-fuzz holds (the test suite builds it once first)
@@ -18,7 +18,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="${SOCSIM_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-seconds=60
+seconds=
 runs=
 build_step=1
 run_step=1
@@ -72,7 +72,8 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   dict=()
   [[ "${fields[1]}" != - ]] && dict=("-dict=${fields[1]}")
-  limit=("-max_total_time=$seconds")
+  # -max_total_time=0 is no limit: --runs alone runs all N inputs, however long they take
+  limit=("-max_total_time=${seconds:-$([[ -n "$runs" ]] && echo 0 || echo 60)}")
   [[ -n "$runs" ]] && limit+=("-runs=$runs")
   status=0
   "$build/fuzz/fuzz_$target" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \

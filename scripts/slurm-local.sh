@@ -8,8 +8,9 @@
 #                                           DIR, wait until the node is idle, and print the
 #                                           line that points Slurm's commands at it:
 #                                             export SLURM_CONF=DIR/slurm.conf
-#        scripts/slurm-local.sh stop DIR    shut the cluster down (scontrol shutdown, then
-#                                           munged by its pid) and wait until it has
+#        scripts/slurm-local.sh stop DIR    cancel the cluster's jobs, shut it down (scontrol
+#                                           shutdown, then munged by its pid), end any job step
+#                                           daemon of it still alive, and wait until all have
 #        scripts/slurm-local.sh status DIR  sinfo of the cluster (exit 1 when it is down)
 #
 # The cluster has one node (this host, NodeAddr 127.0.0.1, CPUs = nproc) in one default
@@ -139,8 +140,55 @@ EOF
   echo "export SLURM_CONF=$conf"
 }
 
+# A batch job's slurmstepd outlives slurmd by design (it double-forks, its parent is init, its
+# command line is only "slurmstepd: [JOB.batch]"): one still running at `scontrol shutdown`
+# keeps running its job, then sleeps for minutes retrying the "job complete" RPC to the
+# controller that is gone. Its name cannot tell this cluster's steps from another's on the
+# same host; what can is what slurmd passes on to it: the cluster's slurmd log, open, and
+# SLURM_CONF of this cluster in its environment.
+cluster_steps() {  # the pids of this cluster's slurmstepd processes (zombies excluded)
+  local p pid
+  for p in /proc/[0-9]*; do
+    pid=${p#/proc/}
+    [[ "$(cat "$p/comm" 2>/dev/null)" == slurmstepd ]] || continue
+    if [[ "$(readlink -f "$p/fd/"* 2>/dev/null)" == *"$dir/log/slurmd.log"* ]] ||
+      tr '\0' '\n' 2>/dev/null < "$p/environ" | grep -qxF "SLURM_CONF=$conf"; then
+      echo "$pid"
+    fi
+  done
+}
+
+descendants() {  # descendants PID...: the pids of every process below these
+  local -A children=()
+  local pid ppid
+  while read -r pid ppid; do
+    children[$ppid]+=" $pid"
+  done < <(ps -e -o pid= -o ppid=)
+  local queue=("$@") next
+  while ((${#queue[@]})); do
+    next=${queue[0]}
+    queue=("${queue[@]:1}")
+    for pid in ${children[$next]:-}; do
+      echo "$pid"
+      queue+=("$pid")
+    done
+  done
+}
+
+no_steps() { [[ -z "$(cluster_steps)" ]]; }
+
+no_jobs() {  # the controller lists no job and no step daemon of this cluster runs
+  [[ -z "$(squeue -h -o %i 2>/dev/null)" ]] && no_steps
+}
+
 stop() {
   [[ -f "$conf" ]] || { echo "slurm-local: no cluster in $dir" >&2; return 0; }
+  if alive "$dir/ctld/slurmctld.pid"; then
+    # Cancelled while the daemons run, the steps end their jobs and report as usual.
+    scancel --partition=main > /dev/null 2>&1 || true
+    wait_until 30 no_jobs ||
+      echo "slurm-local: jobs still running 30 s after scancel: shutting down anyway" >&2
+  fi
   if alive "$dir/ctld/slurmctld.pid" || alive "$dir/slurmd/slurmd.pid"; then
     scontrol shutdown > /dev/null 2>&1 || true
     wait_until 30 bash -c "! { $(declare -f alive); alive '$dir/ctld/slurmctld.pid' ||
@@ -149,6 +197,19 @@ stop() {
         for f in "$dir/ctld/slurmctld.pid" "$dir/slurmd/slurmd.pid"; do
           alive "$f" && kill -9 "$(cat "$f")" 2>/dev/null || true
         done; }
+  fi
+  local steps
+  steps=$(cluster_steps)
+  if [[ -n "$steps" ]]; then
+    # shellcheck disable=SC2086
+    local tree
+    tree=$(descendants $steps)
+    echo "slurm-local: ending job step daemons left after the shutdown:" \
+      "$(echo $steps)" "(and their processes: $(echo $tree))" >&2
+    # shellcheck disable=SC2086
+    kill -9 $steps $tree 2>/dev/null || true
+    wait_until 10 no_steps ||
+      echo "slurm-local: job step daemons still alive: $(echo $(cluster_steps))" >&2
   fi
   if alive "$dir/munge-run/munged.pid"; then
     kill "$(cat "$dir/munge-run/munged.pid")" 2>/dev/null || true

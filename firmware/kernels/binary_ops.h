@@ -77,11 +77,9 @@ struct QuantizedQuotient {
     int64_t num = static_cast<int64_t>(a - zp_a) * m;
     const int32_t divisor = b - zp_b;
     if (divisor == 0) return clamp_to_i8(num > 0 ? hi : (num < 0 ? lo : zp_out), lo, hi);
-    int64_t den = static_cast<int64_t>(divisor) << n;
-    if (den < 0) {
-      num = -num;
-      den = -den;
-    }
+    // The divisor's magnitude is shifted (a negative value shifted left is undefined)
+    const int64_t den = static_cast<int64_t>(divisor < 0 ? -divisor : divisor) << n;
+    if (divisor < 0) num = -num;
     return clamp_to_i8(div_round(num, den) + zp_out, lo, hi);
   }
 };

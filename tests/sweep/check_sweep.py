@@ -10,7 +10,10 @@ convnet), one case per CTest test:
   resume     a run killed mid-way resumes: finished points are kept, the others run once
   slurm      the same 6 points through a one-node Slurm cluster (scripts/slurm-local.sh)
              and locally give identical metrics; a failed point resubmitted on request; a
-             task cancelled in the queue recorded as failed (needs root: exit 77 otherwise)
+             task cancelled in the queue recorded as failed; no job step daemon left after
+             the cluster stops (needs root: exit 77 otherwise)
+  slurm_stop slurm-local.sh stop with a job running, normally and with the daemons gone:
+             the job and its step daemon end; another cluster's job runs on (root)
   compare    `socsim compare` of two runs
   bad_files  bad sweep files end with status 2 and file:line: key
   mobilenet  configs/sweeps/mobilenet_npu.yaml (32 MobileNetV2 points) locally and on Slurm
@@ -41,6 +44,24 @@ def alive(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def steps_of(cluster):
+    """The pids of the live slurmstepd processes started by the cluster in folder `cluster`
+    (slurmd passes its SLURM_CONF on to them)."""
+    mark = f"SLURM_CONF={os.path.join(cluster, 'slurm.conf')}".encode()
+    pids = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip() != "slurmstepd":
+                    continue
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if mark in f.read().split(b"\0") and alive(pid):
+                    pids.append(int(pid))
+        except (OSError, ValueError):
+            continue
+    return pids
 
 
 def blocks(*parts):
@@ -393,6 +414,68 @@ class Check:
         finally:
             subprocess.run([script, "stop", cluster], env=env)
             self.expect(not any(alive(p) for p in daemons), "the cluster is shut down")
+            self.expect(not steps_of(cluster), f"no job step daemon is left {steps_of(cluster)}")
+
+    def case_slurm_stop(self):
+        """`slurm-local.sh stop` with a job running: its step daemon and the job's processes
+        end, on the normal path (scancel) and when the daemons are gone already, and another
+        cluster's job on the same host runs on."""
+        if os.geteuid() != 0:
+            print("skipped: starting a Slurm cluster needs root")
+            return SKIP
+        script = os.path.join(self.root, "scripts", "slurm-local.sh")
+        clusters = [os.path.join(self.work, name) for name in ("a", "b")]
+        try:
+            for cluster in clusters:
+                started = subprocess.run([script, "start", cluster], capture_output=True,
+                                         text=True)
+                if not self.expect(started.returncode == 0, f"cluster {cluster} starts"):
+                    print(started.stdout + started.stderr)
+                    return 1
+            a, b = clusters
+            job_a, job_b = self.running_job(a), self.running_job(b)
+            if not self.expect(job_a and job_b, f"a job runs on each cluster {job_a} {job_b}"):
+                return 1
+            done = subprocess.run([script, "stop", a], capture_output=True, text=True)
+            self.expect(done.returncode == 0 and not any(alive(p) for p in job_a),
+                        f"stop ends the running job and its step daemon {job_a}")
+            self.expect(not steps_of(a), "no step daemon of the stopped cluster is left")
+            self.expect(all(alive(p) for p in job_b),
+                        f"the other cluster's job and step daemon run on {job_b}")
+            # the daemons gone (killed) before stop: the step daemon is left alone by Slurm
+            for name in ("ctld/slurmctld.pid", "slurmd/slurmd.pid"):
+                os.kill(self.pid_of(b, name), signal.SIGKILL)
+            time.sleep(0.5)
+            self.expect(all(alive(p) for p in job_b), "killed daemons leave the job running")
+            done = subprocess.run([script, "stop", b], capture_output=True, text=True)
+            self.expect(done.returncode == 0 and not any(alive(p) for p in job_b) and
+                        "ending job step daemons left after the shutdown" in done.stderr,
+                        f"stop ends the orphaned step daemon and its job: {done.stderr.strip()}")
+            self.expect(not steps_of(b), "no step daemon of that cluster is left")
+        finally:
+            for cluster in clusters:
+                subprocess.run([script, "stop", cluster], capture_output=True)
+
+    def running_job(self, cluster):
+        """Submits a job of 300 s to `cluster`; returns (job shell pid, step daemon pid) once
+        it runs, [] if it does not within 60 s."""
+        env = dict(os.environ, SLURM_CONF=os.path.join(cluster, "slurm.conf"))
+        pid_file = os.path.join(cluster, "job.pids")
+        job = os.path.join(cluster, "job.sh")
+        with open(job, "w") as f:
+            f.write(f"#!/bin/sh\necho $$ $PPID > {pid_file}.tmp\nmv {pid_file}.tmp {pid_file}\n"
+                    "sleep 300\n")
+        os.chmod(job, 0o755)
+        subprocess.run(["sbatch", "--parsable", f"--chdir={cluster}",
+                        f"--output={cluster}/job.out", job], env=env, check=True,
+                       capture_output=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if os.path.isfile(pid_file):
+                with open(pid_file) as f:
+                    return [int(x) for x in f.read().split()]
+            time.sleep(0.2)
+        return []
 
     @staticmethod
     def pid_of(cluster, name):
@@ -571,8 +654,8 @@ class Check:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("case", choices=["local", "failing", "resume", "slurm", "compare",
-                                         "bad_files", "mobilenet"])
+    parser.add_argument("case", choices=["local", "failing", "resume", "slurm", "slurm_stop",
+                                         "compare", "bad_files", "mobilenet"])
     parser.add_argument("--socsim", required=True)
     parser.add_argument("--zoo", required=True, help="the build's model zoo folder")
     parser.add_argument("--root", required=True, help="the source tree")

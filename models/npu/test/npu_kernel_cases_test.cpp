@@ -53,7 +53,7 @@ TEST_P(NpuKernelCaseTest, MatchesNumpyReference) {
     words[slot].resize((size + 3) / 4);
     if (slot == npu::kAddrOutput) continue;
     ASSERT_LE(at + size, file.size());
-    std::memcpy(words[slot].data(), file.data() + at, size);
+    if (size > 0) std::memcpy(words[slot].data(), file.data() + at, size);  // data() may be null
     at += size;
   }
   ASSERT_EQ(at, file.size());
