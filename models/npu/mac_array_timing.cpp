@@ -411,6 +411,7 @@ void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* p
         const uint64_t in_bytes = n * cn * input_rows(v, r0, r1) * win * b;
         tile.input_bytes = in_bytes;
         if (binary) tile.weight_bytes = in_bytes;
+        if (r0 == 0) tile.weight_bytes += n * cn * vv.channel_operand_bytes;
         const uint64_t work = n * align_up(cn, block) * (r1 - r0) * wo * kh * kw;
         tile.compute_cycles = static_cast<uint64_t>(
             static_cast<double>(ceil_div(work, c.columns)) / throughput + 0.999999);
@@ -430,7 +431,7 @@ void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* p
 
 NpuVectorView vector_view(const LayerDescriptor& d) {
   return {d.in_shape[0], d.in_shape[1], d.in_shape[2], d.in_shape[3], d.out_shape[2],
-          d.out_shape[3], 1, 1, 1, 0, false, 0};
+          d.out_shape[3], 1, 1, 1, 0, false, 0, 0};
 }
 
 LayerPlan plan_layer(const NpuConfig& config, const LayerDescriptor& d) {

@@ -82,11 +82,13 @@ void plan_array_layer(const NpuConfig& config, const NpuConvView& v, LayerPlan* 
 /// An elementwise or pooling layer as the vector path sees it: N x C planes of Hin x Win in,
 /// Ho x Wo out, windows of Kh x Kw with a vertical stride and top padding; `binary` layers
 /// stream a second input of the input's size; `table_bytes` are read once, with the first
-/// tile (a lookup table).
+/// tile (a lookup table); `channel_operand_bytes` per plane are read with each channel tile's
+/// first row tile (a per-channel second operand).
 struct NpuVectorView {
   uint64_t n, ch, hin, win, ho, wo, kh, kw, stride, pad_t;
   bool binary;
   uint64_t table_bytes;
+  uint64_t channel_operand_bytes = 0;  ///< per (batch, channel) plane, with its first row tile
 };
 
 /// The vector view of an elementwise layer: the descriptor's shapes, 1 x 1 windows, one input.

@@ -156,11 +156,11 @@ class Quantizer:
         w = g.values[node.inputs[1]].const.astype(np.float64)
         b = g.values[node.inputs[2]].const.astype(np.float64)
         absmax = np.abs(w.reshape(w.shape[0], -1)).max(axis=1)
-        ws = np.where(absmax > 0, absmax / 127.0, 1.0)
+        ws = bias_headroom_scales(np.where(absmax > 0, absmax / 127.0, 1.0), b, x.scale)
         shape = (-1,) + (1,) * (w.ndim - 1)
         wq = np.clip(np.floor(w / ws.reshape(shape) + 0.5), -127, 127).astype(np.int8)
         bq = np.floor(b / (x.scale * ws) + 0.5)
-        if np.any(np.abs(bq) > 2 ** 30):
+        if np.any(np.abs(bq) > BIAS_LIMIT):
             raise CompileError(f"{node.where}: quantised bias does not fit int32")
         k = int(np.prod(w.shape[1:]))
         if k * 255 * 127 + np.abs(bq).max(initial=0) >= 2 ** 31:
@@ -173,6 +173,20 @@ class Quantizer:
         g.add_const(bname, bq.astype(np.int32))
         g.add_const(rname, rq.reshape(-1, 2))
         node.inputs = [node.inputs[0], wname, bname, rname]
+
+
+# The largest quantised bias: the middle half of int32, leaving room for the products.
+BIAS_LIMIT = 2 ** 30
+
+
+def bias_headroom_scales(ws: np.ndarray, bias: np.ndarray, input_scale: float) -> np.ndarray:
+    """Per-channel weight scales widened where the bias would not fit: the bias's scale is
+    `input_scale x ws[c]`, so a channel whose |bias| / (input_scale ws[c]) exceeds BIAS_LIMIT
+    gets ws[c] = |bias[c]| / (input_scale BIAS_LIMIT) (TFLite's AdjustWeightsForBiasScale
+    keeps biases in the same middle half). Such a channel's output is dominated by its bias;
+    its weights lose resolution (fewer int8 steps), the other channels are unchanged."""
+    need = np.abs(bias.astype(np.float64)) / (float(input_scale) * BIAS_LIMIT)
+    return np.where(need > ws, need, ws)
 
 
 def scale_from_range(absmax) -> float:

@@ -237,6 +237,20 @@ def cases(seed=7):
     yield from matmul_cases(rng)
     yield from layer_norm_cases(rng)
     yield from resize_cases(rng)
+    yield from per_channel_cases(rng)
+
+
+def per_channel_cases(rng):
+    """Quantised mul and add of an NCHW activation and a per-channel [N, C, 1, 1] one
+    (squeeze-and-excitation; the NPU's per-channel operand), with zero points and a bound."""
+    m, n = fx.quantize_multiplier(0.0071)
+    yield "mul_i8_per_channel", QUANTIZED_MUL, [_i8(rng, (2, 5, 6, 7)), _i8(rng, (2, 5, 1, 1))], \
+        (2, 5, 6, 7), np.int8, dict(zp_a=-6, zp_b=-128, m=m, n=n, zp_out=3, act_min=-100,
+                                    act_max=127)
+    ma, n = fx.quantize_multiplier(0.6)
+    yield "add_i8_per_channel", QUANTIZED_ADD, [_i8(rng, (1, 9, 4, 5)), _i8(rng, (1, 9, 1, 1))], \
+        (1, 9, 4, 5), np.int8, dict(zp_a=2, m_a=ma, zp_b=-4, m_b=fx.multiplier_at_shift(0.45, n),
+                                    n=n, zp_out=-1, act_min=-1, act_max=127)
 
 
 def _reduced(shape, axes, keepdim):

@@ -1,7 +1,8 @@
 """NPU partitioning: moves runs of NPU-capable int8 operators into NPU delegate segments.
 
 After quantisation, every operator the NPU preset lists (configs/npu/*.yaml, `operators`)
-becomes a layer descriptor (docs/npu.md); a following ReLU is fused into an elementwise add
+becomes a layer descriptor (docs/npu.md); an add or mul whose first input is a per-channel
+operand takes its inputs the other way round; a following ReLU is fused into an elementwise add
 (convolutions and fully connected layers already carry their fused ReLU/Clip bounds). Each
 maximal run of consecutive NPU layers becomes one delegate call of backend "npu": its inputs
 are the tensors the run reads from outside (activations and constants: weights, biases,
@@ -78,6 +79,21 @@ def _fuse_add_relu(g, nodes):
         g.nodes.remove(users[0])
 
 
+def _per_channel_operand_second(g) -> int:
+    """A quantised add or mul whose first input is the per-channel operand (torchvision's
+    squeeze-and-excitation computes `scale * x`) takes its inputs the other way round: both
+    operators are commutative, their arguments follow the inputs' order, and the NPU's
+    per-channel operand is the second input. Returns how many were turned."""
+    count = 0
+    binary = (schema.elementwise.QUANTIZED_ADD.name, schema.elementwise.QUANTIZED_MUL.name)
+    for node in g.nodes:
+        if node.op in binary and schema.elementwise.per_channel_operand(
+                g.value(node.inputs[1]).shape, g.value(node.inputs[0]).shape):
+            node.inputs = [node.inputs[1], node.inputs[0]]
+            count += 1
+    return count
+
+
 def _node_name(node) -> str:
     where = node.where
     if "'" in where:
@@ -145,6 +161,7 @@ def _flatten_into_linear(g, operators: set) -> int:
 def partition(g, operators: set) -> List[List]:
     """Marks NPU-capable nodes and returns the segments (lists of consecutive nodes)."""
     _flatten_into_linear(g, operators)
+    _per_channel_operand_second(g)
     capable = [n for n in g.nodes if operator_class(g, n) in operators]
     _fuse_add_relu(g, capable)
     segments, current = [], []

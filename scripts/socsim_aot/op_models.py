@@ -247,10 +247,35 @@ def _cell(kind):
     return build
 
 
+def _conv_weights(name, cout, cin, seed):
+    from onnx import numpy_helper
+    rng = np.random.default_rng(seed)
+    w = (rng.standard_normal((cout, cin, 1, 1)) / np.sqrt(cin)).astype(np.float32)
+    return numpy_helper.from_array(w, name)
+
+
+def _squeeze_excitation(h):
+    """Squeeze-and-excitation as torchvision builds it (EfficientNet, MobileNetV3, RegNetY):
+    global average pool, 1x1 conv, ReLU, 1x1 conv, Sigmoid, and `scale * x`: a Mul of the
+    [1, C, H, W] activation by a [1, C, 1, 1] one, the per-channel operand first."""
+    c, r = SHAPE[1], SHAPE[1] // 4
+    nodes = [h.make_node("Conv", ["x", "w_in"], ["features"]),
+             h.make_node("GlobalAveragePool", ["features"], ["pooled"]),
+             h.make_node("Conv", ["pooled", "w_reduce"], ["reduced"]),
+             h.make_node("Relu", ["reduced"], ["reduced_relu"]),
+             h.make_node("Conv", ["reduced_relu", "w_expand"], ["expanded"]),
+             h.make_node("Sigmoid", ["expanded"], ["scale"]),
+             h.make_node("Mul", ["scale", "features"], ["excited"])]
+    inits = [_conv_weights("w_in", c, c, 1), _conv_weights("w_reduce", r, c, 2),
+             _conv_weights("w_expand", c, r, 3)]
+    return nodes, inits, {"x": SHAPE}, ["excited"]
+
+
 # name -> builder(onnx.helper) -> (nodes, initializers, {input: shape}, output names)
 FAMILIES = {"reduce": _reduce, "data_movement": _data_movement, "softmax_div": _softmax_div,
             "attention": _attention, "layer_norm": _layer_norm, "resize": _resize,
-            "lstm": _lstm, "gru": _gru, "lstm_cell": _cell("lstm"), "gru_cell": _cell("gru")}
+            "lstm": _lstm, "gru": _gru, "lstm_cell": _cell("lstm"), "gru_cell": _cell("gru"),
+            "squeeze_excitation": _squeeze_excitation}
 
 
 def names():

@@ -195,6 +195,37 @@ class CompilerTest(unittest.TestCase):
         self.assertLess(np.abs(a - b).max(), 0.05 * np.abs(a).max())
         self.assertTrue(np.all(b >= 0))  # the fused ReLU survived quantisation
 
+    def test_a_bias_too_large_for_its_scale_widens_the_weight_scale(self):
+        # GoogLeNet with random weights: activations of ~1e-13 reach the classifier, whose
+        # bias (~0.03) at scale input x weight would need 2^40 and more. The offending
+        # channels' weight scales widen until the bias fits the middle half of int32.
+        rng = np.random.default_rng(5)
+        w = (0.01 * rng.standard_normal((6, 32))).astype(np.float32)
+        bias = np.array([0.03, 0.0, -0.02, 0.0, 1e-12, 0.03], np.float32)
+        inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(bias, "b")]
+        path = save([helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1)],
+                    [vi("x", [1, 32])], [vi("y", [1, 6])], inits, self.path("fc.onnx"))
+        calib = (1e-12 * rng.standard_normal((4, 1, 32))).astype(np.float32)
+        np.savez(self.path("calib.npz"), x=calib)
+        q = compiler.compile_file(path, self.path("q.prog"), quantize="int8",
+                                  calibration=self.path("calib.npz"))
+        (fc,) = [i for i in q.instructions if i.name == schema.conv.QUANTIZED_LINEAR.name]
+        x_scale = q.tensors[fc.inputs[0]].scale
+        scales = np.array(q.tensors[fc.inputs[1]].scales, np.float64)
+        bq = np.asarray(q.tensors[fc.inputs[2]].constant, np.int64)
+        plain = np.abs(w).max(axis=1).astype(np.float64) / 127.0
+        widened = np.abs(bias) / (x_scale * plain) > 2 ** 30
+        self.assertEqual(widened.tolist(), [True, False, True, False, False, True])
+        np.testing.assert_allclose(scales[~widened], plain[~widened], rtol=1e-6)
+        self.assertTrue(np.all(scales[widened] > plain[widened] * 1000))
+        self.assertLessEqual(int(np.abs(bq).max()), 2 ** 30)
+        self.assertEqual(int(np.abs(bq[widened]).max()), 2 ** 30)
+        f32 = compiler.compile_file(path, self.path("f.prog"))
+        x = calib[0]
+        (a,) = reference.run(f32, [x])
+        (b,) = reference.run(q, [x])
+        self.assertLess(np.abs(a - b).max(), 0.01 * np.abs(a).max())
+
     def concat_model(self):
         rng = np.random.default_rng(2)
         inits = [numpy_helper.from_array(rng.standard_normal(s).astype(np.float32), n)

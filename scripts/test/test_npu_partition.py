@@ -12,6 +12,7 @@ import numpy as np
 
 from socsim_aot import compiler
 from socsim_aot import npu_partition
+from socsim_aot import op_models
 from socsim_aot import schema
 from socsim_aot.schema import layouts
 from socsim_aot.schema.activations import QUANTIZED_RELU, RELU
@@ -107,6 +108,36 @@ class NpuPartitionTest(unittest.TestCase):
         self.assertIn(MAX_POOL2D.name, kernels)
         self.assertIn(QUANTIZED_LINEAR.name, kernels)
         self.assertEqual(len(npu.delegates), 2)
+
+    def op_model(self, family):
+        """An op_models family compiled CPU-only and for the NPU, with its input."""
+        op_models.build(family, self.tmp.name, PRESET)
+        base = os.path.join(self.tmp.name, family)
+        programs = []
+        for suffix in ("_int8.prog", "_int8_npu.prog"):
+            with open(base + suffix, "rb") as f:
+                programs.append(pf.read(f.read()))
+        x = np.fromfile(base + ".input.bin", np.float32).reshape(op_models.SHAPE)
+        return programs[0], programs[1], x
+
+    @staticmethod
+    def descriptors(program):
+        out = []
+        for d in program.delegates:
+            count = layouts.NPU_BLOB_HEADER.unpack(d.blob)["layer_count"]
+            out += [layouts.NPU_DESCRIPTOR.unpack(d.blob, 16 + 176 * k) for k in range(count)]
+        return out
+
+    def test_squeeze_excitation_mul_runs_on_the_npu_per_channel(self):
+        cpu, npu, x = self.op_model("squeeze_excitation")
+        np.testing.assert_array_equal(reference.run(cpu, [x])[0], reference.run(npu, [x])[0])
+        self.assertEqual([i.name for i in npu.instructions if i.name],
+                         [QUANTIZE.name, DEQUANTIZE.name])
+        (mul,) = [d for d in self.descriptors(npu)
+                  if d["op"] == schema.elementwise.QUANTIZED_MUL.npu.opcode]
+        # `scale * x` in the model: the per-channel operand is the descriptor's second one.
+        self.assertEqual((list(mul["in_shape"]), list(mul["in1_shape"])),
+                         ([1, 16, 8, 8], [1, 16, 1, 1]))
 
     def test_missing_preset_is_a_compile_error(self):
         with self.assertRaises(compiler.CompileError):

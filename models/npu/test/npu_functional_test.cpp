@@ -128,7 +128,8 @@ class NpuFunctionalTest : public ::testing::Test {
                                    {static_cast<int32_t>(rq.size() / 2), 2},
                                    const_cast<int32_t*>(rq.data())));
     } else if (d.op == npu::kOpAdd || d.op == npu::kOpMul) {
-      inputs.push_back(make_tensor(ScalarType::kInt8, in_dims, const_cast<int8_t*>(w.data())));
+      inputs.push_back(make_tensor(ScalarType::kInt8, dims(d.in1_shape, in_rank),
+                                   const_cast<int8_t*>(w.data())));
     }
     Tensor out = make_tensor(ScalarType::kInt8, out_dims, cpu_out.data());
     std::vector<Tensor*> in_ptrs;
@@ -246,6 +247,44 @@ TEST_F(NpuFunctionalTest, ElementwiseMul) {
   // zp_a, zp_b, m, n, zp_out, lo, hi
   l.args({1, -1, 1 << 30, 37, 2, -128, 127});
   expect_same(l, random_i8(216), random_i8(216), {}, {}, 4, 4);
+}
+
+// A per-channel second operand (squeeze-and-excitation's scale): the CPU kernel broadcasts
+// it, the NPU applies each value to its channel's plane.
+TEST_F(NpuFunctionalTest, ElementwiseMulPerChannel) {
+  Layer l(npu::kOpMul);
+  l.shapes({2, 6, 5, 7}, {2, 6, 1, 1}, {2, 6, 5, 7});
+  l.args({-3, -128, 1 << 30, 36, 2, -90, 127});  // a bound, the sigmoid's zero point -128
+  expect_same(l, random_i8(420), random_i8(12), {}, {}, 4, 4);
+}
+
+TEST_F(NpuFunctionalTest, ElementwiseAddPerChannelWithFusedRelu) {
+  Layer l(npu::kOpAdd);
+  l.shapes({1, 9, 4, 3}, {1, 9, 1, 1}, {1, 9, 4, 3});
+  l.args({2, 1 << 20, -5, 3 << 19, 21, -4, -4, 127});
+  expect_same(l, random_i8(108), random_i8(9), {}, {}, 4, 4);
+}
+
+TEST(NpuFunctional, PerChannelOperandShapes) {
+  Layer l(npu::kOpMul);
+  l.args({0, 0, 1 << 30, 36, 0, -128, 127});
+  l.shapes({1, 8, 4, 4}, {1, 8, 1, 1}, {1, 8, 4, 4});
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuOk);
+  EXPECT_EQ(operand_sizes(l.d).bytes[npu::kAddrWeights], 8u);
+  l.shapes({1, 8, 4, 4}, {1, 8, 4, 4}, {1, 8, 4, 4});
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuOk);
+  EXPECT_EQ(operand_sizes(l.d).bytes[npu::kAddrWeights], 128u);
+  // Only one value per channel broadcasts: not per row, column or batch, not other channels.
+  for (std::vector<uint32_t> in1 : std::vector<std::vector<uint32_t>>{
+           {1, 4, 1, 1}, {1, 8, 4, 1}, {1, 8, 1, 4}, {1, 1, 1, 1}, {2, 8, 1, 1}, {1, 16, 1, 1}}) {
+    l.shapes({1, 8, 4, 4}, in1, {1, 8, 4, 4});
+    EXPECT_EQ(validate_layer(l.d), npu::kNpuBadShape) << in1[0] << in1[1] << in1[2] << in1[3];
+  }
+  l.shapes({1, 8, 1, 1}, {1, 8, 1, 1}, {1, 8, 4, 4});  // the big operand is the first
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadShape);
+  l.shapes({2, 8, 4, 4}, {2, 8, 1, 1}, {2, 8, 4, 4});
+  l.args({0, 200, 1 << 30, 36, 0, -128, 127});  // per-channel or not, the kernel's checks
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadArgs);
 }
 
 TEST_F(NpuFunctionalTest, MaxPool3x3Stride2CeilMode) {

@@ -9,6 +9,7 @@ arithmetic").
 import numpy as np
 
 from socsim_aot import fixed_point as fx
+from socsim_aot import ir
 from socsim_aot.schema.core import Arg, NpuLayer, Operand, Operator, register
 
 _NUMPY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
@@ -92,14 +93,24 @@ def _div_reference(ins, a, out):
     return quantized_quotient(ins[0], ins[1], a)
 
 
+def per_channel_operand(x_shape, s_shape) -> bool:
+    """`s` is one value per channel of the NCHW (or NC) tensor `x`: shape [N, C, 1, 1] (or
+    fewer leading axes), as squeeze-and-excitation's scale."""
+    x, s = ir.shape4(x_shape), ir.shape4(s_shape)
+    return x != s and s == [x[0], x[1], 1, 1]
+
+
 def _npu_binary(preset_class):
-    """Both inputs activations of one shape, quantised (no broadcasting, no constants)."""
+    """Both inputs quantised activations (no constants), the second of the first's shape or a
+    per-channel operand (per_channel_operand; npu_partition puts it second)."""
     def accepts(g, node):
         a, b = (g.input_value(node, i) for i in range(2))
         y = g.output_value(node)
-        if a.const is not None or b.const is not None or a.scale <= 0 or b.scale <= 0:
+        if a.const is not None or b.const is not None or a.scale <= 0 or b.scale <= 0 or \
+                len(a.shape) > 4 or list(a.shape) != list(y.shape):
             return None
-        return preset_class if list(a.shape) == list(b.shape) == list(y.shape) else None
+        ok = list(b.shape) == list(y.shape) or per_channel_operand(a.shape, b.shape)
+        return preset_class if ok else None
     return accepts
 
 

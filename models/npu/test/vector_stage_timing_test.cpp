@@ -1,0 +1,67 @@
+// Timing of the vector path's per-channel operand and lookup stage: the bytes each moves and
+// the cycles each costs, by hand from the rules of docs/npu.md ("Timing model").
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "models/npu/mac_array_timing.h"
+#include "models/npu/npu_functional.h"
+
+namespace socsim {
+namespace {
+
+// The shipped rk3588-like preset on one core (its DMA, setup and alignment).
+NpuConfig one_core() {
+  const std::string path = std::string(SOCSIM_SOURCE_DIR) + "/configs/npu/rk3588-like.yaml";
+  NpuConfig preset = load_npu_preset(path);
+  preset.cores = 1;
+  return preset;
+}
+
+npu::LayerDescriptor mul(std::vector<uint32_t> in, std::vector<uint32_t> in1) {
+  npu::LayerDescriptor d;
+  std::memset(&d, 0, sizeof d);
+  d.op = npu::kOpMul;
+  d.dtype = npu::kDtypeInt8;
+  for (int i = 0; i < 4; ++i) {
+    d.in_shape[i] = d.out_shape[i] = in[i];
+    d.in1_shape[i] = in1[i];
+  }
+  const int32_t args[7] = {0, -128, 1 << 30, 38, 0, -128, 127};
+  std::memcpy(d.args, args, sizeof args);
+  d.arg_count = 7;
+  EXPECT_EQ(validate_layer(d), npu::kNpuOk);
+  return d;
+}
+
+// Squeeze-and-excitation's x * scale: the elementwise cost of a same-shape mul (elements over
+// `columns` per cycle, channels aligned to `other`), but the second operand is C bytes, read
+// with the first row tile of each channel tile, instead of a second C x H x W stream.
+TEST(VectorStageTiming, PerChannelOperandReadsOneValuePerPlane) {
+  const NpuConfig c = one_core();
+  const LayerPlan same = plan_layer(c, mul({1, 24, 10, 10}, {1, 24, 10, 10}));
+  const LayerPlan bc = plan_layer(c, mul({1, 24, 10, 10}, {1, 24, 1, 1}));
+  EXPECT_EQ(bc.op_type, "Mul");
+  // 24 channels pad to 32: 32 x 100 elements at 32 per cycle.
+  EXPECT_EQ(bc.compute_cycles, 100u);
+  EXPECT_EQ(same.compute_cycles, bc.compute_cycles);
+  EXPECT_EQ(same.read_bytes, 2u * 2400);
+  EXPECT_EQ(bc.read_bytes, 2400u + 24);
+  EXPECT_EQ(bc.write_bytes, 2400u);
+
+  // Tiled (EfficientNet-B0's 112 x 112 x 32 excitation does not fit 384 KiB at once): each
+  // channel tile reads its channels' values once, whatever its row tiles.
+  const LayerPlan big = plan_layer(c, mul({1, 32, 112, 112}, {1, 32, 1, 1}));
+  ASSERT_GT(big.tiles.size(), 1u);
+  uint64_t operand = 0;
+  for (const NpuTile& t : big.tiles) operand += t.weight_bytes;
+  EXPECT_EQ(operand, 32u);
+  EXPECT_EQ(big.tiles[0].weight_bytes, uint64_t{big.tile_m});
+  EXPECT_EQ(big.read_bytes, 32u * 112 * 112 + 32);
+  EXPECT_EQ(big.compute_cycles, 32u * 112 * 112 / 32);
+}
+
+}  // namespace
+}  // namespace socsim
