@@ -139,6 +139,22 @@ class NpuPartitionTest(unittest.TestCase):
         self.assertEqual((list(mul["in_shape"]), list(mul["in1_shape"])),
                          ([1, 16, 8, 8], [1, 16, 1, 1]))
 
+    def test_lookups_fuse_after_conv_and_add(self):
+        cpu, npu, x = self.op_model("lookup_fusion")
+        for a, b in zip(reference.run(cpu, [x]), reference.run(npu, [x])):
+            np.testing.assert_array_equal(a, b)
+        self.assertEqual([i.name for i in npu.instructions if i.name],
+                         [QUANTIZE.name] + [DEQUANTIZE.name] * 5)
+        layers = [(schema.by_npu_opcode(d["op"]).npu.report,
+                   schema.by_npu_opcode(d["post_op"]).npu.report if d["post_op"] else "")
+                  for d in self.descriptors(npu)]
+        self.assertEqual(sorted(layers), sorted([
+            ("Conv", "Sigmoid"), ("Conv", "HardSwish"), ("Conv", "HardSigmoid"), ("Add", "Tanh"),
+            ("Conv", "SiLU"), ("Conv", "GELU"), ("Tanh", "")]))
+        for d in self.descriptors(npu):  # the table travels in its slot only with a post-op
+            table = d["addr"][layouts.NPU_SLOTS.index("table")]
+            self.assertEqual(table == layouts.NPU_NO_TENSOR, d["post_op"] == 0)
+
     def test_missing_preset_is_a_compile_error(self):
         with self.assertRaises(compiler.CompileError):
             self.compile_pair("convnet", preset=os.path.join(self.tmp.name, "none.yaml"))
