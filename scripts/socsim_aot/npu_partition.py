@@ -208,25 +208,51 @@ def partition(g, operators: set) -> List[List]:
             current = []
     if current:
         segments.append(current)
+    segments = [part for seg in segments for part in _split_to_fit(g, seg)]
     for index, seg in enumerate(segments):
         for node in seg:
             node.attrs["npu_segment"] = index
     return segments
 
 
-def segment_call(g, seg, tid, args_of) -> (List[int], List[int], bytes):
-    """The delegate call of a segment: input tensor ids, output tensor ids and the blob.
-    `tid(name)` gives a value's tensor id, `args_of(node)` a node's CPU-kernel arguments."""
-    produced = []
-    for node in seg:
-        produced += [g.resolve(o) for o in node.outputs]
+# A delegate call's tensors: the instruction record counts inputs and outputs in a u8 each.
+MAX_CALL_TENSORS = (1 << 8 * layouts.INSTRUCTION_RECORD.field("input_count").size) - 1
+
+
+def _call_tensors(g, seg):
+    """The inputs and outputs of a segment's delegate call (value names, in order)."""
+    produced = [g.resolve(o) for node in seg for o in node.outputs]
     inputs: List[str] = []
     for node in seg:
         for name in node.inputs:
             name = g.resolve(name)
             if name not in produced and name not in inputs:
                 inputs.append(name)
-    outputs = produced
+    return inputs, produced
+
+
+def _split_to_fit(g, seg) -> List[List]:
+    """A segment cut into consecutive parts whose calls each have at most MAX_CALL_TENSORS
+    inputs and outputs (a whole EfficientNet on the NPU reads ~300 weight, bias,
+    requantisation and table tensors)."""
+    parts, current, inputs, produced = [], [], set(), set()
+    for node in seg:
+        outs = {g.resolve(o) for o in node.outputs}
+        ins = {g.resolve(i) for i in node.inputs} - produced - outs
+        if current and max(len(inputs | ins), len(produced | outs)) > MAX_CALL_TENSORS:
+            parts.append(current)
+            current, inputs, produced = [], set(), set()
+            ins = {g.resolve(i) for i in node.inputs} - outs
+        current.append(node)
+        inputs |= ins
+        produced |= outs
+    return parts + [current] if current else parts
+
+
+def segment_call(g, seg, tid, args_of) -> (List[int], List[int], bytes):
+    """The delegate call of a segment: input tensor ids, output tensor ids and the blob.
+    `tid(name)` gives a value's tensor id, `args_of(node)` a node's CPU-kernel arguments."""
+    inputs, outputs = _call_tensors(g, seg)
     index: Dict[str, int] = {}
     for i, name in enumerate(inputs + outputs):
         index[name] = i
