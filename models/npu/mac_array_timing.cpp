@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "models/npu/npu_layer.h"
+#include "models/npu/npu_post_op.h"
 
 namespace socsim {
 
@@ -440,6 +441,7 @@ LayerPlan plan_layer(const NpuConfig& config, const LayerDescriptor& d) {
   plan.op_type = type.report_name;
   plan.macs = type.layer->macs(d);
   type.layer->plan(config, d, &plan);
+  plan_post_op(config, d, &plan);  // a lookup stage after the layer (npu_post_op.h)
   return plan;
 }
 

@@ -12,6 +12,7 @@
 #include "models/common/host_stop.h"
 #include "models/common/tlm_access.h"
 #include "models/npu/npu_functional.h"
+#include "models/npu/npu_post_op.h"
 
 namespace socsim {
 
@@ -50,6 +51,7 @@ struct OperandBuffers {
     ops.bias = words[kAddrBias].data();
     ops.requant = words[kAddrRequant].data();
     ops.output = reinterpret_cast<int8_t*>(words[kAddrOutput].data());
+    ops.table = reinterpret_cast<const int8_t*>(words[kAddrTable].data());
     return ops;
   }
 };
@@ -305,6 +307,10 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   if (operator_class_name == nullptr || config_.operators.count(operator_class_name) == 0) {
     return kNpuNotInPreset;  // the preset's `operators` list: this NPU has no such layer
   }
+  const char* post_op = post_op_class(d);
+  if (post_op != nullptr && config_.operators.count(post_op) == 0) {
+    return kNpuNotInPreset;  // nor a lookup stage of a class it does not list
+  }
 
   // Functional results, from the operands as they are at the layer's start.
   const NpuOperandSizes sizes = operand_sizes(d);
@@ -327,7 +333,7 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   const LayerPlan plan = plan_layer(config_, d);
   Stream streams[3];
   streams[0].segments.push_back({d.addr[kAddrInput], sizes.bytes[kAddrInput]});
-  for (uint32_t slot : {kAddrWeights, kAddrBias, kAddrRequant}) {
+  for (uint32_t slot : {kAddrWeights, kAddrBias, kAddrRequant, kAddrTable}) {
     if (sizes.bytes[slot] != 0) streams[1].segments.push_back({d.addr[slot], sizes.bytes[slot]});
   }
   streams[2].segments.push_back({d.addr[kAddrOutput], sizes.bytes[kAddrOutput]});
@@ -347,7 +353,8 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   r.index = index;
   r.list_addr = cmd_addr_;
   r.name.assign(d.name, strnlen(d.name, kNameSize));
-  r.op_type = plan.op_type + activation_suffix(d);
+  // The output stage in order: the bounds, then the lookup (ConvSigmoid, AddReluTanh).
+  r.op_type = plan.op_type + activation_suffix(d) + post_op_report_name(d);
   std::memcpy(r.in_shape, d.in_shape, sizeof r.in_shape);
   std::memcpy(r.out_shape, d.out_shape, sizeof r.out_shape);
   r.macs = plan.macs;

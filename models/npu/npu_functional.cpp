@@ -3,6 +3,8 @@
 
 #include <initializer_list>
 
+#include "models/npu/npu_post_op.h"
+
 namespace socsim {
 
 using namespace npu;
@@ -32,10 +34,12 @@ NpuError validate_layer(const LayerDescriptor& d) {
   }
   const NpuError invalid = type->layer->validate(d);
   if (invalid != kNpuOk) return invalid;
+  const NpuError post_op = validate_post_op(d);
+  if (post_op != kNpuOk) return post_op;
   // What the shape checks leave unbounded (docs/hardening.md, "Limits"): a weight matrix of
   // 2^16 x 2^16 (4 GiB), or billions of MACs computed inside one event. Operand sizes first:
   // once they are within the cap, the MAC count cannot overflow.
-  for (const uint64_t bytes : type->layer->operand_sizes(d).bytes) {
+  for (const uint64_t bytes : operand_sizes(d).bytes) {
     if (bytes > npu_layer::kMaxOperandBytes) return kNpuBadShape;
   }
   return type->layer->macs(d) > npu_layer::kMaxLayerOperations ? kNpuBadShape : kNpuOk;
@@ -52,7 +56,9 @@ const char* operator_class(const LayerDescriptor& d) {
 }
 
 NpuOperandSizes operand_sizes(const LayerDescriptor& d) {
-  return layer_of(d).operand_sizes(d);
+  NpuOperandSizes sizes = layer_of(d).operand_sizes(d);
+  sizes.bytes[kAddrTable] = post_op_table_bytes(d);
+  return sizes;
 }
 
 uint64_t layer_macs(const LayerDescriptor& d) {
@@ -60,7 +66,9 @@ uint64_t layer_macs(const LayerDescriptor& d) {
 }
 
 NpuError execute_layer(const LayerDescriptor& d, const NpuOperands& ops) {
-  return layer_of(d).execute(d, ops);
+  const NpuError e = layer_of(d).execute(d, ops);
+  if (e == kNpuOk) apply_post_op(d, ops);
+  return e;
 }
 
 }  // namespace socsim

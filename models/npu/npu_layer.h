@@ -33,6 +33,7 @@ struct NpuOperands {
   const int32_t* bias = nullptr;
   const int32_t* requant = nullptr;  ///< [out_channels][2]: multiplier, shift
   int8_t* output = nullptr;
+  const int8_t* table = nullptr;  ///< the post-op's lookup table (npu_post_op.h)
 };
 
 /// A fused activation: the output bounds and zero point of a layer that clamps its output.
@@ -56,6 +57,8 @@ struct NpuLayer {
   void (*plan)(const NpuConfig& config, const npu::LayerDescriptor& d, LayerPlan* plan);
   /// Fills the output bounds of a layer with a fused activation; false when it has none.
   bool (*output_bounds)(const npu::LayerDescriptor& d, NpuOutputBounds* bounds);
+  /// True for the lookup layers, whose operator a post-op stage may run (npu_post_op.h).
+  bool table_lookup = false;
 };
 
 /// An opcode, its report name, its entry and the input element types it reads (those the

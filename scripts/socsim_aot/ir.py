@@ -75,6 +75,11 @@ class Graph:
         return self.value(node.inputs[index])
 
     def output_value(self, node: Node, index: int = 0) -> Value:
+        """The value a node's arguments quantise its output to: its output's, or for a layer
+        with a fused lookup stage (npu_partition) the value it requantises to before the
+        table (`requantised_output`)."""
+        if index == 0 and "requantised_output" in node.attrs:
+            return self.values[node.attrs["requantised_output"]]
         return self.values[node.outputs[index]]
 
 

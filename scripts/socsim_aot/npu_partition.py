@@ -3,7 +3,10 @@
 After quantisation, every operator the NPU preset lists (configs/npu/*.yaml, `operators`)
 becomes a layer descriptor (docs/npu.md); an add or mul whose first input is a per-channel
 operand takes its inputs the other way round; a following ReLU is fused into an elementwise add
-(convolutions and fully connected layers already carry their fused ReLU/Clip bounds). Each
+(convolutions and fully connected layers already carry their fused ReLU/Clip bounds); a table
+lookup (sigmoid, SiLU, HardSwish, ...) that is the only reader of a convolution's, fully
+connected layer's, add's or mul's output becomes that layer's post-op (its lookup stage,
+the table in the descriptor's table slot). Each
 maximal run of consecutive NPU layers becomes one delegate call of backend "npu": its inputs
 are the tensors the run reads from outside (activations and constants: weights, biases,
 requantisation tables), its outputs every tensor the run writes, so the memory planner gives
@@ -23,7 +26,7 @@ import numpy as np
 
 from socsim_aot import ir, schema
 from socsim_aot.schema import layouts
-from socsim_aot.schema.activations import RELU
+from socsim_aot.schema.activations import RELU, is_lookup
 
 BACKEND_ID = "npu"
 HEADER = layouts.NPU_BLOB_HEADER
@@ -94,6 +97,36 @@ def _per_channel_operand_second(g) -> int:
     return count
 
 
+# Layers with a requantised output stage, which a lookup stage can follow.
+_POST_OP_HOSTS = (schema.conv.QUANTIZED_CONVOLUTION.name, schema.conv.QUANTIZED_LINEAR.name,
+                  schema.elementwise.QUANTIZED_ADD.name, schema.elementwise.QUANTIZED_MUL.name)
+
+
+def _fuse_lookup(g, nodes, operators: set) -> int:
+    """A lookup whose input only a host layer (_POST_OP_HOSTS) on the NPU writes and only it
+    reads becomes the layer's post-op: the layer requantises to the lookup's input
+    quantisation (`requantised_output`), its table is the lookup's (the CPU kernel's, one
+    table), its output the lookup's. Returns how many were fused."""
+    count = 0
+    for node in list(nodes):
+        if node.op not in _POST_OP_HOSTS or node not in g.nodes or "post_op" in node.attrs:
+            continue
+        out = node.outputs[0]
+        users = g.consumers(out)
+        if len(users) != 1 or out in g.outputs or users[0].inputs[0] != out or \
+                not is_lookup(schema.get(users[0].op)) or \
+                operator_class(g, users[0]) not in operators:
+            continue
+        lookup = users[0]
+        node.attrs["post_op"] = lookup.op
+        node.attrs["requantised_output"] = out
+        node.inputs = node.inputs + [lookup.inputs[1]]  # the table, after the operator's own
+        node.outputs = lookup.outputs
+        g.nodes.remove(lookup)
+        count += 1
+    return count
+
+
 def _node_name(node) -> str:
     where = node.where
     if "'" in where:
@@ -123,7 +156,8 @@ def descriptor(g, node, args: List[int], slots: List[int]) -> bytes:
         raise ValueError(f"{node.where}: {len(args)} arguments do not fit a descriptor")
     name = _node_name(node).encode("ascii", "replace")[:layouts.NPU_NAME_SIZE - 1]
     dtype = np.dtype(g.value(node.inputs[0]).dtype).name  # int8, or uint8 for a model input
-    return DESCRIPTOR.pack(op=op.npu.opcode, dtype=layouts.DTYPE_CODES[dtype],
+    post_op = schema.get(node.attrs["post_op"]).npu.opcode if "post_op" in node.attrs else 0
+    return DESCRIPTOR.pack(op=op.npu.opcode, dtype=layouts.DTYPE_CODES[dtype], post_op=post_op,
                            arg_count=len(args), addr=slots, in_shape=in_shape,
                            in1_shape=in1_shape, out_shape=out_shape, args=args, name=name)
 
@@ -164,6 +198,7 @@ def partition(g, operators: set) -> List[List]:
     _per_channel_operand_second(g)
     capable = [n for n in g.nodes if operator_class(g, n) in operators]
     _fuse_add_relu(g, capable)
+    _fuse_lookup(g, capable, operators)
     segments, current = [], []
     for node in g.nodes:
         if operator_class(g, node) in operators:
@@ -173,25 +208,51 @@ def partition(g, operators: set) -> List[List]:
             current = []
     if current:
         segments.append(current)
+    segments = [part for seg in segments for part in _split_to_fit(g, seg)]
     for index, seg in enumerate(segments):
         for node in seg:
             node.attrs["npu_segment"] = index
     return segments
 
 
-def segment_call(g, seg, tid, args_of) -> (List[int], List[int], bytes):
-    """The delegate call of a segment: input tensor ids, output tensor ids and the blob.
-    `tid(name)` gives a value's tensor id, `args_of(node)` a node's CPU-kernel arguments."""
-    produced = []
-    for node in seg:
-        produced += [g.resolve(o) for o in node.outputs]
+# A delegate call's tensors: the instruction record counts inputs and outputs in a u8 each.
+MAX_CALL_TENSORS = (1 << 8 * layouts.INSTRUCTION_RECORD.field("input_count").size) - 1
+
+
+def _call_tensors(g, seg):
+    """The inputs and outputs of a segment's delegate call (value names, in order)."""
+    produced = [g.resolve(o) for node in seg for o in node.outputs]
     inputs: List[str] = []
     for node in seg:
         for name in node.inputs:
             name = g.resolve(name)
             if name not in produced and name not in inputs:
                 inputs.append(name)
-    outputs = produced
+    return inputs, produced
+
+
+def _split_to_fit(g, seg) -> List[List]:
+    """A segment cut into consecutive parts whose calls each have at most MAX_CALL_TENSORS
+    inputs and outputs (a whole EfficientNet on the NPU reads ~300 weight, bias,
+    requantisation and table tensors)."""
+    parts, current, inputs, produced = [], [], set(), set()
+    for node in seg:
+        outs = {g.resolve(o) for o in node.outputs}
+        ins = {g.resolve(i) for i in node.inputs} - produced - outs
+        if current and max(len(inputs | ins), len(produced | outs)) > MAX_CALL_TENSORS:
+            parts.append(current)
+            current, inputs, produced = [], set(), set()
+            ins = {g.resolve(i) for i in node.inputs} - outs
+        current.append(node)
+        inputs |= ins
+        produced |= outs
+    return parts + [current] if current else parts
+
+
+def segment_call(g, seg, tid, args_of) -> (List[int], List[int], bytes):
+    """The delegate call of a segment: input tensor ids, output tensor ids and the blob.
+    `tid(name)` gives a value's tensor id, `args_of(node)` a node's CPU-kernel arguments."""
+    inputs, outputs = _call_tensors(g, seg)
     index: Dict[str, int] = {}
     for i, name in enumerate(inputs + outputs):
         index[name] = i
@@ -203,6 +264,8 @@ def segment_call(g, seg, tid, args_of) -> (List[int], List[int], bytes):
         for operand, name in zip(op.inputs, node.inputs):
             slots[SLOTS.index(operand.npu_slot)] = index[g.resolve(name)]
         slots[SLOTS.index(op.outputs[0].npu_slot)] = index[g.resolve(node.outputs[0])]
+        if "post_op" in node.attrs:
+            slots[SLOTS.index("table")] = index[g.resolve(node.inputs[len(op.inputs)])]
         blob += descriptor(g, node, list(args_of(node)), slots)
     return [tid(n) for n in inputs], [tid(n) for n in outputs], blob
 
@@ -235,5 +298,9 @@ def run_blob(blob: bytes, tensors: List[np.ndarray], output_shapes: List[List[in
         out = Out()
         out.shape = list(shape)
         result = run_operator(op.name, ins, d["args"][:d["arg_count"]], out)
+        if d["post_op"]:  # the lookup stage: the lookup operator on the layer's result
+            table = values[d["addr"][SLOTS.index("table")]]
+            result = run_operator(schema.by_npu_opcode(d["post_op"]).name,
+                                  [np.asarray(result).reshape(shape), table], [], out)
         values[out_slot] = np.asarray(result).reshape(shape)
     return values[n_in:]

@@ -271,11 +271,43 @@ def _squeeze_excitation(h):
     return nodes, inits, {"x": SHAPE}, ["excited"]
 
 
+def _lookup_fusion(h):
+    """Table lookups after the layers an NPU fuses them into, and one after none: Conv then
+    Sigmoid, Conv then HardSwish, Conv then HardSigmoid, their Add then Tanh, Conv then SiLU
+    (Sigmoid and Mul, as torch exports nn.SiLU), Conv then GELU (the erf form) and Tanh of the
+    model's input (a stand-alone lookup layer)."""
+    from onnx import numpy_helper
+    c = SHAPE[1]
+    nodes = [h.make_node("Conv", ["x", "w_sig"], ["conv_sig"]),
+             h.make_node("Sigmoid", ["conv_sig"], ["sigmoid"]),
+             h.make_node("Conv", ["x", "w_hs"], ["conv_hs"]),
+             h.make_node("HardSwish", ["conv_hs"], ["hardswish"]),
+             h.make_node("Conv", ["x", "w_hsig"], ["conv_hsig"]),
+             h.make_node("HardSigmoid", ["conv_hsig"], ["hardsigmoid"], alpha=1.0 / 6),
+             h.make_node("Add", ["hardswish", "hardsigmoid"], ["sum"]),
+             h.make_node("Tanh", ["sum"], ["tanh"]),
+             h.make_node("Conv", ["x", "w_silu"], ["conv_silu"]),
+             h.make_node("Sigmoid", ["conv_silu"], ["gate"]),
+             h.make_node("Mul", ["conv_silu", "gate"], ["silu"]),
+             h.make_node("Conv", ["x", "w_gelu"], ["conv_gelu"]),
+             h.make_node("Div", ["conv_gelu", "sqrt2"], ["scaled"]),
+             h.make_node("Erf", ["scaled"], ["erf"]),
+             h.make_node("Add", ["erf", "one_f"], ["erf1"]),
+             h.make_node("Mul", ["conv_gelu", "erf1"], ["gelu2"]),
+             h.make_node("Mul", ["gelu2", "half"], ["gelu"]),
+             h.make_node("Tanh", ["x"], ["tanh_x"])]
+    inits = [_conv_weights(n, c, c, seed) for seed, n in
+             enumerate(("w_sig", "w_hs", "w_hsig", "w_silu", "w_gelu"), 4)]
+    inits += [numpy_helper.from_array(np.array(v, np.float32), n)
+              for n, v in (("sqrt2", np.sqrt(2.0)), ("one_f", 1.0), ("half", 0.5))]
+    return nodes, inits, {"x": SHAPE}, ["sigmoid", "tanh", "silu", "gelu", "tanh_x"]
+
+
 # name -> builder(onnx.helper) -> (nodes, initializers, {input: shape}, output names)
 FAMILIES = {"reduce": _reduce, "data_movement": _data_movement, "softmax_div": _softmax_div,
             "attention": _attention, "layer_norm": _layer_norm, "resize": _resize,
             "lstm": _lstm, "gru": _gru, "lstm_cell": _cell("lstm"), "gru_cell": _cell("gru"),
-            "squeeze_excitation": _squeeze_excitation}
+            "squeeze_excitation": _squeeze_excitation, "lookup_fusion": _lookup_fusion}
 
 
 def names():

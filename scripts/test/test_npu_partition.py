@@ -139,6 +139,39 @@ class NpuPartitionTest(unittest.TestCase):
         self.assertEqual((list(mul["in_shape"]), list(mul["in1_shape"])),
                          ([1, 16, 8, 8], [1, 16, 1, 1]))
 
+    def test_calls_are_cut_to_the_record_tensor_limit(self):
+        # A call's inputs and outputs are counted in a u8 each: a whole EfficientNet on the
+        # NPU reads ~300 tensors. With a limit of 8 the squeeze-and-excitation model (11
+        # inputs, 5 outputs in one call) takes two calls, each within it, same results.
+        limit = npu_partition.MAX_CALL_TENSORS
+        self.assertEqual(limit, 255)
+        npu_partition.MAX_CALL_TENSORS = 8
+        try:
+            cpu, npu, x = self.op_model("squeeze_excitation")
+        finally:
+            npu_partition.MAX_CALL_TENSORS = limit
+        calls = [i for i in npu.instructions if not i.name]  # delegate calls
+        self.assertEqual(len(calls), 2)
+        for call in calls:
+            self.assertLessEqual(max(len(call.inputs), len(call.outputs)), 8)
+        np.testing.assert_array_equal(reference.run(cpu, [x])[0], reference.run(npu, [x])[0])
+
+    def test_lookups_fuse_after_conv_and_add(self):
+        cpu, npu, x = self.op_model("lookup_fusion")
+        for a, b in zip(reference.run(cpu, [x]), reference.run(npu, [x])):
+            np.testing.assert_array_equal(a, b)
+        self.assertEqual([i.name for i in npu.instructions if i.name],
+                         [QUANTIZE.name] + [DEQUANTIZE.name] * 5)
+        layers = [(schema.by_npu_opcode(d["op"]).npu.report,
+                   schema.by_npu_opcode(d["post_op"]).npu.report if d["post_op"] else "")
+                  for d in self.descriptors(npu)]
+        self.assertEqual(sorted(layers), sorted([
+            ("Conv", "Sigmoid"), ("Conv", "HardSwish"), ("Conv", "HardSigmoid"), ("Add", "Tanh"),
+            ("Conv", "SiLU"), ("Conv", "GELU"), ("Tanh", "")]))
+        for d in self.descriptors(npu):  # the table travels in its slot only with a post-op
+            table = d["addr"][layouts.NPU_SLOTS.index("table")]
+            self.assertEqual(table == layouts.NPU_NO_TENSOR, d["post_op"] == 0)
+
     def test_missing_preset_is_a_compile_error(self):
         with self.assertRaises(compiler.CompileError):
             self.compile_pair("convnet", preset=os.path.join(self.tmp.name, "none.yaml"))

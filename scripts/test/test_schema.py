@@ -75,12 +75,12 @@ class LayoutTablesTest(unittest.TestCase):
 
     def test_records_round_trip(self):
         d = layouts.NPU_DESCRIPTOR
-        data = d.pack(op=3, dtype=2, arg_count=2, addr=[1, 2, 3, 4, 5], args=[-7, 9],
-                      name=b"x")
+        data = d.pack(op=3, dtype=2, arg_count=2, post_op=8, addr=[1, 2, 3, 4, 5, 6],
+                      args=[-7, 9], name=b"x")
         self.assertEqual(len(data), 176)
         back = d.unpack(data)
-        self.assertEqual((back["op"], back["addr"], back["args"][:3]), (3, [1, 2, 3, 4, 5],
-                                                                       [-7, 9, 0]))
+        self.assertEqual((back["op"], back["post_op"], back["addr"], back["args"][:3]),
+                         (3, 8, [1, 2, 3, 4, 5, 6], [-7, 9, 0]))
         self.assertEqual(back["name"], b"x" + bytes(31))
 
 

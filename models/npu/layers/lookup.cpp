@@ -3,7 +3,7 @@
 // once per core with the first tile) maps every input value to its output, with the CPU
 // kernels' own lookup (firmware/kernels/lookup.h). Every lookup operator's layer is the same
 // entry; the same unit also runs as a fused stage after another layer (descriptor post_op,
-// npu_functional.cpp).
+// npu_post_op.h).
 #include "firmware/kernels/lookup.h"
 
 #include "models/npu/mac_array_timing.h"
@@ -45,7 +45,8 @@ void plan(const NpuConfig& config, const LayerDescriptor& d, LayerPlan* plan) {
 /// The entry of every lookup operator.
 #define SOCSIM_LOOKUP_LAYER(Op)                                     \
   static_assert(ops::Op::kArgs == 0, #Op " is no lookup operator"); \
-  extern const NpuLayer kNpuLayer##Op = {validate, operand_sizes, no_macs, execute, plan, no_bounds}
+  extern const NpuLayer kNpuLayer##Op = {                           \
+      validate, operand_sizes, no_macs, execute, plan, no_bounds, true}
 
 SOCSIM_LOOKUP_LAYER(QuantizedSigmoid);
 SOCSIM_LOOKUP_LAYER(QuantizedTanh);

@@ -2,6 +2,7 @@
 // every layer type, on random data and random quantisation parameters, must agree byte for
 // byte.
 #include "models/npu/npu_functional.h"
+#include "models/npu/npu_post_op.h"
 
 #include <gtest/gtest.h>
 
@@ -285,6 +286,119 @@ TEST(NpuFunctional, PerChannelOperandShapes) {
   l.shapes({2, 8, 4, 4}, {2, 8, 1, 1}, {2, 8, 4, 4});
   l.args({0, 200, 1 << 30, 36, 0, -128, 127});  // per-channel or not, the kernel's checks
   EXPECT_EQ(validate_layer(l.d), npu::kNpuBadArgs);
+}
+
+// A lookup stage after a layer (post_op): the layer's CPU kernel, then the lookup's CPU
+// kernel on its output, against the NPU's one fused layer.
+class NpuPostOpTest : public NpuFunctionalTest {
+ protected:
+  // The lookup operator `lookup` (an opcode) with `table` on `x`, on the CPU.
+  std::vector<int8_t> cpu_lookup(uint8_t lookup, const std::vector<int8_t>& table,
+                                 std::vector<int8_t> x) {
+    const char* kernel = kernel_of(lookup);
+    std::vector<int8_t> y(x.size());
+    Tensor in = make_tensor(ScalarType::kInt8, {static_cast<int32_t>(x.size())}, x.data());
+    Tensor t = make_tensor(ScalarType::kInt8, {256}, const_cast<int8_t*>(table.data()));
+    Tensor out = make_tensor(ScalarType::kInt8, {static_cast<int32_t>(y.size())}, y.data());
+    Tensor* ins[2] = {&in, &t};
+    Tensor* outs[1] = {&out};
+    KernelArgs args;
+    args.inputs = ins;
+    args.input_count = 2;
+    args.outputs = outs;
+    args.output_count = 1;
+    const runtime::Kernel* k = runtime::find_kernel(kernel, std::strlen(kernel), ScalarType::kInt8);
+    EXPECT_NE(k, nullptr) << kernel;
+    if (k != nullptr) {
+      EXPECT_EQ(k->fn(args), runtime::Error::kOk) << kernel;
+    }
+    return y;
+  }
+
+  // Runs `layer` without and with the post-op `lookup` and compares with the CPU's two
+  // kernels; returns the fused output.
+  void expect_fused(Layer layer, uint8_t lookup, const std::vector<int8_t>& x,
+                    const std::vector<int8_t>& w, const std::vector<int32_t>& bias,
+                    const std::vector<int32_t>& rq) {
+    const std::vector<int8_t> table = random_i8(256);
+    ASSERT_EQ(validate_layer(layer.d), npu::kNpuOk);
+    const uint64_t n = operand_sizes(layer.d).bytes[npu::kAddrOutput];
+    std::vector<int8_t> plain(n), fused(n);
+    NpuOperands ops;
+    ops.input = x.data();
+    ops.weights = w.data();
+    ops.bias = bias.empty() ? nullptr : bias.data();
+    ops.requant = rq.empty() ? nullptr : rq.data();
+    ops.output = plain.data();
+    ASSERT_EQ(execute_layer(layer.d, ops), npu::kNpuOk);
+    layer.d.post_op = lookup;
+    ASSERT_EQ(validate_layer(layer.d), npu::kNpuOk);
+    EXPECT_EQ(operand_sizes(layer.d).bytes[npu::kAddrTable], 256u);
+    ops.output = fused.data();
+    ops.table = table.data();
+    ASSERT_EQ(execute_layer(layer.d, ops), npu::kNpuOk);
+    const std::vector<int8_t> expected = cpu_lookup(lookup, table, plain);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(fused[i], expected[i]) << "byte " << i;
+    EXPECT_NE(fused, plain);
+  }
+};
+
+TEST_F(NpuPostOpTest, ConvThenSigmoid) {
+  Layer l(npu::kOpConv);
+  l.shapes({1, 8, 6, 6}, {12, 8, 3, 3}, {1, 12, 6, 6});
+  l.args({1, 1, 1, 1, 1, 1, 1, 1, 1, 3, -5, -128, 127});
+  expect_fused(l, npu::kOpSigmoid, random_i8(288), random_i8(12 * 72), random_bias(12),
+               random_requant(12, 41, 43));
+}
+
+TEST_F(NpuPostOpTest, FullyConnectedThenTanh) {
+  Layer l(npu::kOpFullyConnected);
+  l.shapes({3, 20, 1, 1}, {7, 20, 1, 1}, {3, 7, 1, 1});
+  l.args({2, -1, -128, 127});
+  expect_fused(l, npu::kOpTanh, random_i8(60), random_i8(140), random_bias(7),
+               random_requant(7, 40, 42));
+}
+
+TEST_F(NpuPostOpTest, AddAndPerChannelMulThenLookups) {
+  Layer add(npu::kOpAdd);
+  add.shapes({1, 5, 6, 7}, {1, 5, 6, 7}, {1, 5, 6, 7});
+  add.args({3, 1 << 19, -2, 3 << 18, 20, 1, -128, 127});
+  expect_fused(add, npu::kOpSiLU, random_i8(210), random_i8(210), {}, {});
+  expect_fused(add, npu::kOpHardSwish, random_i8(210), random_i8(210), {}, {});
+  Layer mul(npu::kOpMul);
+  mul.shapes({1, 6, 5, 7}, {1, 6, 1, 1}, {1, 6, 5, 7});
+  mul.args({-3, -128, 1 << 30, 36, 2, -128, 127});
+  expect_fused(mul, npu::kOpGELU, random_i8(210), random_i8(6), {}, {});
+}
+
+TEST(NpuFunctional, PostOpMustBeALookupAfterARequantisedOutput) {
+  Layer conv(npu::kOpConv);
+  conv.shapes({1, 4, 8, 8}, {8, 4, 3, 3}, {1, 8, 6, 6});
+  conv.args({1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, -128, 127});
+  for (uint32_t lookup : {npu::kOpSigmoid, npu::kOpTanh, npu::kOpHardSigmoid, npu::kOpHardSwish,
+                          npu::kOpSiLU, npu::kOpGELU, npu::kOpPow}) {
+    conv.d.post_op = lookup;
+    EXPECT_EQ(validate_layer(conv.d), npu::kNpuOk) << lookup;
+    EXPECT_STRNE(post_op_class(conv.d), nullptr);
+  }
+  conv.d.post_op = npu::kOpSigmoid;
+  EXPECT_STREQ(post_op_class(conv.d), "sigmoid");
+  for (uint32_t bad : {uint32_t{npu::kOpAdd}, uint32_t{npu::kOpConv}, 99u, 0x108u}) {
+    conv.d.post_op = bad;  // not a lookup layer (0x108: a lookup's opcode above the byte)
+    EXPECT_EQ(validate_layer(conv.d), npu::kNpuBadArgs) << bad;
+  }
+  Layer pool(npu::kOpMaxPool);  // no requantised output stage
+  pool.shapes({1, 6, 10, 10}, {}, {1, 6, 6, 6});
+  pool.args({3, 3, 2, 2, 1, 1, 1, 1, 1});
+  EXPECT_EQ(validate_layer(pool.d), npu::kNpuOk);
+  pool.d.post_op = npu::kOpSigmoid;
+  EXPECT_EQ(validate_layer(pool.d), npu::kNpuBadArgs);
+  Layer lookup(npu::kOpSigmoid);  // nor is a lookup followed by another
+  lookup.shapes({1, 4, 4, 4}, {1, 1, 1, 256}, {1, 4, 4, 4});
+  EXPECT_EQ(validate_layer(lookup.d), npu::kNpuOk);
+  EXPECT_EQ(operand_sizes(lookup.d).bytes[npu::kAddrTable], 0u);
+  lookup.d.post_op = npu::kOpTanh;
+  EXPECT_EQ(validate_layer(lookup.d), npu::kNpuBadArgs);
 }
 
 TEST_F(NpuFunctionalTest, MaxPool3x3Stride2CeilMode) {

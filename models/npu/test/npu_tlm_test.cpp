@@ -163,6 +163,19 @@ class NpuTlmTest : public ::testing::Test {
     std::memcpy(sram->data(), descriptors.data(), descriptors.size() * npu::kDescriptorSize);
   }
 
+  // Stores the descriptors, runs them as one list from a host and expects it to stop with
+  // kNpuNotInPreset at its last layer.
+  void expect_last_layer_not_in_preset() {
+    store_descriptors();
+    uint32_t status = 0;
+    const uint32_t count = static_cast<uint32_t>(descriptors.size());
+    add_host("cpu", [&](Host& h) { status = run_list(h, count); });
+    sc_core::sc_start();
+    EXPECT_EQ((status >> npu::kStatusErrorShift) & 0xFF, npu::kNpuNotInPreset);
+    EXPECT_EQ(status >> npu::kStatusLayerShift, count - 1);
+    EXPECT_EQ(npu->layers().size(), count - 1);
+  }
+
   // The expected output of a layer, from the operands now in DDR.
   std::vector<int8_t> expected(const npu::LayerDescriptor& d) {
     const NpuOperandSizes sizes = operand_sizes(d);
@@ -287,15 +300,23 @@ TEST_F(NpuTlmTest, RefusesOperatorsThePresetDoesNotList) {
   add_conv(8, 8, 8, 8, 3, 1, 8);
   EXPECT_STREQ(operator_class(descriptors[0]), "conv2d");
   EXPECT_STREQ(operator_class(descriptors[1]), "depthwise_conv2d");
-  store_descriptors();
-  uint32_t status = 0;
-  add_host("cpu", [&](Host& h) { status = run_list(h, 2); });
-  sc_core::sc_start();
-  EXPECT_EQ((status >> npu::kStatusErrorShift) & 0xFF, npu::kNpuNotInPreset);
-  EXPECT_EQ(status >> npu::kStatusLayerShift, 1u);
-  EXPECT_EQ(npu->layers().size(), 1u);
+  expect_last_layer_not_in_preset();
   EXPECT_STREQ(npu::npu_error_name(npu::kNpuNotInPreset),
                "operator not in the NPU's operators list");
+}
+
+// A layer's lookup stage is an operator too: a tanh after a convolution needs `tanh` listed.
+TEST_F(NpuTlmTest, RefusesALookupStageThePresetDoesNotList) {
+  npu_config.operators.erase("tanh");
+  build();
+  add_conv(8, 8, 8, 8, 3);
+  add_conv(8, 8, 8, 8, 3);
+  descriptors[0].post_op = npu::kOpSigmoid;
+  descriptors[1].post_op = npu::kOpTanh;
+  for (npu::LayerDescriptor& d : descriptors) d.addr[npu::kAddrTable] = d.addr[npu::kAddrWeights];
+  expect_last_layer_not_in_preset();
+  ASSERT_EQ(npu->layers().size(), 1u);
+  EXPECT_EQ(npu->layers()[0].op_type, "ConvReluSigmoid");  // bounds, then the lookup
 }
 
 // Layers without weights, bias or requantisation (add, pooling) run through the device: their

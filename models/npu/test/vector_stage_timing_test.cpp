@@ -8,6 +8,7 @@
 
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_functional.h"
+#include "models/npu/test/conv_layer.h"
 
 namespace socsim {
 namespace {
@@ -61,6 +62,45 @@ TEST(VectorStageTiming, PerChannelOperandReadsOneValuePerPlane) {
   EXPECT_EQ(big.tiles[0].weight_bytes, uint64_t{big.tile_m});
   EXPECT_EQ(big.read_bytes, 32u * 112 * 112 + 32);
   EXPECT_EQ(big.compute_cycles, 32u * 112 * 112 / 32);
+}
+
+// A lookup stage after a convolution or an add: its table is read once per core with the
+// first tile and `lut_cycles` load it; the lookup is pipelined behind the requantisation.
+TEST(VectorStageTiming, PostOpLookupCostsTheTableAndLutCycles) {
+  NpuConfig c = one_core();
+  c.lut_cycles = 256;
+  for (uint32_t cores : {1u, 3u}) {
+    c.cores = cores;
+    npu::LayerDescriptor conv = conv_layer(32, 28, 28, 96, 3);
+    const LayerPlan plain = plan_layer(c, conv);
+    conv.post_op = npu::kOpSigmoid;
+    ASSERT_EQ(validate_layer(conv), npu::kNpuOk);
+    const LayerPlan fused = plan_layer(c, conv);
+    EXPECT_EQ(fused.op_type, "Conv");  // the device's record appends the stage (Sigmoid)
+    EXPECT_EQ(fused.cores_used, plain.cores_used);
+    EXPECT_EQ(fused.compute_cycles, plain.compute_cycles + 256);
+    EXPECT_EQ(fused.read_bytes, plain.read_bytes + 256 * plain.cores_used);
+    EXPECT_EQ(fused.write_bytes, plain.write_bytes);
+    EXPECT_EQ(fused.tiles.size(), plain.tiles.size());
+    EXPECT_EQ(fused.tiles[0].compute_cycles, plain.tiles[0].compute_cycles + 256);
+    for (size_t i = 1; i < fused.tiles.size(); ++i) {
+      EXPECT_EQ(fused.tiles[i].compute_cycles, plain.tiles[i].compute_cycles);
+      EXPECT_EQ(fused.tiles[i].weight_bytes, plain.tiles[i].weight_bytes);
+    }
+  }
+  // The same as a stand-alone lookup layer's table load, without its pass over the data.
+  c.cores = 1;
+  npu::LayerDescriptor add = mul({1, 24, 10, 10}, {1, 24, 10, 10});
+  add.op = npu::kOpAdd;
+  const int32_t args[8] = {0, 1 << 20, 0, 1 << 20, 21, 0, -128, 127};
+  std::memcpy(add.args, args, sizeof args);
+  add.arg_count = 8;
+  add.post_op = npu::kOpHardSwish;
+  ASSERT_EQ(validate_layer(add), npu::kNpuOk);
+  const LayerPlan p = plan_layer(c, add);
+  EXPECT_EQ(p.op_type, "Add");
+  EXPECT_EQ(p.compute_cycles, 100u + 256);
+  EXPECT_EQ(p.read_bytes, 2u * 2400 + 256);
 }
 
 }  // namespace

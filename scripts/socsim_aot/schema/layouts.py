@@ -159,7 +159,7 @@ NPU_NO_TENSOR = 0xFFFFFFFF
 NPU_MAX_ARGS = 16
 NPU_NAME_SIZE = 32
 # Address slots of a descriptor, in order.
-NPU_SLOTS = ("input", "weights", "bias", "requant", "output")
+NPU_SLOTS = ("input", "weights", "bias", "requant", "output", "table")
 
 NPU_BLOB_HEADER = Record("npu_blob_header", "npu delegate blob header", _fields(
     ("magic", "char", 4, "`N` `P` `U` `1`"), ("version", "u32"), ("layer_count", "u32"),
@@ -170,9 +170,8 @@ NPU_DESCRIPTOR = Record("layer_descriptor", "NPU layer descriptor", _fields(
     ("dtype", "u8", 1, "the input's dtype code (int8; uint8 for a model's integer input)"),
     ("arg_count", "u8", 1, "entries of args used"),
     ("flags", "u8", 1, "0"),
-    ("reserved0", "u32"),
+    ("post_op", "u32", 1, "0, or the opcode of a lookup layer applied to the output"),
     ("addr", "u32", len(NPU_SLOTS), "addresses: " + ", ".join(NPU_SLOTS)),
-    ("reserved1", "u32"),
     ("in_shape", "u32", 4, "input shape, NCHW"),
     ("in1_shape", "u32", 4, "weight shape OIHW, or the second input's shape"),
     ("out_shape", "u32", 4, "output shape"),
