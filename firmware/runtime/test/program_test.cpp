@@ -197,9 +197,20 @@ TEST_F(CorruptRecordTest, Tensors) {
   b = good_;  // per-channel count must match the axis
   set_u32(b, tensor(3) + abi::tensor_record::kChannels, 3);
   EXPECT_EQ(load_error(b), Error::kProgramBadTensor);
-  b = good_;  // NaN scale
-  set_u32(b, get_u32(good_, tensor(3) + abi::tensor_record::kScalesOffset), 0x7FC00000u);
-  EXPECT_EQ(load_error(b), Error::kProgramBadTensor);
+  // Per-channel scales: NaN, the infinities, zeros, negative values and 3.0e38 or more are
+  // refused; the smallest denormal and the largest float below 3.0e38 are accepted.
+  const size_t scale = get_u32(good_, tensor(3) + abi::tensor_record::kScalesOffset);
+  for (uint32_t bits : {0x7FC00000u, 0x7F800000u, 0xFF800000u, 0x00000000u, 0x80000000u,
+                        0x80000001u, 0xBF800000u, 0x7F61B1E6u, 0x7F61B1E7u, 0xFFFFFFFFu}) {
+    b = good_;
+    set_u32(b, scale, bits);
+    EXPECT_EQ(load_error(b), Error::kProgramBadTensor) << std::hex << bits;
+  }
+  for (uint32_t bits : {0x00000001u, 0x7F61B1E5u, 0x3F800000u}) {
+    b = good_;
+    set_u32(b, scale, bits);
+    EXPECT_EQ(load_error(b), Error::kOk) << std::hex << bits;
+  }
   b = good_;  // inputs must be planned, never the file's bytes
   b[tensor(0) + abi::tensor_record::kStorage] = abi::kStorageConstant;
   set_u32(b, tensor(0) + abi::tensor_record::kBuffer, abi::kNoBuffer);
