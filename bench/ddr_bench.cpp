@@ -1,16 +1,18 @@
 // DDR model benchmark and validation bench (prints figures; not a test).
 //
-// 1. Host speed of the timing core: simulated requests per host CPU second (median of five
-//    runs) for streaming and random traffic, replayed through the queues (submit) and as
-//    blocking requests (access, what the TLM target does).
+// 1. Host speed of the timing core: simulated requests per host CPU second (median of
+//    --speed-runs runs, default 3, of --speed-requests requests, default 200,000; 4 KiB
+//    requests: a sixteenth as many) for streaming and random traffic, replayed through the
+//    queues (submit) and as blocking requests (access, what the TLM target does). The
+//    defaults take about a minute on a quiet host; raise them for steadier figures.
 // 2. Validation: generated traces (sequential, random, random 2R:1W, three streams sharing
 //    their banks, strided row conflicts), saturating and at 30 % and 10 % of the peak, on
 //    every preset with FCFS and FR-FCFS: bandwidth, mean and p99 latency, row-hit rate.
 //    DDR4-3200 rows show the Ramulator 2.1 figures for the same traces next to them
 //    (docs/ddr.md says how they were obtained).
 //
-// Usage: ddr_bench [--presets DIR] [--requests N] [--speed-only | --validation-only]
-//                  [--write-traces DIR]
+// Usage: ddr_bench [--presets DIR] [--requests N] [--speed-requests N] [--speed-runs N]
+//                  [--speed-only | --validation-only] [--write-traces DIR]
 //   --write-traces writes every generated trace in socsim's text format (ddr_trace.h), so
 //   the same traces can be converted (socsim ddr-trace --write-format) and run elsewhere.
 #include <algorithm>
@@ -117,10 +119,9 @@ double cpu_seconds() {
 }
 
 double requests_per_second(const DdrConfig& config, const Trace& trace,
-                           void (*replay)(DdrTiming&, const Trace&)) {
-  constexpr int kRuns = 5;
+                           void (*replay)(DdrTiming&, const Trace&), int runs) {
   std::vector<double> rates;
-  for (int i = 0; i < kRuns; ++i) {
+  for (int i = 0; i < runs; ++i) {
     DdrTiming ddr(config);
     const double start = cpu_seconds();
     replay(ddr, trace);
@@ -178,6 +179,8 @@ int main(int argc, char** argv) {
   std::string dir = std::string(SOCSIM_SOURCE_DIR) + "/configs/ddr";
   std::string trace_dir;
   size_t requests = 100'000;
+  size_t speed_requests = 200'000;
+  int speed_runs = 3;
   bool speed = true, validation = true;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -185,6 +188,10 @@ int main(int argc, char** argv) {
       dir = argv[++i];
     } else if (arg == "--requests" && i + 1 < argc) {
       requests = std::stoul(argv[++i]);
+    } else if (arg == "--speed-requests" && i + 1 < argc) {
+      speed_requests = std::stoul(argv[++i]);
+    } else if (arg == "--speed-runs" && i + 1 < argc) {
+      speed_runs = std::stoi(argv[++i]);
     } else if (arg == "--write-traces" && i + 1 < argc) {
       trace_dir = argv[++i];
     } else if (arg == "--speed-only") {
@@ -193,10 +200,15 @@ int main(int argc, char** argv) {
       speed = false;
     } else {
       std::fprintf(stderr,
-                   "usage: ddr_bench [--presets DIR] [--requests N] [--speed-only | "
-                   "--validation-only] [--write-traces DIR]\n");
+                   "usage: ddr_bench [--presets DIR] [--requests N] [--speed-requests N] "
+                   "[--speed-runs N] [--speed-only | --validation-only] [--write-traces DIR]\n");
       return 2;
     }
+  }
+  if (requests == 0 || speed_requests < 16 || speed_runs < 1) {
+    std::fprintf(stderr,
+                 "ddr_bench: --requests must be > 0, --speed-requests >= 16, --speed-runs >= 1\n");
+    return 2;
   }
   std::vector<DdrConfig> presets;
   try {
@@ -210,19 +222,22 @@ int main(int argc, char** argv) {
   }
 
   if (speed) {
-    std::printf("Model throughput (simulated requests per host CPU second, median of 5 runs)\n");
+    std::printf(
+        "Model throughput (simulated requests per host CPU second, median of %d runs of %zu "
+        "requests; 4 KiB: %zu)\n",
+        speed_runs, speed_requests, speed_requests / 16);
     std::printf("%-22s %14s %14s %14s %14s %14s\n", "preset", "stream 64 B", "random 64 B",
                 "stream 4 KiB", "stream, TLM", "random, TLM");
     for (const DdrConfig& c : presets) {
-      const Trace stream = sequential(1'000'000, kLine, false);
-      const Trace random = random_lines(1'000'000, c.capacity_bytes(), 0, 1);
-      const Trace large = sequential(65'536, 4096, false);
+      const Trace stream = sequential(speed_requests, kLine, false);
+      const Trace random = random_lines(speed_requests, c.capacity_bytes(), 0, 1);
+      const Trace large = sequential(speed_requests / 16, 4096, false);
       std::printf("%-22s %13.2fM %13.2fM %13.2fM %13.2fM %13.2fM\n", c.name.c_str(),
-                  requests_per_second(c, stream, replay_queued) / 1e6,
-                  requests_per_second(c, random, replay_queued) / 1e6,
-                  requests_per_second(c, large, replay_queued) / 1e6,
-                  requests_per_second(c, stream, replay_blocking) / 1e6,
-                  requests_per_second(c, random, replay_blocking) / 1e6);
+                  requests_per_second(c, stream, replay_queued, speed_runs) / 1e6,
+                  requests_per_second(c, random, replay_queued, speed_runs) / 1e6,
+                  requests_per_second(c, large, replay_queued, speed_runs) / 1e6,
+                  requests_per_second(c, stream, replay_blocking, speed_runs) / 1e6,
+                  requests_per_second(c, random, replay_blocking, speed_runs) / 1e6);
     }
   }
   if (!validation) return 0;

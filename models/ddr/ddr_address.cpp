@@ -8,7 +8,12 @@ DdrAddressDecoder::DdrAddressDecoder(const DdrAddressMapping& mapping)
       bank_group_(compile(mapping.bank_group)),
       bank_(compile(mapping.bank)),
       row_(compile(mapping.row)),
-      column_(compile(mapping.column)) {}
+      column_(compile(mapping.column)) {
+  for (const auto* bits :
+       {&mapping.channel, &mapping.rank, &mapping.bank_group, &mapping.bank, &mapping.row}) {
+    for (uint32_t bit : *bits) row_bank_bits_ |= bit < 64 ? uint64_t{1} << bit : 0;
+  }
+}
 
 // The i-th listed bit is bit i of the field (the first entry is the least significant).
 DdrAddressDecoder::Field DdrAddressDecoder::compile(const std::vector<uint32_t>& bits) {

@@ -36,6 +36,9 @@ class DdrAddressDecoder {
     loc.column = extract(column_, addr);
     return loc;
   }
+  /// Whether two addresses lie in the same row of the same bank (they may differ in column
+  /// and byte bits only).
+  bool same_row(uint64_t a, uint64_t b) const { return ((a ^ b) & row_bank_bits_) == 0; }
   /// The burst-aligned address of a location (the inverse of decode()).
   uint64_t encode(const DdrLocation& loc) const {
     return deposit(channel_, loc.channel) | deposit(rank_, loc.rank) |
@@ -69,6 +72,7 @@ class DdrAddressDecoder {
   }
 
   Field channel_, rank_, bank_group_, bank_, row_, column_;
+  uint64_t row_bank_bits_ = 0;  // the address bits of channel, rank, bank group, bank and row
 };
 
 }  // namespace socsim

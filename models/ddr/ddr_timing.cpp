@@ -36,8 +36,7 @@ uint64_t DdrTiming::ps_to_cycle_ceil(uint64_t ps) const {
 
 // ---- requests ------------------------------------------------------------------------------
 
-int32_t DdrTiming::start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes,
-                         int initiator, bool blocking, bool serve_now) {
+int32_t DdrTiming::new_request() {
   int32_t id = free_request_;
   if (id < 0) {
     id = static_cast<int32_t>(requests_.size());
@@ -45,6 +44,12 @@ int32_t DdrTiming::start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint
   } else {
     free_request_ = requests_[id].next_free;
   }
+  return id;
+}
+
+int32_t DdrTiming::start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes,
+                         int initiator, bool blocking, bool serve_now) {
+  const int32_t id = new_request();
   {
     Request& r = requests_[id];
     r = Request{};
@@ -104,6 +109,55 @@ int32_t DdrTiming::start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint
   return id;
 }
 
+DdrTiming::Alone DdrTiming::read_alone(uint64_t arrival_ps, uint64_t addr, uint32_t bytes,
+                                       int initiator, DdrResult& result) {
+  const uint64_t end = addr + std::max<uint32_t>(bytes, 1);
+  const uint64_t first = addr & ~uint64_t{burst_bytes_ - 1};
+  const uint64_t second = first + burst_bytes_;
+  if (end > second + burst_bytes_) return Alone::kNotTried;
+  const bool two = end > second;
+  if (two && !decoder_.same_row(first, second)) return Alone::kNotTried;
+  const DdrLocation a = decoder_.decode(first);
+  DdrChannelController& ch = *channels_[a.channel];
+  const uint64_t at = ps_to_cycle_ceil(arrival_ps);
+  ch.run_until(at);
+  if (!ch.has_room(false)) return Alone::kNotTried;
+  DdrBurstRequest burst;
+  burst.bank = ch.device().bank_index(a.rank, a.bank_group, a.bank);
+  burst.row = a.row;
+  burst.line = first;
+  burst.bytes = static_cast<uint32_t>(std::min(end, second) - addr);
+  DdrBurstDone done;
+  if (!ch.serve_alone(burst, at, two ? 1 : 0, done)) return Alone::kDeclined;
+  Request r;
+  r.bytes = bytes;
+  r.initiator = initiator;
+  r.blocking = true;
+  r.bursts = two ? 2 : 1;
+  r.accept_cycle = at;
+  r.last_accept = at;
+  account(r, done);
+  if (two) {
+    burst.line = second;
+    burst.bytes = static_cast<uint32_t>(end - second);
+    // The first burst has left the queue, so there is room for the second.
+    if (!ch.serve_alone(burst, at, 0, done)) {
+      const int32_t id = new_request();
+      requests_[id] = r;
+      requests_[id].remaining = 1;
+      requests_[id].pending[a.channel] = 1;
+      burst.request = static_cast<uint32_t>(id);
+      ch.enqueue(burst, at);
+      result = complete_blocking(id, arrival_ps, false);
+      return Alone::kServed;
+    }
+    account(r, done);
+  }
+  record(r);
+  result = result_of(r, arrival_ps, cycle_to_ps(r.done_cycle));
+  return Alone::kServed;
+}
+
 void DdrTiming::release(int32_t id) {
   requests_[id].next_free = free_request_;
   free_request_ = id;
@@ -122,8 +176,7 @@ void DdrTiming::record(const Request& r) {
   c.refresh_stalls += r.refresh_stall ? 1 : 0;
 }
 
-void DdrTiming::burst_done(const DdrBurstDone& done) {
-  Request& r = requests_[done.request];
+void DdrTiming::account(Request& r, const DdrBurstDone& done) {
   r.done_cycle = std::max(r.done_cycle, done.done_cycle);
   if (done.refresh_stall) r.refresh_stall = true;
   const size_t banks_per_channel = config_.geometry.banks_per_channel();
@@ -152,6 +205,11 @@ void DdrTiming::burst_done(const DdrBurstDone& done) {
       }
     }
   }
+}
+
+void DdrTiming::burst_done(const DdrBurstDone& done) {
+  Request& r = requests_[done.request];
+  account(r, done);
   --r.pending[done.channel];
   if (--r.remaining > 0) return;
   record(r);
@@ -165,8 +223,20 @@ DdrResult DdrTiming::access(uint64_t arrival_ps, bool is_write, uint64_t addr, u
   if (config_.model == DdrModelKind::kIdeal) {
     return access_ideal(arrival_ps, is_write, bytes, initiator);
   }
-  const int32_t id = start(arrival_ps, is_write, addr, bytes, initiator, /*blocking=*/true,
-                           /*serve_now=*/!is_write);
+  bool serve_now = !is_write;
+  if (serve_now) {
+    DdrResult result;
+    const Alone alone = read_alone(arrival_ps, addr, bytes, initiator, result);
+    if (alone == Alone::kServed) return result;
+    // Declined, start() would try the same first burst again and queue the rest.
+    serve_now = alone == Alone::kNotTried;
+  }
+  const int32_t id =
+      start(arrival_ps, is_write, addr, bytes, initiator, /*blocking=*/true, serve_now);
+  return complete_blocking(id, arrival_ps, is_write);
+}
+
+DdrResult DdrTiming::complete_blocking(int32_t id, uint64_t arrival_ps, bool is_write) {
   if (!is_write) {
     for (uint32_t ch = 0; ch < channels_.size(); ++ch) {
       while (requests_[id].pending[ch] > 0) channels_[ch]->step();
@@ -174,20 +244,29 @@ DdrResult DdrTiming::access(uint64_t arrival_ps, bool is_write, uint64_t addr, u
   }
   const Request& r = requests_[id];
   DdrResult result;
-  result.bursts = r.bursts;
-  if (!is_write) {
-    result.row_hits = r.hits;
-    result.row_misses = r.misses;
-    result.row_conflicts = r.conflicts;
-    result.forwarded = r.forwarded;
-    result.refresh_stall = r.refresh_stall;
+  if (is_write) {
+    result.bursts = r.bursts;
+    result.done_ps = std::max(arrival_ps, cycle_to_ps(r.last_accept));
+  } else {
+    result = result_of(r, arrival_ps, cycle_to_ps(r.done_cycle));
   }
-  result.done_ps = std::max(arrival_ps, cycle_to_ps(is_write ? r.last_accept : r.done_cycle));
   if (r.remaining == 0) {
     release(id);
   } else {
     requests_[id].blocking = false;  // a posted write: freed when its bursts are written
   }
+  return result;
+}
+
+DdrResult DdrTiming::result_of(const Request& r, uint64_t arrival_ps, uint64_t done_cycle_ps) {
+  DdrResult result;
+  result.bursts = r.bursts;
+  result.row_hits = r.hits;
+  result.row_misses = r.misses;
+  result.row_conflicts = r.conflicts;
+  result.forwarded = r.forwarded;
+  result.refresh_stall = r.refresh_stall;
+  result.done_ps = std::max(arrival_ps, done_cycle_ps);
   return result;
 }
 

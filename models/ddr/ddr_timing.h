@@ -105,8 +105,22 @@ class DdrTiming : private DdrBurstSink {
   /// burst alone in its channel may be served at once (DdrChannelController::serve_alone).
   int32_t start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes, int initiator,
                 bool blocking, bool serve_now);
+  enum class Alone { kServed, kDeclined, kNotTried };
+  /// A blocking read of one burst, or of two in one row of one bank, whose bursts are
+  /// served at once by their channel (DdrChannelController::serve_alone) with the same
+  /// bookkeeping as start() + burst_done() but without a request-table entry (the common
+  /// streaming case). kDeclined: the channel declined the first burst, nothing changed but
+  /// the channel's time (start() would queue every burst); kNotTried: nothing was tried.
+  Alone read_alone(uint64_t arrival_ps, uint64_t addr, uint32_t bytes, int initiator,
+                   DdrResult& result);
+  int32_t new_request();
+  /// Waits for a blocking request's reads and answers it.
+  DdrResult complete_blocking(int32_t id, uint64_t arrival_ps, bool is_write);
+  static DdrResult result_of(const Request& r, uint64_t arrival_ps, uint64_t done_cycle_ps);
   void release(int32_t id);
   void record(const Request& r);
+  /// The burst's part of a request's books: completion, outcome, bank statistics.
+  void account(Request& r, const DdrBurstDone& done);
   void burst_done(const DdrBurstDone& done) override;
   DdrResult access_ideal(uint64_t arrival_ps, bool is_write, uint32_t bytes, int initiator);
 

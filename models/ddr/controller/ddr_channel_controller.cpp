@@ -129,6 +129,14 @@ void DdrChannelController::enqueue(const DdrBurstRequest& burst, uint64_t cycle)
 
 bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cycle,
                                        uint32_t followers) {
+  DdrBurstDone done;
+  if (!serve_alone(burst, cycle, followers, done)) return false;
+  sink_.burst_done(done);
+  return true;
+}
+
+bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cycle,
+                                       uint32_t followers, DdrBurstDone& done) {
   // The closed form of enqueue() + step() for one row-hit read in an idle channel: its only
   // candidate is the column command at the bank's and bank group's bound, and choose() takes
   // it unless a refresh is under way, falls due by then, or is owed by an idle rank.
@@ -165,7 +173,6 @@ bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cy
   queued_[kRead] -= 1 + followers;  // the followers are queued by the caller's next call
   last_event_ = std::max(last_event_, done_cycle);
   now_ = issue_cycle + 1;
-  DdrBurstDone done;
   done.request = burst.request;
   done.channel = channel_;
   done.bank = bank;
@@ -175,7 +182,6 @@ bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cy
   done.outcome = DdrOutcome::kHit;
   done.is_write = false;
   done.refresh_stall = refresh_stall;
-  sink_.burst_done(done);
   return true;
 }
 
@@ -547,6 +553,9 @@ DdrChannelController::Choice DdrChannelController::choose(uint64_t limit) {
 }
 
 bool DdrChannelController::auto_precharge(const Entry& e) const {
+  // The row opened for another request stays open until that request has been served.
+  const int32_t activated = banks_[e.bank].activated;
+  if (activated != kNone && &entries_[activated] != &e) return false;
   switch (config_.controller.page_policy) {
     case DdrPagePolicy::kOpen:
       return false;

@@ -97,6 +97,10 @@ class DdrChannelController {
   /// (the rest of its request), counted as queued behind it; the caller then hands each to
   /// serve_alone() or, if it declines, enqueue() with the same cycle.
   bool serve_alone(const DdrBurstRequest& burst, uint64_t cycle, uint32_t followers = 0);
+  /// The same, but a served burst's completion goes to `done` instead of the sink (the
+  /// owner accounts for it itself, without a round trip through its request table).
+  bool serve_alone(const DdrBurstRequest& burst, uint64_t cycle, uint32_t followers,
+                   DdrBurstDone& done);
   /// Issues every command (and refresh) that falls before `cycle`; now() is then >= cycle.
   void run_until(uint64_t cycle);
   /// Issues the next command, waiting for it as long as needed. False if nothing is queued.

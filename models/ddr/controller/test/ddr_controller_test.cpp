@@ -3,6 +3,7 @@
 // refresh postponing. Exact cycles where the device timing makes them exact.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 #include "models/ddr/controller/fcfs_scheduler.h"
@@ -302,6 +303,73 @@ bool same(const DdrBurstDone& a, const DdrBurstDone& b) {
          a.refresh_stall == b.refresh_stall;
 }
 
+// Two controllers that served the same bursts, one of them partly alone: the same
+// completions, refresh and queue counters and energy books.
+void expect_same_books(DdrChannelController& fast, DdrChannelController& queued, uint64_t at,
+                       const RecordingSink& fast_sink, const RecordingSink& queued_sink,
+                       const DdrControllerStats& stats_fast,
+                       const DdrControllerStats& stats_queued) {
+  fast.settle(at);
+  queued.settle(at);
+  ASSERT_EQ(fast_sink.done.size(), queued_sink.done.size());
+  for (size_t i = 0; i < fast_sink.done.size(); ++i) {
+    EXPECT_TRUE(same(fast_sink.done[i], queued_sink.done[i])) << "burst " << i;
+  }
+  EXPECT_EQ(stats_fast.refreshes, stats_queued.refreshes);
+  EXPECT_EQ(stats_fast.bank_refreshes, stats_queued.bank_refreshes);
+  EXPECT_EQ(stats_fast.postponed_refreshes, stats_queued.postponed_refreshes);
+  EXPECT_EQ(stats_fast.read_queue_occupancy, stats_queued.read_queue_occupancy);
+  EXPECT_EQ(stats_fast.observed_cycles, stats_queued.observed_cycles);
+  EXPECT_EQ(stats_fast.max_read_queue, stats_queued.max_read_queue);
+  EXPECT_EQ(fast.last_event(), queued.last_event());
+  const DdrRankActivity& a = fast.device().activity(0);
+  const DdrRankActivity& b = queued.device().activity(0);
+  EXPECT_EQ(a.reads, b.reads);
+  EXPECT_EQ(a.activates, b.activates);
+  EXPECT_EQ(a.precharges, b.precharges);
+  EXPECT_EQ(a.refreshes, b.refreshes);
+  EXPECT_EQ(a.bank_refreshes, b.bank_refreshes);
+  EXPECT_EQ(a.active_cycles, b.active_cycles);
+}
+
+// Under the closed policy a row hit of another request must not auto-precharge the row an
+// activated request is waiting for (it would have to activate it again, and its queue entry
+// would be counted twice: a full queue that never drains).
+TEST(DdrController, ClosedPolicyKeepsTheRowOfAnActivatedRequest) {
+  for (DdrSchedulerKind kind : {DdrSchedulerKind::kFcfs, DdrSchedulerKind::kFrFcfs}) {
+    DdrConfig config = ddr4_3200();
+    config.controller.page_policy = DdrPagePolicy::kClosed;
+    config.controller.scheduler = kind;
+    DdrControllerStats stats;
+    RecordingSink sink;
+    DdrChannelController ch(config, 0, sink, stats);
+    std::mt19937_64 rng(7);
+    uint64_t at = 0;
+    uint32_t queued = 0;
+    for (uint32_t i = 0; i < 20000; ++i) {
+      const uint64_t r = rng();
+      DdrBurstRequest b;
+      b.request = i;
+      b.is_write = r % 3 == 0;
+      b.bank = (r >> 8) % 2;
+      b.row = (r >> 16) % 2;
+      b.line = ((r >> 24) % 64) * 64;
+      b.bytes = 64;
+      at += (r >> 40) % 8;
+      ch.run_until(at);
+      while (!ch.has_room(b.is_write)) ASSERT_TRUE(ch.step()) << "request " << i;
+      ch.enqueue(b, std::max(at, ch.now()));
+      ++queued;
+    }
+    while (ch.step()) {
+    }
+    EXPECT_EQ(sink.done.size(), queued);  // every burst served (or forwarded, coalesced)
+    EXPECT_TRUE(ch.idle());
+    EXPECT_TRUE(ch.has_room(false));
+    EXPECT_TRUE(ch.has_room(true));
+  }
+}
+
 // serve_alone() is the closed form of enqueue() + step() for a row hit in an idle channel:
 // the same reads, with gaps across refresh deadlines, give the same completions, counters and
 // energy books whichever way they go; and it declines what it cannot serve that way.
@@ -339,31 +407,75 @@ TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
         }
         ASSERT_EQ(fast.now(), queued.now()) << "read " << i;
       }
-      fast.settle(at);
-      queued.settle(at);
-      ASSERT_EQ(fast_sink.done.size(), queued_sink.done.size());
-      for (size_t i = 0; i < fast_sink.done.size(); ++i) {
-        EXPECT_TRUE(same(fast_sink.done[i], queued_sink.done[i])) << "burst " << i;
-      }
+      expect_same_books(fast, queued, at, fast_sink, queued_sink, stats_fast, stats_queued);
       if (page == DdrPagePolicy::kOpen) {
         EXPECT_GT(served_alone, 3000u);
         EXPECT_LT(served_alone, 4000u);  // misses, conflicts and refresh deadlines decline
       } else {
         EXPECT_EQ(served_alone, 0u);  // alone in its queue, every read closes its row
       }
-      EXPECT_EQ(stats_fast.refreshes, stats_queued.refreshes);
-      EXPECT_EQ(stats_fast.postponed_refreshes, stats_queued.postponed_refreshes);
-      EXPECT_EQ(stats_fast.read_queue_occupancy, stats_queued.read_queue_occupancy);
-      EXPECT_EQ(stats_fast.observed_cycles, stats_queued.observed_cycles);
-      EXPECT_EQ(stats_fast.max_read_queue, stats_queued.max_read_queue);
-      EXPECT_EQ(fast.last_event(), queued.last_event());
-      const DdrRankActivity& a = fast.device().activity(0);
-      const DdrRankActivity& b = queued.device().activity(0);
-      EXPECT_EQ(a.reads, b.reads);
-      EXPECT_EQ(a.activates, b.activates);
-      EXPECT_EQ(a.precharges, b.precharges);
-      EXPECT_EQ(a.refreshes, b.refreshes);
-      EXPECT_EQ(a.active_cycles, b.active_cycles);
+    }
+  }
+}
+
+// A 64-byte LPDDR4X read is two 32-byte bursts in one row: the first is served alone with
+// the second counted as queued behind it, then the second (or, if either declines, the queue
+// takes over). The same reads through the queue give the same completions and books, with
+// both refresh modes, postponing and the page policies that keep the row open.
+TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
+  for (DdrRefreshMode refresh : {DdrRefreshMode::kAllBank, DdrRefreshMode::kPerBank}) {
+    for (DdrPagePolicy page : {DdrPagePolicy::kOpen, DdrPagePolicy::kClosedAdaptive}) {
+      for (uint32_t postpone : {0u, 4u}) {
+        DdrConfig config = test::lpddr4x_4266();
+        config.controller.refresh = refresh;
+        config.controller.page_policy = page;
+        config.controller.refresh_postpone = postpone;
+        DdrControllerStats stats_fast, stats_queued;
+        RecordingSink fast_sink, queued_sink;
+        DdrChannelController fast(config, 0, fast_sink, stats_fast);
+        DdrChannelController queued(config, 0, queued_sink, stats_queued);
+        uint64_t at = 0;
+        size_t both_alone = 0, first_alone = 0;
+        for (uint32_t i = 0; i < 3000; ++i) {
+          DdrBurstRequest b[2];
+          for (uint32_t k = 0; k < 2; ++k) {
+            b[k].request = i;
+            b[k].bank = (i / 32) % 8;  // 32 reads of a row, then the next bank
+            b[k].row = (i / 256) % 3;  // rows revisited: hits, misses and conflicts
+            b[k].line = uint64_t{i} * 64 + 32 * k;
+            b[k].bytes = 32;
+          }
+          at += i % 89 == 0 ? 9'000 : 2;  // now and then idle across refresh deadlines
+          fast.run_until(at);
+          queued.run_until(at);
+          if (fast.serve_alone(b[0], at, 1)) {
+            ++first_alone;
+            if (fast.serve_alone(b[1], at)) {
+              ++both_alone;
+            } else {
+              fast.enqueue(b[1], at);
+            }
+          } else {
+            fast.enqueue(b[0], at);
+            fast.enqueue(b[1], at);
+          }
+          while (fast.step()) {
+          }
+          queued.enqueue(b[0], at);
+          queued.enqueue(b[1], at);
+          while (queued.step()) {
+          }
+          ASSERT_EQ(fast.now(), queued.now()) << "read " << i;
+        }
+        expect_same_books(fast, queued, at, fast_sink, queued_sink, stats_fast, stats_queued);
+        if (page == DdrPagePolicy::kOpen) {
+          EXPECT_GT(both_alone, 2000u);
+          EXPECT_LT(both_alone, 3000u);  // misses, conflicts and refresh deadlines decline
+        } else {
+          // The second burst, alone in its queue, closes the row: the next read misses.
+          EXPECT_EQ(first_alone, 0u);
+        }
+      }
     }
   }
 }
