@@ -65,6 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ops.bias = reinterpret_cast<const int32_t*>(buffers[socsim::npu::kAddrBias].get());
   ops.requant = reinterpret_cast<const int32_t*>(buffers[socsim::npu::kAddrRequant].get());
   ops.output = reinterpret_cast<int8_t*>(buffers[socsim::npu::kAddrOutput].get());
+  ops.table = reinterpret_cast<const int8_t*>(buffers[socsim::npu::kAddrTable].get());
   (void)socsim::execute_layer(d, ops);
   return 0;
 }
