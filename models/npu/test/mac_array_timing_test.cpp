@@ -304,6 +304,55 @@ TEST(Rk3588Calibration, DdrCyclesOfTheComputeBoundRowWithinTenPercent) {
   }
 }
 
+// Longer public RK3588 logs, one rate each: RKNN's DDR Cycles are the layer's input + weights
+// + output bytes over one rate per log (docs/npu.md, "Calibration"); these two logs are at
+// 23.6 B per cycle, the rate dma.bytes_per_cycle (24) was calibrated to on row 1 above.
+// Sources: GitHub airockchip/rknn-toolkit2 issue 163 (yolov8s 640, the build-time "Network
+// Layer Information Table") and JeffyCN/meta-rockchip issue 100 (yolov5s 640, relu).
+// `rereads`: socsim's buffer rules (weights double-buffered, halo rows read again per row
+// tile) make the tiler move more than the minimal bytes, which RKNN's column never counts;
+// on those rows socsim's DDR cycles must exceed silicon's by more than the tolerance (a
+// known gap, docs/npu.md), on all others be within 10 %. NPU cycles are not checked here: the
+// two 1x1 64->64 rows show the Cout/8-cycles-per-pixel floor of 1x1 layers that socsim does
+// not model (docs/npu.md); the other rows match the fold formula within 0.2 %.
+struct LogRow {
+  const char* what;
+  uint32_t cin, h, w, cout, k, stride;
+  uint64_t ddr, npu;
+  bool rereads;
+};
+const LogRow kLogRows[] = {
+    {"rknn-toolkit2#163 (1,256,40,40) 3x3 256->64", 256, 40, 40, 64, 3, 1, 27901, 230400, false},
+    {"rknn-toolkit2#163 (1,128,80,80) 3x3 s2 128->256", 128, 80, 80, 256, 3, 2, 64504, 460800,
+     true},
+    {"rknn-toolkit2#163 (1,256,40,40) 1x1 256->256", 256, 40, 40, 256, 1, 1, 37490, 102400, false},
+    {"rknn-toolkit2#163 (1,128,40,40) 3x3 128->128", 128, 40, 40, 128, 3, 1, 23594, 230400, false},
+    {"rknn-toolkit2#163 (1,64,40,40) 3x3 64->64", 64, 40, 40, 64, 3, 1, 10239, 57600, false},
+    {"rknn-toolkit2#163 (1,64,40,40) 1x1 64->64", 64, 40, 40, 64, 1, 1, 8853, 12800, false},
+    {"rknn-toolkit2#163 (1,256,80,80) 1x1 256->128", 256, 80, 80, 128, 1, 1, 105327, 204800,
+     false},
+    {"rknn-toolkit2#163 (1,768,40,40) 1x1 768->256", 768, 40, 40, 256, 1, 1, 77664, 307200, false},
+    {"rknn-toolkit2#163 (1,384,40,40) 1x1 384->256", 384, 40, 40, 256, 1, 1, 47534, 153600, false},
+    {"meta-rockchip#100 (1,128,80,80) 1x1 128->64", 128, 80, 80, 64, 1, 1, 52317, 51200, false},
+    {"meta-rockchip#100 (1,64,80,80) 1x1 64->64", 64, 80, 80, 64, 1, 1, 34828, 51200, false},
+};
+
+TEST(Rk3588Calibration, DdrCyclesOfLongerPublicLogs) {
+  NpuConfig c = load_npu_preset(kConfigs + "/npu/rk3588-like.yaml");
+  c.cores = 1;
+  for (const LogRow& row : kLogRows) {
+    const LayerPlan p = plan_layer(c, conv(row.cin, row.h, row.w, row.cout, row.k, row.stride));
+    const ScheduleTimes t = schedule_layer(c, p, 0, ideal_dma(c));
+    const uint64_t ddr = t.dma_cycles + npu::kDescriptorSize / c.dma.bytes_per_cycle;
+    const double ratio = double(ddr) / row.ddr;
+    RecordProperty(row.what, std::to_string(ddr));
+    if (row.rereads)
+      EXPECT_GT(ratio, 1.10) << row.what << ": " << ddr;
+    else
+      EXPECT_NEAR(ratio, 1.0, 0.10) << row.what << ": " << ddr;
+  }
+}
+
 }  // namespace
 }  // namespace socsim
 
@@ -351,7 +400,7 @@ TEST_P(ScaleSimCompatible, EveryLayerAndDataflowExact) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, ScaleSimCompatible,
-                         ::testing::Values("mobilenet_v2", "resnet18"));
+                         ::testing::Values("mobilenet_v2", "resnet18", "alexnet"));
 
 }  // namespace
 }  // namespace socsim
