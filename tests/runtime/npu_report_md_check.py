@@ -10,7 +10,6 @@ script on a missing program exits with status 2.
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 
