@@ -159,6 +159,16 @@ uint64_t depthwise_cycles(const NpuConfig& c, const ConvView& v, uint64_t channe
   return channels * fold_cycles(c, array_operands(c.dataflow, taps, 1, pixels));
 }
 
+// The floor of a 1x1 convolution (pointwise_channels_per_cycle = N > 0): at least
+// ceil(M / N) cycles per output pixel for M (aligned) output channels, whatever the folds
+// give; newer RKNN firmware's RK3588 NPU Cycles show it at N = 8 (docs/npu.md, "Calibration").
+uint64_t pointwise_floor_cycles(const NpuConfig& c, const ConvView& v, uint64_t m_a,
+                                uint64_t pixels) {
+  const uint64_t n = c.pointwise_channels_per_cycle;
+  if (n == 0 || v.depthwise || v.groups != 1 || v.kh != 1 || v.kw != 1) return 0;
+  return pixels * ceil_div(m_a, n);
+}
+
 uint64_t array_cycles(const NpuConfig& c, const ConvView& v, double throughput, uint64_t m_a,
                       uint64_t window, uint64_t pixels) {
   uint64_t cycles;
@@ -167,6 +177,7 @@ uint64_t array_cycles(const NpuConfig& c, const ConvView& v, double throughput, 
   } else {
     cycles = fold_cycles(c, array_operands(c.dataflow, window, m_a, pixels));
     if (v.groups > 1) cycles *= v.groups;
+    cycles = std::max(cycles, pointwise_floor_cycles(c, v, m_a, pixels));
   }
   return static_cast<uint64_t>(static_cast<double>(cycles) / throughput + 0.999999);
 }
@@ -365,11 +376,22 @@ void plan_array_layer(const NpuConfig& c, const NpuConvView& v, LayerPlan* plan)
   plan->s_r = op.s_r;
   plan->s_c = op.s_c;
   plan->t = op.t;
-  std::vector<std::vector<NpuTile>> per_core;
-  for (const CoreShare& s : shares) {
-    per_core.push_back(conv_core_tiles(c, v, throughput, s.count, b, block, al.conv_input, t));
+  auto tiles_of = [&](const NpuConfig& config, LayerPlan* out) {
+    std::vector<std::vector<NpuTile>> per_core;
+    for (const CoreShare& s : shares) {
+      per_core.push_back(
+          conv_core_tiles(config, v, throughput, s.count, b, block, al.conv_input, t));
+    }
+    merge_core_tiles(per_core, out);
+  };
+  tiles_of(c, plan);
+  if (pointwise_floor_cycles(c, v, 1, 1) > 0) {  // a 1x1 layer under the floor
+    NpuConfig no_floor = c;
+    no_floor.pointwise_channels_per_cycle = 0;
+    LayerPlan folds;
+    tiles_of(no_floor, &folds);  // the same tiles without the floor
+    plan->pointwise_floor_cycles = plan->compute_cycles - folds.compute_cycles;
   }
-  merge_core_tiles(per_core, plan);
 }
 
 void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* plan) {

@@ -58,6 +58,7 @@ struct LayerPlan {
   uint32_t tile_m = 0, tile_n = 0, tile_rows = 0;  ///< output channels, input channels, rows
   bool rows_outer = false;      ///< loop order: row tiles outside channel tiles
   uint64_t compute_cycles = 0;  ///< sum of the tiles' compute cycles
+  uint64_t pointwise_floor_cycles = 0;  ///< of those, what the 1x1 floor adds to the folds
   uint64_t read_bytes = 0;      ///< DMA reads of all cores
   uint64_t write_bytes = 0;     ///< DMA writes
   uint64_t buffer_bytes = 0;    ///< on-chip buffer the largest tile needs (double-buffered)
