@@ -133,11 +133,13 @@ void pointwise_floor(const NpuConfig& c, const NpuLayerRecord& l, std::vector<Np
   out->push_back({"pointwise_floor", l.name, stake,
                   "1x1 Cin " + std::to_string(l.in_shape[1]) + " -> Cout " +
                       std::to_string(l.out_shape[1]) + " at the floor of " +
-                      std::to_string(per_pixel) + " cycles per output pixel (Cout / " +
-                      std::to_string(n) + "), its folds need " + std::to_string(fold_per_pixel) +
-                      ": " + std::to_string(l.pointwise_floor_cycles) +
+                      std::to_string(per_pixel) + " cycles per output pixel (" + std::to_string(m) +
+                      " aligned output channels of a core / " + std::to_string(n) +
+                      "), its folds need " + std::to_string(fold_per_pixel) + ": " +
+                      std::to_string(l.pointwise_floor_cycles) +
                       " cycles above the folds; up to Cin " + std::to_string(free_cin) +
-                      " costs the same, so widening or merging its input costs nothing here"});
+                      " costs the same array cycles (widening or merging its input is free on the "
+                      "array, not on the DMA)"});
 }
 
 // A lookup whose product with its own input is one lookup (RKNN2 5.2.4.2 / 5.2.5.3: fusions

@@ -115,7 +115,9 @@ TEST(NpuAdvice, PointwiseFloor) {
   ASSERT_EQ(pf.size(), 1u);
   EXPECT_EQ(pf[0].cycles_at_stake,
             model[0].npu_cycles - std::max<uint64_t>(1600 * 4 + 94, model[0].ddr_cycles));
-  EXPECT_NE(pf[0].text.find("8 cycles per output pixel (Cout / 8), its folds need 4"),
+  EXPECT_NE(pf[0].text.find(
+                "8 cycles per output pixel (64 aligned output channels of a core / 8), its folds "
+                "need 4"),
             std::string::npos)
       << pf[0].text;
   EXPECT_NE(pf[0].text.find("up to Cin 128 costs the same"), std::string::npos) << pf[0].text;
