@@ -713,5 +713,44 @@ TEST(NpuFunctional, MatmulDescriptorChecks) {
   EXPECT_EQ(validate_layer(l.d), npu::kNpuBadDtype);
 }
 
+// Requantisation to another scale (a concatenation's input): the CPU kernel's loop, bit for bit,
+// over every int8 value; the kernel's argument checks.
+TEST_F(NpuFunctionalTest, RequantizeMatchesTheCpuKernel) {
+  std::vector<int8_t> x(512);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int8_t>(i);  // every value twice
+  for (std::vector<int32_t> a : std::vector<std::vector<int32_t>>{
+           {3, -5, 1 << 30, 30},            // scale x 1: a shift of the zero point
+           {-128, 0, 1518500250, 31},       // x 0.707
+           {0, 7, 1 << 30, 27}}) {          // x 8, saturating
+    Layer l(npu::kOpRequantize);
+    l.shapes({1, 8, 8, 8}, {}, {1, 8, 8, 8});
+    l.args(a);
+    ASSERT_EQ(validate_layer(l.d), npu::kNpuOk);
+    std::vector<int8_t> cpu(x.size(), 0x55), npu_out(x.size(), 0x2A);
+    Tensor in = make_tensor(ScalarType::kInt8, dims(l.d.in_shape, 4), x.data());
+    Tensor out = make_tensor(ScalarType::kInt8, dims(l.d.out_shape, 4), cpu.data());
+    ASSERT_EQ(run_cpu_kernel(l.d.op, {&in}, &out, l.d.args, l.d.arg_count), runtime::Error::kOk);
+    NpuOperands ops;
+    ops.input = x.data();
+    ops.output = npu_out.data();
+    ASSERT_EQ(execute_layer(l.d, ops), npu::kNpuOk);
+    EXPECT_EQ(npu_out, cpu) << a[2] << " / 2^" << a[3];
+    EXPECT_NE(cpu, x);
+  }
+  Layer l(npu::kOpRequantize);
+  l.shapes({1, 8, 8, 8}, {}, {1, 8, 8, 4});
+  l.args({0, 0, 1 << 30, 30});
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadShape);
+  l.shapes({1, 8, 8, 8}, {}, {1, 8, 8, 8});
+  for (std::vector<int32_t> a : std::vector<std::vector<int32_t>>{
+           {200, 0, 1 << 30, 30}, {0, -129, 1 << 30, 30}, {0, 0, 1 << 30, 0}, {0, 0, 1 << 30}}) {
+    l.args(a);
+    EXPECT_EQ(validate_layer(l.d), npu::kNpuBadArgs) << a[0] << " " << a[1];
+  }
+  l.args({0, 0, 1 << 30, 30});
+  l.d.dtype = npu::kDtypeUInt8;
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadDtype);
+}
+
 }  // namespace
 }  // namespace socsim

@@ -160,5 +160,18 @@ TEST(VectorStageTiming, MatmulIsAFullyConnectedLayerPerMatrixWithoutChannelWords
   EXPECT_EQ(shared.read_bytes, p.read_bytes);
 }
 
+// A requantisation is an elementwise layer of one input: the output elements over `columns`
+// per cycle, one read and one write of the tensor.
+TEST(VectorStageTiming, RequantizeCostsOneElementwisePass) {
+  const NpuConfig c = one_core();
+  const LayerPlan p = plan_layer(
+      c, layer(npu::kOpRequantize, {1, 24, 10, 10}, {0, 0, 0, 0}, {1, 24, 10, 10},
+               {0, 3, 1 << 30, 31}));
+  EXPECT_EQ(p.op_type, "Requantize");
+  EXPECT_EQ(p.compute_cycles, 100u);  // 24 channels pad to 32: 3200 elements at 32 a cycle
+  EXPECT_EQ(p.read_bytes, 2400u);
+  EXPECT_EQ(p.write_bytes, 2400u);
+}
+
 }  // namespace
 }  // namespace socsim
