@@ -116,19 +116,39 @@ DdrTiming::Alone DdrTiming::read_alone(uint64_t arrival_ps, uint64_t addr, uint3
   const uint64_t second = first + burst_bytes_;
   if (end > second + burst_bytes_) return Alone::kNotTried;
   const bool two = end > second;
-  if (two && !decoder_.same_row(first, second)) return Alone::kNotTried;
   const DdrLocation a = decoder_.decode(first);
   DdrChannelController& ch = *channels_[a.channel];
+  DdrBurstRequest burst[2];
+  burst[0].bank = ch.device().bank_index(a.rank, a.bank_group, a.bank);
+  burst[0].row = a.row;
+  burst[0].line = first;
+  burst[0].bytes = static_cast<uint32_t>(std::min(end, second) - addr);
+  // The second burst in the same row of the same bank follows the first; in another bank
+  // of the channel, the scheduler orders the two.
+  bool same_bank = true;
+  if (two) {
+    burst[1] = burst[0];
+    burst[1].line = second;
+    burst[1].bytes = static_cast<uint32_t>(end - second);
+    if (!decoder_.same_row(first, second)) {
+      const DdrLocation b = decoder_.decode(second);
+      if (b.channel != a.channel) return Alone::kNotTried;
+      burst[1].bank = ch.device().bank_index(b.rank, b.bank_group, b.bank);
+      burst[1].row = b.row;
+      same_bank = false;
+    }
+  }
   const uint64_t at = ps_to_cycle_ceil(arrival_ps);
   ch.run_until(at);
   if (!ch.has_room(false)) return Alone::kNotTried;
-  DdrBurstRequest burst;
-  burst.bank = ch.device().bank_index(a.rank, a.bank_group, a.bank);
-  burst.row = a.row;
-  burst.line = first;
-  burst.bytes = static_cast<uint32_t>(std::min(end, second) - addr);
   DdrBurstDone done;
-  if (!ch.serve_alone(burst, at, two ? 1 : 0, done)) return Alone::kDeclined;
+  int served = 0;
+  if (same_bank) {
+    if (!ch.serve_alone(burst[0], at, two ? 1 : 0, done)) return Alone::kDeclined;
+  } else {
+    served = ch.serve_first_of_two(burst, at, done);
+    if (served < 0) return Alone::kDeclined;
+  }
   Request r;
   r.bytes = bytes;
   r.initiator = initiator;
@@ -138,16 +158,16 @@ DdrTiming::Alone DdrTiming::read_alone(uint64_t arrival_ps, uint64_t addr, uint3
   r.last_accept = at;
   account(r, done);
   if (two) {
-    burst.line = second;
-    burst.bytes = static_cast<uint32_t>(end - second);
+    const DdrBurstRequest& rest = burst[1 - served];
     // The first burst has left the queue, so there is room for the second.
-    if (!ch.serve_alone(burst, at, 0, done)) {
+    if (!ch.serve_alone(rest, at, 0, done)) {
       const int32_t id = new_request();
       requests_[id] = r;
       requests_[id].remaining = 1;
       requests_[id].pending[a.channel] = 1;
-      burst.request = static_cast<uint32_t>(id);
-      ch.enqueue(burst, at);
+      DdrBurstRequest queued = rest;
+      queued.request = static_cast<uint32_t>(id);
+      ch.enqueue(queued, at);
       result = complete_blocking(id, arrival_ps, false);
       return Alone::kServed;
     }

@@ -106,10 +106,10 @@ class DdrTiming : private DdrBurstSink {
   int32_t start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes, int initiator,
                 bool blocking, bool serve_now);
   enum class Alone { kServed, kDeclined, kNotTried };
-  /// A blocking read of one burst, or of two in one row of one bank, whose bursts are
-  /// served at once by their channel (DdrChannelController::serve_alone) with the same
-  /// bookkeeping as start() + burst_done() but without a request-table entry (the common
-  /// streaming case). kDeclined: the channel declined the first burst, nothing changed but
+  /// A blocking read of one burst, or of two in one row of one bank or in two banks of one
+  /// channel, whose bursts are served at once by their channel
+  /// (DdrChannelController::serve_alone, serve_first_of_two) with the same bookkeeping as
+  /// start() + burst_done() but without a request-table entry (the common streaming case). kDeclined: the channel declined the first burst, nothing changed but
   /// the channel's time (start() would queue every burst); kNotTried: nothing was tried.
   Alone read_alone(uint64_t arrival_ps, uint64_t addr, uint32_t bytes, int initiator,
                    DdrResult& result);

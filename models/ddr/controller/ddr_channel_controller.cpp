@@ -137,27 +137,70 @@ bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cy
 
 bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cycle,
                                        uint32_t followers, DdrBurstDone& done) {
-  // The closed form of enqueue() + step() for one row-hit read in an idle channel: its only
-  // candidate is the column command at the bank's and bank group's bound, and choose() takes
-  // it unless a refresh is under way, falls due by then, or is owed by an idle rank.
-  const uint32_t bank = burst.bank;
   // Followers queued behind it are not offered (only a bank's oldest row hit is), but keep
   // the row open under closed_adaptive and count in the queue statistics.
-  if (burst.is_write || !idle() || refreshing_ > 0 || device_.open_row(bank) != burst.row ||
-      capacity_[kRead] < 1 + followers) {
-    return false;
+  if (!alone_hit(burst) || capacity_[kRead] < 1 + followers) return false;
+  const uint64_t issue_cycle = alone_ready(burst.bank);
+  if (!refresh_waits(device_.rank_of(burst.bank), issue_cycle)) return false;
+  serve_hit(burst, cycle, issue_cycle, followers, followers > 0, done);
+  return true;
+}
+
+int DdrChannelController::serve_first_of_two(const DdrBurstRequest (&bursts)[2], uint64_t cycle,
+                                             DdrBurstDone& done) {
+  // Both queued, each is its bank's only entry: the candidates are their two column
+  // commands (collect_candidates() with nothing else queued), and the policy picks one.
+  const uint32_t rank = device_.rank_of(bursts[0].bank);
+  if (bursts[0].bank == bursts[1].bank || device_.rank_of(bursts[1].bank) != rank ||
+      !alone_hit(bursts[0]) || !alone_hit(bursts[1]) || capacity_[kRead] < 2) {
+    return -1;
   }
-  const uint32_t rank = device_.rank_of(bank);
-  const uint64_t issue_cycle = std::max(std::max(now_, device_.bank_column_ready(bank, false)),
-                                        device_.shared_column_ready(device_.group_of(bank), false));
+  DdrCandidate c[2];
+  for (int i = 0; i < 2; ++i) {
+    c[i].ready = alone_ready(bursts[i].bank);
+    c[i].seq = seq_ + i;
+    c[i].entry = i;
+    c[i].bank = static_cast<uint16_t>(bursts[i].bank);
+    c[i].column = true;
+    c[i].oldest_in_bank = true;
+  }
+  const int first = static_cast<int>(scheduler_->pick(c, 2));
+  if (!refresh_waits(rank, c[first].ready)) return -1;
+  // The other burst is in another bank: it counts as queued but does not keep this row open.
+  serve_hit(bursts[first], cycle, c[first].ready, 1, false, done);
+  return first;
+}
+
+bool DdrChannelController::alone_hit(const DdrBurstRequest& burst) const {
+  return !burst.is_write && idle() && refreshing_ == 0 && device_.open_row(burst.bank) == burst.row;
+}
+
+uint64_t DdrChannelController::alone_ready(uint32_t bank) const {
+  return std::max(std::max(now_, device_.bank_column_ready(bank, false)),
+                  device_.shared_column_ready(device_.group_of(bank), false));
+}
+
+bool DdrChannelController::refresh_waits(uint32_t rank, uint64_t issue_cycle) const {
+  // choose() decides a refresh first if one falls due by the command, or if an idle rank
+  // (not `rank`, whose requests are queued) owes a postponed one.
   for (uint32_t r = 0; r < refresh_.size(); ++r) {
     if (refresh_[r].due <= issue_cycle || (r != rank && refresh_[r].postponed > 0)) return false;
   }
+  return true;
+}
+
+void DdrChannelController::serve_hit(const DdrBurstRequest& burst, uint64_t cycle,
+                                     uint64_t issue_cycle, uint32_t queued_behind, bool keeps_row,
+                                     DdrBurstDone& done) {
+  // The closed form of enqueue() + choose() + issue() for a row-hit read in an idle channel,
+  // with `queued_behind` more reads entering the queue at the same cycle (`keeps_row`: one
+  // of them hits the same row of the same bank).
+  const uint32_t bank = burst.bank;
   // enqueue()
   note_occupancy(cycle);
   ++seq_;
   const bool refresh_stall = cycle < refresh_busy_until_[bank];
-  queued_[kRead] += 1 + followers;
+  queued_[kRead] += 1 + queued_behind;
   stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
   choice_valid_ = false;
   // choose(), issue()
@@ -166,11 +209,11 @@ bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cy
   banks_[bank].stale = true;
   const DdrPagePolicy page = config_.controller.page_policy;
   const bool precharge =
-      page == DdrPagePolicy::kClosed || (page == DdrPagePolicy::kClosedAdaptive && followers == 0);
+      page == DdrPagePolicy::kClosed || (page == DdrPagePolicy::kClosedAdaptive && !keeps_row);
   const uint64_t done_cycle = device_.column(bank, false, precharge, issue_cycle);
   // finish_entry()
   note_occupancy(now_);
-  queued_[kRead] -= 1 + followers;  // the followers are queued by the caller's next call
+  queued_[kRead] -= 1 + queued_behind;  // the caller's next call queues (or serves) them
   last_event_ = std::max(last_event_, done_cycle);
   now_ = issue_cycle + 1;
   done.request = burst.request;
@@ -182,7 +225,6 @@ bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cy
   done.outcome = DdrOutcome::kHit;
   done.is_write = false;
   done.refresh_stall = refresh_stall;
-  return true;
 }
 
 // A new entry only adds to its bank's offers (it is the youngest: not the head unless the

@@ -101,6 +101,14 @@ class DdrChannelController {
   /// owner accounts for it itself, without a round trip through its request table).
   bool serve_alone(const DdrBurstRequest& burst, uint64_t cycle, uint32_t followers,
                    DdrBurstDone& done);
+  /// Two reads of one rank in two different banks, accepted at `cycle` in this order, that
+  /// will be served on their own (the two bursts of a 64-byte read on LPDDR5 or HBM2): if
+  /// the channel is idle, no refresh is under way or falls due before the first command, and
+  /// both hit their open rows, serves the one the scheduler picks first from the queue with
+  /// the other counted as queued behind it, exactly as enqueue() of both and step() would,
+  /// and returns its index (0 or 1); the caller then hands the other to serve_alone() or, if
+  /// it declines, enqueue() with the same cycle. Otherwise changes nothing and returns -1.
+  int serve_first_of_two(const DdrBurstRequest (&bursts)[2], uint64_t cycle, DdrBurstDone& done);
   /// Issues every command (and refresh) that falls before `cycle`; now() is then >= cycle.
   void run_until(uint64_t cycle);
   /// Issues the next command, waiting for it as long as needed. False if nothing is queued.
@@ -186,6 +194,15 @@ class DdrChannelController {
     stats_.observed_cycles += span;
     occupancy_since_ = cycle;
   }
+
+  // The direct path (serve_alone): a row-hit read in an idle channel, no refresh under way.
+  bool alone_hit(const DdrBurstRequest& burst) const;
+  /// The cycle choose() gives the column command of a read to `bank`, the channel idle.
+  uint64_t alone_ready(uint32_t bank) const;
+  /// Whether choose() would issue a command of `rank` at `issue_cycle` before any refresh.
+  bool refresh_waits(uint32_t rank, uint64_t issue_cycle) const;
+  void serve_hit(const DdrBurstRequest& burst, uint64_t cycle, uint64_t issue_cycle,
+                 uint32_t queued_behind, bool keeps_row, DdrBurstDone& done);
 
   // Scheduling.
   void update_write_mode();

@@ -480,6 +480,124 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
   }
 }
 
+// A 64-byte LPDDR5 or HBM2 read is two 32-byte bursts in two bank groups: the scheduler
+// orders the two (FR-FCFS takes the second first when its bank group is ready earlier), the
+// first is served with the other counted as queued, then the other alone (or, if either
+// declines, the queue takes over). Streaming pairs and random pairs of banks and rows, with
+// gaps across refresh deadlines, give the same completions and books as the queue, with
+// both schedulers, both refresh modes, postponing and every page policy.
+TEST(DdrController, TwoBankReadServedAloneMatchesTheQueuedPath) {
+  for (const char* preset : {"lpddr5-6400.yaml", "hbm2.yaml"}) {
+    for (DdrSchedulerKind kind : {DdrSchedulerKind::kFcfs, DdrSchedulerKind::kFrFcfs}) {
+      for (DdrRefreshMode refresh : {DdrRefreshMode::kAllBank, DdrRefreshMode::kPerBank}) {
+        for (DdrPagePolicy page :
+             {DdrPagePolicy::kOpen, DdrPagePolicy::kClosedAdaptive, DdrPagePolicy::kClosed}) {
+          for (uint32_t postpone : {0u, 4u}) {
+            SCOPED_TRACE(std::string(preset) + " " + to_string(kind) + " " + to_string(refresh) +
+                         " " + to_string(page) + " postpone " + std::to_string(postpone));
+            DdrConfig config = load_ddr_preset(test::preset_path(preset));
+            config.controller.scheduler = kind;
+            config.controller.refresh = refresh;
+            config.controller.page_policy = page;
+            config.controller.refresh_postpone = postpone;
+            DdrControllerStats stats_fast, stats_queued;
+            RecordingSink fast_sink, queued_sink;
+            DdrChannelController fast(config, 0, fast_sink, stats_fast);
+            DdrChannelController queued(config, 0, queued_sink, stats_queued);
+            const uint32_t groups = config.geometry.bank_groups;
+            const uint32_t per_group = config.geometry.banks_per_group;
+            std::mt19937_64 rng(11);
+            uint64_t at = 0;
+            size_t both_alone = 0, second_first = 0;
+            for (uint32_t i = 0; i < 3000; ++i) {
+              const uint64_t r = rng();
+              DdrBurstRequest b[2];
+              const bool random = i % 512 >= 384;  // mostly streams, now and then random pairs
+              for (uint32_t k = 0; k < 2; ++k) {
+                b[k].request = i;
+                b[k].line = uint64_t{i} * 64 + 32 * k;
+                b[k].bytes = 32;
+                if (random) {
+                  b[k].bank = (r >> (8 * k)) % (groups * per_group);
+                  b[k].row = (r >> (20 + 4 * k)) % 2;
+                } else {
+                  // A row of bank i / 64 in two neighbouring bank groups, then the next bank.
+                  const uint32_t group = (2 * (i / 16) + k) % groups;
+                  b[k].bank = group * per_group + (i / 64) % per_group;
+                  b[k].row = (i / 1024) % 3;
+                }
+              }
+              if (b[0].bank == b[1].bank)
+                b[1].bank = (b[1].bank + per_group) % (groups * per_group);
+              at += i % 89 == 0 ? 9'000 : (r >> 40) % 4;
+              fast.run_until(at);
+              queued.run_until(at);
+              DdrBurstDone done;
+              const int first = fast.serve_first_of_two(b, at, done);
+              if (first >= 0) {
+                fast_sink.burst_done(done);
+                second_first += first == 1;
+                if (fast.serve_alone(b[1 - first], at)) {
+                  ++both_alone;
+                } else {
+                  fast.enqueue(b[1 - first], at);
+                }
+              } else {
+                fast.enqueue(b[0], at);
+                fast.enqueue(b[1], at);
+              }
+              while (fast.step()) {
+              }
+              queued.enqueue(b[0], at);
+              queued.enqueue(b[1], at);
+              while (queued.step()) {
+              }
+              ASSERT_EQ(fast.now(), queued.now()) << "read " << i;
+            }
+            expect_same_books(fast, queued, at, fast_sink, queued_sink, stats_fast, stats_queued);
+            if (page == DdrPagePolicy::kOpen) {
+              EXPECT_GT(both_alone, 2000u);
+              EXPECT_LT(both_alone, 3000u);  // misses, conflicts and refresh deadlines decline
+            } else {
+              EXPECT_EQ(both_alone, 0u);  // every read closes its rows: the next one misses
+            }
+            if (kind == DdrSchedulerKind::kFcfs || page != DdrPagePolicy::kOpen) {
+              EXPECT_EQ(second_first, 0u);  // the older burst first
+            } else {
+              EXPECT_GT(second_first, 0u);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(DdrController, ServeFirstOfTwoDeclinesOneBankAndMisses) {
+  const DdrConfig config = load_ddr_preset(test::preset_path("lpddr5-6400.yaml"));
+  DdrControllerStats stats;
+  RecordingSink sink;
+  DdrChannelController ch(config, 0, sink, stats);
+  DdrBurstRequest b[2];
+  b[0].bank = 0;
+  b[1].bank = 4;  // the next bank group
+  DdrBurstDone done;
+  EXPECT_EQ(ch.serve_first_of_two(b, 0, done), -1);  // both banks closed
+  ch.enqueue(b[0], 0);
+  while (ch.step()) {
+  }
+  EXPECT_EQ(ch.serve_first_of_two(b, ch.now(), done), -1);  // the second bank still closed
+  ch.enqueue(b[1], ch.now());
+  while (ch.step()) {
+  }
+  b[1].bank = 0;
+  EXPECT_EQ(ch.serve_first_of_two(b, ch.now(), done), -1);  // one bank: serve_alone's case
+  b[1].bank = 4;
+  EXPECT_EQ(ch.serve_first_of_two(b, ch.now(), done), 0);
+  EXPECT_EQ(done.outcome, DdrOutcome::kHit);
+  EXPECT_EQ(sink.done.size(), 2u);  // the served burst's completion went to `done`
+}
+
 TEST(DdrController, ServeAloneDeclinesWritesAndBusyChannels) {
   const DdrConfig config = ddr4_3200();
   DdrControllerStats stats;
