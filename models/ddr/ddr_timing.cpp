@@ -141,37 +141,38 @@ DdrTiming::Alone DdrTiming::read_alone(uint64_t arrival_ps, uint64_t addr, uint3
   const uint64_t at = ps_to_cycle_ceil(arrival_ps);
   ch.run_until(at);
   if (!ch.has_room(false)) return Alone::kNotTried;
-  DdrBurstDone done;
-  int served = 0;
-  if (same_bank) {
-    if (!ch.serve_alone(burst[0], at, two ? 1 : 0, done)) return Alone::kDeclined;
-  } else {
-    served = ch.serve_first_of_two(burst, at, done);
-    if (served < 0) return Alone::kDeclined;
+  // Row hits go first (exact refresh test); then misses and conflicts (a bound on it).
+  DdrBurstDone done[2];
+  const uint32_t count = two ? 2 : 1;
+  int lead = 0;  // the burst served first
+  const bool hit = same_bank ? ch.serve_alone(burst[0], at, count - 1, done[0])
+                             : (lead = ch.serve_first_of_two(burst, at, done[0])) >= 0;
+  uint32_t served = count;
+  if (hit) {
+    served = 1;
+    // The first burst has left the queue, so there is room for the second.
+    if (two && ch.serve_alone(burst[1 - lead], at, 0, done[1])) served = 2;
+  } else if (!ch.serve_reads_alone(burst, count, at, done)) {
+    return Alone::kDeclined;
   }
   Request r;
   r.bytes = bytes;
   r.initiator = initiator;
   r.blocking = true;
-  r.bursts = two ? 2 : 1;
+  r.bursts = count;
   r.accept_cycle = at;
   r.last_accept = at;
-  account(r, done);
-  if (two) {
-    const DdrBurstRequest& rest = burst[1 - served];
-    // The first burst has left the queue, so there is room for the second.
-    if (!ch.serve_alone(rest, at, 0, done)) {
-      const int32_t id = new_request();
-      requests_[id] = r;
-      requests_[id].remaining = 1;
-      requests_[id].pending[a.channel] = 1;
-      DdrBurstRequest queued = rest;
-      queued.request = static_cast<uint32_t>(id);
-      ch.enqueue(queued, at);
-      result = complete_blocking(id, arrival_ps, false);
-      return Alone::kServed;
-    }
-    account(r, done);
+  for (uint32_t i = 0; i < served; ++i) account(r, done[i]);
+  if (served < count) {
+    const int32_t id = new_request();
+    requests_[id] = r;
+    requests_[id].remaining = 1;
+    requests_[id].pending[a.channel] = 1;
+    DdrBurstRequest queued = burst[1 - lead];
+    queued.request = static_cast<uint32_t>(id);
+    ch.enqueue(queued, at);
+    result = complete_blocking(id, arrival_ps, false);
+    return Alone::kServed;
   }
   record(r);
   result = result_of(r, arrival_ps, cycle_to_ps(r.done_cycle));

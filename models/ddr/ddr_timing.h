@@ -107,10 +107,12 @@ class DdrTiming : private DdrBurstSink {
                 bool blocking, bool serve_now);
   enum class Alone { kServed, kDeclined, kNotTried };
   /// A blocking read of one burst, or of two in one row of one bank or in two banks of one
-  /// channel, whose bursts are served at once by their channel
-  /// (DdrChannelController::serve_alone, serve_first_of_two) with the same bookkeeping as
-  /// start() + burst_done() but without a request-table entry (the common streaming case). kDeclined: the channel declined the first burst, nothing changed but
-  /// the channel's time (start() would queue every burst); kNotTried: nothing was tried.
+  /// channel, whose bursts are served at once by their idle channel (row hits:
+  /// DdrChannelController::serve_alone, serve_first_of_two; misses and conflicts:
+  /// serve_reads_alone) with the same bookkeeping as start() + burst_done() but without a
+  /// request-table entry (the common streaming case). kDeclined: the channel declined,
+  /// nothing changed but the channel's time (start() would queue every burst); kNotTried:
+  /// nothing was tried.
   Alone read_alone(uint64_t arrival_ps, uint64_t addr, uint32_t bytes, int initiator,
                    DdrResult& result);
   int32_t new_request();

@@ -32,6 +32,10 @@ DdrChannelController::DdrChannelController(const DdrConfig& config, uint32_t cha
   refresh_interval_ = per_bank ? t_.t_refi_pb : t_.t_refi;
   for (RankRefresh& r : refresh_) r.due = refresh_interval_;
   refresh_busy_until_.assign(device_.banks(), 0);
+  alone_step_ =
+      std::max({uint64_t{1}, uint64_t{t_.t_rp}, uint64_t{t_.t_rcd}, uint64_t{t_.t_rrd_s},
+                uint64_t{t_.t_rrd_l}, uint64_t{t_.t_ccd_s}, uint64_t{t_.t_ccd_l},
+                uint64_t{t_.t_ppd}, uint64_t{config.geometry.burst_cycles()} + t_.t_rtrs});
   candidates_.resize(3 * size_t{device_.banks()});
 }
 
@@ -171,20 +175,109 @@ int DdrChannelController::serve_first_of_two(const DdrBurstRequest (&bursts)[2],
   return first;
 }
 
-bool DdrChannelController::alone_hit(const DdrBurstRequest& burst) const {
-  return !burst.is_write && idle() && refreshing_ == 0 && device_.open_row(burst.bank) == burst.row;
-}
+bool DdrChannelController::serve_reads_alone(const DdrBurstRequest* bursts, uint32_t count,
+                                             uint64_t cycle, DdrBurstDone* done) {
+  if (count < 1 || count > 2 || !idle() || capacity_[kRead] < count) return false;
+  const uint32_t rank = device_.rank_of(bursts[0].bank);
+  uint64_t latest = now_;
+  for (uint32_t k = 0; k < count; ++k) {
+    if (bursts[k].is_write || device_.rank_of(bursts[k].bank) != rank ||
+        bank_blocked(bursts[k].bank)) {
+      return false;
+    }
+    latest = std::max(latest, device_.latest_read_bound(bursts[k].bank));
+  }
+  // Two bursts of one row of one bank: the second is offered once the first is done.
+  const bool one_bank = count == 2 && bursts[0].bank == bursts[1].bank;
+  if (one_bank && bursts[0].row != bursts[1].row) return false;
+  // Each command issues by the latest bound so far plus one step after the one before it,
+  // and each burst takes at most three (precharge, activate, column): the refresh test of
+  // every choose() is passed if none falls due by then and a refresh under way issues its
+  // next command later (these commands only delay it).
+  if (!refresh_waits(rank, latest + 3 * count * alone_step_)) return false;
 
-uint64_t DdrChannelController::alone_ready(uint32_t bank) const {
-  return std::max(std::max(now_, device_.bank_column_ready(bank, false)),
-                  device_.shared_column_ready(device_.group_of(bank), false));
-}
-
-bool DdrChannelController::refresh_waits(uint32_t rank, uint64_t issue_cycle) const {
-  // choose() decides a refresh first if one falls due by the command, or if an idle rank
-  // (not `rank`, whose requests are queued) owes a postponed one.
-  for (uint32_t r = 0; r < refresh_.size(); ++r) {
-    if (refresh_[r].due <= issue_cycle || (r != rank && refresh_[r].postponed > 0)) return false;
+  // enqueue() of each
+  note_occupancy(cycle);
+  const uint64_t first_seq = seq_;
+  seq_ += count;
+  bool refresh_stall[2], activated[2] = {false, false}, finished[2] = {false, false};
+  DdrOutcome outcome[2] = {DdrOutcome::kHit, DdrOutcome::kHit};
+  bool started[2] = {false, false};
+  for (uint32_t k = 0; k < count; ++k)
+    refresh_stall[k] = cycle < refresh_busy_until_[bursts[k].bank];
+  queued_[kRead] += count;
+  stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
+  choice_valid_ = false;
+  update_write_mode();  // reads only from here on: it changes nothing more
+  const DdrPagePolicy page = config_.controller.page_policy;
+  uint32_t left = count, finished_count = 0;
+  while (left > 0) {
+    // choose(): each burst is its bank's oldest, the only one it offers.
+    DdrCandidate c[2];
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+      if (finished[k] || (one_bank && k == 1 && !finished[0])) continue;
+      const uint32_t bank = bursts[k].bank;
+      DdrCandidate& o = c[n++];
+      o.seq = first_seq + k;
+      o.entry = static_cast<int32_t>(k);
+      o.bank = static_cast<uint16_t>(bank);
+      o.oldest_in_bank = true;
+      o.activated = activated[k];
+      const uint32_t open = device_.open_row(bank);
+      o.column = open == bursts[k].row;
+      const uint32_t group = device_.group_of(bank);
+      if (o.column) {
+        o.ready = std::max(device_.bank_column_ready(bank, false),
+                           device_.shared_column_ready(group, false));
+      } else if (open != DdrDeviceTiming::kClosed) {
+        o.ready =
+            std::max(device_.bank_precharge_ready(bank), device_.shared_precharge_ready(rank));
+      } else {
+        o.ready = std::max(device_.bank_activate_ready(bank), device_.shared_activate_ready(group));
+      }
+      o.ready = std::max(o.ready, now_);
+    }
+    const DdrCandidate& pick = c[scheduler_->pick(c, n)];
+    const uint32_t k = static_cast<uint32_t>(pick.entry);
+    const DdrBurstRequest& b = bursts[k];
+    // issue()
+    const uint64_t at = pick.ready;
+    now_ = at;
+    banks_[b.bank].stale = true;
+    if (pick.column) {
+      if (!started[k]) outcome[k] = DdrOutcome::kHit;
+      // auto_precharge(): under closed_adaptive the row stays open for a queued hit.
+      const bool precharge = page == DdrPagePolicy::kClosed ||
+                             (page == DdrPagePolicy::kClosedAdaptive && (!one_bank || k == 1));
+      const uint64_t done_cycle = device_.column(b.bank, false, precharge, at);
+      activated[k] = false;
+      // finish_entry()
+      note_occupancy(now_);
+      --queued_[kRead];
+      last_event_ = std::max(last_event_, done_cycle);
+      DdrBurstDone& d = done[finished_count++];
+      d.request = b.request;
+      d.channel = channel_;
+      d.bank = b.bank;
+      d.accept_cycle = cycle;
+      d.done_cycle = done_cycle;
+      d.bytes = b.bytes;
+      d.outcome = outcome[k];
+      d.is_write = false;
+      d.refresh_stall = refresh_stall[k];
+      finished[k] = true;
+      --left;
+    } else if (device_.open_row(b.bank) != DdrDeviceTiming::kClosed) {
+      device_.precharge(b.bank, at);
+      if (!started[k]) outcome[k] = DdrOutcome::kConflict;
+    } else {
+      device_.activate(b.bank, b.row, at);
+      if (!started[k]) outcome[k] = DdrOutcome::kMiss;
+      activated[k] = true;
+    }
+    started[k] = true;
+    now_ = at + 1;
   }
   return true;
 }

@@ -384,7 +384,7 @@ TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
       DdrChannelController fast(config, 0, fast_sink, stats_fast);
       DdrChannelController queued(config, 0, queued_sink, stats_queued);
       uint64_t at = 0;
-      size_t served_alone = 0;
+      size_t served_alone = 0, misses_alone = 0;
       for (uint32_t i = 0; i < 4000; ++i) {
         DdrBurstRequest b;
         b.request = i;
@@ -395,8 +395,12 @@ TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
         at += i % 97 == 0 ? 20'000 : 3;  // now and then idle across a refresh deadline
         fast.run_until(at);
         queued.run_until(at);
+        DdrBurstDone done;
         if (fast.serve_alone(b, at)) {
           ++served_alone;
+        } else if (fast.serve_reads_alone(&b, 1, at, &done)) {
+          fast_sink.burst_done(done);
+          ++misses_alone;
         } else {
           fast.enqueue(b, at);
           while (fast.step()) {
@@ -414,6 +418,7 @@ TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
       } else {
         EXPECT_EQ(served_alone, 0u);  // alone in its queue, every read closes its row
       }
+      EXPECT_GT(misses_alone, 30u);  // misses and conflicts away from refresh deadlines
     }
   }
 }
@@ -435,7 +440,7 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
         DdrChannelController fast(config, 0, fast_sink, stats_fast);
         DdrChannelController queued(config, 0, queued_sink, stats_queued);
         uint64_t at = 0;
-        size_t both_alone = 0, first_alone = 0;
+        size_t both_alone = 0, first_alone = 0, misses_alone = 0;
         for (uint32_t i = 0; i < 3000; ++i) {
           DdrBurstRequest b[2];
           for (uint32_t k = 0; k < 2; ++k) {
@@ -448,6 +453,7 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
           at += i % 89 == 0 ? 9'000 : 2;  // now and then idle across refresh deadlines
           fast.run_until(at);
           queued.run_until(at);
+          DdrBurstDone done[2];
           if (fast.serve_alone(b[0], at, 1)) {
             ++first_alone;
             if (fast.serve_alone(b[1], at)) {
@@ -455,6 +461,10 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
             } else {
               fast.enqueue(b[1], at);
             }
+          } else if (fast.serve_reads_alone(b, 2, at, done)) {
+            fast_sink.burst_done(done[0]);
+            fast_sink.burst_done(done[1]);
+            ++misses_alone;
           } else {
             fast.enqueue(b[0], at);
             fast.enqueue(b[1], at);
@@ -475,6 +485,7 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
           // The second burst, alone in its queue, closes the row: the next read misses.
           EXPECT_EQ(first_alone, 0u);
         }
+        EXPECT_GT(misses_alone, 20u);  // misses and conflicts away from refresh deadlines
       }
     }
   }
@@ -508,7 +519,7 @@ TEST(DdrController, TwoBankReadServedAloneMatchesTheQueuedPath) {
             const uint32_t per_group = config.geometry.banks_per_group;
             std::mt19937_64 rng(11);
             uint64_t at = 0;
-            size_t both_alone = 0, second_first = 0;
+            size_t both_alone = 0, second_first = 0, misses_alone = 0, misses_second_first = 0;
             for (uint32_t i = 0; i < 3000; ++i) {
               const uint64_t r = rng();
               DdrBurstRequest b[2];
@@ -532,16 +543,21 @@ TEST(DdrController, TwoBankReadServedAloneMatchesTheQueuedPath) {
               at += i % 89 == 0 ? 9'000 : (r >> 40) % 4;
               fast.run_until(at);
               queued.run_until(at);
-              DdrBurstDone done;
-              const int first = fast.serve_first_of_two(b, at, done);
+              DdrBurstDone done[2];
+              const int first = fast.serve_first_of_two(b, at, done[0]);
               if (first >= 0) {
-                fast_sink.burst_done(done);
+                fast_sink.burst_done(done[0]);
                 second_first += first == 1;
                 if (fast.serve_alone(b[1 - first], at)) {
                   ++both_alone;
                 } else {
                   fast.enqueue(b[1 - first], at);
                 }
+              } else if (fast.serve_reads_alone(b, 2, at, done)) {
+                fast_sink.burst_done(done[0]);
+                fast_sink.burst_done(done[1]);
+                ++misses_alone;
+                misses_second_first += done[0].bank == b[1].bank;
               } else {
                 fast.enqueue(b[0], at);
                 fast.enqueue(b[1], at);
@@ -566,6 +582,10 @@ TEST(DdrController, TwoBankReadServedAloneMatchesTheQueuedPath) {
             } else {
               EXPECT_GT(second_first, 0u);
             }
+            // Misses and conflicts away from refresh deadlines; FR-FCFS may finish the
+            // second burst first.
+            EXPECT_GT(misses_alone, 100u);
+            if (kind == DdrSchedulerKind::kFrFcfs) EXPECT_GT(misses_second_first, 0u);
           }
         }
       }
