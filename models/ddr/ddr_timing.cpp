@@ -11,6 +11,7 @@ DdrTiming::DdrTiming(const DdrConfig& config)
       stats_(config),
       energy_(config),
       tck_fs_(static_cast<uint64_t>(std::llround(config.tck_ps * 1000.0))),
+      tck_ps_whole_(tck_fs_ % 1000 == 0 ? tck_fs_ / 1000 : 0),
       burst_bytes_(config.geometry.burst_bytes()),
       ideal_latency_ps_(static_cast<uint64_t>(std::llround(config.ideal_latency_ns * 1000.0))) {
   stats_.initiator(0);

@@ -79,7 +79,8 @@ class DdrTiming : private DdrBurstSink {
   /// down and ps_to_cycle_ceil up, so ps_to_cycle_ceil(cycle_to_ps(c)) == c.
   uint64_t cycle_to_ps(uint64_t cycle) const {
     // No overflow below 2^40 cycles (tCK < 16 ns).
-    return cycle < (uint64_t{1} << 40) ? cycle * tck_fs_ / 1000 : cycle_to_ps_wide(cycle);
+    if (cycle >= (uint64_t{1} << 40)) return cycle_to_ps_wide(cycle);
+    return tck_ps_whole_ != 0 ? cycle * tck_ps_whole_ : cycle * tck_fs_ / 1000;
   }
   uint64_t ps_to_cycle_ceil(uint64_t ps) const;
 
@@ -131,6 +132,7 @@ class DdrTiming : private DdrBurstSink {
   DdrStats stats_;
   DdrEnergyModel energy_;
   uint64_t tck_fs_;
+  uint64_t tck_ps_whole_;  // tCK in picoseconds if a whole number (then cycle_to_ps multiplies)
   uint32_t burst_bytes_;
   uint64_t ideal_latency_ps_;
   std::vector<std::unique_ptr<DdrChannelController>> channels_;

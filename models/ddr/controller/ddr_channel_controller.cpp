@@ -41,11 +41,6 @@ DdrChannelController::DdrChannelController(const DdrConfig& config, uint32_t cha
 
 // ---- queues --------------------------------------------------------------------------------
 
-bool DdrChannelController::has_room(bool is_write) const {
-  const int dir = is_write ? kWrite : kRead;
-  return queued_[dir] - activated_[dir] < capacity_[dir];
-}
-
 int32_t DdrChannelController::alloc_entry() {
   const int32_t e = free_;
   free_ = entries_[e].next;
@@ -208,7 +203,8 @@ bool DdrChannelController::serve_reads_alone(const DdrBurstRequest* bursts, uint
   queued_[kRead] += count;
   stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
   choice_valid_ = false;
-  update_write_mode();  // reads only from here on: it changes nothing more
+  // update_write_mode(): reads only from here on, so only a drain can end (once).
+  if (write_mode_) update_write_mode();
   const DdrPagePolicy page = config_.controller.page_policy;
   uint32_t left = count, finished_count = 0;
   while (left > 0) {
@@ -296,8 +292,9 @@ void DdrChannelController::serve_hit(const DdrBurstRequest& burst, uint64_t cycl
   queued_[kRead] += 1 + queued_behind;
   stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
   choice_valid_ = false;
-  // choose(), issue()
-  update_write_mode();
+  // choose(), issue(); update_write_mode() with reads and no writes queued can only end a
+  // drain.
+  if (write_mode_) update_write_mode();
   now_ = issue_cycle;
   banks_[bank].stale = true;
   const DdrPagePolicy page = config_.controller.page_policy;

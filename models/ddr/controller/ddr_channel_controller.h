@@ -86,7 +86,10 @@ class DdrChannelController {
   /// The earliest cycle of the next command: one after the last issued one, or the cycle
   /// run_until() was last called with.
   uint64_t now() const { return now_; }
-  bool has_room(bool is_write) const;
+  bool has_room(bool is_write) const {
+    const int dir = is_write ? kWrite : kRead;
+    return queued_[dir] - activated_[dir] < capacity_[dir];
+  }
   /// Queues (or forwards, or coalesces) a burst accepted at `cycle`; needs has_room(). A
   /// burst accepted before now() is scheduled from now() on.
   void enqueue(const DdrBurstRequest& burst, uint64_t cycle);

@@ -585,7 +585,9 @@ TEST(DdrController, TwoBankReadServedAloneMatchesTheQueuedPath) {
             // Misses and conflicts away from refresh deadlines; FR-FCFS may finish the
             // second burst first.
             EXPECT_GT(misses_alone, 100u);
-            if (kind == DdrSchedulerKind::kFrFcfs) EXPECT_GT(misses_second_first, 0u);
+            if (kind == DdrSchedulerKind::kFrFcfs) {
+              EXPECT_GT(misses_second_first, 0u);
+            }
           }
         }
       }
