@@ -814,6 +814,7 @@ void DdrChannelController::idle_refreshes(uint32_t rank, uint64_t cycle) {
         now_ = std::max(now_, last + 1);
         continue;
       }
+      if (per_bank && idle_bank_refreshes(rank, cycle)) continue;
       update_refresh(cycle > 0 ? cycle - 1 : 0);
       if (!r.pending && r.pending_bank == kNone) return;
     }
@@ -821,6 +822,48 @@ void DdrChannelController::idle_refreshes(uint32_t rank, uint64_t cycle) {
     if (c.cycle >= cycle) return;
     issue(c);
   }
+}
+
+bool DdrChannelController::idle_bank_refreshes(uint32_t rank, uint64_t cycle) {
+  // An idle rank catching up marks each REFpb that fell due before `cycle` at once
+  // (update_refresh()), so refresh_choice() issues them back to back: with its rows closed,
+  // the first at t0 (the device's bound), each next one tPBR2PBR later, round robin, as long
+  // as every bank set is free by its turn (its bound by t0, tRFCpb <= sets x tPBR2PBR) and
+  // the command falls before `cycle`. Counted at once, the last REFpb of each set recorded;
+  // the loop of idle_refreshes() goes on from there.
+  RankRefresh& r = refresh_[rank];
+  const uint64_t sets = device_.refpb_stride();
+  const uint64_t step = t_.t_pbr2pbr;
+  if (r.postponed > 0 || r.due >= cycle || device_.open_banks(rank) > 0 || step == 0 ||
+      t_.t_rfc_pb > sets * step) {
+    return false;
+  }
+  const uint32_t first = rank * banks_per_rank_;
+  const uint64_t t0 = device_.earliest_refresh_bank(first + r.next_bank, now_);
+  if (t0 >= cycle) return false;
+  for (uint32_t set = 0; set < sets; ++set) {
+    if (device_.earliest_refresh_bank(first + set, t0) != t0) return false;
+  }
+  const uint64_t count =
+      std::min((cycle - 1 - r.due) / refresh_interval_, (cycle - 1 - t0) / step) + 1;
+  const uint64_t recorded = std::min(count, sets);
+  for (uint64_t k = count - recorded; k < count; ++k) {
+    const uint32_t bank = first + static_cast<uint32_t>((r.next_bank + k) % sets);
+    const uint64_t at = t0 + k * step;
+    device_.refresh_bank(bank, at, k == count - recorded ? count - recorded + 1 : 1);
+    for (uint32_t i = 0; i < device_.refpb_banks(); ++i) {
+      refresh_busy_until_[bank + i * device_.refpb_stride()] = at + t_.t_rfc_pb;
+    }
+  }
+  const uint64_t last = t0 + (count - 1) * step;
+  mark_rank_stale(rank);
+  choice_valid_ = false;
+  stats_.bank_refreshes += count;
+  last_event_ = std::max(last_event_, last + t_.t_rfc_pb);
+  r.due += count * refresh_interval_;
+  r.next_bank = static_cast<uint32_t>((r.next_bank + count) % sets);
+  now_ = std::max(now_, last + 1);
+  return true;
 }
 
 }  // namespace socsim

@@ -259,6 +259,9 @@ class DdrChannelController {
   void mark_refresh_stalls(uint32_t rank, int32_t only_bank);
   /// Carries out refreshes that fall due before `cycle` while the rank is idle, at once.
   void idle_refreshes(uint32_t rank, uint64_t cycle);
+  /// Its per-bank part in closed form (O(bank sets), not O(refreshes)); false if it does
+  /// not apply.
+  bool idle_bank_refreshes(uint32_t rank, uint64_t cycle);
 
   const DdrConfig& config_;
   uint32_t channel_;

@@ -126,7 +126,9 @@ class DdrDeviceTiming {
   void precharge_all(uint32_t rank, uint64_t cycle);
   /// `count` refreshes, the last at `cycle` (an idle rank catching up at once).
   void refresh(uint32_t rank, uint64_t cycle, uint64_t count = 1);
-  void refresh_bank(uint32_t bank, uint64_t cycle);
+  /// `count` counts as that many REFpb in the energy books (an idle rank catching up at
+  /// once: the last REFpb of each bank set is recorded, the others only counted).
+  void refresh_bank(uint32_t bank, uint64_t cycle, uint64_t count = 1);
 
   /// Closes the books at `cycle` (>= every recorded command): banks still open count as
   /// active up to it. Called before reading activity().

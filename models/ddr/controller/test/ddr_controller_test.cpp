@@ -332,6 +332,48 @@ void expect_same_books(DdrChannelController& fast, DdrChannelController& queued,
   EXPECT_EQ(a.active_cycles, b.active_cycles);
 }
 
+// An idle rank catching up per-bank refreshes issues every REFpb that fell due back to back
+// (the first at once, each next one tPBR2PBR later, round robin over the bank sets), which
+// the controller counts in closed form instead of one by one: on LPDDR5-6400 (tREFIpb 390,
+// tPBR2PBR 72, tRFCpb 112, eight bank pairs), 100,000 idle cycles hold 256 deadlines.
+TEST(DdrController, IdlePerBankRefreshesAreCaughtUpBackToBack) {
+  const DdrConfig config = load_ddr_preset(test::preset_path("lpddr5-6400.yaml"));
+  ASSERT_EQ(config.controller.refresh, DdrRefreshMode::kPerBank);
+  const DdrTimingParams& t = config.timing;
+  DdrControllerStats stats;
+  RecordingSink sink;
+  DdrChannelController ch(config, 0, sink, stats);
+  const uint64_t gap = 100'000;
+  ch.run_until(gap);
+  const uint64_t due = (gap - 1 - t.t_refi_pb) / t.t_refi_pb + 1;  // deadlines before the gap ends
+  ASSERT_EQ(due, 256u);
+  EXPECT_EQ(stats.bank_refreshes, due);
+  EXPECT_EQ(ch.device().activity(0).bank_refreshes, due);
+  EXPECT_EQ(ch.last_event(), (due - 1) * t.t_pbr2pbr + t.t_rfc_pb);
+  EXPECT_EQ(ch.now(), gap);
+  // The 257th REFpb (to pair 0 again) falls due at 257 x tREFIpb: a read of pair 0 at that
+  // cycle waits for it, one of pair 1 only for tPBR2ACT.
+  const uint64_t next = (due + 1) * t.t_refi_pb;
+  for (uint32_t bank : {0u, 1u}) {
+    DdrControllerStats s;
+    RecordingSink done;
+    DdrChannelController c(config, 0, done, s);
+    c.run_until(gap);
+    c.run_until(next);
+    DdrBurstRequest b;
+    b.bank = bank;
+    b.bytes = 32;
+    c.enqueue(b, next);
+    while (c.step()) {
+    }
+    ASSERT_EQ(done.done.size(), 1u);
+    EXPECT_EQ(s.bank_refreshes, due + 1);
+    const uint64_t act = next + (bank == 0 ? t.t_rfc_pb : t.t_pbr2act);
+    EXPECT_EQ(done.done[0].done_cycle, act + t.t_rcd + t.cl + 2) << "bank " << bank;
+    EXPECT_EQ(done.done[0].refresh_stall, bank == 0);
+  }
+}
+
 // Under the closed policy a row hit of another request must not auto-precharge the row an
 // activated request is waiting for (it would have to activate it again, and its queue entry
 // would be counted twice: a full queue that never drains).
