@@ -13,6 +13,9 @@ DdrAddressDecoder::DdrAddressDecoder(const DdrAddressMapping& mapping)
        {&mapping.channel, &mapping.rank, &mapping.bank_group, &mapping.bank, &mapping.row}) {
     for (uint32_t bit : *bits) row_bank_bits_ |= bit < 64 ? uint64_t{1} << bit : 0;
   }
+  for (const Field* f : {&channel_, &rank_, &bank_group_, &bank_, &row_, &column_}) {
+    single_runs_ = single_runs_ && f->more.empty();
+  }
 }
 
 // The i-th listed bit is bit i of the field (the first entry is the least significant).

@@ -28,6 +28,15 @@ class DdrAddressDecoder {
 
   DdrLocation decode(uint64_t addr) const {
     DdrLocation loc;
+    if (single_runs_) {  // every field one run of bits (the presets' mappings)
+      loc.channel = extract_run(channel_.first, addr);
+      loc.rank = extract_run(rank_.first, addr);
+      loc.bank_group = extract_run(bank_group_.first, addr);
+      loc.bank = extract_run(bank_.first, addr);
+      loc.row = extract_run(row_.first, addr);
+      loc.column = extract_run(column_.first, addr);
+      return loc;
+    }
     loc.channel = extract(channel_, addr);
     loc.rank = extract(rank_, addr);
     loc.bank_group = extract(bank_group_, addr);
@@ -60,6 +69,9 @@ class DdrAddressDecoder {
   };
 
   static Field compile(const std::vector<uint32_t>& bits);
+  static uint32_t extract_run(const Run& run, uint64_t addr) {
+    return static_cast<uint32_t>(((addr >> run.src) & run.mask) << run.dst);
+  }
   static uint32_t extract(const Field& field, uint64_t addr) {
     uint64_t value = ((addr >> field.first.src) & field.first.mask) << field.first.dst;
     for (const Run& run : field.more) value |= ((addr >> run.src) & run.mask) << run.dst;
@@ -73,6 +85,7 @@ class DdrAddressDecoder {
 
   Field channel_, rank_, bank_group_, bank_, row_, column_;
   uint64_t row_bank_bits_ = 0;  // the address bits of channel, rank, bank group, bank and row
+  bool single_runs_ = true;     // no field has `more` runs
 };
 
 }  // namespace socsim

@@ -12,7 +12,8 @@ namespace socsim {
 // ---- LatencyHistogram ------------------------------------------------------------------
 
 void LatencyHistogram::grow(size_t bucket) {
-  buckets_.resize(bucket + 1, 0);
+  // Room for some longer latencies at once (empty buckets change no figure).
+  buckets_.resize(std::max(bucket + 1, bucket + bucket / 2), 0);
 }
 
 void LatencyHistogram::merge(const LatencyHistogram& other) {
@@ -173,14 +174,11 @@ double DdrStats::group_utilisation(size_t flat_group) const {
   return static_cast<double>(group_bus_cycles_[flat_group]) / span_cycles_;
 }
 
-DdrCounters& DdrStats::initiator(int id) {
-  const size_t index = static_cast<size_t>(std::max(id, 0));
-  if (index >= initiators_.size()) {
-    for (size_t i = initiators_.size(); i <= index; ++i) {
-      names_.push_back(i == 0 ? "cpu" : "initiator" + std::to_string(i));
-    }
-    initiators_.resize(index + 1);
+DdrCounters& DdrStats::add_initiator(size_t index) {
+  for (size_t i = initiators_.size(); i <= index; ++i) {
+    names_.push_back(i == 0 ? "cpu" : "initiator" + std::to_string(i));
   }
+  initiators_.resize(index + 1);
   return initiators_[index];
 }
 

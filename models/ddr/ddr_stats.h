@@ -133,7 +133,10 @@ class DdrStats {
 
   /// Counters of initiator `id` (created on first use, named "initiator<id>", except 0,
   /// which is "cpu", until set_initiator_name()).
-  DdrCounters& initiator(int id);
+  DdrCounters& initiator(int id) {
+    const size_t index = id > 0 ? static_cast<size_t>(id) : 0;
+    return index < initiators_.size() ? initiators_[index] : add_initiator(index);
+  }
   void set_initiator_name(int id, const std::string& name);
   DdrCounters& bank(size_t flat_index) { return banks_[flat_index]; }
   DdrControllerStats& controller(size_t channel) { return controllers_[channel]; }
@@ -167,6 +170,7 @@ class DdrStats {
 
  private:
   std::string bank_label(size_t flat_index) const;
+  DdrCounters& add_initiator(size_t index);
 
   void print_controllers(std::ostream& out) const;
   void print_energy(std::ostream& out) const;

@@ -11,6 +11,7 @@ DdrTiming::DdrTiming(const DdrConfig& config)
       stats_(config),
       energy_(config),
       tck_fs_(static_cast<uint64_t>(std::llround(config.tck_ps * 1000.0))),
+      tck_ps_whole_(tck_fs_ % 1000 == 0 ? tck_fs_ / 1000 : 0),
       burst_bytes_(config.geometry.burst_bytes()),
       ideal_latency_ps_(static_cast<uint64_t>(std::llround(config.ideal_latency_ns * 1000.0))) {
   stats_.initiator(0);
@@ -116,42 +117,63 @@ DdrTiming::Alone DdrTiming::read_alone(uint64_t arrival_ps, uint64_t addr, uint3
   const uint64_t second = first + burst_bytes_;
   if (end > second + burst_bytes_) return Alone::kNotTried;
   const bool two = end > second;
-  if (two && !decoder_.same_row(first, second)) return Alone::kNotTried;
   const DdrLocation a = decoder_.decode(first);
   DdrChannelController& ch = *channels_[a.channel];
+  DdrBurstRequest burst[2];
+  burst[0].bank = ch.device().bank_index(a.rank, a.bank_group, a.bank);
+  burst[0].row = a.row;
+  burst[0].line = first;
+  burst[0].bytes = static_cast<uint32_t>(std::min(end, second) - addr);
+  // The second burst in the same row of the same bank follows the first; in another bank
+  // of the channel, the scheduler orders the two.
+  bool same_bank = true;
+  if (two) {
+    burst[1] = burst[0];
+    burst[1].line = second;
+    burst[1].bytes = static_cast<uint32_t>(end - second);
+    if (!decoder_.same_row(first, second)) {
+      const DdrLocation b = decoder_.decode(second);
+      if (b.channel != a.channel) return Alone::kNotTried;
+      burst[1].bank = ch.device().bank_index(b.rank, b.bank_group, b.bank);
+      burst[1].row = b.row;
+      same_bank = false;
+    }
+  }
   const uint64_t at = ps_to_cycle_ceil(arrival_ps);
   ch.run_until(at);
   if (!ch.has_room(false)) return Alone::kNotTried;
-  DdrBurstRequest burst;
-  burst.bank = ch.device().bank_index(a.rank, a.bank_group, a.bank);
-  burst.row = a.row;
-  burst.line = first;
-  burst.bytes = static_cast<uint32_t>(std::min(end, second) - addr);
-  DdrBurstDone done;
-  if (!ch.serve_alone(burst, at, two ? 1 : 0, done)) return Alone::kDeclined;
+  // Row hits go first (exact refresh test); then misses and conflicts (a bound on it).
+  DdrBurstDone done[2];
+  const uint32_t count = two ? 2 : 1;
+  int lead = 0;  // the burst served first
+  const bool hit = same_bank ? ch.serve_alone(burst[0], at, count - 1, done[0])
+                             : (lead = ch.serve_first_of_two(burst, at, done[0])) >= 0;
+  uint32_t served = count;
+  if (hit) {
+    served = 1;
+    // The first burst has left the queue, so there is room for the second.
+    if (two && ch.serve_alone(burst[1 - lead], at, 0, done[1])) served = 2;
+  } else if (!ch.serve_reads_alone(burst, count, at, done)) {
+    return Alone::kDeclined;
+  }
   Request r;
   r.bytes = bytes;
   r.initiator = initiator;
   r.blocking = true;
-  r.bursts = two ? 2 : 1;
+  r.bursts = count;
   r.accept_cycle = at;
   r.last_accept = at;
-  account(r, done);
-  if (two) {
-    burst.line = second;
-    burst.bytes = static_cast<uint32_t>(end - second);
-    // The first burst has left the queue, so there is room for the second.
-    if (!ch.serve_alone(burst, at, 0, done)) {
-      const int32_t id = new_request();
-      requests_[id] = r;
-      requests_[id].remaining = 1;
-      requests_[id].pending[a.channel] = 1;
-      burst.request = static_cast<uint32_t>(id);
-      ch.enqueue(burst, at);
-      result = complete_blocking(id, arrival_ps, false);
-      return Alone::kServed;
-    }
-    account(r, done);
+  for (uint32_t i = 0; i < served; ++i) account(r, done[i]);
+  if (served < count) {
+    const int32_t id = new_request();
+    requests_[id] = r;
+    requests_[id].remaining = 1;
+    requests_[id].pending[a.channel] = 1;
+    DdrBurstRequest queued = burst[1 - lead];
+    queued.request = static_cast<uint32_t>(id);
+    ch.enqueue(queued, at);
+    result = complete_blocking(id, arrival_ps, false);
+    return Alone::kServed;
   }
   record(r);
   result = result_of(r, arrival_ps, cycle_to_ps(r.done_cycle));

@@ -79,7 +79,8 @@ class DdrTiming : private DdrBurstSink {
   /// down and ps_to_cycle_ceil up, so ps_to_cycle_ceil(cycle_to_ps(c)) == c.
   uint64_t cycle_to_ps(uint64_t cycle) const {
     // No overflow below 2^40 cycles (tCK < 16 ns).
-    return cycle < (uint64_t{1} << 40) ? cycle * tck_fs_ / 1000 : cycle_to_ps_wide(cycle);
+    if (cycle >= (uint64_t{1} << 40)) return cycle_to_ps_wide(cycle);
+    return tck_ps_whole_ != 0 ? cycle * tck_ps_whole_ : cycle * tck_fs_ / 1000;
   }
   uint64_t ps_to_cycle_ceil(uint64_t ps) const;
 
@@ -106,11 +107,13 @@ class DdrTiming : private DdrBurstSink {
   int32_t start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes, int initiator,
                 bool blocking, bool serve_now);
   enum class Alone { kServed, kDeclined, kNotTried };
-  /// A blocking read of one burst, or of two in one row of one bank, whose bursts are
-  /// served at once by their channel (DdrChannelController::serve_alone) with the same
-  /// bookkeeping as start() + burst_done() but without a request-table entry (the common
-  /// streaming case). kDeclined: the channel declined the first burst, nothing changed but
-  /// the channel's time (start() would queue every burst); kNotTried: nothing was tried.
+  /// A blocking read of one burst, or of two in one row of one bank or in two banks of one
+  /// channel, whose bursts are served at once by their idle channel (row hits:
+  /// DdrChannelController::serve_alone, serve_first_of_two; misses and conflicts:
+  /// serve_reads_alone) with the same bookkeeping as start() + burst_done() but without a
+  /// request-table entry (the common streaming case). kDeclined: the channel declined,
+  /// nothing changed but the channel's time (start() would queue every burst); kNotTried:
+  /// nothing was tried.
   Alone read_alone(uint64_t arrival_ps, uint64_t addr, uint32_t bytes, int initiator,
                    DdrResult& result);
   int32_t new_request();
@@ -129,6 +132,7 @@ class DdrTiming : private DdrBurstSink {
   DdrStats stats_;
   DdrEnergyModel energy_;
   uint64_t tck_fs_;
+  uint64_t tck_ps_whole_;  // tCK in picoseconds if a whole number (then cycle_to_ps multiplies)
   uint32_t burst_bytes_;
   uint64_t ideal_latency_ps_;
   std::vector<std::unique_ptr<DdrChannelController>> channels_;

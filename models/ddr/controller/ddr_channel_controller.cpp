@@ -32,15 +32,14 @@ DdrChannelController::DdrChannelController(const DdrConfig& config, uint32_t cha
   refresh_interval_ = per_bank ? t_.t_refi_pb : t_.t_refi;
   for (RankRefresh& r : refresh_) r.due = refresh_interval_;
   refresh_busy_until_.assign(device_.banks(), 0);
+  alone_step_ =
+      std::max({uint64_t{1}, uint64_t{t_.t_rp}, uint64_t{t_.t_rcd}, uint64_t{t_.t_rrd_s},
+                uint64_t{t_.t_rrd_l}, uint64_t{t_.t_ccd_s}, uint64_t{t_.t_ccd_l},
+                uint64_t{t_.t_ppd}, uint64_t{config.geometry.burst_cycles()} + t_.t_rtrs});
   candidates_.resize(3 * size_t{device_.banks()});
 }
 
 // ---- queues --------------------------------------------------------------------------------
-
-bool DdrChannelController::has_room(bool is_write) const {
-  const int dir = is_write ? kWrite : kRead;
-  return queued_[dir] - activated_[dir] < capacity_[dir];
-}
 
 int32_t DdrChannelController::alloc_entry() {
   const int32_t e = free_;
@@ -137,40 +136,174 @@ bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cy
 
 bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cycle,
                                        uint32_t followers, DdrBurstDone& done) {
-  // The closed form of enqueue() + step() for one row-hit read in an idle channel: its only
-  // candidate is the column command at the bank's and bank group's bound, and choose() takes
-  // it unless a refresh is under way, falls due by then, or is owed by an idle rank.
-  const uint32_t bank = burst.bank;
   // Followers queued behind it are not offered (only a bank's oldest row hit is), but keep
   // the row open under closed_adaptive and count in the queue statistics.
-  if (burst.is_write || !idle() || refreshing_ > 0 || device_.open_row(bank) != burst.row ||
-      capacity_[kRead] < 1 + followers) {
-    return false;
+  if (!alone_hit(burst) || capacity_[kRead] < 1 + followers) return false;
+  const uint64_t issue_cycle = alone_ready(burst.bank);
+  if (!refresh_waits(device_.rank_of(burst.bank), issue_cycle)) return false;
+  serve_hit(burst, cycle, issue_cycle, followers, followers > 0, done);
+  return true;
+}
+
+int DdrChannelController::serve_first_of_two(const DdrBurstRequest (&bursts)[2], uint64_t cycle,
+                                             DdrBurstDone& done) {
+  // Both queued, each is its bank's only entry: the candidates are their two column
+  // commands (collect_candidates() with nothing else queued), and the policy picks one.
+  const uint32_t rank = device_.rank_of(bursts[0].bank);
+  if (bursts[0].bank == bursts[1].bank || device_.rank_of(bursts[1].bank) != rank ||
+      !alone_hit(bursts[0]) || !alone_hit(bursts[1]) || capacity_[kRead] < 2) {
+    return -1;
   }
-  const uint32_t rank = device_.rank_of(bank);
-  const uint64_t issue_cycle = std::max(std::max(now_, device_.bank_column_ready(bank, false)),
-                                        device_.shared_column_ready(device_.group_of(bank), false));
-  for (uint32_t r = 0; r < refresh_.size(); ++r) {
-    if (refresh_[r].due <= issue_cycle || (r != rank && refresh_[r].postponed > 0)) return false;
+  DdrCandidate c[2];
+  for (int i = 0; i < 2; ++i) {
+    c[i].ready = alone_ready(bursts[i].bank);
+    c[i].seq = seq_ + i;
+    c[i].entry = i;
+    c[i].bank = static_cast<uint16_t>(bursts[i].bank);
+    c[i].column = true;
+    c[i].oldest_in_bank = true;
   }
+  const int first = static_cast<int>(scheduler_->pick(c, 2));
+  if (!refresh_waits(rank, c[first].ready)) return -1;
+  // The other burst is in another bank: it counts as queued but does not keep this row open.
+  serve_hit(bursts[first], cycle, c[first].ready, 1, false, done);
+  return first;
+}
+
+bool DdrChannelController::serve_reads_alone(const DdrBurstRequest* bursts, uint32_t count,
+                                             uint64_t cycle, DdrBurstDone* done) {
+  if (count < 1 || count > 2 || !idle() || capacity_[kRead] < count) return false;
+  const uint32_t rank = device_.rank_of(bursts[0].bank);
+  uint64_t latest = now_;
+  for (uint32_t k = 0; k < count; ++k) {
+    if (bursts[k].is_write || device_.rank_of(bursts[k].bank) != rank ||
+        bank_blocked(bursts[k].bank)) {
+      return false;
+    }
+    latest = std::max(latest, device_.latest_read_bound(bursts[k].bank));
+  }
+  // Two bursts of one row of one bank: the second is offered once the first is done.
+  const bool one_bank = count == 2 && bursts[0].bank == bursts[1].bank;
+  if (one_bank && bursts[0].row != bursts[1].row) return false;
+  // Each command issues by the latest bound so far plus one step after the one before it,
+  // and each burst takes at most three (precharge, activate, column): the refresh test of
+  // every choose() is passed if none falls due by then and a refresh under way issues its
+  // next command later (these commands only delay it).
+  if (!refresh_waits(rank, latest + 3 * count * alone_step_)) return false;
+
+  // enqueue() of each
+  note_occupancy(cycle);
+  const uint64_t first_seq = seq_;
+  seq_ += count;
+  bool refresh_stall[2], activated[2] = {false, false}, finished[2] = {false, false};
+  DdrOutcome outcome[2] = {DdrOutcome::kHit, DdrOutcome::kHit};
+  bool started[2] = {false, false};
+  for (uint32_t k = 0; k < count; ++k)
+    refresh_stall[k] = cycle < refresh_busy_until_[bursts[k].bank];
+  queued_[kRead] += count;
+  stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
+  choice_valid_ = false;
+  // update_write_mode(): reads only from here on, so only a drain can end (once).
+  if (write_mode_) update_write_mode();
+  const DdrPagePolicy page = config_.controller.page_policy;
+  uint32_t left = count, finished_count = 0;
+  while (left > 0) {
+    // choose(): each burst is its bank's oldest, the only one it offers.
+    DdrCandidate c[2];
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+      if (finished[k] || (one_bank && k == 1 && !finished[0])) continue;
+      const uint32_t bank = bursts[k].bank;
+      DdrCandidate& o = c[n++];
+      o.seq = first_seq + k;
+      o.entry = static_cast<int32_t>(k);
+      o.bank = static_cast<uint16_t>(bank);
+      o.oldest_in_bank = true;
+      o.activated = activated[k];
+      const uint32_t open = device_.open_row(bank);
+      o.column = open == bursts[k].row;
+      const uint32_t group = device_.group_of(bank);
+      if (o.column) {
+        o.ready = std::max(device_.bank_column_ready(bank, false),
+                           device_.shared_column_ready(group, false));
+      } else if (open != DdrDeviceTiming::kClosed) {
+        o.ready =
+            std::max(device_.bank_precharge_ready(bank), device_.shared_precharge_ready(rank));
+      } else {
+        o.ready = std::max(device_.bank_activate_ready(bank), device_.shared_activate_ready(group));
+      }
+      o.ready = std::max(o.ready, now_);
+    }
+    const DdrCandidate& pick = c[scheduler_->pick(c, n)];
+    const uint32_t k = static_cast<uint32_t>(pick.entry);
+    const DdrBurstRequest& b = bursts[k];
+    // issue()
+    const uint64_t at = pick.ready;
+    now_ = at;
+    banks_[b.bank].stale = true;
+    if (pick.column) {
+      if (!started[k]) outcome[k] = DdrOutcome::kHit;
+      // auto_precharge(): under closed_adaptive the row stays open for a queued hit.
+      const bool precharge = page == DdrPagePolicy::kClosed ||
+                             (page == DdrPagePolicy::kClosedAdaptive && (!one_bank || k == 1));
+      const uint64_t done_cycle = device_.column(b.bank, false, precharge, at);
+      activated[k] = false;
+      // finish_entry()
+      note_occupancy(now_);
+      --queued_[kRead];
+      last_event_ = std::max(last_event_, done_cycle);
+      DdrBurstDone& d = done[finished_count++];
+      d.request = b.request;
+      d.channel = channel_;
+      d.bank = b.bank;
+      d.accept_cycle = cycle;
+      d.done_cycle = done_cycle;
+      d.bytes = b.bytes;
+      d.outcome = outcome[k];
+      d.is_write = false;
+      d.refresh_stall = refresh_stall[k];
+      finished[k] = true;
+      --left;
+    } else if (device_.open_row(b.bank) != DdrDeviceTiming::kClosed) {
+      device_.precharge(b.bank, at);
+      if (!started[k]) outcome[k] = DdrOutcome::kConflict;
+    } else {
+      device_.activate(b.bank, b.row, at);
+      if (!started[k]) outcome[k] = DdrOutcome::kMiss;
+      activated[k] = true;
+    }
+    started[k] = true;
+    now_ = at + 1;
+  }
+  return true;
+}
+
+void DdrChannelController::serve_hit(const DdrBurstRequest& burst, uint64_t cycle,
+                                     uint64_t issue_cycle, uint32_t queued_behind, bool keeps_row,
+                                     DdrBurstDone& done) {
+  // The closed form of enqueue() + choose() + issue() for a row-hit read in an idle channel,
+  // with `queued_behind` more reads entering the queue at the same cycle (`keeps_row`: one
+  // of them hits the same row of the same bank).
+  const uint32_t bank = burst.bank;
   // enqueue()
   note_occupancy(cycle);
   ++seq_;
   const bool refresh_stall = cycle < refresh_busy_until_[bank];
-  queued_[kRead] += 1 + followers;
+  queued_[kRead] += 1 + queued_behind;
   stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
   choice_valid_ = false;
-  // choose(), issue()
-  update_write_mode();
+  // choose(), issue(); update_write_mode() with reads and no writes queued can only end a
+  // drain.
+  if (write_mode_) update_write_mode();
   now_ = issue_cycle;
   banks_[bank].stale = true;
   const DdrPagePolicy page = config_.controller.page_policy;
   const bool precharge =
-      page == DdrPagePolicy::kClosed || (page == DdrPagePolicy::kClosedAdaptive && followers == 0);
+      page == DdrPagePolicy::kClosed || (page == DdrPagePolicy::kClosedAdaptive && !keeps_row);
   const uint64_t done_cycle = device_.column(bank, false, precharge, issue_cycle);
   // finish_entry()
   note_occupancy(now_);
-  queued_[kRead] -= 1 + followers;  // the followers are queued by the caller's next call
+  queued_[kRead] -= 1 + queued_behind;  // the caller's next call queues (or serves) them
   last_event_ = std::max(last_event_, done_cycle);
   now_ = issue_cycle + 1;
   done.request = burst.request;
@@ -182,7 +315,6 @@ bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cy
   done.outcome = DdrOutcome::kHit;
   done.is_write = false;
   done.refresh_stall = refresh_stall;
-  return true;
 }
 
 // A new entry only adds to its bank's offers (it is the youngest: not the head unless the
@@ -682,6 +814,7 @@ void DdrChannelController::idle_refreshes(uint32_t rank, uint64_t cycle) {
         now_ = std::max(now_, last + 1);
         continue;
       }
+      if (per_bank && idle_bank_refreshes(rank, cycle)) continue;
       update_refresh(cycle > 0 ? cycle - 1 : 0);
       if (!r.pending && r.pending_bank == kNone) return;
     }
@@ -689,6 +822,48 @@ void DdrChannelController::idle_refreshes(uint32_t rank, uint64_t cycle) {
     if (c.cycle >= cycle) return;
     issue(c);
   }
+}
+
+bool DdrChannelController::idle_bank_refreshes(uint32_t rank, uint64_t cycle) {
+  // An idle rank catching up marks each REFpb that fell due before `cycle` at once
+  // (update_refresh()), so refresh_choice() issues them back to back: with its rows closed,
+  // the first at t0 (the device's bound), each next one tPBR2PBR later, round robin, as long
+  // as every bank set is free by its turn (its bound by t0, tRFCpb <= sets x tPBR2PBR) and
+  // the command falls before `cycle`. Counted at once, the last REFpb of each set recorded;
+  // the loop of idle_refreshes() goes on from there.
+  RankRefresh& r = refresh_[rank];
+  const uint64_t sets = device_.refpb_stride();
+  const uint64_t step = t_.t_pbr2pbr;
+  if (r.postponed > 0 || r.due >= cycle || device_.open_banks(rank) > 0 || step == 0 ||
+      t_.t_rfc_pb > sets * step) {
+    return false;
+  }
+  const uint32_t first = rank * banks_per_rank_;
+  const uint64_t t0 = device_.earliest_refresh_bank(first + r.next_bank, now_);
+  if (t0 >= cycle) return false;
+  for (uint32_t set = 0; set < sets; ++set) {
+    if (device_.earliest_refresh_bank(first + set, t0) != t0) return false;
+  }
+  const uint64_t count =
+      std::min((cycle - 1 - r.due) / refresh_interval_, (cycle - 1 - t0) / step) + 1;
+  const uint64_t recorded = std::min(count, sets);
+  for (uint64_t k = count - recorded; k < count; ++k) {
+    const uint32_t bank = first + static_cast<uint32_t>((r.next_bank + k) % sets);
+    const uint64_t at = t0 + k * step;
+    device_.refresh_bank(bank, at, k == count - recorded ? count - recorded + 1 : 1);
+    for (uint32_t i = 0; i < device_.refpb_banks(); ++i) {
+      refresh_busy_until_[bank + i * device_.refpb_stride()] = at + t_.t_rfc_pb;
+    }
+  }
+  const uint64_t last = t0 + (count - 1) * step;
+  mark_rank_stale(rank);
+  choice_valid_ = false;
+  stats_.bank_refreshes += count;
+  last_event_ = std::max(last_event_, last + t_.t_rfc_pb);
+  r.due += count * refresh_interval_;
+  r.next_bank = static_cast<uint32_t>((r.next_bank + count) % sets);
+  now_ = std::max(now_, last + 1);
+  return true;
 }
 
 }  // namespace socsim

@@ -24,6 +24,7 @@
 // writes: end of their data in the device). See docs/ddr.md.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
@@ -85,22 +86,42 @@ class DdrChannelController {
   /// The earliest cycle of the next command: one after the last issued one, or the cycle
   /// run_until() was last called with.
   uint64_t now() const { return now_; }
-  bool has_room(bool is_write) const;
+  bool has_room(bool is_write) const {
+    const int dir = is_write ? kWrite : kRead;
+    return queued_[dir] - activated_[dir] < capacity_[dir];
+  }
   /// Queues (or forwards, or coalesces) a burst accepted at `cycle`; needs has_room(). A
   /// burst accepted before now() is scheduled from now() on.
   void enqueue(const DdrBurstRequest& burst, uint64_t cycle);
-  /// A read burst that will be served on its own (nothing else enters the channel before it
-  /// is done, as for a blocking request): if the channel is idle, no refresh is under way or
-  /// falls due before it, and it hits the open row, serves it at once, exactly as enqueue()
-  /// and step() would, and returns true; otherwise changes nothing and returns false.
-  /// `followers`: reads of the same row and bank accepted at the same cycle right after it
-  /// (the rest of its request), counted as queued behind it; the caller then hands each to
-  /// serve_alone() or, if it declines, enqueue() with the same cycle.
+  // The direct path: reads that will be served on their own (nothing else enters the
+  // channel before they are done, as for a blocking request) in an idle channel, with no
+  // refresh blocking their banks, issuing a command or falling due before theirs. Each
+  // serves them at once, exactly as enqueue() and step() would, or changes nothing.
+
+  /// A read burst that hits the open row: returns true if served. `followers`: reads of the
+  /// same row and bank accepted at the same cycle right after it (the rest of its request),
+  /// counted as queued behind it; the caller then hands each to serve_alone() or, if it
+  /// declines, enqueue() with the same cycle.
   bool serve_alone(const DdrBurstRequest& burst, uint64_t cycle, uint32_t followers = 0);
   /// The same, but a served burst's completion goes to `done` instead of the sink (the
   /// owner accounts for it itself, without a round trip through its request table).
   bool serve_alone(const DdrBurstRequest& burst, uint64_t cycle, uint32_t followers,
                    DdrBurstDone& done);
+  /// Two reads of one rank in two different banks that both hit their open rows, accepted
+  /// at `cycle` in this order (the two bursts of a 64-byte read on LPDDR5 or HBM2): serves
+  /// the one the scheduler picks first from the queue, with the other counted as queued
+  /// behind it, and returns its index (0 or 1), its completion in `done`; the caller then
+  /// hands the other to serve_alone() or, if it declines, enqueue() with the same cycle.
+  /// -1: nothing served.
+  int serve_first_of_two(const DdrBurstRequest (&bursts)[2], uint64_t cycle, DdrBurstDone& done);
+  /// One read of `count` (1 or 2) bursts, if two in two banks of one rank or in one row of
+  /// one bank, accepted at `cycle` in this order, whatever their rows: serves every burst
+  /// (precharge, activate and column commands in the order the scheduler picks them from
+  /// the queue), writes their completions to `done` in the order they finish and returns
+  /// true. For row misses and conflicts: the refresh test bounds the last command's cycle
+  /// (serve_alone() and serve_first_of_two() test each command's).
+  bool serve_reads_alone(const DdrBurstRequest* bursts, uint32_t count, uint64_t cycle,
+                         DdrBurstDone* done);
   /// Issues every command (and refresh) that falls before `cycle`; now() is then >= cycle.
   void run_until(uint64_t cycle);
   /// Issues the next command, waiting for it as long as needed. False if nothing is queued.
@@ -187,6 +208,33 @@ class DdrChannelController {
     occupancy_since_ = cycle;
   }
 
+  // The direct path (serve_alone): a row-hit read in an idle channel, no refresh under way.
+  bool alone_hit(const DdrBurstRequest& burst) const {
+    return !burst.is_write && idle() && !bank_blocked(burst.bank) &&
+           device_.open_row(burst.bank) == burst.row;
+  }
+  /// The cycle choose() gives the column command of a read to `bank`, the channel idle.
+  uint64_t alone_ready(uint32_t bank) const {
+    return std::max(std::max(now_, device_.bank_column_ready(bank, false)),
+                    device_.shared_column_ready(device_.group_of(bank), false));
+  }
+  /// Whether choose() would issue a command of `rank` at `issue_cycle` before any refresh:
+  /// a refresh under way issues its next command later, none falls due by then, and no
+  /// idle rank (not `rank`, whose requests are queued) owes a postponed one.
+  bool refresh_waits(uint32_t rank, uint64_t issue_cycle) const {
+    for (uint32_t r = 0; r < refresh_.size(); ++r) {
+      const RankRefresh& rr = refresh_[r];
+      if (rr.pending || rr.pending_bank != kNone) {
+        if (refresh_choice(r).cycle <= issue_cycle) return false;
+      } else if (rr.due <= issue_cycle || (r != rank && rr.postponed > 0)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  void serve_hit(const DdrBurstRequest& burst, uint64_t cycle, uint64_t issue_cycle,
+                 uint32_t queued_behind, bool keeps_row, DdrBurstDone& done);
+
   // Scheduling.
   void update_write_mode();
   void update_refresh(uint64_t cycle);
@@ -211,6 +259,9 @@ class DdrChannelController {
   void mark_refresh_stalls(uint32_t rank, int32_t only_bank);
   /// Carries out refreshes that fall due before `cycle` while the rank is idle, at once.
   void idle_refreshes(uint32_t rank, uint64_t cycle);
+  /// Its per-bank part in closed form (O(bank sets), not O(refreshes)); false if it does
+  /// not apply.
+  bool idle_bank_refreshes(uint32_t rank, uint64_t cycle);
 
   const DdrConfig& config_;
   uint32_t channel_;
@@ -238,6 +289,9 @@ class DdrChannelController {
   std::vector<RankRefresh> refresh_;
   uint32_t refreshing_ = 0;  // ranks with a refresh under way (pending or pending_bank)
   uint64_t refresh_interval_;
+  // The longest wait one command of serve_reads_alone() can add for the next (tRP, tRCD,
+  // tRRD, tCCD, tPPD, a burst on the bus).
+  uint64_t alone_step_;
   std::vector<uint64_t> refresh_busy_until_;  // per bank: a refresh keeps it busy
 
   uint64_t now_ = 0;

@@ -161,7 +161,7 @@ void DdrDeviceTiming::refresh(uint32_t rank, uint64_t cycle, uint64_t count) {
   r.activity.refreshes += count;
 }
 
-void DdrDeviceTiming::refresh_bank(uint32_t bank, uint64_t cycle) {
+void DdrDeviceTiming::refresh_bank(uint32_t bank, uint64_t cycle, uint64_t count) {
   Rank& r = ranks_[banks_[bank].rank];
   apply_closes(r, cycle);
   for (uint32_t i = 0; i < refpb_banks_; ++i) {
@@ -170,7 +170,7 @@ void DdrDeviceTiming::refresh_bank(uint32_t bank, uint64_t cycle) {
   }
   r.act_ready = std::max(r.act_ready, cycle + t_.t_pbr2act);
   r.refpb_ready = cycle + t_.t_pbr2pbr;
-  ++r.activity.bank_refreshes;
+  r.activity.bank_refreshes += count;
 }
 
 void DdrDeviceTiming::settle(uint64_t cycle) {

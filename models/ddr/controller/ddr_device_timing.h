@@ -96,6 +96,17 @@ class DdrDeviceTiming {
     return max3(now, bank_column_ready(bank, is_write),
                 shared_column_ready(banks_[bank].group, is_write));
   }
+  /// The latest cycle any bound of a read, activate or precharge to `bank` names so far (its
+  /// bank's, bank group's and rank's, the four-activate window's and the data bus'):
+  /// commands issued after it wait only for those issued after it.
+  uint64_t latest_read_bound(uint32_t bank) const {
+    const Bank& b = banks_[bank];
+    const Group& g = groups_[b.group];
+    const Rank& r = ranks_[b.rank];
+    const uint64_t faw = std::max(std::max(r.faw[0], r.faw[1]), std::max(r.faw[2], r.faw[3]));
+    return std::max({b.act_ready, b.rd_ready, b.pre_ready, g.act_ready, g.rd_ready, r.act_ready,
+                     r.rd_ready, r.pre_ready, faw, bus_free_ + t_.t_rtrs});
+  }
   uint32_t groups() const { return static_cast<uint32_t>(groups_.size()); }
   uint64_t earliest_precharge_all(uint32_t rank, uint64_t now) const;
   /// All banks of the rank must be closed.
@@ -115,7 +126,9 @@ class DdrDeviceTiming {
   void precharge_all(uint32_t rank, uint64_t cycle);
   /// `count` refreshes, the last at `cycle` (an idle rank catching up at once).
   void refresh(uint32_t rank, uint64_t cycle, uint64_t count = 1);
-  void refresh_bank(uint32_t bank, uint64_t cycle);
+  /// `count` counts as that many REFpb in the energy books (an idle rank catching up at
+  /// once: the last REFpb of each bank set is recorded, the others only counted).
+  void refresh_bank(uint32_t bank, uint64_t cycle, uint64_t count = 1);
 
   /// Closes the books at `cycle` (>= every recorded command): banks still open count as
   /// active up to it. Called before reading activity().

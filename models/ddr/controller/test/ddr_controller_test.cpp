@@ -332,6 +332,48 @@ void expect_same_books(DdrChannelController& fast, DdrChannelController& queued,
   EXPECT_EQ(a.active_cycles, b.active_cycles);
 }
 
+// An idle rank catching up per-bank refreshes issues every REFpb that fell due back to back
+// (the first at once, each next one tPBR2PBR later, round robin over the bank sets), which
+// the controller counts in closed form instead of one by one: on LPDDR5-6400 (tREFIpb 390,
+// tPBR2PBR 72, tRFCpb 112, eight bank pairs), 100,000 idle cycles hold 256 deadlines.
+TEST(DdrController, IdlePerBankRefreshesAreCaughtUpBackToBack) {
+  const DdrConfig config = load_ddr_preset(test::preset_path("lpddr5-6400.yaml"));
+  ASSERT_EQ(config.controller.refresh, DdrRefreshMode::kPerBank);
+  const DdrTimingParams& t = config.timing;
+  DdrControllerStats stats;
+  RecordingSink sink;
+  DdrChannelController ch(config, 0, sink, stats);
+  const uint64_t gap = 100'000;
+  ch.run_until(gap);
+  const uint64_t due = (gap - 1 - t.t_refi_pb) / t.t_refi_pb + 1;  // deadlines before the gap ends
+  ASSERT_EQ(due, 256u);
+  EXPECT_EQ(stats.bank_refreshes, due);
+  EXPECT_EQ(ch.device().activity(0).bank_refreshes, due);
+  EXPECT_EQ(ch.last_event(), (due - 1) * t.t_pbr2pbr + t.t_rfc_pb);
+  EXPECT_EQ(ch.now(), gap);
+  // The 257th REFpb (to pair 0 again) falls due at 257 x tREFIpb: a read of pair 0 at that
+  // cycle waits for it, one of pair 1 only for tPBR2ACT.
+  const uint64_t next = (due + 1) * t.t_refi_pb;
+  for (uint32_t bank : {0u, 1u}) {
+    DdrControllerStats s;
+    RecordingSink done;
+    DdrChannelController c(config, 0, done, s);
+    c.run_until(gap);
+    c.run_until(next);
+    DdrBurstRequest b;
+    b.bank = bank;
+    b.bytes = 32;
+    c.enqueue(b, next);
+    while (c.step()) {
+    }
+    ASSERT_EQ(done.done.size(), 1u);
+    EXPECT_EQ(s.bank_refreshes, due + 1);
+    const uint64_t act = next + (bank == 0 ? t.t_rfc_pb : t.t_pbr2act);
+    EXPECT_EQ(done.done[0].done_cycle, act + t.t_rcd + t.cl + 2) << "bank " << bank;
+    EXPECT_EQ(done.done[0].refresh_stall, bank == 0);
+  }
+}
+
 // Under the closed policy a row hit of another request must not auto-precharge the row an
 // activated request is waiting for (it would have to activate it again, and its queue entry
 // would be counted twice: a full queue that never drains).
@@ -384,7 +426,7 @@ TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
       DdrChannelController fast(config, 0, fast_sink, stats_fast);
       DdrChannelController queued(config, 0, queued_sink, stats_queued);
       uint64_t at = 0;
-      size_t served_alone = 0;
+      size_t served_alone = 0, misses_alone = 0;
       for (uint32_t i = 0; i < 4000; ++i) {
         DdrBurstRequest b;
         b.request = i;
@@ -395,8 +437,12 @@ TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
         at += i % 97 == 0 ? 20'000 : 3;  // now and then idle across a refresh deadline
         fast.run_until(at);
         queued.run_until(at);
+        DdrBurstDone done;
         if (fast.serve_alone(b, at)) {
           ++served_alone;
+        } else if (fast.serve_reads_alone(&b, 1, at, &done)) {
+          fast_sink.burst_done(done);
+          ++misses_alone;
         } else {
           fast.enqueue(b, at);
           while (fast.step()) {
@@ -414,6 +460,7 @@ TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
       } else {
         EXPECT_EQ(served_alone, 0u);  // alone in its queue, every read closes its row
       }
+      EXPECT_GT(misses_alone, 30u);  // misses and conflicts away from refresh deadlines
     }
   }
 }
@@ -435,7 +482,7 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
         DdrChannelController fast(config, 0, fast_sink, stats_fast);
         DdrChannelController queued(config, 0, queued_sink, stats_queued);
         uint64_t at = 0;
-        size_t both_alone = 0, first_alone = 0;
+        size_t both_alone = 0, first_alone = 0, misses_alone = 0;
         for (uint32_t i = 0; i < 3000; ++i) {
           DdrBurstRequest b[2];
           for (uint32_t k = 0; k < 2; ++k) {
@@ -448,6 +495,7 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
           at += i % 89 == 0 ? 9'000 : 2;  // now and then idle across refresh deadlines
           fast.run_until(at);
           queued.run_until(at);
+          DdrBurstDone done[2];
           if (fast.serve_alone(b[0], at, 1)) {
             ++first_alone;
             if (fast.serve_alone(b[1], at)) {
@@ -455,6 +503,10 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
             } else {
               fast.enqueue(b[1], at);
             }
+          } else if (fast.serve_reads_alone(b, 2, at, done)) {
+            fast_sink.burst_done(done[0]);
+            fast_sink.burst_done(done[1]);
+            ++misses_alone;
           } else {
             fast.enqueue(b[0], at);
             fast.enqueue(b[1], at);
@@ -475,9 +527,139 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
           // The second burst, alone in its queue, closes the row: the next read misses.
           EXPECT_EQ(first_alone, 0u);
         }
+        EXPECT_GT(misses_alone, 20u);  // misses and conflicts away from refresh deadlines
       }
     }
   }
+}
+
+// A 64-byte LPDDR5 or HBM2 read is two 32-byte bursts in two bank groups: the scheduler
+// orders the two (FR-FCFS takes the second first when its bank group is ready earlier), the
+// first is served with the other counted as queued, then the other alone (or, if either
+// declines, the queue takes over). Streaming pairs and random pairs of banks and rows, with
+// gaps across refresh deadlines, give the same completions and books as the queue, with
+// both schedulers, both refresh modes, postponing and every page policy.
+TEST(DdrController, TwoBankReadServedAloneMatchesTheQueuedPath) {
+  for (const char* preset : {"lpddr5-6400.yaml", "hbm2.yaml"}) {
+    for (DdrSchedulerKind kind : {DdrSchedulerKind::kFcfs, DdrSchedulerKind::kFrFcfs}) {
+      for (DdrRefreshMode refresh : {DdrRefreshMode::kAllBank, DdrRefreshMode::kPerBank}) {
+        for (DdrPagePolicy page :
+             {DdrPagePolicy::kOpen, DdrPagePolicy::kClosedAdaptive, DdrPagePolicy::kClosed}) {
+          for (uint32_t postpone : {0u, 4u}) {
+            SCOPED_TRACE(std::string(preset) + " " + to_string(kind) + " " + to_string(refresh) +
+                         " " + to_string(page) + " postpone " + std::to_string(postpone));
+            DdrConfig config = load_ddr_preset(test::preset_path(preset));
+            config.controller.scheduler = kind;
+            config.controller.refresh = refresh;
+            config.controller.page_policy = page;
+            config.controller.refresh_postpone = postpone;
+            DdrControllerStats stats_fast, stats_queued;
+            RecordingSink fast_sink, queued_sink;
+            DdrChannelController fast(config, 0, fast_sink, stats_fast);
+            DdrChannelController queued(config, 0, queued_sink, stats_queued);
+            const uint32_t groups = config.geometry.bank_groups;
+            const uint32_t per_group = config.geometry.banks_per_group;
+            std::mt19937_64 rng(11);
+            uint64_t at = 0;
+            size_t both_alone = 0, second_first = 0, misses_alone = 0, misses_second_first = 0;
+            for (uint32_t i = 0; i < 3000; ++i) {
+              const uint64_t r = rng();
+              DdrBurstRequest b[2];
+              const bool random = i % 512 >= 384;  // mostly streams, now and then random pairs
+              for (uint32_t k = 0; k < 2; ++k) {
+                b[k].request = i;
+                b[k].line = uint64_t{i} * 64 + 32 * k;
+                b[k].bytes = 32;
+                if (random) {
+                  b[k].bank = (r >> (8 * k)) % (groups * per_group);
+                  b[k].row = (r >> (20 + 4 * k)) % 2;
+                } else {
+                  // A row of bank i / 64 in two neighbouring bank groups, then the next bank.
+                  const uint32_t group = (2 * (i / 16) + k) % groups;
+                  b[k].bank = group * per_group + (i / 64) % per_group;
+                  b[k].row = (i / 1024) % 3;
+                }
+              }
+              if (b[0].bank == b[1].bank)
+                b[1].bank = (b[1].bank + per_group) % (groups * per_group);
+              at += i % 89 == 0 ? 9'000 : (r >> 40) % 4;
+              fast.run_until(at);
+              queued.run_until(at);
+              DdrBurstDone done[2];
+              const int first = fast.serve_first_of_two(b, at, done[0]);
+              if (first >= 0) {
+                fast_sink.burst_done(done[0]);
+                second_first += first == 1;
+                if (fast.serve_alone(b[1 - first], at)) {
+                  ++both_alone;
+                } else {
+                  fast.enqueue(b[1 - first], at);
+                }
+              } else if (fast.serve_reads_alone(b, 2, at, done)) {
+                fast_sink.burst_done(done[0]);
+                fast_sink.burst_done(done[1]);
+                ++misses_alone;
+                misses_second_first += done[0].bank == b[1].bank;
+              } else {
+                fast.enqueue(b[0], at);
+                fast.enqueue(b[1], at);
+              }
+              while (fast.step()) {
+              }
+              queued.enqueue(b[0], at);
+              queued.enqueue(b[1], at);
+              while (queued.step()) {
+              }
+              ASSERT_EQ(fast.now(), queued.now()) << "read " << i;
+            }
+            expect_same_books(fast, queued, at, fast_sink, queued_sink, stats_fast, stats_queued);
+            if (page == DdrPagePolicy::kOpen) {
+              EXPECT_GT(both_alone, 2000u);
+              EXPECT_LT(both_alone, 3000u);  // misses, conflicts and refresh deadlines decline
+            } else {
+              EXPECT_EQ(both_alone, 0u);  // every read closes its rows: the next one misses
+            }
+            if (kind == DdrSchedulerKind::kFcfs || page != DdrPagePolicy::kOpen) {
+              EXPECT_EQ(second_first, 0u);  // the older burst first
+            } else {
+              EXPECT_GT(second_first, 0u);
+            }
+            // Misses and conflicts away from refresh deadlines; FR-FCFS may finish the
+            // second burst first.
+            EXPECT_GT(misses_alone, 100u);
+            if (kind == DdrSchedulerKind::kFrFcfs) {
+              EXPECT_GT(misses_second_first, 0u);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(DdrController, ServeFirstOfTwoDeclinesOneBankAndMisses) {
+  const DdrConfig config = load_ddr_preset(test::preset_path("lpddr5-6400.yaml"));
+  DdrControllerStats stats;
+  RecordingSink sink;
+  DdrChannelController ch(config, 0, sink, stats);
+  DdrBurstRequest b[2];
+  b[0].bank = 0;
+  b[1].bank = 4;  // the next bank group
+  DdrBurstDone done;
+  EXPECT_EQ(ch.serve_first_of_two(b, 0, done), -1);  // both banks closed
+  ch.enqueue(b[0], 0);
+  while (ch.step()) {
+  }
+  EXPECT_EQ(ch.serve_first_of_two(b, ch.now(), done), -1);  // the second bank still closed
+  ch.enqueue(b[1], ch.now());
+  while (ch.step()) {
+  }
+  b[1].bank = 0;
+  EXPECT_EQ(ch.serve_first_of_two(b, ch.now(), done), -1);  // one bank: serve_alone's case
+  b[1].bank = 4;
+  EXPECT_EQ(ch.serve_first_of_two(b, ch.now(), done), 0);
+  EXPECT_EQ(done.outcome, DdrOutcome::kHit);
+  EXPECT_EQ(sink.done.size(), 2u);  // the served burst's completion went to `done`
 }
 
 TEST(DdrController, ServeAloneDeclinesWritesAndBusyChannels) {
