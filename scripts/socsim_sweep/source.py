@@ -147,8 +147,13 @@ class _Reader:
             if isinstance(value, int) and value.bit_length() > 64:
                 raise ValueError("an integer beyond 64 bits")
             return value
-        except (yaml.YAMLError, ValueError, OverflowError) as e:
-            problem = getattr(e, "problem", None) or str(e)
+        except Exception as e:  # noqa: BLE001
+            # An explicit tag makes PyYAML convert text its resolver never matched: besides
+            # its own errors, '!!timestamp x' raises AttributeError, '!!bool x' KeyError,
+            # '!!int' (empty) IndexError, '!!int x' ValueError. Each is a scalar that cannot
+            # be read; nothing else runs here.
+            problem = getattr(e, "problem", None) or (
+                str(e) if isinstance(e, (ValueError, OverflowError)) else f"not a {node.tag}")
             text = node.value if len(node.value) <= 40 else node.value[:40] + "..."
             raise SweepError(f"{self.file}:{node.start_mark.line + 1}: cannot read "
                              f"{text!r}: {problem}") from None

@@ -323,7 +323,12 @@ class HostileFileTest(SweepFileCase):
                               ("!!binary xx=", "failed to decode base64"),
                               ("!foo 1", "could not determine a constructor"),
                               ("9" * 5000, "integer"),
-                              ("0x1" + "0" * 16, "an integer beyond 64 bits")):
+                              ("0x1" + "0" * 16, "an integer beyond 64 bits"),
+                              # found by the fuzz target: AttributeError, KeyError, IndexError
+                              ("!!timestamp x",
+                               "cannot read 'x': not a tag:yaml.org,2002:timestamp"),
+                              ("!!bool x", "cannot read 'x': not a tag:yaml.org,2002:bool"),
+                              ("!!int", "cannot read '': not a tag:yaml.org,2002:int")):
             with self.subTest(text=text[:20]):
                 path = self.write_bytes(f"name: a\ndescription: {text}\n".encode())
                 self.assertIn(problem, self.load_error(path))
