@@ -380,7 +380,7 @@ def _kind(sweep, key, node):
 
 def _check_value(sweep, param, value, node):
     if param.kind == "model":
-        if value not in sweep.models:
+        if not isinstance(value, str) or value not in sweep.models:
             node.fail(f"'{value}' is not a model of the models section")
     elif param.kind == "compile":
         if COMPILE_OPTIONS[param.option] is not None and value not in \

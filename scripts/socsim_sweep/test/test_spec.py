@@ -333,6 +333,12 @@ class HostileFileTest(SweepFileCase):
                 path = self.write_bytes(f"name: a\ndescription: {text}\n".encode())
                 self.assertIn(problem, self.load_error(path))
 
+    def test_a_model_value_that_is_a_map(self):
+        # found by the fuzz target: `value not in sweep.models` hashed the map (TypeError)
+        path = self.write_bytes(b"name: a\nmodels:\n  a: {zoo: convnet}\n  b: {zoo: resnet18}\n"
+                                b"parameters:\n  model: [a, mac_pj: b]\n")
+        self.assertIn("is not a model of the models section", self.load_error(path))
+
     def test_range_values_are_finite_and_capped(self):
         for rng, problem in (("{from: 0, to: .inf}", "expected a finite number, got inf"),
                              ("{from: 1, to: 2, step: .nan}", "expected a finite number"),
