@@ -84,13 +84,13 @@ for target in "${targets[@]}"; do
     -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
     "$corpus" "${seeds[@]}" >"$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  cov=$(grep -a -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  ft=$(grep -a -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   units=$(find "$corpus" -type f | wc -l)
   if ((status == 0)); then
     verdict="crashes: 0"
   else
-    verdict="FAILED (exit $status): $(grep -m1 -E 'ERROR: |runtime error|deadly signal|Timeout|out-of-memory' "$log" || true)"
+    verdict="FAILED (exit $status): $(grep -a -m1 -E 'ERROR: |runtime error|deadly signal|Timeout|out-of-memory' "$log" || true)"
     failed=1
     echo "--- $log (end) ---"
     tail -40 "$log"
