@@ -121,9 +121,10 @@ class DdrTiming : private DdrBurstSink {
   DdrResult complete_blocking(int32_t id, uint64_t arrival_ps, bool is_write);
   static DdrResult result_of(const Request& r, uint64_t arrival_ps, uint64_t done_cycle_ps);
   void release(int32_t id);
-  void record(const Request& r);
+  [[gnu::always_inline]] inline void record(const Request& r);
   /// The burst's part of a request's books: completion, outcome, bank statistics.
-  void account(Request& r, const DdrBurstDone& done);
+  /// Inlined into its callers here (both on the path of every burst).
+  [[gnu::always_inline]] inline void account(Request& r, const DdrBurstDone& done);
   void burst_done(const DdrBurstDone& done) override;
   DdrResult access_ideal(uint64_t arrival_ps, bool is_write, uint32_t bytes, int initiator);
 
@@ -134,6 +135,7 @@ class DdrTiming : private DdrBurstSink {
   uint64_t tck_fs_;
   uint64_t tck_ps_whole_;  // tCK in picoseconds if a whole number (then cycle_to_ps multiplies)
   uint32_t burst_bytes_;
+  size_t banks_per_channel_;  // the flat bank index of a burst is channel x this + bank
   uint64_t ideal_latency_ps_;
   std::vector<std::unique_ptr<DdrChannelController>> channels_;
   std::vector<Request> requests_;
