@@ -30,8 +30,7 @@ uint64_t DdrTiming::cycle_to_ps_wide(uint64_t cycle) const {
   return static_cast<uint64_t>(fs / 1000);
 }
 
-uint64_t DdrTiming::ps_to_cycle_ceil(uint64_t ps) const {
-  if (ps < (uint64_t{1} << 40)) return (ps * 1000 + tck_fs_ - 1) / tck_fs_;
+uint64_t DdrTiming::ps_to_cycle_ceil_wide(uint64_t ps) const {
   const unsigned __int128 fs = static_cast<unsigned __int128>(ps) * 1000;
   return static_cast<uint64_t>((fs + tck_fs_ - 1) / tck_fs_);
 }

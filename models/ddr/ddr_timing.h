@@ -82,7 +82,10 @@ class DdrTiming : private DdrBurstSink {
     if (cycle >= (uint64_t{1} << 40)) return cycle_to_ps_wide(cycle);
     return tck_ps_whole_ != 0 ? cycle * tck_ps_whole_ : cycle * tck_fs_ / 1000;
   }
-  uint64_t ps_to_cycle_ceil(uint64_t ps) const;
+  uint64_t ps_to_cycle_ceil(uint64_t ps) const {
+    if (ps < (uint64_t{1} << 40)) return (ps * 1000 + tck_fs_ - 1) / tck_fs_;
+    return ps_to_cycle_ceil_wide(ps);
+  }
 
  private:
   struct Request {
@@ -102,6 +105,7 @@ class DdrTiming : private DdrBurstSink {
   };
 
   uint64_t cycle_to_ps_wide(uint64_t cycle) const;
+  uint64_t ps_to_cycle_ceil_wide(uint64_t ps) const;
   /// `serve_now`: the caller serves the request's bursts right after (a blocking read), so a
   /// burst alone in its channel may be served at once (DdrChannelController::serve_alone).
   int32_t start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes, int initiator,
@@ -119,7 +123,8 @@ class DdrTiming : private DdrBurstSink {
   int32_t new_request();
   /// Waits for a blocking request's reads and answers it.
   DdrResult complete_blocking(int32_t id, uint64_t arrival_ps, bool is_write);
-  static DdrResult result_of(const Request& r, uint64_t arrival_ps, uint64_t done_cycle_ps);
+  [[gnu::always_inline]] static inline DdrResult result_of(const Request& r, uint64_t arrival_ps,
+                                                           uint64_t done_cycle_ps);
   void release(int32_t id);
   [[gnu::always_inline]] inline void record(const Request& r);
   /// The burst's part of a request's books: completion, outcome, bank statistics.
