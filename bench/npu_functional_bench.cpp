@@ -23,6 +23,7 @@
 #include "firmware/abi/generated/operators.h"
 #include "firmware/kernels/conv_loops.h"
 #include "models/npu/npu_functional.h"
+#include "models/npu/test/conv_layer.h"
 
 namespace socsim {
 namespace {
@@ -64,30 +65,14 @@ struct Case {
   npu::LayerDescriptor d;
 };
 
-npu::LayerDescriptor descriptor(uint8_t op, std::vector<uint32_t> in, std::vector<uint32_t> in1,
-                                std::vector<uint32_t> out, std::vector<int32_t> args) {
-  npu::LayerDescriptor d;
-  std::memset(&d, 0, sizeof d);
-  d.op = op;
-  d.dtype = npu::kDtypeInt8;
-  for (int i = 0; i < 4; ++i) {
-    d.in_shape[i] = in[i];
-    d.in1_shape[i] = in1.empty() ? 0 : in1[i];
-    d.out_shape[i] = out[i];
-  }
-  d.arg_count = static_cast<uint8_t>(args.size());
-  for (size_t i = 0; i < args.size(); ++i) d.args[i] = args[i];
-  return d;
-}
-
 /// A convolution with "same"-style padding k / 2 (zero points 3 and -5, a fused ReLU).
 Case conv(const char* name, uint32_t cin, uint32_t hw, uint32_t cout, uint32_t k, uint32_t s,
           uint32_t groups) {
   const uint32_t p = k / 2, out = (hw + 2 * p - k) / s + 1;
   const int32_t si = int32_t(s), pi = int32_t(p);
-  return {name, descriptor(npu::kOpConv, {1, cin, hw, hw}, {cout, cin / groups, k, k},
-                           {1, cout, out, out},
-                           {si, si, pi, pi, pi, pi, 1, 1, int32_t(groups), 3, -5, -5, 127})};
+  return {name, layer_descriptor(npu::kOpConv, {1, cin, hw, hw}, {cout, cin / groups, k, k},
+                                 {1, cout, out, out},
+                                 {si, si, pi, pi, pi, pi, 1, 1, int32_t(groups), 3, -5, -5, 127})};
 }
 
 std::vector<Case> cases() {
@@ -106,17 +91,18 @@ std::vector<Case> cases() {
       conv("depthwise 3x3 960 @7 (MobileNetV2)", 960, 7, 960, 3, 1, 960),
       conv("grouped 3x3 128->128 g32 @28 (ResNeXt)", 128, 28, 128, 3, 1, 32),
       {"fully connected 2048->1000",
-       descriptor(npu::kOpFullyConnected, {1, 2048, 1, 1}, {1000, 2048, 1, 1}, {1, 1000, 1, 1},
-                  {3, -5, -128, 127})},
+       layer_descriptor(npu::kOpFullyConnected, {1, 2048, 1, 1}, {1000, 2048, 1, 1},
+                        {1, 1000, 1, 1}, {3, -5, -128, 127})},
       {"fully connected 1280->1000 x16 rows",
-       descriptor(npu::kOpFullyConnected, {16, 1280, 1, 1}, {1000, 1280, 1, 1}, {16, 1000, 1, 1},
-                  {3, -5, -128, 127})},
-      {"max pool 3x3/2 64 @112", descriptor(npu::kOpMaxPool, {1, 64, 112, 112}, {}, {1, 64, 56, 56},
-                                            {3, 3, 2, 2, 1, 1, 1, 1, 0})},
-      {"global average pool 2048 @7", descriptor(npu::kOpGlobalAveragePool, {1, 2048, 7, 7}, {},
-                                                 {1, 2048, 1, 1}, {3, -5, 1 << 22, 22})},
-      {"add 256 @56", descriptor(npu::kOpAdd, {1, 256, 56, 56}, {1, 256, 56, 56}, {1, 256, 56, 56},
-                                 {3, 1 << 20, -2, 1 << 20, 21, 0, -128, 127})},
+       layer_descriptor(npu::kOpFullyConnected, {16, 1280, 1, 1}, {1000, 1280, 1, 1},
+                        {16, 1000, 1, 1}, {3, -5, -128, 127})},
+      {"max pool 3x3/2 64 @112", layer_descriptor(npu::kOpMaxPool, {1, 64, 112, 112}, {},
+                                                  {1, 64, 56, 56}, {3, 3, 2, 2, 1, 1, 1, 1, 0})},
+      {"global average pool 2048 @7", layer_descriptor(npu::kOpGlobalAveragePool, {1, 2048, 7, 7},
+                                                       {}, {1, 2048, 1, 1}, {3, -5, 1 << 22, 22})},
+      {"add 256 @56",
+       layer_descriptor(npu::kOpAdd, {1, 256, 56, 56}, {1, 256, 56, 56}, {1, 256, 56, 56},
+                        {3, 1 << 20, -2, 1 << 20, 21, 0, -128, 127})},
   };
 }
 

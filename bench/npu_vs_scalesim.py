@@ -101,6 +101,10 @@ def conv_layers(model, image_size, work):
     from onnx import numpy_helper, shape_inference
     torch.manual_seed(0)
     module = getattr(torchvision.models, model)(weights=None).eval()
+    # Every convolution of a torchvision model with a `features` trunk (AlexNet, MobileNetV2)
+    # lies in that trunk; exporting it alone keeps AlexNet's adaptive pooling (which ONNX
+    # export refuses below 224 x 224) out of the graph.
+    module = getattr(module, "features", module)
     path = os.path.join(work, model + ".onnx")
     with torch.no_grad():
         torch.onnx.export(module, torch.zeros(1, 3, image_size, image_size), path,

@@ -190,17 +190,19 @@ uint8_t* Soc::memory_at(uint64_t addr, uint64_t size) {
   return nullptr;
 }
 
+// memcpy's pointers must not be null even for no bytes: a segment that is all .bss has no
+// file bytes, and an empty vector's data() may be null.
 bool Soc::write_memory(uint64_t addr, const uint8_t* data, uint64_t size) {
   uint8_t* p = memory_at(addr, size);
   if (p == nullptr) return false;
-  std::memcpy(p, data, size);
+  if (size != 0) std::memcpy(p, data, size);
   return true;
 }
 
 bool Soc::read_memory(uint64_t addr, uint8_t* data, uint64_t size) {
   const uint8_t* p = memory_at(addr, size);
   if (p == nullptr) return false;
-  std::memcpy(data, p, size);
+  if (size != 0) std::memcpy(data, p, size);
   return true;
 }
 

@@ -7,8 +7,12 @@
 #   --runs N      stop a target after N inputs instead (with --time: whichever comes first)
 #   --build-only  configure and build, run nothing
 #   --no-build    run what build-fuzz holds (the test suite builds it once first)
-#   target        soc_config, ddr_preset, npu_preset, elf, hex, program, npu_descriptor
-#                 (default: all, as listed in build-fuzz/fuzz_targets.txt)
+#   target        soc_config, ddr_preset, npu_preset, elf, hex, program, npu_descriptor,
+#                 sweep_spec (default: all, as listed in build-fuzz/fuzz_targets.txt)
+#
+# sweep_spec is the Python sweep-file loader under atheris (in build-fuzz/venv, made by
+# scripts/install-deps.sh --fuzz); it runs socsim ($SOCSIM_BINARY, default build/bin/socsim)
+# to read the SoC descriptions a sweep names.
 #
 # Each target's corpus grows in build-fuzz/corpus/<target> (the seed folders of the tree are
 # read, never written); a crash, a timeout (10 s for one input), an out-of-memory (2 GiB) or
@@ -29,7 +33,7 @@ while (($#)); do
     --runs) runs="$2"; shift 2 ;;
     --build-only) run_step=0; shift ;;
     --no-build) build_step=0; shift ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -80,13 +84,13 @@ for target in "${targets[@]}"; do
     -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
     "$corpus" "${seeds[@]}" >"$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  cov=$(grep -a -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  ft=$(grep -a -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   units=$(find "$corpus" -type f | wc -l)
   if ((status == 0)); then
     verdict="crashes: 0"
   else
-    verdict="FAILED (exit $status): $(grep -m1 -E 'ERROR: |runtime error|deadly signal|Timeout|out-of-memory' "$log" || true)"
+    verdict="FAILED (exit $status): $(grep -a -m1 -E 'ERROR: |runtime error|deadly signal|Timeout|out-of-memory' "$log" || true)"
     failed=1
     echo "--- $log (end) ---"
     tail -40 "$log"

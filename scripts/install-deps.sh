@@ -2,7 +2,23 @@
 # Installs the Debian packages socsim needs, only those missing (idempotent).
 # Usage: scripts/install-deps.sh [--fuzz]
 #   --fuzz  also what the fuzz targets need (clang and its libFuzzer runtime; scripts/fuzz.sh)
+#           and, for the Python target, atheris (pinned) in a venv of the fuzz build folder
+#           (build-fuzz/venv, or $SOCSIM_FUZZ_BUILD_DIR/venv)
 set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+atheris_version=3.0.0  # a cp311 manylinux wheel: nothing to compile
+
+# The venv of the fuzz build (made after the Debian packages, which include python3-venv).
+fuzz_venv() {
+  local venv="${SOCSIM_FUZZ_BUILD_DIR:-$root/build-fuzz}/venv"
+  if "$venv/bin/python" -c "import importlib.metadata as m, sys
+sys.exit(m.version('atheris') != '$atheris_version')" 2>/dev/null; then
+    return 0
+  fi
+  echo "socsim: installing atheris $atheris_version in $venv" >&2
+  [[ -x "$venv/bin/pip" ]] || /usr/bin/python3 -m venv --system-site-packages "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "atheris==$atheris_version"
+}
 
 packages=(
   cmake ninja-build g++ make pkg-config git ca-certificates
@@ -28,6 +44,7 @@ for pkg in "${packages[@]}"; do
   [[ "$status" == "install ok installed" ]] || missing+=("$pkg")
 done
 if ((${#missing[@]} == 0)); then
+  [[ "${1:-}" == "--fuzz" ]] && fuzz_venv
   exit 0
 fi
 
@@ -45,3 +62,5 @@ $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "
 if [[ " ${missing[*]} " == *" munge "* && -x /etc/init.d/munge && -f /run/munge/munged.pid ]]; then
   $SUDO /etc/init.d/munge stop > /dev/null 2>&1 || true
 fi
+[[ "${1:-}" == "--fuzz" ]] && fuzz_venv
+exit 0

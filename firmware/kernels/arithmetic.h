@@ -112,4 +112,14 @@ inline int32_t window_out_size(int32_t in, int32_t kernel, int32_t stride, int32
 /// Largest plane (H x W) an int8 average may sum: 255 x 2^23 fits an int32 sum.
 constexpr int64_t kMaxPoolArea = int64_t{1} << 23;
 
+/// The int8 requantisation of `count` values to another scale and zero point:
+/// y = saturate(requantize(x - zp_in, m, n) + zp_out) (quantized_decomposed::requantize.out,
+/// the CPU kernel and the NPU layer).
+inline void requantize_i8(const int8_t* x, uint32_t count, int32_t zp_in, int32_t zp_out, int32_t m,
+                          int32_t n, int8_t* y) {
+  for (uint32_t i = 0; i < count; ++i) {
+    y[i] = saturate_to_i8(requantize(x[i] - zp_in, m, n) + zp_out);
+  }
+}
+
 }  // namespace socsim::kernels

@@ -6,12 +6,11 @@
 // int8: y = clamp(requantize(sum_k (a - zp_a)(b - zp_b), m, n) + zp_out, lo, hi), the sum in
 // int32 (K <= 33025 keeps K * 255 * 255 below 2^31).
 #include "firmware/kernels/kernel_util.h"
+#include "firmware/kernels/matmul_loops.h"
 #include "firmware/kernels/strided.h"
 
 namespace socsim::kernels {
 namespace {
-
-constexpr int32_t kMaxDepth = 33025;
 
 /// The shape of a product: M, K, N and the walks of a's and b's matrices over the output's
 /// batch axes (offsets in elements).
@@ -86,23 +85,21 @@ Error operands(const KernelArgs& k, ScalarType type, Product* p) {
   return p->init(a, b, y);
 }
 
-/// The products of every batch: y[r][c] = finish(sum_j term(a[r][j], b[j][c])), the sum in Acc.
-template <typename T, typename Acc, typename Term, typename Finish>
-void multiply(const KernelArgs& k, Product& p, Term term, Finish finish) {
-  // Every product operator names its operands a, b and out (operator schema).
-  const T* pa = k.inputs[ops::Matmul::kA]->data_as<T>();
-  const T* pb = k.inputs[ops::Matmul::kB]->data_as<T>();
-  T* py = k.outputs[ops::Matmul::kOut]->data_as<T>();
+/// The float32 products of every batch: y[r][c] = sum_j a[r][j] b[j][c].
+void multiply_f32(const KernelArgs& k, Product& p) {
+  const float* pa = k.inputs[ops::Matmul::kA]->data_as<float>();
+  const float* pb = k.inputs[ops::Matmul::kB]->data_as<float>();
+  float* py = k.outputs[ops::Matmul::kOut]->data_as<float>();
   const int32_t rows = p.m, depth = p.k, cols = p.n;
   p.each([&](uint32_t ia, uint32_t ib, uint32_t iy) {
     for (int32_t r = 0; r < rows; ++r) {
-      const T* ar = pa + ia + r * depth;
-      T* yr = py + iy + r * cols;
+      const float* ar = pa + ia + r * depth;
+      float* yr = py + iy + r * cols;
       for (int32_t c = 0; c < cols; ++c) {
-        const T* bc = pb + ib + c;
-        Acc acc = 0;
-        for (int32_t j = 0; j < depth; ++j) acc += term(ar[j], bc[j * cols]);
-        yr[c] = finish(acc);
+        const float* bc = pb + ib + c;
+        float acc = 0;
+        for (int32_t j = 0; j < depth; ++j) acc += ar[j] * bc[j * cols];
+        yr[c] = acc;
       }
     }
   });
@@ -111,27 +108,25 @@ void multiply(const KernelArgs& k, Product& p, Term term, Finish finish) {
 Error matmul_f32(const KernelArgs& k) {
   Product p;
   SOCSIM_RT_TRY(operands<ops::Matmul>(k, ScalarType::kFloat32, &p));
-  multiply<float, float>(
-      k, p, [](float a, float b) { return a * b; }, [](float acc) { return acc; });
+  multiply_f32(k, p);
   return Error::kOk;
 }
 
 Error quantized_matmul_i8(const KernelArgs& k) {
   using Op = ops::QuantizedMatmul;
-  static_assert(Op::kA == ops::Matmul::kA && Op::kB == ops::Matmul::kB, "operand order");
   Product p;
   SOCSIM_RT_TRY(operands<Op>(k, ScalarType::kInt8, &p));
   const Op::Args args(k.args);
-  const int32_t zp_a = args.zp_a(), zp_b = args.zp_b(), m = args.m(), n = args.n();
-  const int32_t zp_out = args.zp_out(), lo = args.act_min(), hi = args.act_max();
-  if (!valid_multiplier(m, n) || !valid_zero_point(zp_a) || !valid_zero_point(zp_b) ||
-      !valid_zero_point(zp_out) || !valid_bounds(lo, hi)) {
-    return Error::kBadOperatorArgs;
-  }
-  if (p.k > kMaxDepth) return Error::kShapeMismatch;
-  multiply<int8_t, int32_t>(
-      k, p, [=](int8_t a, int8_t b) { return (a - zp_a) * (b - zp_b); },
-      [=](int32_t acc) { return clamp_to_i8(requantize(acc, m, n) + zp_out, lo, hi); });
+  const MatmulScale s{args.zp_a(),   args.zp_b(),    args.m(),      args.n(),
+                      args.zp_out(), args.act_min(), args.act_max()};
+  if (!s.valid()) return Error::kBadOperatorArgs;
+  if (p.k > kMaxMatmulDepth) return Error::kShapeMismatch;
+  const int8_t* pa = k.inputs[Op::kA]->data_as<int8_t>();
+  const int8_t* pb = k.inputs[Op::kB]->data_as<int8_t>();
+  int8_t* py = k.outputs[Op::kOut]->data_as<int8_t>();
+  p.each([&](uint32_t ia, uint32_t ib, uint32_t iy) {
+    matmul_i8(pa + ia, pb + ib, p.m, p.k, p.n, s, py + iy);
+  });
   return Error::kOk;
 }
 

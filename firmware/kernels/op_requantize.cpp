@@ -1,11 +1,12 @@
 // Requantize int8 -> int8 to another scale/zero point:
-// y = clamp(requantize(q - zp_in, m, n) + zp_out). quantized_decomposed::requantize.out.
+// y = clamp(requantize(q - zp_in, m, n) + zp_out). quantized_decomposed::requantize.out, with
+// the loop the NPU layer shares (arithmetic.h).
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {
 namespace {
 
-Error requantize_i8(const KernelArgs& k) {
+Error requantize_kernel_i8(const KernelArgs& k) {
   using Op = ops::Requantize;
   SOCSIM_RT_TRY(check_counts<Op>(k));
   const Tensor& x = *k.inputs[Op::kX];
@@ -20,17 +21,12 @@ Error requantize_i8(const KernelArgs& k) {
   if (!valid_multiplier(m, n) || !valid_zero_point(zp_in) || !valid_zero_point(zp_out)) {
     return Error::kBadOperatorArgs;
   }
-  const int8_t* px = x.data_as<int8_t>();
-  int8_t* py = y.data_as<int8_t>();
-  const uint32_t count = y.numel();
-  for (uint32_t i = 0; i < count; ++i) {
-    py[i] = saturate_to_i8(requantize(px[i] - zp_in, m, n) + zp_out);
-  }
+  requantize_i8(x.data_as<int8_t>(), y.numel(), zp_in, zp_out, m, n, y.data_as<int8_t>());
   return Error::kOk;
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Requantize, kInt8, requantize_i8);
+SOCSIM_REGISTER_KERNEL(ops::Requantize, kInt8, requantize_kernel_i8);
 
 }  // namespace socsim::kernels

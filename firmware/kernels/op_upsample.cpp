@@ -4,6 +4,7 @@
 // (int8, weights in units of 2^-15) interpolate between the two neighbours of each output row
 // and column. `index` holds the output rows' entries, then the output columns'.
 #include "firmware/kernels/kernel_util.h"
+#include "firmware/kernels/resize_loops.h"
 
 namespace socsim::kernels {
 namespace {
@@ -12,9 +13,7 @@ constexpr int32_t kWeightOne = 1 << 15;
 
 /// Shapes of an NCHW resize and the checks of its index table (`per` entries per output row
 /// and column, each a source index in range).
-struct Resize {
-  int32_t planes = 0, h = 0, w = 0, ho = 0, wo = 0;
-
+struct Resize : ResizeGeometry {
   Error init(const Tensor& x, const Tensor& index, const Tensor& y, uint32_t per) {
     if (x.rank != 4 || y.rank != 4 || x.sizes[0] != y.sizes[0] || x.sizes[1] != y.sizes[1]) {
       return Error::kShapeMismatch;
@@ -27,26 +26,11 @@ struct Resize {
     wo = y.sizes[3];
     if (h < 1 || w < 1 || ho < 1 || wo < 1) return Error::kShapeMismatch;
     if (index.numel() != static_cast<uint32_t>(ho + wo) * per) return Error::kShapeMismatch;
-    const int32_t* t = index.data_as<int32_t>();
-    for (int32_t i = 0; i < (ho + wo) * static_cast<int32_t>(per); ++i) {
-      const int32_t limit = i < ho * static_cast<int32_t>(per) ? h : w;
-      if (t[i] < 0 || t[i] >= limit) return Error::kBadOperatorArgs;
-    }
-    return Error::kOk;
+    const bool valid =
+        valid_resize_index(index.data_as<int32_t>(), *this, static_cast<int32_t>(per));
+    return valid ? Error::kOk : Error::kBadOperatorArgs;
   }
 };
-
-template <typename T>
-void nearest(const T* x, const int32_t* index, const Resize& r, T* y) {
-  const int32_t* cols = index + r.ho;
-  for (int32_t p = 0; p < r.planes; ++p) {
-    const T* plane = x + p * r.h * r.w;
-    for (int32_t i = 0; i < r.ho; ++i) {
-      const T* row = plane + index[i] * r.w;
-      for (int32_t j = 0; j < r.wo; ++j) *y++ = row[cols[j]];
-    }
-  }
-}
 
 Error upsample_nearest(const KernelArgs& k) {
   using Op = ops::UpsampleNearest2d;
@@ -58,9 +42,9 @@ Error upsample_nearest(const KernelArgs& k) {
   SOCSIM_RT_TRY(r.init(x, *k.inputs[Op::kIndex], y, 1));
   const int32_t* index = k.inputs[Op::kIndex]->data_as<int32_t>();
   if (runtime::element_size(x.dtype) == 1) {
-    nearest(x.data_as<int8_t>(), index, r, y.data_as<int8_t>());
+    resize_nearest(x.data_as<int8_t>(), index, r, y.data_as<int8_t>());
   } else {
-    nearest(x.data_as<int32_t>(), index, r, y.data_as<int32_t>());
+    resize_nearest(x.data_as<int32_t>(), index, r, y.data_as<int32_t>());
   }
   return Error::kOk;
 }

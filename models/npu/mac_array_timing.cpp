@@ -159,6 +159,16 @@ uint64_t depthwise_cycles(const NpuConfig& c, const ConvView& v, uint64_t channe
   return channels * fold_cycles(c, array_operands(c.dataflow, taps, 1, pixels));
 }
 
+// The floor of a 1x1 convolution (pointwise_channels_per_cycle = N > 0): at least
+// ceil(M / N) cycles per output pixel for M (aligned) output channels, whatever the folds
+// give; newer RKNN firmware's RK3588 NPU Cycles show it at N = 8 (docs/npu.md, "Calibration").
+uint64_t pointwise_floor_cycles(const NpuConfig& c, const ConvView& v, uint64_t m_a,
+                                uint64_t pixels) {
+  const uint64_t n = c.pointwise_channels_per_cycle;
+  if (n == 0 || v.depthwise || v.groups != 1 || v.kh != 1 || v.kw != 1) return 0;
+  return pixels * ceil_div(m_a, n);
+}
+
 uint64_t array_cycles(const NpuConfig& c, const ConvView& v, double throughput, uint64_t m_a,
                       uint64_t window, uint64_t pixels) {
   uint64_t cycles;
@@ -167,6 +177,7 @@ uint64_t array_cycles(const NpuConfig& c, const ConvView& v, double throughput, 
   } else {
     cycles = fold_cycles(c, array_operands(c.dataflow, window, m_a, pixels));
     if (v.groups > 1) cycles *= v.groups;
+    cycles = std::max(cycles, pointwise_floor_cycles(c, v, m_a, pixels));
   }
   return static_cast<uint64_t>(static_cast<double>(cycles) / throughput + 0.999999);
 }
@@ -213,7 +224,7 @@ ConvTiling choose_conv_tiling(const NpuConfig& c, const ConvView& v, double thro
       if (tn <= align_in || align_up(ceil_div(tn, 2), align_in) >= tn) break;
     }
   }
-  const uint64_t weights_total = mr * cin_g * v.kh * v.kw * b + 12 * mr;
+  const uint64_t weights_total = mr * cin_g * v.kh * v.kw * b + v.channel_bytes * mr;
   const uint64_t out_total = v.n * mr * v.ho * v.wo * b;
   if (!c.tiling) {  // one tile: the whole layer
     const uint64_t in_bytes = v.n * v.cin * input_row_pass(v, v.ho).first * v.win * b;
@@ -230,7 +241,8 @@ ConvTiling choose_conv_tiling(const NpuConfig& c, const ConvView& v, double thro
         const uint64_t n_tiles = ceil_div(cin_g, tn);
         const uint64_t in_ch = v.depthwise ? tm : (v.groups > 1 ? v.cin : tn);
         const uint64_t in_tile = v.n * in_ch * row_max * v.win * b;
-        const uint64_t w_tile = tm * (v.depthwise ? 1 : tn) * v.kh * v.kw * b + 12 * tm;
+        const uint64_t w_tile =
+            tm * (v.depthwise ? 1 : tn) * v.kh * v.kw * b + v.channel_bytes * tm;
         const uint64_t out_tile = v.n * tm * th * v.wo * b;
         const uint64_t need = 2 * (in_tile + w_tile) + out_tile;
         const uint64_t tiles = m_tiles * n_tiles * r_tiles;
@@ -309,7 +321,8 @@ std::vector<NpuTile> conv_core_tiles(const NpuConfig& c, const ConvView& v, doub
     const uint64_t in_ch = v.depthwise ? tm : (v.groups > 1 ? v.cin : tn);
     if (load_input) tile.input_bytes = v.n * in_ch * rows * v.win * b;
     if (load_weights) {
-      tile.weight_bytes = tm * (v.depthwise ? 1 : tn) * v.kh * v.kw * b + (ni == 0 ? 12 * tm : 0);
+      tile.weight_bytes =
+          tm * (v.depthwise ? 1 : tn) * v.kh * v.kw * b + (ni == 0 ? v.channel_bytes * tm : 0);
     }
     tile.compute_cycles =
         tile_compute_cycles(c, v, throughput, tm, tn, r.hi - r.lo, block, align_in);
@@ -365,11 +378,22 @@ void plan_array_layer(const NpuConfig& c, const NpuConvView& v, LayerPlan* plan)
   plan->s_r = op.s_r;
   plan->s_c = op.s_c;
   plan->t = op.t;
-  std::vector<std::vector<NpuTile>> per_core;
-  for (const CoreShare& s : shares) {
-    per_core.push_back(conv_core_tiles(c, v, throughput, s.count, b, block, al.conv_input, t));
+  auto tiles_of = [&](const NpuConfig& config, LayerPlan* out) {
+    std::vector<std::vector<NpuTile>> per_core;
+    for (const CoreShare& s : shares) {
+      per_core.push_back(
+          conv_core_tiles(config, v, throughput, s.count, b, block, al.conv_input, t));
+    }
+    merge_core_tiles(per_core, out);
+  };
+  tiles_of(c, plan);
+  if (pointwise_floor_cycles(c, v, 1, 1) > 0) {  // a 1x1 layer under the floor
+    NpuConfig no_floor = c;
+    no_floor.pointwise_channels_per_cycle = 0;
+    LayerPlan folds;
+    tiles_of(no_floor, &folds);  // the same tiles without the floor
+    plan->pointwise_floor_cycles = plan->compute_cycles - folds.compute_cycles;
   }
-  merge_core_tiles(per_core, plan);
 }
 
 void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* plan) {
@@ -384,11 +408,22 @@ void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* p
   plan->cores_used = static_cast<uint32_t>(shares.size());
   for (const CoreShare& s : shares) plan->core_work.push_back(s.count);
   const uint64_t operands = binary ? 2 : 1;
+  // The input rows of output rows [r0, r1): a window's, or those a resize repeats.
+  const uint64_t repeat = vv.row_repeat;
+  auto rows_in = [&](uint64_t r0, uint64_t r1) {
+    return repeat > 1 ? (r1 - 1) / repeat - r0 / repeat + 1 : input_rows(v, r0, r1);
+  };
+  auto most_rows_in = [&](uint64_t th) {
+    uint64_t most = 0;
+    for (uint64_t r0 = 0; r0 < ho; r0 += th)
+      most = std::max(most, rows_in(r0, std::min(ho, r0 + th)));
+    return most;
+  };
   // Output rows per tile: as many as fit, channels halved if one row does not fit.
   uint64_t tc = shares.front().count, th = c.tiling ? 0 : ho;
   while (th == 0) {
     for (uint64_t cand : row_tile_heights(ho)) {
-      const uint64_t in_tile = n * tc * input_row_pass(v, cand).second * win * b * operands;
+      const uint64_t in_tile = n * tc * most_rows_in(cand) * win * b * operands;
       if (2 * in_tile + n * tc * cand * wo * b <= c.buffer_bytes) {
         th = cand;
         break;
@@ -409,7 +444,7 @@ void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* p
       for (uint64_t r0 = 0; r0 < ho; r0 += th) {
         const uint64_t r1 = std::min(ho, r0 + th);
         NpuTile tile;
-        const uint64_t in_bytes = n * cn * input_rows(v, r0, r1) * win * b;
+        const uint64_t in_bytes = n * cn * rows_in(r0, r1) * win * b;
         tile.input_bytes = in_bytes;
         if (binary) tile.weight_bytes = in_bytes;
         if (r0 == 0) tile.weight_bytes += n * cn * vv.channel_operand_bytes;
@@ -420,6 +455,7 @@ void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* p
           tile.weight_bytes += vv.table_bytes;
           tile.compute_cycles += c.lut_cycles;  // the table goes into the LUT first
         }
+        if (tiles.empty()) tile.weight_bytes += vv.index_bytes;
         tile.output_bytes = n * cn * (r1 - r0) * wo * b;
         tiles.push_back(tile);
       }

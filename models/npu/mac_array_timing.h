@@ -58,6 +58,7 @@ struct LayerPlan {
   uint32_t tile_m = 0, tile_n = 0, tile_rows = 0;  ///< output channels, input channels, rows
   bool rows_outer = false;      ///< loop order: row tiles outside channel tiles
   uint64_t compute_cycles = 0;  ///< sum of the tiles' compute cycles
+  uint64_t pointwise_floor_cycles = 0;  ///< of those, what the 1x1 floor adds to the folds
   uint64_t read_bytes = 0;      ///< DMA reads of all cores
   uint64_t write_bytes = 0;     ///< DMA writes
   uint64_t buffer_bytes = 0;    ///< on-chip buffer the largest tile needs (double-buffered)
@@ -74,6 +75,9 @@ LayerPlan plan_layer(const NpuConfig& config, const npu::LayerDescriptor& d);
 struct NpuConvView {
   uint64_t n, cin, hin, win, cout, ho, wo, kh, kw, stride, pad_t, dil, groups;
   bool depthwise;
+  /// Weight-stream bytes per output channel besides the weights: int32 bias, multiplier and
+  /// shift (a matrix product of two activations has one scale for the layer: 0).
+  uint64_t channel_bytes = 12;
 };
 
 /// Plans a layer on the MAC array (layer entries' plan functions call it).
@@ -83,12 +87,16 @@ void plan_array_layer(const NpuConfig& config, const NpuConvView& v, LayerPlan* 
 /// Ho x Wo out, windows of Kh x Kw with a vertical stride and top padding; `binary` layers
 /// stream a second input of the input's size; `table_bytes` are read once, with the first
 /// tile (a lookup table); `channel_operand_bytes` per plane are read with each channel tile's
-/// first row tile (a per-channel second operand).
+/// first row tile (a per-channel second operand). A resize (`row_repeat` > 1) makes
+/// `row_repeat` output rows of each input row, and reads `index_bytes` (its index table) once
+/// per core with the first tile, without the lookup's `lut_cycles`.
 struct NpuVectorView {
   uint64_t n, ch, hin, win, ho, wo, kh, kw, stride, pad_t;
   bool binary;
   uint64_t table_bytes;
   uint64_t channel_operand_bytes = 0;  ///< per (batch, channel) plane, with its first row tile
+  uint64_t row_repeat = 1;             ///< output rows per input row (a resize)
+  uint64_t index_bytes = 0;            ///< a resize's index table
 };
 
 /// The vector view of an elementwise layer: the descriptor's shapes, 1 x 1 windows, one input.

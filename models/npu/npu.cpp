@@ -366,6 +366,7 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   r.start_cycle = layer_start;
   r.ddr_cycles = times.dma_cycles + (fetched.end - fetched.begin);
   r.npu_cycles = times.compute_cycles;
+  r.pointwise_floor_cycles = plan.pointwise_floor_cycles;
   r.elapsed_cycles = times.end - layer_start;
   r.read_bytes = plan.read_bytes + kDescriptorSize;
   r.write_bytes = plan.write_bytes;

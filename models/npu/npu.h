@@ -45,6 +45,7 @@ struct NpuLayerRecord {
   uint64_t start_cycle = 0;
   uint64_t ddr_cycles = 0;    ///< cycles the DMA engine was busy, from the bus's answers
   uint64_t npu_cycles = 0;    ///< compute cycles of the array / vector unit
+  uint64_t pointwise_floor_cycles = 0;  ///< of those, added by the 1x1 floor (preset key)
   uint64_t elapsed_cycles = 0;  ///< start to completion, setup included (Time(us))
   uint64_t read_bytes = 0;
   uint64_t write_bytes = 0;

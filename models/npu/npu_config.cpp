@@ -93,6 +93,7 @@ void read_fields(const ConfigNode& node, NpuConfig& c) {
     }
     c.fold_overlap = r.get(array, "fold_overlap").as_bool();
     c.small_cin_packing = r.get(array, "small_cin_packing").as_bool();
+    r.u32(array, "pointwise_channels_per_cycle", &c.pointwise_channels_per_cycle, 0, 4096);
     {
       const ConfigNode m = r.get(array, "depthwise_mapping");
       const std::string s = m.as_string();

@@ -75,6 +75,9 @@ struct NpuConfig {
   /// into the reduction instead of padding Cin (RK3588's first layers).
   bool small_cin_packing = false;
   NpuDepthwiseMapping depthwise_mapping = NpuDepthwiseMapping::kChannelLanes;
+  /// N > 0: a 1x1 convolution takes at least ceil(Cout / N) cycles per output pixel (Cout
+  /// aligned to conv_output), the floor newer RKNN firmware shows on RK3588; 0: no floor.
+  uint32_t pointwise_channels_per_cycle = 0;
   bool tiling = true;  ///< false: every layer in one tile, whatever the buffer (SCALE-Sim)
   std::array<NpuAlignment, kNpuDataTypes> alignment{};
   uint64_t buffer_bytes = 256 * 1024;  ///< on-chip buffer per core

@@ -111,6 +111,37 @@ void kernel_stride(const NpuConfig& c, const NpuLayerRecord& l, std::vector<NpuF
                       "produced, or use Ksize >= Kstride"});
 }
 
+// A 1x1 layer under the preset's floor (pointwise_channels_per_cycle = N: ceil(M / N)
+// cycles per output pixel for M aligned output channels of a core, docs/npu.md "1x1 floor"):
+// the floor does not depend on Cin, so up to R x floor(ceil(M / N) / ceil(M / C)) input
+// channels cost the same cycles. At stake: the cycles the floor added, as far as they show
+// above the layer's DMA (NPU - max(NPU - floor, DDR)).
+void pointwise_floor(const NpuConfig& c, const NpuLayerRecord& l, std::vector<NpuFinding>* out) {
+  const uint64_t n = c.pointwise_channels_per_cycle;
+  if (n == 0 || l.pointwise_floor_cycles == 0 || l.pointwise_floor_cycles > l.npu_cycles) return;
+  const uint64_t hidden = std::max(l.npu_cycles - l.pointwise_floor_cycles, l.ddr_cycles);
+  if (hidden >= l.npu_cycles) return;  // bandwidth-bound: the DMA hides the floor
+  const uint64_t stake = l.npu_cycles - hidden;
+  // The largest core's channels (the record's WorkLoad), aligned.
+  uint64_t share = l.core_work.empty() ? l.out_shape[1] : 0;
+  for (uint64_t w : l.core_work) share = std::max(share, w);
+  const uint64_t m = align_up(share, c.alignment[0].conv_output);
+  const uint64_t per_pixel = (m + n - 1) / n;
+  const uint64_t column_folds = (m + c.columns - 1) / c.columns;
+  const uint64_t fold_per_pixel = (l.in_shape[1] + c.rows - 1) / c.rows * column_folds;
+  const uint64_t free_cin = c.rows * (per_pixel / column_folds);
+  out->push_back({"pointwise_floor", l.name, stake,
+                  "1x1 Cin " + std::to_string(l.in_shape[1]) + " -> Cout " +
+                      std::to_string(l.out_shape[1]) + " at the floor of " +
+                      std::to_string(per_pixel) + " cycles per output pixel (" + std::to_string(m) +
+                      " aligned output channels of a core / " + std::to_string(n) +
+                      "), its folds need " + std::to_string(fold_per_pixel) + ": " +
+                      std::to_string(l.pointwise_floor_cycles) +
+                      " cycles above the folds; up to Cin " + std::to_string(free_cin) +
+                      " costs the same array cycles (widening or merging its input is free on the "
+                      "array, not on the DMA)"});
+}
+
 // A lookup whose product with its own input is one lookup (RKNN2 5.2.4.2 / 5.2.5.3: fusions
 // the graph missed): x * sigmoid(x) = SiLU, x * hardsigmoid(x) = HardSwish. A Mul of x and
 // L(x) on the NPU, with the fused operator in the preset: the fused lookup costs what L(x)
@@ -159,6 +190,7 @@ std::vector<NpuFinding> npu_findings(const NpuConfig& c, const std::vector<NpuLa
     }
     if (on_array(l)) channel_alignment(c, l, &out);
     if (on_array(l)) kernel_stride(c, l, &out);
+    if (on_array(l)) pointwise_floor(c, l, &out);
     const uint64_t pixels = uint64_t{l.out_shape[2]} * l.out_shape[3];
     if (on_array(l) && l.out_shape[0] == 1 && pixels < kMinOutputPixels &&
         l.op_type.rfind("FullyConnected", 0) != 0) {

@@ -17,7 +17,8 @@ namespace socsim {
 
 struct NpuFinding {
   std::string rule;   ///< low_mac_usage, cpu_operator, channel_alignment, small_output,
-                      ///< large_weights, bandwidth_bound, kernel_stride, missed_fusion
+                      ///< large_weights, bandwidth_bound, kernel_stride, pointwise_floor,
+                      ///< missed_fusion
   std::string layer;  ///< FullName of the layer or CPU operator
   uint64_t cycles_at_stake = 0;  ///< NPU cycles
   std::string text;

@@ -34,6 +34,8 @@ NpuLayerRecord record(const NpuConfig& c, const npu::LayerDescriptor& d, const c
   r.cores_used = p.cores_used;
   r.ddr_cycles = t.dma_cycles;
   r.npu_cycles = t.compute_cycles;
+  r.pointwise_floor_cycles = p.pointwise_floor_cycles;
+  r.core_work = p.core_work;
   r.elapsed_cycles = t.end;
   const NpuOperandSizes sizes = operand_sizes(d);
   std::memcpy(r.operand_bytes, sizes.bytes, sizeof r.operand_bytes);
@@ -95,6 +97,43 @@ TEST(NpuAdvice, BandwidthBound) {
   const auto bw = of(npu_findings(c, model, {}, 0), "bandwidth_bound", "pw");
   ASSERT_EQ(bw.size(), 1u);
   EXPECT_EQ(bw[0].cycles_at_stake, model[0].ddr_cycles - model[0].npu_cycles);
+}
+
+// The 1x1 floor (pointwise_channels_per_cycle: 8): 64 -> 64 at 40x40 takes 8 cycles per
+// pixel where its 2 x 2 folds need 4; the floor added 6,400 cycles, of which what shows
+// above the DMA is at stake.
+TEST(NpuAdvice, PointwiseFloor) {
+  NpuConfig c = core();
+  c.pointwise_channels_per_cycle = 8;
+  const std::vector<NpuLayerRecord> model = {record(c, conv_layer(64, 40, 40, 64, 1), "pw"),
+                                             record(c, conv_layer(256, 40, 40, 256, 1), "wide")};
+  ASSERT_EQ(model[0].npu_cycles, 1600u * 8 + 94);
+  ASSERT_EQ(model[0].pointwise_floor_cycles, 6400u);
+  ASSERT_LT(model[0].ddr_cycles, model[0].npu_cycles);
+  const auto all = npu_findings(c, model, {}, 0);
+  const auto pf = of(all, "pointwise_floor", "pw");
+  ASSERT_EQ(pf.size(), 1u);
+  EXPECT_EQ(pf[0].cycles_at_stake,
+            model[0].npu_cycles - std::max<uint64_t>(1600 * 4 + 94, model[0].ddr_cycles));
+  EXPECT_NE(pf[0].text.find(
+                "8 cycles per output pixel (64 aligned output channels of a core / 8), its folds "
+                "need 4"),
+            std::string::npos)
+      << pf[0].text;
+  EXPECT_NE(pf[0].text.find("up to Cin 128 costs the same"), std::string::npos) << pf[0].text;
+  // 256 -> 256: the folds (64 per pixel) exceed the floor (32): no finding.
+  EXPECT_TRUE(of(all, "pointwise_floor", "wide").empty());
+  // Floor off: no finding.
+  const NpuConfig off = core();
+  EXPECT_TRUE(of(npu_findings(off, {record(off, conv_layer(64, 40, 40, 64, 1), "pw")}, {}, 0),
+                 "pointwise_floor", "pw")
+                  .empty());
+  // Bandwidth-bound (2 bytes per cycle): the DMA hides the floor, nothing at stake.
+  NpuConfig narrow = c;
+  narrow.dma.bytes_per_cycle = 2;
+  const NpuLayerRecord slow = record(narrow, conv_layer(64, 40, 40, 64, 1), "pw");
+  ASSERT_GT(slow.ddr_cycles, slow.npu_cycles);
+  EXPECT_TRUE(of(npu_findings(narrow, {slow}, {}, 0), "pointwise_floor", "pw").empty());
 }
 
 TEST(NpuAdvice, KernelSmallerThanStride) {

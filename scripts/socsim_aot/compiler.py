@@ -421,15 +421,16 @@ def _nbytes(v: Value) -> int:
     return int(np.prod(v.shape, dtype=np.int64)) * np.dtype(v.dtype).itemsize
 
 
-def concat_placements(g: Graph) -> Dict[str, tuple]:
+def concat_placements(g: Graph, sliced: Dict[str, tuple] = None) -> Dict[str, tuple]:
     """Concatenation as output placement: the inputs of a concatenation along an axis with
     only 1s before it are consecutive blocks of its output, so their producers can write
     them there and the copy disappears (an NPU writes its layers' outputs into the slices,
     RKNN guide 5.2.4). Returns {input value: (concatenation output, byte offset)} for the
     concatenations where every input is an activation written by one node (not a program
     input or output, placed nowhere else, of the output's dtype and quantisation) and every
-    block starts at a planned-memory alignment."""
-    placed: Dict[str, tuple] = {}
+    block starts at a planned-memory alignment. Values in `sliced` (slice_placements) already
+    live inside another and are not placed again."""
+    placed: Dict[str, tuple] = dict(sliced or {})
     produced = {o for n in g.nodes for o in n.outputs}
     for node in g.nodes:
         if node.op != schema.data_movement.CAT.name or "npu_segment" in node.attrs:
@@ -451,13 +452,60 @@ def concat_placements(g: Graph) -> Dict[str, tuple]:
         else:
             placed.update(blocks)
             node.attrs["placed"] = True
+    return {name: where for name, where in placed.items() if name not in (sliced or {})}
+
+
+def slice_block(shape, out_shape, slices) -> Optional[int]:
+    """The element offset of a slice that is one contiguous block of its input (the axes
+    before the first one not taken whole have length 1, those after it are whole, and it
+    steps by 1), else None. `slices` = first index and step of every axis."""
+    rank = len(shape)
+    firsts, steps = slices[0::2], slices[1::2]
+
+    def whole(i):
+        return out_shape[i] == shape[i] and firsts[i] == 0 and (steps[i] == 1 or shape[i] == 1)
+    axis = next((i for i in range(rank) if not whole(i)), rank)
+    if axis == rank:
+        return 0
+    if any(shape[i] != 1 for i in range(axis)) or \
+            not all(whole(i) for i in range(axis + 1, rank)) or \
+            (steps[axis] != 1 and out_shape[axis] != 1):
+        return None
+    return firsts[axis] * int(np.prod(shape[axis + 1:], dtype=np.int64))
+
+
+def slice_placements(g: Graph) -> Dict[str, tuple]:
+    """Slices as input placement: a slice that is one contiguous block of its input (ONNX
+    Split and Slice on the channels of a batch-1 NCHW tensor, ShuffleNetV2's channel split) is
+    that block, so its output is placed inside its input and the copy disappears; its readers,
+    CPU kernels or NPU layers, read the block where it is. Returns {slice output: (input, byte
+    offset)} for the slices of a planned activation (not a program input or output, not a
+    constant) whose block starts at a planned-memory alignment."""
+    placed: Dict[str, tuple] = {}
+    for node in g.nodes:
+        if node.op != schema.data_movement.SLICE_COPY.name or "npu_segment" in node.attrs:
+            continue
+        x, y = g.resolve(node.inputs[0]), g.resolve(node.outputs[0])
+        xv, yv = g.values[x], g.values[y]
+        if xv.const is not None or x in g.inputs or y in g.outputs or x in g.outputs:
+            continue
+        at = slice_block(list(xv.shape), list(yv.shape), list(node.attrs["slices"]))
+        if at is None or at * np.dtype(xv.dtype).itemsize % DATA_ALIGNMENT:
+            continue
+        placed[y] = (x, at * np.dtype(xv.dtype).itemsize)
+        node.attrs["placed"] = True
     return placed
 
 
 def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
     """The program file of the IR: tensors, instructions, delegate calls and the memory plan
-    (with `place_concats`, concatenations as output placement: concat_placements)."""
-    placed = concat_placements(g) if place_concats else {}
+    (with `place_concats`, slices and concatenations as placement: slice_placements,
+    concat_placements)."""
+    placed = {}
+    if place_concats:
+        placed = slice_placements(g)
+        for name, where in concat_placements(g, placed).items():
+            placed[name] = where
     ids: Dict[str, int] = {}
     tensors: List[pf.Tensor] = []
 

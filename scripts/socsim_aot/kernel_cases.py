@@ -266,7 +266,8 @@ def resize_cases(rng):
     for name, size, coordinates, rounding in (
             ("up_asymmetric_floor", (10, 8), "asymmetric", "floor"),
             ("down_half_pixel", (2, 3), "half_pixel", "round_prefer_floor"),
-            ("odd_align_corners_ceil", (7, 9), "align_corners", "ceil")):
+            ("odd_align_corners_ceil", (7, 9), "align_corners", "ceil"),
+            ("up3x2_pytorch_half_pixel", (15, 8), "pytorch_half_pixel", "round_prefer_ceil")):
         index = np.concatenate([resize.nearest_index(
             resize.source_coordinates(shape[d], size[d - 2], size[d - 2] / shape[d],
                                       coordinates), shape[d], rounding) for d in (2, 3)])
@@ -334,6 +335,8 @@ def matmul_cases(rng):
     yield "matmul_i8_broadcast_relu", QUANTIZED_MATMUL, \
         [_i8(rng, (3, 1, 2, 16)), _i8(rng, (2, 16, 4))], (3, 2, 2, 4), np.int8, \
         dict(args, act_min=-1)
+    yield "matmul_i8_heads", QUANTIZED_MATMUL, [_i8(rng, (1, 4, 16, 8)), _i8(rng, (1, 4, 8, 16))], \
+        (1, 4, 16, 16), np.int8, dict(args, n=n - 2)
     a = np.full((2, 64), -128, np.int8)
     a[1] = 127
     yield "matmul_i8_extremes", QUANTIZED_MATMUL, [a, np.full((64, 3), -128, np.int8)], \

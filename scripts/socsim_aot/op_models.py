@@ -147,6 +147,28 @@ def _resize(h):
                                         "bilinear_corners", "bilinear_down"]
 
 
+def _upsample_neck(h):
+    """A detection neck's upsampling between convolutions (torchvision FPN, YOLO): Conv,
+    nn.Upsample(scale_factor=2) (Resize nearest, asymmetric, floor), Conv; a 3 x 2 nearest
+    resize in half_pixel (also a repeat of rows and columns) and a 2x align_corners
+    resize to odd sizes (not a repeat: it stays on the CPU)."""
+    from onnx import numpy_helper
+    c = SHAPE[1]
+    nodes = [h.make_node("Conv", ["x", "w_in"], ["lateral"]),
+             h.make_node("Resize", ["lateral", "", "twice"], ["up"], mode="nearest",
+                         coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+             h.make_node("Conv", ["up", "w_out"], ["smooth"]),
+             h.make_node("Resize", ["x", "", "three_by_two"], ["up32"], mode="nearest",
+                         coordinate_transformation_mode="half_pixel"),
+             h.make_node("Resize", ["x", "", "", "odd"], ["corners"], mode="nearest",
+                         coordinate_transformation_mode="align_corners")]
+    inits = [_conv_weights("w_in", c, c, 11), _conv_weights("w_out", c, c, 12),
+             numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "twice"),
+             numpy_helper.from_array(np.array([1, 1, 3, 2], np.float32), "three_by_two"),
+             _i64("odd", [1, c, 15, 13])]
+    return nodes, inits, {"x": SHAPE}, ["smooth", "up32", "corners"]
+
+
 def _weights(name, shape, seed):
     from onnx import numpy_helper
     rng = np.random.default_rng(seed)
@@ -306,6 +328,7 @@ def _lookup_fusion(h):
 # name -> builder(onnx.helper) -> (nodes, initializers, {input: shape}, output names)
 FAMILIES = {"reduce": _reduce, "data_movement": _data_movement, "softmax_div": _softmax_div,
             "attention": _attention, "layer_norm": _layer_norm, "resize": _resize,
+            "upsample_neck": _upsample_neck,
             "lstm": _lstm, "gru": _gru, "lstm_cell": _cell("lstm"), "gru_cell": _cell("gru"),
             "squeeze_excitation": _squeeze_excitation, "lookup_fusion": _lookup_fusion}
 

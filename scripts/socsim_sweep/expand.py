@@ -8,33 +8,52 @@ the same points). Constraints then drop the points they reject.
 """
 
 import itertools
+import math
 import random
 
 from socsim_sweep.expr import EvalError
 
+# Points of one sweep, before its constraints: each is a socsim run, and the expansion holds
+# them all (spec.load refuses a larger sweep, and a larger range or sample count).
+MAX_POINTS = 100_000
 
-def axes(sweep):
-    """The axes: each a list of {parameter: value} dicts."""
+
+def count(sweep):
+    """The number of points before the constraints: the product of the axes' lengths."""
+    return math.prod(length for _, _, length in _axis_groups(sweep))
+
+
+def _axis_groups(sweep):
+    """The axes in order, each (kind, what, length): ('model', model names), ('params',
+    the parameters advancing together) or ('random', the distributions)."""
     out = []
     if len(sweep.models) > 1 and sweep.parameter("model") is None:
-        out.append([{"model": name} for name in sweep.models])
+        out.append(("model", list(sweep.models), len(sweep.models)))
     zipped = {name: group for group in sweep.zips for name in group}
     done = set()
     for p in sweep.parameters:
         if p.name in done:
             continue
-        group = zipped.get(p.name)
-        if group is None:
-            out.append([{p.name: v} for v in p.values])
-            done.add(p.name)
-            continue
-        params = [sweep.parameter(n) for n in group]
-        out.append([{q.name: q.values[i] for q in params} for i in range(len(p.values))])
-        done.update(group)
+        params = [sweep.parameter(n) for n in zipped.get(p.name, [p.name])]
+        out.append(("params", params, len(p.values)))
+        done.update(q.name for q in params)
     if sweep.random is not None:
-        samples, seed, dists = sweep.random
-        rng = random.Random(seed)
-        out.append([{d.parameter.name: d.draw(rng) for d in dists} for _ in range(samples)])
+        samples, _, dists = sweep.random
+        out.append(("random", dists, samples))
+    return out
+
+
+def axes(sweep):
+    """The axes: each a list of {parameter: value} dicts."""
+    out = []
+    for kind, what, length in _axis_groups(sweep):
+        if kind == "model":
+            out.append([{"model": name} for name in what])
+        elif kind == "params":
+            out.append([{q.name: q.values[i] for q in what} for i in range(length)])
+        else:
+            rng = random.Random(sweep.random[1])
+            out.append([{d.parameter.name: d.draw(rng) for d in what} for _ in range(length)])
     return out
 
 

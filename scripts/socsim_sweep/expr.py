@@ -44,6 +44,33 @@ def _first(items):
     return items[0]
 
 
+MAX_DEPTH = 100         # nesting of an expression's syntax tree
+MAX_INT_BITS = 4096     # an integer an expression computes
+MAX_LENGTH = 1_000_000  # a string or list an expression builds by repetition
+
+
+def _power(base, exponent):
+    if (isinstance(base, int) and isinstance(exponent, int) and abs(base) > 1 and
+            exponent * base.bit_length() > MAX_INT_BITS):
+        raise EvalError(f"{base} ** {exponent} has more than {MAX_INT_BITS} bits")
+    return operator.pow(base, exponent)
+
+
+def _times(a, b):
+    for seq, n in ((a, b), (b, a)):
+        if isinstance(seq, (str, list)) and isinstance(n, int) and len(seq) * n > MAX_LENGTH:
+            raise EvalError(f"repeating a {type(seq).__name__} of {len(seq)} {n} times makes "
+                            f"more than {MAX_LENGTH} elements")
+    return operator.mul(a, b)
+
+
+def _round(value, digits=None):
+    if digits is not None and not isinstance(digits, bool) and isinstance(digits, int) and \
+            abs(digits) > 400:
+        raise EvalError(f"round() to {digits} digits")
+    return round(value, digits)
+
+
 FUNCTIONS = {
     "sum": lambda v: sum(_numbers(v)),
     "min": lambda *v: min(_numbers(v[0] if len(v) == 1 else v)),
@@ -52,7 +79,7 @@ FUNCTIONS = {
     "count": len,
     "len": len,
     "abs": abs,
-    "round": round,
+    "round": _round,
     "sqrt": math.sqrt,
     "log2": math.log2,
     "log10": math.log10,
@@ -61,9 +88,9 @@ FUNCTIONS = {
 }
 
 _BINARY = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: _times,
     ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
+    ast.Pow: _power,
 }
 _COMPARE = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
@@ -99,59 +126,68 @@ class Expr:
             self.tree = ast.parse(text.strip(), mode="eval")
         except SyntaxError as e:
             node.fail(f"cannot parse expression '{text}': {e.msg}")
+        except ValueError as e:  # a NUL character
+            node.fail(f"cannot parse expression: {e}")
+        except (RecursionError, MemoryError):
+            node.fail(f"expression nested deeper than {MAX_DEPTH} levels")
         self.names = []
         self._check(self.tree.body)
 
-    def _check(self, n):
+    def _check(self, n, depth=0):
+        if depth > MAX_DEPTH:
+            self.node.fail(f"expression nested deeper than {MAX_DEPTH} levels")
+        check = lambda child: self._check(child, depth + 1)  # noqa: E731
         if isinstance(n, (ast.Name, ast.Attribute)):
             name = dotted(n)
             if name is None:
-                self._check(n.value)  # e.g. first(x).cycles
+                check(n.value)  # e.g. first(x).cycles
             else:
                 self.names.append(name)
             return
         if isinstance(n, ast.Constant):
             if not isinstance(n.value, (int, float, str, bool, type(None))):
                 self.node.fail(f"'{self.text}': unsupported constant {n.value!r}")
+            if isinstance(n.value, int) and n.value.bit_length() > 64:
+                self.node.fail(f"'{self.text}': an integer beyond 64 bits")
             return
         if isinstance(n, ast.BinOp) and type(n.op) in _BINARY:
-            self._check(n.left)
-            self._check(n.right)
+            check(n.left)
+            check(n.right)
             return
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd, ast.Not)):
-            self._check(n.operand)
+            check(n.operand)
             return
         if isinstance(n, ast.BoolOp):
             for v in n.values:
-                self._check(v)
+                check(v)
             return
         if isinstance(n, ast.Compare) and all(type(o) in _COMPARE for o in n.ops):
-            self._check(n.left)
+            check(n.left)
             for c in n.comparators:
-                self._check(c)
+                check(c)
             return
         if isinstance(n, ast.IfExp):
             for c in (n.test, n.body, n.orelse):
-                self._check(c)
+                check(c)
             return
         if isinstance(n, (ast.List, ast.Tuple)):
             for e in n.elts:
-                self._check(e)
+                check(e)
             return
         if isinstance(n, ast.Subscript):
-            self._check(n.value)
-            self._check(n.slice)
+            check(n.value)
+            check(n.slice)
             return
         if isinstance(n, ast.Call):
             if not isinstance(n.func, ast.Name) or n.func.id not in FUNCTIONS:
                 self.node.fail(f"'{self.text}': unknown function (known: "
                                f"{', '.join(sorted(FUNCTIONS))})")
             for a in n.args:
-                self._check(a)
+                check(a)
             for k in n.keywords:
                 if k.arg is None:
                     self.node.fail(f"'{self.text}': ** arguments are not supported")
-                self._check(k.value)
+                check(k.value)
             return
         self.node.fail(f"'{self.text}': unsupported syntax ({type(n).__name__})")
 
@@ -215,9 +251,12 @@ class _Evaluator:
         if isinstance(n, ast.BinOp):
             left, right = self.eval(n.left), self.eval(n.right)
             try:
-                return _BINARY[type(n.op)](left, right)
-            except (TypeError, ZeroDivisionError, OverflowError) as e:
+                result = _BINARY[type(n.op)](left, right)
+            except (TypeError, ZeroDivisionError, OverflowError, ValueError) as e:
                 raise EvalError(str(e)) from None
+            if isinstance(result, int) and result.bit_length() > MAX_INT_BITS:
+                raise EvalError(f"a result of more than {MAX_INT_BITS} bits")
+            return result
         if isinstance(n, ast.UnaryOp):
             v = self.eval(n.operand)
             if isinstance(n.op, ast.Not):
@@ -258,7 +297,7 @@ class _Evaluator:
                 return FUNCTIONS[n.func.id](*args, **kwargs)
             except EvalError:
                 raise
-            except (TypeError, ValueError) as e:
+            except (TypeError, ValueError, OverflowError) as e:
                 raise EvalError(f"{n.func.id}(): {e}") from None
         raise EvalError(f"unsupported syntax {type(n).__name__}")
 

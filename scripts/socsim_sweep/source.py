@@ -6,7 +6,16 @@ that every error names `file:line: key: message`. `Map` reads a mapping key by k
 rejects the keys nobody asked for (misspellings are errors, never ignored).
 """
 
+import os
+import stat
+
 import yaml
+
+# The caps of socsim's own YAML reader (docs/hardening.md#limits), checked before the text is
+# read, while it is converted and before aliases can multiply it.
+MAX_FILE_BYTES = 4 << 20
+MAX_DEPTH = 64
+MAX_VALUES = 100_000
 
 
 class SweepError(Exception):
@@ -124,27 +133,58 @@ class Map:
                 child.fail(f"unknown key '{key}' (known here: {names})")
 
 
-def _convert(node, file, key, constructor, line=None):
-    """A Node tree of a composed YAML node; a map's value takes its key's line."""
-    line = line or node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        items = {}
-        for k_node, v_node in node.value:
-            if not isinstance(k_node, yaml.ScalarNode):
-                raise SweepError(f"{file}:{k_node.start_mark.line + 1}: keys must be plain "
-                                 "strings")
-            k = str(constructor.construct_object(k_node))
-            child_key = f"{key}.{k}" if key else k
-            if k in items:
-                raise SweepError(f"{file}:{k_node.start_mark.line + 1}: {child_key}: "
-                                 f"duplicate key (first at line {items[k].line})")
-            items[k] = _convert(v_node, file, child_key, constructor,
-                                k_node.start_mark.line + 1)
-        return Node(items, file, line, key)
-    if isinstance(node, yaml.SequenceNode):
-        return Node([_convert(v, file, f"{key}[{i}]", constructor)
-                     for i, v in enumerate(node.value)], file, line, key)
-    return Node(constructor.construct_object(node), file, line, key)
+class _Reader:
+    """Converts a composed YAML tree into Nodes; each value counts (an alias once per use)."""
+
+    def __init__(self, file):
+        self.file = file
+        self.constructor = yaml.SafeLoader("")
+        self.values = 0
+
+    def scalar(self, node):
+        try:
+            value = self.constructor.construct_object(node)
+            if isinstance(value, int) and value.bit_length() > 64:
+                raise ValueError("an integer beyond 64 bits")
+            return value
+        except Exception as e:  # noqa: BLE001
+            # An explicit tag makes PyYAML convert text its resolver never matched: besides
+            # its own errors, '!!timestamp x' raises AttributeError, '!!bool x' KeyError,
+            # '!!int' (empty) IndexError, '!!int x' ValueError. Each is a scalar that cannot
+            # be read; nothing else runs here.
+            problem = getattr(e, "problem", None) or (
+                str(e) if isinstance(e, (ValueError, OverflowError)) else f"not a {node.tag}")
+            text = node.value if len(node.value) <= 40 else node.value[:40] + "..."
+            raise SweepError(f"{self.file}:{node.start_mark.line + 1}: cannot read "
+                             f"{text!r}: {problem}") from None
+
+    def convert(self, node, key, depth=0, line=None):
+        """A Node tree of a composed YAML node; a map's value takes its key's line."""
+        line = line or node.start_mark.line + 1
+        self.values += 1
+        if self.values > MAX_VALUES:
+            raise SweepError(f"{self.file}:{line}: more than {MAX_VALUES} values (aliases "
+                             "counted at each use)")
+        if depth > MAX_DEPTH:
+            raise SweepError(f"{self.file}:{line}: nested deeper than {MAX_DEPTH} levels")
+        if isinstance(node, yaml.MappingNode):
+            items = {}
+            for k_node, v_node in node.value:
+                if not isinstance(k_node, yaml.ScalarNode):
+                    raise SweepError(f"{self.file}:{k_node.start_mark.line + 1}: keys must be "
+                                     "plain strings")
+                k = str(self.scalar(k_node))
+                child_key = f"{key}.{k}" if key else k
+                if k in items:
+                    raise SweepError(f"{self.file}:{k_node.start_mark.line + 1}: {child_key}: "
+                                     f"duplicate key (first at line {items[k].line})")
+                items[k] = self.convert(v_node, child_key, depth + 1,
+                                        k_node.start_mark.line + 1)
+            return Node(items, self.file, line, key)
+        if isinstance(node, yaml.SequenceNode):
+            return Node([self.convert(v, f"{key}[{i}]", depth + 1)
+                         for i, v in enumerate(node.value)], self.file, line, key)
+        return Node(self.scalar(node), self.file, line, key)
 
 
 def load_text(text, file):
@@ -156,18 +196,32 @@ def load_text(text, file):
         line = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or str(e)
         raise SweepError(f"{file}{line}: not valid YAML: {problem}") from None
+    except RecursionError:
+        # PyYAML composes recursively: far deeper than MAX_DEPTH, before convert() can see it
+        raise SweepError(f"{file}: nested deeper than {MAX_DEPTH} levels") from None
     if root is None:
         raise SweepError(f"{file}:1: the file is empty")
-    constructor = yaml.SafeLoader("")
-    return _convert(root, file, "", constructor)
+    return _Reader(file).convert(root, "")
 
 
 def load_file(path):
+    """A sweep file: a regular file of at most MAX_FILE_BYTES of UTF-8 YAML."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        # stat before open: opening a FIFO would wait for a writer
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise SweepError(f"{path}: not a regular file")
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise SweepError(f"{path}: cannot read: {e.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SweepError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise SweepError(f"{path}:{line}: not UTF-8 text (byte 0x{data[e.start]:02x} at "
+                         f"offset {e.start})") from None
     return load_text(text, path)
 
 

@@ -5,11 +5,12 @@ SoC description (nor of the presets it names), empty value lists, zipped axes of
 lengths, constraints and metrics naming nothing known. Each error names file, line and key.
 """
 
+import math
 import os
 import re
 
 from socsim_sweep import cost as cost_model
-from socsim_sweep import source
+from socsim_sweep import expand, source
 from socsim_sweep.expr import Expr, check_names
 from socsim_sweep.socconfig import effective_config
 
@@ -187,6 +188,9 @@ def load(path, default_config, socsim):
     if (plots := top.get("plots")) is not None:
         _read_plots(sweep, plots)
     top.done()
+    if (count := expand.count(sweep)) > expand.MAX_POINTS:
+        root.fail(f"the sweep has {count} points before its constraints; at most "
+                  f"{expand.MAX_POINTS}")
     return sweep
 
 
@@ -301,27 +305,29 @@ def _values(node):
         m.done()
         return [v.value for v in values], values
     if "from" in m:
-        start = m.get("from").as_number()
+        start = _finite(m.get("from"))
         stop_node = m.get("to", required=True)
-        stop = stop_node.as_number()
+        stop = _finite(stop_node)
         step_node, factor_node = m.get("step"), m.get("factor")
         if step_node is not None and factor_node is not None:
             factor_node.fail("give step (arithmetic) or factor (geometric), not both")
         out = []
         if factor_node is not None:
-            factor = factor_node.as_number()
+            factor = _finite(factor_node)
             if factor <= 1 or start <= 0:
                 factor_node.fail("a geometric range needs from > 0 and factor > 1")
             v = start
             while v <= stop * (1 + 1e-12):
+                _range_cap(out, node)
                 out.append(v)
                 v = v * factor
         else:
-            step = step_node.as_number() if step_node is not None else 1
+            step = _finite(step_node) if step_node is not None else 1
             if step <= 0:
                 (step_node or node).fail("step must be greater than 0")
             i = 0
             while start + i * step <= stop + abs(step) * 1e-9:
+                _range_cap(out, node)
                 v = start + i * step
                 out.append(round(v, 12) if isinstance(v, float) else v)
                 i += 1
@@ -330,6 +336,18 @@ def _values(node):
             stop_node.fail(f"the range from {start} to {stop} is empty")
         return out, None
     node.fail("expected a list of values, {values: [...]} or a range {from, to, step | factor}")
+
+
+def _finite(node):
+    value = node.as_number()
+    if isinstance(value, float) and not math.isfinite(value):
+        node.fail(f"expected a finite number, got {value}")
+    return value
+
+
+def _range_cap(values, node):
+    if len(values) >= expand.MAX_POINTS:
+        node.fail(f"the range has more than {expand.MAX_POINTS} values")
 
 
 def _read_parameter(sweep, key, node):
@@ -362,7 +380,7 @@ def _kind(sweep, key, node):
 
 def _check_value(sweep, param, value, node):
     if param.kind == "model":
-        if value not in sweep.models:
+        if not isinstance(value, str) or value not in sweep.models:
             node.fail(f"'{value}' is not a model of the models section")
     elif param.kind == "compile":
         if COMPILE_OPTIONS[param.option] is not None and value not in \
@@ -409,7 +427,10 @@ def _read_zips(sweep, node):
 
 def _read_random(sweep, node):
     m = node.as_map()
-    samples = m.get("samples", required=True).as_int(minimum=1)
+    samples_node = m.get("samples", required=True)
+    samples = samples_node.as_int(minimum=1)
+    if samples > expand.MAX_POINTS:
+        samples_node.fail(f"at most {expand.MAX_POINTS} samples")
     seed = m.get("seed", required=True).as_int()
     dists = []
     for key, dnode in m.get("parameters", required=True).as_map().entries():
@@ -426,8 +447,9 @@ def _read_random(sweep, node):
         step = None
         if kind != "choice":
             if len(args) != 2 or not all(isinstance(a, (int, float)) and
-                                         not isinstance(a, bool) for a in args):
-                anode.fail("expected [lo, hi]")
+                                         not isinstance(a, bool) and math.isfinite(a)
+                                         for a in args):
+                anode.fail("expected [lo, hi], two finite numbers")
             if args[0] > args[1]:
                 anode.fail("lo must not exceed hi")
             if kind == "log_uniform" and args[0] <= 0:

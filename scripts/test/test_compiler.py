@@ -12,7 +12,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from socsim_aot import schema
+from socsim_aot import npu_partition, schema
+from socsim_aot.schema import layouts
 from socsim_aot.schema.conv import CONVOLUTION, QUANTIZED_CONVOLUTION, conv2d_nchw
 from socsim_aot.schema.elementwise import ADD
 from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE
@@ -260,6 +261,67 @@ class CompilerTest(unittest.TestCase):
             np.testing.assert_array_equal(got, want)
             self.assertLess(placed.buffers[0], unplaced.buffers[0] + 1)
             pf.read(pf.write(placed))  # the runtime's checks: alignment, bounds
+
+    def test_contiguous_slices_are_read_in_place(self):
+        # ShuffleNetV2's channel split: Split on the channels of a batch-1 tensor gives two
+        # blocks of it, read where they are; a slice of rows (not one block) stays a copy.
+        rng = np.random.default_rng(7)
+        inits = [numpy_helper.from_array(rng.standard_normal((8, 8, 1, 1)).astype(np.float32),
+                                         "w"),
+                 numpy_helper.from_array(rng.standard_normal((16, 3, 1, 1)).astype(np.float32),
+                                         "w0"),
+                 numpy_helper.from_array(np.array([2], np.int64), "two"),
+                 numpy_helper.from_array(np.array([4], np.int64), "four")]
+        nodes = [helper.make_node("Conv", ["x", "w0"], ["c"]),
+                 helper.make_node("Split", ["c"], ["s1", "s2"], axis=1),
+                 helper.make_node("Conv", ["s2", "w"], ["b"]),
+                 helper.make_node("Relu", ["s1"], ["r"]),
+                 helper.make_node("Concat", ["r", "b"], ["cat"], axis=1),
+                 helper.make_node("Slice", ["cat", "two", "four", "two"], ["rows"])]
+        path = save(nodes, [vi("x", [1, 3, 6, 6])], [vi("rows", [1, 16, 2, 6])], inits,
+                    self.path("split.onnx"))
+        x = rng.standard_normal((1, 3, 6, 6)).astype(np.float32)
+        npu_ops = npu_partition.load_npu_operators(compiler.DEFAULT_NPU_CONFIG)
+        for options in ({}, dict(quantize="int8"),
+                        dict(quantize="int8", delegate="npu", npu_ops=npu_ops)):
+            g = compiler.load_onnx(path)
+            placed = compiler.compile_graph(g, samples=compiler.random_samples(g, 2), **options)
+            unplaced = compiler.emit_program(g, place_concats=False)
+            kernels = [i.name for i in placed.instructions]
+            if "npu_ops" in options:  # the relu's requantisation to the concatenation's scale
+                self.assertNotIn(schema.quantization.REQUANTIZE.name, kernels)
+                reports = [schema.by_npu_opcode(layouts.NPU_DESCRIPTOR.unpack(
+                    d.blob, layouts.NPU_BLOB_HEADER.size + k * layouts.NPU_DESCRIPTOR.size)["op"])
+                    .npu.report for d in placed.delegates
+                    for k in range(layouts.NPU_BLOB_HEADER.unpack(d.blob)["layer_count"])]
+                self.assertIn("Requantize", reports)
+            elif "quantize" in options:
+                self.assertIn(schema.quantization.REQUANTIZE.name, kernels)
+            slices = [i for i in unplaced.instructions if i.name == "aten::slice_copy.Tensor_out"]
+            self.assertEqual(len(slices), 3)
+            kept = [i for i in placed.instructions if i.name == "aten::slice_copy.Tensor_out"]
+            self.assertEqual(len(kept), 1, options)  # the rows
+            self.assertEqual(unplaced.tensors[slices[2].outputs[0]].shape, [1, 16, 2, 6])
+            names = [t.name for t in placed.tensors]
+            c, s1, s2 = (placed.tensors[names.index(unplaced.tensors[i].name)]
+                         for i in slices[0].inputs + slices[0].outputs + slices[1].outputs)
+            self.assertEqual((s1.offset - c.offset, s2.offset - c.offset), (0, s1.nbytes))
+            (want,) = reference.run(unplaced, [x])
+            (got,) = reference.run(placed, [x])
+            np.testing.assert_array_equal(got, want)
+            pf.read(pf.write(placed))
+
+    def test_slice_blocks(self):
+        block = compiler.slice_block
+        self.assertEqual(block([1, 8, 4, 4], [1, 4, 4, 4], [0, 1, 4, 1, 0, 1, 0, 1]), 64)
+        self.assertEqual(block([1, 8, 4, 4], [1, 8, 4, 4], [0, 1, 0, 1, 0, 1, 0, 1]), 0)
+        self.assertEqual(block([1, 1, 4, 4], [1, 1, 2, 4], [0, 1, 0, 1, 2, 1, 0, 1]), 8)
+        self.assertEqual(block([1, 8, 4, 4], [1, 1, 1, 4], [0, 1, 3, 1, 2, 1, 0, 1]), None)
+        self.assertEqual(block([1, 8, 4, 4], [1, 1, 4, 4], [0, 1, 5, 2, 0, 1, 0, 1]), 80)
+        self.assertIsNone(block([2, 8, 4, 4], [2, 4, 4, 4], [0, 1, 0, 1, 0, 1, 0, 1]))
+        self.assertIsNone(block([1, 8, 4, 4], [1, 4, 4, 4], [0, 1, 0, 2, 0, 1, 0, 1]))
+        self.assertIsNone(block([1, 8, 4, 4], [1, 8, 2, 4], [0, 1, 0, 1, 0, 1, 0, 1]))
+        self.assertIsNone(block([1, 8, 4, 4], [1, 8, 4, 4], [0, 1, 7, -1, 0, 1, 0, 1]))
 
     def test_placed_concat_may_be_a_program_output(self):
         # The stacked hidden states of an unrolled recurrent layer: the concatenation has no

@@ -172,6 +172,32 @@ class NpuPartitionTest(unittest.TestCase):
             table = d["addr"][layouts.NPU_SLOTS.index("table")]
             self.assertEqual(table == layouts.NPU_NO_TENSOR, d["post_op"] == 0)
 
+    def test_nearest_resize_by_integer_factors_runs_on_the_npu(self):
+        cpu, npu, x = self.op_model("upsample_neck")
+        for a, b in zip(reference.run(cpu, [x]), reference.run(npu, [x])):
+            np.testing.assert_array_equal(a, b)
+        resize = schema.resize.UPSAMPLE_NEAREST2D
+        # Conv, the 2x upsample and Conv are one call; the 3 x 2 repeat runs on the NPU too,
+        # the align_corners resize to 15 x 13 (no repeat) on the CPU.
+        self.assertEqual(sorted(i.name for i in npu.instructions if i.name),
+                         sorted([QUANTIZE.name, resize.name] + [DEQUANTIZE.name] * 3))
+        layers = [(schema.by_npu_opcode(d["op"]).npu.report, list(d["out_shape"]))
+                  for d in self.descriptors(npu)]
+        self.assertEqual(layers, [("Conv", [1, 16, 8, 8]), ("Resize", [1, 16, 16, 16]),
+                                  ("Conv", [1, 16, 16, 16]), ("Resize", [1, 16, 24, 16])])
+        self.assertEqual(len(npu.delegates), 1)
+        # Without the class in the preset's list, every resize stays on the CPU.
+        preset = os.path.join(self.tmp.name, "no_resize.yaml")
+        with open(PRESET) as f:
+            text = f.read()
+        with open(preset, "w") as f:
+            f.write(text.replace("resize_nearest,", ""))
+        self.assertNotIn("resize_nearest", npu_partition.load_npu_operators(preset))
+        op_models.build("upsample_neck", self.tmp.name, preset)
+        with open(os.path.join(self.tmp.name, "upsample_neck_int8_npu.prog"), "rb") as f:
+            without = pf.read(f.read())
+        self.assertEqual([i.name for i in without.instructions].count(resize.name), 3)
+
     def test_missing_preset_is_a_compile_error(self):
         with self.assertRaises(compiler.CompileError):
             self.compile_pair("convnet", preset=os.path.join(self.tmp.name, "none.yaml"))

@@ -64,9 +64,3 @@ std::vector<std::string> write_file_with_overrides(const std::string& path, cons
 }
 
 }  // namespace socsim::fuzz
-
-// libsystemc.so, which the readers' libraries link, calls sc_main from its own main; the
-// fuzz targets have libFuzzer's main instead, but the library's reference must resolve.
-extern "C" int sc_main(int, char**) {
-  return 0;
-}

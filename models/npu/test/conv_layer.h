@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "firmware/abi/generated/npu_descriptor.h"
 
@@ -58,6 +59,24 @@ inline npu::LayerDescriptor scalesim_conv_layer(uint32_t h, uint32_t w, uint32_t
                             0, 0, -128, 127};
   std::memcpy(d.args, args, sizeof args);
   d.arg_count = 13;
+  return d;
+}
+
+/// A descriptor (int8) of `op` with the three shapes (`in1` empty: none) and arguments.
+inline npu::LayerDescriptor layer_descriptor(uint8_t op, std::vector<uint32_t> in,
+                                             std::vector<uint32_t> in1, std::vector<uint32_t> out,
+                                             std::vector<int32_t> args) {
+  npu::LayerDescriptor d;
+  std::memset(&d, 0, sizeof d);
+  d.op = op;
+  d.dtype = npu::kDtypeInt8;
+  for (int i = 0; i < 4; ++i) {
+    d.in_shape[i] = in[i];
+    d.in1_shape[i] = in1.empty() ? 0 : in1[i];
+    d.out_shape[i] = out[i];
+  }
+  d.arg_count = static_cast<uint8_t>(args.size());
+  for (size_t i = 0; i < args.size(); ++i) d.args[i] = args[i];
   return d;
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -114,6 +115,52 @@ TEST(MacArrayTiming, SmallCinPacksTheWindow) {
   EXPECT_EQ(plan_layer(c, conv(3, 32, 32, 32, 7)).s_r, 160u);
   // At or above the alignment nothing changes.
   EXPECT_EQ(plan_layer(c, conv(32, 16, 16, 32, 3)).s_r, 288u);
+}
+
+// pointwise_channels_per_cycle = N: a 1x1 convolution takes at least ceil(Cout / N) cycles
+// per output pixel (Cout aligned to 32); rk3588-like's fold overlap, one fill of 94 cycles.
+TEST(MacArrayTiming, PointwiseFloorOnOneByOneLayers) {
+  NpuConfig c = load_npu_preset(kConfigs + "/npu/rk3588-like.yaml");
+  c.cores = 1;
+  ASSERT_EQ(c.pointwise_channels_per_cycle, 0u);  // off in the preset
+  // 1x1 64 -> 64 at 40x40: 2 x 2 folds of 1,600 pixels = 6,400 cycles; the floor is 64 / 8
+  // = 8 cycles per pixel, 12,800.
+  const npu::LayerDescriptor pw = conv(64, 40, 40, 64, 1);
+  LayerPlan off = plan_layer(c, pw);
+  EXPECT_EQ(off.compute_cycles, 1600u * 2 * 2 + 94);
+  EXPECT_EQ(off.pointwise_floor_cycles, 0u);
+  c.pointwise_channels_per_cycle = 8;
+  LayerPlan on = plan_layer(c, pw);
+  EXPECT_EQ(on.compute_cycles, 1600u * 8 + 94);
+  EXPECT_EQ(on.pointwise_floor_cycles, 1600u * 8 - 1600 * 2 * 2);
+  EXPECT_EQ(on.read_bytes, off.read_bytes);  // the same tiles, the same traffic
+  // N = 16: 4 cycles per pixel, no more than the folds: the floor does not bind.
+  c.pointwise_channels_per_cycle = 16;
+  EXPECT_EQ(plan_layer(c, pw).compute_cycles, 1600u * 4 + 94);
+  EXPECT_EQ(plan_layer(c, pw).pointwise_floor_cycles, 0u);
+  c.pointwise_channels_per_cycle = 8;
+  // 1x1 256 -> 256: 8 x 8 folds (64 cycles per pixel) exceed the floor (32): unchanged.
+  const npu::LayerDescriptor wide = conv(256, 40, 40, 256, 1);
+  EXPECT_EQ(plan_layer(c, wide).compute_cycles, 1600u * 8 * 8 + 94);
+  EXPECT_EQ(plan_layer(c, wide).pointwise_floor_cycles, 0u);
+  // Cout 40 aligns to 64: ceil(64 / 8) = 8 cycles per pixel against 2 x 2 folds.
+  EXPECT_EQ(plan_layer(c, conv(64, 40, 40, 40, 1)).compute_cycles, 1600u * 8 + 94);
+  // Only 1x1 layers: a 3x3 64 -> 64 layer keeps 9 x 2 x 2 folds; a depthwise 1x1 is not one.
+  const npu::LayerDescriptor k3 = conv(64, 40, 40, 64, 3);
+  const uint64_t k3_on = plan_layer(c, k3).compute_cycles;
+  c.pointwise_channels_per_cycle = 0;
+  EXPECT_EQ(plan_layer(c, k3).compute_cycles, k3_on);
+  EXPECT_EQ(k3_on, 1600u * 9 * 2 * 2 + 94);
+  const uint64_t dw_off = plan_layer(c, conv(64, 40, 40, 64, 1, 1, 64)).compute_cycles;
+  c.pointwise_channels_per_cycle = 8;
+  EXPECT_EQ(plan_layer(c, conv(64, 40, 40, 64, 1, 1, 64)).compute_cycles, dw_off);
+  // Three cores: 64 channels are two blocks of 32, one per core: 4 cycles per pixel each
+  // against 2 x 1 folds.
+  c.cores = 3;
+  on = plan_layer(c, pw);
+  EXPECT_EQ(on.cores_used, 2u);
+  EXPECT_EQ(on.compute_cycles, 1600u * 4 + 94);
+  EXPECT_EQ(on.pointwise_floor_cycles, 1600u * 4 - 1600 * 2);
 }
 
 TEST(MacArrayTiming, SingleTileScheduleWithIdealDma) {
@@ -304,6 +351,124 @@ TEST(Rk3588Calibration, DdrCyclesOfTheComputeBoundRowWithinTenPercent) {
   }
 }
 
+// Longer public RK3588 logs, one rate each: RKNN's DDR Cycles are the layer's input + weights
+// + output bytes over one rate per log (docs/npu.md, "Calibration"); these two logs are at
+// 23.6 B per cycle, the rate dma.bytes_per_cycle (24) was calibrated to on row 1 above.
+// Sources: GitHub airockchip/rknn-toolkit2 issue 163 (yolov8s 640, the build-time "Network
+// Layer Information Table") and JeffyCN/meta-rockchip issue 100 (yolov5s 640, relu).
+// `rereads`: socsim's buffer rules (weights double-buffered, halo rows read again per row
+// tile) make the tiler move more than the minimal bytes, which RKNN's column never counts;
+// on those rows socsim's DDR cycles must exceed silicon's by more than the tolerance (a
+// known gap, docs/npu.md), on all others be within 10 %. NPU cycles: within 10 % on every row
+// with the 1x1 floor on (pointwise_channels_per_cycle: 8; the two 1x1 64->64 rows take 8
+// cycles per output pixel, twice the folds), and the two 64->64 rows outside it with it off.
+struct LogRow {
+  const char* what;
+  uint32_t cin, h, w, cout, k, stride;
+  uint64_t ddr, npu;
+  bool rereads;
+};
+const LogRow kLogRows[] = {
+    {"rknn-toolkit2#163 (1,256,40,40) 3x3 256->64", 256, 40, 40, 64, 3, 1, 27901, 230400, false},
+    {"rknn-toolkit2#163 (1,128,80,80) 3x3 s2 128->256", 128, 80, 80, 256, 3, 2, 64504, 460800,
+     true},
+    {"rknn-toolkit2#163 (1,256,40,40) 1x1 256->256", 256, 40, 40, 256, 1, 1, 37490, 102400, false},
+    {"rknn-toolkit2#163 (1,128,40,40) 3x3 128->128", 128, 40, 40, 128, 3, 1, 23594, 230400, false},
+    {"rknn-toolkit2#163 (1,64,40,40) 3x3 64->64", 64, 40, 40, 64, 3, 1, 10239, 57600, false},
+    {"rknn-toolkit2#163 (1,64,40,40) 1x1 64->64", 64, 40, 40, 64, 1, 1, 8853, 12800, false},
+    {"rknn-toolkit2#163 (1,256,80,80) 1x1 256->128", 256, 80, 80, 128, 1, 1, 105327, 204800, false},
+    {"rknn-toolkit2#163 (1,768,40,40) 1x1 768->256", 768, 40, 40, 256, 1, 1, 77664, 307200, false},
+    {"rknn-toolkit2#163 (1,384,40,40) 1x1 384->256", 384, 40, 40, 256, 1, 1, 47534, 153600, false},
+    {"meta-rockchip#100 (1,128,80,80) 1x1 128->64", 128, 80, 80, 64, 1, 1, 52317, 51200, false},
+    {"meta-rockchip#100 (1,64,80,80) 1x1 64->64", 64, 80, 80, 64, 1, 1, 34828, 51200, false},
+};
+
+TEST(Rk3588Calibration, DdrCyclesOfLongerPublicLogs) {
+  NpuConfig c = load_npu_preset(kConfigs + "/npu/rk3588-like.yaml");
+  c.cores = 1;
+  NpuConfig floor = c;
+  floor.pointwise_channels_per_cycle = 8;
+  int without_floor_off = 0;
+  for (const LogRow& row : kLogRows) {
+    const npu::LayerDescriptor d = conv(row.cin, row.h, row.w, row.cout, row.k, row.stride);
+    const LayerPlan p = plan_layer(c, d);
+    const ScheduleTimes t = schedule_layer(c, p, 0, ideal_dma(c));
+    const uint64_t ddr = t.dma_cycles + npu::kDescriptorSize / c.dma.bytes_per_cycle;
+    const double ratio = double(ddr) / row.ddr;
+    RecordProperty(row.what, std::to_string(ddr));
+    if (row.rereads)
+      EXPECT_GT(ratio, 1.10) << row.what << ": " << ddr;
+    else
+      EXPECT_NEAR(ratio, 1.0, 0.10) << row.what << ": " << ddr;
+    const uint64_t npu_on = plan_layer(floor, d).compute_cycles;
+    EXPECT_NEAR(double(npu_on) / row.npu, 1.0, 0.10) << row.what << ": " << npu_on;
+    if (std::abs(double(p.compute_cycles) / row.npu - 1.0) > 0.10) ++without_floor_off;
+  }
+  EXPECT_EQ(without_floor_off, 2);  // the two 1x1 64 -> 64 rows, at half silicon's cycles
+}
+
+// Every 1x1 row of the public RK3588 logs found (docs/npu.md, "Calibration", the table of
+// 1x1 rows): NPU cycles with the floor on (pointwise_channels_per_cycle: 8) within 10 %. Rows
+// where the floor binds (Cin <= 96: Cout/8 cycles per pixel above the ceil(Cin/32) x
+// ceil(Cout/32) folds) are marked; rows whose folds reach the floor are the same on and off.
+// Sources: GitHub airockchip/rknn-toolkit2 issue 163 (yolov8s 640, build-time table),
+// JeffyCN/meta-rockchip issue 100 (yolov5s 640 relu), THU-MIG/yolov10 issue 115 (1st log:
+// yolov10s 640 eval_perf; 2nd log: DAMO-YOLO, RKNN SDK 2.0.0b0).
+struct PointwiseRow {
+  const char* what;
+  uint32_t cin, h, w, cout;
+  uint64_t npu;
+  bool binds;
+};
+const PointwiseRow kPointwiseRows[] = {
+    {"rknn-toolkit2#163 (1,256,40,40) 256->256", 256, 40, 40, 256, 102400, false},
+    {"rknn-toolkit2#163 (1,64,40,40) 64->64", 64, 40, 40, 64, 12800, true},
+    {"rknn-toolkit2#163 (1,256,80,80) 256->128", 256, 80, 80, 128, 204800, false},
+    {"rknn-toolkit2#163 (1,768,40,40) 768->256", 768, 40, 40, 256, 307200, false},
+    {"rknn-toolkit2#163 (1,384,40,40) 384->256", 384, 40, 40, 256, 153600, false},
+    {"rknn-toolkit2#163 (1,768,20,20) 768->512", 768, 20, 20, 512, 153600, false},
+    {"meta-rockchip#100 (1,128,80,80) 128->64", 128, 80, 80, 64, 51200, false},
+    {"meta-rockchip#100 (1,64,80,80) 64->64", 64, 80, 80, 64, 51200, true},
+    {"yolov10#115 log 1 row 45 (1,768,20,20) 768->512", 768, 20, 20, 512, 153600, false},
+    {"yolov10#115 log 1 row 46 (1,512,20,20) 512->256", 512, 20, 20, 256, 51200, false},
+    {"yolov10#115 log 1 row 95 (1,384,40,40) 384->256", 384, 40, 40, 256, 153600, false},
+    {"yolov10#115 log 1 row 98 (1,64,80,80) 64->64", 64, 80, 80, 64, 51200, true},
+    {"yolov10#115 log 1 row 117 (1,64,40,40) 64->64", 64, 40, 40, 64, 12800, true},
+    {"yolov10#115 log 1 row 118 (1,256,40,40) 256->128", 256, 40, 40, 128, 51200, false},
+    {"yolov10#115 log 1 row 121 (1,256,20,20) 256->512", 256, 20, 20, 512, 51200, false},
+    {"yolov10#115 log 2 row 19 (1,192,40,40) 192->152", 192, 40, 40, 152, 48000, false},
+    {"yolov10#115 log 2 row 21 (1,192,40,40) 192->192", 192, 40, 40, 192, 57600, false},
+    {"yolov10#115 log 2 row 24 (1,384,20,20) 384->192", 384, 20, 20, 192, 28800, false},
+    {"yolov10#115 log 2 row 76 (1,256,40,40) 256->64", 256, 40, 40, 64, 25600, false},
+};
+
+TEST(Rk3588Calibration, PointwiseFloorOfNewerFirmware) {
+  NpuConfig off = load_npu_preset(kConfigs + "/npu/rk3588-like.yaml");
+  off.cores = 1;
+  NpuConfig on = off;
+  on.pointwise_channels_per_cycle = 8;
+  for (const PointwiseRow& row : kPointwiseRows) {
+    const npu::LayerDescriptor d = conv(row.cin, row.h, row.w, row.cout, 1);
+    const LayerPlan p_on = plan_layer(on, d), p_off = plan_layer(off, d);
+    RecordProperty(row.what, std::to_string(p_on.compute_cycles));
+    EXPECT_NEAR(double(p_on.compute_cycles) / row.npu, 1.0, 0.10)
+        << row.what << ": " << p_on.compute_cycles;
+    if (row.binds) {  // the folds give half the cycles: outside the tolerance without it
+      EXPECT_NEAR(double(p_off.compute_cycles) / row.npu, 0.5, 0.01) << row.what;
+      EXPECT_GT(p_on.pointwise_floor_cycles, 0u) << row.what;
+    } else {
+      EXPECT_EQ(p_on.compute_cycles, p_off.compute_cycles) << row.what;
+      EXPECT_EQ(p_on.pointwise_floor_cycles, 0u) << row.what;
+    }
+  }
+  // The issue's row 2, 1x1 64 -> 32 at 160x160 (yolov5s 640, another log): silicon 51,200,
+  // the folds exactly (2 x 1 per pixel); the floor (4 per pixel) would double it. The row
+  // contradicts the floor, which is why rk3588-like keeps it off.
+  const npu::LayerDescriptor row2 = conv(64, 160, 160, 32, 1);
+  EXPECT_NEAR(double(plan_layer(off, row2).compute_cycles) / 51200, 1.0, 0.10);
+  EXPECT_NEAR(double(plan_layer(on, row2).compute_cycles) / 51200, 2.0, 0.02);
+}
+
 }  // namespace
 }  // namespace socsim
 
@@ -351,7 +516,7 @@ TEST_P(ScaleSimCompatible, EveryLayerAndDataflowExact) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, ScaleSimCompatible,
-                         ::testing::Values("mobilenet_v2", "resnet18"));
+                         ::testing::Values("mobilenet_v2", "resnet18", "alexnet"));
 
 }  // namespace
 }  // namespace socsim

@@ -47,6 +47,7 @@ TEST(NpuConfig, Rk3588LikePreset) {
   EXPECT_TRUE(c.split_output_channels);
   EXPECT_TRUE(c.fold_overlap);
   EXPECT_TRUE(c.small_cin_packing);
+  EXPECT_EQ(c.pointwise_channels_per_cycle, 0u);  // the 1x1 floor of newer firmware: off
   EXPECT_EQ(c.depthwise_mapping, NpuDepthwiseMapping::kChannelLanes);
   EXPECT_EQ(c.operators.count("depthwise_conv2d"), 1u);
   EXPECT_EQ(c.fusions.count("relu"), 1u);
@@ -107,6 +108,25 @@ TEST(NpuConfig, ErrorsNameFileAndKey) {
   });
   EXPECT_NE(e.find("npu.mac_array.dataflow"), std::string::npos) << e;
 
+  e = error_of([] {
+    load_section(
+        "npu:\n  preset: ../npu/rk3588-like.yaml\n"
+        "  mac_array: {pointwise_channels_per_cycle: 5000}\n");
+  });
+  EXPECT_NE(e.find("soc.yaml:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("npu.mac_array.pointwise_channels_per_cycle"), std::string::npos) << e;
+  EXPECT_NE(e.find("[0, 4096], got 5000"), std::string::npos) << e;
+  e = error_of([] {
+    load_section(
+        "npu:\n  preset: ../npu/rk3588-like.yaml\n"
+        "  mac_array: {pointwise_channels_per_cycle: eight}\n");
+  });
+  EXPECT_NE(e.find("npu.mac_array.pointwise_channels_per_cycle"), std::string::npos) << e;
+  EXPECT_EQ(load_section("npu:\n  preset: ../npu/rk3588-like.yaml\n"
+                         "  mac_array: {pointwise_channels_per_cycle: 8}\n")
+                .pointwise_channels_per_cycle,
+            8u);
+
   e = error_of([] { load_section("npu:\n  preset: ../npu/missing.yaml\n"); });
   EXPECT_NE(e.find("soc.yaml:2"), std::string::npos) << e;
   EXPECT_NE(e.find("missing.yaml"), std::string::npos) << e;
@@ -122,7 +142,7 @@ TEST(NpuConfig, PresetErrorsNameThePresetFile) {
       "name: broken\nclock_mhz: 1000\ncores: 1\n"
       "mac_array: {rows: 8, columns: 8, throughput: {int8: 1, int16: 0.5, fp16: 0.5},"
       " dataflow: weight_stationary, fold_overlap: false, small_cin_packing: false,"
-      " depthwise_mapping: channel_lanes}\n"
+      " pointwise_channels_per_cycle: 0, depthwise_mapping: channel_lanes}\n"
       "alignment:\n  int8: {conv_input: 8, conv_output: 8, depthwise: 8, other: 8}\n"
       "  int16: {conv_input: 8, conv_output: 8, depthwise: 8, other: 8}\n"
       "  fp16: {conv_input: 8, conv_output: 8, depthwise: 8, other: 8}\n"
@@ -135,6 +155,18 @@ TEST(NpuConfig, PresetErrorsNameThePresetFile) {
   const std::string e = error_of([&] { load_npu_preset(bad); });
   EXPECT_NE(e.find("npu_bad.yaml"), std::string::npos) << e;
   EXPECT_NE(e.find("extra_key"), std::string::npos) << e;
+  // The 1x1 floor's divisor: a count in [0, 4096], named with the preset file.
+  std::string floor_text = text;
+  floor_text.replace(floor_text.find("pointwise_channels_per_cycle: 0"), 31,
+                     "pointwise_channels_per_cycle: 8");
+  EXPECT_EQ(load_npu_preset(write_temp("npu_floor.yaml", floor_text)).pointwise_channels_per_cycle,
+            8u);
+  floor_text.replace(floor_text.find("pointwise_channels_per_cycle: 8"), 31,
+                     "pointwise_channels_per_cycle: -8");
+  const std::string fe =
+      error_of([&] { load_npu_preset(write_temp("npu_floor_bad.yaml", floor_text)); });
+  EXPECT_NE(fe.find("npu_floor_bad.yaml:4"), std::string::npos) << fe;
+  EXPECT_NE(fe.find("pointwise_channels_per_cycle"), std::string::npos) << fe;
   const std::string missing = write_temp("npu_missing.yaml", "name: x\n");
   EXPECT_NE(error_of([&] { load_npu_preset(missing); }).find("clock_mhz"), std::string::npos);
 }

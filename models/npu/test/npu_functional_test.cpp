@@ -46,6 +46,22 @@ const char* kernel_of(uint8_t opcode) {
   return "";
 }
 
+// Runs the CPU kernel of an NPU opcode on int8 tensors; its status.
+runtime::Error run_cpu_kernel(uint8_t opcode, std::vector<Tensor*> ins, Tensor* out,
+                              const int32_t* words = nullptr, uint32_t count = 0) {
+  const char* kernel = kernel_of(opcode);
+  const runtime::Kernel* k = runtime::find_kernel(kernel, std::strlen(kernel), ScalarType::kInt8);
+  if (k == nullptr) return runtime::Error::kOperatorMissing;
+  KernelArgs args;
+  args.inputs = ins.data();
+  args.input_count = static_cast<uint32_t>(ins.size());
+  args.outputs = &out;
+  args.output_count = 1;
+  args.args = words;
+  args.arg_count = count;
+  return k->fn(args);
+}
+
 std::vector<int32_t> dims(const uint32_t* shape, size_t rank) {
   return std::vector<int32_t>(shape, shape + rank);
 }
@@ -300,18 +316,7 @@ class NpuPostOpTest : public NpuFunctionalTest {
     Tensor in = make_tensor(ScalarType::kInt8, {static_cast<int32_t>(x.size())}, x.data());
     Tensor t = make_tensor(ScalarType::kInt8, {256}, const_cast<int8_t*>(table.data()));
     Tensor out = make_tensor(ScalarType::kInt8, {static_cast<int32_t>(y.size())}, y.data());
-    Tensor* ins[2] = {&in, &t};
-    Tensor* outs[1] = {&out};
-    KernelArgs args;
-    args.inputs = ins;
-    args.input_count = 2;
-    args.outputs = outs;
-    args.output_count = 1;
-    const runtime::Kernel* k = runtime::find_kernel(kernel, std::strlen(kernel), ScalarType::kInt8);
-    EXPECT_NE(k, nullptr) << kernel;
-    if (k != nullptr) {
-      EXPECT_EQ(k->fn(args), runtime::Error::kOk) << kernel;
-    }
+    EXPECT_EQ(run_cpu_kernel(lookup, {&in, &t}, &out), runtime::Error::kOk) << kernel;
     return y;
   }
 
@@ -528,6 +533,223 @@ TEST(NpuFunctional, OperandBytesAndWorkAreCapped) {
   pool.shapes({1, 1, 4096, 4096}, {}, {1, 1, 2, 2});  // 2^24
   pool.args({2048, 2048, 2048, 2048, 0, 0, 0, 0, 0});
   EXPECT_EQ(validate_layer(pool.d), npu::kNpuOk);
+}
+
+// Nearest resize by integer factors: the CPU kernel and the NPU on the same index table.
+class NpuResizeTest : public NpuFunctionalTest {
+ protected:
+  // The table that repeats every source row s_h and every source column s_w times.
+  static std::vector<int32_t> repeat_index(uint32_t ho, uint32_t wo, uint32_t s_h, uint32_t s_w) {
+    std::vector<int32_t> index;
+    for (uint32_t i = 0; i < ho; ++i) index.push_back(static_cast<int32_t>(i / s_h));
+    for (uint32_t j = 0; j < wo; ++j) index.push_back(static_cast<int32_t>(j / s_w));
+    return index;
+  }
+  static Layer resize(std::vector<uint32_t> in, std::vector<uint32_t> out) {
+    Layer l(npu::kOpResize);
+    l.shapes(in, {1, 1, 1, out[2] + out[3]}, out);
+    return l;
+  }
+  // Both results of `x` resized as `layer` says with `index`; the NPU's status.
+  npu::NpuError run(const Layer& layer, const std::vector<int8_t>& x, std::vector<int32_t> index,
+                    std::vector<int8_t>* cpu, std::vector<int8_t>* npu_out) {
+    const npu::LayerDescriptor& d = layer.d;
+    const NpuOperandSizes sizes = operand_sizes(d);
+    EXPECT_EQ(sizes.bytes[npu::kAddrInput], x.size());
+    EXPECT_EQ(sizes.bytes[npu::kAddrWeights], 4 * index.size());
+    cpu->assign(sizes.bytes[npu::kAddrOutput], 0x55);
+    npu_out->assign(sizes.bytes[npu::kAddrOutput], 0x2A);
+    Tensor in = make_tensor(ScalarType::kInt8, dims(d.in_shape, 4), const_cast<int8_t*>(x.data()));
+    Tensor t = make_tensor(ScalarType::kInt32, {static_cast<int32_t>(index.size())}, index.data());
+    Tensor out = make_tensor(ScalarType::kInt8, dims(d.out_shape, 4), cpu->data());
+    EXPECT_EQ(run_cpu_kernel(d.op, {&in, &t}, &out), runtime::Error::kOk);
+    NpuOperands ops;
+    ops.input = x.data();
+    ops.weights = reinterpret_cast<const int8_t*>(index.data());
+    ops.output = npu_out->data();
+    return execute_layer(d, ops);
+  }
+};
+
+TEST_F(NpuResizeTest, IntegerFactorsMatchTheCpuKernel) {
+  struct Case {
+    std::vector<uint32_t> in, out;
+  };
+  for (const Case& c : std::vector<Case>{{{1, 8, 5, 4}, {1, 8, 10, 8}},
+                                         {{2, 3, 4, 6}, {2, 3, 12, 12}},
+                                         {{1, 16, 3, 3}, {1, 16, 3, 12}},
+                                         {{1, 1, 1, 1}, {1, 1, 64, 7}}}) {
+    const Layer l = resize(c.in, c.out);
+    ASSERT_EQ(validate_layer(l.d), npu::kNpuOk) << c.out[2] << "x" << c.out[3];
+    const std::vector<int8_t> x = random_i8(c.in[0] * c.in[1] * c.in[2] * c.in[3]);
+    std::vector<int8_t> cpu, npu_out;
+    ASSERT_EQ(run(l, x, repeat_index(c.out[2], c.out[3], c.out[2] / c.in[2], c.out[3] / c.in[3]),
+                  &cpu, &npu_out),
+              npu::kNpuOk);
+    EXPECT_EQ(npu_out, cpu) << c.out[2] << "x" << c.out[3];
+    EXPECT_NE(cpu, std::vector<int8_t>(cpu.size(), 0x55));  // the kernel wrote its output
+  }
+}
+
+// The unit repeats rows and columns: a table that does something else (align_corners on an
+// odd size, a shifted row) is refused at run time, error 4, the output untouched.
+TEST_F(NpuResizeTest, RefusesATableThatIsNotARepeat) {
+  const Layer l = resize({1, 2, 4, 4}, {1, 2, 8, 8});
+  const std::vector<int8_t> x = random_i8(32);
+  std::vector<int32_t> index = repeat_index(8, 8, 2, 2);
+  index[3] = 2;  // row 3 from source row 2 (in range: the CPU kernel accepts it)
+  std::vector<int8_t> cpu, npu_out;
+  EXPECT_EQ(run(l, x, index, &cpu, &npu_out), npu::kNpuBadArgs);
+  EXPECT_EQ(npu_out, std::vector<int8_t>(npu_out.size(), 0x2A));
+  index = repeat_index(8, 8, 2, 2);
+  index[8 + 7] = 2;  // the last column from source column 2
+  EXPECT_EQ(run(l, x, index, &cpu, &npu_out), npu::kNpuBadArgs);
+}
+
+TEST(NpuFunctional, ResizeDescriptorChecks) {
+  Layer l(npu::kOpResize);
+  l.shapes({1, 4, 5, 6}, {1, 1, 1, 10 + 18}, {1, 4, 10, 18});
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuOk);
+  l.shapes({1, 4, 5, 6}, {1, 1, 1, 5 + 6}, {1, 4, 5, 6});  // factor 1 is a copy
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuOk);
+  // Not an integer factor, a downscale, beyond 64, another channel count or batch.
+  for (std::vector<uint32_t> out : std::vector<std::vector<uint32_t>>{{1, 4, 7, 6},
+                                                                      {1, 4, 5, 9},
+                                                                      {1, 4, 2, 6},
+                                                                      {1, 4, 5 * 65, 6},
+                                                                      {1, 8, 10, 12},
+                                                                      {2, 4, 10, 12}}) {
+    l.shapes({1, 4, 5, 6}, {1, 1, 1, out[2] + out[3]}, out);
+    EXPECT_EQ(validate_layer(l.d), npu::kNpuBadShape) << out[0] << out[1] << out[2] << out[3];
+  }
+  l.shapes({1, 4, 5, 6}, {1, 1, 1, 10 + 18 - 1}, {1, 4, 10, 18});  // the table's length
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadShape);
+  l.shapes({1, 4, 5, 6}, {1, 1, 10 + 18, 1}, {1, 4, 10, 18});
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadShape);
+  l.shapes({1, 4, 5, 6}, {1, 1, 1, 10 + 18}, {1, 4, 10, 18});
+  l.args({2});
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadArgs);
+  l.args({});
+  l.d.dtype = static_cast<uint8_t>(ScalarType::kFloat32);  // the CPU copies float32 too
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadDtype);
+  l.d.dtype = npu::kDtypeUInt8;
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadDtype);
+}
+
+// The product of two activations: the CPU kernel (its batch broadcast) against the NPU layer.
+TEST_F(NpuFunctionalTest, MatmulOfTwoActivationsMatchesTheCpuKernel) {
+  struct Case {
+    std::vector<uint32_t> a, b, y;
+    std::vector<int32_t> args;  // zp_a, zp_b, m, n, zp_out, act_min, act_max
+  };
+  for (const Case& c : std::vector<Case>{
+           {{1, 4, 16, 16}, {1, 4, 16, 16}, {1, 4, 16, 16}, {3, -2, 1 << 30, 40, -1, -128, 127}},
+           {{2, 1, 5, 33}, {1, 3, 33, 7}, {2, 3, 5, 7}, {0, 5, 1 << 30, 41, 4, -4, 127}},
+           {{1, 1, 9, 64}, {1, 1, 64, 3}, {1, 1, 9, 3}, {-128, 127, 1 << 29, 42, 0, -128, 100}}}) {
+    Layer l(npu::kOpMatMul);
+    l.shapes(c.a, c.b, c.y);
+    l.args(c.args);
+    ASSERT_EQ(validate_layer(l.d), npu::kNpuOk);
+    const std::vector<int8_t> a = random_i8(c.a[0] * c.a[1] * c.a[2] * c.a[3]);
+    const std::vector<int8_t> b = random_i8(c.b[0] * c.b[1] * c.b[2] * c.b[3]);
+    std::vector<int8_t> cpu(c.y[0] * c.y[1] * c.y[2] * c.y[3], 0x55), npu_out(cpu.size(), 0x2A);
+    Tensor ta =
+        make_tensor(ScalarType::kInt8, dims(l.d.in_shape, 4), const_cast<int8_t*>(a.data()));
+    Tensor tb =
+        make_tensor(ScalarType::kInt8, dims(l.d.in1_shape, 4), const_cast<int8_t*>(b.data()));
+    Tensor ty = make_tensor(ScalarType::kInt8, dims(l.d.out_shape, 4), cpu.data());
+    ASSERT_EQ(run_cpu_kernel(l.d.op, {&ta, &tb}, &ty, l.d.args, l.d.arg_count),
+              runtime::Error::kOk);
+    NpuOperands ops;
+    ops.input = a.data();
+    ops.weights = b.data();
+    ops.output = npu_out.data();
+    ASSERT_EQ(execute_layer(l.d, ops), npu::kNpuOk);
+    EXPECT_EQ(npu_out, cpu);
+    std::vector<bool> seen(256);
+    int distinct = 0;
+    for (int8_t v : cpu) {
+      if (!seen[static_cast<uint8_t>(v)]) ++distinct;
+      seen[static_cast<uint8_t>(v)] = true;
+    }
+    EXPECT_GT(distinct, 8) << "degenerate test data";
+    EXPECT_EQ(layer_macs(l.d), uint64_t{c.y[0]} * c.y[1] * c.y[2] * c.y[3] * c.a[3]);
+  }
+}
+
+TEST(NpuFunctional, MatmulDescriptorChecks) {
+  Layer l(npu::kOpMatMul);
+  l.args({0, 0, 1 << 30, 40, 0, -128, 127});
+  l.shapes({2, 4, 16, 8}, {2, 4, 8, 16}, {2, 4, 16, 16});
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuOk);
+  EXPECT_EQ(operand_sizes(l.d).bytes[npu::kAddrWeights], 2u * 4 * 8 * 16);
+  l.shapes({1, 4, 16, 8}, {2, 1, 8, 16}, {2, 4, 16, 16});  // both broadcast
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuOk);
+  struct Bad {
+    std::vector<uint32_t> a, b, y;
+  };
+  for (const Bad& c : std::vector<Bad>{{{1, 4, 16, 8}, {1, 4, 9, 16}, {1, 4, 16, 16}},  // K
+                                       {{1, 4, 16, 8}, {1, 4, 8, 16}, {1, 4, 15, 16}},  // M
+                                       {{1, 4, 16, 8}, {1, 4, 8, 16}, {1, 4, 16, 17}},  // N
+                                       {{1, 2, 16, 8}, {1, 4, 8, 16}, {1, 4, 16, 16}},  // batch
+                                       {{1, 4, 16, 8}, {3, 4, 8, 16}, {2, 4, 16, 16}},  // batch
+                                       {{1, 1, 2, 33026}, {1, 1, 33026, 1}, {1, 1, 2, 1}}}) {
+    l.shapes(c.a, c.b, c.y);
+    EXPECT_EQ(validate_layer(l.d), npu::kNpuBadShape) << c.a[3] << " " << c.y[2];
+  }
+  l.shapes({1, 1, 2, 33025}, {1, 1, 33025, 1}, {1, 1, 2, 1});  // the int32 sum's bound
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuOk);
+  l.shapes({1, 4, 16, 8}, {1, 4, 8, 16}, {1, 4, 16, 16});
+  for (std::vector<int32_t> a :
+       std::vector<std::vector<int32_t>>{{200, 0, 1 << 30, 40, 0, -128, 127},
+                                         {0, 0, 1 << 30, 40, 0, 5, 4},
+                                         {0, 0, 1 << 30, 0, 0, -128, 127},
+                                         {0, 0, 1 << 30, 40, 0, -128}}) {
+    l.args(a);
+    EXPECT_EQ(validate_layer(l.d), npu::kNpuBadArgs) << a[0] << " " << a[3];
+  }
+  l.args({0, 0, 1 << 30, 40, 0, -128, 127});
+  l.d.dtype = npu::kDtypeUInt8;
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadDtype);
+}
+
+// Requantisation to another scale (a concatenation's input): the CPU kernel's loop, bit for bit,
+// over every int8 value; the kernel's argument checks.
+TEST_F(NpuFunctionalTest, RequantizeMatchesTheCpuKernel) {
+  std::vector<int8_t> x(512);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int8_t>(i);  // every value twice
+  for (std::vector<int32_t> a : std::vector<std::vector<int32_t>>{
+           {3, -5, 1 << 30, 30},            // scale x 1: a shift of the zero point
+           {-128, 0, 1518500250, 31},       // x 0.707
+           {0, 7, 1 << 30, 27}}) {          // x 8, saturating
+    Layer l(npu::kOpRequantize);
+    l.shapes({1, 8, 8, 8}, {}, {1, 8, 8, 8});
+    l.args(a);
+    ASSERT_EQ(validate_layer(l.d), npu::kNpuOk);
+    std::vector<int8_t> cpu(x.size(), 0x55), npu_out(x.size(), 0x2A);
+    Tensor in = make_tensor(ScalarType::kInt8, dims(l.d.in_shape, 4), x.data());
+    Tensor out = make_tensor(ScalarType::kInt8, dims(l.d.out_shape, 4), cpu.data());
+    ASSERT_EQ(run_cpu_kernel(l.d.op, {&in}, &out, l.d.args, l.d.arg_count), runtime::Error::kOk);
+    NpuOperands ops;
+    ops.input = x.data();
+    ops.output = npu_out.data();
+    ASSERT_EQ(execute_layer(l.d, ops), npu::kNpuOk);
+    EXPECT_EQ(npu_out, cpu) << a[2] << " / 2^" << a[3];
+    EXPECT_NE(cpu, x);
+  }
+  Layer l(npu::kOpRequantize);
+  l.shapes({1, 8, 8, 8}, {}, {1, 8, 8, 4});
+  l.args({0, 0, 1 << 30, 30});
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadShape);
+  l.shapes({1, 8, 8, 8}, {}, {1, 8, 8, 8});
+  for (std::vector<int32_t> a : std::vector<std::vector<int32_t>>{
+           {200, 0, 1 << 30, 30}, {0, -129, 1 << 30, 30}, {0, 0, 1 << 30, 0}, {0, 0, 1 << 30}}) {
+    l.args(a);
+    EXPECT_EQ(validate_layer(l.d), npu::kNpuBadArgs) << a[0] << " " << a[1];
+  }
+  l.args({0, 0, 1 << 30, 30});
+  l.d.dtype = npu::kDtypeUInt8;
+  EXPECT_EQ(validate_layer(l.d), npu::kNpuBadDtype);
 }
 
 }  // namespace

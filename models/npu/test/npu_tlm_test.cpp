@@ -419,6 +419,31 @@ TEST_F(NpuTlmTest, WideOneByOneIsBandwidthBoundFewChannelFiveByFiveComputeBound)
   EXPECT_GT(wide.ddr_cycles, (1u << 20) / 7);
 }
 
+// The 1x1 floor (pointwise_channels_per_cycle) reaches the layer's record, which the report
+// prints: NPU cycles, Total = max(DDR, NPU), Time and MacUsage all follow it.
+TEST_F(NpuTlmTest, PointwiseFloorReachesTheRecord) {
+  npu_config.cores = 1;
+  npu_config.pointwise_channels_per_cycle = 8;
+  build();
+  add_conv(64, 40, 40, 64, 1);  // folds 2 x 2 x 1,600 = 6,400; floor 8 x 1,600 = 12,800
+  store_descriptors();
+  uint32_t status = 0;
+  add_host("cpu", [&](Host& h) { status = run_list(h, 1); });
+  sc_core::sc_start();
+  ASSERT_EQ(status & npu::kStatusError, 0u);
+  ASSERT_EQ(npu->layers().size(), 1u);
+  const NpuLayerRecord& r = npu->layers()[0];
+  EXPECT_EQ(r.npu_cycles, 12800u + 94);  // one fill of 2R + C - 2
+  EXPECT_EQ(r.pointwise_floor_cycles, 12800u - 6400);
+  EXPECT_EQ(r.total_cycles(), std::max(r.ddr_cycles, r.npu_cycles));
+  EXPECT_GE(r.elapsed_cycles, npu_config.setup_cycles + r.npu_cycles);
+  EXPECT_DOUBLE_EQ(r.mac_usage, double(r.macs) / (1024.0 * r.elapsed_cycles));
+  // Without the floor the same layer's plan has half the compute.
+  NpuConfig off = npu_config;
+  off.pointwise_channels_per_cycle = 0;
+  EXPECT_EQ(plan_layer(off, descriptors[0]).compute_cycles, 6400u + 94);
+}
+
 TEST_F(NpuTlmTest, TrafficFromAnotherInitiatorSlowsTheNpu) {
   // SystemC elaborates once per process: the same layer runs twice in one simulation, the
   // second time while another initiator streams reads through the same DDR.

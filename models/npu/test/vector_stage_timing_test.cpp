@@ -103,5 +103,75 @@ TEST(VectorStageTiming, PostOpLookupCostsTheTableAndLutCycles) {
   EXPECT_EQ(p.read_bytes, 2u * 2400 + 256);
 }
 
+// A descriptor of `op` with the three shapes and arguments, which must validate.
+npu::LayerDescriptor layer(uint8_t op, std::vector<uint32_t> in, std::vector<uint32_t> in1,
+                           std::vector<uint32_t> out, std::vector<int32_t> args) {
+  const npu::LayerDescriptor d = layer_descriptor(op, in, in1, out, args);
+  EXPECT_EQ(validate_layer(d), npu::kNpuOk);
+  return d;
+}
+
+// A resize by integer factors: each input row is read once (by the row tile holding its
+// repeats), the index table once with the first tile and no LUT load; the copy costs the
+// output elements over `columns` per cycle, like any elementwise layer.
+TEST(VectorStageTiming, ResizeReadsEachInputRowOnceAndItsIndexTable) {
+  const NpuConfig c = one_core();
+  const LayerPlan p =
+      plan_layer(c, layer(npu::kOpResize, {1, 24, 10, 10}, {1, 1, 1, 50}, {1, 24, 20, 30}, {}));
+  EXPECT_EQ(p.op_type, "Resize");
+  EXPECT_EQ(p.macs, 0u);
+  EXPECT_EQ(p.read_bytes, 2400u + 4 * 50);
+  EXPECT_EQ(p.write_bytes, 24u * 600);
+  EXPECT_EQ(p.compute_cycles, 32u * 600 / 32);  // 24 channels pad to 32
+
+  // Tiled: 64 x 112 x 112 repeated to 224 x 224 does not fit 384 KiB at once.
+  const LayerPlan big = plan_layer(
+      c, layer(npu::kOpResize, {1, 64, 112, 112}, {1, 1, 1, 448}, {1, 64, 224, 224}, {}));
+  ASSERT_GT(big.tiles.size(), 1u);
+  EXPECT_EQ(big.tiles[0].weight_bytes, 4u * 448);
+  uint64_t later = 0;
+  for (size_t i = 1; i < big.tiles.size(); ++i) later += big.tiles[i].weight_bytes;
+  EXPECT_EQ(later, 0u);
+  EXPECT_EQ(big.read_bytes, 64u * 112 * 112 + 4 * 448);
+  EXPECT_EQ(big.write_bytes, 64u * 224 * 224);
+}
+
+// A MatMul of two activations: matrix after matrix, each the fully connected layer of M rows,
+// K inputs and N outputs it is (the same cycles), its weights b's K x N bytes without the
+// fully connected layer's 12 bytes of bias and requantisation per output.
+TEST(VectorStageTiming, MatmulIsAFullyConnectedLayerPerMatrixWithoutChannelWords) {
+  const NpuConfig c = one_core();
+  const std::vector<int32_t> args = {0, 0, 1 << 30, 40, 0, -128, 127};
+  const LayerPlan p =
+      plan_layer(c, layer(npu::kOpMatMul, {1, 4, 16, 16}, {1, 4, 16, 32}, {1, 4, 16, 32}, args));
+  const LayerPlan one = plan_layer(c, layer(npu::kOpFullyConnected, {16, 16, 1, 1}, {32, 16, 1, 1},
+                                            {16, 32, 1, 1}, {0, 0, -128, 127}));
+  EXPECT_EQ(p.op_type, "MatMul");
+  EXPECT_TRUE(p.uses_array);
+  EXPECT_EQ(p.macs, 4u * 16 * 32 * 16);
+  EXPECT_EQ(p.compute_cycles, 4 * one.compute_cycles);
+  EXPECT_EQ(p.tiles.size(), 4 * one.tiles.size());
+  EXPECT_EQ(one.read_bytes, 16u * 16 + 32 * 16 + 12 * 32);
+  EXPECT_EQ(p.read_bytes, 4u * (16 * 16 + 16 * 32));
+  EXPECT_EQ(p.write_bytes, 4u * 16 * 32);
+  // b broadcast over the batch is loaded again for every matrix.
+  const LayerPlan shared =
+      plan_layer(c, layer(npu::kOpMatMul, {1, 4, 16, 16}, {1, 1, 16, 32}, {1, 4, 16, 32}, args));
+  EXPECT_EQ(shared.read_bytes, p.read_bytes);
+}
+
+// A requantisation is an elementwise layer of one input: the output elements over `columns`
+// per cycle, one read and one write of the tensor.
+TEST(VectorStageTiming, RequantizeCostsOneElementwisePass) {
+  const NpuConfig c = one_core();
+  const LayerPlan p = plan_layer(
+      c, layer(npu::kOpRequantize, {1, 24, 10, 10}, {0, 0, 0, 0}, {1, 24, 10, 10},
+               {0, 3, 1 << 30, 31}));
+  EXPECT_EQ(p.op_type, "Requantize");
+  EXPECT_EQ(p.compute_cycles, 100u);  // 24 channels pad to 32: 3200 elements at 32 a cycle
+  EXPECT_EQ(p.read_bytes, 2400u);
+  EXPECT_EQ(p.write_bytes, 2400u);
+}
+
 }  // namespace
 }  // namespace socsim

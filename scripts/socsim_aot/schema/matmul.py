@@ -11,7 +11,7 @@ import numpy as np
 
 from socsim_aot import fixed_point as fx
 from socsim_aot import ir
-from socsim_aot.schema.core import Arg, Operand, Operator, register
+from socsim_aot.schema.core import Arg, NpuLayer, Operand, Operator, register
 
 MAX_DEPTH = 33025  # K: K * 255 * 255 < 2^31
 
@@ -54,7 +54,23 @@ def _quantized_matmul(ins, a, out):
         .astype(np.int8)
 
 
+def _npu_matmul(g, node):
+    """Two int8 activations of rank 4 or less whose batch axes (all but the last two, leading
+    1s added) are each the output's or 1: the NPU's MatMul layer."""
+    a, b = (g.input_value(node, i) for i in range(2))
+    y = g.output_value(node)
+    if a.const is not None or b.const is not None or a.scale <= 0 or b.scale <= 0 or \
+            len(y.shape) > 4 or np.dtype(b.dtype) != np.int8:
+        return None
+    a4, b4, y4 = (ir.shape4(s.shape) for s in (a, b, y))
+    if any(s[d] not in (y4[d], 1) for s in (a4, b4) for d in (0, 1)):
+        return None
+    return "matmul"
+
+
 _INPUTS = (Operand("a", doc="[..., M, K]"), Operand("b", doc="[..., K, N]"))
+_NPU_INPUTS = (Operand("a", doc="[..., M, K]", npu_slot="input"),
+               Operand("b", doc="[..., K, N]", npu_slot="weights"))
 
 MATMUL, QUANTIZED_MATMUL = register(
     Operator("aten::matmul.out", "matmul",
@@ -62,8 +78,9 @@ MATMUL, QUANTIZED_MATMUL = register(
              kernel="matmul", quantized="quantized_decomposed::matmul.out", quantize=_quantize,
              reference=_matmul),
     Operator("quantized_decomposed::matmul.out", "quantized_matmul",
-             "requantize(sum (a - zp_a)(b - zp_b), m, n) + zp_out, clamped", inputs=_INPUTS,
+             "requantize(sum (a - zp_a)(b - zp_b), m, n) + zp_out, clamped",
+             inputs=_NPU_INPUTS, outputs=(Operand("out", npu_slot="output"),),
              args=(Arg("zp_a"), Arg("zp_b"), Arg("m"), Arg("n"), Arg("zp_out"),
                    Arg("act_min"), Arg("act_max")),
-             dtypes=("int8",), kernel="matmul", arg_values=_quantized_args,
-             reference=_quantized_matmul))
+             dtypes=("int8",), kernel="matmul", npu=NpuLayer(19, "MatMul", ("matmul",), "matmul"),
+             arg_values=_quantized_args, reference=_quantized_matmul, npu_accepts=_npu_matmul))

@@ -6,7 +6,7 @@ them.
 import numpy as np
 
 from socsim_aot import fixed_point as fx
-from socsim_aot.schema.core import Arg, Operand, Operator, register
+from socsim_aot.schema.core import Arg, NpuLayer, Operand, Operator, register
 
 
 def _requantize_args(g, node):
@@ -37,6 +37,8 @@ QUANTIZE, DEQUANTIZE, REQUANTIZE = register(
                                              zero_point=g.input_value(node).zero_point),
              reference=lambda ins, a, out: fx.dequantize_i8(ins[0], a.scale, a.zero_point)),
     Operator("quantized_decomposed::requantize.out", "requantize",
-             "saturate(requantize(x - zp_in, m, n) + zp_out)", inputs=(Operand("x"),),
+             "saturate(requantize(x - zp_in, m, n) + zp_out)",
+             inputs=(Operand("x", npu_slot="input"),), outputs=(Operand("out", npu_slot="output"),),
              args=(Arg("zp_in"), Arg("zp_out"), Arg("m"), Arg("n")), dtypes=("int8",),
-             kernel="requantize", arg_values=_requantize_args, reference=_requantize))
+             kernel="requantize", npu=NpuLayer(20, "Requantize", ("requantize",), "requantize"),
+             arg_values=_requantize_args, reference=_requantize))

@@ -18,7 +18,7 @@ which the zero point passes through unchanged (the weights sum to one).
 import numpy as np
 
 from socsim_aot.schema.activations import same_scale
-from socsim_aot.schema.core import Operand, Operator, register
+from socsim_aot.schema.core import NpuLayer, Operand, Operator, register
 
 WEIGHT_BITS = 15
 _COORDINATES = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
@@ -152,14 +152,42 @@ def _quantized_bilinear(ins, a, out):
     return ((acc + (np.int64(1) << (2 * WEIGHT_BITS - 1))) >> (2 * WEIGHT_BITS)).astype(np.int8)
 
 
+NPU_MAX_SCALE = 64  # models/npu/layers/resize.cpp
+
+
+def repeat_index(size_in, size_out):
+    """The index of one axis that repeats every source index size_out / size_in times (None
+    when the scale is not an integer within the NPU's limit)."""
+    if size_out % size_in or size_out // size_in > NPU_MAX_SCALE:
+        return None
+    return np.arange(size_out, dtype=np.int32) // (size_out // size_in)
+
+
+def _npu_nearest(g, node):
+    """An int8 nearest resize by integer scale factors, the tables repeating each source row
+    and column (the NPU's resize unit)."""
+    x, y = g.input_value(node), g.output_value(node)
+    index = g.value(node.inputs[1]).const
+    if x.const is not None or index is None or len(x.shape) != 4:
+        return None
+    axes = [repeat_index(x.shape[d], y.shape[d]) for d in (2, 3)]
+    if any(a is None for a in axes) or \
+            not np.array_equal(np.asarray(index).reshape(-1), np.concatenate(axes)):
+        return None
+    return "resize_nearest"
+
+
 _INDEX_DOC = "source row of every output row, then source column of every output column"
 
 UPSAMPLE_NEAREST2D, UPSAMPLE_BILINEAR2D, QUANTIZED_UPSAMPLE_BILINEAR2D = register(
     Operator("aten::upsample_nearest2d.out", "upsample_nearest2d",
              "y[n, c, i, j] = x[n, c, index[i], index[Ho + j]] (ONNX Resize, mode nearest)",
-             inputs=(Operand("x"), Operand("index", "int32", "[Ho + Wo]: " + _INDEX_DOC)),
+             inputs=(Operand("x", npu_slot="input"),
+                     Operand("index", "int32", "[Ho + Wo]: " + _INDEX_DOC, npu_slot="weights")),
+             outputs=(Operand("out", npu_slot="output"),),
              dtypes=("float32", "int8"), kernel="upsample", onnx=("Resize",),
-             lower=_lower, quantize=same_scale, reference=_nearest),
+             npu=NpuLayer(18, "Resize", ("resize_nearest",), "resize"),
+             lower=_lower, quantize=same_scale, reference=_nearest, npu_accepts=_npu_nearest),
     Operator("aten::upsample_bilinear2d.out", "upsample_bilinear2d",
              "bilinear interpolation between the two neighbours of each output row and column",
              inputs=(Operand("x"), Operand("index", "int32", "[Ho + Wo, 2]: " + _INDEX_DOC),

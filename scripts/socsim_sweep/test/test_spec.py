@@ -272,6 +272,113 @@ class BadFileTest(SweepFileCase):
                                  message), message)
 
 
+class HostileFileTest(SweepFileCase):
+    """Inputs the fuzz target sweep_spec (tests/fuzz/fuzz_sweep_spec.py) and the caps of
+    docs/hardening.md#limits: each is a SweepError naming the file, never another exception
+    or a hang."""
+
+    def write_bytes(self, data):
+        path = os.path.join(self.tmp.name, "sweep.yaml")
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def load_error(self, path):
+        with self.assertRaises(SweepError) as ctx:
+            expand.expand(spec.load(path, DEFAULT_CONFIG, SOCSIM))
+        message = str(ctx.exception)
+        self.assertIn(path, message)
+        return message
+
+    def test_non_utf8_bytes(self):
+        # the fuzzer's first input: a UnicodeDecodeError escaped the loader
+        path = self.write_bytes(b"name: a\ndescription: \xa0\n")
+        self.assertIn("sweep.yaml:2: not UTF-8 text (byte 0xa0 at offset 21)",
+                      self.load_error(path))
+
+    def test_not_a_regular_file(self):
+        self.assertIn("not a regular file", self.load_error(self.tmp.name))
+        fifo = os.path.join(self.tmp.name, "fifo.yaml")
+        os.mkfifo(fifo)  # opening it would wait for a writer
+        self.assertIn("not a regular file", self.load_error(fifo))
+
+    def test_file_size_cap(self):
+        path = self.write_bytes(b"name: a\n" + b"#" * (4 << 20))
+        self.assertIn("larger than 4 MiB", self.load_error(path))
+
+    def test_nesting(self):
+        deep = self.write_bytes(b"name: a\ndescription: " + b"[" * 5000 + b"]" * 5000)
+        self.assertIn("nested deeper than 64 levels", self.load_error(deep))
+        path = self.write_bytes(b"name: a\ndescription: " + b"[" * 70 + b"]" * 70)
+        self.assertIn("sweep.yaml:2: nested deeper than 64 levels", self.load_error(path))
+
+    def test_aliases_counted_at_each_use(self):
+        lines = ["name: a", "x0: &x0 [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"]
+        lines += [f"x{i}: &x{i} [" + ", ".join([f"*x{i - 1}"] * 10) + "]" for i in range(1, 7)]
+        path = self.write_bytes("\n".join(lines).encode())
+        self.assertIn("more than 100000 values", self.load_error(path))
+
+    def test_scalars_that_do_not_construct(self):
+        for text, problem in (("2001-13-45", "month must be in 1..12"),
+                              ("!!binary xx=", "failed to decode base64"),
+                              ("!foo 1", "could not determine a constructor"),
+                              ("9" * 5000, "integer"),
+                              ("0x1" + "0" * 16, "an integer beyond 64 bits"),
+                              # found by the fuzz target: AttributeError, KeyError, IndexError
+                              ("!!timestamp x",
+                               "cannot read 'x': not a tag:yaml.org,2002:timestamp"),
+                              ("!!bool x", "cannot read 'x': not a tag:yaml.org,2002:bool"),
+                              ("!!int", "cannot read '': not a tag:yaml.org,2002:int")):
+            with self.subTest(text=text[:20]):
+                path = self.write_bytes(f"name: a\ndescription: {text}\n".encode())
+                self.assertIn(problem, self.load_error(path))
+
+    def test_a_model_value_that_is_a_map(self):
+        # found by the fuzz target: `value not in sweep.models` hashed the map (TypeError)
+        path = self.write_bytes(b"name: a\nmodels:\n  a: {zoo: convnet}\n  b: {zoo: resnet18}\n"
+                                b"parameters:\n  model: [a, mac_pj: b]\n")
+        self.assertIn("is not a model of the models section", self.load_error(path))
+
+    def test_range_values_are_finite_and_capped(self):
+        for rng, problem in (("{from: 0, to: .inf}", "expected a finite number, got inf"),
+                             ("{from: 1, to: 2, step: .nan}", "expected a finite number"),
+                             ("{from: 0, to: 1.0e+18}", "the range has more than 100000 values"),
+                             ("{from: 1, to: 2, factor: 1.0000000000000002}",
+                              "the range has more than 100000 values")):
+            with self.subTest(rng=rng):
+                path = self.write_bytes(
+                    f"name: a\nparameters:\n  npu.cores: {rng}\n".encode())
+                self.assertIn(problem, self.load_error(path))
+
+    def test_points_and_samples_capped(self):
+        grid = self.write_bytes(b"name: a\nparameters:\n"
+                                b"  npu.cores: {from: 1, to: 1000}\n"
+                                b"  cpu.clock_mhz: {from: 1, to: 1000}\n")
+        self.assertIn("the sweep has 1000000 points before its constraints; at most 100000",
+                      self.load_error(grid))
+        samples = self.write_bytes(b"name: a\nrandom:\n  samples: 1000000000\n  seed: 1\n"
+                                   b"  parameters:\n    npu.cores: {integer: [1, 4]}\n")
+        self.assertIn("at most 100000 samples", self.load_error(samples))
+        bounds = self.write_bytes(b"name: a\nrandom:\n  samples: 2\n  seed: 1\n"
+                                  b"  parameters:\n    cpu.clock_mhz: {uniform: [1, .inf]}\n")
+        self.assertIn("two finite numbers", self.load_error(bounds))
+
+    def test_expressions_that_would_not_end(self):
+        for constraint, problem in (("npu.cores ** 99999999 > 0", "has more than 4096 bits"),
+                                    ("len('x' * 10 ** 12) > 0", "more than 1000000 elements"),
+                                    ("round(npu.cores, -10 ** 12) > 0", "round() to"),
+                                    ("sqrt(10 ** 400) > 0", "sqrt(): int too large"),
+                                    ("-" * 3000 + "npu.cores > 0", "nested deeper than 100"),
+                                    ("(" * 250 + "npu.cores" + ")" * 250 + " > 0",
+                                     "cannot parse expression"),
+                                    ("npu.cores > 0x1" + "0" * 20, "beyond 64 bits")):
+            with self.subTest(constraint=constraint[:30]):
+                path = self.write_bytes(
+                    f"name: a\nparameters:\n  npu.cores: [1, 2]\n"
+                    f"constraints:\n  - \"{constraint}\"\n".encode())
+                self.assertIn(problem, self.load_error(path))
+
+
 class ExampleFilesTest(unittest.TestCase):
     def test_every_example_expands(self):
         folder = os.path.join(ROOT, "configs", "sweeps")
