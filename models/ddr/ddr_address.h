@@ -26,7 +26,7 @@ class DdrAddressDecoder {
  public:
   explicit DdrAddressDecoder(const DdrAddressMapping& mapping);
 
-  DdrLocation decode(uint64_t addr) const {
+  [[gnu::always_inline]] DdrLocation decode(uint64_t addr) const {
     DdrLocation loc;
     if (single_runs_) {  // every field one run of bits (the presets' mappings)
       loc.channel = extract_run(channel_.first, addr);

@@ -13,6 +13,7 @@ DdrTiming::DdrTiming(const DdrConfig& config)
       tck_fs_(static_cast<uint64_t>(std::llround(config.tck_ps * 1000.0))),
       tck_ps_whole_(tck_fs_ % 1000 == 0 ? tck_fs_ / 1000 : 0),
       burst_bytes_(config.geometry.burst_bytes()),
+      banks_per_channel_(config.geometry.banks_per_channel()),
       ideal_latency_ps_(static_cast<uint64_t>(std::llround(config.ideal_latency_ns * 1000.0))) {
   stats_.initiator(0);
   if (config_.model == DdrModelKind::kIdeal) return;
@@ -29,8 +30,7 @@ uint64_t DdrTiming::cycle_to_ps_wide(uint64_t cycle) const {
   return static_cast<uint64_t>(fs / 1000);
 }
 
-uint64_t DdrTiming::ps_to_cycle_ceil(uint64_t ps) const {
-  if (ps < (uint64_t{1} << 40)) return (ps * 1000 + tck_fs_ - 1) / tck_fs_;
+uint64_t DdrTiming::ps_to_cycle_ceil_wide(uint64_t ps) const {
   const unsigned __int128 fs = static_cast<unsigned __int128>(ps) * 1000;
   return static_cast<uint64_t>((fs + tck_fs_ - 1) / tck_fs_);
 }
@@ -200,32 +200,28 @@ void DdrTiming::record(const Request& r) {
 
 void DdrTiming::account(Request& r, const DdrBurstDone& done) {
   r.done_cycle = std::max(r.done_cycle, done.done_cycle);
-  if (done.refresh_stall) r.refresh_stall = true;
-  const size_t banks_per_channel = config_.geometry.banks_per_channel();
-  switch (done.outcome) {
-    case DdrOutcome::kForwarded:
-      ++r.forwarded;
-      break;
-    case DdrOutcome::kCoalesced:
-      ++r.coalesced;
-      break;
-    default: {
-      const size_t ch = done.channel;
-      DdrCounters& bank = stats_.bank(ch * banks_per_channel + done.bank);
-      bank.record(done.is_write, done.bytes, cycle_to_ps(done.accept_cycle),
-                  cycle_to_ps(std::max(done.done_cycle, done.accept_cycle)));
-      if (done.refresh_stall) ++bank.refresh_stalls;
-      if (done.outcome == DdrOutcome::kHit) {
-        ++r.hits;
-        ++bank.row_hits;
-      } else if (done.outcome == DdrOutcome::kMiss) {
-        ++r.misses;
-        ++bank.row_misses;
-      } else {
-        ++r.conflicts;
-        ++bank.row_conflicts;
-      }
-    }
+  r.refresh_stall |= done.refresh_stall;
+  if (done.outcome == DdrOutcome::kForwarded) {
+    ++r.forwarded;
+    return;
+  }
+  if (done.outcome == DdrOutcome::kCoalesced) {
+    ++r.coalesced;
+    return;
+  }
+  DdrCounters& bank = stats_.bank(done.channel * banks_per_channel_ + done.bank);
+  bank.record(done.is_write, done.bytes, cycle_to_ps(done.accept_cycle),
+              cycle_to_ps(std::max(done.done_cycle, done.accept_cycle)));
+  bank.refresh_stalls += done.refresh_stall;
+  if (done.outcome == DdrOutcome::kHit) {
+    ++r.hits;
+    ++bank.row_hits;
+  } else if (done.outcome == DdrOutcome::kMiss) {
+    ++r.misses;
+    ++bank.row_misses;
+  } else {
+    ++r.conflicts;
+    ++bank.row_conflicts;
   }
 }
 

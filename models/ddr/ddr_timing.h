@@ -82,7 +82,10 @@ class DdrTiming : private DdrBurstSink {
     if (cycle >= (uint64_t{1} << 40)) return cycle_to_ps_wide(cycle);
     return tck_ps_whole_ != 0 ? cycle * tck_ps_whole_ : cycle * tck_fs_ / 1000;
   }
-  uint64_t ps_to_cycle_ceil(uint64_t ps) const;
+  uint64_t ps_to_cycle_ceil(uint64_t ps) const {
+    if (ps < (uint64_t{1} << 40)) return (ps * 1000 + tck_fs_ - 1) / tck_fs_;
+    return ps_to_cycle_ceil_wide(ps);
+  }
 
  private:
   struct Request {
@@ -102,6 +105,7 @@ class DdrTiming : private DdrBurstSink {
   };
 
   uint64_t cycle_to_ps_wide(uint64_t cycle) const;
+  uint64_t ps_to_cycle_ceil_wide(uint64_t ps) const;
   /// `serve_now`: the caller serves the request's bursts right after (a blocking read), so a
   /// burst alone in its channel may be served at once (DdrChannelController::serve_alone).
   int32_t start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes, int initiator,
@@ -119,11 +123,13 @@ class DdrTiming : private DdrBurstSink {
   int32_t new_request();
   /// Waits for a blocking request's reads and answers it.
   DdrResult complete_blocking(int32_t id, uint64_t arrival_ps, bool is_write);
-  static DdrResult result_of(const Request& r, uint64_t arrival_ps, uint64_t done_cycle_ps);
+  [[gnu::always_inline]] static inline DdrResult result_of(const Request& r, uint64_t arrival_ps,
+                                                           uint64_t done_cycle_ps);
   void release(int32_t id);
-  void record(const Request& r);
+  [[gnu::always_inline]] inline void record(const Request& r);
   /// The burst's part of a request's books: completion, outcome, bank statistics.
-  void account(Request& r, const DdrBurstDone& done);
+  /// Inlined into its callers here (both on the path of every burst).
+  [[gnu::always_inline]] inline void account(Request& r, const DdrBurstDone& done);
   void burst_done(const DdrBurstDone& done) override;
   DdrResult access_ideal(uint64_t arrival_ps, bool is_write, uint32_t bytes, int initiator);
 
@@ -134,6 +140,7 @@ class DdrTiming : private DdrBurstSink {
   uint64_t tck_fs_;
   uint64_t tck_ps_whole_;  // tCK in picoseconds if a whole number (then cycle_to_ps multiplies)
   uint32_t burst_bytes_;
+  size_t banks_per_channel_;  // the flat bank index of a burst is channel x this + bank
   uint64_t ideal_latency_ps_;
   std::vector<std::unique_ptr<DdrChannelController>> channels_;
   std::vector<Request> requests_;
