@@ -303,34 +303,55 @@ bool same(const DdrBurstDone& a, const DdrBurstDone& b) {
          a.refresh_stall == b.refresh_stall;
 }
 
-// Two controllers that served the same bursts, one of them partly alone: the same
-// completions, refresh and queue counters and energy books.
-void expect_same_books(DdrChannelController& fast, DdrChannelController& queued, uint64_t at,
-                       const RecordingSink& fast_sink, const RecordingSink& queued_sink,
-                       const DdrControllerStats& stats_fast,
-                       const DdrControllerStats& stats_queued) {
-  fast.settle(at);
-  queued.settle(at);
-  ASSERT_EQ(fast_sink.done.size(), queued_sink.done.size());
-  for (size_t i = 0; i < fast_sink.done.size(); ++i) {
-    EXPECT_TRUE(same(fast_sink.done[i], queued_sink.done[i])) << "burst " << i;
+// Two controllers of one configuration fed the same bursts: `fast` may serve them alone
+// (the test decides), `queued` always takes them through its queue.
+struct TwinControllers {
+  explicit TwinControllers(const DdrConfig& config)
+      : fast(config, 0, fast_sink, stats_fast), queued(config, 0, queued_sink, stats_queued) {}
+
+  void run_until(uint64_t at) {
+    fast.run_until(at);
+    queued.run_until(at);
   }
-  EXPECT_EQ(stats_fast.refreshes, stats_queued.refreshes);
-  EXPECT_EQ(stats_fast.bank_refreshes, stats_queued.bank_refreshes);
-  EXPECT_EQ(stats_fast.postponed_refreshes, stats_queued.postponed_refreshes);
-  EXPECT_EQ(stats_fast.read_queue_occupancy, stats_queued.read_queue_occupancy);
-  EXPECT_EQ(stats_fast.observed_cycles, stats_queued.observed_cycles);
-  EXPECT_EQ(stats_fast.max_read_queue, stats_queued.max_read_queue);
-  EXPECT_EQ(fast.last_event(), queued.last_event());
-  const DdrRankActivity& a = fast.device().activity(0);
-  const DdrRankActivity& b = queued.device().activity(0);
-  EXPECT_EQ(a.reads, b.reads);
-  EXPECT_EQ(a.activates, b.activates);
-  EXPECT_EQ(a.precharges, b.precharges);
-  EXPECT_EQ(a.refreshes, b.refreshes);
-  EXPECT_EQ(a.bank_refreshes, b.bank_refreshes);
-  EXPECT_EQ(a.active_cycles, b.active_cycles);
-}
+
+  // Drains what `fast` queued of bursts b[0..n) and passes the same bursts through `queued`.
+  void finish(const DdrBurstRequest* b, size_t n, uint64_t at) {
+    while (fast.step()) {
+    }
+    for (size_t k = 0; k < n; ++k) queued.enqueue(b[k], at);
+    while (queued.step()) {
+    }
+  }
+
+  // The same completions, refresh and queue counters and energy books.
+  void expect_same_books(uint64_t at) {
+    fast.settle(at);
+    queued.settle(at);
+    ASSERT_EQ(fast_sink.done.size(), queued_sink.done.size());
+    for (size_t i = 0; i < fast_sink.done.size(); ++i) {
+      EXPECT_TRUE(same(fast_sink.done[i], queued_sink.done[i])) << "burst " << i;
+    }
+    EXPECT_EQ(stats_fast.refreshes, stats_queued.refreshes);
+    EXPECT_EQ(stats_fast.bank_refreshes, stats_queued.bank_refreshes);
+    EXPECT_EQ(stats_fast.postponed_refreshes, stats_queued.postponed_refreshes);
+    EXPECT_EQ(stats_fast.read_queue_occupancy, stats_queued.read_queue_occupancy);
+    EXPECT_EQ(stats_fast.observed_cycles, stats_queued.observed_cycles);
+    EXPECT_EQ(stats_fast.max_read_queue, stats_queued.max_read_queue);
+    EXPECT_EQ(fast.last_event(), queued.last_event());
+    const DdrRankActivity& a = fast.device().activity(0);
+    const DdrRankActivity& b = queued.device().activity(0);
+    EXPECT_EQ(a.reads, b.reads);
+    EXPECT_EQ(a.activates, b.activates);
+    EXPECT_EQ(a.precharges, b.precharges);
+    EXPECT_EQ(a.refreshes, b.refreshes);
+    EXPECT_EQ(a.bank_refreshes, b.bank_refreshes);
+    EXPECT_EQ(a.active_cycles, b.active_cycles);
+  }
+
+  DdrControllerStats stats_fast, stats_queued;
+  RecordingSink fast_sink, queued_sink;
+  DdrChannelController fast, queued;
+};
 
 // An idle rank catching up per-bank refreshes issues every REFpb that fell due back to back
 // (the first at once, each next one tPBR2PBR later, round robin over the bank sets), which
@@ -421,10 +442,9 @@ TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
       DdrConfig config = ddr4_3200();
       config.controller.page_policy = page;
       config.controller.refresh_postpone = postpone;
-      DdrControllerStats stats_fast, stats_queued;
-      RecordingSink fast_sink, queued_sink;
-      DdrChannelController fast(config, 0, fast_sink, stats_fast);
-      DdrChannelController queued(config, 0, queued_sink, stats_queued);
+      TwinControllers twins(config);
+      DdrChannelController& fast = twins.fast;
+      RecordingSink& fast_sink = twins.fast_sink;
       uint64_t at = 0;
       size_t served_alone = 0, misses_alone = 0;
       for (uint32_t i = 0; i < 4000; ++i) {
@@ -435,8 +455,7 @@ TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
         b.line = uint64_t{i} * 64;
         b.bytes = 64;
         at += i % 97 == 0 ? 20'000 : 3;  // now and then idle across a refresh deadline
-        fast.run_until(at);
-        queued.run_until(at);
+        twins.run_until(at);
         DdrBurstDone done;
         if (fast.serve_alone(b, at)) {
           ++served_alone;
@@ -445,15 +464,11 @@ TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
           ++misses_alone;
         } else {
           fast.enqueue(b, at);
-          while (fast.step()) {
-          }
         }
-        queued.enqueue(b, at);
-        while (queued.step()) {
-        }
-        ASSERT_EQ(fast.now(), queued.now()) << "read " << i;
+        twins.finish(&b, 1, at);
+        ASSERT_EQ(fast.now(), twins.queued.now()) << "read " << i;
       }
-      expect_same_books(fast, queued, at, fast_sink, queued_sink, stats_fast, stats_queued);
+      twins.expect_same_books(at);
       if (page == DdrPagePolicy::kOpen) {
         EXPECT_GT(served_alone, 3000u);
         EXPECT_LT(served_alone, 4000u);  // misses, conflicts and refresh deadlines decline
@@ -477,10 +492,9 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
         config.controller.refresh = refresh;
         config.controller.page_policy = page;
         config.controller.refresh_postpone = postpone;
-        DdrControllerStats stats_fast, stats_queued;
-        RecordingSink fast_sink, queued_sink;
-        DdrChannelController fast(config, 0, fast_sink, stats_fast);
-        DdrChannelController queued(config, 0, queued_sink, stats_queued);
+        TwinControllers twins(config);
+        DdrChannelController& fast = twins.fast;
+        RecordingSink& fast_sink = twins.fast_sink;
         uint64_t at = 0;
         size_t both_alone = 0, first_alone = 0, misses_alone = 0;
         for (uint32_t i = 0; i < 3000; ++i) {
@@ -493,8 +507,7 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
             b[k].bytes = 32;
           }
           at += i % 89 == 0 ? 9'000 : 2;  // now and then idle across refresh deadlines
-          fast.run_until(at);
-          queued.run_until(at);
+          twins.run_until(at);
           DdrBurstDone done[2];
           if (fast.serve_alone(b[0], at, 1)) {
             ++first_alone;
@@ -511,15 +524,10 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
             fast.enqueue(b[0], at);
             fast.enqueue(b[1], at);
           }
-          while (fast.step()) {
-          }
-          queued.enqueue(b[0], at);
-          queued.enqueue(b[1], at);
-          while (queued.step()) {
-          }
-          ASSERT_EQ(fast.now(), queued.now()) << "read " << i;
+          twins.finish(b, 2, at);
+          ASSERT_EQ(fast.now(), twins.queued.now()) << "read " << i;
         }
-        expect_same_books(fast, queued, at, fast_sink, queued_sink, stats_fast, stats_queued);
+        twins.expect_same_books(at);
         if (page == DdrPagePolicy::kOpen) {
           EXPECT_GT(both_alone, 2000u);
           EXPECT_LT(both_alone, 3000u);  // misses, conflicts and refresh deadlines decline
@@ -553,10 +561,9 @@ TEST(DdrController, TwoBankReadServedAloneMatchesTheQueuedPath) {
             config.controller.refresh = refresh;
             config.controller.page_policy = page;
             config.controller.refresh_postpone = postpone;
-            DdrControllerStats stats_fast, stats_queued;
-            RecordingSink fast_sink, queued_sink;
-            DdrChannelController fast(config, 0, fast_sink, stats_fast);
-            DdrChannelController queued(config, 0, queued_sink, stats_queued);
+            TwinControllers twins(config);
+            DdrChannelController& fast = twins.fast;
+            RecordingSink& fast_sink = twins.fast_sink;
             const uint32_t groups = config.geometry.bank_groups;
             const uint32_t per_group = config.geometry.banks_per_group;
             std::mt19937_64 rng(11);
@@ -583,8 +590,7 @@ TEST(DdrController, TwoBankReadServedAloneMatchesTheQueuedPath) {
               if (b[0].bank == b[1].bank)
                 b[1].bank = (b[1].bank + per_group) % (groups * per_group);
               at += i % 89 == 0 ? 9'000 : (r >> 40) % 4;
-              fast.run_until(at);
-              queued.run_until(at);
+              twins.run_until(at);
               DdrBurstDone done[2];
               const int first = fast.serve_first_of_two(b, at, done[0]);
               if (first >= 0) {
@@ -604,15 +610,10 @@ TEST(DdrController, TwoBankReadServedAloneMatchesTheQueuedPath) {
                 fast.enqueue(b[0], at);
                 fast.enqueue(b[1], at);
               }
-              while (fast.step()) {
-              }
-              queued.enqueue(b[0], at);
-              queued.enqueue(b[1], at);
-              while (queued.step()) {
-              }
-              ASSERT_EQ(fast.now(), queued.now()) << "read " << i;
+              twins.finish(b, 2, at);
+              ASSERT_EQ(fast.now(), twins.queued.now()) << "read " << i;
             }
-            expect_same_books(fast, queued, at, fast_sink, queued_sink, stats_fast, stats_queued);
+            twins.expect_same_books(at);
             if (page == DdrPagePolicy::kOpen) {
               EXPECT_GT(both_alone, 2000u);
               EXPECT_LT(both_alone, 3000u);  // misses, conflicts and refresh deadlines decline
