@@ -63,7 +63,7 @@ SEQUENCE_MODELS = {
 TORCH_TOLERANCE = {"float32": 1e-4, "int8": 0.1}
 # --check of a classifier: its int8 logits against torch's, as cosine similarity (random
 # weights leave near-tied logits spread over a few hundred int8 steps, so the largest
-# difference is up to 25 % of the largest logit while the vectors agree: cosine 0.995-1.000)
+# difference is up to 27 % of the largest logit while the vectors agree: cosine 0.995-1.000)
 CLASSIFIER_MIN_COSINE = 0.99
 EXECUTION = re.compile(r"^Execution 1: (\d+) cycles$", re.M)
 DELEGATE = re.compile(r"^  delegate \d+ npu: \d+ elements, (\d+) cycles, (\d+) npu cycles$", re.M)
