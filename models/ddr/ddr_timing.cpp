@@ -146,25 +146,20 @@ DdrTiming::Alone DdrTiming::read_alone(uint64_t arrival_ps, uint64_t addr, uint3
   DdrBurstDone done[2];
   const uint32_t count = two ? 2 : 1;
   int lead = 0;  // the burst served first
-  const bool hit = same_bank ? ch.serve_alone(burst[0], at, count - 1, done[0])
-                             : (lead = ch.serve_first_of_two(burst, at, done[0])) >= 0;
-  uint32_t served = count;
-  if (hit) {
-    served = 1;
-    // The first burst has left the queue, so there is room for the second.
-    if (two && ch.serve_alone(burst[1 - lead], at, 0, done[1])) served = 2;
-  } else if (!ch.serve_reads_alone(burst, count, at, done)) {
-    return Alone::kDeclined;
+  uint32_t served = ch.serve_hits_alone(burst, count, same_bank, at, done, lead);
+  if (served == 0) {
+    if (!ch.serve_reads_alone(burst, count, at, done)) return Alone::kDeclined;
+    served = count;
   }
-  Request r;
-  r.bytes = bytes;
-  r.initiator = initiator;
-  r.blocking = true;
-  r.bursts = count;
-  r.accept_cycle = at;
-  r.last_accept = at;
-  for (uint32_t i = 0; i < served; ++i) account(r, done[i]);
   if (served < count) {
+    Request r;
+    r.bytes = bytes;
+    r.initiator = initiator;
+    r.blocking = true;
+    r.bursts = count;
+    r.accept_cycle = at;
+    r.last_accept = at;
+    account(r, done[0]);
     const int32_t id = new_request();
     requests_[id] = r;
     requests_[id].remaining = 1;
@@ -175,8 +170,44 @@ DdrTiming::Alone DdrTiming::read_alone(uint64_t arrival_ps, uint64_t addr, uint3
     result = complete_blocking(id, arrival_ps, false);
     return Alone::kServed;
   }
-  record(r);
-  result = result_of(r, arrival_ps, cycle_to_ps(r.done_cycle));
+  // account() for each burst, record() and result_of() in one: every burst was accepted at
+  // `at`, and a read's data comes after its acceptance, so each time is converted once.
+  const uint64_t at_ps = cycle_to_ps(at);
+  uint64_t done_cycle = 0, done_ps = 0;
+  uint32_t outcomes[3] = {0, 0, 0};  // hits, misses, conflicts
+  bool refresh_stall = false;
+  for (uint32_t i = 0; i < served; ++i) {
+    const DdrBurstDone& d = done[i];
+    const uint64_t burst_done_ps =
+        cycle_to_ps(d.done_cycle > d.accept_cycle ? d.done_cycle : d.accept_cycle);
+    DdrCounters& bank = stats_.bank(d.channel * banks_per_channel_ + d.bank);
+    bank.record(false, d.bytes, d.accept_cycle == at ? at_ps : cycle_to_ps(d.accept_cycle),
+                burst_done_ps);
+    bank.refresh_stalls += d.refresh_stall;
+    refresh_stall |= d.refresh_stall;
+    const uint32_t kind = d.outcome == DdrOutcome::kHit    ? 0
+                          : d.outcome == DdrOutcome::kMiss ? 1
+                                                           : 2;
+    ++outcomes[kind];
+    ++(kind == 0 ? bank.row_hits : kind == 1 ? bank.row_misses : bank.row_conflicts);
+    if (d.done_cycle >= done_cycle) {
+      done_cycle = d.done_cycle;
+      done_ps = d.done_cycle >= d.accept_cycle ? burst_done_ps : cycle_to_ps(d.done_cycle);
+    }
+  }
+  DdrCounters& c = stats_.initiator(initiator);
+  c.record(false, bytes, at_ps, std::max(done_ps, at_ps));
+  c.row_hits += outcomes[0];
+  c.row_misses += outcomes[1];
+  c.row_conflicts += outcomes[2];
+  c.refresh_stalls += refresh_stall ? 1 : 0;
+  result.bursts = count;
+  result.row_hits = outcomes[0];
+  result.row_misses = outcomes[1];
+  result.row_conflicts = outcomes[2];
+  result.forwarded = 0;
+  result.refresh_stall = refresh_stall;
+  result.done_ps = std::max(arrival_ps, done_ps);
   return Alone::kServed;
 }
 

@@ -170,6 +170,25 @@ int DdrChannelController::serve_first_of_two(const DdrBurstRequest (&bursts)[2],
   return first;
 }
 
+// Flattened: serve_alone(), serve_first_of_two() and serve_hit() are inlined here, the
+// streaming read's path (needs -fno-semantic-interposition, models/ddr/CMakeLists.txt).
+[[gnu::flatten]] uint32_t DdrChannelController::serve_hits_alone(const DdrBurstRequest (&bursts)[2],
+                                                                 uint32_t count, bool same_bank,
+                                                                 uint64_t cycle,
+                                                                 DdrBurstDone (&done)[2],
+                                                                 int& lead) {
+  lead = 0;
+  if (same_bank) {
+    if (!serve_alone(bursts[0], cycle, count - 1, done[0])) return 0;
+  } else {
+    lead = serve_first_of_two(bursts, cycle, done[0]);
+    if (lead < 0) return 0;
+  }
+  // The first burst has left the queue, so there is room for the second.
+  if (count == 1) return 1;
+  return serve_alone(bursts[1 - lead], cycle, 0, done[1]) ? 2 : 1;
+}
+
 bool DdrChannelController::serve_reads_alone(const DdrBurstRequest* bursts, uint32_t count,
                                              uint64_t cycle, DdrBurstDone* done) {
   if (count < 1 || count > 2 || !idle() || capacity_[kRead] < count) return false;

@@ -114,6 +114,14 @@ class DdrChannelController {
   /// hands the other to serve_alone() or, if it declines, enqueue() with the same cycle.
   /// -1: nothing served.
   int serve_first_of_two(const DdrBurstRequest (&bursts)[2], uint64_t cycle, DdrBurstDone& done);
+  /// One read of `count` (1 or 2) row-hit bursts accepted at `cycle` in this order, two in
+  /// one row of one bank (`same_bank`) or in two banks of one rank: serve_alone() or
+  /// serve_first_of_two() for the first, then serve_alone() for the other, in one call.
+  /// Returns how many were served (0, 1 or 2); `lead` is the index of the first served, its
+  /// completion in done[0], the other's in done[1]. One burst served of two: the caller
+  /// queues the other (enqueue() with the same cycle). 0: nothing changed.
+  uint32_t serve_hits_alone(const DdrBurstRequest (&bursts)[2], uint32_t count, bool same_bank,
+                            uint64_t cycle, DdrBurstDone (&done)[2], int& lead);
   /// One read of `count` (1 or 2) bursts, if two in two banks of one rank or in one row of
   /// one bank, accepted at `cycle` in this order, whatever their rows: serves every burst
   /// (precharge, activate and column commands in the order the scheduler picks them from
