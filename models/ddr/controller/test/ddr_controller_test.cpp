@@ -314,6 +314,33 @@ struct TwinControllers {
     queued.run_until(at);
   }
 
+  // What serve_read() did with a read.
+  struct Served {
+    uint32_t hits = 0;        // bursts served alone as row hits (serve_hits_alone)
+    int lead = 0;             // which of the two went first
+    bool misses = false;      // served alone as misses or conflicts (serve_reads_alone)
+    uint32_t first_bank = 0;  // then: the bank of the burst that finished first
+  };
+  // One read of `count` bursts b[0..count) through `fast` the way DdrTiming::read_alone
+  // takes it: row hits alone (the rest of the read queued if the second declines), else
+  // misses and conflicts alone, else the queue.
+  Served serve_read(const DdrBurstRequest (&b)[2], uint32_t count, bool same_bank, uint64_t at) {
+    Served s;
+    DdrBurstDone done[2];
+    s.hits = fast.serve_hits_alone(b, count, same_bank, at, done, s.lead);
+    for (uint32_t k = 0; k < s.hits; ++k) fast_sink.burst_done(done[k]);
+    if (s.hits == 1 && count == 2) {
+      fast.enqueue(b[1 - s.lead], at);
+    } else if (s.hits == 0 && fast.serve_reads_alone(b, count, at, done)) {
+      for (uint32_t k = 0; k < count; ++k) fast_sink.burst_done(done[k]);
+      s.misses = true;
+      s.first_bank = done[0].bank;
+    } else if (s.hits == 0) {
+      for (uint32_t k = 0; k < count; ++k) fast.enqueue(b[k], at);
+    }
+    return s;
+  }
+
   // Drains what `fast` queued of bursts b[0..n) and passes the same bursts through `queued`.
   void finish(const DdrBurstRequest* b, size_t n, uint64_t at) {
     while (fast.step()) {
@@ -493,8 +520,6 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
         config.controller.page_policy = page;
         config.controller.refresh_postpone = postpone;
         TwinControllers twins(config);
-        DdrChannelController& fast = twins.fast;
-        RecordingSink& fast_sink = twins.fast_sink;
         uint64_t at = 0;
         size_t both_alone = 0, first_alone = 0, misses_alone = 0;
         for (uint32_t i = 0; i < 3000; ++i) {
@@ -508,24 +533,12 @@ TEST(DdrController, TwoBurstReadServedAloneMatchesTheQueuedPath) {
           }
           at += i % 89 == 0 ? 9'000 : 2;  // now and then idle across refresh deadlines
           twins.run_until(at);
-          DdrBurstDone done[2];
-          if (fast.serve_alone(b[0], at, 1)) {
-            ++first_alone;
-            if (fast.serve_alone(b[1], at)) {
-              ++both_alone;
-            } else {
-              fast.enqueue(b[1], at);
-            }
-          } else if (fast.serve_reads_alone(b, 2, at, done)) {
-            fast_sink.burst_done(done[0]);
-            fast_sink.burst_done(done[1]);
-            ++misses_alone;
-          } else {
-            fast.enqueue(b[0], at);
-            fast.enqueue(b[1], at);
-          }
+          const TwinControllers::Served s = twins.serve_read(b, 2, /*same_bank=*/true, at);
+          first_alone += s.hits >= 1;
+          both_alone += s.hits == 2;
+          misses_alone += s.misses;
           twins.finish(b, 2, at);
-          ASSERT_EQ(fast.now(), twins.queued.now()) << "read " << i;
+          ASSERT_EQ(twins.fast.now(), twins.queued.now()) << "read " << i;
         }
         twins.expect_same_books(at);
         if (page == DdrPagePolicy::kOpen) {
@@ -562,8 +575,6 @@ TEST(DdrController, TwoBankReadServedAloneMatchesTheQueuedPath) {
             config.controller.page_policy = page;
             config.controller.refresh_postpone = postpone;
             TwinControllers twins(config);
-            DdrChannelController& fast = twins.fast;
-            RecordingSink& fast_sink = twins.fast_sink;
             const uint32_t groups = config.geometry.bank_groups;
             const uint32_t per_group = config.geometry.banks_per_group;
             std::mt19937_64 rng(11);
@@ -591,27 +602,13 @@ TEST(DdrController, TwoBankReadServedAloneMatchesTheQueuedPath) {
                 b[1].bank = (b[1].bank + per_group) % (groups * per_group);
               at += i % 89 == 0 ? 9'000 : (r >> 40) % 4;
               twins.run_until(at);
-              DdrBurstDone done[2];
-              const int first = fast.serve_first_of_two(b, at, done[0]);
-              if (first >= 0) {
-                fast_sink.burst_done(done[0]);
-                second_first += first == 1;
-                if (fast.serve_alone(b[1 - first], at)) {
-                  ++both_alone;
-                } else {
-                  fast.enqueue(b[1 - first], at);
-                }
-              } else if (fast.serve_reads_alone(b, 2, at, done)) {
-                fast_sink.burst_done(done[0]);
-                fast_sink.burst_done(done[1]);
-                ++misses_alone;
-                misses_second_first += done[0].bank == b[1].bank;
-              } else {
-                fast.enqueue(b[0], at);
-                fast.enqueue(b[1], at);
-              }
+              const TwinControllers::Served s = twins.serve_read(b, 2, /*same_bank=*/false, at);
+              second_first += s.hits >= 1 && s.lead == 1;
+              both_alone += s.hits == 2;
+              misses_alone += s.misses;
+              misses_second_first += s.misses && s.first_bank == b[1].bank;
               twins.finish(b, 2, at);
-              ASSERT_EQ(fast.now(), twins.queued.now()) << "read " << i;
+              ASSERT_EQ(twins.fast.now(), twins.queued.now()) << "read " << i;
             }
             twins.expect_same_books(at);
             if (page == DdrPagePolicy::kOpen) {
