@@ -170,8 +170,10 @@ DdrTiming::Alone DdrTiming::read_alone(uint64_t arrival_ps, uint64_t addr, uint3
     result = complete_blocking(id, arrival_ps, false);
     return Alone::kServed;
   }
-  // account() for each burst, record() and result_of() in one: every burst was accepted at
-  // `at`, and a read's data comes after its acceptance, so each time is converted once.
+  // account() for each burst, record() and result_of() in one (the same books: a change to
+  // them is a change here): every burst was accepted at `at`, and a read's data comes after
+  // its acceptance, so each time is converted once. The direct paths serve hits, misses and
+  // conflicts only (an idle channel has no queued write to forward from or coalesce with).
   const uint64_t at_ps = cycle_to_ps(at);
   uint64_t done_cycle = 0, done_ps = 0;
   uint32_t outcomes[3] = {0, 0, 0};  // hits, misses, conflicts
@@ -216,6 +218,8 @@ void DdrTiming::release(int32_t id) {
   free_request_ = id;
 }
 
+// record() and account(): the books of a request and of each of its bursts; read_alone()
+// keeps the same ones for a read served at once in a pass of its own.
 void DdrTiming::record(const Request& r) {
   const uint64_t accept_ps = cycle_to_ps(r.accept_cycle);
   const uint64_t done_ps = std::max(cycle_to_ps(r.done_cycle), accept_ps);
