@@ -37,7 +37,7 @@ uint64_t DdrTiming::ps_to_cycle_ceil_wide(uint64_t ps) const {
 
 // ---- requests ------------------------------------------------------------------------------
 
-int32_t DdrTiming::new_request() {
+int32_t DdrTiming::new_request(bool is_write, uint32_t bytes, int initiator, bool blocking) {
   int32_t id = free_request_;
   if (id < 0) {
     id = static_cast<int32_t>(requests_.size());
@@ -45,20 +45,18 @@ int32_t DdrTiming::new_request() {
   } else {
     free_request_ = requests_[id].next_free;
   }
+  Request& r = requests_[id];
+  r = Request{};
+  r.bytes = bytes;
+  r.initiator = initiator;
+  r.is_write = is_write;
+  r.blocking = blocking;
   return id;
 }
 
 int32_t DdrTiming::start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes,
                          int initiator, bool blocking, bool serve_now) {
-  const int32_t id = new_request();
-  {
-    Request& r = requests_[id];
-    r = Request{};
-    r.bytes = bytes;
-    r.initiator = initiator;
-    r.is_write = is_write;
-    r.blocking = blocking;
-  }
+  const int32_t id = new_request(is_write, bytes, initiator, blocking);
   const uint64_t end = addr + std::max<uint32_t>(bytes, 1);
   const uint64_t first = addr & ~uint64_t{burst_bytes_ - 1};
   const uint32_t bursts = static_cast<uint32_t>((end - first + burst_bytes_ - 1) / burst_bytes_);
@@ -152,18 +150,14 @@ DdrTiming::Alone DdrTiming::read_alone(uint64_t arrival_ps, uint64_t addr, uint3
     served = count;
   }
   if (served < count) {
-    Request r;
-    r.bytes = bytes;
-    r.initiator = initiator;
-    r.blocking = true;
+    const int32_t id = new_request(false, bytes, initiator, /*blocking=*/true);
+    Request& r = requests_[id];
     r.bursts = count;
     r.accept_cycle = at;
     r.last_accept = at;
     account(r, done[0]);
-    const int32_t id = new_request();
-    requests_[id] = r;
-    requests_[id].remaining = 1;
-    requests_[id].pending[a.channel] = 1;
+    r.remaining = 1;
+    r.pending[a.channel] = 1;
     DdrBurstRequest queued = burst[1 - lead];
     queued.request = static_cast<uint32_t>(id);
     ch.enqueue(queued, at);

@@ -120,7 +120,8 @@ class DdrTiming : private DdrBurstSink {
   /// nothing was tried.
   Alone read_alone(uint64_t arrival_ps, uint64_t addr, uint32_t bytes, int initiator,
                    DdrResult& result);
-  int32_t new_request();
+  /// A fresh request-table entry for a request of `bytes` (reused from the free list).
+  int32_t new_request(bool is_write, uint32_t bytes, int initiator, bool blocking);
   /// Waits for a blocking request's reads and answers it.
   DdrResult complete_blocking(int32_t id, uint64_t arrival_ps, bool is_write);
   [[gnu::always_inline]] static inline DdrResult result_of(const Request& r, uint64_t arrival_ps,
