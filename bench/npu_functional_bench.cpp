@@ -1,7 +1,7 @@
 // Speed of the NPU's functional model per layer type, on the layer shapes of ResNet-50 and
 // MobileNetV2 at 224x224: each layer runs through the model's entry point (execute_layer) and,
 // for the layers with multiply-accumulates, through the reference loops the firmware runs
-// (firmware/kernels/conv_loops.h) that the model used before its fast kernels. Prints the
+// (firmware/int8/conv_loops.h) that the model used before its fast kernels. Prints the
 // median wall and thread-CPU time of each, GMAC/s (or Gelem/s of output for layers without
 // MACs) and the ratio of the CPU times. Outputs are compared too: a fast figure for a wrong result
 // is none.
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "firmware/abi/generated/operators.h"
-#include "firmware/kernels/conv_loops.h"
+#include "firmware/int8/conv_loops.h"
 #include "models/npu/npu_functional.h"
 #include "models/npu/test/conv_layer.h"
 

@@ -1,5 +1,6 @@
-# The operator schema (scripts/socsim_aot/schema/, docs/abi.md): one declaration of every
-# operator and binary layout, from which the build generates what C++ needs.
+# The operator schema (scripts/socsim_schema/, docs/abi.md): one declaration of every
+# operator and binary layout, from which the build generates what C++ needs. The package
+# needs only the Python standard library (tests/cli: schema_generator_stdlib_only).
 #
 # At configure time the generator writes the CMake lists (operator names, kernel files, NPU
 # layer sources; a schema change reconfigures); at build time it writes the headers into
@@ -8,18 +9,18 @@
 # Included by the host build and by the firmware project, each generating its own copy.
 get_filename_component(SOCSIM_SCHEMA_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 set(SOCSIM_SCHEMA_PYTHON /usr/bin/python3 CACHE FILEPATH
-    "Python with numpy that runs the operator schema's generator")
+    "Python that runs the operator schema's generator (the standard library suffices)")
 set(SOCSIM_SCHEMA_GENERATED "${CMAKE_BINARY_DIR}/generated")
 set(socsim_schema_lists "${SOCSIM_SCHEMA_GENERATED}/operator_schema.cmake")
 
 execute_process(
   COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${SOCSIM_SCHEMA_ROOT}/scripts"
           PYTHONDONTWRITEBYTECODE=1
-          "${SOCSIM_SCHEMA_PYTHON}" -m socsim_aot.schema.generate --cmake "${socsim_schema_lists}"
+          "${SOCSIM_SCHEMA_PYTHON}" -m socsim_schema.generate --cmake "${socsim_schema_lists}"
   RESULT_VARIABLE socsim_schema_result
   ERROR_VARIABLE socsim_schema_error)
 if(NOT socsim_schema_result EQUAL 0)
-  message(FATAL_ERROR "operator schema (scripts/socsim_aot/schema/): ${socsim_schema_error}")
+  message(FATAL_ERROR "operator schema (scripts/socsim_schema/): ${socsim_schema_error}")
 endif()
 include("${socsim_schema_lists}")
 set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
@@ -34,7 +35,7 @@ if(NOT TARGET socsim_schema)
     BYPRODUCTS ${socsim_schema_headers}
     COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${SOCSIM_SCHEMA_ROOT}/scripts"
             PYTHONDONTWRITEBYTECODE=1
-            "${SOCSIM_SCHEMA_PYTHON}" -m socsim_aot.schema.generate --out "${SOCSIM_SCHEMA_GENERATED}"
+            "${SOCSIM_SCHEMA_PYTHON}" -m socsim_schema.generate --out "${SOCSIM_SCHEMA_GENERATED}"
     COMMAND "${CMAKE_COMMAND}" -E touch "${socsim_schema_dir}/schema.stamp"
     DEPENDS ${SOCSIM_SCHEMA_SOURCES}
     COMMENT "Generating the operator schema's C++ headers"

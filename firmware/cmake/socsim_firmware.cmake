@@ -15,7 +15,8 @@
 #     and ddr_region.ld, regenerated from the YAML at every build;
 #   - OBJECT libraries socsim::crt, socsim::hal (crt0, HAL, memcpy/memset) and socsim::runtime,
 #     socsim::kernels (every CPU kernel, or SOCSIM_KERNEL_OPS), socsim::npu_delegate,
-#     socsim::cpu_packed_delegate;
+#     socsim::cpu_packed_delegate; header-only socsim::abi (firmware/abi/) and socsim::int8
+#     (firmware/int8/);
 #   - socsim_firmware_executable(<name> [OUTPUT_DIR <dir>] SOURCES <files...>
 #                                [LIBS <targets...>])
 #     which links <name>.elf with crt0, the HAL and the memory map, and writes <name>.map and
@@ -129,10 +130,13 @@ function(socsim_firmware_executable name)
 endfunction()
 
 # ---------------------------------------------------------------------------------------------
-# The inference runtime, kernels and delegates (docs/runtime.md), and the operator schema's
-# generated headers they include (firmware/abi/generated/, docs/abi.md; the generator runs
-# with SOCSIM_SCHEMA_PYTHON, /usr/bin/python3 with numpy by default).
+# The inference runtime, kernels and delegates (docs/runtime.md) on the ABI (socsim::abi, with
+# the operator schema's generated headers, firmware/abi/generated/, docs/abi.md; the
+# generator runs with SOCSIM_SCHEMA_PYTHON, /usr/bin/python3 by default, standard library
+# only) and the int8 arithmetic (socsim::int8).
 include("${SOCSIM_SOURCE_DIR}/cmake/operator_schema.cmake")
+add_subdirectory("${socsim_fw_dir}/abi" "${CMAKE_BINARY_DIR}/socsim/abi")
+add_subdirectory("${socsim_fw_dir}/int8" "${CMAKE_BINARY_DIR}/socsim/int8")
 add_subdirectory("${socsim_fw_dir}/runtime" "${CMAKE_BINARY_DIR}/socsim/runtime")
 add_subdirectory("${socsim_fw_dir}/kernels" "${CMAKE_BINARY_DIR}/socsim/kernels")
 add_subdirectory("${socsim_fw_dir}/delegates" "${CMAKE_BINARY_DIR}/socsim/delegates")

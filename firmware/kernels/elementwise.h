@@ -3,7 +3,7 @@
 // (quantized_decomposed::*, docs/runtime.md) with the per-element arithmetic of binary_ops.h.
 #pragma once
 
-#include "firmware/kernels/binary_ops.h"
+#include "firmware/int8/binary_ops.h"
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {

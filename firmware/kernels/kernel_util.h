@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "firmware/abi/generated/operators.h"
-#include "firmware/kernels/arithmetic.h"
+#include "firmware/int8/arithmetic.h"
 #include "firmware/runtime/error.h"
 #include "firmware/runtime/kernel_registry.h"
 #include "firmware/runtime/tensor.h"

@@ -1,7 +1,7 @@
 // 2-D convolution, NCHW activations and OIHW weights, with groups (depthwise when groups ==
 // channels), stride, asymmetric padding, dilation and a fused output clamp:
 // aten::convolution.out (float32) and quantized_decomposed::convolution.out (int8).
-#include "firmware/kernels/conv_loops.h"
+#include "firmware/int8/conv_loops.h"
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {

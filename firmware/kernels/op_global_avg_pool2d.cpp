@@ -1,8 +1,8 @@
 // Global average pooling, NCHW -> NC11, the mean of each H x W plane:
 // aten::adaptive_avg_pool2d.out (float32) and quantized_decomposed::adaptive_avg_pool2d.out
 // (int8).
+#include "firmware/int8/pool_loops.h"
 #include "firmware/kernels/kernel_util.h"
-#include "firmware/kernels/pool_loops.h"
 
 namespace socsim::kernels {
 namespace {

@@ -1,7 +1,7 @@
 // Fully connected layer y = x W^T + b over the last axis of x (W is [out, in]), with a
 // fused output clamp; leading axes of x are a batch: aten::linear.out (float32) and
 // quantized_decomposed::linear.out (int8).
-#include "firmware/kernels/conv_loops.h"
+#include "firmware/int8/conv_loops.h"
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {

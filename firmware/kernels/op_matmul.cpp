@@ -5,8 +5,8 @@
 //
 // int8: y = clamp(requantize(sum_k (a - zp_a)(b - zp_b), m, n) + zp_out, lo, hi), the sum in
 // int32 (K <= 33025 keeps K * 255 * 255 below 2^31).
+#include "firmware/int8/matmul_loops.h"
 #include "firmware/kernels/kernel_util.h"
-#include "firmware/kernels/matmul_loops.h"
 #include "firmware/kernels/strided.h"
 
 namespace socsim::kernels {

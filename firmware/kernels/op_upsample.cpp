@@ -3,8 +3,8 @@
 // aten::upsample_bilinear2d.out (float32) and quantized_decomposed::upsample_bilinear2d.out
 // (int8, weights in units of 2^-15) interpolate between the two neighbours of each output row
 // and column. `index` holds the output rows' entries, then the output columns'.
+#include "firmware/int8/resize_loops.h"
 #include "firmware/kernels/kernel_util.h"
-#include "firmware/kernels/resize_loops.h"
 
 namespace socsim::kernels {
 namespace {

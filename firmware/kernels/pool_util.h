@@ -2,8 +2,8 @@
 // pooling operator, checked (pool_loops.h holds the loops, shared with the NPU model).
 #pragma once
 
+#include "firmware/int8/pool_loops.h"
 #include "firmware/kernels/kernel_util.h"
-#include "firmware/kernels/pool_loops.h"
 
 namespace socsim::kernels {
 

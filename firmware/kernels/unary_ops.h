@@ -3,8 +3,8 @@
 // function comes from the kernel file; the int8 arithmetic is lookup.h's.
 #pragma once
 
+#include "firmware/int8/lookup.h"
 #include "firmware/kernels/kernel_util.h"
-#include "firmware/kernels/lookup.h"
 
 namespace socsim::kernels {
 

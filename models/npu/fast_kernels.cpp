@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-#include "firmware/kernels/arithmetic.h"
+#include "firmware/int8/arithmetic.h"
 
 namespace socsim::npu_fast {
 namespace {

@@ -2,9 +2,9 @@
 // a channels-last im2col and a blocked int16 GEMM that the host compiler vectorises (with
 // clones for the host's vector instruction sets), depthwise and small-group convolutions as
 // passes over whole planes split into their stride phases, and the firmware's own
-// requantisation (firmware/kernels/arithmetic.h) on every output.
+// requantisation (firmware/int8/arithmetic.h) on every output.
 //
-// The results are those of the reference loops (firmware/kernels/conv_loops.h) bit for bit:
+// The results are those of the reference loops (firmware/int8/conv_loops.h) bit for bit:
 // every term (x - zp_in) * w is the same int32 value (padding contributes nothing, as the
 // reference skips it), and callers have checked that no int32 sum of bias and terms can
 // overflow (kernels::accumulators_fit), so the order in which the terms are added does not
@@ -16,7 +16,7 @@
 
 #include <cstdint>
 
-#include "firmware/kernels/conv_loops.h"
+#include "firmware/int8/conv_loops.h"
 
 namespace socsim::npu_fast {
 

@@ -14,7 +14,7 @@
 #include "firmware/abi/generated/npu_descriptor.h"
 #include "firmware/abi/generated/operators.h"
 #include "firmware/abi/npu_registers.h"
-#include "firmware/kernels/arithmetic.h"
+#include "firmware/int8/arithmetic.h"
 
 namespace socsim {
 

@@ -1,8 +1,8 @@
 // The lookup stage after a layer's output (npu_post_op.h), with the CPU kernels' lookup
-// (firmware/kernels/lookup.h).
+// (firmware/int8/lookup.h).
 #include "models/npu/npu_post_op.h"
 
-#include "firmware/kernels/lookup.h"
+#include "firmware/int8/lookup.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_config.h"
 

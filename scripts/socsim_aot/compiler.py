@@ -29,7 +29,8 @@ from socsim_aot import schema
 from socsim_aot.ir import (INF, CompileError, Graph, Node, OnnxNode, Quantizer,  # noqa: F401
                            Value, scale_from_range)
 from socsim_aot.passes import fuse_gelu, fuse_glu, fuse_silu
-from socsim_aot.schema import activations, conv, layouts
+from socsim_aot.schema import activations, conv
+from socsim_schema import layouts
 
 # Operators the fusion passes create that ONNX has no operator for (domain "socsim"), by
 # the schema operator they lower to (one node, no attributes beyond the pass's).

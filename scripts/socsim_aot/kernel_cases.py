@@ -22,7 +22,7 @@ from socsim_aot import ir, npu_partition
 from socsim_aot import program_format as pf
 from socsim_aot import reference
 from socsim_aot import schema
-from socsim_aot.schema import activations, layouts
+from socsim_aot.schema import activations
 from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
@@ -42,6 +42,7 @@ from socsim_aot.schema.pooling import (ADAPTIVE_AVG_POOL2D, AVG_POOL2D, MAX_POOL
 from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE, REQUANTIZE
 from socsim_aot.schema.reduction import AMAX, MEAN, QUANTIZED_MEAN, QUANTIZED_SUM, SUM
 from socsim_aot.schema.softmax import QUANTIZED_SOFTMAX, SOFTMAX
+from socsim_schema import layouts
 
 FLOAT_TOLERANCE = 1e-5  # relative to max(1, |expected|)
 

@@ -17,7 +17,7 @@ count, descriptor size), then the descriptors (layouts.NPU_DESCRIPTOR), whose ad
 hold indices into the delegate call's tensor list (inputs, then outputs; NPU_NO_TENSOR when
 unused). The firmware backend replaces them with the tensors' addresses at execution. Which
 operator runs as which NPU layer, its operands' address slots and the argument list all come
-from the operator schema (socsim_aot/schema/).
+from the operator schema (socsim_schema/; the hooks in socsim_aot/schema/).
 """
 
 from typing import Dict, List, Optional
@@ -25,7 +25,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from socsim_aot import ir, schema
-from socsim_aot.schema import layouts
+from socsim_schema import layouts
 from socsim_aot.schema.activations import RELU, is_lookup
 
 BACKEND_ID = "npu"

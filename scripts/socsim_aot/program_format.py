@@ -1,7 +1,7 @@
 """The socsim program file: writer and verifying reader.
 
 docs/program-format.md describes the layout byte by byte. The records, their field offsets
-and the codes come from the schema's layouts (socsim_aot/schema/layouts.py), from which the
+and the codes come from the schema's layouts (socsim_schema/layouts.py), from which the
 firmware's constants are generated too. All integers are little-endian and every offset is
 a 32-bit byte offset from the start of the file.
 """
@@ -12,7 +12,7 @@ from typing import List, Optional
 
 import numpy as np
 
-from socsim_aot.schema import core, layouts
+from socsim_schema import core, layouts
 
 MAGIC = layouts.PROGRAM_MAGIC
 VERSION_MAJOR = layouts.PROGRAM_VERSION_MAJOR

@@ -17,7 +17,7 @@ import numpy as np
 
 from socsim_aot import program_format as pf
 from socsim_aot import schema
-from socsim_aot.schema import layouts
+from socsim_schema import layouts
 
 
 class ReferenceError(RuntimeError):

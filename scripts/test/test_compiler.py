@@ -13,7 +13,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from socsim_aot import npu_partition, schema
-from socsim_aot.schema import layouts
+from socsim_schema import layouts
 from socsim_aot.schema.conv import CONVOLUTION, QUANTIZED_CONVOLUTION, conv2d_nchw
 from socsim_aot.schema.elementwise import ADD
 from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE

@@ -14,7 +14,7 @@ from socsim_aot import compiler
 from socsim_aot import npu_partition
 from socsim_aot import op_models
 from socsim_aot import schema
-from socsim_aot.schema import layouts
+from socsim_schema import layouts
 from socsim_aot.schema.activations import QUANTIZED_RELU, RELU
 from socsim_aot.schema.conv import QUANTIZED_CONVOLUTION, QUANTIZED_LINEAR
 from socsim_aot.schema.data_movement import VIEW_COPY

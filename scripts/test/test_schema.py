@@ -9,7 +9,7 @@ import sys
 import unittest
 
 from socsim_aot import schema
-from socsim_aot.schema import layouts
+from socsim_schema import layouts
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 TYPE_NAMES = {"u8": "u8", "u16": "u16", "u32": "u32", "i32": "i32", "f32": "f32", "char": "char"}

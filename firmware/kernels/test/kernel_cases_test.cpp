@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "firmware/abi/generated/operators.h"
-#include "firmware/kernels/test/kernel_case_manifest.h"
 #include "firmware/runtime/method.h"
 #include "firmware/runtime/program.h"
 #include "firmware/runtime/test/program_builder.h"
+#include "tests/support/kernel_case_manifest.h"
 
 namespace socsim::runtime {
 namespace {

@@ -1,9 +1,9 @@
 // NPU layers: quantised elementwise add and mul on the vector path, with the CPU kernels'
-// per-element arithmetic (firmware/kernels/binary_ops.h). The second input travels in the
+// per-element arithmetic (firmware/int8/binary_ops.h). The second input travels in the
 // weights slot; it has the first input's shape, or is a per-channel operand [N, C, 1, 1]
 // applied to every element of its channel's plane (NVDLA SDP's per-channel operand mode:
 // squeeze-and-excitation's x * scale).
-#include "firmware/kernels/binary_ops.h"
+#include "firmware/int8/binary_ops.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_layer.h"
 

@@ -1,7 +1,7 @@
 // NPU layer: quantised 2-D convolution (quantized_decomposed::convolution.out) on the MAC
 // array, computed by the fast kernels (models/npu/fast_kernels.h), which equal the CPU
-// kernel's loops (firmware/kernels/conv_loops.h) bit for bit.
-#include "firmware/kernels/conv_loops.h"
+// kernel's loops (firmware/int8/conv_loops.h) bit for bit.
+#include "firmware/int8/conv_loops.h"
 #include "models/npu/fast_kernels.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_layer.h"

@@ -1,8 +1,8 @@
 // NPU layer: quantised fully connected layer (quantized_decomposed::linear.out), a 1x1
 // convolution over `rows` pixels on the MAC array, computed by the fast kernels
-// (models/npu/fast_kernels.h), which equal the CPU kernel's loop (firmware/kernels/conv_loops.h)
+// (models/npu/fast_kernels.h), which equal the CPU kernel's loop (firmware/int8/conv_loops.h)
 // bit for bit. Shapes: rows x features x 1 x 1, weights out x in x 1 x 1.
-#include "firmware/kernels/conv_loops.h"
+#include "firmware/int8/conv_loops.h"
 #include "models/npu/fast_kernels.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_layer.h"

@@ -1,10 +1,10 @@
 // NPU layers: the int8 table lookups (quantized_decomposed::sigmoid.out, tanh, hardswish, ...)
 // on the vector path's lookup unit. The compiler's 256-entry table (in the weights slot, read
 // once per core with the first tile) maps every input value to its output, with the CPU
-// kernels' own lookup (firmware/kernels/lookup.h). Every lookup operator's layer is the same
+// kernels' own lookup (firmware/int8/lookup.h). Every lookup operator's layer is the same
 // entry; the same unit also runs as a fused stage after another layer (descriptor post_op,
 // npu_post_op.h).
-#include "firmware/kernels/lookup.h"
+#include "firmware/int8/lookup.h"
 
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_layer.h"

@@ -6,10 +6,10 @@
 // the CPU kernel's row-major [K, N] layout, which is the array's stationary operand (K rows,
 // N columns) as it is. Each matrix is timed as a fully connected layer of M rows, K inputs
 // and N outputs whose weights are loaded from DDR for that matrix (docs/npu.md). The
-// arithmetic is the CPU kernel's loop (firmware/kernels/matmul_loops.h).
+// arithmetic is the CPU kernel's loop (firmware/int8/matmul_loops.h).
 #include <vector>
 
-#include "firmware/kernels/matmul_loops.h"
+#include "firmware/int8/matmul_loops.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_layer.h"
 

@@ -1,6 +1,6 @@
 // NPU layers: max, average and global average pooling of int8 NCHW planes on the vector path,
-// computed with the CPU kernels' loops (firmware/kernels/pool_loops.h).
-#include "firmware/kernels/pool_loops.h"
+// computed with the CPU kernels' loops (firmware/int8/pool_loops.h).
+#include "firmware/int8/pool_loops.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_layer.h"
 

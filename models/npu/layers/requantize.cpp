@@ -2,7 +2,7 @@
 // (quantized_decomposed::requantize.out, the compiler's conversion before a concatenation
 // whose inputs have other scales) on the vector path: the requantisation stage a convolution
 // ends in, run on its own. The arithmetic is the CPU kernel's loop (arithmetic.h).
-#include "firmware/kernels/arithmetic.h"
+#include "firmware/int8/arithmetic.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_layer.h"
 

@@ -4,11 +4,11 @@
 // compiler's index table (the CPU kernel's operand, in the weights slot) must say exactly
 // that (index[i] = i / s_h, index[Ho + j] = j / s_w), which every ONNX coordinate mode gives
 // for an integer scale except align_corners on most sizes. The copy is the CPU kernel's loop
-// (firmware/kernels/resize_loops.h).
+// (firmware/int8/resize_loops.h).
 #include <cstring>
 #include <vector>
 
-#include "firmware/kernels/resize_loops.h"
+#include "firmware/int8/resize_loops.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_layer.h"
 

@@ -1,5 +1,5 @@
 // The NPU's fast kernels (models/npu/fast_kernels.h) against the reference loops of the
-// firmware (firmware/kernels/conv_loops.h), byte for byte: convolutions of every kind (plain,
+// firmware (firmware/int8/conv_loops.h), byte for byte: convolutions of every kind (plain,
 // grouped, many small groups, depthwise with and without a channel multiplier, pointwise)
 // with strides, dilations, asymmetric padding, batches, channel counts that are no multiple
 // of the blocks, random zero points, per-channel multipliers and shifts and fused activation
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "firmware/kernels/arithmetic.h"
-#include "firmware/kernels/conv_loops.h"
+#include "firmware/int8/arithmetic.h"
+#include "firmware/int8/conv_loops.h"
 
 namespace socsim {
 namespace {

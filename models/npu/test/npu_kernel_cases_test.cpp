@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "firmware/kernels/test/kernel_case_manifest.h"
 #include "models/npu/npu_functional.h"
+#include "tests/support/kernel_case_manifest.h"
 
 namespace socsim {
 namespace {

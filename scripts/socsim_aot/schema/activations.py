@@ -15,7 +15,9 @@ import math
 import numpy as np
 
 from socsim_aot import ir
-from socsim_aot.schema.core import Arg, Args, NpuLayer, Operand, Operator, camel, get, register
+from socsim_aot.schema.hooks import hooks
+from socsim_schema import activations as declared
+from socsim_schema.core import Args, get
 
 
 def same_scale(q, node):
@@ -50,29 +52,18 @@ def _quantized_clamp_args(g, node):
     return dict(lo=lo, hi=hi)
 
 
-_X = (Operand("x"),)
-
-RELU, QUANTIZED_RELU, CLAMP, QUANTIZED_CLAMP = register(
-    Operator("aten::relu.out", "relu", "max(x, 0)", inputs=_X, dtypes=("float32", "int8"),
-             kernel="relu", onnx=("Relu",), quantized="quantized_decomposed::relu.out",
-             quantize=same_scale, reference=_relu),
-    Operator("quantized_decomposed::relu.out", "quantized_relu", "max(x, zero_point)",
-             inputs=_X, args=(Arg("zero_point"),), dtypes=("int8",), kernel="relu",
-             arg_values=lambda g, node: dict(zero_point=g.output_value(node).zero_point),
-             reference=lambda ins, a, out: np.maximum(
-                 ins[0].astype(np.int32), np.clip(a.zero_point, -128, 127)).astype(np.int8)),
-    Operator("aten::clamp.out", "clamp", "min(max(x, lo), hi)", inputs=_X,
-             args=(Arg("lo", "float32"), Arg("hi", "float32")), kernel="clip", onnx=("Clip",),
-             quantized="quantized_decomposed::clamp.out", lower=_lower_clip,
-             quantize=same_scale,
-             arg_values=lambda g, node: dict(lo=node.attrs["lo"], hi=node.attrs["hi"]),
-             reference=_clamp),
-    Operator("quantized_decomposed::clamp.out", "quantized_clamp",
-             "min(max(x, lo), hi), bounds quantised", inputs=_X,
-             args=(Arg("lo"), Arg("hi")), dtypes=("int8",), kernel="clip",
-             arg_values=_quantized_clamp_args,
-             reference=lambda ins, a, out: np.clip(ins[0].astype(np.int32), a.lo, a.hi)
-             .astype(np.int8)))
+RELU, QUANTIZED_RELU, CLAMP, QUANTIZED_CLAMP = (
+    hooks("aten::relu.out", quantize=same_scale, reference=_relu),
+    hooks("quantized_decomposed::relu.out",
+          arg_values=lambda g, node: dict(zero_point=g.output_value(node).zero_point),
+          reference=lambda ins, a, out: np.maximum(
+              ins[0].astype(np.int32), np.clip(a.zero_point, -128, 127)).astype(np.int8)),
+    hooks("aten::clamp.out", lower=_lower_clip, quantize=same_scale,
+          arg_values=lambda g, node: dict(lo=node.attrs["lo"], hi=node.attrs["hi"]),
+          reference=_clamp),
+    hooks("quantized_decomposed::clamp.out", arg_values=_quantized_clamp_args,
+          reference=lambda ins, a, out: np.clip(ins[0].astype(np.int32), a.lo, a.hi)
+          .astype(np.int8)))
 
 
 # ---- table lookups --------------------------------------------------------------------------
@@ -193,33 +184,18 @@ def _quantize_lookup(op_name, args, fixed):
     return quantize
 
 
-def lookup_pair(name, doc, f32, real, opcode, onnx=(), args=(), fixed=None, report=None,
-                overload="out"):
-    """Registers aten::<name>.<overload> (float32: f32(x, args) in numpy float32) and its int8
-    table-lookup twin quantized_decomposed::<name>.out, whose table holds real(v, args) and
-    whose NPU layer is `opcode` (preset class `name`, entry in models/npu/layers/lookup.cpp,
-    OpType `report`).
-    The output quantisation is `fixed` (scale, zero point) or the table's range."""
-    float_name = f"aten::{name}.{overload}"
-    REAL[float_name] = real
-    float_op = Operator(
-        float_name, name, doc, inputs=(Operand("x"),), args=args, kernel=name, onnx=onnx,
-        quantized=f"quantized_decomposed::{name}.out",
-        lower=_lower_lookup(float_name, args) if args else None,
-        quantize=_quantize_lookup(float_name, args, fixed),
-        arg_values=(lambda g, node: {a.name: node.attrs[a.name] for a in args}) if args else None,
-        reference=_float_reference(f32))
-    out_quant = "output scale 1/256, zero point -128" if fixed == (LUT_SCALE, LUT_ZERO_POINT) \
-        else "output quantisation from the table's range"
-    quantized_op = Operator(
-        f"quantized_decomposed::{name}.out", f"quantized_{name}", f"table[x + 128], {out_quant}",
-        inputs=(Operand("x", npu_slot="input"),
-                Operand("table", "int8", f"[256]: {name} of every int8 input, quantised",
-                        npu_slot="weights")),
-        outputs=(Operand("out", npu_slot="output"),), dtypes=("int8",), kernel=name,
-        npu=NpuLayer(opcode, report or camel(name), (name,), "lookup"), reference=_lookup,
-        npu_accepts=_npu_lookup)
-    return register(float_op, quantized_op)
+def lookup_pair(declared, f32, real, fixed=None):
+    """The hooks of a lookup pair (socsim_schema/activations.py): aten::<name> computes
+    f32(x, args) in numpy float32; its int8 twin's table holds real(v, args), quantised with
+    `fixed` (scale, zero point) or over the table's range."""
+    float_op, quantized_op = declared
+    args = float_op.args
+    REAL[float_op.name] = real
+    return (hooks(float_op.name, lower=_lower_lookup(float_op.name, args) if args else None,
+                  quantize=_quantize_lookup(float_op.name, args, fixed),
+                  arg_values=(lambda g, node: {a.name: node.attrs[a.name] for a in args})
+                  if args else None, reference=_float_reference(f32)),
+            hooks(quantized_op.name, reference=_lookup, npu_accepts=_npu_lookup))
 
 
 def _sigmoid_f32(x, a):
@@ -233,37 +209,34 @@ def _sigmoid_real(v, a):
 
 
 SIGMOID, QUANTIZED_SIGMOID = lookup_pair(
-    "sigmoid", "1 / (1 + exp(-x))", _sigmoid_f32, _sigmoid_real, 8, ("Sigmoid",),
+    (declared.SIGMOID, declared.QUANTIZED_SIGMOID), _sigmoid_f32, _sigmoid_real,
     fixed=(LUT_SCALE, LUT_ZERO_POINT))
 TANH, QUANTIZED_TANH = lookup_pair(
-    "tanh", "tanh(x)", lambda x, a: np.tanh(x), lambda v, a: np.tanh(v), 9, ("Tanh",))
+    (declared.TANH, declared.QUANTIZED_TANH), lambda x, a: np.tanh(x), lambda v, a: np.tanh(v))
 HARDSIGMOID, QUANTIZED_HARDSIGMOID = lookup_pair(
-    "hardsigmoid", "clamp(alpha x + beta, 0, 1)",
+    (declared.HARDSIGMOID, declared.QUANTIZED_HARDSIGMOID),
     lambda x, a: np.minimum(np.maximum(_F(a.alpha) * x + _F(a.beta), _F(0)), _F(1)),
-    lambda v, a: np.clip(a.alpha * v + a.beta, 0.0, 1.0), 10, ("HardSigmoid",),
-    args=(Arg("alpha", "float32"), Arg("beta", "float32")), report="HardSigmoid")
+    lambda v, a: np.clip(a.alpha * v + a.beta, 0.0, 1.0))
 HARDSWISH, QUANTIZED_HARDSWISH = lookup_pair(
-    "hardswish", "x relu6(x + 3) / 6",
+    (declared.HARDSWISH, declared.QUANTIZED_HARDSWISH),
     lambda x, a: x * np.minimum(np.maximum(x + _F(3), _F(0)), _F(6)) / _F(6),
-    lambda v, a: v * np.clip(v + 3.0, 0.0, 6.0) / 6.0, 11, ("HardSwish",), report="HardSwish")
+    lambda v, a: v * np.clip(v + 3.0, 0.0, 6.0) / 6.0)
 SILU, QUANTIZED_SILU = lookup_pair(
-    "silu", "x sigmoid(x)", lambda x, a: x * _sigmoid_f32(x, a),
-    lambda v, a: v * _sigmoid_real(v, a), 12, report="SiLU")
+    (declared.SILU, declared.QUANTIZED_SILU), lambda x, a: x * _sigmoid_f32(x, a),
+    lambda v, a: v * _sigmoid_real(v, a))
 GELU, QUANTIZED_GELU = lookup_pair(
-    "gelu", "x (1 + erf(x / sqrt 2)) / 2",
+    (declared.GELU, declared.QUANTIZED_GELU),
     lambda x, a: _F(0.5) * x * (_F(1) + _erf_f32(x * _F(0.70710678118654752))),
-    lambda v, a: 0.5 * v * (1.0 + _erf(v / math.sqrt(2.0))), 13, report="GELU")
+    lambda v, a: 0.5 * v * (1.0 + _erf(v / math.sqrt(2.0))))
 ERF, QUANTIZED_ERF = lookup_pair(
-    "erf", "erf(x)", lambda x, a: _erf_f32(x), lambda v, a: _erf(v), 14, ("Erf",))
+    (declared.ERF, declared.QUANTIZED_ERF), lambda x, a: _erf_f32(x), lambda v, a: _erf(v))
 EXP, QUANTIZED_EXP = lookup_pair(
-    "exp", "exp(x)", lambda x, a: np.exp(x), lambda v, a: np.exp(v), 15, ("Exp",))
+    (declared.EXP, declared.QUANTIZED_EXP), lambda x, a: np.exp(x), lambda v, a: np.exp(v))
 SQRT, QUANTIZED_SQRT = lookup_pair(
-    "sqrt", "sqrt(x), NaN below 0", lambda x, a: np.sqrt(x), lambda v, a: np.sqrt(v), 16,
-    ("Sqrt",))
+    (declared.SQRT, declared.QUANTIZED_SQRT), lambda x, a: np.sqrt(x), lambda v, a: np.sqrt(v))
 POW, QUANTIZED_POW = lookup_pair(
-    "pow", "x ^ exponent, a constant", lambda x, a: np.power(x, _F(a.exponent)),
-    lambda v, a: np.power(v, a.exponent), 17, ("Pow",), args=(Arg("exponent", "float32"),),
-    overload="Tensor_Scalar_out")
+    (declared.POW, declared.QUANTIZED_POW), lambda x, a: np.power(x, _F(a.exponent)),
+    lambda v, a: np.power(v, a.exponent))
 
 # Every lookup operator pair (float32, int8), with argument values for tests.
 LOOKUPS = ((SIGMOID, QUANTIZED_SIGMOID, {}), (TANH, QUANTIZED_TANH, {}),

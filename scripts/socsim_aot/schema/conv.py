@@ -9,13 +9,7 @@ import numpy as np
 
 from socsim_aot import fixed_point as fx
 from socsim_aot import ir
-from socsim_aot.schema.core import Arg, NpuLayer, Operand, Operator, register
-
-GEOMETRY = (Arg("stride_h"), Arg("stride_w"), Arg("pad_top"), Arg("pad_left"),
-            Arg("pad_bottom"), Arg("pad_right"), Arg("dilation_h"), Arg("dilation_w"),
-            Arg("groups"))
-FLOAT_BOUNDS = (Arg("act_min", "float32"), Arg("act_max", "float32"))
-QUANT = (Arg("zp_in"), Arg("zp_out"), Arg("act_min"), Arg("act_max"))
+from socsim_aot.schema.hooks import hooks
 
 
 def window_out(size, k, s, p0, p1, dil, ceil_mode):
@@ -184,40 +178,15 @@ def _quantize_weights(q, node):
     q.weights(node)
 
 
-_FLOAT_INPUTS = (Operand("x"), Operand("weight"), Operand("bias"))
-_QUANT_INPUTS = (Operand("x", "int8", npu_slot="input"),
-                 Operand("weight", "int8", "int8, per output channel", npu_slot="weights"),
-                 Operand("bias", "int32", npu_slot="bias"),
-                 Operand("requant", "int32", "[out, 2]: multiplier, shift per channel",
-                         npu_slot="requant"))
-_QUANT_OUTPUT = (Operand("out", "int8", npu_slot="output"),)
-# A convolution also reads uint8: the first layer of a model with an integer input
-# (compile_model.py --input-type uint8), the way NPUs take camera frames.
-_CONV_QUANT_INPUTS = (Operand("x", "T", "int8, or uint8 (a model input: zp_in 0..255)",
-                              npu_slot="input"),) + _QUANT_INPUTS[1:]
-
-CONVOLUTION, QUANTIZED_CONVOLUTION, LINEAR, QUANTIZED_LINEAR = register(
-    Operator("aten::convolution.out", "convolution",
-             "2-D convolution (groups, stride, asymmetric padding, dilation), clamped",
-             inputs=_FLOAT_INPUTS, args=GEOMETRY + FLOAT_BOUNDS, kernel="conv2d",
-             onnx=("Conv",), quantized="quantized_decomposed::convolution.out",
-             lower=_lower_conv, quantize=_quantize_weights,
-             arg_values=lambda g, node: {**_geometry(node), **_float_bounds(g, node)},
-             reference=_conv),
-    Operator("quantized_decomposed::convolution.out", "quantized_convolution",
-             "bias + sum (x - zp_in) w, requantised per channel, + zp_out, clamped",
-             inputs=_CONV_QUANT_INPUTS, outputs=_QUANT_OUTPUT, args=GEOMETRY + QUANT,
-             dtypes=("int8", "uint8"), kernel="conv2d",
-             npu=NpuLayer(1, "Conv", ("conv2d", "depthwise_conv2d"), "convolution"),
-             arg_values=lambda g, node: {**_geometry(node), **_quantized_bounds(g, node)},
-             reference=_quantized_conv, npu_accepts=_npu_conv, npu_shapes=_conv_shapes),
-    Operator("aten::linear.out", "linear", "x W^T + b over the last axis, clamped",
-             inputs=_FLOAT_INPUTS, args=FLOAT_BOUNDS, kernel="linear", onnx=("Gemm", "MatMul"),
-             quantized="quantized_decomposed::linear.out", lower=_lower_linear,
-             quantize=_quantize_weights, arg_values=_float_bounds, reference=_linear),
-    Operator("quantized_decomposed::linear.out", "quantized_linear",
-             "bias + sum (x - zp_in) w over the last axis, requantised per channel, clamped",
-             inputs=_QUANT_INPUTS, outputs=_QUANT_OUTPUT, args=QUANT, dtypes=("int8",),
-             kernel="linear", npu=NpuLayer(2, "FullyConnected", ("linear",), "linear"),
-             arg_values=_quantized_bounds, reference=_quantized_linear,
-             npu_accepts=lambda g, node: "linear", npu_shapes=_linear_shapes))
+CONVOLUTION, QUANTIZED_CONVOLUTION, LINEAR, QUANTIZED_LINEAR = (
+    hooks("aten::convolution.out", lower=_lower_conv, quantize=_quantize_weights,
+          arg_values=lambda g, node: {**_geometry(node), **_float_bounds(g, node)},
+          reference=_conv),
+    hooks("quantized_decomposed::convolution.out",
+          arg_values=lambda g, node: {**_geometry(node), **_quantized_bounds(g, node)},
+          reference=_quantized_conv, npu_accepts=_npu_conv, npu_shapes=_conv_shapes),
+    hooks("aten::linear.out", lower=_lower_linear, quantize=_quantize_weights,
+          arg_values=_float_bounds, reference=_linear),
+    hooks("quantized_decomposed::linear.out", arg_values=_quantized_bounds,
+          reference=_quantized_linear, npu_accepts=lambda g, node: "linear",
+          npu_shapes=_linear_shapes))

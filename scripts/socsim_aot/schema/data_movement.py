@@ -11,7 +11,8 @@ import numpy as np
 
 from socsim_aot import fixed_point as fx
 from socsim_aot.schema.activations import same_scale
-from socsim_aot.schema.core import Arg, Operand, Operator, register
+from socsim_aot.schema.hooks import hooks
+from socsim_schema.data_movement import PAD2D_ARGS
 
 
 def _lower_reshape(n):
@@ -43,22 +44,15 @@ def _quantize_concat(q, node):
     node.inputs = [q.constant(i) for i in node.inputs]
 
 
-VIEW_COPY, PERMUTE_COPY, CAT = register(
-    Operator("aten::view_copy.out", "view_copy", "the same bytes under a new shape",
-             inputs=(Operand("x"),), dtypes=("float32", "int8", "int32"), kernel="reshape",
-             onnx=("Reshape", "Flatten", "Squeeze", "Unsqueeze"), lower=_lower_reshape,
-             quantize=same_scale, reference=lambda ins, a, out: ins[0].reshape(out.shape)),
-    Operator("aten::permute_copy.out", "permute_copy", "out.shape[i] = x.shape[perm[i]]",
-             inputs=(Operand("x"),), args=(Arg("perm", "int32[]", "one entry per axis"),),
-             dtypes=("float32", "int8"), kernel="transpose", onnx=("Transpose",),
-             lower=_lower_transpose, quantize=same_scale,
-             arg_values=lambda g, node: dict(perm=node.attrs["perm"]),
-             reference=lambda ins, a, out: np.ascontiguousarray(np.transpose(ins[0], a.perm))),
-    Operator("aten::cat.out", "cat", "concatenation along one axis",
-             inputs=(Operand("x", variadic=True),), args=(Arg("axis"),),
-             dtypes=("float32", "int8"), kernel="concat", onnx=("Concat",), lower=_lower_concat,
-             quantize=_quantize_concat, arg_values=lambda g, node: dict(axis=node.attrs["axis"]),
-             reference=lambda ins, a, out: np.concatenate(ins, axis=a.axis)))
+VIEW_COPY, PERMUTE_COPY, CAT = (
+    hooks("aten::view_copy.out", lower=_lower_reshape, quantize=same_scale,
+          reference=lambda ins, a, out: ins[0].reshape(out.shape)),
+    hooks("aten::permute_copy.out", lower=_lower_transpose, quantize=same_scale,
+          arg_values=lambda g, node: dict(perm=node.attrs["perm"]),
+          reference=lambda ins, a, out: np.ascontiguousarray(np.transpose(ins[0], a.perm))),
+    hooks("aten::cat.out", lower=_lower_concat, quantize=_quantize_concat,
+          arg_values=lambda g, node: dict(axis=node.attrs["axis"]),
+          reference=lambda ins, a, out: np.concatenate(ins, axis=a.axis)))
 
 
 # ---- slicing ----------------------------------------------------------------------------------
@@ -222,42 +216,16 @@ def _lower_slice_or_split(n):
     (_lower_split if n.op_type == "Split" else _lower_slice)(n)
 
 
-_PAD2D_ARGS = (Arg("pad_left"), Arg("pad_right"), Arg("pad_top"), Arg("pad_bottom"))
-_MOVING = ("float32", "int8", "int32")
-
-SLICE_COPY, INDEX_SELECT, CONSTANT_PAD_ND, REFLECTION_PAD2D, REPLICATION_PAD2D = register(
-    Operator("aten::slice_copy.Tensor_out", "slice_copy",
-             "out[i...] = x[first + i step...] on every axis (ONNX Slice; Split is one per "
-             "output)", inputs=(Operand("x"),),
-             args=(Arg("slices", "int32[]", "first index and step of every axis (two words "
-                   "per axis)"),),
-             dtypes=_MOVING, kernel="slice", onnx=("Slice", "Split"),
-             lower=_lower_slice_or_split, quantize=same_scale,
-             arg_values=lambda g, node: dict(slices=node.attrs["slices"]), reference=_slice),
-    Operator("aten::index_select.out", "index_select",
-             "x gathered along dim at constant indices of any shape (ONNX Gather)",
-             inputs=(Operand("x"), Operand("index", "int32", "constant, in [0, size of dim); "
-                                           "one element and an output without dim: a scalar")),
-             args=(Arg("dim"),), dtypes=_MOVING, kernel="gather", onnx=("Gather",),
-             lower=_lower_gather, quantize=same_scale,
-             arg_values=lambda g, node: dict(dim=node.attrs["dim"]), reference=_gather),
-    Operator("aten::constant_pad_nd.out", "constant_pad_nd",
-             "x surrounded by a constant (ONNX Pad, mode constant)",
-             inputs=(Operand("x"), Operand("value", "T", "one element: the pad value")),
-             args=(Arg("pads", "int32[]", "elements before and after, per axis (two words per "
-                   "axis)"),),
-             dtypes=("float32", "int8"), kernel="pad", onnx=("Pad",), lower=_lower_pad,
-             quantize=_quantize_pad, arg_values=lambda g, node: dict(pads=node.attrs["pads"]),
-             reference=_constant_pad),
-    Operator("aten::reflection_pad2d.out", "reflection_pad2d",
-             "the last two axes padded with their mirror image, the edge not repeated",
-             inputs=(Operand("x"),), args=_PAD2D_ARGS, dtypes=("float32", "int8"),
-             kernel="pad", quantize=same_scale,
-             arg_values=lambda g, node: {a.name: node.attrs[a.name] for a in _PAD2D_ARGS},
-             reference=_pad2d("reflect")),
-    Operator("aten::replication_pad2d.out", "replication_pad2d",
-             "the last two axes padded with copies of their edge",
-             inputs=(Operand("x"),), args=_PAD2D_ARGS, dtypes=("float32", "int8"),
-             kernel="pad", quantize=same_scale,
-             arg_values=lambda g, node: {a.name: node.attrs[a.name] for a in _PAD2D_ARGS},
-             reference=_pad2d("edge")))
+SLICE_COPY, INDEX_SELECT, CONSTANT_PAD_ND, REFLECTION_PAD2D, REPLICATION_PAD2D = (
+    hooks("aten::slice_copy.Tensor_out", lower=_lower_slice_or_split, quantize=same_scale,
+          arg_values=lambda g, node: dict(slices=node.attrs["slices"]), reference=_slice),
+    hooks("aten::index_select.out", lower=_lower_gather, quantize=same_scale,
+          arg_values=lambda g, node: dict(dim=node.attrs["dim"]), reference=_gather),
+    hooks("aten::constant_pad_nd.out", lower=_lower_pad, quantize=_quantize_pad,
+          arg_values=lambda g, node: dict(pads=node.attrs["pads"]), reference=_constant_pad),
+    hooks("aten::reflection_pad2d.out", quantize=same_scale,
+          arg_values=lambda g, node: {a.name: node.attrs[a.name] for a in PAD2D_ARGS},
+          reference=_pad2d("reflect")),
+    hooks("aten::replication_pad2d.out", quantize=same_scale,
+          arg_values=lambda g, node: {a.name: node.attrs[a.name] for a in PAD2D_ARGS},
+          reference=_pad2d("edge")))

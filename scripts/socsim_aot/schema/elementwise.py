@@ -10,7 +10,7 @@ import numpy as np
 
 from socsim_aot import fixed_point as fx
 from socsim_aot import ir
-from socsim_aot.schema.core import Arg, NpuLayer, Operand, Operator, register
+from socsim_aot.schema.hooks import hooks
 
 _NUMPY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
 
@@ -114,53 +114,17 @@ def _npu_binary(preset_class):
     return accepts
 
 
-_INPUTS = (Operand("a", npu_slot="input"), Operand("b", npu_slot="weights"))
-_OUTPUT = (Operand("out", npu_slot="output"),)
-_BOUNDS = (Arg("act_min", doc="lower bound of the output (a fused ReLU: zp_out)"),
-           Arg("act_max", doc="upper bound of the output"))
-_ADD_SUB_ARGS = (Arg("zp_a"), Arg("m_a", doc="a's multiplier at shift n"), Arg("zp_b"),
-                 Arg("m_b", doc="b's multiplier at shift n"), Arg("n", doc="common shift"),
-                 Arg("zp_out")) + _BOUNDS
+ADD, SUB, MUL, DIV = (
+    hooks("aten::add.out", quantize=_quantize, reference=_plain("add")),
+    hooks("aten::sub.out", quantize=_quantize, reference=_plain("sub")),
+    hooks("aten::mul.out", quantize=_quantize, reference=_plain("mul")),
+    hooks("aten::div.out", quantize=_quantize, reference=_plain("div")))
 
-ADD, SUB, MUL, DIV = register(
-    Operator("aten::add.out", "add", "a + b, broadcasting; int8 wraps modulo 256",
-             inputs=_INPUTS, outputs=_OUTPUT, dtypes=("float32", "int8"), kernel="add",
-             onnx=("Add",), quantized="quantized_decomposed::add.out", quantize=_quantize,
-             reference=_plain("add")),
-    Operator("aten::sub.out", "sub", "a - b, broadcasting; int8 wraps modulo 256",
-             inputs=_INPUTS, outputs=_OUTPUT, dtypes=("float32", "int8"), kernel="sub",
-             onnx=("Sub",), quantized="quantized_decomposed::sub.out", quantize=_quantize,
-             reference=_plain("sub")),
-    Operator("aten::mul.out", "mul", "a * b, broadcasting; int8 wraps modulo 256",
-             inputs=_INPUTS, outputs=_OUTPUT, dtypes=("float32", "int8"), kernel="mul",
-             onnx=("Mul",), quantized="quantized_decomposed::mul.out", quantize=_quantize,
-             reference=_plain("mul")),
-    Operator("aten::div.out", "div", "a / b, broadcasting (true division)", inputs=_INPUTS,
-             outputs=_OUTPUT, kernel="div", onnx=("Div",),
-             quantized="quantized_decomposed::div.out", quantize=_quantize,
-             reference=_plain("div")))
-
-QUANTIZED_ADD, QUANTIZED_SUB, QUANTIZED_MUL, QUANTIZED_DIV = register(
-    Operator("quantized_decomposed::add.out", "quantized_add",
-             "round_shift((a - zp_a) m_a + (b - zp_b) m_b, n) + zp_out, clamped",
-             inputs=_INPUTS, outputs=_OUTPUT, args=_ADD_SUB_ARGS, dtypes=("int8",),
-             kernel="add", npu=NpuLayer(3, "Add", ("add",), "binary"),
-             arg_values=_add_sub_args(1), reference=_add_sub_reference(1),
-             npu_accepts=_npu_binary("add")),
-    Operator("quantized_decomposed::sub.out", "quantized_sub",
-             "round_shift((a - zp_a) m_a - (b - zp_b) m_b, n) + zp_out, clamped",
-             inputs=_INPUTS, outputs=_OUTPUT, args=_ADD_SUB_ARGS, dtypes=("int8",),
-             kernel="sub", arg_values=_add_sub_args(-1), reference=_add_sub_reference(-1)),
-    Operator("quantized_decomposed::mul.out", "quantized_mul",
-             "requantize((a - zp_a)(b - zp_b), m, n) + zp_out, clamped",
-             inputs=_INPUTS, outputs=_OUTPUT,
-             args=(Arg("zp_a"), Arg("zp_b"), Arg("m"), Arg("n"), Arg("zp_out")) + _BOUNDS,
-             dtypes=("int8",), kernel="mul", npu=NpuLayer(4, "Mul", ("mul",), "binary"),
-             arg_values=_mul_args, reference=_mul_reference,
-             npu_accepts=_npu_binary("mul")),
-    Operator("quantized_decomposed::div.out", "quantized_div",
-             "div_round((a - zp_a) m, (b - zp_b) 2^n) + zp_out, clamped; b = zp_b saturates",
-             inputs=_INPUTS, outputs=_OUTPUT,
-             args=(Arg("zp_a"), Arg("zp_b"), Arg("m"), Arg("n", doc="shift, at most 53"),
-                   Arg("zp_out")) + _BOUNDS,
-             dtypes=("int8",), kernel="div", arg_values=_div_args, reference=_div_reference))
+QUANTIZED_ADD, QUANTIZED_SUB, QUANTIZED_MUL, QUANTIZED_DIV = (
+    hooks("quantized_decomposed::add.out", arg_values=_add_sub_args(1),
+          reference=_add_sub_reference(1), npu_accepts=_npu_binary("add")),
+    hooks("quantized_decomposed::sub.out", arg_values=_add_sub_args(-1),
+          reference=_add_sub_reference(-1)),
+    hooks("quantized_decomposed::mul.out", arg_values=_mul_args, reference=_mul_reference,
+          npu_accepts=_npu_binary("mul")),
+    hooks("quantized_decomposed::div.out", arg_values=_div_args, reference=_div_reference))

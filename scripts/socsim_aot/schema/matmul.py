@@ -11,7 +11,7 @@ import numpy as np
 
 from socsim_aot import fixed_point as fx
 from socsim_aot import ir
-from socsim_aot.schema.core import Arg, NpuLayer, Operand, Operator, register
+from socsim_aot.schema.hooks import hooks
 
 MAX_DEPTH = 33025  # K: K * 255 * 255 < 2^31
 
@@ -68,19 +68,7 @@ def _npu_matmul(g, node):
     return "matmul"
 
 
-_INPUTS = (Operand("a", doc="[..., M, K]"), Operand("b", doc="[..., K, N]"))
-_NPU_INPUTS = (Operand("a", doc="[..., M, K]", npu_slot="input"),
-               Operand("b", doc="[..., K, N]", npu_slot="weights"))
-
-MATMUL, QUANTIZED_MATMUL = register(
-    Operator("aten::matmul.out", "matmul",
-             "a [..., M, K] times b [..., K, N], batch axes broadcast", inputs=_INPUTS,
-             kernel="matmul", quantized="quantized_decomposed::matmul.out", quantize=_quantize,
-             reference=_matmul),
-    Operator("quantized_decomposed::matmul.out", "quantized_matmul",
-             "requantize(sum (a - zp_a)(b - zp_b), m, n) + zp_out, clamped",
-             inputs=_NPU_INPUTS, outputs=(Operand("out", npu_slot="output"),),
-             args=(Arg("zp_a"), Arg("zp_b"), Arg("m"), Arg("n"), Arg("zp_out"),
-                   Arg("act_min"), Arg("act_max")),
-             dtypes=("int8",), kernel="matmul", npu=NpuLayer(19, "MatMul", ("matmul",), "matmul"),
-             arg_values=_quantized_args, reference=_quantized_matmul, npu_accepts=_npu_matmul))
+MATMUL, QUANTIZED_MATMUL = (
+    hooks("aten::matmul.out", quantize=_quantize, reference=_matmul),
+    hooks("quantized_decomposed::matmul.out", arg_values=_quantized_args,
+          reference=_quantized_matmul, npu_accepts=_npu_matmul))

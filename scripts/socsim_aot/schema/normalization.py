@@ -20,7 +20,7 @@ import numpy as np
 
 from socsim_aot import fixed_point as fx
 from socsim_aot import ir
-from socsim_aot.schema.core import Arg, Operand, Operator, register
+from socsim_aot.schema.hooks import hooks
 
 MAX_ROW = 4096
 WEIGHT_SHIFT = 16
@@ -111,20 +111,8 @@ def _quantized_layer_norm(ins, a, out):
     return y.astype(np.int8).reshape(x.shape)
 
 
-_AXIS = Arg("axis", doc="the first normalised axis")
-
-LAYER_NORM, QUANTIZED_LAYER_NORM = register(
-    Operator("aten::native_layer_norm.out", "native_layer_norm",
-             "(x - mean) / sqrt(var + eps) weight + bias over the axes from `axis` on",
-             inputs=(Operand("x"), Operand("weight", doc="[N]"), Operand("bias", doc="[N]")),
-             args=(_AXIS, Arg("eps", "float32")), kernel="layer_norm",
-             onnx=("LayerNormalization",), quantized="quantized_decomposed::layer_norm.out",
-             lower=_lower, quantize=_quantize, arg_values=_float_args, reference=_layer_norm),
-    Operator("quantized_decomposed::layer_norm.out", "quantized_layer_norm",
-             "div_round((N d - S) w, isqrt((N Q - S^2 + eps_q) 2^16) 2^8) + b + zp_out",
-             inputs=(Operand("x"), Operand("weight", "int32", "[N] round(2^16 gamma / s_out)"),
-                     Operand("bias", "int32", "[N] round(beta / s_out)")),
-             args=(_AXIS, Arg("zp_in"), Arg("zp_out"),
-                   Arg("eps_q", doc="round(N^2 eps / s_in^2)")),
-             dtypes=("int8",), kernel="layer_norm", arg_values=_quantized_args,
-             reference=_quantized_layer_norm))
+LAYER_NORM, QUANTIZED_LAYER_NORM = (
+    hooks("aten::native_layer_norm.out", lower=_lower, quantize=_quantize, arg_values=_float_args,
+          reference=_layer_norm),
+    hooks("quantized_decomposed::layer_norm.out", arg_values=_quantized_args,
+          reference=_quantized_layer_norm))

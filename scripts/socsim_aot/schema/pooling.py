@@ -10,13 +10,7 @@ import numpy as np
 from socsim_aot import fixed_point as fx
 from socsim_aot.schema.activations import same_scale
 from socsim_aot.schema.conv import window_out, windows
-from socsim_aot.schema.core import Arg, NpuLayer, Operand, Operator, register
-
-GEOMETRY = (Arg("kernel_h"), Arg("kernel_w"), Arg("stride_h"), Arg("stride_w"),
-            Arg("pad_top"), Arg("pad_left"), Arg("pad_bottom"), Arg("pad_right"),
-            Arg("ceil_mode", "bool"))
-REQUANT = (Arg("zp_in"), Arg("zp_out"), Arg("m", doc="23-bit multiplier"),
-           Arg("n", doc="shift, at most 30"))
+from socsim_aot.schema.hooks import hooks
 
 
 def _lower_pool(n):
@@ -129,41 +123,21 @@ def _npu_pool(preset_class):
     return lambda g, node: preset_class if len(g.output_value(node).shape) == 4 else None
 
 
-_X = (Operand("x", npu_slot="input"),)
-_Y = (Operand("out", npu_slot="output"),)
-_INCLUDE_PAD = Arg("count_include_pad", "bool")
+MAX_POOL2D, AVG_POOL2D, QUANTIZED_AVG_POOL2D = (
+    hooks("aten::max_pool2d.out", lower=_lower_pool, quantize=same_scale,
+          arg_values=lambda g, node: _geometry(node), reference=_max_pool,
+          npu_accepts=_npu_pool("max_pool2d")),
+    hooks("aten::avg_pool2d.out", lower=_lower_pool,
+          arg_values=lambda g, node: dict(_geometry(node),
+                                          count_include_pad=node.attrs["include_pad"]),
+          reference=_avg_pool),
+    hooks("quantized_decomposed::avg_pool2d.out",
+          arg_values=lambda g, node: dict(_geometry(node),
+                                          count_include_pad=node.attrs["include_pad"],
+                                          **_requant(g, node)),
+          reference=_quantized_avg_pool, npu_accepts=_npu_pool("avg_pool2d")))
 
-MAX_POOL2D, AVG_POOL2D, QUANTIZED_AVG_POOL2D = register(
-    Operator("aten::max_pool2d.out", "max_pool2d", "maximum over each window (padding ignored)",
-             inputs=_X, outputs=_Y, args=GEOMETRY, dtypes=("float32", "int8"),
-             kernel="max_pool2d", npu=NpuLayer(5, "MaxPool", ("max_pool2d",), "pooling"),
-             onnx=("MaxPool",), lower=_lower_pool, quantize=same_scale,
-             arg_values=lambda g, node: _geometry(node), reference=_max_pool,
-             npu_accepts=_npu_pool("max_pool2d")),
-    Operator("aten::avg_pool2d.out", "avg_pool2d", "mean over each window", inputs=_X,
-             outputs=_Y, args=GEOMETRY + (_INCLUDE_PAD,), kernel="avg_pool2d",
-             onnx=("AveragePool",), quantized="quantized_decomposed::avg_pool2d.out",
-             lower=_lower_pool,
-             arg_values=lambda g, node: dict(_geometry(node),
-                                             count_include_pad=node.attrs["include_pad"]),
-             reference=_avg_pool),
-    Operator("quantized_decomposed::avg_pool2d.out", "quantized_avg_pool2d",
-             "div_round(sum (x - zp_in) m, count 2^n) + zp_out, saturated", inputs=_X,
-             outputs=_Y, args=GEOMETRY + (_INCLUDE_PAD,) + REQUANT, dtypes=("int8",),
-             kernel="avg_pool2d", npu=NpuLayer(6, "AveragePool", ("avg_pool2d",), "pooling"),
-             arg_values=lambda g, node: dict(_geometry(node),
-                                             count_include_pad=node.attrs["include_pad"],
-                                             **_requant(g, node)),
-             reference=_quantized_avg_pool, npu_accepts=_npu_pool("avg_pool2d")))
-
-ADAPTIVE_AVG_POOL2D, QUANTIZED_ADAPTIVE_AVG_POOL2D = register(
-    Operator("aten::adaptive_avg_pool2d.out", "adaptive_avg_pool2d",
-             "global average pooling: NCHW -> NC11, the mean of each plane", inputs=_X,
-             outputs=_Y, kernel="global_avg_pool2d", onnx=("GlobalAveragePool",),
-             quantized="quantized_decomposed::adaptive_avg_pool2d.out", reference=_global),
-    Operator("quantized_decomposed::adaptive_avg_pool2d.out", "quantized_adaptive_avg_pool2d",
-             "div_round(sum (x - zp_in) m, H W 2^n) + zp_out per plane, saturated", inputs=_X,
-             outputs=_Y, args=REQUANT, dtypes=("int8",), kernel="global_avg_pool2d",
-             npu=NpuLayer(7, "GlobalAveragePool", ("global_avg_pool2d",), "pooling"),
-             arg_values=_requant, reference=_quantized_global,
-             npu_accepts=_npu_pool("global_avg_pool2d")))
+ADAPTIVE_AVG_POOL2D, QUANTIZED_ADAPTIVE_AVG_POOL2D = (
+    hooks("aten::adaptive_avg_pool2d.out", reference=_global),
+    hooks("quantized_decomposed::adaptive_avg_pool2d.out", arg_values=_requant,
+          reference=_quantized_global, npu_accepts=_npu_pool("global_avg_pool2d")))

@@ -6,7 +6,7 @@ them.
 import numpy as np
 
 from socsim_aot import fixed_point as fx
-from socsim_aot.schema.core import Arg, NpuLayer, Operand, Operator, register
+from socsim_aot.schema.hooks import hooks
 
 
 def _requantize_args(g, node):
@@ -20,25 +20,14 @@ def _requantize(ins, a, out):
     return fx.saturate(r).astype(np.int8)
 
 
-QUANTIZE, DEQUANTIZE, REQUANTIZE = register(
-    Operator("quantized_decomposed::quantize_per_tensor.out", "quantize_per_tensor",
-             "clamp(rint(x / scale) + zero_point, -128, 127) in float32; NaN gives -128",
-             inputs=(Operand("x"),), outputs=(Operand("out", "int8"),),
-             args=(Arg("scale", "float32"), Arg("zero_point")), kernel="quantize",
-             arg_values=lambda g, node: dict(scale=g.output_value(node).scale,
-                                             zero_point=g.output_value(node).zero_point),
-             reference=lambda ins, a, out: fx.quantize_f32(ins[0], a.scale, a.zero_point)),
-    Operator("quantized_decomposed::dequantize_per_tensor.out", "dequantize_per_tensor",
-             "float32(x - zero_point) * scale", inputs=(Operand("x"),),
-             outputs=(Operand("out", "float32"),),
-             args=(Arg("scale", "float32"), Arg("zero_point")), dtypes=("int8",),
-             kernel="dequantize",
-             arg_values=lambda g, node: dict(scale=g.input_value(node).scale,
-                                             zero_point=g.input_value(node).zero_point),
-             reference=lambda ins, a, out: fx.dequantize_i8(ins[0], a.scale, a.zero_point)),
-    Operator("quantized_decomposed::requantize.out", "requantize",
-             "saturate(requantize(x - zp_in, m, n) + zp_out)",
-             inputs=(Operand("x", npu_slot="input"),), outputs=(Operand("out", npu_slot="output"),),
-             args=(Arg("zp_in"), Arg("zp_out"), Arg("m"), Arg("n")), dtypes=("int8",),
-             kernel="requantize", npu=NpuLayer(20, "Requantize", ("requantize",), "requantize"),
-             arg_values=_requantize_args, reference=_requantize))
+QUANTIZE, DEQUANTIZE, REQUANTIZE = (
+    hooks("quantized_decomposed::quantize_per_tensor.out",
+          arg_values=lambda g, node: dict(scale=g.output_value(node).scale,
+                                          zero_point=g.output_value(node).zero_point),
+          reference=lambda ins, a, out: fx.quantize_f32(ins[0], a.scale, a.zero_point)),
+    hooks("quantized_decomposed::dequantize_per_tensor.out",
+          arg_values=lambda g, node: dict(scale=g.input_value(node).scale,
+                                          zero_point=g.input_value(node).zero_point),
+          reference=lambda ins, a, out: fx.dequantize_i8(ins[0], a.scale, a.zero_point)),
+    hooks("quantized_decomposed::requantize.out", arg_values=_requantize_args,
+          reference=_requantize))

@@ -12,12 +12,9 @@ import numpy as np
 
 from socsim_aot import fixed_point as fx
 from socsim_aot.schema.activations import same_scale
-from socsim_aot.schema.core import Arg, Operand, Operator, register
+from socsim_aot.schema.hooks import hooks
 from socsim_aot.schema.pooling import ADAPTIVE_AVG_POOL2D
 from socsim_aot.schema.data_movement import VIEW_COPY
-
-_REDUCE = Arg("reduce", "int32[]", "one entry per input axis: 1 = reduced")
-_REQUANT = (Arg("zp_in"), Arg("zp_out"), Arg("m"), Arg("n"))
 
 
 def reduced_axes(n, rank):
@@ -96,25 +93,12 @@ def _reduce_arg(g, node):
     return dict(reduce=node.attrs["reduce"])
 
 
-_X = (Operand("x"),)
-
-MEAN, SUM, AMAX, QUANTIZED_MEAN, QUANTIZED_SUM = register(
-    Operator("aten::mean.out", "mean", "mean over the reduced axes", inputs=_X, args=(_REDUCE,),
-             kernel="reduce", onnx=("ReduceMean",), quantized="quantized_decomposed::mean.out",
-             lower=_lower("aten::mean.out"), arg_values=_reduce_arg, reference=_mean),
-    Operator("aten::sum.IntList_out", "sum", "sum over the reduced axes", inputs=_X,
-             args=(_REDUCE,), kernel="reduce", onnx=("ReduceSum",),
-             quantized="quantized_decomposed::sum.out", lower=_lower("aten::sum.IntList_out"),
-             arg_values=_reduce_arg, reference=_sum),
-    Operator("aten::amax.out", "amax", "maximum over the reduced axes", inputs=_X,
-             args=(_REDUCE,), dtypes=("float32", "int8"), kernel="reduce", onnx=("ReduceMax",),
-             lower=_lower("aten::amax.out"), quantize=same_scale, arg_values=_reduce_arg,
-             reference=_amax),
-    Operator("quantized_decomposed::mean.out", "quantized_mean",
-             "div_round(sum (x - zp_in) m, count 2^n) + zp_out, saturated", inputs=_X,
-             args=_REQUANT + (_REDUCE,), dtypes=("int8",), kernel="reduce",
-             arg_values=_requant(23, 30), reference=_quantized_mean),
-    Operator("quantized_decomposed::sum.out", "quantized_sum",
-             "requantize(sum (x - zp_in), m, n) + zp_out, saturated", inputs=_X,
-             args=_REQUANT + (_REDUCE,), dtypes=("int8",), kernel="reduce",
-             arg_values=_requant(31, 62), reference=_quantized_sum))
+MEAN, SUM, AMAX, QUANTIZED_MEAN, QUANTIZED_SUM = (
+    hooks("aten::mean.out", lower=_lower("aten::mean.out"), arg_values=_reduce_arg,
+          reference=_mean),
+    hooks("aten::sum.IntList_out", lower=_lower("aten::sum.IntList_out"), arg_values=_reduce_arg,
+          reference=_sum),
+    hooks("aten::amax.out", lower=_lower("aten::amax.out"), quantize=same_scale,
+          arg_values=_reduce_arg, reference=_amax),
+    hooks("quantized_decomposed::mean.out", arg_values=_requant(23, 30), reference=_quantized_mean),
+    hooks("quantized_decomposed::sum.out", arg_values=_requant(31, 62), reference=_quantized_sum))

@@ -18,7 +18,7 @@ which the zero point passes through unchanged (the weights sum to one).
 import numpy as np
 
 from socsim_aot.schema.activations import same_scale
-from socsim_aot.schema.core import NpuLayer, Operand, Operator, register
+from socsim_aot.schema.hooks import hooks
 
 WEIGHT_BITS = 15
 _COORDINATES = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
@@ -177,25 +177,8 @@ def _npu_nearest(g, node):
     return "resize_nearest"
 
 
-_INDEX_DOC = "source row of every output row, then source column of every output column"
-
-UPSAMPLE_NEAREST2D, UPSAMPLE_BILINEAR2D, QUANTIZED_UPSAMPLE_BILINEAR2D = register(
-    Operator("aten::upsample_nearest2d.out", "upsample_nearest2d",
-             "y[n, c, i, j] = x[n, c, index[i], index[Ho + j]] (ONNX Resize, mode nearest)",
-             inputs=(Operand("x", npu_slot="input"),
-                     Operand("index", "int32", "[Ho + Wo]: " + _INDEX_DOC, npu_slot="weights")),
-             outputs=(Operand("out", npu_slot="output"),),
-             dtypes=("float32", "int8"), kernel="upsample", onnx=("Resize",),
-             npu=NpuLayer(18, "Resize", ("resize_nearest",), "resize"),
-             lower=_lower, quantize=same_scale, reference=_nearest, npu_accepts=_npu_nearest),
-    Operator("aten::upsample_bilinear2d.out", "upsample_bilinear2d",
-             "bilinear interpolation between the two neighbours of each output row and column",
-             inputs=(Operand("x"), Operand("index", "int32", "[Ho + Wo, 2]: " + _INDEX_DOC),
-                     Operand("weight", "float32", "[Ho + Wo]: the second neighbour's weight")),
-             kernel="upsample", quantized="quantized_decomposed::upsample_bilinear2d.out",
-             quantize=_quantize_bilinear, reference=_bilinear),
-    Operator("quantized_decomposed::upsample_bilinear2d.out", "quantized_upsample_bilinear2d",
-             "bilinear interpolation of the int8 values, weights in units of 2^-15",
-             inputs=(Operand("x"), Operand("index", "int32", "[Ho + Wo, 2]: " + _INDEX_DOC),
-                     Operand("weight", "int32", "[Ho + Wo]: round(2^15 w)")),
-             dtypes=("int8",), kernel="upsample", reference=_quantized_bilinear))
+UPSAMPLE_NEAREST2D, UPSAMPLE_BILINEAR2D, QUANTIZED_UPSAMPLE_BILINEAR2D = (
+    hooks("aten::upsample_nearest2d.out", lower=_lower, quantize=same_scale, reference=_nearest,
+          npu_accepts=_npu_nearest),
+    hooks("aten::upsample_bilinear2d.out", quantize=_quantize_bilinear, reference=_bilinear),
+    hooks("quantized_decomposed::upsample_bilinear2d.out", reference=_quantized_bilinear))

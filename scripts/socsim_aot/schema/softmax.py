@@ -8,7 +8,7 @@ floating point runs on the core.
 import numpy as np
 
 from socsim_aot import fixed_point as fx
-from socsim_aot.schema.core import Arg, Operand, Operator, register
+from socsim_aot.schema.hooks import hooks
 
 
 def _lower(n):
@@ -40,20 +40,11 @@ def _quantized_softmax(ins, a, out):
     return fx.saturate(r).astype(np.int8)
 
 
-_DIM = (Arg("dim", doc="the axis, in [0, rank)"),)
-
-
 def _dim(g, node):
     return dict(dim=node.attrs["dim"])
 
 
-SOFTMAX, QUANTIZED_SOFTMAX = register(
-    Operator("aten::_softmax.out", "softmax", "softmax over the axis dim",
-             inputs=(Operand("x"),), args=_DIM, kernel="softmax", onnx=("Softmax",),
-             lower=_lower, quantized="quantized_decomposed::softmax.out", quantize=_quantize,
-             arg_values=_dim, reference=_softmax),
-    Operator("quantized_decomposed::softmax.out", "quantized_softmax",
-             "table[max - x] / sum over dim, output scale 1/256, zero point -128",
-             inputs=(Operand("x"), Operand("table", "int32", "[256] = round(2^16 exp(-s d))")),
-             args=_DIM, dtypes=("int8",), kernel="softmax", arg_values=_dim,
-             reference=_quantized_softmax))
+SOFTMAX, QUANTIZED_SOFTMAX = (
+    hooks("aten::_softmax.out", lower=_lower, quantize=_quantize, arg_values=_dim,
+          reference=_softmax),
+    hooks("quantized_decomposed::softmax.out", arg_values=_dim, reference=_quantized_softmax))

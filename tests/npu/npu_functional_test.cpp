@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "firmware/abi/generated/operators.h"
-#include "firmware/kernels/arithmetic.h"
+#include "firmware/int8/arithmetic.h"
 #include "firmware/runtime/kernel_registry.h"
 #include "firmware/runtime/tensor.h"
 
@@ -466,7 +466,7 @@ TEST(NpuFunctional, RejectsBadDescriptors) {
   EXPECT_EQ(layer_macs(l.d), 8ull * 36 * 4 * 9);
 }
 
-// The NPU applies the kernels' window rules (firmware/kernels/arithmetic.h): parameters above
+// The NPU applies the kernels' window rules (firmware/int8/arithmetic.h): parameters above
 // kMaxWindowParam are refused, and spans that do not fit 32 bits are computed in 64 bits
 // (the model's own copy used to accept the first and overflow on the second).
 TEST(NpuFunctional, WindowParametersHaveTheKernelsBounds) {

@@ -1,12 +1,13 @@
-"""The types of the operator schema and the functions that read it.
+"""The types of the operator schema and the functions that read it (standard library only).
 
 An `Operator` is one entry of the runtime's operator set: the name a program file's kernel
 call carries (ATen / ExecuTorch style, e.g. "aten::add.out"), its tensor operands, its named
 arguments with their types, the element types that have a CPU kernel, the kernel's source
 file, the NPU layer that runs it (if any) and the ONNX operators it is lowered from. The
-same entry holds what the ahead-of-time tools need to know about the operator: how an ONNX
-node becomes it, how it is quantised, how its argument values are computed, and its numpy
-reference semantics. docs/extending.md shows how to add one.
+compiler (socsim_aot/schema/) attaches to each entry what only the ahead-of-time tools need:
+how an ONNX node becomes it, how it is quantised, how its argument values are computed, and
+its numpy reference semantics (the hook fields below, None until then). docs/extending.md
+shows how to add one.
 
 Arguments travel in a program file as a list of int32 words, in the order the schema
 declares them: `pack_args` builds that list from names, `unpack_args` reads it back into an
@@ -78,7 +79,8 @@ class Args:
 class Operator:
     """One operator of the runtime; see the module docstring.
 
-    The hooks are called by the compiler and the reference executor:
+    The hooks are attached by the compiler (socsim_aot/schema/hooks.py) and called by it and
+    by the reference executor:
       lower(node: ir.OnnxNode)            ONNX node -> IR node(s) (default: one node with
                                           the ONNX node's inputs and no attributes)
       quantize(q: ir.Quantizer, node)     int8 quantisation of an IR node (default: the
@@ -134,15 +136,6 @@ class Operator:
             if a.name == name:
                 return a
         raise KeyError(f"{self.name} has no argument {name!r}")
-
-    def arg_index(self, name: str) -> int:
-        """Word index of a scalar argument (only for arguments before any list)."""
-        for i, a in enumerate(self.args):
-            if a.type == "int32[]":
-                break
-            if a.name == name:
-                return i
-        raise KeyError(f"{self.name}: no scalar argument {name!r} at a fixed position")
 
 
 # ---- registry -------------------------------------------------------------------------------
@@ -238,9 +231,9 @@ def float_bits(value: float) -> int:
     return struct.unpack("<i", struct.pack("<f", float(value)))[0]
 
 
-def bits_float(bits: int):
-    import numpy as np
-    return np.frombuffer(struct.pack("<i", int(bits)), dtype="<f4")[0]
+def bits_float(bits: int) -> float:
+    """The float32 whose bit pattern an int32 argument holds (exact as a Python float)."""
+    return struct.unpack("<f", struct.pack("<i", int(bits)))[0]
 
 
 def pack_args(op: Operator, values: Dict[str, object]) -> List[int]:
@@ -273,9 +266,10 @@ def _int32(op, a, v) -> int:
     return v
 
 
-def unpack_args(op: Operator, words: Sequence[int]) -> Args:
+def unpack_args(op: Operator, words: Sequence[int], float_type: Callable = float) -> Args:
     """The argument values of `op` by name from its int32 words (the inverse of pack_args);
-    a list argument takes the words that the scalars leave."""
+    a list argument takes the words that the scalars leave; a float32 argument is
+    float_type(value) (the compiler passes numpy.float32)."""
     words = list(words)
     scalars = sum(1 for a in op.args if a.type != "int32[]")
     lists = sum(1 for a in op.args if a.type == "int32[]")
@@ -290,7 +284,7 @@ def unpack_args(op: Operator, words: Sequence[int]) -> Args:
             values[a.name] = words[at:at + n]
             at += n
         elif a.type == "float32":
-            values[a.name] = bits_float(words[at])
+            values[a.name] = float_type(bits_float(words[at]))
             at += 1
         else:
             values[a.name] = words[at]

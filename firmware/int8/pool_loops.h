@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "firmware/kernels/arithmetic.h"
+#include "firmware/int8/arithmetic.h"
 
 namespace socsim::kernels {
 
