@@ -1,7 +1,7 @@
 /* The boot-info block that `socsim run` writes before reset (docs/boot-info.md): command-line
  * arguments, where the model file and input data were placed, the clocks, and a pool of free
  * memory the firmware may use (loader.pool_region). platform/boot_info.cpp encodes it,
- * firmware/hal/bootinfo.c reads it. Plain C. */
+ * firmware/hal/boot_info.c reads it. Plain C. */
 #pragma once
 
 #include <stdint.h>

@@ -88,7 +88,7 @@ add_library(socsim_crt OBJECT "${socsim_fw_dir}/crt/crt0.S" "${socsim_fw_dir}/cr
 # would show main as part of _start, without its lines.
 set_source_files_properties("${socsim_fw_dir}/crt/crt0.S" TARGET_DIRECTORY socsim_crt
                             PROPERTIES COMPILE_OPTIONS "-g0")
-set(socsim_hal_sources bootinfo.c console.c cxx_support.cpp exit.c irq.c mem.c timer.c trap.c
+set(socsim_hal_sources boot_info.c console.c cxx_support.cpp exit.c irq.c mem.c timer.c trap.c
     trap_entry.S)
 list(TRANSFORM socsim_hal_sources PREPEND "${socsim_fw_dir}/hal/")
 add_library(socsim_hal OBJECT ${socsim_hal_sources})

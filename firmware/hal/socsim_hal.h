@@ -3,7 +3,7 @@
  * intrusive probe marks, and the SoC's addresses (socsim_memmap.h, generated from the YAML). */
 #pragma once
 
-#include "hal/bootinfo.h"
+#include "hal/boot_info.h"
 #include "hal/console.h"
 #include "hal/counters.h"
 #include "hal/csr.h"

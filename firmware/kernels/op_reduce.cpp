@@ -75,10 +75,10 @@ Error reduction_of(const KernelArgs& k, ScalarType in, ScalarType out, Reduction
 Error mean_f32(const KernelArgs& k) {
   Reduction r;
   SOCSIM_RT_TRY(reduction_of<ops::Mean>(k, ScalarType::kFloat32, ScalarType::kFloat32, &r));
-  float* y = k.outputs[0]->data_as<float>();
+  float* y = k.outputs[ops::Mean::kOut]->data_as<float>();
   const float count = static_cast<float>(r.count);
   r.run<float, float>(
-      k.inputs[0]->data_as<float>(), [](float v) { return v; },
+      k.inputs[ops::Mean::kX]->data_as<float>(), [](float v) { return v; },
       [](float acc, float v) { return acc + v; }, [&](uint32_t o, float s) { y[o] = s / count; });
   return Error::kOk;
 }
@@ -86,9 +86,9 @@ Error mean_f32(const KernelArgs& k) {
 Error sum_f32(const KernelArgs& k) {
   Reduction r;
   SOCSIM_RT_TRY(reduction_of<ops::Sum>(k, ScalarType::kFloat32, ScalarType::kFloat32, &r));
-  float* y = k.outputs[0]->data_as<float>();
+  float* y = k.outputs[ops::Sum::kOut]->data_as<float>();
   r.run<float, float>(
-      k.inputs[0]->data_as<float>(), [](float v) { return v; },
+      k.inputs[ops::Sum::kX]->data_as<float>(), [](float v) { return v; },
       [](float acc, float v) { return acc + v; }, [&](uint32_t o, float s) { y[o] = s; });
   return Error::kOk;
 }
@@ -97,9 +97,9 @@ template <typename T, ScalarType kType>
 Error amax(const KernelArgs& k) {
   Reduction r;
   SOCSIM_RT_TRY(reduction_of<ops::Amax>(k, kType, kType, &r));
-  T* y = k.outputs[0]->data_as<T>();
+  T* y = k.outputs[ops::Amax::kOut]->data_as<T>();
   r.run<T, T>(
-      k.inputs[0]->data_as<T>(), [](T v) { return v; },
+      k.inputs[ops::Amax::kX]->data_as<T>(), [](T v) { return v; },
       [](T acc, T v) { return v > acc ? v : acc; }, [&](uint32_t o, T m) { y[o] = m; });
   return Error::kOk;
 }
@@ -115,7 +115,7 @@ Error quantized_sum_of(const KernelArgs& k, Reduction* r, Out out) {
   if (r->count > kMaxPoolArea) return Error::kShapeMismatch;
   const int32_t zp = a.zp_in();
   r->run<int8_t, int32_t>(
-      k.inputs[0]->data_as<int8_t>(), [zp](int8_t v) { return int32_t{v} - zp; },
+      k.inputs[Op::kX]->template data_as<int8_t>(), [zp](int8_t v) { return int32_t{v} - zp; },
       [zp](int32_t acc, int8_t v) { return acc + (int32_t{v} - zp); }, out);
   return Error::kOk;
 }
@@ -126,7 +126,7 @@ Error mean_i8(const KernelArgs& k) {
   const Op::Args a(k.args);
   if (!valid_pool_multiplier(a.m(), a.n())) return Error::kBadOperatorArgs;
   Reduction r;
-  int8_t* y = k.outputs[0]->data_as<int8_t>();
+  int8_t* y = k.outputs[Op::kOut]->data_as<int8_t>();
   const int64_t m = a.m();
   const int32_t zp_out = a.zp_out();
   const int32_t n = a.n();
@@ -141,7 +141,7 @@ Error sum_i8(const KernelArgs& k) {
   const Op::Args a(k.args);
   if (!valid_multiplier(a.m(), a.n())) return Error::kBadOperatorArgs;
   Reduction r;
-  int8_t* y = k.outputs[0]->data_as<int8_t>();
+  int8_t* y = k.outputs[Op::kOut]->data_as<int8_t>();
   const int32_t m = a.m();
   const int32_t n = a.n();
   const int32_t zp_out = a.zp_out();

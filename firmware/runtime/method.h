@@ -58,7 +58,6 @@ class Method {
 
   /// Runs every instruction in order. On failure, `diagnostics` names the instruction.
   Error execute(MethodDiagnostics* diagnostics = nullptr);
-  uint32_t execution_count() const { return executions_; }
 
   uint32_t instruction_count() const { return instruction_count_; }
   /// The memory manager given to load (for allocator high-water marks).

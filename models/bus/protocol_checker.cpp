@@ -33,7 +33,6 @@ ProtocolChecker::ProtocolChecker(std::string link, Handler handler)
 
 void ProtocolChecker::fail(const tlm::tlm_generic_payload& trans, const std::string& rule,
                            const char* clause) {
-  ++violations_;
   std::ostringstream m;
   m << "TLM-2.0 base protocol violation on " << link_ << ": " << rule << " (IEEE 1666-2011 "
     << clause << "); " << command_name(trans.get_command()) << " of " << trans.get_data_length()

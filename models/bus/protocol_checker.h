@@ -65,7 +65,6 @@ class ProtocolChecker {
 
   const std::string& link() const { return link_; }
   uint64_t checked() const { return checked_; }
-  uint64_t violations() const { return violations_; }
 
  private:
   void fail(const tlm::tlm_generic_payload& trans, const std::string& rule, const char* clause);
@@ -74,7 +73,6 @@ class ProtocolChecker {
   std::string link_;
   Handler handler_;
   uint64_t checked_ = 0;
-  uint64_t violations_ = 0;
 };
 
 }  // namespace socsim

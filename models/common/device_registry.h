@@ -1,5 +1,5 @@
 // The device registry: every type of memory-map region (`memory_map.<name>.type`) is one
-// DeviceType, registered by the model's own folder (`models/<device>/*_device.cpp`).
+// DeviceType, registered by the model's own folder (`models/<folder>/*_registration.cpp`).
 //
 // A DeviceType says everything the platform needs to know about a device: its YAML keys
 // with types, ranges and defaults, how to read what a key table cannot say (a preset), the

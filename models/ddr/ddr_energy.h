@@ -60,9 +60,6 @@ class DdrEnergyModel {
   double write_burst_pj() const { return write_pj_; }
   double refresh_pj() const { return refresh_pj_; }
   double bank_refresh_pj() const { return bank_refresh_pj_; }
-  /// Standby power of one rank in mW (= pJ/ns), a bank open / all banks closed.
-  double active_standby_mw() const { return active_mw_; }
-  double precharge_standby_mw() const { return precharge_mw_; }
 
   /// Energy of one rank over `span_cycles` memory clock cycles of which `activity`
   /// records the commands and the cycles with a bank open.
@@ -72,6 +69,7 @@ class DdrEnergyModel {
   bool enabled_;
   double tck_ns_;
   double activate_pj_ = 0, read_pj_ = 0, write_pj_ = 0, refresh_pj_ = 0, bank_refresh_pj_ = 0;
+  /// Standby power of one rank in mW (= pJ/ns), a bank open / all banks closed.
   double active_mw_ = 0, precharge_mw_ = 0;
 };
 

@@ -69,7 +69,6 @@ class DdrTiming : private DdrBurstSink {
   const DdrConfig& config() const { return config_; }
   DdrStats& stats() { return stats_; }
   const DdrStats& stats() const { return stats_; }
-  const DdrEnergyModel& energy_model() const { return energy_; }
   /// Energy rates of the initiator named `initiator` after finish(); nullopt when the
   /// preset has no currents or the initiator moved no data.
   std::optional<DdrEnergyRates> energy_rates(const std::string& initiator) const;

@@ -82,7 +82,6 @@ class Npu : public RegisterDevice {
   const NpuConfig& config() const { return config_; }
   const ClockDomain& clock() const { return clock_npu_; }
   const std::vector<NpuLayerRecord>& layers() const { return layers_; }
-  uint64_t busy_cycles() const { return busy_cycles_; }
   /// Records every DMA transfer into `log` (not owned; null: none, the default).
   void set_dma_log(std::vector<NpuDmaRecord>* log) { dma_log_ = log; }
 

@@ -2,7 +2,7 @@
 
 A program file depends on its model and options and on the code that wrote it: the compiler,
 the program format, the operator schema and the zoo's exporter. Tools that keep compiled
-models between runs (socsim sweep, scripts/socsim_cost.py) key them with `digest()` so that
+models between runs (socsim sweep, scripts/socsim_cycle_cost.py) key them with `digest()` so that
 any change to this package compiles them again. Needs no third-party package.
 """
 

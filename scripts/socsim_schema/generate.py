@@ -40,10 +40,6 @@ def _chars(data: bytes) -> str:
     return "{" + ", ".join(f"'{chr(c)}'" for c in data) + "}"
 
 
-def _comment(text: str, indent: str = "") -> str:
-    return f"{indent}/// {text}\n" if text else ""
-
-
 # ---- operators.h ----------------------------------------------------------------------------
 
 def _args_class(op) -> List[str]:

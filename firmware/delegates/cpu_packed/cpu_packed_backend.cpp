@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "firmware/abi/generated/operators.h"
 #include "firmware/abi/generated/program_layout.h"
 #include "firmware/runtime/backend_registry.h"
 
@@ -20,6 +21,14 @@ struct Handle {
   uint32_t op;
   uint32_t elements;
 };
+
+// The delegate call's tensors are those of the int8 aten::add.out it replaces: its inputs, then
+// its output.
+using Add = ops::Add;
+constexpr uint32_t kTensorA = Add::kA;
+constexpr uint32_t kTensorB = Add::kB;
+constexpr uint32_t kTensorOut = Add::kInputs + Add::kOut;
+constexpr uint32_t kTensors = Add::kInputs + Add::kOutputs;
 
 uint32_t read_u32(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
@@ -51,14 +60,16 @@ Error init(const runtime::BackendInitContext& context, const uint8_t* blob, size
 Error execute(const runtime::BackendExecuteContext&, void* handle, Tensor* const* args,
               uint32_t input_count, uint32_t output_count) {
   const auto* h = static_cast<const Handle*>(handle);
-  if (h == nullptr || input_count != 2 || output_count != 1) return Error::kDelegateExecuteFailed;
-  for (uint32_t i = 0; i < 3; ++i) {
+  if (h == nullptr || input_count != Add::kInputs || output_count != Add::kOutputs) {
+    return Error::kDelegateExecuteFailed;
+  }
+  for (uint32_t i = 0; i < kTensors; ++i) {  // every one int8, of the blob's element count
     if (args[i]->dtype != ScalarType::kInt8 || args[i]->numel() != h->elements) {
       return Error::kDelegateExecuteFailed;
     }
   }
-  cpu_packed_add_i8(args[0]->data_as<int8_t>(), args[1]->data_as<int8_t>(),
-                    args[2]->data_as<int8_t>(), h->elements);
+  cpu_packed_add_i8(args[kTensorA]->data_as<int8_t>(), args[kTensorB]->data_as<int8_t>(),
+                    args[kTensorOut]->data_as<int8_t>(), h->elements);
   return Error::kOk;
 }
 

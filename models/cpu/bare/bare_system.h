@@ -94,7 +94,6 @@ class BareSystem : public CpuBus {
   const bool* stop_flag() const { return &stop_; }
   void request_stop() { stop_ = true; }
   uint32_t exit_value() const { return exit_value_; }
-  uint32_t last_fetch() const { return last_fetch_; }
 
   // CpuBus
   BusResult read(BusPort port, uint32_t addr, unsigned bytes, uint32_t* data,

@@ -86,15 +86,8 @@ class DdrDeviceTiming {
     bus = bus > delay ? bus - delay : 0;
     return is_write ? max3(g.wr_ready, r.wr_ready, bus) : max3(g.rd_ready, r.rd_ready, bus);
   }
-  uint64_t earliest_activate(uint32_t bank, uint64_t now) const {
-    return max3(now, bank_activate_ready(bank), shared_activate_ready(banks_[bank].group));
-  }
   uint64_t earliest_precharge(uint32_t bank, uint64_t now) const {
     return max3(now, bank_precharge_ready(bank), shared_precharge_ready(banks_[bank].rank));
-  }
-  uint64_t earliest_column(uint32_t bank, bool is_write, uint64_t now) const {
-    return max3(now, bank_column_ready(bank, is_write),
-                shared_column_ready(banks_[bank].group, is_write));
   }
   /// The latest cycle any bound of a read, activate or precharge to `bank` names so far (its
   /// bank's, bank group's and rank's, the four-activate window's and the data bus'):

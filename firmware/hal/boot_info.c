@@ -1,5 +1,5 @@
 /* Reading the boot-info block, and main's arguments from it for crt0. */
-#include "hal/bootinfo.h"
+#include "hal/boot_info.h"
 
 #include <stddef.h>
 

@@ -1,9 +1,9 @@
-"""End to end: scripts/socsim_cost.py on add8 (sizes 4..40, 1 vs 11 executions) must print
+"""End to end: scripts/socsim_cycle_cost.py on add8 (sizes 4..40, 1 vs 11 executions) must print
 every table of the campaign, and the per-element slope it fits from the probes of the size
 sweep must equal the per-call increment per element measured in the 1024-element model within
 1 %.
 
-Usage: check_cost.py OUT_DIR [socsim_cost.py arguments...]
+Usage: check_cycle_cost.py OUT_DIR [socsim_cycle_cost.py arguments...]
 """
 
 import json
@@ -16,14 +16,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def main():
     out_dir = sys.argv[1]
-    cmd = [sys.executable, os.path.join(ROOT, "scripts/socsim_cost.py"), "--family", "add8",
+    cmd = [sys.executable, os.path.join(ROOT, "scripts/socsim_cycle_cost.py"), "--family", "add8",
            "--family", "add8-delegated", "--sizes", "4-40:4", "--executions", "1", "11",
            "--out-dir", out_dir] + sys.argv[2:]
     result = subprocess.run(cmd, capture_output=True, text=True)
     sys.stdout.write(result.stdout)
     failures = []
     if result.returncode != 0:
-        failures.append(f"socsim_cost.py exited {result.returncode}: {result.stderr[-3000:]}")
+        failures.append(f"socsim_cycle_cost.py exited {result.returncode}: {result.stderr[-3000:]}")
     else:
         for title in ("7.4.1.1 add8", "7.4.1.2 add8", "Least-squares fit", "7.4.1.3",
                       "7.4.3 The impact of delegation", "Where the two methods disagree"):
@@ -50,7 +50,7 @@ def main():
     for f in failures:
         print("FAIL: " + f)
     if not failures:
-        print("check_cost: PASS")
+        print("check_cycle_cost: PASS")
     return 1 if failures else 0
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The cost method of the ExecuTorch-on-CV32E40P benchmarking campaign, as one command.
+"""The cycle-cost method of the ExecuTorch-on-CV32E40P benchmarking campaign, as one command.
 
 For a model family (add: float32 x + y; add8: int8 x + y; add8 with the cpu-packed delegate)
 this builds the model variants it needs with the model compiler (scripts/socsim_aot), runs them
@@ -24,7 +24,7 @@ both and says where the two methods disagree and why they may. CSV files and PNG
 again.
 
 Example:
-  scripts/socsim_cost.py --family add8 --family add8-delegated --sizes 4-40:4 \\
+  scripts/socsim_cycle_cost.py --family add8 --family add8-delegated --sizes 4-40:4 \\
       --executions 1 11 --out-dir build/cost
 """
 
@@ -49,7 +49,7 @@ FAMILIES = {
 DISAGREE = 0.01  # relative difference above which the two methods are said to disagree
 
 
-# ---- arithmetic (no simulator needed; unit-tested in scripts/test/test_socsim_cost.py) ------
+# ---- arithmetic (no simulator needed; unit-tested in scripts/test/test_socsim_cycle_cost.py) ------
 
 def least_squares(xs, ys):
     """Fits y = intercept + slope * x. Returns a dict: slope, intercept, residuals (y - fit),

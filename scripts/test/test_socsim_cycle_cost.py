@@ -1,4 +1,4 @@
-"""The cost tool's arithmetic on recorded numbers (the benchmarking campaign's published
+"""The cycle-cost tool's arithmetic on recorded numbers (the benchmarking campaign's published
 figures), without running the simulator."""
 
 import argparse
@@ -9,14 +9,14 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import socsim_cost  # noqa: E402
+import socsim_cycle_cost  # noqa: E402
 from socsim_aot import sources  # noqa: E402
 
 
 class FitTest(unittest.TestCase):
     def test_exact_line(self):
         xs = [4, 8, 12, 16]
-        fit = socsim_cost.least_squares(xs, [1000 + 25 * x for x in xs])
+        fit = socsim_cycle_cost.least_squares(xs, [1000 + 25 * x for x in xs])
         self.assertAlmostEqual(fit["slope"], 25.0)
         self.assertAlmostEqual(fit["intercept"], 1000.0)
         self.assertAlmostEqual(fit["max_abs_residual"], 0.0)
@@ -24,7 +24,7 @@ class FitTest(unittest.TestCase):
 
     def test_residuals_of_a_known_fit(self):
         # y = 2x + 1 with +1/-1 alternating: the fit is y = 2x + 1, residuals +-1.
-        fit = socsim_cost.least_squares([0, 1, 2, 3], [2, 2, 6, 6])
+        fit = socsim_cycle_cost.least_squares([0, 1, 2, 3], [2, 2, 6, 6])
         self.assertAlmostEqual(fit["slope"], 1.6)
         self.assertAlmostEqual(fit["intercept"], 1.6)
         self.assertEqual([round(r, 6) for r in fit["residuals"]], [0.4, -1.2, 1.2, -0.4])
@@ -34,7 +34,7 @@ class FitTest(unittest.TestCase):
         sizes = list(range(4, 41, 4))
         cycles = [11331598, 11335635, 11339678, 11343715, 11348190, 11352227, 11356270,
                   11360307, 11364782, 11368819]
-        fit = socsim_cost.least_squares(sizes, cycles)
+        fit = socsim_cycle_cost.least_squares(sizes, cycles)
         self.assertAlmostEqual(fit["slope"], 1036.1591, places=3)  # numpy.polyfit agrees
         self.assertAlmostEqual(fit["intercept"], 11327326.6, places=1)
         self.assertAlmostEqual(fit["slope"] / 400.0, 2.59, places=2)  # us per element
@@ -42,15 +42,15 @@ class FitTest(unittest.TestCase):
 
     def test_bad_input(self):
         with self.assertRaises(ValueError):
-            socsim_cost.least_squares([1], [1])
+            socsim_cycle_cost.least_squares([1], [1])
         with self.assertRaises(ValueError):
-            socsim_cost.least_squares([2, 2], [1, 3])
+            socsim_cycle_cost.least_squares([2, 2], [1, 3])
 
 
 class MethodTest(unittest.TestCase):
     def test_add_one_vs_eleven_executions(self):
         # Section 7.4.1.1: 11,333,312 vs 11,475,354 cycles, 5 elements at 400 MHz.
-        fd = socsim_cost.fixed_dynamic(11333312, 11475354, 11, 5)
+        fd = socsim_cycle_cost.fixed_dynamic(11333312, 11475354, 11, 5)
         self.assertEqual(fd["increment"], 142042)
         self.assertAlmostEqual(fd["per_run"], 14204.2)
         self.assertAlmostEqual(fd["per_run"] / 400, 35.51, places=2)    # us
@@ -59,13 +59,13 @@ class MethodTest(unittest.TestCase):
 
     def test_first_element_effect(self):
         # 35.5 us for 5 elements, 3.4 us per further element: 21.9 us for the first.
-        fe = socsim_cost.first_element_effect(35.5, 3.4, 5)
+        fe = socsim_cycle_cost.first_element_effect(35.5, 3.4, 5)
         self.assertAlmostEqual(fe["first_element"], 21.9)
         self.assertAlmostEqual(fe["overhead"], 18.5)
 
     def test_bss_breakdown_of_the_campaign(self):
         # Section 7.4.1.3: 1,336,168 vs 680,808 bytes of BSS, 11,333,312 vs 6,745,792 cycles.
-        b = socsim_cost.bss_breakdown(1336168, 11333312, 680808, 6745792, 11333312 - 14204.2)
+        b = socsim_cycle_cost.bss_breakdown(1336168, 11333312, 680808, 6745792, 11333312 - 14204.2)
         self.assertEqual(b["bytes"][2], 655360)
         self.assertEqual(b["cycles"][2], 4587520)
         self.assertAlmostEqual(b["cycles_per_byte"], 7.0)
@@ -73,21 +73,21 @@ class MethodTest(unittest.TestCase):
         self.assertAlmostEqual(b["zeroing_cycles"], 7.0 * 1336168)
         self.assertAlmostEqual(b["share_of_run"], 0.8253, places=4)
         with self.assertRaises(ValueError):
-            socsim_cost.bss_breakdown(100, 1, 100, 1, 1)
+            socsim_cycle_cost.bss_breakdown(100, 1, 100, 1, 1)
 
     def test_relative_difference(self):
-        self.assertAlmostEqual(socsim_cost.relative_difference(99, 100), 0.01)
-        self.assertEqual(socsim_cost.relative_difference(0, 0), 0.0)
+        self.assertAlmostEqual(socsim_cycle_cost.relative_difference(99, 100), 0.01)
+        self.assertEqual(socsim_cycle_cost.relative_difference(0, 0), 0.0)
 
     def test_parse_sizes(self):
-        self.assertEqual(socsim_cost.parse_sizes("4-40:4"), list(range(4, 41, 4)))
-        self.assertEqual(socsim_cost.parse_sizes("1-3,8"), [1, 2, 3, 8])
+        self.assertEqual(socsim_cycle_cost.parse_sizes("4-40:4"), list(range(4, 41, 4)))
+        self.assertEqual(socsim_cycle_cost.parse_sizes("1-3,8"), [1, 2, 3, 8])
         with self.assertRaises(argparse.ArgumentTypeError):
-            socsim_cost.parse_sizes("5")
+            socsim_cycle_cost.parse_sizes("5")
 
     def test_help(self):
         with self.assertRaises(SystemExit) as e:
-            socsim_cost.main(["--help"])
+            socsim_cycle_cost.main(["--help"])
         self.assertEqual(e.exception.code, 0)
 
 
@@ -99,14 +99,14 @@ class ModelCacheTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.out)
 
     def test_other_versions_are_removed(self):
-        old = socsim_cost.models_dir_for(self.out, "a" * 64)
+        old = socsim_cycle_cost.models_dir_for(self.out, "a" * 64)
         with open(os.path.join(old, "add8_4.prog"), "w") as f:
             f.write("old program")
         with open(os.path.join(self.out, "models", "add8_8.prog"), "w") as f:
             f.write("a program of the layout before versions")
-        self.assertEqual(socsim_cost.models_dir_for(self.out, "a" * 64), old)
+        self.assertEqual(socsim_cycle_cost.models_dir_for(self.out, "a" * 64), old)
         self.assertTrue(os.path.exists(os.path.join(old, "add8_4.prog")))
-        new = socsim_cost.models_dir_for(self.out, "b" * 64)
+        new = socsim_cycle_cost.models_dir_for(self.out, "b" * 64)
         self.assertNotEqual(new, old)
         self.assertEqual(os.listdir(os.path.join(self.out, "models")), [os.path.basename(new)])
         self.assertEqual(os.listdir(new), [])
