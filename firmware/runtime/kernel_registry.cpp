@@ -3,8 +3,16 @@
 
 #include <string.h>
 
+#include "firmware/abi/generated/operators.h"
+
 namespace socsim::runtime {
 namespace {
+
+// The firmware registers exactly the kernels the operator schema lists (or fewer, in a
+// selective build): a schema that outgrows the table stops the build here, not every program
+// at load with kRegistryFull.
+static_assert(sizeof(ops::kSchemaKernels) / sizeof(ops::kSchemaKernels[0]) <= kMaxKernels,
+              "the operator schema lists more CPU kernels than kMaxKernels: raise it");
 
 Kernel g_kernels[kMaxKernels];
 size_t g_kernel_count = 0;
