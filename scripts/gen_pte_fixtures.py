@@ -16,6 +16,8 @@ operators it calls, and a header with the exporter's versions.
   convnet_int8  the same network quantised with PT2E (XNNPACKQuantizer, per-tensor
                 symmetric int8): float operators between quantize_per_tensor and
                 dequantize_per_tensor, int8 weights dequantized at run time
+  add_xnnpack   the add model delegated to ExecuTorch's XNNPACK backend (a DelegateCall and
+                its processed data in a segment; socsim has no such backend)
 
 Usage:
   gen_pte_fixtures.py OUT_DIR            write the programs
@@ -33,7 +35,7 @@ import tempfile
 import numpy as np
 
 PINNED = {"torch": "2.15.0", "executorch": "1.5.1", "torchao": "0.18.0"}
-PROGRAMS = ("add", "add8", "convnet_f32", "convnet_int8")
+PROGRAMS = ("add", "add8", "convnet_f32", "convnet_int8", "add_xnnpack")
 
 
 def versions():
@@ -79,12 +81,18 @@ def program_of(name):
     from torch.export import export
     from executorch.exir import EdgeCompileConfig, to_edge
 
-    if name in ("add", "add8"):
-        size, dtype = (5, np.float32) if name == "add" else (1024, np.int8)
+    if name in ("add", "add8", "add_xnnpack"):
+        size, dtype = (1024, np.int8) if name == "add8" else (5, np.float32)
         x = (np.arange(size) % 128).astype(dtype)
         inputs = [x, x.copy()]
         module = make_add()
         ep = export(module, tuple(torch.from_numpy(a) for a in inputs))
+        if name == "add_xnnpack":
+            from executorch.backends.xnnpack.partition.xnnpack_partitioner import (
+                XnnpackPartitioner)
+            from executorch.exir import to_edge_transform_and_lower
+            lowered = to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()])
+            return lowered.to_executorch(), inputs
         return to_edge(ep).to_executorch(), inputs
 
     rng = np.random.default_rng(1)
@@ -116,11 +124,14 @@ def program_of(name):
 
 
 def operators_of(program):
-    """Operator names of the program's execution plan, in the order of its table."""
+    """Operator names of the program's execution plan, in the order of its table, then its
+    delegates' backend ids as delegate:ID."""
     names = []
     for plan in program.executorch_program.execution_plan:
         for op in plan.operators:
             names.append(op.name + ("." + op.overload if op.overload else ""))
+        for delegate in plan.delegates:
+            names.append("delegate:" + delegate.id)
     return names
 
 

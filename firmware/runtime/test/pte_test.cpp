@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "firmware/runtime/backend_registry.h"
 #include "firmware/runtime/pte_method.h"
 #include "firmware/runtime/pte_program.h"
 
@@ -133,14 +134,21 @@ std::vector<uint8_t> run_fixture(const std::string& name, PteMethod* keep = null
   return out;
 }
 
-TEST(PteFixtures, ManifestListsTheFourPrograms) {
-  std::vector<std::string> names;
-  for (const Entry& e : manifest()) names.push_back(e.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"add", "add8", "convnet_f32", "convnet_int8"}));
+bool delegated(const Entry& e) {
+  return e.operators.find("delegate:") != std::string::npos;
 }
 
+TEST(PteFixtures, ManifestListsThePrograms) {
+  std::vector<std::string> names;
+  for (const Entry& e : manifest()) names.push_back(e.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"add", "add8", "convnet_f32", "convnet_int8",
+                                             "add_xnnpack"}));
+}
+
+// The programs without delegates, on the runtime's own operators.
 TEST(PteFixtures, OutputsMatchThePortableRuntime) {
   for (const Entry& e : manifest()) {
+    if (delegated(e)) continue;
     SCOPED_TRACE(e.name);
     const std::vector<uint8_t> got = run_fixture(e.name);
     const std::vector<uint8_t> want = read_file(fixture(e.name + ".expected.bin"));
@@ -174,11 +182,74 @@ TEST(PteFixtures, OperatorsOfTheManifestAreKnown) {
     std::stringstream ss(e.operators);
     std::string op;
     while (std::getline(ss, op, ',')) {
+      if (op.rfind("delegate:", 0) == 0) continue;
       bool known = false;
       for (uint32_t i = 0; i < pte_operator_count(); ++i) known |= op == pte_operator_name(i);
       EXPECT_TRUE(known) << e.name << ": " << op;
     }
   }
+}
+
+// add_xnnpack: one DelegateCall to ExecuTorch's XNNPACK backend, whose processed data (an
+// XNNPACK flatbuffer, "XH00" at byte 4) is segment 1. Without such a backend the method load
+// names it; a stand-in registered under its id gets the blob and the call's tensors.
+TEST(PteDelegates, AMissingBackendIsNamed) {
+  Aligned bytes(read_file(fixture("add_xnnpack.pte")));
+  Result<PteProgram> program = PteProgram::load(bytes.data(), bytes.size());
+  ASSERT_TRUE(program.ok());
+  Memory memory(*program);
+  PteDiagnostics diag;
+  Result<PteMethod> method = PteMethod::load(*program, memory.manager, &diag);
+  ASSERT_FALSE(method.ok());
+  EXPECT_EQ(method.error(), Error::kDelegateMissing);
+  ASSERT_NE(diag.name, nullptr);
+  EXPECT_EQ(std::string(diag.name, diag.name_length), "XnnpackBackend");
+  EXPECT_STREQ(diag.field, "BackendDelegate.id");
+  EXPECT_EQ(diag.index, 0u);
+}
+
+struct StandIn {
+  static inline std::vector<uint8_t> blob;
+  static inline uint32_t inputs = 0, outputs = 0, executions = 0;
+  static bool available() { return true; }
+  static Error init(const BackendInitContext&, const uint8_t* data, size_t size, void** handle) {
+    blob.assign(data, data + size);
+    *handle = &blob;
+    return Error::kOk;
+  }
+  // The stand-in computes what the XNNPACK graph does: out = a + b (float32).
+  static Error execute(const BackendExecuteContext&, void*, Tensor* const* args, uint32_t in,
+                       uint32_t out) {
+    inputs = in;
+    outputs = out;
+    ++executions;
+    if (in != 2 || out != 1 || !args[0]->same_shape(*args[2])) return Error::kShapeMismatch;
+    for (uint32_t i = 0; i < args[2]->numel(); ++i) {
+      args[2]->data_as<float>()[i] = args[0]->data_as<float>()[i] + args[1]->data_as<float>()[i];
+    }
+    return Error::kOk;
+  }
+  static void destroy(void*) {}
+};
+const Backend kStandIn{"XnnpackBackend", StandIn::available, StandIn::init, StandIn::execute,
+                       StandIn::destroy};
+
+TEST(PteDelegates, TheDelegateCallReachesTheBackend) {
+  if (find_backend("XnnpackBackend", 14) == nullptr) {
+    ASSERT_EQ(register_backend(&kStandIn), Error::kOk);
+  }
+  const std::vector<uint8_t> file = read_file(fixture("add_xnnpack.pte"));
+  const std::vector<uint8_t> got = run_fixture("add_xnnpack");
+  EXPECT_EQ(got, read_file(fixture("add_xnnpack.expected.bin")));
+  EXPECT_EQ(StandIn::inputs, 2u);
+  EXPECT_EQ(StandIn::outputs, 1u);
+  EXPECT_EQ(StandIn::executions, 1u);
+  // The blob handed to init is the program's segment 1 (after the segment base).
+  uint64_t base = 0;
+  std::memcpy(&base, file.data() + 24, 8);
+  ASSERT_EQ(StandIn::blob.size(), 432u);
+  EXPECT_EQ(std::string(StandIn::blob.begin() + 4, StandIn::blob.begin() + 8), "XH00");
+  EXPECT_TRUE(std::equal(StandIn::blob.begin(), StandIn::blob.end(), file.begin() + base));
 }
 
 TEST(PteProgram, RecognisesTheIdentifier) {
@@ -237,7 +308,7 @@ Error try_program(const std::vector<uint8_t>& bytes, const std::vector<uint8_t>&
   return method->execute(diag);
 }
 
-const char* const kFixtures[] = {"add", "add8", "convnet_f32", "convnet_int8"};
+const char* const kFixtures[] = {"add", "add8", "convnet_f32", "convnet_int8", "add_xnnpack"};
 
 TEST(PteRobustness, EveryTruncationIsRefused) {
   for (const char* name : kFixtures) {
