@@ -9,11 +9,11 @@
 #             that already holds a complete environment (its stamp file matches this
 #             script's pins) is reused as it is.
 #
-# About 2.6 GB are downloaded and 5 GB written (2 to 20 minutes, as the network allows). PyPI's torch wheels for Linux x86_64 are CUDA
-# builds: `import torch` needs the NVIDIA runtime libraries even on a CPU, so they are
-# installed explicitly (without their own dependency resolution). The environment is made
-# without the system's site packages: the system's torch 1.x must not be importable beside
-# torch 2.
+# About 2.6 GB are downloaded and 5 GB written (2 to 20 minutes, as the network allows).
+# PyPI's torch wheels for Linux x86_64 are CUDA builds: `import torch` needs the NVIDIA
+# runtime libraries even on a CPU, so they are installed explicitly (without their own
+# dependency resolution). The environment is made without the system's site packages: the
+# system's torch 1.x must not be importable beside torch 2.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv="${1:-${SOCSIM_EXECUTORCH_VENV:-$root/build/executorch-venv}}"
