@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test suite: builds everything, then runs every test through CTest on 2 cores.
 # Usage: scripts/test.sh [--sanitize | --fuzz] [ctest args]
-# Extra arguments go to ctest (e.g. -L unit, -R Iss). Tests labelled `long` or `fuzz` are
-# not part of the suite.
+# Extra arguments go to ctest (e.g. -L unit, -R Iss). Tests labelled `long`, `fuzz` or
+# `executorch` (the .pte fixtures regenerated with the pinned torch 2 / ExecuTorch
+# environment, scripts/executorch-venv.sh) are not part of the suite.
 #
 # --sanitize: the same under AddressSanitizer and UndefinedBehaviorSanitizer, in a second
 # build folder (build-asan, or SOCSIM_ASAN_BUILD_DIR) configured with
@@ -28,13 +29,13 @@ if [[ "${1:-}" == "--sanitize" ]]; then
   if (($# == 0)); then
     set -- -L '^(unit|cli|run|firmware)$'
   fi
-  exclude='^long$'
+  exclude='^(long|executorch)$'
 elif [[ "${1:-}" == "--fuzz" ]]; then
   shift
   set -- -L '^fuzz$' "$@"
-  exclude='^long$'
+  exclude='^(long|executorch)$'
 else
-  exclude='^(long|fuzz)$'
+  exclude='^(long|fuzz|executorch)$'
 fi
 
 build="${SOCSIM_BUILD_DIR:-$root/build}"

@@ -1,12 +1,14 @@
 // executor_runner: runs the model that `socsim run --model FILE` placed in memory.
 //
 // One firmware runs any model: the boot-info block says where the model (and optional input
-// data, `--input FILE`) are. Weights are used where the model file lies (no copy). Method and
-// temp pools are static buffers in BSS, sized at build time (SOCSIM_RUNNER_METHOD_POOL /
-// SOCSIM_RUNNER_TEMP_POOL); planned memory comes from the method pool, or, for models whose
-// activations do not fit it, from the pool the boot-info block offers (the SoC's
-// `loader.pool_region`, DDR in the default SoC: docs/boot-info.md). Inputs are element
-// i = i % 128 unless input data was given (every input's raw bytes, in order).
+// data, `--input FILE`) are. The model is a socsim program file or an ExecuTorch program
+// (.pte, recognised by its identifier "ET12"; docs/executorch.md). Weights are used where
+// the model file lies (no copy). Method and temp pools are static buffers in BSS, sized at
+// build time (SOCSIM_RUNNER_METHOD_POOL / SOCSIM_RUNNER_TEMP_POOL); planned memory comes
+// from the method pool, or, for models whose activations do not fit it, from the pool the
+// boot-info block offers (the SoC's `loader.pool_region`, DDR in the default SoC:
+// docs/boot-info.md). Inputs are element i = i % 128 unless input data was given (every
+// input's raw bytes, in order).
 //
 // Arguments (after `--` on the socsim command line):
 //   --num-executions N   execute N times (default 1), setting the inputs before each
@@ -31,7 +33,9 @@
 // Cycles are CPU clock cycles elapsed (socsim_elapsed_cycles: they include time the core
 // sleeps in WFI while the NPU runs, which mcycle does not count).
 // Exit status 0 on success; 1 with a message naming the error otherwise (an NPU error: its
-// name and the failing layer, from the status register).
+// name and the failing layer, from the status register; a .pte file the loader refuses: one
+// line naming the error and the field, e.g. "executor_runner: model file: ProgramOutOfBounds
+// (error 0x23): Tensor.sizes 12").
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +45,8 @@
 #include "firmware/runtime/method.h"
 #include "firmware/runtime/profiling.h"
 #include "firmware/runtime/program.h"
+#include "firmware/runtime/pte_method.h"
+#include "firmware/runtime/pte_program.h"
 #include "hal/socsim_hal.h"
 
 #ifndef SOCSIM_RUNNER_METHOD_POOL
@@ -61,6 +67,10 @@ using socsim::runtime::MethodMeta;
 using socsim::runtime::ProfileEvent;
 using socsim::runtime::ProfilingHooks;
 using socsim::runtime::Program;
+using socsim::runtime::PteDiagnostics;
+using socsim::runtime::PteMethod;
+using socsim::runtime::PteProgram;
+using socsim::runtime::PteScalarType;
 using socsim::runtime::Result;
 using socsim::runtime::ScalarType;
 using socsim::runtime::Span;
@@ -182,12 +192,32 @@ void fill_default(Tensor& t) {
   }
 }
 
-Error set_inputs(Method& method, const uint8_t* data, uint32_t size, bool in_place) {
+/// The default input of a .pte program's tensor: element i = i % 128 for the types of
+/// fill_default, zeros for the others (int64, bool...).
+void fill_default(PteMethod& method, uint32_t index) {
+  Tensor& t = *method.input(index);
+  const int8_t type = method.input_type(index);
+  if (type == static_cast<int8_t>(PteScalarType::kFloat) ||
+      type == static_cast<int8_t>(PteScalarType::kInt) ||
+      type == static_cast<int8_t>(PteScalarType::kChar) ||
+      type == static_cast<int8_t>(PteScalarType::kByte)) {
+    fill_default(t);
+  } else {
+    memset(t.data, 0, t.nbytes);
+  }
+}
+
+void fill_default(Method& method, uint32_t index) {
+  fill_default(*method.input(index));
+}
+
+template <typename MethodT>
+Error set_inputs(MethodT& method, const uint8_t* data, uint32_t size, bool in_place) {
   uint32_t at = 0;
   for (uint32_t i = 0; i < method.inputs_size(); ++i) {
     Tensor& t = *method.input(i);
     if (data == nullptr) {
-      fill_default(t);
+      fill_default(method, i);
       continue;
     }
     if (t.nbytes > size - at) return Error::kInvalidArgument;
@@ -205,7 +235,8 @@ Error set_inputs(Method& method, const uint8_t* data, uint32_t size, bool in_pla
 /// --inputs-in-place, never with --copy-inputs, and by default when the data is exactly the
 /// model's inputs and each of them would start aligned for Method::bind_input. Prints the
 /// choice (and, when the default copies, why).
-bool inputs_in_place(const Method& method, const uint8_t* data, uint32_t size, Inputs mode) {
+template <typename MethodT>
+bool inputs_in_place(const MethodT& method, const uint8_t* data, uint32_t size, Inputs mode) {
   uint32_t total = 0;
   bool aligned = true;
   for (uint32_t i = 0; i < method.inputs_size(); ++i) {
@@ -226,25 +257,78 @@ bool inputs_in_place(const Method& method, const uint8_t* data, uint32_t size, I
   return in_place;
 }
 
-void print_outputs(const Method& method) {
+/// How the elements of an output print: a socsim program's by the tensor's dtype; a .pte
+/// program's by its ExecuTorch type (int64 and bool too).
+enum class Print { kFloat32, kInt32, kByte, kInt64, kFloat64, kOther };
+
+Print print_kind(const Method& method, uint32_t o) {
+  switch (method.output(o)->dtype) {
+    case ScalarType::kFloat32:
+      return Print::kFloat32;
+    case ScalarType::kInt32:
+      return Print::kInt32;
+    case ScalarType::kInt8:
+    case ScalarType::kUInt8:
+      return Print::kByte;
+  }
+  return Print::kOther;
+}
+
+Print print_kind(const PteMethod& method, uint32_t o) {
+  switch (static_cast<PteScalarType>(method.output_type(o))) {
+    case PteScalarType::kFloat:
+      return Print::kFloat32;
+    case PteScalarType::kInt:
+      return Print::kInt32;
+    case PteScalarType::kChar:
+    case PteScalarType::kByte:
+    case PteScalarType::kBool:
+      return Print::kByte;
+    case PteScalarType::kLong:
+      return Print::kInt64;
+    case PteScalarType::kDouble:
+      return Print::kFloat64;
+    default:
+      return Print::kOther;
+  }
+}
+
+template <typename MethodT>
+void print_outputs(const MethodT& method) {
   uint32_t index = 0;
   for (uint32_t o = 0; o < method.outputs_size(); ++o) {
     const Tensor& t = *method.output(o);
     const uint32_t n = t.numel();
+    const Print kind = print_kind(method, o);
     for (uint32_t i = 0; i < n; ++i, ++index) {
-      switch (t.dtype) {
-        case ScalarType::kFloat32:
+      switch (kind) {
+        case Print::kFloat32:
           printf("res[%lu] = %.9g\n", static_cast<unsigned long>(index),
                  static_cast<double>(t.data_as<float>()[i]));
           break;
-        case ScalarType::kInt32:
+        case Print::kInt32:
           printf("res[%lu] = %ld\n", static_cast<unsigned long>(index),
                  static_cast<long>(t.data_as<int32_t>()[i]));
           break;
-        case ScalarType::kInt8:
-        case ScalarType::kUInt8:
+        case Print::kByte:
           printf("res[%lu] = %u\n", static_cast<unsigned long>(index),
                  static_cast<unsigned>(t.data_as<uint8_t>()[i]));
+          break;
+        case Print::kInt64: {
+          int64_t v;
+          memcpy(&v, t.data_as<uint8_t>() + 8 * i, 8);
+          printf("res[%lu] = %lld\n", static_cast<unsigned long>(index),
+                 static_cast<long long>(v));
+          break;
+        }
+        case Print::kFloat64: {
+          double v;
+          memcpy(&v, t.data_as<uint8_t>() + 8 * i, 8);
+          printf("res[%lu] = %.17g\n", static_cast<unsigned long>(index), v);
+          break;
+        }
+        case Print::kOther:
+          printf("res[%lu] = ?\n", static_cast<unsigned long>(index));
           break;
       }
     }
@@ -258,7 +342,8 @@ unsigned long long as_ull(uint64_t v) {
 // Places the planned buffers: in the method pool when `method_pool` allows it and they fit,
 // otherwise in the boot-info pool (not with --pools static). *in_method_pool says whether
 // any went to the method pool.
-Error place_planned(const MethodMeta& meta, Span* planned, MemoryAllocator& method_alloc,
+template <typename MetaT>
+Error place_planned(const MetaT& meta, Span* planned, MemoryAllocator& method_alloc,
                     MemoryAllocator& region_alloc, Pools pools, bool method_pool,
                     bool* in_method_pool) {
   *in_method_pool = false;
@@ -293,13 +378,21 @@ Error place_planned(const MethodMeta& meta, Span* planned, MemoryAllocator& meth
   return Error::kOk;
 }
 
+MethodMeta meta_of(const Program& program) {
+  return program.method_meta();
+}
+const PteProgram& meta_of(const PteProgram& program) {
+  return program;
+}
+
 // Places planned memory and loads the method. With --pools auto, a method whose own tables
 // (tensors, instructions, delegate handles) do not fit the method pool beside planned
 // buffers placed there is loaded again with its planned memory in the boot-info pool.
-Result<Method> load_method(const Program& program, Pools pools, Span* planned,
-                           MemoryAllocator& method_alloc, MemoryAllocator& region_alloc,
-                           MemoryAllocator& temp_alloc, MethodDiagnostics* diag) {
-  const MethodMeta meta = program.method_meta();
+template <typename MethodT, typename ProgramT, typename DiagT>
+Result<MethodT> load_method(const ProgramT& program, Pools pools, Span* planned,
+                            MemoryAllocator& method_alloc, MemoryAllocator& region_alloc,
+                            MemoryAllocator& temp_alloc, DiagT* diag) {
+  const auto& meta = meta_of(program);
   const MemoryManager memory{&method_alloc, planned, meta.num_memory_planned_buffers(),
                              &temp_alloc};
   bool in_method_pool = false;
@@ -307,7 +400,7 @@ Result<Method> load_method(const Program& program, Pools pools, Span* planned,
                                pools != Pools::kRegion, &in_method_pool);
   if (placed != Error::kOk) return placed;
   {
-    Result<Method> method = Method::load(program, memory, diag);
+    Result<MethodT> method = MethodT::load(program, memory, diag);
     if (method.ok() || method.error() != Error::kMemoryAllocationFailed || pools != Pools::kAuto ||
         !in_method_pool) {
       return method;
@@ -316,10 +409,104 @@ Result<Method> load_method(const Program& program, Pools pools, Span* planned,
   printf(
       "executor_runner: the method's tables do not fit the method pool beside planned "
       "memory: planned memory goes to the boot-info pool\n");
+  *diag = DiagT();
   method_alloc.reset();
   placed = place_planned(meta, planned, method_alloc, region_alloc, pools, false, &in_method_pool);
   if (placed != Error::kOk) return placed;
-  return Method::load(program, memory, diag);
+  return MethodT::load(program, memory, diag);
+}
+
+/// One line for a .pte error: the error, then the field (and index, name) it is about.
+int fail_pte(const char* what, Error error, const PteDiagnostics& d) {
+  printf("executor_runner: %s: %s (error 0x%02x)", what, socsim::runtime::to_string(error),
+         static_cast<unsigned>(error));
+  if (d.field != nullptr) printf(": %s", d.field);
+  if (d.index != 0xFFFFFFFFu) printf(" %lu", static_cast<unsigned long>(d.index));
+  if (d.name != nullptr) printf(": %.*s", static_cast<int>(d.name_length), d.name);
+  printf("\n");
+  return 1;
+}
+
+/// Runs an ExecuTorch program: the same steps, pools, options and messages as main() for
+/// socsim's program format.
+int run_pte(const Options& options, const volatile struct socsim_bootinfo* info,
+            const uint8_t* model, uint32_t model_size, const uint8_t* input,
+            uint32_t input_size) {
+  PteDiagnostics diag;
+  const uint32_t t0 = socsim_elapsed_cycles();
+  Result<PteProgram> program = PteProgram::load(model, model_size, &diag);
+  const uint32_t t1 = socsim_elapsed_cycles();
+  if (!program.ok()) return fail_pte("model file", program.error(), diag);
+
+  MemoryAllocator method_alloc(g_method_pool, sizeof(g_method_pool));
+  MemoryAllocator temp_alloc(g_temp_pool, sizeof(g_temp_pool));
+  const uint32_t region_size = info->version >= 2 ? info->pool_size : 0;
+  MemoryAllocator region_alloc(reinterpret_cast<void*>(static_cast<uintptr_t>(info->pool_addr)),
+                               region_size);
+  if (options.pools == Pools::kRegion) {
+    if (region_size == 0) {
+      printf("executor_runner: --pools region: the boot-info block offers no pool (set "
+             "loader.pool_region in the SoC description)\n");
+      return fail("planned memory", Error::kMemoryAllocationFailed);
+    }
+    void* temp = region_alloc.allocate(SOCSIM_RUNNER_TEMP_POOL, 16);
+    if (temp == nullptr) return fail("temp pool", Error::kMemoryAllocationFailed);
+    temp_alloc = MemoryAllocator(temp, SOCSIM_RUNNER_TEMP_POOL);
+  }
+  Span planned[kMaxPlannedBuffers];
+  if (program->num_memory_planned_buffers() > kMaxPlannedBuffers) {
+    return fail("planned buffers", Error::kNotSupported);
+  }
+  const uint32_t t2 = socsim_elapsed_cycles();
+  Result<PteMethod> method = load_method<PteMethod>(*program, options.pools, planned, method_alloc,
+                                                    region_alloc, temp_alloc, &diag);
+  const uint32_t t3 = socsim_elapsed_cycles();
+  if (!method.ok()) return fail_pte("method load", method.error(), diag);
+  printf("Model: %lu bytes (ExecuTorch program), %lu instructions, %lu delegates; planned "
+         "memory %lu bytes\n",
+         static_cast<unsigned long>(model_size),
+         static_cast<unsigned long>(method->instruction_count()),
+         static_cast<unsigned long>(method->delegate_count()),
+         static_cast<unsigned long>(program->num_memory_planned_buffers() > 0
+                                        ? program->memory_planned_buffer_size(0)
+                                        : 0));
+  printf("Program load: %llu cycles; method load: %llu cycles\n", as_ull(t1 - t0),
+         as_ull(t3 - t2));
+
+  CallTimer timer;
+  ProfilingHooks hooks;
+  hooks.begin = on_begin;
+  hooks.end = on_end;
+  hooks.context = &timer;
+  const bool in_place =
+      input != nullptr && inputs_in_place(*method, input, input_size, options.inputs);
+  if (options.profile) socsim::runtime::set_profiling_hooks(&hooks);
+  for (uint32_t run = 0; run < options.executions; ++run) {
+    const uint32_t start = socsim_elapsed_cycles();
+    Error error = set_inputs(*method, input, input_size, in_place);
+    if (error != Error::kOk) return fail("input data", error);
+    diag = PteDiagnostics();
+    error = method->execute(&diag);
+    const uint32_t end = socsim_elapsed_cycles();
+    if (error != Error::kOk) {
+      return fail_pte("execute", error, diag);
+    }
+    printf("Execution %lu: %llu cycles\n", static_cast<unsigned long>(run + 1),
+           as_ull(end - start));
+  }
+  socsim::runtime::set_profiling_hooks(nullptr);
+  printf("Model executed successfully %lu time(s).\n",
+         static_cast<unsigned long>(options.executions));
+  printf("Allocators: method %lu of %lu bytes, temp %lu of %lu bytes, boot-info pool %lu of "
+         "%lu bytes (high-water marks)\n",
+         static_cast<unsigned long>(method_alloc.high_water_mark()),
+         static_cast<unsigned long>(method_alloc.size()),
+         static_cast<unsigned long>(temp_alloc.high_water_mark()),
+         static_cast<unsigned long>(temp_alloc.size()),
+         static_cast<unsigned long>(region_alloc.high_water_mark()),
+         static_cast<unsigned long>(region_alloc.size()));
+  if (options.print_outputs) print_outputs(*method);
+  return 0;
 }
 
 }  // namespace
@@ -340,6 +527,9 @@ int main(int argc, char** argv) {
           : nullptr;
   const uint32_t input_size = info->input_size;
   socsim::delegates::npu_backend_set_polling(options.npu_poll);
+  if (PteProgram::has_identifier(model, model_size)) {
+    return run_pte(options, info, model, model_size, input, input_size);
+  }
 
   const uint32_t t0 = socsim_elapsed_cycles();
   Result<Program> program = Program::load(model, model_size);
@@ -369,8 +559,8 @@ int main(int argc, char** argv) {
   }
   MethodDiagnostics diag;
   const uint32_t t2 = socsim_elapsed_cycles();
-  Result<Method> method =
-      load_method(*program, options.pools, planned, method_alloc, region_alloc, temp_alloc, &diag);
+  Result<Method> method = load_method<Method>(*program, options.pools, planned, method_alloc,
+                                              region_alloc, temp_alloc, &diag);
   const uint32_t t3 = socsim_elapsed_cycles();
   if (!method.ok()) {
     if (method.error() == Error::kOperatorMissing && diag.name != nullptr) {

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Exports the ExecuTorch (.pte) test programs and their reference outputs.
+
+Runs in the pinned environment of scripts/executorch-venv.sh (torch 2, executorch, torchao),
+never in the default test suite, which uses the checked-in files (tests/runtime/pte/).
+
+For every program NAME the output folder gets NAME.pte (written by ExecuTorch's exporter),
+NAME.input.bin (every input's raw little-endian bytes, in order) and NAME.expected.bin (the
+outputs of ExecuTorch's portable runtime for that input, raw bytes, in order), plus
+manifest.txt: one line per program with its inputs' and outputs' dtypes and shapes and the
+operators it calls, and a header with the exporter's versions.
+
+  add           float32 x + y, two vectors of 5 elements (the seed's add model)
+  add8          int8 x + y, two vectors of 1024 elements (the seed's add8 model)
+  convnet_f32   conv+relu+max pool, conv+relu, global average pool, linear (1x3x16x16)
+  convnet_int8  the same network quantised with PT2E (XNNPACKQuantizer, per-tensor
+                symmetric int8): float operators between quantize_per_tensor and
+                dequantize_per_tensor, int8 weights dequantized at run time
+  add_xnnpack   the add model delegated to ExecuTorch's XNNPACK backend (a DelegateCall and
+                its processed data in a segment; socsim has no such backend)
+
+Usage:
+  gen_pte_fixtures.py OUT_DIR            write the programs
+  gen_pte_fixtures.py --check DIR        regenerate into a temporary folder and compare every
+                                         file byte for byte with DIR (exit 1 on a difference)
+Exports are deterministic: the same versions write the same bytes.
+"""
+
+import argparse
+import filecmp
+import os
+import sys
+import tempfile
+
+import numpy as np
+
+PINNED = {"torch": "2.15.0", "executorch": "1.5.1", "torchao": "0.18.0"}
+PROGRAMS = ("add", "add8", "convnet_f32", "convnet_int8", "add_xnnpack")
+
+
+def versions():
+    from importlib.metadata import version
+    return {name: version(name) for name in PINNED}
+
+
+def make_convnet():
+    import torch
+    nn = torch.nn
+
+    class ConvNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+            self.pool = nn.MaxPool2d(2)
+            self.conv2 = nn.Conv2d(8, 16, 3, padding=1)
+            self.gap = nn.AdaptiveAvgPool2d(1)
+            self.fc = nn.Linear(16, 10)
+
+        def forward(self, x):
+            x = self.pool(torch.relu(self.conv1(x)))
+            x = torch.relu(self.conv2(x))
+            return self.fc(torch.flatten(self.gap(x), 1))
+
+    torch.manual_seed(0)
+    return ConvNet().eval()
+
+
+def make_add():
+    import torch
+
+    class Add(torch.nn.Module):
+        def forward(self, x, y):
+            return x + y
+
+    return Add().eval()
+
+
+def program_of(name):
+    """(exported ExecuTorch program, inputs as numpy arrays)."""
+    import torch
+    from torch.export import export
+    from executorch.exir import EdgeCompileConfig, to_edge
+
+    if name in ("add", "add8", "add_xnnpack"):
+        size, dtype = (1024, np.int8) if name == "add8" else (5, np.float32)
+        x = (np.arange(size) % 128).astype(dtype)
+        inputs = [x, x.copy()]
+        module = make_add()
+        ep = export(module, tuple(torch.from_numpy(a) for a in inputs))
+        if name == "add_xnnpack":
+            from executorch.backends.xnnpack.partition.xnnpack_partitioner import (
+                XnnpackPartitioner)
+            from executorch.exir import to_edge_transform_and_lower
+            lowered = to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()])
+            return lowered.to_executorch(), inputs
+        return to_edge(ep).to_executorch(), inputs
+
+    rng = np.random.default_rng(1)
+    shape = (1, 3, 16, 16)
+    calib = [rng.standard_normal(shape).astype(np.float32) for _ in range(8)]
+    sample = rng.standard_normal(shape).astype(np.float32)
+    module = make_convnet()
+    example = (torch.from_numpy(sample),)
+    if name == "convnet_f32":
+        with torch.no_grad():
+            ep = export(module, example)
+        return to_edge(ep).to_executorch(), [sample]
+
+    import executorch.kernels.quantized  # noqa: F401  (registers the quantized .out ops)
+    from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
+        XNNPACKQuantizer, get_symmetric_quantization_config)
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+    quantizer = XNNPACKQuantizer().set_global(
+        get_symmetric_quantization_config(is_per_channel=False))
+    with torch.no_grad():
+        graph = export(module, example).module(check_guards=False)
+        graph = prepare_pt2e(graph, quantizer)
+        for c in calib:
+            graph(torch.from_numpy(c))
+        graph = convert_pt2e(graph)
+        ep = export(graph, example)
+    edge = to_edge(ep, compile_config=EdgeCompileConfig(_check_ir_validity=False))
+    return edge.to_executorch(), [sample]
+
+
+def operators_of(program):
+    """Operator names of the program's execution plan, in the order of its table, then its
+    delegates' backend ids as delegate:ID."""
+    names = []
+    for plan in program.executorch_program.execution_plan:
+        for op in plan.operators:
+            names.append(op.name + ("." + op.overload if op.overload else ""))
+        for delegate in plan.delegates:
+            names.append("delegate:" + delegate.id)
+    return names
+
+
+def run_portable(path, inputs):
+    import torch
+    from executorch.extension.pybindings.portable_lib import _load_for_executorch
+    module = _load_for_executorch(path)
+    outs = module.forward([torch.from_numpy(a) for a in inputs])
+    return [o.numpy() for o in outs]
+
+
+def describe(arrays):
+    return ";".join(f"{a.dtype}:{'x'.join(str(d) for d in a.shape) or 'scalar'}"
+                    for a in arrays)
+
+
+def generate(out_dir):
+    import torch
+    os.makedirs(out_dir, exist_ok=True)
+    have = versions()
+    lines = ["# ExecuTorch programs for the runtime's .pte tests (scripts/gen_pte_fixtures.py)",
+             "# exporter: " + " ".join(f"{k}=={v}" for k, v in have.items()),
+             "# name | bytes | inputs | outputs | operators"]
+    torch.manual_seed(0)
+    for name in PROGRAMS:
+        program, inputs = program_of(name)
+        pte = os.path.join(out_dir, name + ".pte")
+        with open(pte, "wb") as f:
+            f.write(program.buffer)
+        with open(os.path.join(out_dir, name + ".input.bin"), "wb") as f:
+            for a in inputs:
+                f.write(np.ascontiguousarray(a).tobytes())
+        outputs = run_portable(pte, inputs)
+        with open(os.path.join(out_dir, name + ".expected.bin"), "wb") as f:
+            for a in outputs:
+                f.write(np.ascontiguousarray(a).tobytes())
+        ops = ",".join(operators_of(program))
+        lines.append(f"{name} | {len(program.buffer)} | {describe(inputs)} | "
+                     f"{describe(outputs)} | {ops}")
+        print(f"{name}: {len(program.buffer)} bytes, operators {ops}")
+    with open(os.path.join(out_dir, "manifest.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("dir", help="output folder, or the folder to compare with --check")
+    parser.add_argument("--check", action="store_true",
+                        help="regenerate and compare byte for byte with DIR")
+    args = parser.parse_args()
+    have = versions()
+    if have != PINNED:
+        print(f"gen_pte_fixtures: pinned {PINNED}, found {have} "
+              "(make the environment with scripts/executorch-venv.sh)", file=sys.stderr)
+        return 2
+    if not args.check:
+        generate(args.dir)
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        generate(tmp)
+        names = sorted(os.listdir(tmp))
+        differ = [n for n in names if not os.path.exists(os.path.join(args.dir, n))
+                  or not filecmp.cmp(os.path.join(tmp, n), os.path.join(args.dir, n),
+                                     shallow=False)]
+        for n in differ:
+            print(f"gen_pte_fixtures: {n} differs from {os.path.join(args.dir, n)}",
+                  file=sys.stderr)
+        print(f"gen_pte_fixtures: {len(names) - len(differ)} of {len(names)} files identical")
+        return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
