@@ -173,79 +173,98 @@ void write_trace(const std::string& file, const Trace& trace) {
   socsim::write_ddr_trace(out, t, socsim::DdrTraceContext{});
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line.
+struct Options {
   std::string dir = std::string(SOCSIM_SOURCE_DIR) + "/configs/ddr";
   std::string trace_dir;
   size_t requests = 100'000;
   size_t speed_requests = 200'000;
   int speed_runs = 3;
   bool speed = true, validation = true;
+};
+
+// Reads the command line into `o`; false (with a message) on a bad one.
+bool parse_options(int argc, char** argv, Options* o) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--presets" && i + 1 < argc) {
-      dir = argv[++i];
+      o->dir = argv[++i];
     } else if (arg == "--requests" && i + 1 < argc) {
-      requests = std::stoul(argv[++i]);
+      o->requests = std::stoul(argv[++i]);
     } else if (arg == "--speed-requests" && i + 1 < argc) {
-      speed_requests = std::stoul(argv[++i]);
+      o->speed_requests = std::stoul(argv[++i]);
     } else if (arg == "--speed-runs" && i + 1 < argc) {
-      speed_runs = std::stoi(argv[++i]);
+      o->speed_runs = std::stoi(argv[++i]);
     } else if (arg == "--write-traces" && i + 1 < argc) {
-      trace_dir = argv[++i];
+      o->trace_dir = argv[++i];
     } else if (arg == "--speed-only") {
-      validation = false;
+      o->validation = false;
     } else if (arg == "--validation-only") {
-      speed = false;
+      o->speed = false;
     } else {
       std::fprintf(stderr,
                    "usage: ddr_bench [--presets DIR] [--requests N] [--speed-requests N] "
                    "[--speed-runs N] [--speed-only | --validation-only] [--write-traces DIR]\n");
-      return 2;
+      return false;
     }
   }
-  if (requests == 0 || speed_requests < 16 || speed_runs < 1) {
+  if (o->requests == 0 || o->speed_requests < 16 || o->speed_runs < 1) {
     std::fprintf(stderr,
                  "ddr_bench: --requests must be > 0, --speed-requests >= 16, --speed-runs >= 1\n");
-    return 2;
+    return false;
   }
-  std::vector<DdrConfig> presets;
-  try {
-    for (const char* name : {"ddr4-3200.yaml", "lpddr4x-4266.yaml", "lpddr5-6400.yaml",
-                             "ddr5-4800.yaml", "hbm2.yaml"}) {
-      presets.push_back(socsim::load_ddr_preset(dir + "/" + name));
-    }
-  } catch (const socsim::ConfigError& e) {
-    std::fprintf(stderr, "ddr_bench: %s\n", e.what());
-    return 2;
-  }
+  return true;
+}
 
-  if (speed) {
-    std::printf(
-        "Model throughput (simulated requests per host CPU second, median of %d runs of %zu "
-        "requests; 4 KiB: %zu)\n",
-        speed_runs, speed_requests, speed_requests / 16);
-    std::printf("%-22s %14s %14s %14s %14s %14s\n", "preset", "stream 64 B", "random 64 B",
-                "stream 4 KiB", "stream, TLM", "random, TLM");
-    for (const DdrConfig& c : presets) {
-      const Trace stream = sequential(speed_requests, kLine, false);
-      const Trace random = random_lines(speed_requests, c.capacity_bytes(), 0, 1);
-      const Trace large = sequential(speed_requests / 16, 4096, false);
-      std::printf("%-22s %13.2fM %13.2fM %13.2fM %13.2fM %13.2fM\n", c.name.c_str(),
-                  requests_per_second(c, stream, replay_queued, speed_runs) / 1e6,
-                  requests_per_second(c, random, replay_queued, speed_runs) / 1e6,
-                  requests_per_second(c, large, replay_queued, speed_runs) / 1e6,
-                  requests_per_second(c, stream, replay_blocking, speed_runs) / 1e6,
-                  requests_per_second(c, random, replay_blocking, speed_runs) / 1e6);
-    }
+// The model's throughput per preset: queued and blocking (TLM) replays of streams and
+// random lines.
+void print_speed(const std::vector<DdrConfig>& presets, const Options& o) {
+  std::printf(
+      "Model throughput (simulated requests per host CPU second, median of %d runs of %zu "
+      "requests; 4 KiB: %zu)\n",
+      o.speed_runs, o.speed_requests, o.speed_requests / 16);
+  std::printf("%-22s %14s %14s %14s %14s %14s\n", "preset", "stream 64 B", "random 64 B",
+              "stream 4 KiB", "stream, TLM", "random, TLM");
+  for (const DdrConfig& c : presets) {
+    const Trace stream = sequential(o.speed_requests, kLine, false);
+    const Trace random = random_lines(o.speed_requests, c.capacity_bytes(), 0, 1);
+    const Trace large = sequential(o.speed_requests / 16, 4096, false);
+    std::printf("%-22s %13.2fM %13.2fM %13.2fM %13.2fM %13.2fM\n", c.name.c_str(),
+                requests_per_second(c, stream, replay_queued, o.speed_runs) / 1e6,
+                requests_per_second(c, random, replay_queued, o.speed_runs) / 1e6,
+                requests_per_second(c, large, replay_queued, o.speed_runs) / 1e6,
+                requests_per_second(c, stream, replay_blocking, o.speed_runs) / 1e6,
+                requests_per_second(c, random, replay_blocking, o.speed_runs) / 1e6);
   }
-  if (!validation) return 0;
+}
 
+// One validation row: a preset's trace at a load under a scheduler, with Ramulator 2.1's
+// figures beside the first preset's (DDR4) rows where they are known.
+void print_validation_row(const DdrConfig& preset, bool first_preset, const char* pattern,
+                          const char* load, socsim::DdrSchedulerKind kind, const Trace& trace) {
+  DdrConfig config = preset;
+  config.controller.scheduler = kind;
+  const Row row = measure(config, trace);
+  std::printf("%-18s %-13s %-4s %-6s %7.2f %8.1f %8.1f %4.0f%%", preset.name.c_str(), pattern,
+              load, socsim::to_string(kind), row.gbps, row.mean_ns, row.p99_ns,
+              100 * row.hit_rate);
+  const std::string key = std::string(pattern) + "/" + load + "/" + to_string(kind);
+  auto ref = ramulator_ddr4().find(key);
+  if (first_preset && ref != ramulator_ddr4().end()) {
+    const Reference& r = ref->second;
+    std::printf("   %7.2f %7.1f %7.1f %4.0f%%  (%+.1f %%)", r.gbps, r.mean_ns, r.p99_ns,
+                100 * r.hit_rate, 100 * (row.gbps / r.gbps - 1));
+  }
+  std::printf("\n");
+}
+
+// Bandwidth, latency and row hits of every preset, trace pattern, load and scheduler.
+void print_validation(const std::vector<DdrConfig>& presets, const Options& o) {
   struct Pattern {
     const char* name;
     std::function<Trace(const DdrTiming&)> make;
   };
+  const size_t requests = o.requests;
   const Pattern patterns[] = {
       {"sequential", [&](const DdrTiming&) { return sequential(requests, kLine, false); }},
       {"random",
@@ -277,31 +296,38 @@ int main(int argc, char** argv) {
     for (const Pattern& p : patterns) {
       for (const auto& load : loads) {
         const Trace trace = at_load(p.make(shape), load.load, preset.peak_bytes_per_s());
-        if (!trace_dir.empty()) {
+        if (!o.trace_dir.empty()) {
           std::string name = preset.name + "_" + p.name + "_" + load.name;
           for (char& ch : name) {
             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
           }
-          write_trace(trace_dir + "/" + name + ".trace", trace);
+          write_trace(o.trace_dir + "/" + name + ".trace", trace);
         }
         for (socsim::DdrSchedulerKind kind : schedulers) {
-          DdrConfig config = preset;
-          config.controller.scheduler = kind;
-          const Row row = measure(config, trace);
-          std::printf("%-18s %-13s %-4s %-6s %7.2f %8.1f %8.1f %4.0f%%", preset.name.c_str(),
-                      p.name, load.name, socsim::to_string(kind), row.gbps, row.mean_ns, row.p99_ns,
-                      100 * row.hit_rate);
-          const std::string key = std::string(p.name) + "/" + load.name + "/" + to_string(kind);
-          auto ref = ramulator_ddr4().find(key);
-          if (&preset == &presets.front() && ref != ramulator_ddr4().end()) {
-            const Reference& r = ref->second;
-            std::printf("   %7.2f %7.1f %7.1f %4.0f%%  (%+.1f %%)", r.gbps, r.mean_ns, r.p99_ns,
-                        100 * r.hit_rate, 100 * (row.gbps / r.gbps - 1));
-          }
-          std::printf("\n");
+          print_validation_row(preset, &preset == &presets.front(), p.name, load.name, kind,
+                               trace);
         }
       }
     }
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (!parse_options(argc, argv, &options)) return 2;
+  std::vector<DdrConfig> presets;
+  try {
+    for (const char* name : {"ddr4-3200.yaml", "lpddr4x-4266.yaml", "lpddr5-6400.yaml",
+                             "ddr5-4800.yaml", "hbm2.yaml"}) {
+      presets.push_back(socsim::load_ddr_preset(options.dir + "/" + name));
+    }
+  } catch (const socsim::ConfigError& e) {
+    std::fprintf(stderr, "ddr_bench: %s\n", e.what());
+    return 2;
+  }
+  if (options.speed) print_speed(presets, options);
+  if (options.validation) print_validation(presets, options);
   return 0;
 }

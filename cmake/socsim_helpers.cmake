@@ -17,8 +17,8 @@ function(socsim_add_gtest name)
 endfunction()
 
 # socsim_device_registrations(<library>)
-# The device-type registrations of a model library (models/common/device_registry.h): the
-# folder's *_registration.cpp files, as an object library whose objects every program
+# The registrations of a model library (device types, models/common/device_registry.h; CPU
+# models, models/cpu/cpu_registry.h): the folder's *_registration.cpp files, as an object library whose objects every program
 # linking socsim_platform links directly, so the registrations run although nothing refers
 # to them by name. A new registration file needs no CMake change.
 function(socsim_device_registrations lib)

@@ -13,7 +13,7 @@
 #include "models/cpu/debug/commit_log.h"
 #include "models/cpu/debug/gdb_session.h"
 #include "models/cpu/debug/gdb_transport.h"
-#include "models/cpu/rtl/rtl_core.h"
+#include "models/cpu/cpu_registry.h"
 #include "platform/probes.h"
 #include "platform/soc.h"
 
@@ -103,12 +103,23 @@ std::optional<int> run_traced_build_if_needed(const DebugOptions& options,
               << ": expected A..B or A.. (core cycles, A < B)\n";
     return 2;
   }
-  if (cpu == "iss") {
+  // `cpu` is "" for the config's model, known once the SoC is read; its FST hook then says
+  // whether it has signals.
+  const CpuModelType* type = find_cpu_model(cpu);
+  if (type != nullptr && !type->capabilities.waveforms) {
     std::cerr << "socsim run: --trace-fst and --trace-vcd write the RTL core's signals: use "
-                 "--cpu rtl\n";
+                 "--cpu "
+              << cpu_model_list(false, [](const CpuModelType& t) {
+                   return t.capabilities.waveforms;
+                 }) << "\n";
     return 2;
   }
-  if (RtlCore::has_waveforms()) return std::nullopt;
+  const bool traced_build =
+      type != nullptr ? type->capabilities.waveforms_need_traced_build
+                      : !cpu_model_list(false, [](const CpuModelType& t) {
+                           return t.capabilities.waveforms_need_traced_build;
+                         }).empty();
+  if (!traced_build) return std::nullopt;
   const std::string traced = own_directory() + "/socsim-trace";
   if (::access(traced.c_str(), X_OK) != 0) {
     std::cerr << "socsim run: --trace-fst/--trace-vcd need socsim-trace, the build with the "
@@ -155,10 +166,10 @@ DebugTools::DebugTools(const DebugOptions& options, Soc& soc, ProbeSession& prob
     const std::string error = cpu.open_waveform(fst_path_, first, end);
     if (!error.empty()) throw ConfigError("--trace-fst/--trace-vcd: " + error);
   }
-  const bool wanted = options.gdb_port >= 0 || !options.trace_instr.empty();
-  if (wanted && !cpu.has_retire_trace()) {
-    throw ConfigError(std::string("--gdb and --trace-instr need a retire trace: the rtl CPU "
-                                  "model of this build is the ") +
+  const CpuCapabilities& can = soc.cpu_type().capabilities;
+  if ((options.gdb_port >= 0 && !can.gdb) || (!options.trace_instr.empty() && !can.retire_trace)) {
+    throw ConfigError("--gdb and --trace-instr need a retire trace: the " +
+                      soc.cpu_type().name + " CPU model of this build is the " +
                       cpu.description() + ", which reports no retired instructions");
   }
   if (!options.trace_instr.empty()) {

@@ -42,9 +42,9 @@ ProbeSession::ProbeSession(const ProbeOptions& options, const FirmwareImage& ima
     }
     return;
   }
-  if (!soc.cpu().has_retire_trace()) {
+  if (!soc.cpu_type().capabilities.retire_trace) {
     // Only the firmware's marks can be measured, from the probe register's own stores.
-    const std::string why = std::string("the rtl CPU model of this build is the ") +
+    const std::string why = "the " + soc.cpu_type().name + " CPU model of this build is the " +
                             soc.cpu().description() + ", which reports no retired instructions";
     if (!options.specs.empty() || !options.files.empty() || options.profile) {
       throw ConfigError("--probe, --probes and --profile need a retire trace: " + why +

@@ -8,15 +8,18 @@ namespace socsim {
 RunObservers::RunObservers(const RunOptions& options, const FirmwareImage& image, Soc& soc) {
   CpuModel& cpu = soc.cpu();
   if (options.lockstep) {
-    if (!cpu.has_retire_trace()) {
+    const CpuCapabilities& can = soc.cpu_type().capabilities;
+    if (!can.retire_trace) {
       // The genuine CV32E40P has no retire-trace port: cycles are exact, nothing per
       // instruction.
-      throw ConfigError(std::string("--lockstep needs a retire trace: the rtl CPU model of "
-                                    "this build is the ") +
-                        cpu.description() + ", which reports no retired instructions");
+      throw ConfigError("--lockstep needs a retire trace: the " + soc.cpu_type().name +
+                        " CPU model of this build is the " + cpu.description() +
+                        ", which reports no retired instructions");
     }
-    if (std::string(cpu.kind()) != "rtl") {
-      throw ConfigError("--lockstep checks the RTL core against the ISS: use it with --cpu rtl");
+    if (!can.lockstep) {
+      throw ConfigError(
+          "--lockstep checks the RTL core against the ISS: use it with --cpu " +
+          cpu_model_list(false, [](const CpuModelType& t) { return t.capabilities.lockstep; }));
     }
     lockstep_ = std::make_unique<LockstepChecker>(soc.iss_config(), soc.control());
     cpu.set_bus_observer(lockstep_.get());

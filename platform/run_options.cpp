@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "models/common/config.h"
-#include "models/cpu/rtl/rtl_core.h"
+#include "models/cpu/cpu_registry.h"
 #include "platform/commands.h"
 
 namespace po = boost::program_options;
@@ -31,6 +31,17 @@ std::string default_config_path() {
   return std::string(SOCSIM_SOURCE_DIR) + "/configs/soc/default.yaml";
 }
 
+// `--cpu`: the registered CPU models, each with what it is in this build.
+std::string cpu_option_help() {
+  std::string models;
+  const std::vector<const CpuModelType*> types = cpu_models();
+  for (size_t i = 0; i < types.size(); ++i) {
+    if (i > 0) models += i + 1 == types.size() ? " or " : ", ";
+    models += types[i]->name + " (" + types[i]->help + ")";
+  }
+  return "CPU model: " + models + "; default: cpu.model of the config";
+}
+
 po::options_description describe_options(RunOptions& o) {
   po::options_description opts("Options");
   opts.add_options()
@@ -38,11 +49,7 @@ po::options_description describe_options(RunOptions& o) {
       ("config,c", po::value(&o.config_path)->default_value(default_config_path()),
        "SoC description (YAML)")
       ("firmware,f", po::value(&o.firmware_path), "firmware to run: ELF or Verilog hex (required)")
-      ("cpu", po::value(&o.cpu),
-       (std::string("CPU model: iss (fast; the cycles of socsim's rv_core) or rtl (the "
-                    "Verilated core; in this build: ") +
-        RtlCore::description() + "); default: cpu.model of the config")
-           .c_str())
+      ("cpu", po::value(&o.cpu), cpu_option_help().c_str())
       ("max-cycles", po::value<std::string>(),
        "stop with status 124 after N core cycles (0: no limit, the default)")
       ("max-host-seconds", po::value<std::string>(),
@@ -117,8 +124,9 @@ std::optional<int> parse_run_options(const std::vector<std::string>& args, RunOp
     std::cerr << "socsim run: --firmware is required\n\n" << kRunUsage << "\n" << opts;
     return kExitUsage;
   }
-  if (!options.cpu.empty() && options.cpu != "iss" && options.cpu != "rtl") {
-    std::cerr << "socsim run: --cpu must be 'iss' or 'rtl', not '" << options.cpu << "'\n";
+  if (!options.cpu.empty() && find_cpu_model(options.cpu) == nullptr) {
+    std::cerr << "socsim run: --cpu must be " << cpu_model_list(true) << ", not '" << options.cpu
+              << "'\n";
     return kExitUsage;
   }
   if (vm.count("report") && options.report_dir.empty()) {

@@ -15,7 +15,7 @@ struct RunOptions {
   std::vector<std::string> command_line;  ///< "socsim", "run" and the arguments as given
   std::string config_path;
   std::string firmware_path;
-  std::string cpu;  ///< "iss", "rtl", or "" for the config's cpu.model
+  std::string cpu;  ///< a registered CPU model (models/cpu/cpu_registry.h), "": cpu.model
   std::vector<std::string> sets;
   std::string model_path, input_path;
   std::vector<std::string> firmware_args;  ///< everything after "--"

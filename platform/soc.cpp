@@ -6,7 +6,6 @@
 
 #include "models/common/device_registry.h"
 #include "models/cpu/iss_cpu.h"
-#include "models/cpu/rtl_cpu.h"
 #include "models/ddr/ddr.h"
 #include "models/npu/npu.h"
 #include "models/peripherals/exit_device.h"
@@ -109,30 +108,10 @@ Soc::Soc(const SocConfig& config, const std::string& cpu_model, std::ostream& co
 }
 
 void Soc::build_cpu(const std::string& model) {
-  iss_config_.boot_addr = config_.cpu.boot_addr;
-  iss_config_.mtvec_addr = config_.cpu.mtvec_addr;
-  iss_config_.hart_id = config_.cpu.hart_id;
-  iss_config_.num_mhpmcounters = config_.cpu.num_mhpmcounters;
-  if (model == "iss") {
-    cpu_ = std::make_unique<IssCpu>("cpu", cpu_clock_, iss_config_, irq_, control_,
-                                    config_.cpu.quantum_cycles);
-  } else {
-    if (config_.cpu.num_mhpmcounters != RtlCore::kNumMhpmcounters) {
-      // A Verilog parameter of the core, fixed when it is Verilated.
-      throw ConfigError(config_.file + ": cpu.num_mhpmcounters is " +
-                        std::to_string(config_.cpu.num_mhpmcounters) + ", but the rtl CPU "
-                        "model of this build implements " +
-                        std::to_string(RtlCore::kNumMhpmcounters) +
-                        " (its NUM_MHPMCOUNTERS parameter, set when it is built): set it to " +
-                        std::to_string(RtlCore::kNumMhpmcounters) + " or use --cpu iss");
-    }
-    RtlCoreConfig rtl;
-    rtl.boot_addr = config_.cpu.boot_addr;
-    rtl.mtvec_addr = config_.cpu.mtvec_addr;
-    rtl.hart_id = config_.cpu.hart_id;
-    cpu_ = std::make_unique<RtlCpu>("cpu", cpu_clock_, rtl, irq_, control_,
-                                    config_.cpu.quantum_cycles);
-  }
+  iss_config_ = iss_config_of(config_.cpu);
+  cpu_type_ = &cpu_model(model);
+  if (cpu_type_->check) cpu_type_->check(config_.cpu);
+  cpu_ = cpu_type_->build(config_.cpu, CpuBuildContext{cpu_clock_, irq_, control_});
   bind_initiator(cpu_->bridge.instr_socket, config_.cpu.protocol_check,
                  "cpu instruction port -> router");
   cpu_->bridge.set_fetch_wrap(static_cast<uint32_t>(config_.cpu.fetch_wrap));

@@ -12,6 +12,7 @@
 #include "models/common/irq.h"
 #include "models/common/sim_control.h"
 #include "models/cpu/cpu_model.h"
+#include "models/cpu/cpu_registry.h"
 #include "models/cpu/iss/rv32_iss.h"
 #include "models/peripherals/console.h"
 #include "platform/soc_config.h"
@@ -32,6 +33,8 @@ class Soc {
   const SocConfig& config() const { return config_; }
   const ClockDomain& cpu_clock() const { return cpu_clock_; }
   CpuModel& cpu() { return *cpu_; }
+  /// The registered CPU model that `cpu()` is: its name and capabilities.
+  const CpuModelType& cpu_type() const { return *cpu_type_; }
   /// The ISS configuration the `cpu` section amounts to (the ISS CPU model's, and the
   /// lockstep checker's for the RTL core).
   const IssConfig& iss_config() const { return iss_config_; }
@@ -80,6 +83,7 @@ class Soc {
   SimControl control_;
   IrqLines irq_;
   std::unique_ptr<Router> router_;
+  const CpuModelType* cpu_type_ = nullptr;
   std::unique_ptr<CpuModel> cpu_;
   std::vector<std::unique_ptr<sc_core::sc_module>> devices_;
   unsigned initiator_bindings_ = 0;  ///< sockets bound to the router's target socket so far

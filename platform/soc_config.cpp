@@ -29,6 +29,8 @@ CpuConfig read_cpu(const ConfigNode& node, const std::string& protocol_check) {
   cpu.num_mhpmcounters = static_cast<unsigned>(v["num_mhpmcounters"].u);
   cpu.fetch_wrap = v["fetch_wrap"].u;
   cpu.protocol_check = v["protocol_check"].text == "true";
+  for (const ConfigKey& key : cpu_option_keys()) cpu.options[key.name] = v[key.name];
+  cpu.file = node.file();
   if (cpu.fetch_wrap != 0 && (cpu.fetch_wrap < 4 || (cpu.fetch_wrap & (cpu.fetch_wrap - 1)) != 0)) {
     node.at("fetch_wrap").fail("must be a power of two from 4 bytes to 2 GiB (or 0: no wrap)");
   }
@@ -132,12 +134,35 @@ void check_boot_info_placement(const ConfigNode& root, const SocConfig& soc) {
   }
 }
 
+// `model`: one of the CPU-model registry's names (models/cpu/cpu_registry.h).
+ConfigKey model_key() {
+  std::string doc;
+  for (const CpuModelType* type : cpu_models()) {
+    doc += (doc.empty() ? "" : "; ") + type->name + ": " + type->summary;
+  }
+  return ConfigKey::choice("model", cpu_model_names(), "iss", doc);
+}
+
+// The section's keys, then the registered models' options, each saying which models read it.
+std::vector<ConfigKey> with_cpu_options(std::vector<ConfigKey> keys) {
+  for (ConfigKey key : cpu_option_keys()) {
+    std::string models;
+    for (const CpuModelType* type : cpu_models()) {
+      for (const ConfigKey& k : type->keys) {
+        if (k.name == key.name) models += (models.empty() ? "`" : ", `") + type->name + "`";
+      }
+    }
+    key.doc = "CPU model " + models + " only: " + key.doc;
+    keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
 }  // namespace
 
 const std::vector<ConfigKey>& cpu_config_keys() {
   static const std::vector<ConfigKey> keys = {
-      ConfigKey::choice("model", {"iss", "rtl"}, "iss",
-                        "rtl: the Verilated core; iss: fast, the same cycles (socsim's rv_core)"),
+      model_key(),
       ConfigKey::number_in("clock_mhz", 1, 10000, "400", "core clock, for cycles -> time"),
       ConfigKey::unsigned_in("boot_addr", 0, 0xFFFFFFFE, "0x80",
                              "where the core starts; 2-byte aligned, inside a memory region"),
@@ -158,7 +183,8 @@ const std::vector<ConfigKey>& cpu_config_keys() {
                         "data links to the bus; a violation stops the run with status 3. The "
                         "default is the SoC's top-level `protocol_check`"),
   };
-  return keys;
+  static const std::vector<ConfigKey> all = with_cpu_options(keys);
+  return all;
 }
 
 const std::vector<ConfigKey>& loader_config_keys() {

@@ -13,23 +13,9 @@
 
 #include "models/common/config.h"
 #include "models/common/device_registry.h"
+#include "models/cpu/cpu_registry.h"
 
 namespace socsim {
-
-struct CpuConfig {
-  std::string model = "iss";  ///< iss | rtl
-  double clock_mhz = 400;
-  uint32_t boot_addr = 0x80;
-  uint32_t mtvec_addr = 0x0;
-  uint32_t hart_id = 0;
-  uint64_t quantum_cycles = 10000;
-  unsigned num_mhpmcounters = 1;
-  /// Instruction fetch addresses are taken modulo this many bytes (a power of two; 0: not),
-  /// as in a test bench that decodes only the low address bits of its memory.
-  uint64_t fetch_wrap = 0;
-  /// TLM-2.0 base-protocol checking of the core's instruction and data links to the bus.
-  bool protocol_check = false;
-};
 
 struct LoaderConfig {
   std::string ram_region = "ram";            ///< where firmware code and stack live

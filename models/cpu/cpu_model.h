@@ -34,7 +34,7 @@ class CpuModel : public sc_core::sc_module {
   CpuModel(sc_core::sc_module_name name, const ClockDomain& clock)
       : sc_module(name), bridge("bridge", clock) {}
 
-  /// "iss" or "rtl".
+  /// Its name in the CPU-model registry (models/cpu/cpu_registry.h): "iss", "rtl".
   virtual const char* kind() const = 0;
   /// True when cycle counts are exact: the RTL core; the ISS wherever it models the RTL core
   /// of this build.

@@ -15,6 +15,15 @@ IssCpu::IssCpu(sc_core::sc_module_name name, const ClockDomain& clock, const Iss
   SC_THREAD(run_thread);
 }
 
+IssConfig iss_config_of(const CpuConfig& cpu) {
+  IssConfig config;
+  config.boot_addr = cpu.boot_addr;
+  config.mtvec_addr = cpu.mtvec_addr;
+  config.hart_id = cpu.hart_id;
+  config.num_mhpmcounters = cpu.num_mhpmcounters;
+  return config;
+}
+
 std::string IssCpu::estimate_reason() const {
   if (cycle_exact()) return "";
   return std::string("the ISS has the timing of socsim's rv_core, not checked against this "

@@ -8,11 +8,15 @@
 #include "models/common/irq.h"
 #include "models/common/sim_control.h"
 #include "models/cpu/cpu_model.h"
+#include "models/cpu/cpu_registry.h"
 #include "models/cpu/iss/rv32_iss.h"
 #include "models/cpu/rtl/rtl_core.h"
 #include "models/cpu/wfi_sleep.h"
 
 namespace socsim {
+
+/// The ISS configuration the SoC file's `cpu` section amounts to.
+IssConfig iss_config_of(const CpuConfig& cpu);
 
 class IssCpu : public CpuModel {
  public:

@@ -37,10 +37,12 @@ std::string activation_suffix(const LayerDescriptor& d) {
   return "";
 }
 
+}  // namespace
+
 // A layer's operands as fetched at its start: one buffer per descriptor slot, in 32-bit
 // words so that int32 operands (bias, requantisation) are aligned; the output is computed
 // into its buffer and written by the output DMA.
-struct OperandBuffers {
+struct NpuOperandBuffers {
   std::vector<int32_t> words[kAddrCount];
 
   uint8_t* bytes(uint32_t slot) { return reinterpret_cast<uint8_t*>(words[slot].data()); }
@@ -56,14 +58,17 @@ struct OperandBuffers {
   }
 };
 
+namespace {
+
 // Runs execute_layer() on a host thread while this one polls HostStop: a layer of billions of
 // MACs computes for seconds inside one SystemC event, where the simulation loop cannot stop
 // it. nullopt when a stop (SIGINT, SIGTERM, --max-host-seconds) came first; the thread is
 // then left to finish on its own copy of the operands, which it owns with this function's.
-std::optional<NpuError> execute_until_stopped(const LayerDescriptor& d, OperandBuffers* buffers) {
+std::optional<NpuError> execute_until_stopped(const LayerDescriptor& d,
+                                              NpuOperandBuffers* buffers) {
   struct Job {
     LayerDescriptor d;
-    OperandBuffers buffers;
+    NpuOperandBuffers buffers;
     NpuError result = kNpuOk;
     bool done = false;
     std::mutex mutex;
@@ -289,48 +294,77 @@ NpuDmaSpan Npu::transfer(uint64_t start, Stream& stream, bool write, uint64_t by
   return {begin, end};
 }
 
+// A layer: its descriptor fetched and checked, its result computed, its transfers played
+// against the bus, its record kept.
 NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   bus_error_ = false;
   const uint64_t layer_start = *now;
-  // The descriptor, read through the DMA like any operand.
   LayerDescriptor d;
+  NpuDmaSpan fetched;
+  if (const NpuError e = fetch_descriptor(index, *now, &d, &fetched); e != kNpuOk) return e;
+  *now = fetched.end;
+
+  const NpuOperandSizes sizes = operand_sizes(d);
+  NpuOperandBuffers operands;
+  if (const NpuError e = execute_operands(d, sizes, &operands); e != kNpuOk) return e;
+
+  const LayerPlan plan = plan_layer(config_, d);
+  const ScheduleTimes times = schedule_transfers(d, sizes, plan, operands, *now);
+  if (bus_error_) return kNpuBusError;
+
+  record_layer(index, d, sizes, plan, LayerSpan{layer_start, fetched, times});
+  *now = times.end;
+  return kNpuOk;
+}
+
+// The descriptor, read through the DMA like any operand, and checked: a valid layer of an
+// operator class (and lookup stage) that the preset lists.
+NpuError Npu::fetch_descriptor(uint32_t index, uint64_t now, LayerDescriptor* d,
+                               NpuDmaSpan* fetched) {
   Stream desc;
   desc.segments.push_back({cmd_addr_ + index * kDescriptorSize, kDescriptorSize});
   desc.total = kDescriptorSize;
-  desc.read_data = reinterpret_cast<uint8_t*>(&d);
-  const NpuDmaSpan fetched = transfer(*now, desc, false, kDescriptorSize);
+  desc.read_data = reinterpret_cast<uint8_t*>(d);
+  *fetched = transfer(now, desc, false, kDescriptorSize);
   if (bus_error_) return kNpuBusError;
-  *now = fetched.end;
-  const NpuError invalid = validate_layer(d);
+  const NpuError invalid = validate_layer(*d);
   if (invalid != kNpuOk) return invalid;
-  const char* operator_class_name = operator_class(d);
+  const char* operator_class_name = operator_class(*d);
   if (operator_class_name == nullptr || config_.operators.count(operator_class_name) == 0) {
     return kNpuNotInPreset;  // the preset's `operators` list: this NPU has no such layer
   }
-  const char* post_op = post_op_class(d);
+  const char* post_op = post_op_class(*d);
   if (post_op != nullptr && config_.operators.count(post_op) == 0) {
     return kNpuNotInPreset;  // nor a lookup stage of a class it does not list
   }
+  return kNpuOk;
+}
 
-  // Functional results, from the operands as they are at the layer's start.
-  const NpuOperandSizes sizes = operand_sizes(d);
-  OperandBuffers operands;
+// Functional results, from the operands as they are at the layer's start (untimed reads);
+// the output lands in its buffer, for the output DMA to write.
+NpuError Npu::execute_operands(const LayerDescriptor& d, const NpuOperandSizes& sizes,
+                               NpuOperandBuffers* operands) {
   for (uint32_t slot = 0; slot < kAddrCount; ++slot) {
-    operands.words[slot].resize((sizes.bytes[slot] + 3) / 4);
+    operands->words[slot].resize((sizes.bytes[slot] + 3) / 4);
     if (slot == kAddrOutput || sizes.bytes[slot] == 0) continue;
-    if (!fetch(d.addr[slot], operands.bytes(slot), sizes.bytes[slot])) return kNpuBusError;
+    if (!fetch(d.addr[slot], operands->bytes(slot), sizes.bytes[slot])) return kNpuBusError;
   }
-  const std::optional<NpuError> failed = execute_until_stopped(d, &operands);
+  const std::optional<NpuError> failed = execute_until_stopped(d, operands);
   if (!failed) {
     // Stopped from the host: the layer never ends; the simulation loop ends the run at the
     // end of its time slice, with the position and the reports of an interrupted run.
     wait(halted_);
     return kNpuOk;  // not reached: halted_ is never notified
   }
-  if (*failed != kNpuOk) return *failed;
+  return *failed;
+}
 
-  // Timing: the tile schedule played against the bus; outputs written with their values.
-  const LayerPlan plan = plan_layer(config_, d);
+// Timing: the tile schedule played against the bus from NPU cycle `now`, the input, weight
+// (with bias, requantisation and table) and output streams each a DMA stream; outputs are
+// written with their values. A refused access sets bus_error_.
+ScheduleTimes Npu::schedule_transfers(const LayerDescriptor& d, const NpuOperandSizes& sizes,
+                                      const LayerPlan& plan, NpuOperandBuffers& operands,
+                                      uint64_t now) {
   Stream streams[3];
   streams[0].segments.push_back({d.addr[kAddrInput], sizes.bytes[kAddrInput]});
   for (uint32_t slot : {kAddrWeights, kAddrBias, kAddrRequant, kAddrTable}) {
@@ -341,13 +375,15 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   for (Stream& s : streams) {
     for (const Stream::Segment& seg : s.segments) s.total += seg.size;
   }
-  const ScheduleTimes times = schedule_layer(
-      config_, plan, *now, [&](uint64_t start, NpuStream stream, uint64_t bytes) {
-        const int i = static_cast<int>(stream);
-        return transfer(start, streams[i], stream == NpuStream::kOutput, bytes);
-      });
-  if (bus_error_) return kNpuBusError;
+  return schedule_layer(config_, plan, now, [&](uint64_t start, NpuStream stream, uint64_t bytes) {
+    const int i = static_cast<int>(stream);
+    return transfer(start, streams[i], stream == NpuStream::kOutput, bytes);
+  });
+}
 
+// The layer's line of the per-layer report (NpuLayerRecord).
+void Npu::record_layer(uint32_t index, const LayerDescriptor& d, const NpuOperandSizes& sizes,
+                       const LayerPlan& plan, const LayerSpan& span) {
   NpuLayerRecord r;
   r.run = runs_;
   r.index = index;
@@ -363,11 +399,11 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   r.cores_used = plan.cores_used;
   r.core_work = plan.core_work;
   r.tasks = static_cast<uint32_t>(plan.tiles.size());
-  r.start_cycle = layer_start;
-  r.ddr_cycles = times.dma_cycles + (fetched.end - fetched.begin);
-  r.npu_cycles = times.compute_cycles;
+  r.start_cycle = span.start;
+  r.ddr_cycles = span.times.dma_cycles + (span.descriptor.end - span.descriptor.begin);
+  r.npu_cycles = span.times.compute_cycles;
   r.pointwise_floor_cycles = plan.pointwise_floor_cycles;
-  r.elapsed_cycles = times.end - layer_start;
+  r.elapsed_cycles = span.times.end - span.start;
   r.read_bytes = plan.read_bytes + kDescriptorSize;
   r.write_bytes = plan.write_bytes;
   for (const NpuTile& t : plan.tiles) {
@@ -377,8 +413,6 @@ NpuError Npu::run_layer(uint32_t index, uint64_t* now) {
   }
   r.mac_usage = rknn_mac_usage(config_, r.macs, plan.cores_used, r.elapsed_cycles);
   layers_.push_back(r);
-  *now = times.end;
-  return kNpuOk;
 }
 
 }  // namespace socsim

@@ -71,6 +71,9 @@ struct NpuDmaRecord {
   uint32_t layer = 0;  ///< index in layers() of the layer it belongs to
 };
 
+struct NpuOperandBuffers;  // npu.cpp
+struct NpuOperandSizes;    // models/npu/npu_layer.h
+
 class Npu : public RegisterDevice {
  public:
   /// `cpu_clock` times register accesses (the CPU's cycles); the NPU runs on its own clock.
@@ -103,8 +106,26 @@ class Npu : public RegisterDevice {
     uint8_t* read_data = nullptr;         ///< if set, read bytes land here (at the cursor)
   };
 
+  // When a layer ran, in NPU cycles: its start, its descriptor's transfer, its schedule.
+  struct LayerSpan {
+    uint64_t start = 0;
+    NpuDmaSpan descriptor;
+    ScheduleTimes times;
+  };
+
   void run_thread();
+  /// Runs the layer at `index` of the command list from NPU cycle `*now`, which it advances
+  /// to the layer's end: fetch_descriptor, execute_operands, schedule_transfers, record_layer.
   npu::NpuError run_layer(uint32_t index, uint64_t* now);
+  npu::NpuError fetch_descriptor(uint32_t index, uint64_t now, npu::LayerDescriptor* d,
+                                 NpuDmaSpan* fetched);
+  npu::NpuError execute_operands(const npu::LayerDescriptor& d, const NpuOperandSizes& sizes,
+                                 NpuOperandBuffers* operands);
+  ScheduleTimes schedule_transfers(const npu::LayerDescriptor& d, const NpuOperandSizes& sizes,
+                                   const LayerPlan& plan, NpuOperandBuffers& operands,
+                                   uint64_t now);
+  void record_layer(uint32_t index, const npu::LayerDescriptor& d, const NpuOperandSizes& sizes,
+                    const LayerPlan& plan, const LayerSpan& span);
   /// Untimed read of operand bytes; false if the bus refuses them.
   bool fetch(uint32_t addr, uint8_t* data, uint64_t size);
   /// Timed transfer of `bytes` of a stream, not before NPU cycle `start`.

@@ -207,24 +207,45 @@ NpuLayerEnergy npu_layer_energy(const NpuConfig& c, const NpuLayerRecord& l,
   return e;
 }
 
-void print_npu_report(std::ostream& out, const NpuReportInput& in) {
-  const std::vector<Row> rows = rows_of(in);
-  const NpuConfig& c = in.npu->config();
-  const auto& layers = in.npu->layers();
-  const std::vector<uint32_t> frames = frames_of(layers);
-  const uint32_t last_frame = frames.empty() ? 0 : frames.back();
-  std::set<uint32_t> lists_in_frame;
+namespace {
+
+// What the table's rows of the last frame add up to.
+struct FrameTotals {
+  double total_us = 0, npu_us = 0, cpu_us = 0;
+  NpuLayerEnergy energy{0, 0, 0};
+};
+
+// The layers of the last frame (frames_of) and the command lists they came from.
+struct LastFrame {
+  std::vector<uint32_t> frames;  ///< frames_of(layers): each layer's frame
+  uint32_t last = 0;
+  std::set<uint32_t> lists;      ///< the runs (command lists) of the last frame
+};
+
+LastFrame last_frame_of(const std::vector<NpuLayerRecord>& layers) {
+  LastFrame f;
+  f.frames = frames_of(layers);
+  f.last = f.frames.empty() ? 0 : f.frames.back();
   for (size_t i = 0; i < layers.size(); ++i) {
-    if (frames[i] == last_frame) lists_in_frame.insert(layers[i].run);
+    if (f.frames[i] == f.last) f.lists.insert(layers[i].run);
   }
+  return f;
+}
+
+// "NPU 'npu' (preset: cores x rows x columns MACs at f MHz) per-layer report, ..."
+void print_report_title(std::ostream& out, const NpuReportInput& in, const LastFrame& frame) {
+  const NpuConfig& c = in.npu->config();
   out << "\nNPU '" << in.npu->basename() << "' (" << c.name << ": " << c.cores << " x "
       << c.rows << "x" << c.columns << " MACs at " << fmt("%g", c.clock_mhz)
       << " MHz) per-layer report, "
-      << lists_in_frame.size() << " command list(s)";
-  if (last_frame > 0) out << ", last of " << last_frame + 1 << " frames";
+      << frame.lists.size() << " command list(s)";
+  if (frame.last > 0) out << ", last of " << frame.last + 1 << " frames";
   out << ":\n";
+}
+
+// The table: a header and a row per layer, RKNN's columns (and the energy's when known).
+FrameTotals print_layer_table(std::ostream& out, const std::vector<Row>& rows, bool energy) {
   char line[512];
-  const bool energy = has_energy(in);
   const char* head =
       "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %-20s %10s %10s %s%-9s %s\n";
   std::snprintf(line, sizeof line, head, "ID", "OpType", "DataType", "Target", "InputShape",
@@ -232,9 +253,7 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
                 "MacUsage(%)", "WorkLoad(0/1/2)", "TaskNumber", "RW(KB)",
                 energy ? "   MAC(uJ) Buffer(uJ)    DDR(uJ) Energy(uJ) " : "", "Bound", "FullName");
   out << line;
-  uint64_t total_cycles = 0;
-  double total_us = 0, npu_us = 0, cpu_us = 0, read_kb = 0, write_kb = 0;
-  NpuLayerEnergy frame_energy{0, 0, 0};
+  FrameTotals totals;
   auto cell = [](double uj) { return uj >= 0 ? fmt("%10.3f ", uj) : std::string("         - "); };
   for (const Row& r : rows) {
     const std::string energy_cell =
@@ -252,31 +271,39 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
         r.on_npu ? std::to_string(r.tasks).c_str() : "-", r.rw_kb, energy_cell.c_str(),
         r.bound.c_str(), r.name.c_str());
     out << line;
-    if (r.energy.mac_uj > 0) frame_energy.mac_uj += r.energy.mac_uj;
-    if (r.energy.buffer_uj > 0) frame_energy.buffer_uj += r.energy.buffer_uj;
-    if (r.energy.ddr_uj > 0) frame_energy.ddr_uj += r.energy.ddr_uj;
-    total_cycles += r.total;
-    total_us += r.time_us;
-    (r.on_npu ? npu_us : cpu_us) += r.time_us;
+    if (r.energy.mac_uj > 0) totals.energy.mac_uj += r.energy.mac_uj;
+    if (r.energy.buffer_uj > 0) totals.energy.buffer_uj += r.energy.buffer_uj;
+    if (r.energy.ddr_uj > 0) totals.energy.ddr_uj += r.energy.ddr_uj;
+    totals.total_us += r.time_us;
+    (r.on_npu ? totals.npu_us : totals.cpu_us) += r.time_us;
   }
-  double ddr_read_kb = 0, ddr_write_kb = 0;
+  return totals;
+}
+
+// The footer: time, memory traffic (and DDR's share) and energy per frame.
+void print_frame_totals(std::ostream& out, const NpuReportInput& in, const LastFrame& frame,
+                        const FrameTotals& totals, bool energy) {
+  const auto& layers = in.npu->layers();
+  double read_kb = 0, write_kb = 0, ddr_read_kb = 0, ddr_write_kb = 0;
   for (size_t i = 0; i < layers.size(); ++i) {
-    if (frames[i] != last_frame) continue;
+    if (frame.frames[i] != frame.last) continue;
     read_kb += layers[i].read_bytes / 1024.0;
     write_kb += layers[i].write_bytes / 1024.0;
     const NpuDdrTraffic t = npu_ddr_traffic(layers[i], in.ddr);
     ddr_read_kb += t.read / 1024.0;
     ddr_write_kb += t.written / 1024.0;
   }
-  out << "Total Operator Elapsed Per Frame Time(us): " << fmt("%.1f", total_us) << "  (NPU "
-      << fmt("%.1f", npu_us) << ", CPU " << fmt("%.1f", cpu_us) << ")\n";
+  out << "Total Operator Elapsed Per Frame Time(us): " << fmt("%.1f", totals.total_us)
+      << "  (NPU " << fmt("%.1f", totals.npu_us) << ", CPU " << fmt("%.1f", totals.cpu_us)
+      << ")\n";
   out << "Total Memory Read/Write Per Frame (KB): " << fmt("%.1f", read_kb) << " / "
       << fmt("%.1f", write_kb) << "  (of which DDR " << fmt("%.1f", ddr_read_kb) << " / "
       << fmt("%.1f", ddr_write_kb) << ")\n";
   if (energy) {
-    out << "Energy of the NPU layers per frame (uJ): " << fmt("%.3f", frame_energy.total_uj())
-        << "  (MAC " << fmt("%.3f", frame_energy.mac_uj) << ", buffer "
-        << fmt("%.3f", frame_energy.buffer_uj) << ", DDR " << fmt("%.3f", frame_energy.ddr_uj)
+    const NpuLayerEnergy& e = totals.energy;
+    out << "Energy of the NPU layers per frame (uJ): " << fmt("%.3f", e.total_uj()) << "  (MAC "
+        << fmt("%.3f", e.mac_uj) << ", buffer " << fmt("%.3f", e.buffer_uj) << ", DDR "
+        << fmt("%.3f", e.ddr_uj)
         << "; DDR: operands in DDR once each at the NPU's measured energy per byte, plus DDR "
            "standby and refresh over each layer's time)\n";
   }
@@ -284,8 +311,10 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
     out << "CPU operators: no probe records (the CPU's operators appear here when probes "
            "measure them)\n";
   }
+}
 
-  // Operator types ranked by time.
+// Operator types ranked by time.
+void print_type_ranking(std::ostream& out, const std::vector<Row>& rows, double total_us) {
   struct TypeTotal {
     uint32_t count = 0;
     double cpu_us = 0, npu_us = 0;
@@ -300,6 +329,7 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     return a.second.cpu_us + a.second.npu_us > b.second.cpu_us + b.second.npu_us;
   });
+  char line[512];
   out << "\nOperator types by time:\n";
   std::snprintf(line, sizeof line, "%-18s %6s %12s %12s %12s %8s\n", "OpType", "Calls",
                 "CPUTime(us)", "NPUTime(us)", "Total(us)", "Ratio(%)");
@@ -310,9 +340,11 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
                   t.count, t.cpu_us, t.npu_us, sum, total_us > 0 ? 100.0 * sum / total_us : 0);
     out << line;
   }
+}
 
-  // Memory the NPU's layers touched: weights (with bias and requantisation tables),
-  // activations, command lists; each address counted once.
+// Memory the NPU's layers touched: weights (with bias and requantisation tables),
+// activations, command lists; each address counted once.
+void print_memory(std::ostream& out, const NpuReportInput& in, const LastFrame& frame) {
   std::map<uint32_t, uint64_t> weights, tensors;
   for (const NpuLayerRecord& l : in.npu->layers()) {
     for (uint32_t s : {npu::kAddrWeights, npu::kAddrBias, npu::kAddrRequant}) {
@@ -330,13 +362,25 @@ void print_npu_report(std::ostream& out, const NpuReportInput& in) {
     return s;
   };
   const auto layers_in_frame =
-      static_cast<uint32_t>(std::count(frames.begin(), frames.end(), last_frame));
+      static_cast<uint32_t>(std::count(frame.frames.begin(), frame.frames.end(), frame.last));
   const double w_kb = sum(weights) / 1024.0, t_kb = sum(tensors) / 1024.0;
   const double o_kb = layers_in_frame * npu::kDescriptorSize / 1024.0;
   out << "\nMemory (KB): weights " << fmt("%.1f", w_kb) << ", internal tensors "
       << fmt("%.1f", t_kb) << " (touched, before buffer reuse), other (command list) "
       << fmt("%.1f", o_kb) << ", total " << fmt("%.1f", w_kb + t_kb + o_kb) << "\n";
-  (void)total_cycles;
+}
+
+}  // namespace
+
+void print_npu_report(std::ostream& out, const NpuReportInput& in) {
+  const std::vector<Row> rows = rows_of(in);
+  const LastFrame frame = last_frame_of(in.npu->layers());
+  const bool energy = has_energy(in);
+  print_report_title(out, in, frame);
+  const FrameTotals totals = print_layer_table(out, rows, energy);
+  print_frame_totals(out, in, frame, totals, energy);
+  print_type_ranking(out, rows, totals.total_us);
+  print_memory(out, in, frame);
   print_npu_findings(out, findings_of(in));
 }
 

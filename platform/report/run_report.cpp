@@ -73,7 +73,7 @@ void print_end_line(std::ostream& out, Soc& soc, const RunEnd& end) {
   const SimControl& control = soc.control();
   CpuModel& cpu = soc.cpu();
   const std::string estimate =
-      cpu.cycle_exact() ? "" : " [iss: estimated cycles: " + cpu.estimate_reason() + "]";
+      cpu.cycle_exact() ? "" : " [" + std::string(cpu.kind()) + ": estimated cycles: " + cpu.estimate_reason() + "]";
   char timing[96];
   if (end.ms >= 1.0) {
     std::snprintf(timing, sizeof timing, "(%.3f ms @ %g MHz)", end.ms, end.mhz);

@@ -236,199 +236,231 @@ void Cv32e40pTiming::flush_retire() {
 // enabled, no CSR instruction in EX and no system instruction in ID, the fetch not redirected
 // with a request held or responses to drop, no hpm counting, no observer, every request
 // granted): the same cycle with what cannot happen then left out.
+//
+// A cycle is the story of rtl/rv_core.sv told by its blocks: what each computes from the
+// registers and the wires of the blocks before it, what the cycle then does (retirement, CSR
+// writes, counting), and the registers' next values. Each stage is a function named after
+// its RTL module, inlined into the cycle: the wires stay in host registers. cycle() itself
+// comes after them, at the end.
+
+// ---- inputs of this cycle (rv_core_sim.sv) ------------------------------------------------
 
 template <bool kPlain>
-bool Cv32e40pTiming::cycle() {
+SOCSIM_HOT_INLINE void Cv32e40pTiming::core_sim_inputs(Wires& w) {
+  State& s = s_;
+  if (!kPlain && withholds_grants_) env_.grants(w.now, &w.igrant, &w.dgrant);
+  if (!kPlain && (!s.irq_known || w.now > s.irq_stable_until)) refresh_irq(w.now);
+  w.irq_i = s.irq_lines;
+  w.irvalid = s.instr_q.pop_due(w.now, &w.irdata);
+  w.drvalid = s.data_q.pop_due(w.now, &w.drdata);
+}
+
+// ---- CSR read and interrupt controller (rv_csr.sv) ----------------------------------------
+
+template <bool kPlain>
+SOCSIM_HOT_INLINE void Cv32e40pTiming::csr_irq_requests(Wires& w) {
   State& s = s_;
   ExReg& ex = s.ex;
-  const uint64_t now = s.cycle;
-  if (!kPlain && memo_recording_) memo_abort();  // only plain cycles are memoized
-  s.boundary = false;
-
-  // ---- inputs of this cycle
-  bool igrant = true, dgrant = true;
-  if (!kPlain && withholds_grants_) env_.grants(now, &igrant, &dgrant);
-  if (!kPlain && (!s.irq_known || now > s.irq_stable_until)) refresh_irq(now);
-  const uint32_t irq_i = s.irq_lines;
-  uint32_t irdata = 0, drdata = 0;
-  const bool irvalid = s.instr_q.pop_due(now, &irdata);
-  const bool drvalid = s.data_q.pop_due(now, &drdata);
-
   // A CSR instruction reads its CSR in its first EX cycle (even if EX then waits for WB).
   if (!kPlain && s.ex_first && s.ex_valid && ex.ctl.unit == Unit::kCsr) {
     hart_.set_mip(s.irq_q);
     ex.csr_old = hart_.csr_read(static_cast<uint32_t>(ex.insn.imm));
   }
-
-  // ---- interrupt controller: requests from the registered lines, wake-up from the lines
+  // Requests from the registered lines, wake-up from the lines themselves.
   const uint32_t mie = kPlain ? 0 : hart_.mie();
-  const uint32_t pending = s.irq_q & mie;
-  const bool wakeup = !kPlain && (irq_i & mie) != 0;
-  const bool irq_req = !kPlain && pending != 0 && hart_.mstatus_mie();
+  w.pending = s.irq_q & mie;
+  w.wakeup = !kPlain && (w.irq_i & mie) != 0;
+  w.irq_req = !kPlain && w.pending != 0 && hart_.mstatus_mie();
+}
 
-  // ---- LSU: a phase is done when granted with nothing outstanding, granted together with
-  // WB's response with one outstanding, or at WB's response with two (lsu_ready_ex)
-  // (Written with & and | on flags: no branch for the host to mispredict.)
-  const bool lsu_active = s.ex_valid & (ex.ctl.unit == Unit::kLsu);
-  const bool data_req = lsu_active & (s.lsu_cnt != 2);
-  const bool last = !ex.split | s.phase;
-  const bool dgranted = data_req & dgrant;
-  const bool phase_done = (s.lsu_cnt == 0) ? dgranted : (s.lsu_cnt == 1) ? (dgranted & drvalid) : drvalid;
-  const bool lsu_done = lsu_active & phase_done & last;
-  const bool resp_final = drvalid & s.out_last[0];
+// ---- LSU handshake (rv_lsu.sv) ------------------------------------------------------------
+//
+// A phase is done when granted with nothing outstanding, granted together with WB's response
+// with one outstanding, or at WB's response with two (lsu_ready_ex). (Written with & and | on
+// flags: no branch for the host to mispredict.)
 
-  // ---- WB and EX
-  const bool wb_done = !s.wb_mem | resp_final;
-  const bool wb_free = !s.wb_valid | wb_done;
-  const bool unit_done = ex.ctl.unit == Unit::kLsu ? lsu_done : (now >= ex.ready_at);
+SOCSIM_HOT_INLINE void Cv32e40pTiming::lsu_handshake(Wires& w) {
+  const State& s = s_;
+  const ExReg& ex = s.ex;
+  w.lsu_active = s.ex_valid & (ex.ctl.unit == Unit::kLsu);
+  w.data_req = w.lsu_active & (s.lsu_cnt != 2);
+  w.last = !ex.split | s.phase;
+  w.dgranted = w.data_req & w.dgrant;
+  w.phase_done = (s.lsu_cnt == 0)   ? w.dgranted
+                 : (s.lsu_cnt == 1) ? (w.dgranted & w.drvalid)
+                                    : w.drvalid;
+  w.resp_final = w.drvalid & s.out_last[0];
+}
+
+// ---- EX and WB handshake (rv_core.sv) -----------------------------------------------------
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::core_ex_wb_handshake(Wires& w) {
+  const State& s = s_;
+  const ExReg& ex = s.ex;
+  const bool lsu_done = w.lsu_active & w.phase_done & w.last;
+  w.wb_done = !s.wb_mem | w.resp_final;
+  w.wb_free = !s.wb_valid | w.wb_done;
+  const bool unit_done = ex.ctl.unit == Unit::kLsu ? lsu_done : (w.now >= ex.ready_at);
   // A conditional branch needs nothing from WB: it leaves EX after its cycle even while WB
   // waits (and skips WB). An empty EX is not ready while WB waits.
   const bool ex_branch = s.ex_valid & (ex.ctl.xfer == Xfer::kBranch);
-  const bool ex_done = s.ex_valid & unit_done & (wb_free | ex_branch);
-  const bool branch_skip = ex_done & ex_branch & !wb_free;
-  const bool ex_ready = s.ex_valid ? ex_done : wb_free;
-  const bool branch_taken = ex_branch & ex.taken & !s.ex_redirected;
+  w.ex_done = s.ex_valid & unit_done & (w.wb_free | ex_branch);
+  w.branch_skip = w.ex_done & ex_branch & !w.wb_free;
+  w.ex_ready = s.ex_valid ? w.ex_done : w.wb_free;
+  w.branch_taken = ex_branch & ex.taken & !s.ex_redirected;
+}
 
-  // ---- ID hazards, evaluated on the ID register whether or not it holds a valid instruction
-  // (then the stale one that left it: only its register reads count)
+// ---- ID hazards (rv_controller.sv) --------------------------------------------------------
+//
+// Evaluated on the ID register whether or not it holds a valid instruction (then the stale
+// one that left it: only its register reads count).
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_hazards(Wires& w) {
+  const State& s = s_;
+  const ExReg& ex = s.ex;
   const cv32e40p::Control& c = s.id->ctl;
+  w.id_ctl = &c;
   // Registers the ID instruction depends on: those it reads, and (if valid) the one it
   // writes through the EX port (write after write).
   const uint32_t depends = c.reads | (uint32_t(s.id_valid & c.rd_we) << c.rd);
   const bool ex_load = s.ex_valid & ex.ctl.mem_load;
-  const bool wb_load_wait = s.wb_valid & s.wb_load & !resp_final;
-  const bool load_stall = (ex_load & ((depends >> ex.ctl.rd) & 1)) |
-                          (wb_load_wait & ((depends >> s.wb_rd) & 1));
+  const bool wb_load_wait = s.wb_valid & s.wb_load & !w.resp_final;
+  w.load_stall = (ex_load & ((depends >> ex.ctl.rd) & 1)) |
+                 (wb_load_wait & ((depends >> s.wb_rd) & 1));
   // jalr forms its target from the register file without forwarding.
-  const bool jr_stall =
-      (c.xfer == Xfer::kJalr) & (c.rs1 != 0) &
-      ((s.ex_valid & (ex.ctl.rd_we | ex.ctl.mem_load) & (ex.ctl.rd == c.rs1)) |
-       (s.wb_valid & s.wb_load & (s.wb_rd == c.rs1)));
-  const bool id_free = !load_stall & !jr_stall & ex_ready;
+  w.jr_stall = (c.xfer == Xfer::kJalr) & (c.rs1 != 0) &
+               ((s.ex_valid & (ex.ctl.rd_we | ex.ctl.mem_load) & (ex.ctl.rd == c.rs1)) |
+                (s.wb_valid & s.wb_load & (s.wb_rd == c.rs1)));
+  w.id_free = !w.load_stall & !w.jr_stall & w.ex_ready;
+}
 
-  // ---- controller outputs
-  bool fetch_req = true, pc_set = false, halt_if = false, halt_id = false;
-  bool is_decoding = false, kill_id = false, save = false, irq_ack = false, mret = false;
-  bool ctrl_idle = false;
-  uint32_t target = 0, save_cause = 0, save_epc = 0;
-  unsigned irq_id = 0;
+// ---- controller outputs (rv_controller.sv) ------------------------------------------------
+
+template <bool kPlain>
+SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_outputs(Wires& w) {
+  const State& s = s_;
+  const cv32e40p::Control& c = *w.id_ctl;
   const auto take_irq = [&](uint32_t epc) {
-    halt_if = halt_id = pc_set = irq_ack = save = true;
-    irq_id = irq_priority_id(pending);
-    save_cause = csr::kInterruptBit | irq_id;
-    save_epc = epc;
-    target = hart_.trap_vector(save_cause);
+    w.halt_if = w.halt_id = w.pc_set = w.irq_ack = w.save = true;
+    w.irq_id = irq_priority_id(w.pending);
+    w.save_cause = csr::kInterruptBit | w.irq_id;
+    w.save_epc = epc;
+    w.target = hart_.trap_vector(w.save_cause);
   };
   switch (kPlain ? Ctrl::kDecode : s.ctrl) {
     case Ctrl::kReset:
-      fetch_req = false;
-      halt_if = halt_id = true;
+      w.fetch_req = false;
+      w.halt_if = w.halt_id = true;
       break;
     case Ctrl::kBootSet:
-      halt_if = halt_id = pc_set = true;
-      target = hart_.config().boot_addr & ~3u;
+      w.halt_if = w.halt_id = w.pc_set = true;
+      w.target = hart_.config().boot_addr & ~3u;
       break;
     case Ctrl::kFirstFetch:
-      if (irq_req) take_irq(s.if_pc);
+      if (w.irq_req) take_irq(s.if_pc);
       break;
     case Ctrl::kDecode:
-      if (branch_taken) {
-        pc_set = kill_id = true;
-        target = ex.target;
+      if (w.branch_taken) {
+        w.pc_set = w.kill_id = true;
+        w.target = s.ex.target;
       } else if (s.id_valid) {
-        if (irq_req) {
+        if (w.irq_req) {
           take_irq(s.id->pc);
-          kill_id = true;
+          w.kill_id = true;
         } else {
-          is_decoding = true;
+          w.is_decoding = true;
           if (c.sys != Sys::kNone) {
-            halt_if = true;
-          } else if ((c.xfer == Xfer::kJal || c.xfer == Xfer::kJalr) && !jr_stall &&
+            w.halt_if = true;
+          } else if ((c.xfer == Xfer::kJal || c.xfer == Xfer::kJalr) && !w.jr_stall &&
                      !s.jump_done) {
-            pc_set = true;
-            target = hart_.jump_target(s.id->insn, s.id->pc);
+            w.pc_set = true;
+            w.target = hart_.jump_target(s.id->insn, s.id->pc);
           }
         }
       }
       break;
     case Ctrl::kFlushEx:
-      halt_if = halt_id = true;
+      w.halt_if = w.halt_id = true;
       break;
     case Ctrl::kFlushWb:
-      halt_if = halt_id = true;
+      w.halt_if = w.halt_id = true;
       switch (s.flush_sys) {
         case Sys::kIllegal:
         case Sys::kEcall:
         case Sys::kEbreak:
-          pc_set = save = true;
-          save_cause = trap_cause(s.flush_sys);
-          save_epc = s.flush_pc;
-          target = hart_.mtvec_base();
+          w.pc_set = w.save = true;
+          w.save_cause = trap_cause(s.flush_sys);
+          w.save_epc = s.flush_pc;
+          w.target = hart_.mtvec_base();
           break;
         case Sys::kMret:
-          mret = true;
+          w.mret = true;
           break;
         case Sys::kFence:
-          pc_set = true;
-          target = s.flush_pc + 4;
+          w.pc_set = true;
+          w.target = s.flush_pc + 4;
           break;
         default:  // wfi, status CSR access
           break;
       }
       break;
     case Ctrl::kXretJump:
-      halt_id = pc_set = true;
-      target = hart_.mepc();
+      w.halt_id = w.pc_set = true;
+      w.target = hart_.mepc();
       break;
     case Ctrl::kWaitSleep:
-      halt_if = halt_id = ctrl_idle = true;
+      w.halt_if = w.halt_id = w.ctrl_idle = true;
       break;
     case Ctrl::kSleep:
-      halt_if = halt_id = true;
-      ctrl_idle = !wakeup;
+      w.halt_if = w.halt_id = true;
+      w.ctrl_idle = !w.wakeup;
       break;
   }
-  const bool id_ready = s.id_valid & is_decoding & !halt_id & id_free;
+  w.id_ready = s.id_valid & w.is_decoding & !w.halt_id & w.id_free;
+}
 
-  // ---- IF: the aligner offers one instruction from the buffer (and the live response)
-  const bool id_take = !halt_if & !pc_set & (s.id_valid ? id_ready : id_free);
-  const bool resp_live = irvalid & (s.discard == 0);
-  const bool w0_valid = (s.fifo_cnt != 0) | resp_live;
-  const uint32_t w0 = s.fifo_cnt != 0 ? s.fifo[0] : irdata;
-  bool raw_valid = false, consume = false;
-  uint32_t raw = 0;
-  uint32_t pc_d = s.if_pc, half_d = s.half;
-  bool half_valid_d = s.half_valid;
+// ---- the aligner (rv_fetch.sv): one instruction offered from the buffer (and the live
+// response) ------------------------------------------------------------------------------------
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::fetch_aligner(Wires& w) {
+  const State& s = s_;
+  const bool id_take = !w.halt_if & !w.pc_set & (s.id_valid ? w.id_ready : w.id_free);
+  w.resp_live = w.irvalid & (s.discard == 0);
+  const bool w0_valid = (s.fifo_cnt != 0) | w.resp_live;
+  const uint32_t w0 = s.fifo_cnt != 0 ? s.fifo[0] : w.irdata;
+  w.pc_d = s.if_pc;
+  w.half_d = s.half;
+  w.half_valid_d = s.half_valid;
   if (!(s.if_pc & 2)) {
     const bool full = (w0 & 3) == 3;
-    raw_valid = w0_valid;
-    raw = full ? w0 : (w0 & 0xFFFF);
+    w.raw_valid = w0_valid;
+    w.raw = full ? w0 : (w0 & 0xFFFF);
     if (w0_valid && id_take) {
-      consume = true;
+      w.consume = true;
       if (full) {
-        pc_d += 4;
+        w.pc_d += 4;
       } else {
-        pc_d += 2;
-        half_d = w0 >> 16;
-        half_valid_d = true;
+        w.pc_d += 2;
+        w.half_d = w0 >> 16;
+        w.half_valid_d = true;
       }
     }
   } else if (s.half_valid) {
-    raw_valid = w0_valid;
+    w.raw_valid = w0_valid;
     if ((s.half & 3) != 3) {
       // The kept half is a whole instruction, but it goes to ID only while the buffer also
       // offers the next word (which is not consumed).
-      raw = s.half;
+      w.raw = s.half;
       if (w0_valid && id_take) {
-        pc_d += 2;
-        half_valid_d = false;
+        w.pc_d += 2;
+        w.half_valid_d = false;
       }
     } else {
-      raw = (w0 << 16) | s.half;
+      w.raw = (w0 << 16) | s.half;
       if (w0_valid && id_take) {
-        consume = true;
-        pc_d += 4;
-        half_d = w0 >> 16;
+        w.consume = true;
+        w.pc_d += 4;
+        w.half_d = w0 >> 16;
       }
     }
   } else if (w0_valid) {
@@ -436,105 +468,134 @@ bool Cv32e40pTiming::cycle() {
     // only when ID can take an instruction.
     const bool upper_compressed = ((w0 >> 16) & 3) != 3;
     if (upper_compressed) {
-      raw_valid = true;
-      raw = w0 >> 16;
+      w.raw_valid = true;
+      w.raw = w0 >> 16;
     }
     if (id_take) {
-      consume = true;
-      half_d = w0 >> 16;
+      w.consume = true;
+      w.half_d = w0 >> 16;
       if (upper_compressed) {
-        pc_d += 2;
+        w.pc_d += 2;
       } else {
-        half_valid_d = true;
+        w.half_valid_d = true;
       }
     }
   }
-  if (pc_set) {
-    pc_d = target & ~1u;
-    half_valid_d = false;
+  if (w.pc_set) {
+    w.pc_d = w.target & ~1u;
+    w.half_valid_d = false;
   }
-  const bool if_valid = raw_valid & !pc_set;
-  const bool if_accept = if_valid & id_take;
+  w.if_valid = w.raw_valid & !w.pc_set;
+  w.if_accept = w.if_valid & id_take;
+}
 
-  // ---- fetch requests: a new word whenever buffered (0 in a redirect cycle) plus outstanding
-  // words are fewer than 2; a request not granted is held unchanged
-  const unsigned fifo_eff = pc_set ? 0 : s.fifo_cnt;
-  const bool want_new = fetch_req & (fifo_eff + s.outstanding < 2);
-  const bool ireq = s.pend | want_new;
-  const uint32_t new_addr = pc_set ? (target & ~3u) : s.fetch_addr;
-  const uint32_t iaddr = s.pend ? s.pend_addr : new_addr;
-  const bool igranted = ireq & igrant;
-  const bool granted_stale = s.pend & (s.pend_stale | pc_set);
+// ---- the prefetcher's request (rv_fetch.sv) -----------------------------------------------
+//
+// A new word whenever buffered (0 in a redirect cycle) plus outstanding words are fewer than
+// 2; a request not granted is held unchanged.
 
-  // ---- the bus: this cycle's granted requests, the fetch first (as the RTL wrapper serves
-  // them)
+SOCSIM_HOT_INLINE void Cv32e40pTiming::fetch_prefetcher(Wires& w) {
+  const State& s = s_;
+  const unsigned fifo_eff = w.pc_set ? 0 : s.fifo_cnt;
+  w.want_new = w.fetch_req & (fifo_eff + s.outstanding < 2);
+  w.ireq = s.pend | w.want_new;
+  w.new_addr = w.pc_set ? (w.target & ~3u) : s.fetch_addr;
+  w.iaddr = s.pend ? s.pend_addr : w.new_addr;
+  w.igranted = w.ireq & w.igrant;
+  w.granted_stale = s.pend & (s.pend_stale | w.pc_set);
+}
+
+// ---- the bus (rv_core_sim.sv): this cycle's granted requests, the fetch first (as the RTL
+// wrapper serves them) -------------------------------------------------------------------------
+
+template <bool kPlain>
+SOCSIM_HOT_INLINE bool Cv32e40pTiming::core_sim_bus(Wires& w) {
+  State& s = s_;
+  const ExReg& ex = s.ex;
   if (!kPlain && request_observer_ != nullptr) {
     ObiRequest ir, dr;
-    ir.req = ireq;
+    ir.req = w.ireq;
     ir.be = 0xF;
-    ir.addr = iaddr;
-    if (data_req) {
+    ir.addr = w.iaddr;
+    if (w.data_req) {
       dr.req = true;
       dr.we = ex.ctl.mem_store;
       dr.be = s.phase ? ex.be >> 4 : ex.be & 0xF;
       dr.addr = ex.word + (s.phase ? 4 : 0);
       dr.wdata = ex.wdata;
     }
-    request_observer_->on_requests(now, ir, igrant, dr, dgrant);
+    request_observer_->on_requests(w.now, ir, w.igrant, dr, w.dgrant);
   }
-  if (igranted) {
+  if (w.igranted) {
     uint32_t word = 0, wait = 0;
-    if (!server_.fetch(iaddr, now, &word, &wait)) {
-      mark_failed_fetch(iaddr);  // word 0 (illegal), no wait cycles
+    if (!server_.fetch(w.iaddr, w.now, &word, &wait)) {
+      mark_failed_fetch(w.iaddr);  // word 0 (illegal), no wait cycles
       word = 0;
       wait = 0;
     }
-    s.instr_q.push(now + 1 + wait, word);
+    s.instr_q.push(w.now + 1 + wait, word);
     if (memo_recording_) {
       if (wait != 0 || server_.reached_device()) {
         memo_abort();
       } else {
-        memo_rec_.fetched.emplace_back(iaddr, word);
+        memo_rec_.fetched.emplace_back(w.iaddr, word);
       }
     }
   }
-  if (dgranted && !serve_data(now, last)) {
+  if (w.dgranted && !serve_data(w.now, w.last)) {
     fault_ = server_.fault(trace_.last_pc);
     return false;
   }
+  return true;
+}
 
-  // ---- retirement: WB's instruction, then the branches that skipped WB behind it
-  if (s.wb_valid && wb_done) {
-    retire_next(now);
-    for (; s.held != 0; --s.held) retire_next(now);
+// ---- retirement (rv_core.sv): WB's instruction, then the branches that skipped WB behind
+// it -------------------------------------------------------------------------------------------
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::core_wb_retire(const Wires& w) {
+  State& s = s_;
+  if (s.wb_valid && w.wb_done) {
+    retire_next(w.now);
+    for (; s.held != 0; --s.held) retire_next(w.now);
   }
+}
 
-  // ---- EX's instruction leaves: CSR write, then on to WB (or past it)
-  int written = -1;
-  bool counting_changed = false;
-  if (ex_done) {
+// ---- EX's instruction leaves (rv_core.sv): CSR write, then on to WB (or past it) ----------
+
+template <bool kPlain>
+SOCSIM_HOT_INLINE void Cv32e40pTiming::core_ex_leave(Wires& w) {
+  State& s = s_;
+  const ExReg& ex = s.ex;
+  if (w.ex_done) {
     if (!kPlain && ex.ctl.unit == Unit::kCsr) {
-      written = hart_.csr_write(ex.insn, ex.csr_operand);
+      w.written = hart_.csr_write(ex.insn, ex.csr_operand);
       hart_.write_reg(ex.ctl.rd, ex.csr_old);
       if (recording_) trace_.at(trace_.tail - 1).rec.rd_value = ex.ctl.rd != 0 ? ex.csr_old : 0;
-      counting_changed = true;
+      w.counting_changed = true;
     }
     if (!kPlain && recording_) {
       RetireRecord& r = trace_.at(trace_.tail - 1).rec;  // EX's
       if (is_trap(ex.ctl.sys)) r.next_pc = hart_.mtvec_base();
       if (ex.ctl.sys == Sys::kMret) r.next_pc = hart_.mepc();
     }
-    leave_ex(branch_skip);
+    leave_ex(w.branch_skip);
   }
-  s.wb_valid = (ex_done && !branch_skip) || (s.wb_valid && !wb_done);
+  s.wb_valid = (w.ex_done && !w.branch_skip) || (s.wb_valid && !w.wb_done);
+}
 
-  // ---- controller actions on the CSRs
-  if (!kPlain && save) hart_.enter_trap(save_cause, save_epc);
-  if (!kPlain && mret) hart_.mret();
+// ---- the controller's actions on the CSRs and the performance events (rv_csr.sv) ----------
+//
+// The events are registered: counted in the next cycle.
 
-  // ---- performance events (registered: counted in the next cycle)
+template <bool kPlain>
+SOCSIM_HOT_INLINE void Cv32e40pTiming::csr_trap_and_events(Wires& w) {
+  const State& s = s_;
+  if (!kPlain && w.save) hart_.enter_trap(w.save_cause, w.save_epc);
+  if (!kPlain && w.mret) hart_.mret();
+
+  const cv32e40p::Control& c = *w.id_ctl;
   uint32_t events = ev(csr::kEvCycles);
-  if (id_ready && c.counts) {
+  if (w.id_ready && c.counts) {
     events |= ev(csr::kEvInstr);
     if (!kPlain && count_hpm_ != 0) {
       if (c.mem_load) events |= ev(csr::kEvLd);
@@ -547,88 +608,122 @@ bool Cv32e40pTiming::cycle() {
   if (!kPlain && count_hpm_ != 0) {
     // A stall counts once, in its first cycle: only when ID could pass an instruction on in
     // the cycle before. IMISS: ID could take an instruction but the fetch has none.
-    if (load_stall && !halt_id && s.id_moved) events |= ev(csr::kEvLdStall);
-    if (jr_stall && !halt_id && s.id_moved) events |= ev(csr::kEvJmpStall);
-    if (fetch_req && !halt_if && !pc_set && !if_valid && (!s.id_valid || id_ready)) {
+    if (w.load_stall && !w.halt_id && s.id_moved) events |= ev(csr::kEvLdStall);
+    if (w.jr_stall && !w.halt_id && s.id_moved) events |= ev(csr::kEvJmpStall);
+    if (w.fetch_req && !w.halt_if && !w.pc_set && !w.if_valid && (!s.id_valid || w.id_ready)) {
       events |= ev(csr::kEvImiss);
     }
-    if (branch_taken) events |= ev(csr::kEvBranchTaken);
+    if (w.branch_taken) events |= ev(csr::kEvBranchTaken);
   }
+  w.events = events;
+}
 
-  // ---- the sleep unit: core_sleep_o once the controller idles in WFI and neither port had
-  // a request made or outstanding in the cycle before; the lines end it at once
-  // (Decoding, the controller was not idle in the cycle before: busy.)
-  // Whether the caller may let the cycles pass is the environment's to say when a line (not
-  // enabled, or it would wake the core) is high.
-  const bool sleeping = !kPlain && s.fetch_enable && !wakeup && !s.busy;
-  s.asleep = sleeping && !ireq && !data_req && s.instr_q.count == 0 && s.data_q.count == 0 &&
-             env_.sleeps_through(irq_i);
+// ---- the sleep unit (rv_controller.sv) ----------------------------------------------------
+//
+// core_sleep_o once the controller idles in WFI and neither port had a request made or
+// outstanding in the cycle before; the lines end it at once. (Decoding, the controller was
+// not idle in the cycle before: busy.) Whether the caller may let the cycles pass is the
+// environment's to say when a line (not enabled, or it would wake the core) is high.
+
+template <bool kPlain>
+SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_sleep_unit(Wires& w) {
+  State& s = s_;
+  w.sleeping = !kPlain && s.fetch_enable && !w.wakeup && !s.busy;
+  s.asleep = w.sleeping && !w.ireq && !w.data_req && s.instr_q.count == 0 &&
+             s.data_q.count == 0 && env_.sleeps_through(w.irq_i);
   if (!kPlain) {
-    if (sleeping) {
+    if (w.sleeping) {
       slept_ = true;
     } else if (slept_) {
       slept_ = false;
       env_.awake();
     }
   }
-  s.busy = !ctrl_idle || ireq || s.outstanding != 0 || data_req || s.lsu_cnt != 0;
-  count(sleeping, written);
-  if (memo_recording_ && (s.events_q & ev(csr::kEvInstr))) ++memo_rec_.instr_events;
-  s.events_q = events;
-  if (!kPlain && counting_changed) refresh_counting();
+  s.busy = !w.ctrl_idle || w.ireq || s.outstanding != 0 || w.data_req || s.lsu_cnt != 0;
+}
 
-  // ---- ID -> EX
-  if (id_ready) issue(now);
-  s.ex_valid = id_ready || (s.ex_valid && !ex_done);
-  s.ex_first = id_ready;
-  if (id_ready) {
+// ---- the counters (rv_csr.sv): the last cycle's events, then this cycle's are registered ---
+
+template <bool kPlain>
+SOCSIM_HOT_INLINE void Cv32e40pTiming::csr_counters(const Wires& w) {
+  State& s = s_;
+  count(w.sleeping, w.written);
+  if (memo_recording_ && (s.events_q & ev(csr::kEvInstr))) ++memo_rec_.instr_events;
+  s.events_q = w.events;
+  if (!kPlain && w.counting_changed) refresh_counting();
+}
+
+// ---- ID -> EX (rv_core.sv) ----------------------------------------------------------------
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::core_id_to_ex(const Wires& w) {
+  State& s = s_;
+  if (w.id_ready) issue(w.now);
+  s.ex_valid = w.id_ready || (s.ex_valid && !w.ex_done);
+  s.ex_first = w.id_ready;
+  if (w.id_ready) {
     s.ex_redirected = false;
-  } else if (branch_taken) {
+  } else if (w.branch_taken) {
     s.ex_redirected = true;
   }
-  if (irq_ack) {
+  if (w.irq_ack) {
     s.intr_tag = true;
-    s.intr_tag_id = static_cast<uint8_t>(irq_id);
-  } else if (id_ready) {
+    s.intr_tag_id = static_cast<uint8_t>(w.irq_id);
+  } else if (w.id_ready) {
     s.intr_tag = false;
   }
+}
 
-  // ---- LSU registers
-  if (ex_done) {
+// ---- LSU registers (rv_lsu.sv) ------------------------------------------------------------
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::lsu_registers(const Wires& w) {
+  State& s = s_;
+  if (w.ex_done) {
     s.phase = false;
-  } else if (lsu_active && phase_done && !last) {
+  } else if (w.lsu_active && w.phase_done && !w.last) {
     s.phase = true;
   }
-  if (drvalid) {
+  if (w.drvalid) {
     s.out_last[0] = s.out_last[1];
     --s.lsu_cnt;
   }
-  if (dgranted) {
-    s.out_last[s.lsu_cnt & 1] = last;
+  if (w.dgranted) {
+    s.out_last[s.lsu_cnt & 1] = w.last;
     ++s.lsu_cnt;
   }
+}
 
-  // ---- IF registers
-  if (resp_live) {
-    s.fifo[s.fifo_cnt & 1] = irdata;
+// ---- IF registers (rv_fetch.sv): the buffer, the outstanding and dropped responses, the
+// held request -----------------------------------------------------------------------------------
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::fetch_registers(const Wires& w) {
+  State& s = s_;
+  if (w.resp_live) {
+    s.fifo[s.fifo_cnt & 1] = w.irdata;
     ++s.fifo_cnt;
   }
-  if (consume) {
+  if (w.consume) {
     s.fifo[0] = s.fifo[1];
     --s.fifo_cnt;
   }
-  if (pc_set) s.fifo_cnt = 0;
-  const unsigned out_after_resp = s.outstanding - (irvalid ? 1 : 0);
-  const unsigned disc_after_resp = s.discard - ((irvalid && s.discard != 0) ? 1 : 0);
-  s.discard = (pc_set ? out_after_resp : disc_after_resp) + ((igranted && granted_stale) ? 1 : 0);
-  s.outstanding = out_after_resp + (igranted ? 1 : 0);
-  if (pc_set) s.fetch_addr = target & ~3u;
-  if (!s.pend && want_new) s.fetch_addr = new_addr + 4;
-  s.pend_stale = s.pend && (s.pend_stale || pc_set);
-  s.pend = ireq && !igrant;
-  s.pend_addr = iaddr;
+  if (w.pc_set) s.fifo_cnt = 0;
+  const unsigned out_after_resp = s.outstanding - (w.irvalid ? 1 : 0);
+  const unsigned disc_after_resp = s.discard - ((w.irvalid && s.discard != 0) ? 1 : 0);
+  s.discard =
+      (w.pc_set ? out_after_resp : disc_after_resp) + ((w.igranted && w.granted_stale) ? 1 : 0);
+  s.outstanding = out_after_resp + (w.igranted ? 1 : 0);
+  if (w.pc_set) s.fetch_addr = w.target & ~3u;
+  if (!s.pend && w.want_new) s.fetch_addr = w.new_addr + 4;
+  s.pend_stale = s.pend && (s.pend_stale || w.pc_set);
+  s.pend = w.ireq && !w.igrant;
+  s.pend_addr = w.iaddr;
+}
 
-  // ---- controller state
+// ---- the controller's state (rv_controller.sv) --------------------------------------------
+
+template <bool kPlain>
+SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_registers(const Wires& w) {
+  State& s = s_;
+  const cv32e40p::Control& c = *w.id_ctl;
   Ctrl next = s.ctrl;
   bool jump_done_d = false;
   switch (kPlain ? Ctrl::kDecode : s.ctrl) {
@@ -642,30 +737,31 @@ bool Cv32e40pTiming::cycle() {
       next = Ctrl::kDecode;
       break;
     case Ctrl::kDecode:
-      if (is_decoding) {
+      if (w.is_decoding) {
         if (c.sys != Sys::kNone) {
-          if (id_ready) {
+          if (w.id_ready) {
             next = Ctrl::kFlushEx;
             s.flush_sys = c.sys;
             s.flush_csr = c.csr_access;
             s.flush_pc = s.id->pc;
           }
-        } else if (pc_set) {
-          jump_done_d = !id_ready;  // the jump is taken; its instruction may stay in ID
+        } else if (w.pc_set) {
+          jump_done_d = !w.id_ready;  // the jump is taken; its instruction may stay in ID
         } else {
-          jump_done_d = s.jump_done && !id_ready;
+          jump_done_d = s.jump_done && !w.id_ready;
         }
       }
       break;
     case Ctrl::kFlushEx:
       // An illegal instruction reaches EX with every unit disabled: the CV32E40P's FLUSH_EX
       // then waits one cycle more (an illegal CSR access does not).
-      if (ex_ready && !(s.flush_sys == Sys::kIllegal && !s.flush_csr && s.ctrl_prev == Ctrl::kDecode)) {
+      if (w.ex_ready &&
+          !(s.flush_sys == Sys::kIllegal && !s.flush_csr && s.ctrl_prev == Ctrl::kDecode)) {
         next = Ctrl::kFlushWb;
       }
       break;
     case Ctrl::kFlushWb:
-      next = s.flush_sys == Sys::kMret ? Ctrl::kXretJump
+      next = s.flush_sys == Sys::kMret  ? Ctrl::kXretJump
              : s.flush_sys == Sys::kWfi ? Ctrl::kWaitSleep
                                         : Ctrl::kDecode;
       break;
@@ -676,31 +772,66 @@ bool Cv32e40pTiming::cycle() {
       next = Ctrl::kSleep;
       break;
     case Ctrl::kSleep:
-      if (wakeup) next = Ctrl::kFirstFetch;
+      if (w.wakeup) next = Ctrl::kFirstFetch;
       break;
   }
   s.ctrl_prev = s.ctrl;
   s.ctrl = next;
   s.jump_done = jump_done_d;
+}
 
-  // ---- ID register (the aligner's pc is this cycle's)
-  const bool id_valid_d = if_accept || (s.id_valid && !id_ready && !kill_id);
-  if (if_accept) {
-    s.id = &decode_at(s.if_pc, raw);
+// ---- the ID register (the aligner's pc is this cycle's) and the other registers (rv_core.sv)
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::core_id_register(const Wires& w) {
+  State& s = s_;
+  const bool id_valid_d = w.if_accept || (s.id_valid && !w.id_ready && !w.kill_id);
+  if (w.if_accept) {
+    s.id = &decode_at(s.if_pc, w.raw);
   }
   s.id_valid = id_valid_d;
-  s.if_pc = pc_d;
-  s.half = half_d;
-  s.half_valid = half_valid_d;
+  s.if_pc = w.pc_d;
+  s.half = w.half_d;
+  s.half_valid = w.half_valid_d;
 
-  // ---- other registers
-  s.id_moved = !halt_id && id_free;
+  s.id_moved = !w.halt_id && w.id_free;
   s.fetch_enable = true;  // fetch_enable_i is high from cycle 0; the core registers it
-  s.irq_q = irq_i & csr::kIrqMask;
+  s.irq_q = w.irq_i & csr::kIrqMask;
+}
+
+// ---- the cycle, stage by stage ---------------------------------------------------------------
+
+template <bool kPlain>
+bool Cv32e40pTiming::cycle() {
+  Wires w;
+  w.now = s_.cycle;
+  if (!kPlain && memo_recording_) memo_abort();  // only plain cycles are memoized
+  s_.boundary = false;
+
+  core_sim_inputs<kPlain>(w);
+  csr_irq_requests<kPlain>(w);
+  lsu_handshake(w);
+  core_ex_wb_handshake(w);
+  controller_hazards(w);
+  controller_outputs<kPlain>(w);
+  fetch_aligner(w);
+  fetch_prefetcher(w);
+  if (!core_sim_bus<kPlain>(w)) return false;
+
+  core_wb_retire(w);
+  core_ex_leave<kPlain>(w);
+  csr_trap_and_events<kPlain>(w);
+  controller_sleep_unit<kPlain>(w);
+  csr_counters<kPlain>(w);
+
+  core_id_to_ex(w);
+  lsu_registers(w);
+  fetch_registers(w);
+  controller_registers<kPlain>(w);
+  core_id_register(w);
 
   if (__builtin_expect(fetch_faulted_, 0)) return false;
-  ++s.cycle;
-  s.plain = plain_next();
+  ++s_.cycle;
+  s_.plain = plain_next();
   return true;
 }
 

@@ -147,8 +147,79 @@ class Cv32e40pTiming {
     kReset, kBootSet, kFirstFetch, kDecode, kFlushEx, kFlushWb, kXretJump, kWaitSleep, kSleep
   };
 
+  // The combinational signals of one cycle (the wires of rtl/rv_core.sv and its modules),
+  // each set by the stage function that computes it and read by the stages after it.
+  struct Wires {
+    uint64_t now = 0;
+    // inputs of the cycle (rv_core_sim.sv)
+    bool igrant = true, dgrant = true;
+    uint32_t irq_i = 0, irdata = 0, drdata = 0;
+    bool irvalid = false, drvalid = false;
+    // interrupt controller (rv_csr.sv)
+    uint32_t pending = 0;
+    bool wakeup = false, irq_req = false;
+    // LSU (rv_lsu.sv)
+    bool lsu_active = false, data_req = false, last = false, dgranted = false;
+    bool phase_done = false, resp_final = false;
+    // EX and WB (rv_core.sv)
+    bool wb_done = false, wb_free = false, ex_done = false, branch_skip = false;
+    bool ex_ready = false, branch_taken = false;
+    // ID hazards, on the ID register's instruction (rv_controller.sv)
+    const cv32e40p::Control* id_ctl = nullptr;
+    bool load_stall = false, jr_stall = false, id_free = false;
+    // controller outputs (rv_controller.sv)
+    bool fetch_req = true, pc_set = false, halt_if = false, halt_id = false;
+    bool is_decoding = false, kill_id = false, save = false, irq_ack = false, mret = false;
+    bool ctrl_idle = false, id_ready = false;
+    uint32_t target = 0, save_cause = 0, save_epc = 0;
+    unsigned irq_id = 0;
+    // aligner and prefetcher (rv_fetch.sv)
+    bool resp_live = false, raw_valid = false, consume = false, if_valid = false;
+    bool if_accept = false, half_valid_d = false;
+    uint32_t raw = 0, pc_d = 0, half_d = 0;
+    bool want_new = false, ireq = false, igranted = false, granted_stale = false;
+    uint32_t new_addr = 0, iaddr = 0;
+    // what the cycle did: the CSR written (-1: none), events, the sleep unit (rv_csr.sv,
+    // rv_controller.sv)
+    int written = -1;
+    bool counting_changed = false, sleeping = false;
+    uint32_t events = 0;
+  };
+
   template <bool kPlain>
   bool cycle();                                 // false: a fault
+  // The stages of a cycle, one function per block of the RTL, in the order cycle() runs
+  // them (cv32e40p_timing.cpp). First what the cycle computes:
+  template <bool kPlain>
+  void core_sim_inputs(Wires& w);               // rv_core_sim: grants, lines, responses
+  template <bool kPlain>
+  void csr_irq_requests(Wires& w);              // rv_csr: EX's CSR read, interrupt requests
+  void lsu_handshake(Wires& w);                 // rv_lsu: a phase or the access is done
+  void core_ex_wb_handshake(Wires& w);          // rv_core: EX and WB done, free, ready
+  void controller_hazards(Wires& w);            // rv_controller: load-use and jalr stalls
+  template <bool kPlain>
+  void controller_outputs(Wires& w);            // rv_controller: redirects, halts, traps
+  void fetch_aligner(Wires& w);                 // rv_fetch: the instruction offered to ID
+  void fetch_prefetcher(Wires& w);              // rv_fetch: the instruction request
+  template <bool kPlain>
+  bool core_sim_bus(Wires& w);                  // rv_core_sim: granted requests served
+  // then what it does:
+  void core_wb_retire(const Wires& w);          // rv_core: WB's instruction retires
+  template <bool kPlain>
+  void core_ex_leave(Wires& w);                 // rv_core: EX's instruction leaves
+  template <bool kPlain>
+  void csr_trap_and_events(Wires& w);           // rv_csr: trap entry, mret, events
+  template <bool kPlain>
+  void controller_sleep_unit(Wires& w);         // rv_controller: core_sleep_o
+  template <bool kPlain>
+  void csr_counters(const Wires& w);            // rv_csr: the counters advance
+  // and the registers take their next values:
+  void core_id_to_ex(const Wires& w);           // rv_core: ID -> EX
+  void lsu_registers(const Wires& w);           // rv_lsu
+  void fetch_registers(const Wires& w);         // rv_fetch: buffer, outstanding, pc
+  template <bool kPlain>
+  void controller_registers(const Wires& w);    // rv_controller: the state machine
+  void core_id_register(const Wires& w);        // rv_core: ID register, other registers
   // Whether the cycle s_.cycle is a plain one (see cycle()).
   bool plain_next() const {
     const State& s = s_;

@@ -37,6 +37,10 @@ DdrChannelController::DdrChannelController(const DdrConfig& config, uint32_t cha
                 uint64_t{t_.t_rrd_l}, uint64_t{t_.t_ccd_s}, uint64_t{t_.t_ccd_l},
                 uint64_t{t_.t_ppd}, uint64_t{config.geometry.burst_cycles()} + t_.t_rtrs});
   candidates_.resize(3 * size_t{device_.banks()});
+  const std::unique_ptr<DdrPagePolicyRule> page = make_ddr_page_policy(c.page_policy);
+  precharge_[false] = page->auto_precharge(false);
+  precharge_[true] = page->auto_precharge(true);
+  page_asks_queue_ = page->depends_on_queue();
 }
 
 // ---- queues --------------------------------------------------------------------------------
@@ -224,7 +228,6 @@ bool DdrChannelController::serve_reads_alone(const DdrBurstRequest* bursts, uint
   choice_valid_ = false;
   // update_write_mode(): reads only from here on, so only a drain can end (once).
   if (write_mode_) update_write_mode();
-  const DdrPagePolicy page = config_.controller.page_policy;
   uint32_t left = count, finished_count = 0;
   while (left > 0) {
     // choose(): each burst is its bank's oldest, the only one it offers.
@@ -262,9 +265,8 @@ bool DdrChannelController::serve_reads_alone(const DdrBurstRequest* bursts, uint
     banks_[b.bank].stale = true;
     if (pick.column) {
       if (!started[k]) outcome[k] = DdrOutcome::kHit;
-      // auto_precharge(): under closed_adaptive the row stays open for a queued hit.
-      const bool precharge = page == DdrPagePolicy::kClosed ||
-                             (page == DdrPagePolicy::kClosedAdaptive && (!one_bank || k == 1));
+      // auto_precharge(): the first of two bursts of one row has the second queued behind.
+      const bool precharge = precharge_[one_bank && k == 0];
       const uint64_t done_cycle = device_.column(b.bank, false, precharge, at);
       activated[k] = false;
       // finish_entry()
@@ -316,10 +318,7 @@ void DdrChannelController::serve_hit(const DdrBurstRequest& burst, uint64_t cycl
   if (write_mode_) update_write_mode();
   now_ = issue_cycle;
   banks_[bank].stale = true;
-  const DdrPagePolicy page = config_.controller.page_policy;
-  const bool precharge =
-      page == DdrPagePolicy::kClosed || (page == DdrPagePolicy::kClosedAdaptive && !keeps_row);
-  const uint64_t done_cycle = device_.column(bank, false, precharge, issue_cycle);
+  const uint64_t done_cycle = device_.column(bank, false, precharge_[keeps_row], issue_cycle);
   // finish_entry()
   note_occupancy(now_);
   queued_[kRead] -= 1 + queued_behind;  // the caller's next call queues (or serves) them
@@ -707,21 +706,14 @@ bool DdrChannelController::auto_precharge(const Entry& e) const {
   // The row opened for another request stays open until that request has been served.
   const int32_t activated = banks_[e.bank].activated;
   if (activated != kNone && &entries_[activated] != &e) return false;
-  switch (config_.controller.page_policy) {
-    case DdrPagePolicy::kOpen:
-      return false;
-    case DdrPagePolicy::kClosed:
-      return true;
-    case DdrPagePolicy::kClosedAdaptive:
-      break;
-  }
+  if (!page_asks_queue_) return precharge_[false];
   const BankQueue& q = banks_[e.bank];
   for (int dir : {kRead, kWrite}) {
     for (int32_t i = q.head[dir]; i != kNone; i = entries_[i].next) {
-      if (&entries_[i] != &e && entries_[i].row == e.row) return false;
+      if (&entries_[i] != &e && entries_[i].row == e.row) return precharge_[true];
     }
   }
-  return true;
+  return precharge_[false];
 }
 
 void DdrChannelController::issue_request(const DdrCandidate& c, uint64_t cycle) {

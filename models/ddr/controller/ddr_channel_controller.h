@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "models/ddr/controller/ddr_device_timing.h"
+#include "models/ddr/controller/ddr_page_policy.h"
 #include "models/ddr/controller/ddr_scheduler.h"
 #include "models/ddr/ddr_config.h"
 #include "models/ddr/ddr_stats.h"
@@ -297,6 +298,10 @@ class DdrChannelController {
   std::vector<RankRefresh> refresh_;
   uint32_t refreshing_ = 0;  // ranks with a refresh under way (pending or pending_bank)
   uint64_t refresh_interval_;
+  // The page policy's answers (ddr_page_policy.h), indexed by whether another queued request
+  // hits the row: fixed for the channel, so the hot paths read them from this table.
+  bool precharge_[2] = {false, false};
+  bool page_asks_queue_ = false;  // the answers differ: auto_precharge() looks at the queue
   // The longest wait one command of serve_reads_alone() can add for the next (tRP, tRCD,
   // tRRD, tCCD, tPPD, a burst on the bus).
   uint64_t alone_step_;

@@ -1,0 +1,47 @@
+// CPU model `rtl`: the Verilated core (models/cpu/rtl_cpu.h), socsim's rv_core or, in a build
+// configured with SOCSIM_CV32E40P_RTL, the OpenHW CV32E40P, which has no retire trace.
+#include "models/cpu/cpu_registry.h"
+#include "models/cpu/rtl_cpu.h"
+#include "models/cpu/rtl/rtl_core.h"
+
+namespace socsim {
+
+namespace {
+
+CpuModelType rtl_type() {
+  CpuModelType t;
+  t.name = "rtl";
+  t.summary = "the Verilated core";
+  t.help = std::string("the Verilated core; in this build: ") + RtlCore::description();
+  t.description = RtlCore::description();
+  t.capabilities.cycle_exact = true;
+  t.capabilities.retire_trace = RtlCore::has_retire_trace();
+  t.capabilities.lockstep = RtlCore::has_retire_trace();
+  t.capabilities.gdb = RtlCore::has_retire_trace();
+  t.capabilities.waveforms = true;
+  t.capabilities.waveforms_need_traced_build = !RtlCore::has_waveforms();
+  t.check = [](const CpuConfig& cpu) {
+    if (cpu.num_mhpmcounters != RtlCore::kNumMhpmcounters) {
+      // A Verilog parameter of the core, fixed when it is Verilated.
+      throw ConfigError(cpu.file + ": cpu.num_mhpmcounters is " +
+                        std::to_string(cpu.num_mhpmcounters) + ", but the rtl CPU model of "
+                        "this build implements " + std::to_string(RtlCore::kNumMhpmcounters) +
+                        " (its NUM_MHPMCOUNTERS parameter, set when it is built): set it to " +
+                        std::to_string(RtlCore::kNumMhpmcounters) + " or use --cpu iss");
+    }
+  };
+  t.build = [](const CpuConfig& cpu, const CpuBuildContext& c) -> std::unique_ptr<CpuModel> {
+    RtlCoreConfig rtl;
+    rtl.boot_addr = cpu.boot_addr;
+    rtl.mtvec_addr = cpu.mtvec_addr;
+    rtl.hart_id = cpu.hart_id;
+    return std::make_unique<RtlCpu>("cpu", c.clock, rtl, c.irq, c.control, cpu.quantum_cycles);
+  };
+  return t;
+}
+
+const bool kRtl = register_cpu_model(rtl_type());
+
+}  // namespace
+
+}  // namespace socsim
