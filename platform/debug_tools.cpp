@@ -196,6 +196,9 @@ DebugTools::DebugTools(const DebugOptions& options, Soc& soc, ProbeSession& prob
     gdb_ = std::make_unique<GdbSession>(cpu, *transport_, std::move(memory), soc.control(),
                                         soc.config().cpu.boot_addr);
     cpu.add_retire_observer(gdb_.get());
+    // SIGINT/SIGTERM while GDB holds the core before its first instruction: the run ends
+    // interrupted (GdbSession), with its report, as during the simulation.
+    const HostStopSignals signals;
     gdb_->start();
   }
 }
