@@ -8,6 +8,7 @@
 #include "models/common/config.h"
 #include "models/cpu/rtl/rtl_core.h"
 #include "platform/commands.h"
+#include "platform/usage_error.h"
 
 namespace po = boost::program_options;
 
@@ -108,7 +109,7 @@ std::optional<int> parse_run_options(const std::vector<std::string>& args, RunOp
     po::store(po::command_line_parser(own).options(opts).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "socsim run: " << e.what() << "\n\n" << kRunUsage << "\n" << opts;
+    std::cerr << usage_error("run", e, opts);
     return kExitUsage;
   }
   if (vm.count("help")) {
