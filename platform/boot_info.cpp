@@ -142,7 +142,17 @@ BootInfo write_boot_info(const BootInputs& inputs, const FirmwareImage& image, S
     const RegionConfig* bi = config.find_region(config.loader.bootinfo_region);
     std::vector<uint8_t> block =
         encode_boot_info(info, static_cast<uint32_t>(bi->base), static_cast<uint32_t>(bi->size));
-    if (block.empty()) throw ConfigError("firmware arguments do not fit in the boot-info block");
+    if (block.empty()) {
+      // The region's own key names the file and line; the sizes say what is missing.
+      uint64_t needed = kHeaderBytes + 4 * (info.argv.size() + 1);
+      for (const std::string& a : info.argv) needed += a.size() + 1;
+      throw ConfigError(bi->where + ": the boot-info block '" + bi->name + "' (" +
+                        std::to_string(bi->size) + " bytes) is too small: it needs " +
+                        std::to_string(needed) + " bytes (the " + std::to_string(kHeaderBytes) +
+                        "-byte header, argv[] and " + std::to_string(info.argv.size()) +
+                        " argument string" + (info.argv.size() == 1 ? "" : "s") +
+                        "; docs/boot-info.md)");
+    }
     soc.write_memory(bi->base, block.data(), block.size());
   } else if (!inputs.args.empty() || !inputs.model_path.empty()) {
     throw ConfigError(config.file + ": this SoC has no boot-info block, so firmware arguments "

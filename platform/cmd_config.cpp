@@ -6,6 +6,7 @@
 
 #include "platform/commands.h"
 #include "platform/soc_config.h"
+#include "platform/usage_error.h"
 
 namespace po = boost::program_options;
 
@@ -48,7 +49,7 @@ int cmd_config(const std::vector<std::string>& all_args) {
     po::store(po::command_line_parser(args).options(opts).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "socsim config: " << e.what() << "\n\n" << kConfigUsage << "\n" << opts;
+    std::cerr << usage_error("config", e, opts);
     return kExitUsage;
   }
   if (vm.count("help")) {

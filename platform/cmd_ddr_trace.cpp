@@ -10,6 +10,7 @@
 #include "models/ddr/ddr_timing.h"
 #include "models/ddr/ddr_trace.h"
 #include "platform/commands.h"
+#include "platform/usage_error.h"
 
 namespace socsim {
 
@@ -132,7 +133,7 @@ int cmd_ddr_trace(const std::vector<std::string>& args) {
     po::store(po::command_line_parser(rest).options(all).positional(positional).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "socsim ddr-trace: " << e.what() << "\n\n" << options << "\n";
+    std::cerr << usage_error("ddr-trace", e, options);
     return kExitUsage;
   }
   if (vm.count("help")) {

@@ -9,6 +9,7 @@
 #include "models/common/hex.h"
 #include "platform/commands.h"
 #include "platform/soc_config.h"
+#include "platform/usage_error.h"
 
 namespace po = boost::program_options;
 
@@ -89,7 +90,8 @@ bool write_if_changed(const std::string& path, const std::string& text) {
   }
   std::ofstream out(path);
   out << text;
-  return static_cast<bool>(out);
+  out.close();  // the last bytes reach the file (or fail: a full disk) only here
+  return !out.fail();
 }
 
 }  // namespace
@@ -112,7 +114,7 @@ int cmd_memmap(const std::vector<std::string>& all_args) {
     po::store(po::command_line_parser(args).options(opts).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "socsim memmap: " << e.what() << "\n" << opts;
+    std::cerr << usage_error("memmap", e, opts);
     return kExitUsage;
   }
   if (vm.count("help")) {

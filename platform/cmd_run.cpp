@@ -36,8 +36,15 @@ LoadedRun load_run(const RunOptions& options) {
   write_boot_info({options.firmware_path, options.firmware_args, options.model_path,
                    options.input_path},
                   run.image, soc);
-  if (!options.signature_path.empty() && soc.exit_device()) {
-    soc.exit_device()->set_signature_file(options.signature_path);
+  if (!options.signature_path.empty()) {
+    if (soc.exit_device() == nullptr) {
+      throw ConfigError("--signature " + options.signature_path +
+                        ": the SoC has no exit device to dump a signature");
+    }
+    const std::string error = soc.exit_device()->set_signature_file(options.signature_path);
+    if (!error.empty()) {
+      throw ConfigError("--signature " + options.signature_path + ": cannot write: " + error);
+    }
   }
   soc.cpu().set_max_cycles(options.max_cycles);
   run.observers = std::make_unique<RunObservers>(options, run.image, soc);

@@ -25,6 +25,8 @@ enum ExitStatus : int {
   kExitFirmwareOutOfRange = 1,  ///< `socsim run`: the firmware exited with a value not in 0..255
   kExitUsage = 2,               ///< bad command line, config or input file
   kExitSimFault = 3,            ///< simulation fault: unmapped access, unhandled trap, lock-up
+  kExitOutput = 74,             ///< `socsim run` ended well, but an output file could not be
+                                ///< written whole (sysexits.h's EX_IOERR)
   kExitMaxCycles = 124,         ///< --max-cycles (or --max-host-seconds) reached
   kExitSignal = 128             ///< + the signal's number: SIGINT 130, SIGTERM 143
 };

@@ -173,6 +173,7 @@ DebugTools::DebugTools(const DebugOptions& options, Soc& soc, ProbeSession& prob
                       cpu.description() + ", which reports no retired instructions");
   }
   if (!options.trace_instr.empty()) {
+    trace_path_ = options.trace_instr;
     trace_ = std::fopen(options.trace_instr.c_str(), "w");
     if (trace_ == nullptr) {
       throw ConfigError("--trace-instr " + options.trace_instr + ": cannot write: " +
@@ -206,6 +207,9 @@ DebugTools::DebugTools(const DebugOptions& options, Soc& soc, ProbeSession& prob
     gdb_ = std::make_unique<GdbSession>(cpu, *transport_, std::move(memory), soc.control(),
                                         soc.config().cpu.boot_addr);
     cpu.add_retire_observer(gdb_.get());
+    // SIGINT/SIGTERM while GDB holds the core before its first instruction: the run ends
+    // interrupted (GdbSession), with its report, as during the simulation.
+    const HostStopSignals signals;
     gdb_->start();
   }
 }
@@ -214,9 +218,20 @@ DebugTools::~DebugTools() {
   if (trace_ != nullptr) std::fclose(trace_);
 }
 
-void DebugTools::end_of_run(const SimControl& control) {
+void DebugTools::end_of_run(SimControl& control) {
   if (gdb_) gdb_->finish(control);
-  if (trace_ != nullptr) std::fflush(trace_);
+  if (trace_ != nullptr) {
+    errno = 0;
+    const bool flushed = std::fflush(trace_) == 0;
+    const int error = errno;
+    const bool failed = !flushed || std::ferror(trace_) != 0;
+    const bool closed = std::fclose(trace_) == 0;
+    trace_ = nullptr;
+    if (failed || !closed) {
+      control.report_output_error("--trace-instr " + trace_path_ + ": cannot write the trace: " +
+                                  (error != 0 ? std::strerror(error) : "write error"));
+    }
+  }
   if (fst_path_.empty()) return;
   cpu_.close_waveform();
   if (vcd_path_.empty()) return;

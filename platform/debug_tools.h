@@ -66,8 +66,9 @@ class DebugTools {
   DebugTools(const DebugOptions& options, Soc& soc, ProbeSession& probes);
   ~DebugTools();
 
-  /// The run has ended: tells GDB how, and closes the trace.
-  void end_of_run(const SimControl& control);
+  /// The run has ended: tells GDB how, and closes the trace (a trace that could not be
+  /// written whole is reported to `control` as an output error).
+  void end_of_run(SimControl& control);
   /// What --timeline recorded; null without it.
   const TimelineRecording* timeline() const { return timeline_.get(); }
 
@@ -76,6 +77,7 @@ class DebugTools {
   std::string vcd_path_, fst_path_;  ///< --trace-vcd: the FST written first, then converted
   bool keep_fst_ = false;
   std::FILE* trace_ = nullptr;
+  std::string trace_path_;
   std::unique_ptr<CommitLog> commit_log_;
   std::unique_ptr<TcpGdbTransport> transport_;
   std::unique_ptr<GdbSession> gdb_;

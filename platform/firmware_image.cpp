@@ -127,10 +127,22 @@ FirmwareImage load_hex(const std::string& path, std::istream& in) {
     std::string tok;
     while (tokens >> tok) {
       if (tok[0] == '@') {
-        char* end = nullptr;
-        const unsigned long long addr = std::strtoull(tok.c_str() + 1, &end, 16);
-        if (*end != '\0' || tok.size() == 1 || addr > 0xFFFFFFFFull) {
-          throw ConfigError(path + ":" + std::to_string(line_no) + ": bad address '" + tok + "'");
+        // As $readmemh reads it (IEEE 1800-2017, 21.4): '@' and hex digits, no "0x" (strtoull
+        // would take one), no sign or space. The address counts the file's words, which are
+        // bytes here: each data token is one byte, as `objcopy -O verilog` writes them.
+        const std::string digits = tok.substr(1);
+        if (digits.empty() ||
+            digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+          throw ConfigError(path + ":" + std::to_string(line_no) + ": bad address '" + tok +
+                            "': expected '@' and hex digits only (a byte address, no 0x)");
+        }
+        const size_t significant =
+            digits.size() - std::min(digits.find_first_not_of('0'), digits.size());
+        const unsigned long long addr =
+            significant > 8 ? ~0ull : std::strtoull(digits.c_str(), nullptr, 16);
+        if (addr > 0xFFFFFFFFull) {
+          throw ConfigError(path + ":" + std::to_string(line_no) + ": bad address '" + tok +
+                            "': beyond 0xffffffff");
         }
         image.segments.push_back({static_cast<uint32_t>(addr), {}, 0,
                                   "line " + std::to_string(line_no)});

@@ -24,7 +24,7 @@ class RunObservers {
   ProbeSession& probes() { return *probes_; }
   const DebugTools& debug() const { return *debug_; }
   /// The simulation has ended (before the report): tells GDB how.
-  void end_of_run(const SimControl& control) { debug_->end_of_run(control); }
+  void end_of_run(SimControl& control) { debug_->end_of_run(control); }
 
  private:
   std::unique_ptr<LockstepChecker> lockstep_;

@@ -8,6 +8,7 @@
 #include "models/common/config.h"
 #include "models/cpu/cpu_registry.h"
 #include "platform/commands.h"
+#include "platform/usage_error.h"
 
 namespace po = boost::program_options;
 
@@ -24,7 +25,9 @@ Exit status: the firmware's exit value when it is 0..255, 1 for any other value;
 usage, configuration or input error; 3 for a simulation fault (unmapped access, lock-up),
 reported with address, PC and cycle, or an internal error; 124 when --max-cycles or
 --max-host-seconds is reached; 130 / 143 when stopped by SIGINT / SIGTERM (the reports are
-written, marked "interrupted"; a second signal ends socsim at once).
+written, marked "interrupted"; a second signal ends socsim at once); 74 when the run ended
+with 0 but an output file (--signature, --trace-instr, a report file) could not be written
+whole.
 )";
 
 std::string default_config_path() {
@@ -113,7 +116,7 @@ std::optional<int> parse_run_options(const std::vector<std::string>& args, RunOp
     po::store(po::command_line_parser(own).options(opts).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "socsim run: " << e.what() << "\n\n" << kRunUsage << "\n" << opts;
+    std::cerr << usage_error("run", e, opts);
     return kExitUsage;
   }
   if (vm.count("help")) {

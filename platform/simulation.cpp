@@ -69,6 +69,27 @@ SimulationResult simulate(Soc& soc, const SimulationOptions& options) {
                                        std::chrono::duration<double>(options.max_host_seconds)));
   }
   const sc_core::sc_time slice = soc.cpu_clock().time_of(kSliceCycles);
+  // A signal or the host-time limit ends the run at a slice's end; also when the stop made
+  // the simulation end by itself inside the slice (a device cut short, the core left
+  // asleep with nothing to wake it: the CPU models leave that to this).
+  const auto stopped_by_host = [&]() {
+    if (const int signal = HostStop::signal()) {
+      control.report_interrupted(cpu.cycles(), signal,
+                                 std::string("interrupted by ") +
+                                     (signal == SIGINT ? "SIGINT" : "SIGTERM") + " " +
+                                     position(soc));
+      return true;
+    }
+    if (HostStop::deadline_passed()) {
+      char limit[64];
+      std::snprintf(limit, sizeof limit, "%g", options.max_host_seconds);
+      control.report_host_time_limit(
+          cpu.cycles(), std::string("host time limit of ") + limit + " s reached " +
+                            position(soc));
+      return true;
+    }
+    return false;
+  };
   {
     const HostStopSignals signals;
     try {
@@ -77,21 +98,7 @@ SimulationResult simulate(Soc& soc, const SimulationOptions& options) {
       while (sc_core::sc_get_status() != sc_core::SC_STOPPED) {
         sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
         if (sc_core::sc_get_status() == sc_core::SC_STOPPED) break;
-        if (const int signal = HostStop::signal()) {
-          control.report_interrupted(cpu.cycles(), signal,
-                                     std::string("interrupted by ") +
-                                         (signal == SIGINT ? "SIGINT" : "SIGTERM") + " " +
-                                         position(soc));
-          break;
-        }
-        if (HostStop::deadline_passed()) {
-          char limit[64];
-          std::snprintf(limit, sizeof limit, "%g", options.max_host_seconds);
-          control.report_host_time_limit(
-              cpu.cycles(), std::string("host time limit of ") + limit + " s reached " +
-                                position(soc));
-          break;
-        }
+        if (stopped_by_host()) break;
         if (!sc_core::sc_pending_activity()) break;  // starved: nothing can happen any more
       }
     } catch (const std::exception& e) {
@@ -109,7 +116,7 @@ SimulationResult simulate(Soc& soc, const SimulationOptions& options) {
     if (!console->at_line_start()) std::cout << "\n";
   }
   std::cout.flush();
-  if (!control.stopped()) {
+  if (!control.stopped() && !stopped_by_host()) {
     control.report_fault(cpu.cycles(),
                          "lock-up: the core sleeps in WFI and nothing in the SoC can wake it "
                          "(the instruction retired before it is at pc " +

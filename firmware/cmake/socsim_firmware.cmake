@@ -88,8 +88,13 @@ add_library(socsim_crt OBJECT "${socsim_fw_dir}/crt/crt0.S" "${socsim_fw_dir}/cr
 # would show main as part of _start, without its lines.
 set_source_files_properties("${socsim_fw_dir}/crt/crt0.S" TARGET_DIRECTORY socsim_crt
                             PROPERTIES COMPILE_OPTIONS "-g0")
-set(socsim_hal_sources boot_info.c console.c cxx_support.cpp exit.c irq.c mem.c timer.c trap.c
-    trap_entry.S)
+# A C-only project (project(app C ASM)) gets the HAL without its C++ support and no runtime
+# (which is C++); C++ code needs CXX among the project's languages.
+get_property(socsim_fw_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+set(socsim_hal_sources boot_info.c console.c exit.c irq.c mem.c timer.c trap.c trap_entry.S)
+if("CXX" IN_LIST socsim_fw_languages)
+  list(APPEND socsim_hal_sources cxx_support.cpp)
+endif()
 list(TRANSFORM socsim_hal_sources PREPEND "${socsim_fw_dir}/hal/")
 add_library(socsim_hal OBJECT ${socsim_hal_sources})
 # hal/mem.c is memcpy/memmove/memset for the whole image; its loops must stay loops, and
@@ -134,12 +139,20 @@ endfunction()
 # the operator schema's generated headers, firmware/abi/generated/, docs/abi.md; the
 # generator runs with SOCSIM_SCHEMA_PYTHON, /usr/bin/python3 by default, standard library
 # only) and the int8 arithmetic (socsim::int8).
+# They are C++: a C-only project has none of them. EXCLUDE_FROM_ALL: only what a program
+# links is compiled.
+if(NOT "CXX" IN_LIST socsim_fw_languages)
+  message(STATUS "socsim firmware: C only (CXX is not among the project's languages): "
+                 "crt0 and the HAL; socsim::runtime, socsim::kernels and the delegates need CXX")
+  return()
+endif()
 include("${SOCSIM_SOURCE_DIR}/cmake/operator_schema.cmake")
 add_subdirectory("${socsim_fw_dir}/abi" "${CMAKE_BINARY_DIR}/socsim/abi")
 add_subdirectory("${socsim_fw_dir}/int8" "${CMAKE_BINARY_DIR}/socsim/int8")
-add_subdirectory("${socsim_fw_dir}/runtime" "${CMAKE_BINARY_DIR}/socsim/runtime")
-add_subdirectory("${socsim_fw_dir}/kernels" "${CMAKE_BINARY_DIR}/socsim/kernels")
-add_subdirectory("${socsim_fw_dir}/delegates" "${CMAKE_BINARY_DIR}/socsim/delegates")
+add_subdirectory("${socsim_fw_dir}/runtime" "${CMAKE_BINARY_DIR}/socsim/runtime" EXCLUDE_FROM_ALL)
+add_subdirectory("${socsim_fw_dir}/kernels" "${CMAKE_BINARY_DIR}/socsim/kernels" EXCLUDE_FROM_ALL)
+add_subdirectory("${socsim_fw_dir}/delegates" "${CMAKE_BINARY_DIR}/socsim/delegates"
+                 EXCLUDE_FROM_ALL)
 add_library(socsim::runtime ALIAS socsim_rt_runtime)
 add_library(socsim::kernels ALIAS socsim_rt_kernels)
 add_library(socsim::npu_delegate ALIAS socsim_rt_npu)

@@ -146,6 +146,14 @@ ItemPtr convert(const YAML::Node& node, const std::string& file, const std::stri
                                 " values once aliases are expanded (aliases of aliases?)");
   }
   --budget;
+  // Tags (`!!binary 400`, `!foo 400`) would be read as the plain values they annotate.
+  // yaml-cpp gives "?" for an untagged node and "!" for a quoted scalar.
+  if (node.Tag() != "?" && node.Tag() != "!" && !node.Tag().empty()) {
+    const std::string core = "tag:yaml.org,2002:";
+    const std::string tag =
+        node.Tag().rfind(core, 0) == 0 ? "!!" + node.Tag().substr(core.size()) : node.Tag();
+    fail(item->origin.line, "YAML tag '" + tag + "' not supported: give the plain value");
+  }
   switch (node.Type()) {
     case YAML::NodeType::Scalar:
       item->type = Item::Type::kScalar;
@@ -189,11 +197,38 @@ ItemPtr convert(const YAML::Node& node, const std::string& file, const std::stri
   return item;
 }
 
+// The 1-based line of the `index`-th document start marker (`---` at a line's start), 0 if
+// there is none.
+size_t document_marker_line(const std::string& text, size_t index) {
+  size_t line = 1, seen = 0, at = 0;
+  while (at < text.size()) {
+    if (text.compare(at, 3, "---") == 0 &&
+        (at + 3 == text.size() || std::isspace(static_cast<unsigned char>(text[at + 3])))) {
+      if (++seen == index) return line;
+    }
+    const size_t newline = text.find('\n', at);
+    if (newline == std::string::npos) break;
+    at = newline + 1;
+    ++line;
+  }
+  return 0;
+}
+
 ItemPtr parse(const std::string& text, const std::string& name) {
   check_utf8(text, name);
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    // One document per file: a second one would be silently ignored.
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1) {
+      // The line of its `---`, else where yaml-cpp saw it start.
+      const YAML::Node& extra = documents[1];
+      size_t line = document_marker_line(text, text.compare(0, 3, "---") == 0 ? 2 : 1);
+      if (line == 0 && !extra.Mark().is_null()) line = extra.Mark().line + 1;
+      throw ConfigError(name + ":" + std::to_string(line) +
+                        ": a second YAML document: a configuration file holds one");
+    }
+    if (!documents.empty()) root = documents[0];
   } catch (const YAML::Exception& e) {
     std::ostringstream msg;
     msg << name << ":" << (e.mark.line + 1) << ":" << (e.mark.column + 1)
@@ -925,6 +960,47 @@ void ConfigNode::merge_presets_in(const std::string& base_dir,
   }
 }
 
+std::vector<std::string> preset_search_path() {
+  std::vector<std::string> folders;
+  if (const char* env = std::getenv("SOCSIM_PRESET_PATH")) {
+    std::string list = env;
+    for (size_t at = 0; at <= list.size();) {
+      const size_t colon = std::min(list.find(':', at), list.size());
+      if (colon > at) folders.push_back(list.substr(at, colon - at));
+      at = colon + 1;
+    }
+  }
+  for (const char* kind : {"ddr", "npu", "soc"}) {
+    folders.push_back(std::string(SOCSIM_CONFIG_DIR) + "/" + kind);
+  }
+  return folders;
+}
+
+namespace {
+
+// `name` in `folder`, also with ".yaml" added when it has no extension; nullopt if neither
+// is a file there.
+std::optional<std::filesystem::path> preset_in(const std::filesystem::path& folder,
+                                               const std::filesystem::path& name) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> candidates = {folder / name};
+  if (!name.has_extension()) candidates.push_back(folder / (name.string() + ".yaml"));
+  for (const std::filesystem::path& c : candidates) {
+    if (std::filesystem::is_regular_file(c, ec)) return c;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::filesystem::path find_preset(const std::string& base_dir, const std::filesystem::path& name) {
+  if (auto found = preset_in(base_dir, name)) return *found;
+  for (const std::string& folder : preset_search_path()) {
+    if (auto found = preset_in(folder, name)) return *found;
+  }
+  return std::filesystem::path(base_dir) / name;  // not found: its error names this path
+}
+
 // The `preset` key itself counts as read only when the section's reader reads it: a section
 // that takes no preset then reports it as unknown.
 void ConfigNode::merge_preset(const ConfigNode& preset, const std::string& base_dir,
@@ -934,7 +1010,7 @@ void ConfigNode::merge_preset(const ConfigNode& preset, const std::string& base_
   if (path.empty()) preset.fail("expected the path of a preset file");
   if (path.is_relative()) {
     const bool in_preset = o.kind == ConfigOrigin::Kind::kPreset;
-    path = std::filesystem::path(in_preset ? folder_of(o.file) : base_dir) / path;
+    path = find_preset(in_preset ? folder_of(o.file) : base_dir, path);
   }
   const std::string file = path.lexically_normal().string();
   if (std::find(chain.begin(), chain.end(), file) != chain.end() || chain.size() > 8) {

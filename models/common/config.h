@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -188,6 +189,15 @@ void apply_override(const ConfigNode& root, const std::string& assignment);
 /// presets merged (relative to `base_dir`), then the other overrides. Throws ConfigError.
 void resolve_config(const ConfigNode& root, const std::vector<std::string>& overrides,
                     const std::string& base_dir);
+
+/// Where presets are looked for after the folder of the file that names them (docs/platform.md,
+/// "Presets"): the folders of the SOCSIM_PRESET_PATH environment variable (separated by ':'),
+/// then the project's configs/ddr, configs/npu and configs/soc.
+std::vector<std::string> preset_search_path();
+/// The file a relative `preset:` value names: `name` (or `name`.yaml when it has no
+/// extension) in `base_dir`, else in the first folder of preset_search_path() that has it,
+/// else `base_dir`/`name` (whose loading then fails naming that path).
+std::filesystem::path find_preset(const std::string& base_dir, const std::filesystem::path& name);
 
 /// Parses a number the way configuration files write them (see ConfigNode::as_u64).
 std::optional<uint64_t> parse_u64(const std::string& text);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace socsim {
 
@@ -54,6 +55,12 @@ class SimControl {
     stop(StopReason::kHostError, 3, cycle, message);
   }
 
+  /// An output file of the run (signature, trace, report) could not be written whole:
+  /// `message` names the file and the reason. It does not stop the run; it changes the exit
+  /// status of a run that would have ended with 0 (platform/report/run_report.h).
+  void report_output_error(const std::string& message) { output_errors_.push_back(message); }
+  const std::vector<std::string>& output_errors() const { return output_errors_; }
+
  private:
   void stop(StopReason reason, int code, uint64_t cycle, const std::string& message) {
     if (stopped()) return;
@@ -69,6 +76,7 @@ class SimControl {
   int exit_code_ = 0;
   uint64_t stop_cycle_ = 0;
   std::string message_;
+  std::vector<std::string> output_errors_;
 };
 
 }  // namespace socsim

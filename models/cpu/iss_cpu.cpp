@@ -1,5 +1,7 @@
 #include "models/cpu/iss_cpu.h"
 
+#include "models/common/host_stop.h"
+
 namespace socsim {
 
 IssCpu::IssCpu(sc_core::sc_module_name name, const ClockDomain& clock, const IssConfig& config,
@@ -58,7 +60,11 @@ void IssCpu::run_thread() {
     }
     if (status == Rv32Iss::Status::kSleep) {
       if (!sleep_until_interrupt()) {
-        control_.report_fault(iss_.cycle(), sleep_.lockup_message(iss_.pc()));
+        // A device that a stop request cut short (an NPU layer) leaves the core asleep: the
+        // platform reports the stop, not a lock-up (platform/simulation.cpp).
+        if (!HostStop::requested()) {
+          control_.report_fault(iss_.cycle(), sleep_.lockup_message(iss_.pc()));
+        }
         break;
       }
       next_sync = iss_.cycle() + quantum_;

@@ -1,6 +1,7 @@
 #include "models/cpu/rtl_cpu.h"
 
 #include "models/common/hex.h"
+#include "models/common/host_stop.h"
 #include "models/cpu/iss/rv32_csr.h"
 
 namespace socsim {
@@ -128,7 +129,11 @@ void RtlCpu::run_thread() {
       if (progress_) progress_(core_->cycle());
     }
   }
-  if (locked_up) control_.report_fault(core_->cycle(), sleep_.lockup_message(pc()));
+  // A lock-up after a stop request is its consequence (an NPU layer cut short): the platform
+  // reports the stop (platform/simulation.cpp).
+  if (locked_up && !HostStop::requested()) {
+    control_.report_fault(core_->cycle(), sleep_.lockup_message(pc()));
+  }
   core_->flush_retire();
   sync();
   sc_core::sc_stop();

@@ -6,6 +6,7 @@
 //                outside memory stops the run as a fault instead
 #pragma once
 
+#include <cstdio>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -22,8 +23,13 @@ class ExitDevice : public RegisterDevice {
   ExitDevice(sc_core::sc_module_name name, const ClockDomain& clock, SimControl& control,
              std::ostream& out, MemoryReader reader);
 
-  /// Also write the signature to this file when it is dumped ("" = stdout only).
-  void set_signature_file(const std::string& path) { signature_file_ = path; }
+  ~ExitDevice() override;
+
+  /// Also write the signature to `path` when it is dumped. The file is made (emptied) now,
+  /// so that a path that cannot be written is found before the run starts: "" on success,
+  /// otherwise the reason. A dump that cannot be written whole is reported to the
+  /// SimControl as an output error naming the file.
+  std::string set_signature_file(const std::string& path);
 
  protected:
   bool read_reg(uint64_t offset, unsigned size, uint64_t cycle, uint32_t* value) override;
@@ -31,11 +37,15 @@ class ExitDevice : public RegisterDevice {
 
  private:
   void dump_signature(uint64_t cycle);
+  /// Writes `text` to the signature file; false (and the reason in `*error`) when it could
+  /// not be written whole.
+  bool write_signature_file(const std::string& text, std::string* error);
 
   SimControl& control_;
   std::ostream& out_;
   MemoryReader reader_;
-  std::string signature_file_;
+  std::string signature_path_;
+  std::FILE* signature_file_ = nullptr;  ///< open from set_signature_file() to the dump
   uint32_t signature_begin_ = 0;
   uint32_t signature_end_ = 0;
 };

@@ -37,12 +37,22 @@ void ReportDirectory::write(const std::string& name,
                             const std::function<void(std::ostream&)>& writer) {
   if (!enabled()) return;
   const std::string file_path = path_ + "/" + name;
+  // The first failing call's errno says why (ENOSPC, EFBIG, EIO); the stream only that it did.
+  errno = 0;
   std::ofstream file(file_path);
-  if (file) writer(file);
-  if (file) file.flush();
-  if (!file) {
-    std::cerr << "socsim: error: cannot write " << file_path << "\n";
-    ok_ = false;
+  int error = file ? 0 : errno;
+  if (file) {
+    writer(file);
+    file.flush();
+    if (!file && error == 0) error = errno;
+    file.close();  // a file system may tell only when the file is closed
+    if (file.fail() && error == 0) error = errno;
+  }
+  if (file.fail()) {
+    const std::string message =
+        "cannot write " + file_path + ": " + (error != 0 ? std::strerror(error) : "write error");
+    std::cerr << "socsim: error: " << message << "\n";
+    errors_.push_back(message);
   }
 }
 

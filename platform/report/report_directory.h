@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace socsim {
 
@@ -21,18 +22,21 @@ class ReportDirectory {
   bool enabled() const { return !path_.empty(); }
   const std::string& path() const { return path_; }
 
-  /// Writes the file `name` with `writer`. On failure says so on stderr, naming the file,
-  /// and remembers it (ok() turns false).
+  /// Writes the file `name` with `writer`, checking every write and the close. On failure
+  /// (the disk full, a file size limit, an I/O error) says so on stderr, naming the file and
+  /// the reason, and remembers it (ok() turns false).
   void write(const std::string& name, const std::function<void(std::ostream&)>& writer);
   /// Writes `value` as indented JSON (bytes that are not UTF-8, as in some file names,
   /// become U+FFFD).
   void write_json(const std::string& name, const nlohmann::json& value);
   /// False once a file could not be written.
-  bool ok() const { return ok_; }
+  bool ok() const { return errors_.empty(); }
+  /// One message per file that could not be written whole ("cannot write PATH: reason").
+  const std::vector<std::string>& errors() const { return errors_; }
 
  private:
   std::string path_;
-  bool ok_ = true;
+  std::vector<std::string> errors_;
 };
 
 }  // namespace socsim

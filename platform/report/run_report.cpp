@@ -19,6 +19,13 @@ namespace socsim {
 
 namespace {
 
+// Every output file not written whole so far: the run's (signature, trace), the report's.
+std::vector<std::string> output_errors(const SimControl& control, const ReportDirectory& dir) {
+  std::vector<std::string> all = control.output_errors();
+  all.insert(all.end(), dir.errors().begin(), dir.errors().end());
+  return all;
+}
+
 // The run's end in numbers shared by the console and summary.json.
 struct RunEnd {
   uint64_t cycles = 0;  ///< an exit counts up to and including the exit store's cycle
@@ -145,14 +152,15 @@ void report_npus(Soc& soc, const ProbeSession& probes, bool print, ReportDirecto
   }
 }
 
-nlohmann::json summary_json(const RunReportInput& run, const RunEnd& end) {
+nlohmann::json summary_json(const RunReportInput& run, const RunEnd& end,
+                            const ReportDirectory& dir) {
   const SimControl& control = run.soc.control();
   CpuModel& cpu = run.soc.cpu();
   const LockstepChecker* lockstep = run.observers.lockstep();
   const double host_seconds = run.simulation.host_seconds;
   nlohmann::json summary = {
       {"status", end.status},
-      {"exit_code", exit_status(control)},
+      {"exit_code", exit_status(control, control.output_errors().empty() && dir.ok())},
       {"firmware_exit_code", control.reason() == StopReason::kExit
                                  ? nlohmann::json(control.exit_code())
                                  : nlohmann::json()},
@@ -172,6 +180,7 @@ nlohmann::json summary_json(const RunReportInput& run, const RunEnd& end) {
         {"yaml", run.soc.config().yaml_text}}},
       {"host_seconds", host_seconds},
       {"lockstep_checked", lockstep ? lockstep->checked() : 0},
+      {"output_errors", output_errors(control, dir)},
       {"simulated_cycles_per_second", host_seconds > 0 ? cpu.cycles() / host_seconds : 0},
   };
   summary.update(run.record.to_json());
@@ -196,6 +205,9 @@ int report_run(const RunReportInput& run, ReportDirectory& dir) {
   }
   print_end_line(std::cout, run.soc, end);
   std::cout.flush();
+  for (const std::string& error : control.output_errors()) {
+    std::cerr << "socsim: error: " << error << "\n";
+  }
 
   report_probes(run.observers.probes(), std::cout, print, dir, end.cycles);
   report_ddr(run.soc, print, options.ddr_banks, dir);
@@ -204,14 +216,20 @@ int report_run(const RunReportInput& run, ReportDirectory& dir) {
     write_timeline(out, run.soc, run.observers.probes(), run.observers.debug().timeline(),
                    end.cycles);
   });
-  dir.write_json("summary.json", summary_json(run, end));
-  const int status = exit_status(control);
-  if (!dir.ok()) {
-    // The run's own status is what scripts act on; a missing report file is told above.
-    std::cerr << "socsim: error: the report in " << dir.path()
-              << " is incomplete; the exit status (" << status << ") is the run's\n";
+  dir.write_json("summary.json", summary_json(run, end, dir));
+  const std::vector<std::string> errors = output_errors(control, dir);
+  const int status = exit_status(control, errors.empty());
+  if (!errors.empty()) {
+    std::cerr << "socsim: error: " << errors.size() << " output file"
+              << (errors.size() == 1 ? "" : "s") << " not written whole (exit status "
+              << status << (status == kExitOutput ? "" : ", the run's") << ")\n";
   }
   return status;
+}
+
+int exit_status(const SimControl& control, bool outputs_ok) {
+  const int status = exit_status(control);
+  return status == 0 && !outputs_ok ? kExitOutput : status;
 }
 
 int exit_status(const SimControl& control) {

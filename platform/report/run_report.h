@@ -25,8 +25,10 @@ struct RunReportInput {
   const SimulationResult& simulation;
 };
 
-/// Prints and writes the run's report; returns the process exit status. A report file that
-/// cannot be written is told on stderr and does not change the status.
+/// Prints and writes the run's report; returns the process exit status. Every output file
+/// that could not be written whole (the signature, the instruction trace: SimControl's
+/// output errors; a report file) is told on stderr, naming it, and turns a status of 0 into
+/// kExitOutput (74); a run that failed keeps its own status.
 int report_run(const RunReportInput& run, ReportDirectory& dir);
 
 /// The process exit status of a run that stopped: the firmware's exit value when it is
@@ -34,5 +36,7 @@ int report_run(const RunReportInput& run, ReportDirectory& dir);
 /// read as 0); 3 for a fault or an internal error; 124 for --max-cycles and
 /// --max-host-seconds; 128 + N for signal N.
 int exit_status(const SimControl& control);
+/// exit_status(), or kExitOutput when it is 0 and `outputs_ok` is false.
+int exit_status(const SimControl& control, bool outputs_ok);
 
 }  // namespace socsim

@@ -188,3 +188,26 @@ TEST(FirmwareImage, MissingFileIsNamed) {
 
 }  // namespace
 }  // namespace socsim
+
+namespace socsim {
+namespace {
+
+TEST(FirmwareImage, HexAddressesAreReadmemhAddresses) {
+  // '@' and hex digits, counting the file's words (bytes): "@0x80" is not such an address
+  // (strtoull would take it as 0x80; $readmemh would not), nor is "@-1" or "@".
+  for (const char* bad : {"@0x80\nAA\n", "@-1\nAA\n", "@\nAA\n", "@80g\nAA\n"}) {
+    const std::string message = load_error(bad, ".hex");
+    EXPECT_NE(message.find(":1: bad address '@"), std::string::npos) << bad << ": " << message;
+  }
+  EXPECT_NE(load_error("@100000000\nAA\n", ".hex").find("beyond 0xffffffff"), std::string::npos);
+  // Leading zeros are not digits that count.
+  const std::string f = write_temp("@00000000000080\nAA\n@ff\nBB\n");
+  FirmwareImage img = load_firmware_image(f);
+  std::remove(f.c_str());
+  ASSERT_EQ(img.segments.size(), 2u);
+  EXPECT_EQ(img.segments[0].addr, 0x80u);
+  EXPECT_EQ(img.segments[1].addr, 0xFFu);
+}
+
+}  // namespace
+}  // namespace socsim

@@ -16,9 +16,11 @@ sweep file or command line.
 
 import argparse
 import os
+import signal
+import sqlite3
 import sys
 
-from socsim_sweep import report, slurm
+from socsim_sweep import report, runner, slurm
 from socsim_sweep.expand import expand
 from socsim_sweep.study import Study, default_config, describe_params, log, open_db
 from socsim_sweep.source import SweepError
@@ -70,6 +72,9 @@ def parse_points(text):
 def cmd_run(args):
     study = Study(args.file, args.dir, socsim_binary(args), jobs=args.jobs)
     study.lock()
+    stale = runner.remove_stale_temporaries(os.path.join(study.env.results_dir, "points"))
+    if stale:
+        log(f"removed {stale} temporary folder(s) of runs killed before they could clean up")
     study.plan()
     only = parse_points(args.point) if args.point else None
     log(f"sweep '{study.sweep.name}': {study.summary()}")
@@ -347,7 +352,26 @@ def parser():
     return p
 
 
+# As `socsim run` (docs/platform.md#exit-status): a file that could not be written whole.
+OUTPUT_ERROR = 74
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled as Ctrl-C is (`signum` says which)."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _interrupt(signum, frame):
+    signal.signal(signum, signal.SIG_DFL)  # a second one ends the process at once
+    raise Interrupted(signum)
+
+
 def main(argv=None):
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, _interrupt)
     p = parser()
     args = p.parse_args(argv)
     if not getattr(args, "command", None):
@@ -358,9 +382,20 @@ def main(argv=None):
     except SweepError as e:
         print(f"socsim sweep: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("\nsocsim sweep: interrupted; run the same command again to resume",
-              file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        signum = getattr(e, "signum", signal.SIGINT)
+        print(f"\nsocsim sweep: interrupted by {signal.Signals(signum).name}; run the same "
+              "command again to resume", file=sys.stderr)
+        return 128 + signum
     except BrokenPipeError:
         return 0
+    except sqlite3.Error as e:
+        # A full disk or an I/O error under the results database: told, not a traceback.
+        print(f"socsim sweep: error: the results database in {getattr(args, 'dir', '?')}: {e}",
+              file=sys.stderr)
+        return OUTPUT_ERROR
+    except OSError as e:
+        # A CSV, a plot or a report folder that could not be written (or read) whole.
+        where = f" {e.filename}" if e.filename else ""
+        print(f"socsim sweep: error: I/O error on{where}: {e.strerror or e}", file=sys.stderr)
+        return OUTPUT_ERROR

@@ -105,6 +105,14 @@ class Database:
                     (status, backend, job, tasks.get(key) if tasks else None, now, sweep,
                      key))
 
+    def unmark_running(self, sweep, keys):
+        """Points of `keys` still marked running go back to pending (an interrupted run
+        stopped them); their attempts stay as counted."""
+        with self.conn:
+            for key in keys:
+                self.conn.execute("UPDATE points SET status='pending' WHERE sweep=? AND key=? "
+                                  "AND status='running'", (sweep, key))
+
     def record(self, sweep, key, result, metrics, metric_errors, sim_seconds=None):
         """Stores a finished point: its result.json, metrics, and the simulator's own time
         (summary.json's host_seconds)."""

@@ -58,10 +58,17 @@ def _varying(rows, exclude):
 def _save(fig, ax, path, description):
     fig.tight_layout()
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    with open(path + ".json", "w") as f:
-        json.dump(description, f, indent=2)
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as e:  # a full disk: name the plot
+        raise OSError(e.errno, e.strerror, path) from e
+    finally:
+        plt.close(fig)
+    try:
+        with open(path + ".json", "w") as f:
+            json.dump(description, f, indent=2)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, path + ".json") from e
     return description
 
 

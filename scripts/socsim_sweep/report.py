@@ -28,6 +28,13 @@ def value(row, name):
 
 def write_csv(rows, path):
     params, metrics = columns(rows)
+    try:
+        return _write_csv(rows, path, params, metrics)
+    except OSError as e:  # a full disk shows at the close: name the file
+        raise OSError(e.errno, e.strerror, path) from e
+
+
+def _write_csv(rows, path, params, metrics):
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(list(FIXED) + params + metrics + ["error", "report_dir"])

@@ -10,6 +10,7 @@ database heard of it: that is what lets a killed sweep resume without losing wor
 import ctypes
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -50,6 +51,36 @@ def _die_with_parent():
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except OSError:
         pass
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_stale_temporaries(points_dir):
+    """Removes the temporary folders (`<point>.tmp-<pid>-<thread>`) whose process is gone: a
+    sweep killed before it could clean up. Returns how many were removed."""
+    try:
+        names = os.listdir(points_dir)
+    except OSError:
+        return 0
+    removed = 0
+    for name in names:
+        match = re.fullmatch(r".+\.tmp-(\d+)-\d+", name)
+        if not match:
+            continue
+        pid = int(match.group(1))
+        if pid == os.getpid() or _alive(pid):
+            continue
+        shutil.rmtree(os.path.join(points_dir, name), ignore_errors=True)
+        removed += 1
+    return removed
 
 
 def read_result(report_dir):

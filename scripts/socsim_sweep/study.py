@@ -164,6 +164,9 @@ class Study:
             pool.shutdown(wait=False, cancel_futures=True)
             runner.stop_all()
             pool.shutdown(wait=True)
+            # Stopped or unrecorded runs are not running any more: the next run takes them
+            # (a result.json written as the signal came is recorded then).
+            self.db.unmark_running(self.sweep.name, [p.key for p in todo])
             raise
         pool.shutdown(wait=True)
         progress.close()

@@ -8,10 +8,20 @@
              the Ctrl-C byte stops it (T02), registers can be read, and kill ends the run.
   wait:      no client: socsim waits blocked (at most 5 % of a core over 2 s) and SIGINT,
              then SIGTERM in a second run, end the wait with a message and 130 / 143.
+  signals:   a client attached: SIGINT while it has sent nothing, SIGTERM while the core is
+             stopped at a breakpoint, SIGINT while it runs: each ends the run with 130 / 143
+             and a report marked interrupted, and GDB is told the program was terminated.
+  flood:     `$` and then 64 MiB without `#`: the stub closes the connection at the
+             announced PacketSize instead of buffering it (peak memory stays small), and the
+             run goes on to its end.
+  range:     gdb-multiarch `next` over a one-line loop (20,000 iterations) reaches the next
+             line within 10 s: GDB range-steps (vCont;r), the stub keeps stepping while
+             the pc stays on the line. --compare also times it with range stepping off.
 
 socsim listens on a port the system chooses (--gdb 0) and names it on stderr.
 """
 import argparse
+import json
 import os
 import re
 import signal
@@ -24,8 +34,9 @@ import time
 STARTED = []  # socsim processes, ended at exit whatever happens
 
 
-def start_socsim(socsim, cpu, firmware):
-    proc = subprocess.Popen([socsim, "run", "--cpu", cpu, "--firmware", firmware, "--gdb", "0"],
+def start_socsim(socsim, cpu, firmware, *extra):
+    proc = subprocess.Popen([socsim, "run", "--cpu", cpu, "--firmware", firmware, "--gdb", "0",
+                             *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     STARTED.append(proc)
     line = proc.stderr.readline()
@@ -165,17 +176,138 @@ def wait(args):
               f"{err.strip()}")
 
 
+def report_summary(report):
+    with open(os.path.join(report, "summary.json")) as f:
+        return json.load(f)
+
+
+def signals(args):
+    os.makedirs(args.out, exist_ok=True)
+    cases = (("silent", signal.SIGINT, 130), ("breakpoint", signal.SIGTERM, 143),
+             ("running", signal.SIGINT, 130))
+    for case, signal_number, status in cases:
+        report = os.path.join(args.out, f"signal_{case}")
+        firmware = args.spin if case == "running" else args.firmware
+        proc, port = start_socsim(args.socsim, args.cpu, firmware, "--report", report)
+        remote = Remote(port)
+        if case == "breakpoint":
+            remote.ask("qSupported:swbreak+")
+            main = symbol_address(args.firmware, "main")
+            if remote.ask(f"Z0,{main:x},2") != "OK":
+                sys.exit("check_gdb: cannot set a breakpoint")
+            remote.send("c")
+            stop = remote.reply()
+            if not stop.startswith("T05"):
+                sys.exit(f"check_gdb: expected the breakpoint's stop, got {stop!r}")
+        elif case == "running":
+            remote.send("c")
+        time.sleep(0.5)
+        proc.send_signal(signal_number)
+        rc, out, err = finish(proc, timeout=20)
+        name = signal.Signals(signal_number).name
+        if rc != status or f"interrupted by {name}" not in err:
+            sys.exit(f"check_gdb: {name} with a client ({case}): status {rc}\n{out}{err}")
+        summary = report_summary(report)
+        if summary["status"] != "interrupted" or summary["exit_code"] != status:
+            sys.exit(f"check_gdb: {case}: summary.json says {summary['status']}, "
+                     f"{summary['exit_code']}")
+        # The client hears how the program ended (an X packet with the signal).
+        remote.sock.settimeout(5)
+        heard = remote.buf
+        try:
+            while True:
+                chunk = remote.sock.recv(4096)
+                if not chunk:
+                    break
+                heard += chunk
+        except OSError:
+            pass
+        if b"$X%02x" % signal_number not in heard:
+            sys.exit(f"check_gdb: {case}: GDB was not told of the end: {heard[-200:]!r}")
+        print(f"{name} with a client ({case}): status {rc}, report interrupted: "
+              f"{err.strip().splitlines()[-1]}")
+
+
+def peak_rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def flood(args):
+    proc, port = start_socsim(args.socsim, args.cpu, args.firmware)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    before = peak_rss_mib(proc.pid)
+    sent = 0
+    chunk = b"a" * (1 << 20)
+    try:
+        sock.sendall(b"$")
+        while sent < 64 << 20:
+            sock.sendall(chunk)
+            sent += len(chunk)
+    except OSError:
+        pass  # the stub closed the connection: what is expected
+    time.sleep(0.2)
+    peak = peak_rss_mib(proc.pid) if proc.poll() is None else before
+    sock.close()
+    rc, out, err = finish(proc, timeout=60)
+    if "longer than the announced PacketSize" not in err or rc != 0:
+        sys.exit(f"check_gdb: flood: status {rc}\n{out[-2000:]}{err[-2000:]}")
+    if peak - before > 32:
+        sys.exit(f"check_gdb: flood: peak memory grew by {peak - before:.0f} MiB")
+    print(f"flood: {sent >> 20} MiB sent before the stub closed the connection; peak memory "
+          f"{before:.0f} -> {peak:.0f} MiB; the run went on to status {rc}")
+
+
+def symbol_address(elf, name):
+    nm = subprocess.run(["riscv64-unknown-elf-nm", elf], stdout=subprocess.PIPE, text=True,
+                        check=True).stdout
+    for line in nm.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[2] == name:
+            return int(fields[0], 16)
+    sys.exit(f"check_gdb: no symbol {name} in {elf}")
+
+
+def range_step(args):
+    times = {}
+    for mode in ("on", "off") if args.compare else ("on",):
+        proc, port = start_socsim(args.socsim, args.cpu, args.firmware)
+        commands = ["set pagination off", "set confirm off", f"set range-stepping {mode}",
+                    f"target remote :{port}", "break main", "continue", "next", "next",
+                    "info line *$pc", "kill"]
+        cmd = [args.gdb, "-nx", "-batch"] + [a for c in commands for a in ("-ex", c)]
+        cmd.append(args.firmware)
+        start = time.monotonic()
+        gdb = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             timeout=600)
+        times[mode] = time.monotonic() - start
+        finish(proc)
+        expect(gdb.stdout, r"printf\(\"debug_loop: sink", f"next over the loop ({mode})")
+        print(f"range stepping {mode}: break main, next, next in {times[mode]:.2f} s")
+    if times["on"] > 10:
+        sys.exit(f"check_gdb: next over the loop took {times['on']:.1f} s with range stepping")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["session", "interrupt", "wait"])
+    parser.add_argument("mode", choices=["session", "interrupt", "wait", "signals", "flood",
+                                         "range"])
     parser.add_argument("--socsim", required=True)
     parser.add_argument("--gdb", default="gdb-multiarch")
     parser.add_argument("--cpu", choices=["iss", "rtl"], required=True)
     parser.add_argument("--firmware", required=True)
+    parser.add_argument("--out", help="signals: the folder of the reports")
+    parser.add_argument("--spin", help="signals: a program that runs forever")
+    parser.add_argument("--compare", action="store_true",
+                        help="range: also time `next` with range stepping off")
     args = parser.parse_args()
     try:
-        {"session": session, "interrupt": interrupt, "wait": wait}[args.mode](args)
+        {"session": session, "interrupt": interrupt, "wait": wait, "signals": signals,
+         "flood": flood, "range": range_step}[args.mode](args)
     finally:
         for proc in STARTED:
             if proc.poll() is None:

@@ -346,10 +346,18 @@ class Check:
         self.expect(2 <= k < 6, f"killed after {k} of 6 points")
         time.sleep(1.0)
         self.expect(len(finished(results)) == k, "the killed run left no run behind")
+        # The killed run's temporary folder, and one more of a process that is gone (the
+        # killed sweep's own pid), are removed by the next run; nothing else is.
+        os.makedirs(os.path.join(points, f"0123456789abcdef.tmp-{proc.pid}-1"))
+        stale = [d for d in os.listdir(points) if ".tmp-" in d]
         status, out, err = self.sweep("run", path, "--dir", results, "-j", "1")
         self.expect(status == 0 and f"{k} point(s) already have results" in err and
                     f"running {6 - k} point(s)" in err,
                     f"the next run runs only the {6 - k} others")
+        self.expect(f"removed {len(stale)} temporary folder(s)" in err and
+                    not [d for d in os.listdir(points) if ".tmp-" in d],
+                    f"the next run removed the {len(stale)} stale temporary folders: "
+                    f"{err.strip()}")
         rows = self.rows(results, "resume")
         self.expect(len(rows) == 6 and all(r["status"] == "ok" for r in rows),
                     "all 6 points ok")
@@ -393,6 +401,42 @@ class Check:
         self.expect(status == 0 and left > 0 and f"running {left} point(s)" in err and
                     all(r["status"] == "ok" for r in self.rows(results, "interrupt")),
                     f"the next run runs the {left} others: {err.strip()}")
+
+        # SIGTERM (a batch system's stop) as Ctrl-C: 143, no point left marked running, no
+        # temporary folder left, and the next run runs the rest
+        results = os.path.join(self.work, "terminated")
+        proc = subprocess.Popen([self.socsim, "sweep", "run", path, "--dir", results, "-j",
+                                 "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True)
+        deadline = time.monotonic() + 300
+        while not finished(results) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+        rows = self.rows(results, "interrupt")
+        self.expect(proc.returncode == 143 and "interrupted by SIGTERM" in err,
+                    f"a terminated run exits 143 ({proc.returncode}): {err.strip()[-300:]}")
+        self.expect(not [r for r in rows if r["status"] in ("running", "failed")],
+                    "no point left running or failed: "
+                    f"{sorted(r['status'] for r in rows)}")
+        points = os.path.join(results, "points")
+        self.expect(os.path.isdir(points) and not [d for d in os.listdir(points) if ".tmp-" in d],
+                    "no temporary folder left")
+        left = 4 - len(finished(results))
+        status, out, err = self.sweep("run", path, "--dir", results, "-j", "2")
+        self.expect(status == 0 and left > 0 and f"running {left} point(s)" in err,
+                    f"after SIGTERM the next run runs the {left} others: {err.strip()}")
+
+        # A report that cannot be written (the disk full: its CSV on /dev/full) is an error
+        # naming the file, status 74, not a traceback
+        csv_path = os.path.join(results, "interrupt", "results.csv")
+        if os.path.exists(csv_path):
+            os.remove(csv_path)
+        os.symlink("/dev/full", csv_path)
+        status, out, err = self.sweep("report", "interrupt", "--dir", results)
+        self.expect(status == 74 and f"I/O error on {csv_path}: No space left on device" in err
+                    and "Traceback" not in err, f"a report on a full disk: {status} {err.strip()}")
 
     def case_slurm(self):
         if os.geteuid() != 0:

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+
 #include "models/common/test/config_test_util.h"
 
 namespace socsim {
@@ -273,6 +276,67 @@ TEST(ConfigDump, PrintsOriginsAndReadsBackTheSame) {
   again.merge_presets(testing::TempDir());
   EXPECT_EQ(again.dump(false), root.dump(false));
   EXPECT_EQ(again.at("dev").at("label").as_string(), "a: b # c");
+}
+
+}  // namespace
+}  // namespace socsim
+
+namespace socsim {
+namespace {
+
+TEST(ConfigYaml, TagsAreRefusedNamingFileLineAndKey) {
+  // Read as plain values they would pass for 400.
+  std::string msg =
+      error_of([] { ConfigNode::load_string("cpu:\n  clock_mhz: !!binary 400\n", "soc.yaml"); });
+  EXPECT_NE(msg.find("soc.yaml:2: key 'cpu.clock_mhz': YAML tag '!!binary' not supported"),
+            std::string::npos)
+      << msg;
+  msg = error_of([] { ConfigNode::load_string("cpu:\n  clock_mhz: !foo 400\n", "soc.yaml"); });
+  EXPECT_NE(msg.find("soc.yaml:2: key 'cpu.clock_mhz': YAML tag '!foo' not supported"),
+            std::string::npos)
+      << msg;
+  // Quoted strings carry the non-specific tag "!": still plain values.
+  EXPECT_EQ(ConfigNode::load_string("name: \"x\"\n", "soc.yaml").at("name").as_string(), "x");
+}
+
+TEST(ConfigYaml, ASecondDocumentIsRefusedNamingItsLine) {
+  std::string msg = error_of([] { ConfigNode::load_string("a: 1\n---\nb: 2\n", "soc.yaml"); });
+  EXPECT_NE(msg.find("soc.yaml:2: a second YAML document"), std::string::npos) << msg;
+  msg = error_of([] { ConfigNode::load_string("---\na: 1\n---\n", "soc.yaml"); });
+  EXPECT_NE(msg.find("soc.yaml:3: a second YAML document"), std::string::npos) << msg;
+  // One document, with its optional markers, is fine.
+  EXPECT_EQ(ConfigNode::load_string("---\na: 1\n...\n", "soc.yaml").at("a").as_u64(), 1u);
+}
+
+TEST(ConfigPresets, ABareNameIsFoundInTheProjectsConfigs) {
+  // A SoC file copied elsewhere: `preset: ddr4-3200` names configs/ddr/ddr4-3200.yaml.
+  ConfigNode root = ConfigNode::load_string("ddr:\n  preset: ddr4-3200\n", "soc.yaml");
+  root.merge_presets(testing::TempDir() + "/nowhere");
+  EXPECT_NE(root.at("ddr").preset_file().find("configs/ddr/ddr4-3200.yaml"), std::string::npos)
+      << root.at("ddr").preset_file();
+  // Next to the file first.
+  write_temp("ddr4-3200.yaml", "mine: 1\n");
+  ConfigNode local = ConfigNode::load_string("ddr:\n  preset: ddr4-3200\n", "soc.yaml");
+  local.merge_presets(testing::TempDir());
+  EXPECT_EQ(local.at("ddr").preset_file(), testing::TempDir() + "ddr4-3200.yaml");
+}
+
+TEST(ConfigPresets, TheSearchPathComesFromTheEnvironmentFirst) {
+  const std::string dir = testing::TempDir() + "presets_a";
+  std::filesystem::create_directories(dir);
+  write_temp("presets_a/custom.yaml", "mine: 2\n");
+  setenv("SOCSIM_PRESET_PATH", (testing::TempDir() + "presets_none:" + dir).c_str(), 1);
+  const std::vector<std::string> path = preset_search_path();
+  ASSERT_GE(path.size(), 2u);
+  EXPECT_EQ(path[1], dir);
+  ConfigNode root = ConfigNode::load_string("dev:\n  preset: custom\n", "soc.yaml");
+  root.merge_presets(testing::TempDir() + "elsewhere");
+  EXPECT_EQ(root.at("dev").preset_file(), dir + "/custom.yaml");
+  unsetenv("SOCSIM_PRESET_PATH");
+  // Not found anywhere: the message names the path next to the file.
+  ConfigNode missing = ConfigNode::load_string("dev:\n  preset: custom\n", "soc.yaml");
+  const std::string msg = error_of([&] { missing.merge_presets(testing::TempDir() + "x"); });
+  EXPECT_NE(msg.find("custom: cannot open file"), std::string::npos) << msg;
 }
 
 }  // namespace

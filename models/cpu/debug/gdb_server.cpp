@@ -9,7 +9,7 @@ namespace socsim {
 namespace {
 
 constexpr char kHexDigits[] = "0123456789abcdef";
-constexpr size_t kPacketSize = 0x4000;  ///< what qSupported announces (bytes of payload)
+constexpr size_t kPacketSize = GdbServer::kPacketSize;
 
 std::string hex_bytes(const uint8_t* data, size_t size) {
   std::string out;
@@ -134,9 +134,15 @@ std::optional<std::string> GdbServer::read_packet() {
     std::string payload;
     unsigned sum = 0;
     bool escaped = false;
-    for (;;) {
+    for (size_t length = 0;; ++length) {
       if (!transport_.read_byte(&c)) return std::nullopt;
       if (c == '#') break;
+      if (length == kPacketSize) {
+        error_ = "GDB sent a packet longer than the announced PacketSize (" +
+                 std::to_string(kPacketSize) + " bytes): connection closed";
+        transport_.close();
+        return std::nullopt;
+      }
       sum += static_cast<uint8_t>(c);
       if (escaped) {
         payload += static_cast<char>(c ^ 0x20);
@@ -159,18 +165,24 @@ std::optional<std::string> GdbServer::read_packet() {
 }
 
 GdbServer::Resume GdbServer::serve(const std::string& stop_reply) {
+  // A read or write that failed: the connection ended, or the host asked to stop.
+  const auto ended = [this] {
+    return transport_.stop_requested() ? Resume::kHostStop : Resume::kDetach;
+  };
   if (!stop_reply.empty()) {
     last_stop_ = stop_reply;
-    if (!send_packet(stop_reply)) return Resume::kDetach;
+    if (!send_packet(stop_reply)) return ended();
   }
   for (;;) {
     const std::optional<std::string> packet = read_packet();
-    if (!packet) return Resume::kDetach;
+    if (!packet) return ended();
     std::optional<Resume> resume;
     const std::string reply = handle(*packet, &resume);
-    if (resume == Resume::kContinue || resume == Resume::kStep) return *resume;
+    if (resume == Resume::kContinue || resume == Resume::kStep || resume == Resume::kRangeStep) {
+      return *resume;
+    }
     // `k` has no reply; `D` and `vKill` are answered before the stub lets go.
-    if (packet != std::string("k") && !send_packet(reply) && !resume) return Resume::kDetach;
+    if (packet != std::string("k") && !send_packet(reply) && !resume) return ended();
     if (resume) return *resume;
     if (*packet == "QStartNoAckMode") ack_ = false;  // after its own acknowledged "OK"
   }
@@ -432,13 +444,29 @@ std::string GdbServer::query(const std::string& packet) {
 }
 
 std::string GdbServer::v_packet(const std::string& packet, std::optional<Resume>* resume) {
-  if (packet == "vCont?") return "vCont;c;C;s;S";
+  if (packet == "vCont?") return "vCont;c;C;s;S;r";
   if (starts_with(packet, "vCont;")) {
     // One thread: the first action decides.
     const char action = packet.size() > 6 ? packet[6] : 0;
-    if (action == 'c' || action == 'C') *resume = Resume::kContinue;
-    else if (action == 's' || action == 'S') *resume = Resume::kStep;
-    else return "E01";
+    if (action == 'c' || action == 'C') {
+      *resume = Resume::kContinue;
+    } else if (action == 's' || action == 'S') {
+      *resume = Resume::kStep;
+    } else if (action == 'r') {
+      // rSTART,END[:thread]: step while the pc stays in [START, END).
+      const std::string spec = packet.substr(7, packet.find_first_of(":;", 7) - 7);
+      std::string first, end;
+      uint64_t a, b;
+      if (!split(spec, ',', &first, &end) || !parse_hex(first, &a) || !parse_hex(end, &b) ||
+          a > 0xFFFFFFFFu || b > 0x100000000u) {
+        return "E01";
+      }
+      range_ = {static_cast<uint32_t>(a),
+                static_cast<uint32_t>(std::min<uint64_t>(b, 0xFFFFFFFFu))};
+      *resume = Resume::kRangeStep;
+    } else {
+      return "E01";
+    }
     return "";
   }
   if (starts_with(packet, "vKill")) {

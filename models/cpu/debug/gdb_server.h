@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/cpu/debug/gdb_transport.h"
@@ -45,7 +46,15 @@ enum class WatchKind { kWrite = 2, kRead = 3, kAccess = 4 };
 
 class GdbServer {
  public:
-  enum class Resume { kContinue, kStep, kDetach, kKill };
+  /// How serve() lets the core go: run, single-step, range-step (step while the pc stays in
+  /// range(): `vCont;r`), detach (also when the connection closes or the client broke the
+  /// protocol: error() says how), kill, or stop the run because the host asked to (SIGINT,
+  /// SIGTERM while the core waited for GDB).
+  enum class Resume { kContinue, kStep, kRangeStep, kDetach, kKill, kHostStop };
+
+  /// The largest packet the stub takes (the bytes between `$` and `#`), announced to GDB as
+  /// PacketSize. A longer one ends the connection: it is never buffered whole.
+  static constexpr size_t kPacketSize = 0x4000;
 
   GdbServer(GdbTransport& transport, GdbTarget& target)
       : transport_(transport), target_(target) {}
@@ -61,6 +70,11 @@ class GdbServer {
   /// The program exited with `code` (`W`), or ended with a fault (`X` with signal `signal`).
   void exited(int code);
   void terminated(int signal);
+
+  /// The range of the last kRangeStep: [first, second).
+  std::pair<uint32_t, uint32_t> range() const { return range_; }
+  /// Why the connection ended ("" when the client closed it or detached).
+  const std::string& error() const { return error_; }
 
   bool has_breakpoints() const { return !breakpoints_.empty(); }
   bool breakpoint_at(uint32_t pc) const;
@@ -102,6 +116,8 @@ class GdbServer {
   GdbTransport& transport_;
   GdbTarget& target_;
   bool ack_ = true;
+  std::pair<uint32_t, uint32_t> range_{0, 0};
+  std::string error_;
   bool interrupt_pending_ = false;
   bool swbreak_ = false;  ///< GDB understands the swbreak/hwbreak stop reasons
   std::string last_stop_ = "S05";

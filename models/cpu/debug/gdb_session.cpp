@@ -1,9 +1,11 @@
 #include "models/cpu/debug/gdb_session.h"
 
+#include <csignal>
+#include <iostream>
 #include <sstream>
 
 #include "models/common/hex.h"
-
+#include "models/common/host_stop.h"
 #include "models/cpu/iss/rv32_iss.h"
 
 namespace socsim {
@@ -34,8 +36,15 @@ void GdbSession::on_retire(const RetireRecord& record) {
   instructions_ = record.order + 1;
   if (detached_) return;
   if (stepping_) {
-    stop(GdbServer::trap_stop());
-    return;
+    // A range step (vCont;r) goes on while the pc stays in its range, as a step would stop
+    // at each instruction there and GDB would step again; breakpoints, watchpoints and
+    // Ctrl-C still stop it.
+    const bool in_range =
+        range_stepping_ && pc_ >= server_.range().first && pc_ < server_.range().second;
+    if (!in_range) {
+      stop(GdbServer::trap_stop());
+      return;
+    }
   }
   if (server_.has_breakpoints() && server_.breakpoint_at(pc_)) {
     stop(server_.breakpoint_stop(pc_));
@@ -54,19 +63,30 @@ void GdbSession::on_retire(const RetireRecord& record) {
 }
 
 void GdbSession::stop(const std::string& reply) {
-  switch (server_.serve(reply)) {
+  const GdbServer::Resume resume = server_.serve(reply);
+  stepping_ = resume == GdbServer::Resume::kStep || resume == GdbServer::Resume::kRangeStep;
+  range_stepping_ = resume == GdbServer::Resume::kRangeStep;
+  switch (resume) {
     case GdbServer::Resume::kContinue:
-      stepping_ = false;
-      break;
     case GdbServer::Resume::kStep:
-      stepping_ = true;
+    case GdbServer::Resume::kRangeStep:
       break;
     case GdbServer::Resume::kDetach:
-      stepping_ = false;
       detached_ = true;
+      if (!server_.error().empty()) std::cerr << "socsim: " << server_.error() << "\n";
       break;
+    case GdbServer::Resume::kHostStop: {
+      // SIGINT or SIGTERM while the core waited for GDB: the run ends as anywhere else.
+      detached_ = true;
+      host_stopped_ = true;
+      const int signal = HostStop::signal();
+      control_.report_interrupted(
+          cycle_, signal,
+          std::string("interrupted by ") + (signal == SIGINT ? "SIGINT" : "SIGTERM") +
+              " at cycle " + std::to_string(cycle_) + ", pc " + hex(pc_) + " (stopped in GDB)");
+      break;
+    }
     case GdbServer::Resume::kKill:
-      stepping_ = false;
       detached_ = true;
       control_.report_fault(cycle_, "stopped by the debugger (GDB kill) before the instruction "
                                     "at pc " + hex(pc_));
@@ -97,8 +117,14 @@ std::optional<std::string> GdbSession::next_access_watch() {
 }
 
 void GdbSession::finish(const SimControl& control) {
-  if (detached_) return;
+  if (detached_ && !host_stopped_) return;
   switch (control.reason()) {
+    case StopReason::kInterrupted:
+      // GDB numbers SIGINT and SIGTERM as Linux does (2, 15). The client may not read it:
+      // nothing here waits for it (the transport's reads end at once after a stop request).
+      server_.console_output("socsim: " + control.message() + "\n");
+      server_.terminated(control.exit_code() - 128);
+      break;
     case StopReason::kExit:
       server_.exited(control.exit_code());
       break;

@@ -70,7 +70,9 @@ class GdbSession final : public RetireObserver, private GdbTarget {
   uint64_t cycle_ = 0;         ///< cycles completed when the last instruction retired
   uint64_t instructions_ = 0;  ///< instructions retired
   bool stepping_ = false;
+  bool range_stepping_ = false;  ///< stepping_ over the server's range() (vCont;r)
   bool detached_ = false;
+  bool host_stopped_ = false;  ///< a stop request (signal) ended the wait for GDB
   unsigned poll_countdown_ = kInterruptPoll;
 };
 

@@ -66,23 +66,56 @@ std::string TcpGdbTransport::accept() {
   return "";
 }
 
-bool TcpGdbTransport::read_byte(char* byte) {
-  if (fd_ < 0) return false;
+void TcpGdbTransport::close() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  begin_ = end_ = 0;
+}
+
+bool TcpGdbTransport::fill(int timeout_ms) {
+  // poll() with a short timeout as well as EINTR: a signal that lands just before the
+  // wait starts is still seen within kAcceptPollMs.
   for (;;) {
-    const ssize_t n = ::recv(fd_, byte, 1, 0);
-    if (n == 1) return true;
-    if (n < 0 && errno == EINTR) continue;
-    ::close(fd_);
-    fd_ = -1;
+    // Once a stop was requested nothing more is waited for (the request itself is
+    // forgotten when the simulation starts: HostStop::reset()).
+    if (fd_ < 0 || stop_requested_) return false;
+    if (HostStop::signal() != 0) {
+      stop_requested_ = true;
+      return false;
+    }
+    pollfd p{fd_, POLLIN, 0};
+    const int wait = timeout_ms < 0 ? kAcceptPollMs : timeout_ms;
+    const int ready = ::poll(&p, 1, wait);
+    if (ready < 0 && errno != EINTR) {
+      close();
+      return false;
+    }
+    if (ready <= 0) {
+      if (timeout_ms >= 0) return false;
+      continue;
+    }
+    const ssize_t n = ::recv(fd_, buffer_, sizeof buffer_, 0);
+    if (n > 0) {
+      begin_ = 0;
+      end_ = static_cast<size_t>(n);
+      return true;
+    }
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    close();  // the client closed the connection, or it broke
     return false;
   }
 }
 
+bool TcpGdbTransport::read_byte(char* byte) {
+  if (begin_ == end_ && !fill(-1)) return false;
+  *byte = buffer_[begin_++];
+  return true;
+}
+
 bool TcpGdbTransport::poll_byte(char* byte) {
-  if (fd_ < 0) return false;
-  pollfd p{fd_, POLLIN, 0};
-  if (::poll(&p, 1, 0) != 1) return false;
-  return read_byte(byte);
+  if (begin_ == end_ && !fill(0)) return false;
+  *byte = buffer_[begin_++];
+  return true;
 }
 
 bool TcpGdbTransport::write(const std::string& bytes) {
@@ -91,8 +124,7 @@ bool TcpGdbTransport::write(const std::string& bytes) {
     const ssize_t n = ::send(fd_, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      ::close(fd_);
-      fd_ = -1;
+      close();
       return false;
     }
     done += static_cast<size_t>(n);

@@ -1,7 +1,8 @@
 // The target description GDB reads with qXfer:features:read:target.xml (GDB manual,
-// "Target Descriptions" and "RISC-V Features"): the org.gnu.gdb.riscv.cpu feature (x0..x31
-// by their ABI names, pc) and org.gnu.gdb.riscv.csr with the machine-mode CSRs of the
-// CV32E40P, each numbered 65 + its CSR address as GDB's RISC-V port numbers them.
+// "Target Descriptions" and "RISC-V Features"): the OS ABI (none: bare metal), the
+// org.gnu.gdb.riscv.cpu feature (x0..x31 by their ABI names, pc) and org.gnu.gdb.riscv.csr
+// with the machine-mode CSRs of the CV32E40P, each numbered 65 + its CSR address as GDB's
+// RISC-V port numbers them.
 #include <cstdio>
 
 #include "models/cpu/debug/gdb_server.h"
@@ -35,6 +36,10 @@ std::string build_xml() {
   std::string xml =
       "<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
       "<target version=\"1.0\">\n<architecture>riscv:rv32</architecture>\n"
+      // Bare metal. Without it GDB falls back to its own default OS ABI (GNU/Linux on a
+      // Linux host), whose RISC-V port single-steps in software (a breakpoint per
+      // instruction): no hardware step, so no range stepping (vCont;r) for `next`.
+      "<osabi>none</osabi>\n"
       "<feature name=\"org.gnu.gdb.riscv.cpu\">\n";
   char line[160];
   for (unsigned i = 0; i < 32; ++i) {

@@ -4,6 +4,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "models/peripherals/clint_timer.h"
@@ -64,11 +66,14 @@ TEST(ExitDevice, ExitValueAndPassMagicEndTheRunAtTheirCycle) {
 struct SignatureDump {
   std::string out;
   SimControl control;
-  SignatureDump(uint32_t begin, uint32_t end, ExitDevice::MemoryReader reader) {
+  std::string open_error;  ///< set_signature_file()'s answer
+  SignatureDump(uint32_t begin, uint32_t end, ExitDevice::MemoryReader reader,
+                const std::string& signature_path = "") {
     ClockDomain clock(400);
     std::ostringstream text;
     Poker p("p", clock);
     ExitDevice dev("exit", clock, control, text, std::move(reader));
+    if (!signature_path.empty()) open_error = dev.set_signature_file(signature_path);
     p.socket.bind(dev.target_socket);
     p.access(true, 0x8, begin, 0);
     p.access(true, 0xC, end, 0);
@@ -84,6 +89,43 @@ TEST(ExitDevice, DumpsTheSignatureArea) {
   });
   EXPECT_EQ(d.out, "03020100\n07060504\n");
   EXPECT_EQ(d.control.exit_code(), 0);
+}
+
+bool counting_bytes(uint32_t addr, uint8_t* data, uint32_t) {
+  for (int i = 0; i < 4; ++i) data[i] = static_cast<uint8_t>(addr + i);
+  return true;
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+TEST(ExitDevice, WritesTheSignatureFile) {
+  const std::string path = testing::TempDir() + "/signature.txt";
+  SignatureDump d(0x100, 0x108, counting_bytes, path);
+  EXPECT_EQ(d.open_error, "");
+  EXPECT_EQ(file_text(path), "03020100\n07060504\n");
+  EXPECT_TRUE(d.control.output_errors().empty());
+  EXPECT_EQ(d.control.exit_code(), 0);
+}
+
+TEST(ExitDevice, ASignatureFileThatCannotBeMadeIsToldBeforeTheRun) {
+  // A path under a regular file: no file can be made there, whoever runs the test.
+  const std::string file = testing::TempDir() + "/plain_file";
+  std::ofstream(file) << "x";
+  SignatureDump d(0x100, 0x108, counting_bytes, file + "/signature.txt");
+  EXPECT_EQ(d.open_error, "Not a directory");
+}
+
+TEST(ExitDevice, ASignatureThatCannotBeWrittenIsAnOutputError) {
+  SignatureDump d(0x100, 0x108, counting_bytes, "/dev/full");
+  EXPECT_EQ(d.open_error, "");
+  EXPECT_EQ(d.out, "03020100\n07060504\n");  // the console still has it
+  EXPECT_EQ(d.control.reason(), StopReason::kExit);
+  ASSERT_EQ(d.control.output_errors().size(), 1u);
+  EXPECT_EQ(d.control.output_errors()[0],
+            "--signature /dev/full: cannot write the 18-byte signature: No space left on device");
 }
 
 TEST(ExitDevice, SignatureAreaEndingAtTheTopOfTheAddressSpaceEnds) {

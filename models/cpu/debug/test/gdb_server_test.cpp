@@ -26,6 +26,15 @@ class ScriptedTransport : public GdbTransport {
     output += bytes;
     return true;
   }
+  void close() override {
+    closed = true;
+    input_.clear();
+  }
+  bool stop_requested() const override { return stop_when_empty && input_.empty(); }
+  size_t unread() const { return input_.size(); }
+  std::string output;
+  bool closed = false;
+  bool stop_when_empty = false;  ///< reads that find no byte stand for a host stop request
   /// The payloads of the packets sent so far (acknowledgements dropped), and clears them.
   std::vector<std::string> take_packets() {
     std::vector<std::string> packets;
@@ -38,7 +47,6 @@ class ScriptedTransport : public GdbTransport {
     output.clear();
     return packets;
   }
-  std::string output;
 
  private:
   std::deque<char> input_;
@@ -99,10 +107,72 @@ class GdbServerTest : public ::testing::Test {
   GdbServer server{transport, target};
 };
 
+/// A transport that counts the bytes read, for the packet bound.
+class EndlessTransport : public GdbTransport {
+ public:
+  bool read_byte(char* byte) override {
+    if (closed) return false;
+    *byte = read++ == 0 ? '$' : 'a';
+    return true;
+  }
+  bool poll_byte(char* byte) override { return read_byte(byte); }
+  bool write(const std::string&) override { return !closed; }
+  void close() override { closed = true; }
+  size_t read = 0;
+  bool closed = false;
+};
+
+TEST(GdbServerBounds, APacketLongerThanThePacketSizeEndsTheConnection) {
+  // `$` and then bytes without end (the reproducer sent 256 MiB): the stub reads no more
+  // than the announced size and closes the connection instead of buffering them.
+  EndlessTransport transport;
+  FakeTarget target;
+  GdbServer server(transport, target);
+  EXPECT_EQ(server.serve(""), GdbServer::Resume::kDetach);
+  EXPECT_TRUE(transport.closed);
+  EXPECT_EQ(transport.read, 1 + GdbServer::kPacketSize + 1);
+  EXPECT_NE(server.error().find("longer than the announced PacketSize (16384 bytes)"),
+            std::string::npos)
+      << server.error();
+}
+
 TEST(GdbFrame, ChecksumIsTheByteSumModulo256) {
   EXPECT_EQ(GdbServer::frame("OK"), "$OK#9a");
   EXPECT_EQ(GdbServer::frame(""), "$#00");
   EXPECT_EQ(GdbServer::frame("g"), "$g#67");
+}
+
+TEST_F(GdbServerTest, APacketOfThePacketSizeIsServed) {
+  // A memory write of exactly PacketSize bytes: "M0,1ffc:" and 0x1ffc bytes in hex.
+  const std::string packet = "M0,1ffc:" + std::string(2 * 0x1ffc, '5');
+  ASSERT_EQ(packet.size(), GdbServer::kPacketSize);
+  const auto replies = exchange({packet});
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(replies[0], "OK");
+  EXPECT_EQ(target.memory.size(), 0x1ffcu);
+}
+
+TEST_F(GdbServerTest, RangeSteppingIsAnnouncedAndParsed) {
+  EXPECT_EQ(exchange({"vCont?"}), std::vector<std::string>{"vCont;c;C;s;S;r"});
+  transport.send_packet("vCont;r80000100,8000010a:1;c");
+  EXPECT_EQ(server.serve(""), GdbServer::Resume::kRangeStep);
+  EXPECT_EQ(server.range(), std::make_pair(0x80000100u, 0x8000010au));
+  transport.send_packet("vCont;r80000100");
+  transport.queue("+");
+  transport.send_packet("vCont;s");
+  EXPECT_EQ(server.serve(""), GdbServer::Resume::kStep);
+  EXPECT_EQ(transport.take_packets(), std::vector<std::string>{"E01"});
+}
+
+TEST_F(GdbServerTest, AHostStopRequestEndsTheWaitForGdb) {
+  // A signal (SIGINT, SIGTERM) while the core waits for the client, also one that has
+  // connected and sent nothing.
+  transport.stop_when_empty = true;
+  EXPECT_EQ(server.serve(""), GdbServer::Resume::kHostStop);
+  transport.send_packet("g");
+  transport.queue("+");
+  EXPECT_EQ(server.serve(""), GdbServer::Resume::kHostStop);
+  EXPECT_EQ(transport.take_packets().size(), 1u);  // the registers, then the stop
 }
 
 TEST_F(GdbServerTest, AcknowledgesGoodPacketsAndAsksAgainForBadOnes) {
@@ -211,7 +281,7 @@ TEST_F(GdbServerTest, RunControlAndStopReplies) {
   transport.queue("+");
   transport.send_packet("vCont;s:1");
   EXPECT_EQ(server.serve(""), GdbServer::Resume::kStep);
-  EXPECT_EQ(transport.take_packets(), std::vector<std::string>{"vCont;c;C;s;S"});
+  EXPECT_EQ(transport.take_packets(), std::vector<std::string>{"vCont;c;C;s;S;r"});
 
   // The next stop sends its reply first, and `?` repeats it.
   transport.queue("+");
