@@ -18,13 +18,14 @@ import argparse
 import dataclasses
 import os
 import sys
+import zipfile
 from typing import Dict, List, Optional
 
 import numpy as np
 
 from socsim_aot import npu_partition, onnx_graph, passes
 from socsim_aot import program_format as pf
-from socsim_aot import reference
+from socsim_aot import reference, validate
 from socsim_aot import schema
 from socsim_aot.ir import (INF, CompileError, Graph, Node, OnnxNode, Quantizer,  # noqa: F401
                            Value, scale_from_range)
@@ -55,6 +56,9 @@ def front_end(model, options: Optional[passes.Options] = None, log=None) -> onnx
     except ValueError as e:
         raise CompileError(str(e)) from None
     og.infer_types()
+    validate.check_graph(og)  # again: the passes made values and shapes the file had not
+    if (options or passes.Options()).quantize:
+        validate.check_finite(og)
     onnx_graph.normalize_softmax(og)
     if log:
         log(f"front end: {len(og.nodes)} nodes left ({_counts(onnx_graph.op_counts(og.nodes))})")
@@ -583,6 +587,9 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
             whole[0], whole[1] = min(whole[0], span[0]), max(whole[1], span[1])
     offsets, total = plan_memory({t: tensors[t].nbytes for t in life},
                                  {t: tuple(v) for t, v in life.items()})
+    if total > validate.MAX_TENSOR_BYTES:
+        raise CompileError(f"the planned memory is {total} bytes, more than the program "
+                           f"file's 32-bit sizes ({validate.MAX_TENSOR_BYTES} bytes)")
     for t, off in offsets.items():
         tensors[t].buffer, tensors[t].offset = 0, off
     for name in placed:
@@ -594,6 +601,28 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
 
 
 # ---- driver --------------------------------------------------------------------------------
+
+# Calibration keeps the samples and, for one sample at a time, every value of the float
+# program: together at most this many bytes (docs/compiler.md, "Limits").
+MAX_CALIBRATION_BYTES = 1 << 30
+# --samples: random calibration samples.
+MAX_SAMPLES = 10000
+
+
+def check_calibration_memory(g: Graph, samples: int):
+    """Refuses a calibration whose samples and one sample's float values exceed
+    MAX_CALIBRATION_BYTES, before anything is allocated for it."""
+    values = [v for v in g.values.values() if v.const is None]
+    trace = sum(_nbytes(v) for v in values)
+    need = trace + samples * sum(_nbytes(g.values[i]) for i in g.inputs)
+    if need > MAX_CALIBRATION_BYTES:
+        largest = max(values, key=_nbytes)
+        raise CompileError(
+            f"calibration needs {need} bytes ({samples} sample(s) of the inputs and every "
+            f"value of the float program for one sample; the largest, '{largest.name}' "
+            f"{list(largest.shape)}, has {_nbytes(largest)}), more than the cap of "
+            f"{MAX_CALIBRATION_BYTES} bytes")
+
 
 def calibrate(g: Graph, samples: List[List[np.ndarray]]) -> Dict[str, float]:
     """Runs the float program on each sample and returns max |value| per IR value."""
@@ -685,10 +714,39 @@ def calibration_samples(g: Graph, options: CompileOptions):
     if options.quantize != "int8":
         return None
     if not options.calibration:
+        if not 1 <= options.samples <= MAX_SAMPLES:
+            raise CompileError(f"--samples {options.samples}: give 1 to {MAX_SAMPLES}")
+        check_calibration_memory(g, options.samples)
         return random_samples(g, options.samples, options.seed)
-    data = np.load(options.calibration)
-    arrays = [data[k] for k in sorted(data.files)]
-    return [[a[i] for a in arrays] for i in range(len(arrays[0]))]
+    where = f"--calibration {options.calibration}"
+    try:
+        data = np.load(options.calibration, allow_pickle=False)
+        if not hasattr(data, "files"):
+            raise CompileError(f"{where}: not an .npz archive of arrays")
+        names = sorted(data.files)
+        if len(names) != len(g.inputs):
+            raise CompileError(f"{where}: {len(names)} arrays; the model has "
+                               f"{len(g.inputs)} input(s) (one array each, sorted by name)")
+        arrays = []
+        for name, input_name in zip(names, g.inputs):
+            want = list(g.values[input_name].shape)
+            # The header says the shape before the data is read (zip members are lazy).
+            a = data[name]
+            if a.ndim < 1 or list(a.shape[1:]) != want or a.shape[0] < 1 or \
+                    not np.issubdtype(a.dtype, np.number):
+                raise CompileError(f"{where}: array '{name}' is {a.dtype} {list(a.shape)}; "
+                                   f"input '{input_name}' needs samples of shape {want} along "
+                                   "axis 0")
+            arrays.append(a.astype(np.float32))
+    except CompileError:
+        raise
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as e:
+        raise CompileError(f"{where}: cannot read: {e}") from None
+    count = len(arrays[0])
+    if any(len(a) != count for a in arrays):
+        raise CompileError(f"{where}: the arrays hold different numbers of samples")
+    check_calibration_memory(g, count)
+    return [[a[i] for a in arrays] for i in range(count)]
 
 
 def operator_list(program: pf.Program) -> List[str]:
@@ -736,6 +794,22 @@ def _floats(text: str) -> tuple:
         raise argparse.ArgumentTypeError(f"'{text}' is not a comma-separated list of numbers")
 
 
+def _sample_count(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a count from 1 to {MAX_SAMPLES}")
+    return count
+
+
+# Exit statuses (docs/compiler.md, "Exit status").
+EXIT_MODEL = 1     # the model cannot be compiled (one line per cause), or a file error
+EXIT_USAGE = 2     # bad options (argparse)
+EXIT_INTERNAL = 70  # a defect of the compiler itself (EX_SOFTWARE)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description="Compile an ONNX model into a socsim program file: a front end that folds "
@@ -760,8 +834,9 @@ def main(argv=None) -> int:
                         help="calibration inputs: an .npz whose arrays (sorted by name, one "
                              "per model input) hold samples along axis 0; default: random "
                              "normal samples")
-    parser.add_argument("--samples", type=int, default=8,
-                        help="number of random calibration samples (default 8)")
+    parser.add_argument("--samples", type=_sample_count, default=8,
+                        help="number of random calibration samples (default 8, at most "
+                             f"{MAX_SAMPLES})")
     parser.add_argument("--delegate", choices=["cpu-packed", "npu"],
                         help="move supported operators to a delegate backend (cpu-packed: "
                              "int8 elementwise add, four bytes per word; npu: the int8 "
@@ -811,6 +886,8 @@ def main(argv=None) -> int:
         parser.error("give an ONNX model (or --list-operators)")
     if not args.output and not args.print_ops:
         parser.error("give -o/--output and/or --print-ops")
+    if args.delegate == "npu" and args.quantize != "int8":
+        parser.error("--delegate npu runs int8 operators: add --quantize int8")
     options = CompileOptions(quantize=args.quantize, calibration=args.calibration,
                              samples=args.samples, delegate=args.delegate,
                              npu_config=args.npu_config, disabled_passes=tuple(args.no_pass),
@@ -825,12 +902,24 @@ def main(argv=None) -> int:
             _print_ops(args, options, log)
         if args.output:
             program = compile_file(args.model, args.output, log, **dataclasses.asdict(options))
+    except validate.ModelError as e:
+        for problem in e.problems:
+            print(f"compile_model: {args.model}: {problem}", file=sys.stderr)
+        return EXIT_MODEL
     except CompileError as e:
         print(f"compile_model: {args.model}: {e}", file=sys.stderr)
-        return 1
+        return EXIT_MODEL
     except OSError as e:
         print(f"compile_model: {e}", file=sys.stderr)
-        return 1
+        return EXIT_MODEL
+    except MemoryError:
+        print(f"compile_model: {args.model}: out of memory (a limit of docs/compiler.md does "
+              "not cover this model: please report it)", file=sys.stderr)
+        return EXIT_INTERNAL
+    except Exception as e:  # noqa: BLE001 - the last resort: a defect, never a traceback
+        print(f"compile_model: {args.model}: internal error: {type(e).__name__}: {e}",
+              file=sys.stderr)
+        return EXIT_INTERNAL
     if args.output:
         kernels = sum(1 for i in program.instructions if i.name)
         print(f"compile_model: wrote {args.output}: {len(program.tensors)} tensors, "

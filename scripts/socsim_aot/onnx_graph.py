@@ -15,6 +15,7 @@ from typing import Dict, Iterable, List, Optional
 
 import numpy as np
 
+from socsim_aot import validate
 from socsim_aot.ir import CompileError
 
 # The opsets the front end is written and tested for (torch 1.13 exports 9-17).
@@ -26,6 +27,7 @@ DOMAIN = "socsim"  # nodes the fusion passes create that ONNX has no operator fo
 class TensorType:
     shape: Optional[List[Optional[int]]]  # None: unknown rank
     dtype: Optional[np.dtype]
+    elem_type: int = 0  # ONNX's element type (numpy has no bfloat16); 0: unknown
 
     @property
     def static(self) -> bool:
@@ -59,9 +61,9 @@ def _tensor_type(vi) -> TensorType:
     t = vi.type.tensor_type
     dtype = _np_dtype(t.elem_type) if t.elem_type else None
     if not t.HasField("shape"):
-        return TensorType(None, dtype)
+        return TensorType(None, dtype, t.elem_type)
     dims = [int(d.dim_value) if d.HasField("dim_value") else None for d in t.shape.dim]
-    return TensorType(dims, dtype)
+    return TensorType(dims, dtype, t.elem_type)
 
 
 class OnnxGraph:
@@ -88,6 +90,18 @@ class OnnxGraph:
             return list(self.consts[name].shape)
         t = self.types.get(name)
         return list(t.shape) if t is not None and t.static else None
+
+    def type_name(self, name: str) -> Optional[str]:
+        """The element type of a value as ONNX names it (lower case: "float32",
+        "bfloat16"), or None if unknown."""
+        if name in self.consts:
+            return self.consts[name].dtype.name
+        t = self.types.get(name)
+        if t is None or (not t.elem_type and t.dtype is None):
+            return None
+        if t.elem_type == 16:
+            return "bfloat16"
+        return np.dtype(t.dtype).name if t.dtype is not None else str(t.elem_type)
 
     def dtype(self, name: str) -> Optional[np.dtype]:
         if name in self.consts:
@@ -274,13 +288,17 @@ def from_model(model) -> OnnxGraph:
     if not MIN_OPSET <= g.opset <= MAX_OPSET:
         raise CompileError(f"opset {g.opset} is not supported (opsets {MIN_OPSET}-{MAX_OPSET}; "
                            f"torch.onnx.export(..., opset_version=13) gives one)")
+    validate.check_model(model, g.opset)  # before shape inference: it divides by strides
     try:
         model = onnx.shape_inference.infer_shapes(model)
     except Exception as e:
         raise CompileError(f"ONNX shape inference failed: {e}") from None
     graph = model.graph
     for init in graph.initializer:
-        g.consts[init.name] = numpy_helper.to_array(init)
+        try:
+            g.consts[init.name] = numpy_helper.to_array(init)
+        except Exception as e:  # what validation did not foresee still names the tensor
+            raise CompileError(f"initializer '{init.name}' cannot be read: {e}") from None
     for vi in list(graph.input) + list(graph.value_info) + list(graph.output):
         g.types[vi.name] = _tensor_type(vi)
     g.inputs = [vi.name for vi in graph.input if vi.name not in g.consts]
@@ -299,14 +317,20 @@ def from_model(model) -> OnnxGraph:
         op = OnnxOp(node.op_type, list(node.input), list(node.output), attrs, name)
         _to_opset13_form(g, op)
         g.nodes.append(op)
+    validate.check_graph(g)
     return g
 
 
 def read(path) -> OnnxGraph:
     """Reads an ONNX file (see the module docstring)."""
+    import warnings
     import onnx
     try:
-        model = onnx.load(path)
+        with warnings.catch_warnings():  # protobuf warns, then raises, on some bad bytes
+            warnings.simplefilter("ignore")
+            model = onnx.load(path)
+    except OSError:
+        raise
     except Exception as e:  # protobuf decode errors
         raise CompileError(f"cannot read ONNX model: {e}") from None
     return from_model(model)

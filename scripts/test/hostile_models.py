@@ -1,0 +1,252 @@
+"""Hostile ONNX files for the model compiler: each is one class of bad input that once gave a
+traceback, a native crash, a silent acceptance or a runaway allocation, with the options it
+is compiled with and what the compiler must answer (test_hostile_models.py runs them; the
+fuzz target tests/fuzz/fuzz_compile_model.py starts from them).
+
+`CASES` lists `Case`s: `build()` returns the file's bytes; `expect` is a regular expression
+the one-line error must match; `status` the exit status (1: a model that cannot be compiled,
+2: a usage error).
+"""
+
+import dataclasses
+from typing import Callable, List, Tuple
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+
+
+def vi(name, shape, elem=F):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def init(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13) -> bytes:
+    graph = helper.make_graph(nodes, "hostile", inputs, outputs, list(inits))
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    return m.SerializeToString()
+
+
+def conv_model(x_shape=(1, 3, 8, 8), w_shape=(4, 3, 3, 3), w=None, **attrs) -> bytes:
+    """x -> Conv(w, b) -> y (y's shape left to inference)."""
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal(w_shape).astype(np.float32) if w is None else w
+    b = np.zeros(w.shape[0], np.float32)
+    node = helper.make_node("Conv", ["x", "w", "b"], ["y"], name="conv", **attrs)
+    return model([node], [vi("x", list(x_shape))], [vi("y", None)],
+                 [init("w", w), init("b", b)])
+
+
+def maxpool_model(**attrs) -> bytes:
+    node = helper.make_node("MaxPool", ["x"], ["y"], name="pool", **attrs)
+    return model([node], [vi("x", [1, 2, 8, 8])], [vi("y", None)])
+
+
+def relu_chain(n: int) -> bytes:
+    """x -> Relu -> Relu -> ... (n nodes) -> y, a [1, 16] float input."""
+    names = ["x"] + [f"t{i}" for i in range(n - 1)] + ["y"]
+    nodes = [helper.make_node("Relu", [names[i]], [names[i + 1]], name=f"relu{i}")
+             for i in range(n)]
+    return model(nodes, [vi("x", [1, 16])], [vi("y", [1, 16])])
+
+
+# ---- the cases ----------------------------------------------------------------------------------
+
+def _cycle():
+    nodes = [helper.make_node("Add", ["x", "b"], ["a"], name="add"),
+             helper.make_node("Relu", ["a"], ["b"], name="relu")]
+    return model(nodes, [vi("x", [1, 4])], [vi("b", [1, 4])])
+
+
+def _missing_initializer():
+    node = helper.make_node("Conv", ["x", "w"], ["y"], name="conv")
+    return model([node], [vi("x", [1, 3, 8, 8])], [vi("y", None)])
+
+
+def _output_nothing_produces():
+    node = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    return model([node], [vi("x", [1, 4])], [vi("y", [1, 4]), vi("z", [1, 4])])
+
+
+def _empty_value_name():
+    nodes = [helper.make_node("Relu", ["x"], [""], name="relu"),
+             helper.make_node("Relu", [""], ["y"], name="relu2")]
+    return model(nodes, [vi("x", [1, 4])], [vi("y", [1, 4])])
+
+
+def _empty_input_name():
+    node = helper.make_node("Relu", [""], ["y"], name="relu")
+    return model([node], [vi("", [1, 4])], [vi("y", [1, 4])])
+
+
+def _unsorted_nodes():
+    # Nodes out of order: a reader before its producer. ONNX requires topological order.
+    nodes = [helper.make_node("Relu", ["t"], ["y"], name="second"),
+             helper.make_node("Relu", ["x"], ["t"], name="first")]
+    return model(nodes, [vi("x", [1, 4])], [vi("y", [1, 4])])
+
+
+def _negative_dim():
+    node = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    return model([node], [vi("x", [1, -3, 4, 4])], [vi("y", None)])
+
+
+def _huge_dim():
+    node = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    return model([node], [vi("x", [1, 1 << 40, 4, 4])], [vi("y", None)])
+
+
+def _initializer_data_mismatch():
+    t = TensorProto(name="w", data_type=F, dims=[4, 3, 3, 3], float_data=[0.0] * 5)
+    node = helper.make_node("Conv", ["x", "w"], ["y"], name="conv")
+    return model([node], [vi("x", [1, 3, 8, 8])], [vi("y", None)], [t])
+
+
+def _unknown_input_type():
+    node = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    return model([node], [vi("x", [1, 4], 999)], [vi("y", None)])
+
+
+def _unknown_initializer_type():
+    t = TensorProto(name="c", data_type=999, dims=[4], raw_data=b"\0" * 16)
+    node = helper.make_node("Add", ["x", "c"], ["y"], name="add")
+    return model([node], [vi("x", [1, 4])], [vi("y", None)], [t])
+
+
+def _gather_out_of_range_constant():
+    nodes = [helper.make_node("Gather", ["data", "idx"], ["g"], name="gather", axis=0),
+             helper.make_node("Add", ["x", "g"], ["y"], name="add")]
+    return model(nodes, [vi("x", [4])], [vi("y", None)],
+                 [init("data", np.arange(4, dtype=np.float32)),
+                  init("idx", np.array([0, 1, 2, 10], np.int64))])
+
+
+def _gather_out_of_range_activation():
+    node = helper.make_node("Gather", ["x", "idx"], ["y"], name="gather", axis=1)
+    return model([node], [vi("x", [1, 4])], [vi("y", None)],
+                 [init("idx", np.array([-5], np.int64))])
+
+
+def _conv_negative_pads():
+    return conv_model(pads=[-1, 0, 0, 0])
+
+
+def _conv_huge_pads():
+    return conv_model(pads=[1 << 40, 0, 0, 0])
+
+
+def _expand_huge():
+    node = helper.make_node("Expand", ["c", "shape"], ["e"], name="expand")
+    add = helper.make_node("Add", ["x", "e"], ["y"], name="add")
+    return model([node, add], [vi("x", [1, 1])], [vi("y", None)],
+                 [init("c", np.ones([1, 1], np.float32)),
+                  init("shape", np.array([50000, 50000], np.int64))])
+
+
+def _garbage():
+    return bytes(range(256)) * 4
+
+
+def _add_mixed_types():
+    nodes = [helper.make_node("Cast", ["a"], ["c"], name="cast", to=TensorProto.BFLOAT16),
+             helper.make_node("Add", ["a", "b"], ["y"], name="add"),
+             helper.make_node("Sum", ["a", "b", "c"], ["z"], name="sum")]
+    return model(nodes, [vi("a", [1, 4]), vi("b", [1, 4], TensorProto.INT32)],
+                 [vi("y", None), vi("z", None)])
+
+
+def _bfloat16_input():
+    node = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    return model([node], [vi("x", [1, 4], TensorProto.BFLOAT16)], [vi("y", None)])
+
+
+def _reshape_wrong_count():
+    node = helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")
+    return model([node], [vi("x", [1, 12])], [vi("y", None)],
+                 [init("shape", np.array([5, 5], np.int64))])
+
+
+def _two_producers():
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="a"),
+             helper.make_node("Sigmoid", ["x"], ["y"], name="b")]
+    return model(nodes, [vi("x", [1, 4])], [vi("y", [1, 4])])
+
+
+def _nan_weights():
+    w = np.random.default_rng(0).standard_normal((4, 3, 3, 3)).astype(np.float32)
+    w[1, 0, 0, 0] = np.nan
+    return conv_model(w=w)
+
+
+def _huge_calibration_input():
+    node = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    return model([node], [vi("x", [1, 10 ** 9, 1, 1])], [vi("y", None)])
+
+
+@dataclasses.dataclass
+class Case:
+    name: str
+    build: Callable[[], bytes]
+    expect: str            # regular expression the error line must match
+    args: Tuple[str, ...] = ()
+    status: int = 1
+
+
+CASES: List[Case] = [
+    Case("cycle", _cycle, r"cycle.*node '(add|relu)'"),
+    Case("missing_initializer", _missing_initializer,
+         r"node 'conv' \(op Conv\): input 'w' is .*not produced"),
+    Case("output_nothing_produces", _output_nothing_produces,
+         r"graph output 'z' is .*not produced"),
+    Case("empty_value_name", _empty_value_name, r"node 'relu' \(op Relu\): output 1 .*empty"),
+    Case("empty_input_name", _empty_input_name, r"graph input 1 has an empty name"),
+    Case("negative_dim", _negative_dim, r"graph input 'x'.*dimension -3"),
+    Case("huge_dim", _huge_dim, r"graph input 'x'.*1099511627776"),
+    Case("initializer_data_mismatch", _initializer_data_mismatch,
+         r"initializer 'w'.*5 values.*108"),
+    Case("unknown_input_type", _unknown_input_type, r"graph input 'x'.*element type 999"),
+    Case("unknown_initializer_type", _unknown_initializer_type,
+         r"initializer 'c'.*element type 999"),
+    Case("gather_out_of_range_constant", _gather_out_of_range_constant,
+         r"node 'gather' \(op Gather\): .*ind(ex|ices).*10.*4"),
+    Case("gather_out_of_range_activation", _gather_out_of_range_activation,
+         r"node 'gather' \(op Gather\): .*ind(ex|ices).*-5.*4"),
+    Case("conv_group_0_int8", lambda: conv_model(group=0), r"node 'conv' \(op Conv\): .*group.*0",
+         ("--quantize", "int8")),
+    Case("conv_group_0", lambda: conv_model(group=0), r"node 'conv' \(op Conv\): .*group.*0"),
+    Case("conv_group_7", lambda: conv_model(group=7), r"node 'conv' \(op Conv\): .*group.*7"),
+    Case("conv_stride_0", lambda: conv_model(strides=[0, 1]),
+         r"node 'conv' \(op Conv\): attribute strides.*\[0, 1\]"),
+    Case("maxpool_stride_0", lambda: maxpool_model(kernel_shape=[2, 2], strides=[1, 0]),
+         r"node 'pool' \(op MaxPool\): attribute strides.*\[1, 0\]"),
+    Case("maxpool_kernel_0", lambda: maxpool_model(kernel_shape=[0, 2]),
+         r"node 'pool' \(op MaxPool\): attribute kernel_shape.*\[0, 2\]"),
+    Case("conv_dilation_0", lambda: conv_model(dilations=[0, 1]),
+         r"node 'conv' \(op Conv\): attribute dilations.*\[0, 1\]"),
+    Case("conv_negative_pads", _conv_negative_pads,
+         r"node 'conv' \(op Conv\): attribute pads.*-1"),
+    Case("conv_huge_pads", _conv_huge_pads, r"node 'conv' \(op Conv\): attribute pads.*1099511627776"),
+    Case("conv_input_channels", lambda: conv_model(w_shape=(4, 5, 3, 3)),
+         r"node 'conv' \(op Conv\): .*3 channels.*5"),
+    Case("conv_kernel_shape", lambda: conv_model(kernel_shape=[4, 4]),
+         r"node 'conv' \(op Conv\): attribute kernel_shape.*\[4, 4\].*\[3, 3\]"),
+    Case("empty_file", lambda: b"", r"(empty|no nodes|no graph|no output)"),
+    Case("two_bytes", lambda: b"\x08\x07", r"(no graph|no output|no nodes|cannot read)"),
+    Case("garbage", _garbage, r"cannot read ONNX model"),
+    Case("reshape_wrong_count", _reshape_wrong_count,
+         r"node 'reshape' \(op Reshape\): .*12 elements.*\[5, 5\]"),
+    Case("two_producers", _two_producers, r"value 'y' .*node 'a'.*node 'b'"),
+    Case("add_mixed_types", _add_mixed_types,
+         r"node 'add' \(op Add\): .*float32.*int32(.|\n)*node 'sum' \(op Sum\): .*bfloat16"),
+    Case("bfloat16_input", _bfloat16_input, r"graph input 'x' has element type BFLOAT16"),
+    Case("nan_weights_int8", _nan_weights, r"constant 'w' .*node 'conv'.*1 NaN", ("--quantize", "int8")),
+    Case("expand_huge", _expand_huge, r"node 'expand' \(op Expand\): .*2500000000"),
+    Case("huge_calibration_input", _huge_calibration_input, r"calibrat.*1000000000",
+         ("--quantize", "int8")),
+    Case("npu_without_quantize", lambda: relu_chain(1), r"--delegate npu.*--quantize int8",
+         ("--delegate", "npu"), 2),
+]
