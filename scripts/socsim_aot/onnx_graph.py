@@ -34,9 +34,11 @@ class TensorType:
         return self.shape is not None and all(isinstance(d, int) for d in self.shape)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class OnnxOp:
-    """One ONNX node: attributes as Python values (onnx.helper.get_attribute_value)."""
+    """One ONNX node: attributes as Python values (onnx.helper.get_attribute_value). Nodes
+    compare (and hash) by identity: a graph holds each once, and finding one in the node
+    list must not compare every field of every node."""
     op_type: str
     inputs: List[str]
     outputs: List[str]
@@ -142,8 +144,9 @@ class OnnxGraph:
         return name
 
     def remove(self, *nodes: OnnxOp):
-        for n in nodes:
-            self.nodes.remove(n)
+        """Removes the nodes (one pass over the node list, in place)."""
+        gone = set(nodes)
+        self.nodes[:] = [n for n in self.nodes if n not in gone]
 
     def insert_before(self, anchor: OnnxOp, node: OnnxOp):
         self.nodes.insert(self.nodes.index(anchor), node)
