@@ -77,6 +77,7 @@ class OnnxGraph:
         self.outputs: List[str] = []
         self.opset = MAX_OPSET
         self._names = 0
+        self._node_names: Optional[set] = None  # fresh()'s node names
 
     # ---- queries -----------------------------------------------------------------------------
 
@@ -130,12 +131,18 @@ class OnnxGraph:
     # ---- edits -------------------------------------------------------------------------------
 
     def fresh(self, base: str) -> str:
-        """A value or node name not used yet."""
+        """A value or node name not used yet. Node names are looked up in a set made at the
+        first call and grown by each name given out: a node added since under another name
+        took an existing node's name or one ending in a word ("conv::reshape"), never one
+        of the form "base::number" that this returns."""
+        if self._node_names is None:
+            self._node_names = {n.name for n in self.nodes}
         while True:
             self._names += 1
             name = f"{base}::{self._names}"
             if name not in self.consts and name not in self.types and \
-                    all(name != n.name for n in self.nodes):
+                    name not in self._node_names:
+                self._node_names.add(name)
                 return name
 
     def add_const(self, base: str, array) -> str:
@@ -155,14 +162,16 @@ class OnnxGraph:
         """Every reader of `old` reads `new`; a graph output `old` becomes `new`'s name where
         the producer of `new` can take it."""
         for n in self.nodes:
-            n.inputs = [new if i == old else i for i in n.inputs]
+            if old in n.inputs:
+                n.inputs = [new if i == old else i for i in n.inputs]
         if old in self.outputs:
             producer = self.producer(new)
             if producer is not None and new not in self.outputs and new not in self.inputs:
                 # The graph output keeps its name: the producer writes it directly.
                 producer.outputs = [old if o == new else o for o in producer.outputs]
                 for n in self.nodes:
-                    n.inputs = [old if i == new else i for i in n.inputs]
+                    if new in n.inputs:
+                        n.inputs = [old if i == new else i for i in n.inputs]
                 if new in self.types:
                     self.types[old] = self.types[new]
             else:

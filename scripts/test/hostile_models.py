@@ -250,3 +250,24 @@ CASES: List[Case] = [
     Case("npu_without_quantize", lambda: relu_chain(1), r"--delegate npu.*--quantize int8",
          ("--delegate", "npu"), 2),
 ]
+
+
+def valid_models():
+    """Small models that compile: the fuzz target's seeds besides the hostile cases."""
+    gemm = model([helper.make_node("Gemm", ["x", "w", "b"], ["y"], name="fc", transB=1)],
+                  [vi("x", [1, 8])], [vi("y", [1, 4])],
+                  [init("w", np.ones((4, 8), np.float32)), init("b", np.zeros(4, np.float32))])
+    return {"relu_chain": relu_chain(3), "conv": conv_model(pads=[1, 1, 1, 1]),
+            "maxpool": maxpool_model(kernel_shape=[2, 2], strides=[2, 2]), "gemm": gemm}
+
+
+def write_seeds(folder: str):
+    """Writes every case and valid model as folder/NAME.onnx (tests/fuzz/corpus/compile_model
+    is made so: python3 -c 'import hostile_models; hostile_models.write_seeds(...)')."""
+    import os
+    os.makedirs(folder, exist_ok=True)
+    files = {case.name: case.build() for case in CASES}
+    files.update(valid_models())
+    for name, data in files.items():
+        with open(os.path.join(folder, name + ".onnx"), "wb") as f:
+            f.write(data)
