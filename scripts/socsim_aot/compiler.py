@@ -352,7 +352,11 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
         node.inputs = [renames.get(i, i) for i in node.inputs]
         op = schema.get(node.op)
         if op.quantize is not None:
-            op.quantize(quantizer, node)
+            try:
+                op.quantize(quantizer, node)
+            except ValueError as e:  # fixed_point: a scale ratio no int32 multiplier holds
+                raise CompileError(f"{node.where}: cannot be quantised: {e} (weights, "
+                                   "constants or calibrated ranges out of proportion)") from None
         y = g.values[node.outputs[0]]
         if y.dtype == np.float32:
             y.dtype = np.dtype(np.int8)
@@ -387,10 +391,10 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
 def kernel_args(g: Graph, node: Node) -> List[int]:
     """The argument words of a node (its schema entry computes the values by name)."""
     op = schema.get(node.op)
-    values = op.arg_values(g, node) if op.arg_values is not None else {}
     try:
+        values = op.arg_values(g, node) if op.arg_values is not None else {}
         return schema.pack_args(op, values)
-    except ValueError as e:
+    except ValueError as e:  # an argument out of its range, a multiplier out of int32
         raise CompileError(f"{node.where}: {e}") from None
 
 

@@ -187,6 +187,18 @@ def _huge_calibration_input():
     return model([node], [vi("x", [1, 10 ** 9, 1, 1])], [vi("y", None)])
 
 
+def _scales_out_of_proportion():
+    # Relu -> Conv -> Relu: channel 1's huge negative weights only ever give 0 after the Relu,
+    # so the output's calibrated scale is channel 0's, 10^15 times smaller than channel 1's
+    # weight scale: no int32 multiplier holds the ratio (found by the fuzz target).
+    w = np.array([1e-3, -1e12], np.float32).reshape(2, 1, 1, 1)
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu_in"),
+             helper.make_node("Conv", ["r", "w", "b"], ["c"], name="conv"),
+             helper.make_node("Relu", ["c"], ["y"], name="relu_out")]
+    return model(nodes, [vi("x", [1, 1, 4, 4])], [vi("y", None)],
+                 [init("w", w), init("b", np.zeros(2, np.float32))])
+
+
 @dataclasses.dataclass
 class Case:
     name: str
@@ -244,6 +256,8 @@ CASES: List[Case] = [
          r"node 'add' \(op Add\): .*float32.*int32(.|\n)*node 'sum' \(op Sum\): .*bfloat16"),
     Case("bfloat16_input", _bfloat16_input, r"graph input 'x' has element type BFLOAT16"),
     Case("nan_weights_int8", _nan_weights, r"constant 'w' .*node 'conv'.*1 NaN", ("--quantize", "int8")),
+    Case("scales_out_of_proportion", _scales_out_of_proportion,
+         r"node 'conv' \(op Conv\): cannot be quantised: multiplier", ("--quantize", "int8")),
     Case("expand_huge", _expand_huge, r"node 'expand' \(op Expand\): .*2500000000"),
     Case("huge_calibration_input", _huge_calibration_input, r"calibrat.*1000000000",
          ("--quantize", "int8")),
