@@ -302,7 +302,7 @@ def from_model(model) -> OnnxGraph:
                            f"torch.onnx.export(..., opset_version=13) gives one)")
     validate.check_model(model, g.opset)  # before shape inference: it divides by strides
     try:
-        model = onnx.shape_inference.infer_shapes(model)
+        inferred = onnx.shape_inference.infer_shapes(validate.for_inference(model))
     except Exception as e:
         raise CompileError(f"ONNX shape inference failed: {e}") from None
     graph = model.graph
@@ -311,7 +311,8 @@ def from_model(model) -> OnnxGraph:
             g.consts[init.name] = numpy_helper.to_array(init)
         except Exception as e:  # what validation did not foresee still names the tensor
             raise CompileError(f"initializer '{init.name}' cannot be read: {e}") from None
-    for vi in list(graph.input) + list(graph.value_info) + list(graph.output):
+    typed = inferred.graph
+    for vi in list(typed.input) + list(typed.value_info) + list(typed.output):
         g.types[vi.name] = _tensor_type(vi)
     g.inputs = [vi.name for vi in graph.input if vi.name not in g.consts]
     g.outputs = [vi.name for vi in graph.output]
@@ -323,7 +324,12 @@ def from_model(model) -> OnnxGraph:
             g.nodes.append(op)
             continue
         if node.op_type == "Constant":
-            g.consts[node.output[0]] = _constant_value(node, where)
+            try:
+                g.consts[node.output[0]] = _constant_value(node, where)
+            except CompileError:
+                raise
+            except Exception as e:  # what validation did not foresee still names the node
+                raise CompileError(f"{where}: its value cannot be read: {e}") from None
             continue
         attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
         op = OnnxOp(node.op_type, list(node.input), list(node.output), attrs, name)

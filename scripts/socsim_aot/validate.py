@@ -145,11 +145,12 @@ def _stored_values(t) -> int:
     return len(values)
 
 
-def _check_initializer(t, problems: List[str]):
-    if not t.name:
+def _check_initializer(t, problems: List[str], where: Optional[str] = None):
+    """An initializer (or, `where` naming it, a Constant node's value)."""
+    if not t.name and where is None:
         problems.append("an initializer has an empty name")
         return
-    where = f"initializer '{t.name}'"
+    where = where or f"initializer '{t.name}'"
     if _np_type(t.data_type) is None:
         problems.append(f"{where} has element type {_type_name(t.data_type)}, which is not a "
                         "numeric ONNX tensor type")
@@ -326,6 +327,10 @@ def check_model(model, opset: int):
         if node.domain in ("", "ai.onnx"):
             _check_node_signature(node, where, opset, problems)
             _check_window_attributes(node, where, problems)
+            if node.op_type == "Constant":
+                for a in node.attribute:
+                    if a.name == "value" and a.HasField("t"):
+                        _check_initializer(a.t, problems, f"{where}: attribute value")
         for o in node.output:
             if not o:
                 continue
@@ -358,6 +363,42 @@ def check_model(model, opset: int):
             c.CopyFrom(n)
         del graph.node[:]
         graph.node.extend(copies)
+
+
+def for_inference(model):
+    """The model as ONNX shape inference may see it: a convolution without kernel_shape
+    whose weights' rank is known gets the weights' kernel as kernel_shape, so that inference
+    compares its length with the input's spatial axes (without it, ONNX 1.12 reads the
+    weights' kernel past the end of the input's axes when the ranks differ: SIGSEGV)."""
+    graph = model.graph
+    dims = {t.name: list(t.dims) for t in graph.initializer}
+    for vi in list(graph.input) + list(graph.value_info):
+        t = vi.type.tensor_type
+        if vi.type.HasField("tensor_type") and t.HasField("shape") and \
+                all(d.HasField("dim_value") for d in t.shape.dim):
+            dims.setdefault(vi.name, [d.dim_value for d in t.shape.dim])
+    for n in graph.node:
+        if n.op_type == "Constant" and n.output:
+            for a in n.attribute:
+                if a.name == "value" and a.HasField("t"):
+                    dims[n.output[0]] = list(a.t.dims)
+    weights = {"Conv": 1, "ConvTranspose": 1, "ConvInteger": 1, "QLinearConv": 3}
+
+    def needs_kernel(n):
+        return n.op_type in weights and n.domain in ("", "ai.onnx") and \
+            not any(a.name == "kernel_shape" for a in n.attribute) and \
+            len(n.input) > weights[n.op_type] and n.input[weights[n.op_type]] in dims
+    if not any(needs_kernel(n) for n in graph.node):
+        return model
+    import onnx
+    from onnx import helper
+    copy = onnx.ModelProto()
+    copy.CopyFrom(model)
+    for n in copy.graph.node:
+        if needs_kernel(n):
+            kernel = dims[n.input[weights[n.op_type]]][2:]
+            n.attribute.append(helper.make_attribute("kernel_shape", kernel))
+    return copy
 
 
 # ---- the front end's graph, shapes known -------------------------------------------------------
@@ -507,7 +548,39 @@ def _check_value_sizes(g, n, problems: List[str]):
                             f"{MAX_TENSOR_BYTES} bytes a tensor may have")
 
 
-CHECKS = {"Conv": _check_conv, "MaxPool": _check_pool, "AveragePool": _check_pool,
+def _check_matmul(g, n, problems: List[str]):
+    a, b = (g.shape(i) for i in n.inputs[:2])
+    if a is None or b is None:
+        return
+    if n.op_type == "Gemm":
+        if len(a) != 2 or len(b) != 2:
+            problems.append(f"{n.where}: inputs {a} and {b} must be matrices (rank 2)")
+            return
+        k_a = a[0] if n.attrs.get("transA", 0) else a[1]
+        k_b = b[1] if n.attrs.get("transB", 0) else b[0]
+    else:
+        if not a or not b:
+            problems.append(f"{n.where}: inputs {a} and {b}: MatMul has no scalar operands")
+            return
+        k_a, k_b = a[-1], (b[-2] if len(b) > 1 else b[0])
+    if k_a != k_b:
+        problems.append(f"{n.where}: inputs {a} and {b} do not multiply: {k_a} columns "
+                        f"against {k_b} rows")
+
+
+def _check_batch_norm(g, n, problems: List[str]):
+    x = g.shape(n.inputs[0])
+    if x is None or len(x) < 2:
+        return
+    for name, what in zip(n.inputs[1:5], ("scale", "bias", "mean", "variance")):
+        s = g.shape(name)
+        if s is not None and s != [x[1]]:
+            problems.append(f"{n.where}: {what} '{name}' has shape {s}; the input's {x[1]} "
+                            f"channels need [{x[1]}]")
+
+
+CHECKS = {"Conv": _check_conv, "Gemm": _check_matmul, "MatMul": _check_matmul,
+          "BatchNormalization": _check_batch_norm, "MaxPool": _check_pool, "AveragePool": _check_pool,
           "Gather": _check_gather, "Reshape": _check_reshape}
 AXIS_OPS = {"Concat": None, "Softmax": -1, "LogSoftmax": -1, "Flatten": 1, "Split": 0}
 

@@ -199,6 +199,35 @@ def _scales_out_of_proportion():
                  [init("w", w), init("b", np.zeros(2, np.float32))])
 
 
+def _conv_weight_rank():
+    # Weights of rank 5 for a 2-d input and no kernel_shape: ONNX 1.12's shape inference
+    # read past the input's axes (SIGSEGV).
+    w = np.ones((2, 3, 3, 3, 1), np.float32)
+    node = helper.make_node("Conv", ["x", "w"], ["y"], name="conv")
+    return model([node], [vi("x", [1, 3, 8, 8])], [vi("y", None)], [init("w", w)])
+
+
+def _constant_data_mismatch():
+    value = TensorProto(name="v", data_type=F, dims=[3], float_data=[1.0])
+    nodes = [helper.make_node("Constant", [], ["c"], name="k", value=value),
+             helper.make_node("Add", ["x", "c"], ["y"], name="add")]
+    return model(nodes, [vi("x", [3])], [vi("y", None)])
+
+
+def _gemm_mismatch():
+    node = helper.make_node("Gemm", ["x", "w"], ["y"], name="fc")
+    return model([node], [vi("x", [1, 8])], [vi("y", None)],
+                 [init("w", np.ones((4, 5), np.float32))])
+
+
+def _batch_norm_channels():
+    node = helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn")
+    c2 = np.ones(2, np.float32)
+    return model([node], [vi("x", [1, 2, 2, 2])], [vi("y", None)],
+                 [init("s", np.ones(3, np.float32)), init("b", c2), init("m", c2),
+                  init("v", c2)])
+
+
 @dataclasses.dataclass
 class Case:
     name: str
@@ -246,6 +275,14 @@ CASES: List[Case] = [
          r"node 'conv' \(op Conv\): .*3 channels.*5"),
     Case("conv_kernel_shape", lambda: conv_model(kernel_shape=[4, 4]),
          r"node 'conv' \(op Conv\): attribute kernel_shape.*\[4, 4\].*\[3, 3\]"),
+    Case("conv_weight_rank", _conv_weight_rank,
+         r"node 'conv' \(op Conv\): input \[1, 3, 8, 8\] and weights \[2, 3, 3, 3, 1\]"),
+    Case("constant_data_mismatch", _constant_data_mismatch,
+         r"node 'k' \(op Constant\): attribute value holds 1 values; its dims \[3\] need 3"),
+    Case("gemm_mismatch", _gemm_mismatch, r"node 'fc' \(op Gemm\): .*8 columns against 4 rows",
+         ("--quantize", "int8")),
+    Case("batch_norm_channels", _batch_norm_channels,
+         r"node 'bn' \(op BatchNormalization\): scale 's' has shape \[3\]"),
     Case("empty_file", lambda: b"", r"(empty|no nodes|no graph|no output)"),
     Case("two_bytes", lambda: b"\x08\x07", r"(no graph|no output|no nodes|cannot read)"),
     Case("garbage", _garbage, r"cannot read ONNX model"),
