@@ -11,6 +11,8 @@ Values are named as in the model. A node's omitted optional input is "". A value
 """
 
 import dataclasses
+import os
+import signal
 from typing import Dict, Iterable, List, Optional
 
 import numpy as np
@@ -220,15 +222,70 @@ class OnnxGraph:
         # The nodes are in their opset-13 form (from_model) whatever the model's opset.
         opset = max(self.opset, 13)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-        try:
-            inferred = onnx.shape_inference.infer_shapes(model)
-        except Exception as e:  # inference errors name the node
-            raise CompileError(f"ONNX shape inference failed: {e}") from None
-        for vi in inferred.graph.value_info:
+        inferred = infer_shapes(model)
+        for vi in inferred.value_info:
             t = _tensor_type(vi)
             old = self.types.get(vi.name)
             if old is None or not old.static or t.static:
                 self.types[vi.name] = t
+
+
+class InferenceCrash(Exception):
+    """ONNX shape inference died by a signal: a check validation lacks (a defect)."""
+
+
+def infer_shapes(model):
+    """ONNX shape inference of a model: a GraphProto holding only the typed inputs, values
+    and outputs. Inference is C++ code that trusts its input (ONNX 1.12 divides by strides
+    and reads past arrays on inconsistent nodes), so where the system can fork it runs in
+    a child process: a crash there is an InferenceCrash (compile_model's internal error,
+    exit status 70), not the compiler's death. Inference errors (they name the node) become
+    CompileErrors."""
+    import onnx
+
+    def typed_values(m):
+        g = onnx.GraphProto()
+        g.input.extend(m.graph.input)
+        g.value_info.extend(m.graph.value_info)
+        g.output.extend(m.graph.output)
+        return g
+    if not hasattr(os, "fork"):
+        try:
+            return typed_values(onnx.shape_inference.infer_shapes(model))
+        except Exception as e:
+            raise CompileError(f"ONNX shape inference failed: {e}") from None
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: answer on the pipe, exit without running any exit handler
+        status = 0
+        try:
+            os.close(read_end)
+            try:
+                answer = b"G" + typed_values(
+                    onnx.shape_inference.infer_shapes(model)).SerializeToString()
+            except Exception as e:
+                answer = b"E" + str(e).encode("utf-8", "replace")
+            with os.fdopen(write_end, "wb") as out:
+                out.write(answer)
+        except BaseException:
+            status = 1
+        os._exit(status)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as answers:
+        answer = answers.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        raise InferenceCrash(f"ONNX shape inference crashed ({signal.Signals(sig).name}) on "
+                             "this model: an inconsistent node the compiler's validation does "
+                             "not check yet (please report it with the model)")
+    if answer[:1] == b"E":
+        raise CompileError(f"ONNX shape inference failed: {answer[1:].decode()}")
+    if answer[:1] != b"G" or os.WEXITSTATUS(status) != 0:
+        raise CompileError("ONNX shape inference gave no answer")
+    graph = onnx.GraphProto()
+    graph.ParseFromString(answer[1:])
+    return graph
 
 
 def onnx_elem_type(dtype) -> int:
@@ -301,18 +358,14 @@ def from_model(model) -> OnnxGraph:
         raise CompileError(f"opset {g.opset} is not supported (opsets {MIN_OPSET}-{MAX_OPSET}; "
                            f"torch.onnx.export(..., opset_version=13) gives one)")
     validate.check_model(model, g.opset)  # before shape inference: it divides by strides
-    try:
-        inferred = onnx.shape_inference.infer_shapes(validate.for_inference(model))
-    except Exception as e:
-        raise CompileError(f"ONNX shape inference failed: {e}") from None
+    inferred = infer_shapes(validate.for_inference(model))
     graph = model.graph
     for init in graph.initializer:
         try:
             g.consts[init.name] = numpy_helper.to_array(init)
         except Exception as e:  # what validation did not foresee still names the tensor
             raise CompileError(f"initializer '{init.name}' cannot be read: {e}") from None
-    typed = inferred.graph
-    for vi in list(typed.input) + list(typed.value_info) + list(typed.output):
+    for vi in list(inferred.input) + list(inferred.value_info) + list(inferred.output):
         g.types[vi.name] = _tensor_type(vi)
     g.inputs = [vi.name for vi in graph.input if vi.name not in g.consts]
     g.outputs = [vi.name for vi in graph.output]
