@@ -179,6 +179,8 @@ def _check_attribute_types(node, where: str, schema, problems: List[str]):
     for a in node.attribute:
         spec = schema.attributes.get(a.name)
         if spec is None:
+            problems.append(f"{where}: attribute '{a.name}' is not an attribute of ONNX "
+                            f"{node.op_type} (opset {schema.since_version})")
             continue
         if int(a.type) != int(spec.type):
             from onnx import AttributeProto
@@ -292,6 +294,25 @@ def _node_reads(node) -> List[str]:
     return names
 
 
+def _check_text(graph, problems: List[str]):
+    """Every name is text: protobuf gives bytes for a string field that is not UTF-8."""
+    def bad(value):
+        return not isinstance(value, str)
+    for what, values in (("graph input", graph.input), ("graph output", graph.output),
+                         ("value", graph.value_info), ("initializer", graph.initializer)):
+        for i, v in enumerate(values):
+            if bad(v.name):
+                problems.append(f"{what} {i + 1}: its name {v.name!r} is not UTF-8 text")
+    for index, node in enumerate(graph.node):
+        fields = [("name", node.name), ("op_type", node.op_type), ("domain", node.domain)]
+        fields += [(f"input {i + 1}", v) for i, v in enumerate(node.input)]
+        fields += [(f"output {i + 1}", v) for i, v in enumerate(node.output)]
+        fields += [(f"attribute {i + 1}", a.name) for i, a in enumerate(node.attribute)]
+        for field, value in fields:
+            if bad(value):
+                problems.append(f"node {index + 1}: its {field} {value!r} is not UTF-8 text")
+
+
 def check_model(model, opset: int):
     """Checks an onnx.ModelProto before shape inference (see the module docstring) and sorts
     its nodes; raises ModelError listing every problem."""
@@ -300,6 +321,8 @@ def check_model(model, opset: int):
         raise ModelError(["the file holds no ONNX graph (no nodes and no outputs: empty or "
                           "not an ONNX model)"])
     graph = model.graph
+    _check_text(graph, problems)
+    raise_if(problems)
     if not graph.output:
         problems.append("the graph has no outputs")
     # Names and types of the graph's values.

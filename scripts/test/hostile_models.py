@@ -228,6 +228,14 @@ def _batch_norm_channels():
                   init("v", c2)])
 
 
+def _attribute_name_not_utf8():
+    # protobuf hands a string field that is not UTF-8 to Python as bytes (found by the fuzz
+    # target: "keywords must be strings" deep in the passes).
+    node = helper.make_node("Relu", ["x"], ["y"], name="relu", zqzq=1)
+    data = model([node], [vi("x", [1, 4])], [vi("y", [1, 4])])
+    return data.replace(b"zqzq", b"\x9e\x8b\x9e\x8b")
+
+
 @dataclasses.dataclass
 class Case:
     name: str
@@ -283,6 +291,10 @@ CASES: List[Case] = [
          ("--quantize", "int8")),
     Case("batch_norm_channels", _batch_norm_channels,
          r"node 'bn' \(op BatchNormalization\): scale 's' has shape \[3\]"),
+    Case("attribute_name_not_utf8", _attribute_name_not_utf8,
+         r"node 1: its attribute 1 b'\\x9e\\x8b\\x9e\\x8b' is not UTF-8 text"),
+    Case("unknown_attribute", lambda: conv_model(stride=[2, 2]),
+         r"node 'conv' \(op Conv\): attribute 'stride' is not an attribute of ONNX Conv"),
     Case("empty_file", lambda: b"", r"(empty|no nodes|no graph|no output)"),
     Case("two_bytes", lambda: b"\x08\x07", r"(no graph|no output|no nodes|cannot read)"),
     Case("garbage", _garbage, r"cannot read ONNX model"),
