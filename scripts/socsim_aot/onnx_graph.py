@@ -399,11 +399,12 @@ def read(path) -> OnnxGraph:
     try:
         with warnings.catch_warnings():  # protobuf warns, then raises, on some bad bytes
             warnings.simplefilter("ignore")
-            model = onnx.load(path)
+            model = onnx.load(path, load_external_data=False)
     except OSError:
         raise
     except Exception as e:  # protobuf decode errors
         raise CompileError(f"cannot read ONNX model: {e}") from None
+    validate.load_external_data(model, os.path.dirname(os.path.abspath(path)))
     return from_model(model)
 
 

@@ -106,6 +106,35 @@ class HostileModelTest(unittest.TestCase):
                 self.assertRegex(r.stderr, f"--calibration {re.escape(npz)}: .*{expect}")
                 self.assertNotIn("Traceback", r.stderr)
 
+    def test_external_data_only_from_files_beside_the_model(self):
+        import numpy as np
+        from onnx import TensorProto, helper
+        from hostile_models import vi
+        np.ones(4, np.float32).tofile(self.path("c.bin"))
+
+        def external(location, length=None):
+            t = TensorProto(name="c", data_type=TensorProto.FLOAT, dims=[4], data_location=1)
+            for key, value in (("location", location), ("length", length)):
+                if value is not None:
+                    entry = t.external_data.add()
+                    entry.key, entry.value = key, str(value)
+            graph = helper.make_graph([helper.make_node("Add", ["x", "c"], ["y"], name="add")],
+                                      "g", [vi("x", [4])], [vi("y", None)], [t])
+            return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        cases = {"c.bin": (None, 0, "wrote"),
+                 "/dev/zero": (None, 1, "'/dev/zero' is not a regular file inside"),
+                 "../c.bin": (None, 1, "'../c.bin' is not a regular file inside"),
+                 "missing.bin": (None, 1, "'missing.bin' is not a regular file inside"),
+                 "c.bin ": (100, 1, "bytes 0 to 100 are not inside the file of 16 bytes")}
+        for location, (length, status, expect) in cases.items():
+            with self.subTest(location=location):
+                path = self.path("m.onnx")
+                with open(path, "wb") as f:
+                    f.write(external(location.strip(), length).SerializeToString())
+                r = compile_model(path, "-o", self.path("x.prog"))
+                self.assertEqual(r.returncode, status, r.stderr)
+                self.assertIn(expect, r.stderr)
+
     def test_a_long_chain_compiles_in_linear_time(self):
         # 20,000 Relu nodes took over 120 s when passes searched the node list for each node;
         # with indexes they take a few seconds (docs/compiler.md, "Limits").
