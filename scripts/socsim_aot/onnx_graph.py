@@ -222,7 +222,7 @@ class OnnxGraph:
         # The nodes are in their opset-13 form (from_model) whatever the model's opset.
         opset = max(self.opset, 13)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-        inferred = infer_shapes(model)
+        inferred = infer_shapes(model, isolated=False)  # nodes validated since (check_graph)
         for vi in inferred.value_info:
             t = _tensor_type(vi)
             old = self.types.get(vi.name)
@@ -234,12 +234,13 @@ class InferenceCrash(Exception):
     """ONNX shape inference died by a signal: a check validation lacks (a defect)."""
 
 
-def infer_shapes(model):
+def infer_shapes(model, isolated: bool = True):
     """ONNX shape inference of a model: a GraphProto holding only the typed inputs, values
     and outputs. Inference is C++ code that trusts its input (ONNX 1.12 divides by strides
-    and reads past arrays on inconsistent nodes), so where the system can fork it runs in
-    a child process: a crash there is an InferenceCrash (compile_model's internal error,
-    exit status 70), not the compiler's death. Inference errors (they name the node) become
+    and reads past arrays on inconsistent nodes), so the first inference of a file, before
+    shapes can be validated, runs (`isolated`, where the system can fork) in a child
+    process: a crash there is an InferenceCrash (compile_model's internal error, exit status
+    70), not the compiler's death. Inference errors (they name the node) become
     CompileErrors."""
     import onnx
 
@@ -249,7 +250,7 @@ def infer_shapes(model):
         g.value_info.extend(m.graph.value_info)
         g.output.extend(m.graph.output)
         return g
-    if not hasattr(os, "fork"):
+    if not isolated or not hasattr(os, "fork"):
         try:
             return typed_values(onnx.shape_inference.infer_shapes(model))
         except Exception as e:
