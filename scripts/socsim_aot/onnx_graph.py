@@ -203,7 +203,6 @@ class OnnxGraph:
     def infer_types(self, max_const_elements: int = 4096):
         """Runs ONNX shape inference over the graph; constants up to `max_const_elements` (the
         shape-like ones inference reads) go in as initializers, larger ones as typed inputs."""
-        import onnx
         from onnx import helper, numpy_helper
         inits, const_inputs = [], []
         for name, value in self.consts.items():
@@ -350,7 +349,6 @@ def normalize_softmax(g: OnnxGraph) -> int:
 
 def from_model(model) -> OnnxGraph:
     """The front end graph of an onnx.ModelProto (shape inference run here)."""
-    import onnx
     from onnx import helper, numpy_helper
     g = OnnxGraph()
     opsets = {o.domain: o.version for o in model.opset_import}

@@ -478,7 +478,6 @@ def _check_window(g, n, problems: List[str], x, kernel, what: str):
             return
     if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
         return
-    strides = a.get("strides", [1] * spatial)
     dilations = a.get("dilations", [1] * spatial)
     pads = a.get("pads", [0] * (2 * spatial))
     for i in range(spatial):
@@ -640,8 +639,8 @@ def _check_batch_norm(g, n, problems: List[str]):
 
 
 CHECKS = {"Conv": _check_conv, "Gemm": _check_matmul, "MatMul": _check_matmul,
-          "BatchNormalization": _check_batch_norm, "MaxPool": _check_pool, "AveragePool": _check_pool,
-          "Gather": _check_gather, "Reshape": _check_reshape}
+          "BatchNormalization": _check_batch_norm, "MaxPool": _check_pool,
+          "AveragePool": _check_pool, "Gather": _check_gather, "Reshape": _check_reshape}
 AXIS_OPS = {"Concat": None, "Softmax": -1, "LogSoftmax": -1, "Flatten": 1, "Split": 0}
 
 
