@@ -617,6 +617,13 @@ def _check_matmul(g, n, problems: List[str]):
             return
         k_a = a[0] if n.attrs.get("transA", 0) else a[1]
         k_b = b[1] if n.attrs.get("transB", 0) else b[0]
+        m = a[1] if n.attrs.get("transA", 0) else a[0]
+        cols = b[0] if n.attrs.get("transB", 0) else b[1]
+        c = g.shape(n.inputs[2]) if len(n.inputs) > 2 and n.inputs[2] else None
+        if c is not None and (len(c) > 2 or any(
+                d not in (1, want) for d, want in zip(reversed(c), (cols, m)))):
+            problems.append(f"{n.where}: C '{n.inputs[2]}' has shape {c}, which does not "
+                            f"broadcast to the output [{m}, {cols}]")
     else:
         if not a or not b:
             problems.append(f"{n.where}: inputs {a} and {b}: MatMul has no scalar operands")
@@ -625,6 +632,12 @@ def _check_matmul(g, n, problems: List[str]):
     if k_a != k_b:
         problems.append(f"{n.where}: inputs {a} and {b} do not multiply: {k_a} columns "
                         f"against {k_b} rows")
+
+
+def _check_global_pool(g, n, problems: List[str]):
+    x = g.shape(n.inputs[0])
+    if x is not None and len(x) < 3:
+        problems.append(f"{n.where}: input {x} has no spatial axes (N, C, spatial...)")
 
 
 def _check_batch_norm(g, n, problems: List[str]):
@@ -640,7 +653,8 @@ def _check_batch_norm(g, n, problems: List[str]):
 
 CHECKS = {"Conv": _check_conv, "Gemm": _check_matmul, "MatMul": _check_matmul,
           "BatchNormalization": _check_batch_norm, "MaxPool": _check_pool,
-          "AveragePool": _check_pool, "Gather": _check_gather, "Reshape": _check_reshape}
+          "AveragePool": _check_pool, "GlobalAveragePool": _check_global_pool,
+          "GlobalMaxPool": _check_global_pool, "Gather": _check_gather, "Reshape": _check_reshape}
 AXIS_OPS = {"Concat": None, "Softmax": -1, "LogSoftmax": -1, "Flatten": 1, "Split": 0}
 
 

@@ -236,6 +236,19 @@ def _attribute_name_not_utf8():
     return data.replace(b"zqzq", b"\x9e\x8b\x9e\x8b")
 
 
+def _gemm_bias_shape():
+    # C that does not broadcast to the output (found by structured mutation: numpy's
+    # broadcasting error while calibrating)
+    node = helper.make_node("Gemm", ["x", "w", "w"], ["y"], name="fc", transB=1)
+    return model([node], [vi("x", [1, 8])], [vi("y", None)],
+                 [init("w", np.ones((4, 8), np.float32))])
+
+
+def _global_pool_rank2():
+    node = helper.make_node("GlobalAveragePool", ["x"], ["y"], name="gap")
+    return model([node], [vi("x", [1, 16])], [vi("y", None)])
+
+
 @dataclasses.dataclass
 class Case:
     name: str
@@ -289,6 +302,12 @@ CASES: List[Case] = [
     Case("constant_data_mismatch", _constant_data_mismatch,
          r"node 'k' \(op Constant\): attribute value holds 1 values; its dims \[3\] need 3"),
     Case("gemm_mismatch", _gemm_mismatch, r"node 'fc' \(op Gemm\): .*8 columns against 4 rows",
+         ("--quantize", "int8")),
+    Case("gemm_bias_shape", _gemm_bias_shape,
+         r"node 'fc' \(op Gemm\): C 'w' has shape \[4, 8\], which does not broadcast to the "
+         r"output \[1, 4\]", ("--quantize", "int8")),
+    Case("global_pool_rank2", _global_pool_rank2,
+         r"node 'gap' \(op GlobalAveragePool\): input \[1, 16\] has no spatial axes",
          ("--quantize", "int8")),
     Case("batch_norm_channels", _batch_norm_channels,
          r"node 'bn' \(op BatchNormalization\): scale 's' has shape \[3\]"),
