@@ -231,6 +231,20 @@ def _check_attribute_types(node, where: str, schema, problems: List[str]):
             problems.append(f"{where}: attribute {name} is required")
 
 
+def _check_attribute_values(node, where: str, problems: List[str]):
+    """Every attribute has a type and a value of it (any operator, any domain)."""
+    from onnx import AttributeProto, helper
+    for a in node.attribute:
+        if a.type == AttributeProto.UNDEFINED:
+            problems.append(f"{where}: attribute '{a.name}' has no type")
+            continue
+        try:
+            helper.get_attribute_value(a)
+        except Exception as e:  # noqa: BLE001 - onnx's reader of attribute values
+            problems.append(f"{where}: attribute '{a.name}' cannot be read: "
+                            f"{str(e).splitlines()[0]}")
+
+
 def _check_window_attributes(node, where: str, problems: List[str]):
     """Attributes that shape inference and the kernels divide or loop by."""
     from onnx import AttributeProto
@@ -384,6 +398,7 @@ def check_model(model, opset: int):
     writer: Dict[str, str] = {}
     for index, node in enumerate(graph.node):
         where = _where(node, index)
+        _check_attribute_values(node, where, problems)
         if node.domain in ("", "ai.onnx"):
             _check_node_signature(node, where, opset, problems)
             _check_window_attributes(node, where, problems)

@@ -249,6 +249,16 @@ def _global_pool_rank2():
     return model([node], [vi("x", [1, 16])], [vi("y", None)])
 
 
+def _attribute_without_type():
+    # An attribute whose type field is UNDEFINED (found by the fuzz target: onnx's
+    # get_attribute_value raised ValueError while the graph was read).
+    node = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    a = node.attribute.add()
+    a.name = "value"
+    a.f = 1.0
+    return model([node], [vi("x", [1, 4])], [vi("y", [1, 4])])
+
+
 @dataclasses.dataclass
 class Case:
     name: str
@@ -313,6 +323,8 @@ CASES: List[Case] = [
          r"node 'bn' \(op BatchNormalization\): scale 's' has shape \[3\]"),
     Case("attribute_name_not_utf8", _attribute_name_not_utf8,
          r"node 1: its attribute 1 b'\\x9e\\x8b\\x9e\\x8b' is not UTF-8 text"),
+    Case("attribute_without_type", _attribute_without_type,
+         r"node 'relu' \(op Relu\): attribute 'value' has no type"),
     Case("unknown_attribute", lambda: conv_model(stride=[2, 2]),
          r"node 'conv' \(op Conv\): attribute 'stride' is not an attribute of ONNX Conv"),
     Case("empty_file", lambda: b"", r"(empty|no nodes|no graph|no output)"),
