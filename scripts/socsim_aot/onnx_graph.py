@@ -387,8 +387,21 @@ def from_model(model) -> OnnxGraph:
         op = OnnxOp(node.op_type, list(node.input), list(node.output), attrs, name)
         _to_opset13_form(g, op)
         g.nodes.append(op)
+    _default_attributes(g)
     validate.check_graph(g)
     return g
+
+
+def _default_attributes(g: OnnxGraph):
+    """Attributes whose ONNX default depends on the input's rank, written out: Transpose
+    without perm reverses the axes."""
+    for op in g.nodes:
+        if op.op_type == "Transpose" and not op.domain and "perm" not in op.attrs and op.inputs:
+            t = g.types.get(op.inputs[0])
+            rank = len(g.consts[op.inputs[0]].shape) if op.inputs[0] in g.consts else \
+                len(t.shape) if t is not None and t.shape is not None else None
+            if rank is not None:
+                op.attrs["perm"] = list(reversed(range(rank)))
 
 
 def read(path) -> OnnxGraph:

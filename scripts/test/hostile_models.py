@@ -259,6 +259,13 @@ def _attribute_without_type():
     return model([node], [vi("x", [1, 4])], [vi("y", [1, 4])])
 
 
+def _transpose_without_perm():
+    # ONNX's default perm reverses the axes (found by the fuzz target: the lowering read a
+    # missing attribute, KeyError). Compiles; the program reverses the axes.
+    node = helper.make_node("Transpose", ["x"], ["y"], name="t")
+    return model([node], [vi("x", [1, 2, 3])], [vi("y", None)])
+
+
 @dataclasses.dataclass
 class Case:
     name: str
