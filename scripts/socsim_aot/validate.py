@@ -270,7 +270,8 @@ def _check_node_signature(node, where: str, opset: int, problems: List[str]):
     try:
         schema = onnx.defs.get_schema(node.op_type, opset, "")
     except onnx.defs.SchemaError:
-        return  # not an ONNX operator: lowering says it is not supported
+        problems.append(f"{where}: {node.op_type} is not an ONNX operator (opset {opset})")
+        return
     optional = onnx.defs.OpSchema.FormalParameterOption.Optional
     variadic = onnx.defs.OpSchema.FormalParameterOption.Variadic
     if not schema.min_input <= len(node.input) <= schema.max_input:

@@ -332,6 +332,9 @@ CASES: List[Case] = [
          r"node 1: its attribute 1 b'\\x9e\\x8b\\x9e\\x8b' is not UTF-8 text"),
     Case("attribute_without_type", _attribute_without_type,
          r"node 'relu' \(op Relu\): attribute 'value' has no type"),
+    Case("unknown_operator", lambda: model(
+        [helper.make_node("Conv2d", ["x"], ["y"], name="c")], [vi("x", [1, 4])], [vi("y", None)]),
+         r"node 'c' \(op Conv2d\): Conv2d is not an ONNX operator \(opset 13\)"),
     Case("unknown_attribute", lambda: conv_model(stride=[2, 2]),
          r"node 'conv' \(op Conv\): attribute 'stride' is not an attribute of ONNX Conv"),
     Case("empty_file", lambda: b"", r"(empty|no nodes|no graph|no output)"),
