@@ -431,6 +431,7 @@ def plan_memory(sizes: Dict[int, int], lifetimes: Dict[int, tuple]):
 
 
 DATA_ALIGNMENT = 16  # planned offsets (the runtime's kDataAlignment)
+MAX_PLANNED_BYTES = (1 << 32) - 1  # a planned buffer's size is a 32-bit field
 
 
 def _nbytes(v: Value) -> int:
@@ -599,9 +600,9 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
             whole[0], whole[1] = min(whole[0], span[0]), max(whole[1], span[1])
     offsets, total = plan_memory({t: tensors[t].nbytes for t in life},
                                  {t: tuple(v) for t, v in life.items()})
-    if total > validate.MAX_TENSOR_BYTES:
+    if total > MAX_PLANNED_BYTES:
         raise CompileError(f"the planned memory is {total} bytes, more than the program "
-                           f"file's 32-bit sizes ({validate.MAX_TENSOR_BYTES} bytes)")
+                           f"file's 32-bit buffer sizes ({MAX_PLANNED_BYTES} bytes)")
     for t, off in offsets.items():
         tensors[t].buffer, tensors[t].offset = 0, off
     for name in placed:

@@ -28,8 +28,9 @@ import numpy as np
 
 from socsim_aot.ir import CompileError
 
-# A tensor's bytes: the program file's sizes and offsets are 32-bit (docs/program-format.md).
-MAX_TENSOR_BYTES = (1 << 32) - 1
+# A tensor's bytes: what the program file's verifying reader accepts (program_format.read,
+# the runtime's Program::load: at most 0x7FFFFFFF bytes and elements per dimension).
+MAX_TENSOR_BYTES = (1 << 31) - 1
 # kernel_shape, strides, dilations and pads: at most this (the NPU's descriptors take 16 bits).
 MAX_WINDOW = 1 << 16
 # At most this many problem lines are listed; the rest are counted.

@@ -184,7 +184,7 @@ def _nan_weights():
 
 def _huge_calibration_input():
     node = helper.make_node("Relu", ["x"], ["y"], name="relu")
-    return model([node], [vi("x", [1, 10 ** 9, 1, 1])], [vi("y", None)])
+    return model([node], [vi("x", [1, 1 << 28, 1, 1])], [vi("y", None)])
 
 
 def _scales_out_of_proportion():
@@ -285,6 +285,9 @@ CASES: List[Case] = [
     Case("empty_input_name", _empty_input_name, r"graph input 1 has an empty name"),
     Case("negative_dim", _negative_dim, r"graph input 'x'.*dimension -3"),
     Case("huge_dim", _huge_dim, r"graph input 'x'.*1099511627776"),
+    Case("input_over_the_program_format", lambda: model(
+        [helper.make_node("Relu", ["x"], ["y"], name="relu")], [vi("x", [1, 10 ** 9, 1, 1])],
+        [vi("y", None)]), r"graph input 'x'.*4000000000 bytes.*2147483647"),
     Case("initializer_data_mismatch", _initializer_data_mismatch,
          r"initializer 'w'.*5 values.*108"),
     Case("unknown_input_type", _unknown_input_type, r"graph input 'x'.*element type 999"),
@@ -351,7 +354,8 @@ CASES: List[Case] = [
     Case("scales_out_of_proportion", _scales_out_of_proportion,
          r"node 'conv' \(op Conv\): cannot be quantised: multiplier", ("--quantize", "int8")),
     Case("expand_huge", _expand_huge, r"node 'expand' \(op Expand\): .*2500000000"),
-    Case("huge_calibration_input", _huge_calibration_input, r"calibrat.*1000000000",
+    Case("huge_calibration_input", _huge_calibration_input,
+         r"calibration needs .*'x' \[1, 268435456, 1, 1\].*cap of 1073741824 bytes",
          ("--quantize", "int8")),
     Case("npu_without_quantize", lambda: relu_chain(1), r"--delegate npu.*--quantize int8",
          ("--delegate", "npu"), 2),
