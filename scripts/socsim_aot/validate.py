@@ -651,6 +651,13 @@ def _check_matmul(g, n, problems: List[str]):
                         f"against {k_b} rows")
 
 
+def _check_clip(g, n, problems: List[str]):
+    for name, what in zip(n.inputs[1:3], ("min", "max")):
+        s = g.shape(name) if name else None
+        if s is not None and _elements(s) != 1:
+            problems.append(f"{n.where}: {what} '{name}' has shape {s}; it must be a scalar")
+
+
 def _check_global_pool(g, n, problems: List[str]):
     x = g.shape(n.inputs[0])
     if x is not None and len(x) < 3:
@@ -671,7 +678,7 @@ def _check_batch_norm(g, n, problems: List[str]):
 CHECKS = {"Conv": _check_conv, "Gemm": _check_matmul, "MatMul": _check_matmul,
           "BatchNormalization": _check_batch_norm, "MaxPool": _check_pool,
           "AveragePool": _check_pool, "GlobalAveragePool": _check_global_pool,
-          "GlobalMaxPool": _check_global_pool, "Gather": _check_gather, "Reshape": _check_reshape}
+          "GlobalMaxPool": _check_global_pool, "Clip": _check_clip, "Gather": _check_gather, "Reshape": _check_reshape}
 AXIS_OPS = {"Concat": None, "Softmax": -1, "LogSoftmax": -1, "Flatten": 1, "Split": 0}
 
 

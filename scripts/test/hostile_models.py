@@ -329,6 +329,10 @@ CASES: List[Case] = [
     Case("global_pool_rank2", _global_pool_rank2,
          r"node 'gap' \(op GlobalAveragePool\): input \[1, 16\] has no spatial axes",
          ("--quantize", "int8")),
+    Case("clip_bounds_not_scalar", lambda: model(
+        [helper.make_node("Clip", ["x", "lo"], ["y"], name="clip")], [vi("x", [1, 4])],
+        [vi("y", None)], [init("lo", np.zeros(4, np.float32))]),
+         r"node 'clip' \(op Clip\): min 'lo' has shape \[4\]; it must be a scalar"),
     Case("batch_norm_channels", _batch_norm_channels,
          r"node 'bn' \(op BatchNormalization\): scale 's' has shape \[3\]"),
     Case("attribute_name_not_utf8", _attribute_name_not_utf8,
