@@ -2,7 +2,9 @@
 "Validation").
 
 `check_model(model)` runs on the file as read, before ONNX shape inference (whose C++ code
-divides by strides and block sizes): the graph exists; names are given; every value is
+divides by strides and block sizes): the graph exists; names are UTF-8 text and given;
+every attribute has a type and a readable value; operators of the default domain are
+ONNX's; every value is
 assigned once (a graph input, an initializer or one node's output); every input and graph
 output is produced or given; the graph is acyclic (nodes out of order are sorted); element
 types are ONNX's and graph inputs the runtime's; dimensions are positive and tensors within
@@ -31,19 +33,18 @@ from socsim_aot.ir import CompileError
 # A tensor's bytes: what the program file's verifying reader accepts (program_format.read,
 # the runtime's Program::load: at most 0x7FFFFFFF bytes and elements per dimension).
 MAX_TENSOR_BYTES = (1 << 31) - 1
-# kernel_shape, strides, dilations and pads: at most this (the NPU's descriptors take 16 bits).
+# kernel_shape, strides, dilations and pads: at most this (as the NPU's layer descriptors
+# bound each dimension, docs/hardening.md "Limits").
 MAX_WINDOW = 1 << 16
 # At most this many problem lines are listed; the rest are counted.
 MAX_PROBLEMS = 50
 
-# The runtime's tensor types (ONNX element types): graph inputs and outputs must be one.
+# The runtime's tensor types (ONNX element types): graph inputs must be one.
 RUNTIME_TYPES = {1: "float32", 2: "uint8", 3: "int8", 6: "int32"}
 # Operators whose inputs all have one element type (ONNX's type constraint T for all).
 SAME_TYPE_OPS = ("Add", "Sub", "Mul", "Div", "Sum", "Min", "Max", "Mean", "Equal", "Less",
                  "Greater", "LessOrEqual", "GreaterOrEqual", "Concat", "MatMul", "Gemm", "Mod",
                  "PRelu", "And", "Or", "Xor")
-WINDOW_OPS = ("Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool", "ConvInteger",
-              "QLinearConv", "MaxUnpool")
 
 
 class ModelError(CompileError):
