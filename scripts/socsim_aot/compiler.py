@@ -530,7 +530,12 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
         name = g.resolve(name)
         if name not in ids:
             v = g.values[name]
-            t = pf.Tensor(dtype=pf.dtype_code(v.dtype), shape=list(v.shape), name=name)
+            try:
+                code = pf.dtype_code(v.dtype)
+            except ValueError:
+                raise CompileError(f"value '{name}' is {np.dtype(v.dtype).name}: a program "
+                                   "holds float32, int8, uint8 and int32 tensors") from None
+            t = pf.Tensor(dtype=code, shape=list(v.shape), name=name)
             if v.const is not None:
                 t.constant = v.const
             if v.channel_scales is not None:
@@ -568,10 +573,10 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
             instructions.append(pf.Instruction("", ins, outs, [], len(delegates) - 1))
         else:
             instructions.append(pf.Instruction(node.op, ins, outs, kernel_args(g, node)))
+    for name in g.outputs:
+        if g.value(name).const is not None:
+            raise CompileError(f"graph output '{g.resolve(name)}' is a constant")
     outputs = [tid(n) for n in g.outputs]
-    for o in outputs:
-        if tensors[o].is_constant:
-            raise CompileError(f"graph output '{tensors[o].name}' is a constant")
     # Lifetimes in instruction steps; inputs and outputs live for the whole program so that
     # repeated executions and reading outputs afterwards are safe.
     end = len(instructions)

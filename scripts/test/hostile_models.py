@@ -333,6 +333,11 @@ CASES: List[Case] = [
         [helper.make_node("Clip", ["x", "lo"], ["y"], name="clip")], [vi("x", [1, 4])],
         [vi("y", None)], [init("lo", np.zeros(4, np.float32))]),
          r"node 'clip' \(op Clip\): min 'lo' has shape \[4\]; it must be a scalar"),
+    Case("constant_int64_output", lambda: model(
+        [helper.make_node("Tile", ["shape", "r"], ["y"], name="tile")], [vi("x", [1])],
+        [vi("y", None, TensorProto.INT64)], [init("shape", np.array([2, 3], np.int64)),
+                          init("r", np.array([2], np.int64))]),
+         r"graph output 'y' is a constant"),
     Case("batch_norm_channels", _batch_norm_channels,
          r"node 'bn' \(op BatchNormalization\): scale 's' has shape \[3\]"),
     Case("attribute_name_not_utf8", _attribute_name_not_utf8,
