@@ -221,7 +221,7 @@ class OnnxGraph:
         # The nodes are in their opset-13 form (from_model) whatever the model's opset.
         opset = max(self.opset, 13)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-        inferred = infer_shapes(model, isolated=False)  # nodes validated since (check_graph)
+        inferred = infer_shapes(validate.for_inference(model))
         for vi in inferred.value_info:
             t = _tensor_type(vi)
             old = self.types.get(vi.name)
@@ -236,11 +236,11 @@ class InferenceCrash(Exception):
 def infer_shapes(model, isolated: bool = True):
     """ONNX shape inference of a model: a GraphProto holding only the typed inputs, values
     and outputs. Inference is C++ code that trusts its input (ONNX 1.12 divides by strides
-    and reads past arrays on inconsistent nodes), so the first inference of a file, before
-    shapes can be validated, runs (`isolated`, where the system can fork) in a child
-    process: a crash there is an InferenceCrash (compile_model's internal error, exit status
-    70), not the compiler's death. Inference errors (they name the node) become
-    CompileErrors."""
+    and reads past arrays on inconsistent nodes; a node whose shapes were unknown when the
+    graph was validated can reach a later inference), so each inference runs (`isolated`,
+    where the system can fork) in a child process: a crash there is an InferenceCrash
+    (compile_model's internal error, exit status 70), not the compiler's death. Inference
+    errors (they name the node) become CompileErrors."""
     import onnx
 
     def typed_values(m):

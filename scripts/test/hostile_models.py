@@ -333,6 +333,11 @@ CASES: List[Case] = [
         [helper.make_node("Clip", ["x", "lo"], ["y"], name="clip")], [vi("x", [1, 4])],
         [vi("y", None)], [init("lo", np.zeros(4, np.float32))]),
          r"node 'clip' \(op Clip\): min 'lo' has shape \[4\]; it must be a scalar"),
+    Case("conv_after_squeeze", lambda: model(
+        [helper.make_node("Squeeze", ["x"], ["r"], name="squeeze"),
+         helper.make_node("Conv", ["r", "w"], ["y"], name="conv")], [vi("x", [1, 1, 4, 4])],
+        [vi("y", None)], [init("w", np.ones((2, 1, 1, 1), np.float32))], opset=12),
+         r"node 'conv' \(op Conv\): input \[4, 4\] and weights \[2, 1, 1, 1\]"),
     Case("constant_int64_output", lambda: model(
         [helper.make_node("Tile", ["shape", "r"], ["y"], name="tile")], [vi("x", [1])],
         [vi("y", None, TensorProto.INT64)], [init("shape", np.array([2, 3], np.int64)),
