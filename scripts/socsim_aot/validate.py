@@ -578,7 +578,11 @@ def _check_gather(g, n, problems: List[str]):
 
 
 def _check_reshape(g, n, problems: List[str]):
-    x, target = g.shape(n.inputs[0]), _ints(g.const(n.inputs[1]))
+    shape = g.const(n.inputs[1]) if len(n.inputs) > 1 else None
+    if shape is not None and not np.issubdtype(shape.dtype, np.integer):
+        problems.append(f"{n.where}: shape '{n.inputs[1]}' is {shape.dtype}, not int64")
+        return
+    x, target = g.shape(n.inputs[0]), _ints(shape)
     if x is None or target is None:
         return
     if not n.attrs.get("allowzero", 0):

@@ -338,6 +338,10 @@ CASES: List[Case] = [
          helper.make_node("Conv", ["r", "w"], ["y"], name="conv")], [vi("x", [1, 1, 4, 4])],
         [vi("y", None)], [init("w", np.ones((2, 1, 1, 1), np.float32))], opset=12),
          r"node 'conv' \(op Conv\): input \[4, 4\] and weights \[2, 1, 1, 1\]"),
+    Case("reshape_float_shape", lambda: model(
+        [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")], [vi("x", [1, 4])],
+        [vi("y", None)], [init("s", np.array([np.nan, 2], np.float32))]),
+         r"node 'reshape' \(op Reshape\): shape 's' is float32, not int64"),
     Case("constant_int64_output", lambda: model(
         [helper.make_node("Tile", ["shape", "r"], ["y"], name="tile")], [vi("x", [1])],
         [vi("y", None, TensorProto.INT64)], [init("shape", np.array([2, 3], np.int64)),
