@@ -8,7 +8,8 @@
 #   --build-only  configure and build, run nothing
 #   --no-build    run what build-fuzz holds (the test suite builds it once first)
 #   target        soc_config, ddr_preset, npu_preset, elf, hex, program, pte, npu_descriptor,
-#                 sweep_spec (default: all, as listed in build-fuzz/fuzz_targets.txt)
+#                 sweep_spec, compile_model (default: all, as listed in
+#                 build-fuzz/fuzz_targets.txt)
 #
 # sweep_spec is the Python sweep-file loader under atheris (in build-fuzz/venv, made by
 # scripts/install-deps.sh --fuzz); it runs socsim ($SOCSIM_BINARY, default build/bin/socsim)
@@ -33,7 +34,7 @@ while (($#)); do
     --runs) runs="$2"; shift 2 ;;
     --build-only) run_step=0; shift ;;
     --no-build) build_step=0; shift ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac

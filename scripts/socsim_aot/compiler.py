@@ -18,13 +18,14 @@ import argparse
 import dataclasses
 import os
 import sys
+import zipfile
 from typing import Dict, List, Optional
 
 import numpy as np
 
 from socsim_aot import npu_partition, onnx_graph, passes
 from socsim_aot import program_format as pf
-from socsim_aot import reference
+from socsim_aot import reference, validate
 from socsim_aot import schema
 from socsim_aot.ir import (INF, CompileError, Graph, Node, OnnxNode, Quantizer,  # noqa: F401
                            Value, scale_from_range)
@@ -56,6 +57,9 @@ def front_end(model, options: Optional[passes.Options] = None, log=None) -> onnx
     except ValueError as e:
         raise CompileError(str(e)) from None
     og.infer_types()
+    validate.check_graph(og)  # again: the passes made values and shapes the file had not
+    if (options or passes.Options()).quantize:
+        validate.check_finite(og)
     onnx_graph.normalize_softmax(og)
     if log:
         log(f"front end: {len(og.nodes)} nodes left ({_counts(onnx_graph.op_counts(og.nodes))})")
@@ -349,7 +353,11 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
         node.inputs = [renames.get(i, i) for i in node.inputs]
         op = schema.get(node.op)
         if op.quantize is not None:
-            op.quantize(quantizer, node)
+            try:
+                op.quantize(quantizer, node)
+            except ValueError as e:  # fixed_point: a scale ratio no int32 multiplier holds
+                raise CompileError(f"{node.where}: cannot be quantised: {e} (weights, "
+                                   "constants or calibrated ranges out of proportion)") from None
         y = g.values[node.outputs[0]]
         if y.dtype == np.float32:
             y.dtype = np.dtype(np.int8)
@@ -384,10 +392,10 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
 def kernel_args(g: Graph, node: Node) -> List[int]:
     """The argument words of a node (its schema entry computes the values by name)."""
     op = schema.get(node.op)
-    values = op.arg_values(g, node) if op.arg_values is not None else {}
     try:
+        values = op.arg_values(g, node) if op.arg_values is not None else {}
         return schema.pack_args(op, values)
-    except ValueError as e:
+    except ValueError as e:  # an argument out of its range, a multiplier out of int32
         raise CompileError(f"{node.where}: {e}") from None
 
 
@@ -396,14 +404,20 @@ def plan_memory(sizes: Dict[int, int], lifetimes: Dict[int, tuple]):
 
     Tensors are placed largest first; each goes into the smallest gap between already
     placed tensors that are alive at the same time, or after them. Returns (offsets, size).
+    The placed tensors alive at each step are indexed by step, so finding those a tensor
+    overlaps costs its lifetime's steps, not all placed tensors (a 20,000-node chain).
     """
     offsets: Dict[int, int] = {}
+    alive_at: Dict[int, List[int]] = {}  # step -> placed tensors alive at it
     order = sorted(sizes, key=lambda t: (-sizes[t], t))
     for t in order:
         size = (sizes[t] + 15) // 16 * 16
         first, last = lifetimes[t]
-        busy = sorted((offsets[o], offsets[o] + (sizes[o] + 15) // 16 * 16) for o in offsets
-                      if not (lifetimes[o][1] < first or last < lifetimes[o][0]))
+        overlapping = set()
+        for step in range(first, last + 1):
+            overlapping.update(alive_at.get(step, ()))
+        busy = sorted((offsets[o], offsets[o] + (sizes[o] + 15) // 16 * 16)
+                      for o in overlapping)
         best, best_gap, cursor = None, None, 0
         for start, end in busy:
             gap = start - cursor
@@ -411,11 +425,14 @@ def plan_memory(sizes: Dict[int, int], lifetimes: Dict[int, tuple]):
                 best, best_gap = cursor, gap
             cursor = max(cursor, end)
         offsets[t] = best if best is not None else cursor
+        for step in range(first, last + 1):
+            alive_at.setdefault(step, []).append(t)
     total = max((offsets[t] + (sizes[t] + 15) // 16 * 16 for t in offsets), default=0)
     return offsets, total
 
 
 DATA_ALIGNMENT = 16  # planned offsets (the runtime's kDataAlignment)
+MAX_PLANNED_BYTES = (1 << 32) - 1  # a planned buffer's size is a 32-bit field
 
 
 def _nbytes(v: Value) -> int:
@@ -514,7 +531,12 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
         name = g.resolve(name)
         if name not in ids:
             v = g.values[name]
-            t = pf.Tensor(dtype=pf.dtype_code(v.dtype), shape=list(v.shape), name=name)
+            try:
+                code = pf.dtype_code(v.dtype)
+            except ValueError:
+                raise CompileError(f"value '{name}' is {np.dtype(v.dtype).name}: a program "
+                                   "holds float32, int8, uint8 and int32 tensors") from None
+            t = pf.Tensor(dtype=code, shape=list(v.shape), name=name)
             if v.const is not None:
                 t.constant = v.const
             if v.channel_scales is not None:
@@ -552,10 +574,10 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
             instructions.append(pf.Instruction("", ins, outs, [], len(delegates) - 1))
         else:
             instructions.append(pf.Instruction(node.op, ins, outs, kernel_args(g, node)))
+    for name in g.outputs:
+        if g.value(name).const is not None:
+            raise CompileError(f"graph output '{g.resolve(name)}' is a constant")
     outputs = [tid(n) for n in g.outputs]
-    for o in outputs:
-        if tensors[o].is_constant:
-            raise CompileError(f"graph output '{tensors[o].name}' is a constant")
     # Lifetimes in instruction steps; inputs and outputs live for the whole program so that
     # repeated executions and reading outputs afterwards are safe.
     end = len(instructions)
@@ -584,6 +606,9 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
             whole[0], whole[1] = min(whole[0], span[0]), max(whole[1], span[1])
     offsets, total = plan_memory({t: tensors[t].nbytes for t in life},
                                  {t: tuple(v) for t, v in life.items()})
+    if total > MAX_PLANNED_BYTES:
+        raise CompileError(f"the planned memory is {total} bytes, more than the program "
+                           f"file's 32-bit buffer sizes ({MAX_PLANNED_BYTES} bytes)")
     for t, off in offsets.items():
         tensors[t].buffer, tensors[t].offset = 0, off
     for name in placed:
@@ -595,6 +620,28 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
 
 
 # ---- driver --------------------------------------------------------------------------------
+
+# Calibration keeps the samples and, for one sample at a time, every value of the float
+# program: together at most this many bytes (docs/compiler.md, "Limits").
+MAX_CALIBRATION_BYTES = 1 << 30
+# --samples: random calibration samples.
+MAX_SAMPLES = 10000
+
+
+def check_calibration_memory(g: Graph, samples: int):
+    """Refuses a calibration whose samples and one sample's float values exceed
+    MAX_CALIBRATION_BYTES, before anything is allocated for it."""
+    values = [v for v in g.values.values() if v.const is None]
+    trace = sum(_nbytes(v) for v in values)
+    need = trace + samples * sum(_nbytes(g.values[i]) for i in g.inputs)
+    if need > MAX_CALIBRATION_BYTES:
+        largest = max(values, key=_nbytes)
+        raise CompileError(
+            f"calibration needs {need} bytes ({samples} sample(s) of the inputs and every "
+            f"value of the float program for one sample; the largest, '{largest.name}' "
+            f"{list(largest.shape)}, has {_nbytes(largest)}), more than the cap of "
+            f"{MAX_CALIBRATION_BYTES} bytes")
+
 
 def calibrate(g: Graph, samples: List[List[np.ndarray]]) -> Dict[str, float]:
     """Runs the float program on each sample and returns max |value| per IR value."""
@@ -686,10 +733,39 @@ def calibration_samples(g: Graph, options: CompileOptions):
     if options.quantize != "int8":
         return None
     if not options.calibration:
+        if not 1 <= options.samples <= MAX_SAMPLES:
+            raise CompileError(f"--samples {options.samples}: give 1 to {MAX_SAMPLES}")
+        check_calibration_memory(g, options.samples)
         return random_samples(g, options.samples, options.seed)
-    data = np.load(options.calibration)
-    arrays = [data[k] for k in sorted(data.files)]
-    return [[a[i] for a in arrays] for i in range(len(arrays[0]))]
+    where = f"--calibration {options.calibration}"
+    try:
+        data = np.load(options.calibration, allow_pickle=False)
+        if not hasattr(data, "files"):
+            raise CompileError(f"{where}: not an .npz archive of arrays")
+        names = sorted(data.files)
+        if len(names) != len(g.inputs):
+            raise CompileError(f"{where}: {len(names)} arrays; the model has "
+                               f"{len(g.inputs)} input(s) (one array each, sorted by name)")
+        arrays = []
+        for name, input_name in zip(names, g.inputs):
+            want = list(g.values[input_name].shape)
+            # The header says the shape before the data is read (zip members are lazy).
+            a = data[name]
+            if a.ndim < 1 or list(a.shape[1:]) != want or a.shape[0] < 1 or \
+                    not np.issubdtype(a.dtype, np.number):
+                raise CompileError(f"{where}: array '{name}' is {a.dtype} {list(a.shape)}; "
+                                   f"input '{input_name}' needs samples of shape {want} along "
+                                   "axis 0")
+            arrays.append(a.astype(np.float32))
+    except CompileError:
+        raise
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as e:
+        raise CompileError(f"{where}: cannot read: {e}") from None
+    count = len(arrays[0])
+    if any(len(a) != count for a in arrays):
+        raise CompileError(f"{where}: the arrays hold different numbers of samples")
+    check_calibration_memory(g, count)
+    return [[a[i] for a in arrays] for i in range(count)]
 
 
 def operator_list(program: pf.Program) -> List[str]:
@@ -737,6 +813,22 @@ def _floats(text: str) -> tuple:
         raise argparse.ArgumentTypeError(f"'{text}' is not a comma-separated list of numbers")
 
 
+def _sample_count(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a count from 1 to {MAX_SAMPLES}")
+    return count
+
+
+# Exit statuses (docs/compiler.md, "Exit status").
+EXIT_MODEL = 1     # the model cannot be compiled (one line per cause), or a file error
+EXIT_USAGE = 2     # bad options (argparse)
+EXIT_INTERNAL = 70  # a defect of the compiler itself (EX_SOFTWARE)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description="Compile an ONNX model into a socsim program file: a front end that folds "
@@ -761,8 +853,9 @@ def main(argv=None) -> int:
                         help="calibration inputs: an .npz whose arrays (sorted by name, one "
                              "per model input) hold samples along axis 0; default: random "
                              "normal samples")
-    parser.add_argument("--samples", type=int, default=8,
-                        help="number of random calibration samples (default 8)")
+    parser.add_argument("--samples", type=_sample_count, default=8,
+                        help="number of random calibration samples (default 8, at most "
+                             f"{MAX_SAMPLES})")
     parser.add_argument("--delegate", choices=["cpu-packed", "npu"],
                         help="move supported operators to a delegate backend (cpu-packed: "
                              "int8 elementwise add, four bytes per word; npu: the int8 "
@@ -812,6 +905,8 @@ def main(argv=None) -> int:
         parser.error("give an ONNX model (or --list-operators)")
     if not args.output and not args.print_ops:
         parser.error("give -o/--output and/or --print-ops")
+    if args.delegate == "npu" and args.quantize != "int8":
+        parser.error("--delegate npu runs int8 operators: add --quantize int8")
     options = CompileOptions(quantize=args.quantize, calibration=args.calibration,
                              samples=args.samples, delegate=args.delegate,
                              npu_config=args.npu_config, disabled_passes=tuple(args.no_pass),
@@ -826,12 +921,24 @@ def main(argv=None) -> int:
             _print_ops(args, options, log)
         if args.output:
             program = compile_file(args.model, args.output, log, **dataclasses.asdict(options))
+    except validate.ModelError as e:
+        for problem in e.problems:
+            print(f"compile_model: {args.model}: {problem}", file=sys.stderr)
+        return EXIT_MODEL
     except CompileError as e:
         print(f"compile_model: {args.model}: {e}", file=sys.stderr)
-        return 1
+        return EXIT_MODEL
     except OSError as e:
         print(f"compile_model: {e}", file=sys.stderr)
-        return 1
+        return EXIT_MODEL
+    except MemoryError:
+        print(f"compile_model: {args.model}: out of memory (a limit of docs/compiler.md does "
+              "not cover this model: please report it)", file=sys.stderr)
+        return EXIT_INTERNAL
+    except Exception as e:  # noqa: BLE001 - the last resort: a defect, never a traceback
+        print(f"compile_model: {args.model}: internal error: {type(e).__name__}: {e}",
+              file=sys.stderr)
+        return EXIT_INTERNAL
     if args.output:
         kernels = sum(1 for i in program.instructions if i.name)
         print(f"compile_model: wrote {args.output}: {len(program.tensors)} tensors, "

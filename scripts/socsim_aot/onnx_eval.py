@@ -200,6 +200,13 @@ def _int_div(a, b):
     return a / b
 
 
+UNARY = ("Neg", "Abs", "Sqrt", "Exp", "Log", "Floor", "Ceil", "Reciprocal", "Tanh", "Relu",
+         "Sigmoid", "Erf", "Not")
+# Operators whose inputs broadcast to their output's shape.
+BROADCASTING = ("Add", "Sub", "Mul", "Div", "Pow", "Mod", "Equal", "Less", "Greater",
+                "LessOrEqual", "GreaterOrEqual", "And", "Or", "Where", "Min", "Max", "Sum",
+                "Mean")
+
 for _name, _fn in {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": _int_div,
                    "Pow": np.power, "Neg": np.negative, "Abs": np.abs, "Sqrt": np.sqrt,
                    "Exp": np.exp, "Log": np.log, "Floor": np.floor, "Ceil": np.ceil,

@@ -11,10 +11,13 @@ Values are named as in the model. A node's omitted optional input is "". A value
 """
 
 import dataclasses
+import os
+import signal
 from typing import Dict, Iterable, List, Optional
 
 import numpy as np
 
+from socsim_aot import validate
 from socsim_aot.ir import CompileError
 
 # The opsets the front end is written and tested for (torch 1.13 exports 9-17).
@@ -26,15 +29,18 @@ DOMAIN = "socsim"  # nodes the fusion passes create that ONNX has no operator fo
 class TensorType:
     shape: Optional[List[Optional[int]]]  # None: unknown rank
     dtype: Optional[np.dtype]
+    elem_type: int = 0  # ONNX's element type (numpy has no bfloat16); 0: unknown
 
     @property
     def static(self) -> bool:
         return self.shape is not None and all(isinstance(d, int) for d in self.shape)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class OnnxOp:
-    """One ONNX node: attributes as Python values (onnx.helper.get_attribute_value)."""
+    """One ONNX node: attributes as Python values (onnx.helper.get_attribute_value). Nodes
+    compare (and hash) by identity: a graph holds each once, and finding one in the node
+    list must not compare every field of every node."""
     op_type: str
     inputs: List[str]
     outputs: List[str]
@@ -59,9 +65,9 @@ def _tensor_type(vi) -> TensorType:
     t = vi.type.tensor_type
     dtype = _np_dtype(t.elem_type) if t.elem_type else None
     if not t.HasField("shape"):
-        return TensorType(None, dtype)
+        return TensorType(None, dtype, t.elem_type)
     dims = [int(d.dim_value) if d.HasField("dim_value") else None for d in t.shape.dim]
-    return TensorType(dims, dtype)
+    return TensorType(dims, dtype, t.elem_type)
 
 
 class OnnxGraph:
@@ -73,6 +79,7 @@ class OnnxGraph:
         self.outputs: List[str] = []
         self.opset = MAX_OPSET
         self._names = 0
+        self._node_names: Optional[set] = None  # fresh()'s node names
 
     # ---- queries -----------------------------------------------------------------------------
 
@@ -88,6 +95,18 @@ class OnnxGraph:
             return list(self.consts[name].shape)
         t = self.types.get(name)
         return list(t.shape) if t is not None and t.static else None
+
+    def type_name(self, name: str) -> Optional[str]:
+        """The element type of a value as ONNX names it (lower case: "float32",
+        "bfloat16"), or None if unknown."""
+        if name in self.consts:
+            return self.consts[name].dtype.name
+        t = self.types.get(name)
+        if t is None or (not t.elem_type and t.dtype is None):
+            return None
+        if t.elem_type == 16:
+            return "bfloat16"
+        return np.dtype(t.dtype).name if t.dtype is not None else str(t.elem_type)
 
     def dtype(self, name: str) -> Optional[np.dtype]:
         if name in self.consts:
@@ -114,12 +133,18 @@ class OnnxGraph:
     # ---- edits -------------------------------------------------------------------------------
 
     def fresh(self, base: str) -> str:
-        """A value or node name not used yet."""
+        """A value or node name not used yet. Node names are looked up in a set made at the
+        first call and grown by each name given out: a node added since under another name
+        took an existing node's name or one ending in a word ("conv::reshape"), never one
+        of the form "base::number" that this returns."""
+        if self._node_names is None:
+            self._node_names = {n.name for n in self.nodes}
         while True:
             self._names += 1
             name = f"{base}::{self._names}"
             if name not in self.consts and name not in self.types and \
-                    all(name != n.name for n in self.nodes):
+                    name not in self._node_names:
+                self._node_names.add(name)
                 return name
 
     def add_const(self, base: str, array) -> str:
@@ -128,8 +153,9 @@ class OnnxGraph:
         return name
 
     def remove(self, *nodes: OnnxOp):
-        for n in nodes:
-            self.nodes.remove(n)
+        """Removes the nodes (one pass over the node list, in place)."""
+        gone = set(nodes)
+        self.nodes[:] = [n for n in self.nodes if n not in gone]
 
     def insert_before(self, anchor: OnnxOp, node: OnnxOp):
         self.nodes.insert(self.nodes.index(anchor), node)
@@ -138,14 +164,16 @@ class OnnxGraph:
         """Every reader of `old` reads `new`; a graph output `old` becomes `new`'s name where
         the producer of `new` can take it."""
         for n in self.nodes:
-            n.inputs = [new if i == old else i for i in n.inputs]
+            if old in n.inputs:
+                n.inputs = [new if i == old else i for i in n.inputs]
         if old in self.outputs:
             producer = self.producer(new)
             if producer is not None and new not in self.outputs and new not in self.inputs:
                 # The graph output keeps its name: the producer writes it directly.
                 producer.outputs = [old if o == new else o for o in producer.outputs]
                 for n in self.nodes:
-                    n.inputs = [old if i == new else i for i in n.inputs]
+                    if new in n.inputs:
+                        n.inputs = [old if i == new else i for i in n.inputs]
                 if new in self.types:
                     self.types[old] = self.types[new]
             else:
@@ -175,7 +203,6 @@ class OnnxGraph:
     def infer_types(self, max_const_elements: int = 4096):
         """Runs ONNX shape inference over the graph; constants up to `max_const_elements` (the
         shape-like ones inference reads) go in as initializers, larger ones as typed inputs."""
-        import onnx
         from onnx import helper, numpy_helper
         inits, const_inputs = [], []
         for name, value in self.consts.items():
@@ -194,15 +221,71 @@ class OnnxGraph:
         # The nodes are in their opset-13 form (from_model) whatever the model's opset.
         opset = max(self.opset, 13)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-        try:
-            inferred = onnx.shape_inference.infer_shapes(model)
-        except Exception as e:  # inference errors name the node
-            raise CompileError(f"ONNX shape inference failed: {e}") from None
-        for vi in inferred.graph.value_info:
+        inferred = infer_shapes(validate.for_inference(model))
+        for vi in inferred.value_info:
             t = _tensor_type(vi)
             old = self.types.get(vi.name)
             if old is None or not old.static or t.static:
                 self.types[vi.name] = t
+
+
+class InferenceCrash(Exception):
+    """ONNX shape inference died by a signal: a check validation lacks (a defect)."""
+
+
+def infer_shapes(model, isolated: bool = True):
+    """ONNX shape inference of a model: a GraphProto holding only the typed inputs, values
+    and outputs. Inference is C++ code that trusts its input (ONNX 1.12 divides by strides
+    and reads past arrays on inconsistent nodes; a node whose shapes were unknown when the
+    graph was validated can reach a later inference), so each inference runs (`isolated`,
+    where the system can fork) in a child process: a crash there is an InferenceCrash
+    (compile_model's internal error, exit status 70), not the compiler's death. Inference
+    errors (they name the node) become CompileErrors."""
+    import onnx
+
+    def typed_values(m):
+        g = onnx.GraphProto()
+        g.input.extend(m.graph.input)
+        g.value_info.extend(m.graph.value_info)
+        g.output.extend(m.graph.output)
+        return g
+    if not isolated or not hasattr(os, "fork"):
+        try:
+            return typed_values(onnx.shape_inference.infer_shapes(model))
+        except Exception as e:
+            raise CompileError(f"ONNX shape inference failed: {e}") from None
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: answer on the pipe, exit without running any exit handler
+        status = 0
+        try:
+            os.close(read_end)
+            try:
+                answer = b"G" + typed_values(
+                    onnx.shape_inference.infer_shapes(model)).SerializeToString()
+            except Exception as e:
+                answer = b"E" + str(e).encode("utf-8", "replace")
+            with os.fdopen(write_end, "wb") as out:
+                out.write(answer)
+        except BaseException:
+            status = 1
+        os._exit(status)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as answers:
+        answer = answers.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        raise InferenceCrash(f"ONNX shape inference crashed ({signal.Signals(sig).name}) on "
+                             "this model: an inconsistent node the compiler's validation does "
+                             "not check yet (please report it with the model)")
+    if answer[:1] == b"E":
+        raise CompileError(f"ONNX shape inference failed: {answer[1:].decode()}")
+    if answer[:1] != b"G" or os.WEXITSTATUS(status) != 0:
+        raise CompileError("ONNX shape inference gave no answer")
+    graph = onnx.GraphProto()
+    graph.ParseFromString(answer[1:])
+    return graph
 
 
 def onnx_elem_type(dtype) -> int:
@@ -266,7 +349,6 @@ def normalize_softmax(g: OnnxGraph) -> int:
 
 def from_model(model) -> OnnxGraph:
     """The front end graph of an onnx.ModelProto (shape inference run here)."""
-    import onnx
     from onnx import helper, numpy_helper
     g = OnnxGraph()
     opsets = {o.domain: o.version for o in model.opset_import}
@@ -274,14 +356,15 @@ def from_model(model) -> OnnxGraph:
     if not MIN_OPSET <= g.opset <= MAX_OPSET:
         raise CompileError(f"opset {g.opset} is not supported (opsets {MIN_OPSET}-{MAX_OPSET}; "
                            f"torch.onnx.export(..., opset_version=13) gives one)")
-    try:
-        model = onnx.shape_inference.infer_shapes(model)
-    except Exception as e:
-        raise CompileError(f"ONNX shape inference failed: {e}") from None
+    validate.check_model(model, g.opset)  # before shape inference: it divides by strides
+    inferred = infer_shapes(validate.for_inference(model))
     graph = model.graph
     for init in graph.initializer:
-        g.consts[init.name] = numpy_helper.to_array(init)
-    for vi in list(graph.input) + list(graph.value_info) + list(graph.output):
+        try:
+            g.consts[init.name] = numpy_helper.to_array(init)
+        except Exception as e:  # what validation did not foresee still names the tensor
+            raise CompileError(f"initializer '{init.name}' cannot be read: {e}") from None
+    for vi in list(inferred.input) + list(inferred.value_info) + list(inferred.output):
         g.types[vi.name] = _tensor_type(vi)
     g.inputs = [vi.name for vi in graph.input if vi.name not in g.consts]
     g.outputs = [vi.name for vi in graph.output]
@@ -293,22 +376,47 @@ def from_model(model) -> OnnxGraph:
             g.nodes.append(op)
             continue
         if node.op_type == "Constant":
-            g.consts[node.output[0]] = _constant_value(node, where)
+            try:
+                g.consts[node.output[0]] = _constant_value(node, where)
+            except CompileError:
+                raise
+            except Exception as e:  # what validation did not foresee still names the node
+                raise CompileError(f"{where}: its value cannot be read: {e}") from None
             continue
         attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
         op = OnnxOp(node.op_type, list(node.input), list(node.output), attrs, name)
         _to_opset13_form(g, op)
         g.nodes.append(op)
+    _default_attributes(g)
+    validate.check_graph(g)
     return g
+
+
+def _default_attributes(g: OnnxGraph):
+    """Attributes whose ONNX default depends on the input's rank, written out: Transpose
+    without perm reverses the axes."""
+    for op in g.nodes:
+        if op.op_type == "Transpose" and not op.domain and "perm" not in op.attrs and op.inputs:
+            t = g.types.get(op.inputs[0])
+            rank = len(g.consts[op.inputs[0]].shape) if op.inputs[0] in g.consts else \
+                len(t.shape) if t is not None and t.shape is not None else None
+            if rank is not None:
+                op.attrs["perm"] = list(reversed(range(rank)))
 
 
 def read(path) -> OnnxGraph:
     """Reads an ONNX file (see the module docstring)."""
+    import warnings
     import onnx
     try:
-        model = onnx.load(path)
+        with warnings.catch_warnings():  # protobuf warns, then raises, on some bad bytes
+            warnings.simplefilter("ignore")
+            model = onnx.load(path, load_external_data=False)
+    except OSError:
+        raise
     except Exception as e:  # protobuf decode errors
         raise CompileError(f"cannot read ONNX model: {e}") from None
+    validate.load_external_data(model, os.path.dirname(os.path.abspath(path)))
     return from_model(model)
 
 

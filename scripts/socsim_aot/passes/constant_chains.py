@@ -64,16 +64,18 @@ def _emit(g: OnnxGraph, at: OnnxOp, x: str, a, b, out: str, dtype) -> int:
     return len(nodes)
 
 
-def _affine_nodes(g: OnnxGraph, nodes):
-    """(node, x, a, b) for each of `nodes` still in the graph that computes x * a + b."""
+def _affine_nodes(g: OnnxGraph, nodes, removed: set):
+    """(node, x, a, b) for each of `nodes` not in `removed` (the nodes the caller took out
+    of the graph meanwhile) that computes x * a + b."""
     for n in list(nodes):
-        step = affine_step(g, n) if n in g.nodes else None
+        step = affine_step(g, n) if n not in removed else None
         if step is not None:
             yield (n,) + step
 
 
 def merge_chains(g: OnnxGraph, report: Report):
-    for first, x, a, b in _affine_nodes(g, g.nodes):
+    removed = set()
+    for first, x, a, b in _affine_nodes(g, g.nodes, removed):
         chain, last = [first], first
         while True:
             nxt = g.sole_consumer(last.outputs[0])
@@ -89,6 +91,7 @@ def merge_chains(g: OnnxGraph, report: Report):
         dtype = g.dtype(x)
         emitted = _emit(g, chain[0], x, a, b, out, dtype)
         g.remove(*chain)
+        removed.update(chain)
         if len(chain) > emitted:
             report.add("Add/Mul chain", len(chain) - emitted)
 
@@ -108,7 +111,9 @@ def _channel_vector(c: np.ndarray, shape, axis: int) -> Optional[np.ndarray]:
 def fold_into_producer(g: OnnxGraph, report: Report, nodes=None):
     """Per-channel Mul/Add right after a Conv, or per-feature after a Gemm with constant
     weights, into its weights and bias (of `nodes`, default all)."""
-    for n, x, a, b in _affine_nodes(g, g.nodes if nodes is None else nodes):
+    live = set(g.nodes)  # `nodes` may name nodes no longer in the graph
+    removed = set(n for n in (g.nodes if nodes is None else nodes) if n not in live)
+    for n, x, a, b in _affine_nodes(g, g.nodes if nodes is None else nodes, removed):
         producer = g.producer(x)
         if producer is None or g.sole_consumer(x) is not n or producer.domain:
             continue
@@ -142,6 +147,7 @@ def fold_into_producer(g: OnnxGraph, report: Report, nodes=None):
             g.add_const(producer.name + "::weight", (w * scale).astype(dtype)),
             g.add_const(producer.name + "::bias", (bias * a + b).astype(dtype))]
         g.remove(n)
+        removed.add(n)
         g.replace_uses(n.outputs[0], x)
         report.add(f"{n.op_type} into {producer.op_type}")
 

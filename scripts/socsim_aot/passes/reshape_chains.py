@@ -40,8 +40,9 @@ def transposes_as_reshapes(g: OnnxGraph, report: Report):
 
 def merge_reshapes(g: OnnxGraph, report: Report):
     while True:
-        pair = next(((a, b) for a in g.nodes for b in [g.sole_consumer(a.outputs[0])]
-                     if a.op_type in RESHAPES and not a.domain and b is not None and
+        pair = next(((a, b) for a in g.nodes if a.op_type in RESHAPES and not a.domain
+                     for b in [g.sole_consumer(a.outputs[0])]
+                     if b is not None and
                      b.op_type in RESHAPES and not b.domain and b.inputs[0] == a.outputs[0] and
                      g.shape(b.outputs[0]) is not None), None)
         if pair is None:
@@ -59,8 +60,9 @@ def merge_reshapes(g: OnnxGraph, report: Report):
 
 
 def merge_transposes(g: OnnxGraph, report: Report):
+    removed = set()
     for first in list(g.nodes):
-        if first not in g.nodes or first.op_type != "Transpose" or first.domain:
+        if first in removed or first.op_type != "Transpose" or first.domain:
             continue
         nxt = g.sole_consumer(first.outputs[0])
         if nxt is None or nxt.op_type != "Transpose" or nxt.domain:
@@ -70,8 +72,10 @@ def merge_transposes(g: OnnxGraph, report: Report):
             continue
         perm = [p1[i] for i in p2]
         g.remove(first)
+        removed.add(first)
         if perm == list(range(len(perm))):
             g.remove(nxt)
+            removed.add(nxt)
             g.replace_uses(nxt.outputs[0], first.inputs[0])
             report.add("Transpose pair", 2)
         else:
