@@ -9,6 +9,7 @@
 #include "models/npu/npu.h"
 #include "platform/commands.h"
 #include "platform/report/npu_report.h"
+#include "platform/report/npu_report_markdown.h"
 #include "platform/report/probe_report.h"
 #include "platform/report/timeline_report.h"
 #include "platform/run_observers.h"
@@ -140,8 +141,10 @@ void report_npus(Soc& soc, const ProbeSession& probes, bool print, ReportDirecto
                                npu_ddr};
     if (print) print_npu_report(std::cout, input);
     const std::string base = npu->basename() + std::string("_layers");
-    dir.write_json(base + ".json", npu_report_json(input));
+    const nlohmann::json record = npu_report_json(input);
+    dir.write_json(base + ".json", record);
     dir.write(base + ".csv", [&](std::ostream& out) { write_npu_report_csv(out, input); });
+    dir.write(base + ".md", [&](std::ostream& out) { write_npu_report_markdown(out, record); });
   }
 }
 
