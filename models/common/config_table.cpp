@@ -61,9 +61,8 @@ std::vector<ConfigValue> read_config_keys(const ConfigNode& node,
     for (size_t end = 0; end != std::string::npos && !parent.empty();) {  // outer maps first
       end = parent.find('.', end == 0 ? 0 : end + 1);
       const std::string prefix = parent.substr(0, end);
-      if (maps.count(prefix) && std::find(visited.begin(), visited.end(), prefix) == visited.end()) {
-        visited.push_back(prefix);
-      }
+      const bool seen = std::find(visited.begin(), visited.end(), prefix) != visited.end();
+      if (maps.count(prefix) && !seen) visited.push_back(prefix);
     }
     if (!map) {  // an optional key in a map that is not there
       ConfigValue v;

@@ -113,7 +113,8 @@ TEST(NpuConfig, ErrorsNameFileAndKey) {
       << e;
 
   e = error_of([] {
-    load_section("npu:\n  preset: ../npu/rk3588-like.yaml\n  mac_array: {throughput: {int8: 0}}\n");
+    load_section(
+        "npu:\n  preset: ../npu/rk3588-like.yaml\n  mac_array: {throughput: {int8: 0}}\n");
   });
   EXPECT_NE(e.find("soc.yaml:3: key 'npu.mac_array.throughput.int8': must be a number in (0, 16], "
                    "got 0"),
