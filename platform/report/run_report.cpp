@@ -8,6 +8,7 @@
 #include "models/ddr/ddr.h"
 #include "models/npu/npu.h"
 #include "platform/commands.h"
+#include "platform/report/ddr_report.h"
 #include "platform/report/npu_report.h"
 #include "platform/report/npu_report_markdown.h"
 #include "platform/report/probe_report.h"
@@ -117,10 +118,10 @@ void report_ddr(Soc& soc, bool print, bool banks, ReportDirectory& dir) {
   if (soc.ddrs().empty()) return;
   nlohmann::json json = nlohmann::json::object();
   for (Ddr* ddr : soc.ddrs()) {
-    json[ddr->name()] = ddr->stats().to_json();
+    json[ddr->name()] = ddr_stats_json(ddr->stats());
     if (ddr->stats().total().requests() == 0 || !print) continue;
     std::cout << "\nDDR '" << ddr->basename() << "' statistics:\n";
-    ddr->stats().print(std::cout, banks);
+    print_ddr_stats(std::cout, ddr->stats(), banks);
   }
   dir.write_json("ddr.json", json);
 }
