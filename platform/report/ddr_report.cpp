@@ -112,8 +112,8 @@ void print_controllers(std::ostream& out, const DdrStats& s) {
   for (size_t r = 0; r < s.measured_ranks(); ++r) {
     std::snprintf(line, sizeof line, " %s%zu %.1f %%", s.ranks() > 1 ? "r" : "ch", r,
                   100.0 * s.rank_utilisation(r));
-    out << (r % s.ranks() == 0 && s.ranks() > 1 ? std::string(" ch") + std::to_string(r / s.ranks()) + ":"
-                                          : std::string())
+    const bool new_channel = r % s.ranks() == 0 && s.ranks() > 1;
+    out << (new_channel ? std::string(" ch") + std::to_string(r / s.ranks()) + ":" : std::string())
         << line;
     if (groups_per_rank > 1) {
       out << " (";
@@ -134,13 +134,14 @@ void print_energy(std::ostream& out, const DdrStats& s) {
     return;
   }
   const double span_ns = s.span_cycles() * s.tck_ps() / 1000.0;
+  const DdrEnergy& e = s.energy();
   char line[256];
   std::snprintf(line, sizeof line,
                 "energy %.3f uJ (activate %.3f, read %.3f, write %.3f, refresh %.3f, background "
                 "%.3f), mean power %.1f mW over %.3f us\n",
-                s.energy().total_pj() / 1e6, s.energy().activate_pj / 1e6, s.energy().read_pj / 1e6,
-                s.energy().write_pj / 1e6, s.energy().refresh_pj / 1e6, s.energy().background_pj / 1e6,
-                span_ns > 0 ? s.energy().total_pj() / span_ns : 0.0, span_ns / 1000.0);
+                e.total_pj() / 1e6, e.activate_pj / 1e6, e.read_pj / 1e6, e.write_pj / 1e6,
+                e.refresh_pj / 1e6, e.background_pj / 1e6,
+                span_ns > 0 ? e.total_pj() / span_ns : 0.0, span_ns / 1000.0);
   out << line;
 }
 
@@ -154,8 +155,9 @@ void print_ddr_stats(std::ostream& out, const DdrStats& s, bool banks) {
     out << "peak " << std::fixed << std::setprecision(2) << s.peak_bytes_per_s() / 1e9
         << " GB/s, achieved " << s.total().bandwidth_bytes_per_s() / 1e9 << " GB/s ("
         << std::setprecision(1)
-        << (s.peak_bytes_per_s() > 0 ? 100.0 * s.total().bandwidth_bytes_per_s() / s.peak_bytes_per_s()
-                                  : 0.0)
+        << (s.peak_bytes_per_s() > 0
+                ? 100.0 * s.total().bandwidth_bytes_per_s() / s.peak_bytes_per_s()
+                : 0.0)
         << " %), " << s.refreshes() << " refreshes, scheduler " << s.scheduler();
     out.unsetf(std::ios::floatfield);
   }
