@@ -16,13 +16,15 @@ namespace {
 
 constexpr const char* kConfigUsage =
     R"(Usage: socsim config [--config FILE] [--set key.path=value ...] [--plain]
-       socsim config --keys
+       socsim config --keys [soc|npu|ddr]
 
 Prints the effective configuration of a SoC description as YAML: its presets merged in,
 the --set overrides applied and every default filled in, each value followed by a comment
 saying where it came from (file:line, preset file:line, --set, default). The output is a
-valid SoC description itself. --keys prints the tables of the cpu and loader keys and of
-the region types with their keys (generated from the device registry; docs/platform.md).
+valid SoC description itself. --keys prints the generated key tables of a kind of file:
+soc (default): the cpu and loader keys and the region types with their keys (from the
+device registry; docs/platform.md); npu: the NPU preset keys (docs/npu.md); ddr: the DDR
+preset keys, its controller's and its energy section's (docs/ddr.md).
 
 Exit status: 0, or 2 for a configuration error (named with file, line and key).
 )";
@@ -42,7 +44,9 @@ int cmd_config(const std::vector<std::string>& all_args) {
       ("set", po::value(&sets)->composing(), "override a config value: key.path=value "
        "(repeatable)")
       ("plain", "print the YAML without the origin comments")
-      ("keys", "print the key and region-type tables of docs/platform.md");
+      ("keys", po::value<std::string>()->implicit_value("soc"),
+       "print the generated key tables of soc (docs/platform.md), npu (docs/npu.md) or ddr "
+       "(docs/ddr.md) files");
   // clang-format on
   po::variables_map vm;
   try {
@@ -57,7 +61,11 @@ int cmd_config(const std::vector<std::string>& all_args) {
     return 0;
   }
   if (vm.count("keys")) {
-    write_platform_key_docs(std::cout);
+    const std::string kind = vm["keys"].as<std::string>();
+    if (!write_key_docs(kind, std::cout)) {
+      std::cerr << "socsim config: --keys takes soc, npu or ddr, not '" << kind << "'\n";
+      return kExitUsage;
+    }
     return 0;
   }
   try {

@@ -10,6 +10,7 @@
 #include "models/ddr/ddr_timing.h"
 #include "models/ddr/ddr_trace.h"
 #include "platform/commands.h"
+#include "platform/report/ddr_report.h"
 #include "platform/usage_error.h"
 
 namespace socsim {
@@ -89,10 +90,10 @@ int run(const Options& o) {
   replay(ddr, trace, o.mode == "blocking");
   std::cout << "trace " << o.trace_file << ": " << trace.records.size() << " requests, " << o.mode
             << "\n";
-  ddr.stats().print(std::cout);
+  print_ddr_stats(std::cout, ddr.stats());
   if (!o.json_file.empty()) {
     std::ofstream out(o.json_file);
-    nlohmann::json report = ddr.stats().to_json();
+    nlohmann::json report = ddr_stats_json(ddr.stats());
     report["trace"] = o.trace_file;
     report["mode"] = o.mode;
     out << report.dump(2) << "\n";

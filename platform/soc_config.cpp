@@ -5,7 +5,10 @@
 #include <map>
 #include <sstream>
 
+#include "models/common/config_table.h"
 #include "models/common/hex.h"
+#include "models/ddr/ddr_config.h"
+#include "models/npu/npu_config.h"
 
 namespace socsim {
 
@@ -290,16 +293,22 @@ SocConfig load_soc_config(const std::string& file, const std::vector<std::string
 }
 
 void write_platform_key_docs(std::ostream& out) {
-  auto table = [&](const char* section, const std::vector<ConfigKey>& keys) {
-    out << "| `" << section << "` key | type, range, default | meaning |\n|---|---|---|\n";
-    for (const ConfigKey& k : keys) {
-      out << "| `" << k.name << "` | " << k.describe() << " | " << k.doc << " |\n";
-    }
-    out << "\n";
-  };
-  table("cpu", cpu_config_keys());
-  table("loader", loader_config_keys());
+  write_config_key_docs(out, "`cpu` key", cpu_config_keys());
+  write_config_key_docs(out, "`loader` key", loader_config_keys());
   write_device_docs(out);
+}
+
+bool write_key_docs(const std::string& kind, std::ostream& out) {
+  if (kind == "soc") {
+    write_platform_key_docs(out);
+  } else if (kind == "npu") {
+    write_npu_key_docs(out);
+  } else if (kind == "ddr") {
+    write_ddr_key_docs(out);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 }  // namespace socsim

@@ -72,4 +72,8 @@ const std::vector<ConfigKey>& loader_config_keys();
 /// docs/platform.md's generated part: the cpu and loader keys and the region types.
 void write_platform_key_docs(std::ostream& out);
 
+/// The generated key tables of a kind of configuration file: "soc" (docs/platform.md),
+/// "npu" (docs/npu.md), "ddr" (docs/ddr.md: DDR, controller, energy). False for another kind.
+bool write_key_docs(const std::string& kind, std::ostream& out);
+
 }  // namespace socsim

@@ -2,10 +2,11 @@
 """Markdown per-layer NPU report of one compiled model on one and on three NPU cores.
 
 Runs `socsim run` of the program twice (--set npu.cores=1 and =3, default SoC: rk3588-like NPU,
-LPDDR4X-4266) with --report, reads each DIR/npu_layers.json and writes one markdown file:
-the per-frame totals side by side, the last frame's layers with RKNN eval_perf's columns for
-each core count, and the advice findings grouped by rule (count, cycles at stake, the
-largest three). The programs come from the model zoo, e.g. for docs/npu-reports/:
+LPDDR4X-4266) with --report and puts the sections of the two runs' DIR/npu_layers.md side by
+side in one markdown file: the per-frame totals in two columns, the last frame's layers with
+RKNN eval_perf's columns for each core count, and the advice findings grouped by rule (count,
+cycles at stake, the largest three). The figures and tables are socsim's own
+(platform/report/npu_report_markdown.cpp); this script only lays them out. The programs come from the model zoo, e.g. for docs/npu-reports/:
 
     cd scripts && python3 -m socsim_aot.zoo -o Z --models mobilenet_v2,resnet18 --image-size 224
     scripts/npu_report_md.py --program Z/mobilenet_v2_uint8_npu.prog \\
@@ -25,12 +26,11 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CORES = (1, 3)
-COLUMNS = ("ID", "OpType", "DataType", "Target", "InputShape", "OutputShape", "DDR Cycles",
-           "NPU Cycles", "Total Cycles", "Time(us)", "MacUsage(%)", "WorkLoad(0/1/2)",
-           "TaskNumber", "RW(KB)", "FullName")
 
 
 def run_report(args, cores, work):
+    """Runs the program on `cores` NPU cores; returns the run's npu_layers.json record and the
+    sections of its npu_layers.md (written by socsim's report code)."""
     out = os.path.join(work, f"cores{cores}")
     cmd = [args.socsim, "run", "--cpu", "iss", "--firmware", args.firmware, "--model",
            args.program, "--input", args.input, "--set", f"npu.cores={cores}", "--report", out,
@@ -40,94 +40,63 @@ def run_report(args, cores, work):
         sys.stderr.write(proc.stdout + proc.stderr)
         raise SystemExit(f"npu_report_md: socsim run failed ({proc.returncode}): {' '.join(cmd)}")
     with open(os.path.join(out, "npu_layers.json")) as f:
-        return json.load(f)
+        record = json.load(f)
+    with open(os.path.join(out, "npu_layers.md")) as f:
+        return record, sections(f.read())
 
 
-def last_frame(report):
-    layers = report["layers"]
-    frame = max(l["frame"] for l in layers)
-    return [l for l in layers if l["frame"] == frame]
+def sections(text):
+    """The `## ` sections of a markdown text: heading -> its lines, blank ends trimmed."""
+    out, heading = {}, None
+    for line in text.split("\n"):
+        if line.startswith("## "):
+            heading = line[3:]
+            out[heading] = []
+        elif heading is not None:
+            out[heading].append(line)
+    for lines in out.values():
+        while lines and not lines[0]:
+            lines.pop(0)
+        while lines and not lines[-1]:
+            lines.pop()
+    return out
 
 
-def totals(report):
-    layers = last_frame(report)
-    elapsed = sum(l["elapsed_cycles"] for l in layers)
-    time_us = sum(l["time_us"] for l in layers)
-    macs = sum(l["macs"] for l in layers)
-    peak = report["peak_macs_per_cycle"] / report["cores"]  # one core's MACs per cycle
-    return {
-        "layers": len(layers),
-        "time_us": time_us,
-        "elapsed": elapsed,
-        "mac_usage": 100.0 * macs / (elapsed * peak * report["cores"]) if elapsed else 0.0,
-        "bandwidth": sum(1 for l in layers if l["bound"] == "bandwidth"),
-        "ddr_mb": sum(l["ddr_read_bytes"] + l["ddr_write_bytes"] for l in layers) / 1e6,
-        "energy": report.get("frame_energy_uj"),
-    }
+def cores_text(cores):
+    return f"{cores} core{'s' if cores > 1 else ''}"
 
 
-def fmt(v, digits=1):
-    return f"{v:,.{digits}f}" if isinstance(v, float) else f"{v:,}"
-
-
-def layer_table(report):
-    rows = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    for i, l in enumerate(last_frame(report), 1):
-        cells = [str(i), l["op_type"], l["data_type"], l["target"], l["input_shape"],
-                 l["output_shape"], fmt(l["ddr_cycles"]), fmt(l["npu_cycles"]),
-                 fmt(l["total_cycles"]), f"{l['time_us']:.1f}", f"{l['mac_usage_percent']:.2f}",
-                 l["workload"], str(l["task_number"]), f"{l['rw_kb']:.1f}", f"`{l['name']}`"]
-        rows.append("| " + " | ".join(cells) + " |")
-    return rows
-
-
-def advice_section(report):
-    findings = report.get("advice", [])
-    rules = {}
-    for a in findings:
-        rules.setdefault(a["rule"], []).append(a)
-    lines = [f"{len(findings)} findings, grouped by rule, largest total stake first (the "
-             "largest three of each with their cycles at stake, and the largest one's text):", "",
-             "| rule | findings | cycles at stake | largest | the largest finding says |",
-             "|---|---:|---:|---|---|"]
-    for rule, items in sorted(rules.items(), key=lambda kv: -sum(a["cycles_at_stake"]
-                                                                 for a in kv[1])):
-        items.sort(key=lambda a: -a["cycles_at_stake"])
-        top = "; ".join(f"`{a['layer']}` {a['cycles_at_stake']:,}" for a in items[:3])
-        lines.append(f"| `{rule}` | {len(items)} | {sum(a['cycles_at_stake'] for a in items):,} "
-                     f"| {top} | {items[0]['text']} |")
+def per_frame_table(runs):
+    """The runs' one-column per-frame tables side by side (rows all runs have)."""
+    values = []
+    for _, parts in runs.values():
+        rows = {}
+        for line in parts["Per frame"][2:]:  # after the header and the rule
+            label, value = line[2:-2].rsplit(" | ", 1)
+            rows[label] = value
+        values.append(rows)
+    lines = ["| | " + " | ".join(cores_text(c) for c in runs) + " |",
+             "|---|" + "---:|" * len(runs)]
+    for label in values[0]:
+        if all(label in rows for rows in values):
+            lines.append(f"| {label} | " + " | ".join(rows[label] for rows in values) + " |")
     return lines
 
 
-def render(title, args, reports):
-    t = {c: totals(r) for c, r in reports.items()}
-    first = reports[CORES[0]]
+def render(title, args, runs):
+    first = runs[CORES[0]][0]
     lines = [f"# {title}: per-layer NPU report", "",
              f"Generated by `scripts/npu_report_md.py` (`socsim run` of "
              f"`{os.path.basename(args.program)}` with --set npu.cores=1 and =3, default SoC: "
              f"{first['preset']} NPU at {first['clock_mhz']:.0f} MHz). Columns as RKNN's "
              "eval_perf; the last frame; Time(us) is the elapsed time of each layer "
              "(docs/npu.md, \"The report\"). To regenerate: the commands in "
-             "`scripts/npu_report_md.py --help`.", "", "## Per frame", "",
-             "| | " + " | ".join(f"{c} core{'s' if c > 1 else ''}" for c in CORES) + " |",
-             "|---|" + "---:|" * len(CORES)]
-
-    def row(name, f):
-        lines.append(f"| {name} | " + " | ".join(f(t[c]) for c in CORES) + " |")
-
-    row("Total Operator Elapsed Per Frame Time(us)", lambda x: f"{x['time_us']:,.1f}")
-    row("NPU cycles (elapsed)", lambda x: f"{x['elapsed']:,}")
-    row("MacUsage of the cores (%)", lambda x: f"{x['mac_usage']:.1f}")
-    row("layers / bandwidth-bound", lambda x: f"{x['layers']} / {x['bandwidth']}")
-    row("DDR traffic (MB)", lambda x: f"{x['ddr_mb']:.2f}")
-    if all(t[c]["energy"] for c in CORES):
-        row("energy (uJ): total (MAC / buffer / DDR)",
-            lambda x: f"{x['energy']['total']:.1f} ({x['energy']['mac']:.1f} / "
-                      f"{x['energy']['buffer']:.1f} / {x['energy']['ddr']:.1f})")
-    for c in CORES:
-        lines += ["", f"## Layers, {c} core{'s' if c > 1 else ''}", ""] + layer_table(reports[c])
-    for c in CORES:
-        lines += ["", f"## Advice, {c} core{'s' if c > 1 else ''}", ""] + advice_section(reports[c])
+             "`scripts/npu_report_md.py --help`.", "", "## Per frame", ""]
+    lines += per_frame_table(runs)
+    for kind in ("Layers", "Advice"):
+        for c in CORES:
+            heading = f"{kind}, {cores_text(c)}"
+            lines += ["", f"## {heading}", ""] + runs[c][1][heading]
     return "\n".join(lines) + "\n"
 
 
@@ -151,17 +120,20 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or tmp
         try:
-            reports = {c: run_report(args, c, work) for c in CORES}
+            runs = {c: run_report(args, c, work) for c in CORES}
         except SystemExit as e:
             print(e, file=sys.stderr)
             return 2
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     with open(args.output, "w") as f:
-        f.write(render(args.title, args, reports))
+        f.write(render(args.title, args, runs))
     for c in CORES:
-        x = totals(reports[c])
-        print(f"{args.title}, {c} core(s): {x['time_us']:.1f} us per frame, "
-              f"{x['elapsed']} NPU cycles, MacUsage {x['mac_usage']:.1f} %")
+        rows = {label: value.replace(",", "") for label, value in
+                (line[2:-2].rsplit(" | ", 1) for line in runs[c][1]["Per frame"][2:])}
+        print(f"{args.title}, {c} core(s): "
+              f"{rows['Total Operator Elapsed Per Frame Time(us)']} us per frame, "
+              f"{rows['NPU cycles (elapsed)']} NPU cycles, "
+              f"MacUsage {rows['MacUsage of the cores (%)']} %")
     return 0
 
 

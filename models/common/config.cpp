@@ -628,17 +628,57 @@ ConfigKey ConfigKey::choice(std::string name, std::vector<std::string> choices,
   return k;
 }
 
+ConfigKey ConfigKey::boolean(std::string name, const char* fallback, std::string doc) {
+  ConfigKey k = text(std::move(name), fallback, std::move(doc));
+  k.type = Type::kBool;
+  return k;
+}
+
+ConfigKey ConfigKey::choice_list(std::string name, std::vector<std::string> choices,
+                                 std::string doc) {
+  ConfigKey k = text(std::move(name), nullptr, std::move(doc));
+  k.type = Type::kChoiceList;
+  k.choices = std::move(choices);
+  return k;
+}
+
+ConfigKey ConfigKey::bit_list(std::string name, uint64_t max_bit, std::string doc) {
+  ConfigKey k = text(std::move(name), nullptr, std::move(doc));
+  k.type = Type::kBitList;
+  k.max_u = max_bit;
+  return k;
+}
+
+std::optional<std::string> ConfigKey::range_error(uint64_t value) const {
+  auto text = type == Type::kSize ? format_size : format_unsigned;
+  const std::string range = text(min_u) + ".." + text(max_u);
+  if (power_of_two && (value & (value - 1)) != 0) {
+    return "must be a power of two in " + range + ", got " + text(value);
+  }
+  if (value < min_u || value > max_u) return "must be in " + range + ", got " + text(value);
+  return std::nullopt;
+}
+
+std::optional<std::string> ConfigKey::range_error(double value, const std::string& text) const {
+  if ((min_open ? value > min_d : value >= min_d) && value <= max_d) return std::nullopt;
+  return "must be a number in " + std::string(min_open ? "(" : "[") + format_double(min_d) +
+         ", " + format_double(max_d) + "], got " + text;
+}
+
 std::string ConfigKey::describe() const {
   std::string out;
   switch (type) {
     case Type::kUnsigned:
-      out = "integer " + format_unsigned(min_u) + ".." + format_unsigned(max_u);
+      out = std::string(power_of_two ? "power of two " : "integer ") + format_unsigned(min_u) +
+            ".." + format_unsigned(max_u);
       break;
     case Type::kSize:
-      out = "size " + format_size(min_u) + ".." + format_size(max_u);
+      out = std::string(power_of_two ? "power-of-two size " : "size ") + format_size(min_u) +
+            ".." + format_size(max_u);
       break;
     case Type::kNumber:
-      out = "number " + format_double(min_d) + ".." + format_double(max_d);
+      out = min_open ? "number above " + format_double(min_d) + ", up to " + format_double(max_d)
+                     : "number " + format_double(min_d) + ".." + format_double(max_d);
       break;
     case Type::kText:
       out = "text";
@@ -646,8 +686,18 @@ std::string ConfigKey::describe() const {
     case Type::kChoice:
       out = joined(choices, " or ");
       break;
+    case Type::kBool:
+      out = "true or false";
+      break;
+    case Type::kChoiceList:
+      out = "list of names among " + joined(choices, ", ");
+      break;
+    case Type::kBitList:
+      out = "list of bits 0.." + format_unsigned(max_u) + " or ranges lo-hi";
+      break;
   }
-  if (fallback == nullptr) return out + ", required";
+  if (!default_from.empty()) return out + ", default `" + default_from + "`";
+  if (fallback == nullptr) return out + (optional ? ", optional" : ", required");
   const std::string text = fallback;
   return out + ", default " + (text.empty() ? "\"\"" : text);
 }
@@ -859,52 +909,127 @@ uint64_t ConfigNode::as_size() const {
   return *value;
 }
 
+namespace {
+
+// A list item of a kBitList key: a bit number or an inclusive range "lo-hi" of bits.
+void read_bits(const ConfigNode& item, uint64_t max_bit, std::vector<uint32_t>& bits) {
+  const std::string text = item.as_string();
+  const size_t dash = text.find('-');
+  std::optional<uint64_t> lo = parse_u64(text.substr(0, dash));
+  std::optional<uint64_t> hi = dash == std::string::npos ? lo : parse_u64(text.substr(dash + 1));
+  if (!lo || !hi || *lo > *hi || *hi > max_bit) {
+    item.fail("expected a bit number or a range 'lo-hi' of bits 0.." + format_unsigned(max_bit) +
+              ", got '" + text + "'");
+  }
+  for (uint64_t bit = *lo; bit <= *hi; ++bit) bits.push_back(static_cast<uint32_t>(bit));
+}
+
+// Parses `text` (a default or a value) as `key` declares; false if it is not of the type.
+bool parse_as(const ConfigKey& key, const std::string& text, ConfigValue& v) {
+  v.text = text;
+  switch (key.type) {
+    case ConfigKey::Type::kUnsigned:
+    case ConfigKey::Type::kSize: {
+      const auto u = key.type == ConfigKey::Type::kSize ? parse_size(text) : parse_u64(text);
+      if (!u) return false;
+      v.u = *u;
+      v.d = static_cast<double>(v.u);
+      return true;
+    }
+    case ConfigKey::Type::kNumber: {
+      const auto d = parse_double(text);
+      if (!d) return false;
+      v.d = *d;
+      return true;
+    }
+    case ConfigKey::Type::kBool:
+      if (text == "true" || text == "yes" || text == "on" || text == "1") return v.u = 1, true;
+      if (text == "false" || text == "no" || text == "off" || text == "0") return v.u = 0, true;
+      return false;
+    case ConfigKey::Type::kChoice: {
+      const auto it = std::find(key.choices.begin(), key.choices.end(), text);
+      v.choice = static_cast<size_t>(it - key.choices.begin());
+      return it != key.choices.end();
+    }
+    case ConfigKey::Type::kText:
+      return true;
+    case ConfigKey::Type::kChoiceList:
+    case ConfigKey::Type::kBitList:
+      return false;  // lists have no text form here
+  }
+  return false;
+}
+
+}  // namespace
+
 ConfigValue ConfigNode::read(const ConfigKey& key) const {
   std::optional<ConfigNode> node = find(key.name);
-  if (!node && key.fallback == nullptr) at(key.name);  // fails naming the missing key
+  const bool has_default = key.fallback != nullptr;
+  if (!node && !has_default && !key.optional) at(key.name);  // fails naming the missing key
   ConfigValue v;
   v.where = node ? node->where() : with_key(*document_, child_path(key.name)) + " (default)";
+  if (!node && !has_default) {
+    v.absent = true;
+    return v;
+  }
   if (!node) {
     // A default: parsed as a value would be; the tables' own texts are valid.
     note_default(key.name, key.fallback);
-    v.text = key.fallback;
-    if (key.type == ConfigKey::Type::kUnsigned || key.type == ConfigKey::Type::kSize) {
-      v.u = *(key.type == ConfigKey::Type::kSize ? parse_size(v.text) : parse_u64(v.text));
-      v.d = static_cast<double>(v.u);
-    } else if (key.type == ConfigKey::Type::kNumber) {
-      v.d = *parse_double(v.text);
+    v.from_default = true;
+    if (!parse_as(key, key.fallback, v)) {
+      throw std::logic_error("the default '" + std::string(key.fallback) + "' of key '" +
+                             key.name + "' is not of its type");
     }
     return v;
   }
   switch (key.type) {
+    case ConfigKey::Type::kChoiceList: {
+      if (!node->is_sequence()) node->fail("expected a list");
+      for (const ConfigNode& item : node->items()) {
+        const std::string name = item.as_string();
+        if (std::find(key.choices.begin(), key.choices.end(), name) == key.choices.end()) {
+          std::string message = "unknown name '" + name + "' (known: " +
+                                joined(key.choices, ", ") + ")";
+          if (auto near = nearest_word(name, key.choices)) {
+            message += "; did you mean '" + *near + "'?";
+          }
+          item.fail(message);
+        }
+        v.list.push_back(name);
+      }
+      v.text = joined(v.list, ", ");
+      return v;
+    }
+    case ConfigKey::Type::kBitList:
+      if (!node->is_sequence()) node->fail("expected a list of bits");
+      for (const ConfigNode& item : node->items()) read_bits(item, key.max_u, v.bits);
+      return v;
     case ConfigKey::Type::kUnsigned:
     case ConfigKey::Type::kSize:
       v.u = key.type == ConfigKey::Type::kSize ? node->as_size() : node->as_u64();
       v.d = static_cast<double>(v.u);
-      if (v.u < key.min_u || v.u > key.max_u) {
-        const bool size = key.type == ConfigKey::Type::kSize;
-        auto text = size ? format_size : format_unsigned;
-        node->fail("must be in " + text(key.min_u) + ".." + text(key.max_u) + ", got " + text(v.u));
-      }
+      if (auto error = key.range_error(v.u)) node->fail(*error);
       break;
     case ConfigKey::Type::kNumber:
       v.d = node->as_double();
-      if (!(v.d >= key.min_d && v.d <= key.max_d)) {
-        node->fail("must be a number in [" + format_double(key.min_d) + ", " +
-                   format_double(key.max_d) + "], got " + node->as_string());
-      }
+      if (auto error = key.range_error(v.d, node->as_string())) node->fail(*error);
+      break;
+    case ConfigKey::Type::kBool:
+      v.u = node->as_bool() ? 1 : 0;
       break;
     case ConfigKey::Type::kText:
       break;
     case ConfigKey::Type::kChoice: {
       const std::string text = node->as_string();
-      if (std::find(key.choices.begin(), key.choices.end(), text) == key.choices.end()) {
+      const auto it = std::find(key.choices.begin(), key.choices.end(), text);
+      if (it == key.choices.end()) {
         std::string message = "expected " + joined(key.choices, " or ") + ", got '" + text + "'";
         if (auto near = nearest_word(text, key.choices)) {
           message += " (did you mean '" + *near + "'?)";
         }
         node->fail(message);
       }
+      v.choice = static_cast<size_t>(it - key.choices.begin());
       break;
     }
   }

@@ -43,16 +43,34 @@ struct ConfigOrigin {
 };
 
 /// The declaration of one configuration key: its type, range, default and documentation.
-/// Tables of these drive reading, range checks and the generated key documentation.
+/// Tables of these drive reading, range checks and the generated key documentation
+/// (models/common/config_table.h binds them to the fields of a configuration structure).
 struct ConfigKey {
-  enum class Type { kUnsigned, kSize, kNumber, kText, kChoice };
-  std::string name;
+  enum class Type {
+    kUnsigned,    ///< an integer (decimal, 0x, 0b)
+    kSize,        ///< a byte count (4096, 64KiB)
+    kNumber,      ///< a finite number
+    kText,        ///< any text
+    kChoice,      ///< one of `choices`
+    kBool,        ///< true or false (also yes/no, on/off, 1/0)
+    kChoiceList,  ///< a list of names from `choices`, each at most once counted
+    kBitList,     ///< a list of bit numbers 0..max_u or inclusive ranges "lo-hi"
+  };
+  std::string name;  ///< the key; in a table, a path of map keys ("mac_array.rows")
   Type type = Type::kText;
   std::string doc;
-  const char* fallback = nullptr;          ///< the default as YAML text; nullptr: required
-  uint64_t min_u = 0, max_u = UINT64_MAX;  ///< kUnsigned, kSize: inclusive range
-  double min_d = 0, max_d = 0;             ///< kNumber: inclusive range
-  std::vector<std::string> choices;        ///< kChoice
+  const char* fallback = nullptr;          ///< the default as YAML text; nullptr: see below
+  uint64_t min_u = 0, max_u = UINT64_MAX;  ///< kUnsigned, kSize, kBitList: inclusive range
+  double min_d = 0, max_d = 0;             ///< kNumber: range, inclusive but see min_open
+  bool min_open = false;                   ///< kNumber: min_d itself is out of range
+  bool power_of_two = false;               ///< kUnsigned, kSize: a power of two (or 0 if in range)
+  /// Without a fallback: the key may be left out, giving no value (ConfigValue::absent), and
+  /// the reader keeps its own default (documented in `doc`); else it is required.
+  bool optional = false;
+  /// A key of the same map whose value is the default (tRPab defaults to tRP): the reader
+  /// of a key table applies it and records it like any default.
+  std::string default_from;
+  std::vector<std::string> choices;  ///< kChoice, kChoiceList
 
   static ConfigKey unsigned_in(std::string name, uint64_t lo, uint64_t hi, const char* fallback,
                                std::string doc);
@@ -63,18 +81,38 @@ struct ConfigKey {
   static ConfigKey text(std::string name, const char* fallback, std::string doc);
   static ConfigKey choice(std::string name, std::vector<std::string> choices, const char* fallback,
                           std::string doc);
+  static ConfigKey boolean(std::string name, const char* fallback, std::string doc);
+  static ConfigKey choice_list(std::string name, std::vector<std::string> choices,
+                               std::string doc);
+  static ConfigKey bit_list(std::string name, uint64_t max_bit, std::string doc);
 
+  // Refinements for table rows: `ConfigKey::unsigned_in(...).powers_of_two()`.
+  ConfigKey& powers_of_two() { power_of_two = true; return *this; }
+  ConfigKey& above_min() { min_open = true; return *this; }
+  ConfigKey& may_be_absent() { optional = true; return *this; }
+  ConfigKey& defaults_to(std::string key) { default_from = std::move(key); return *this; }
+
+  /// Why `value` is out of range ("must be in 1..64, got 100"), or nothing (kUnsigned, kSize).
+  std::optional<std::string> range_error(uint64_t value) const;
+  /// The same for kNumber; `text` is the value as written (for the message).
+  std::optional<std::string> range_error(double value, const std::string& text) const;
   /// The type, range and default in words ("integer 0..29, default 1"), for documentation.
   std::string describe() const;
 };
 
-/// A value read through a ConfigKey: `u` for unsigned and size keys, `d` for numbers
-/// (also set for unsigned keys), `text` for text and choices (the YAML text for all).
+/// A value read through a ConfigKey: `u` for unsigned, size and boolean keys, `d` for numbers
+/// (also set for unsigned keys), `text` for text and choices (the YAML text for all),
+/// `choice` the index of a choice, `list` and `bits` for the list types.
 struct ConfigValue {
   uint64_t u = 0;
   double d = 0;
   std::string text;
-  std::string where;  ///< the key's ConfigNode::where(), for messages of later checks
+  size_t choice = 0;
+  std::vector<std::string> list;
+  std::vector<uint32_t> bits;
+  bool absent = false;        ///< an optional key left out: no value
+  bool from_default = false;  ///< the key was left out and its default taken
+  std::string where;    ///< the key's ConfigNode::where(), for messages of later checks
 };
 
 struct ConfigItem;  // one node of a configuration tree (config.cpp)

@@ -9,227 +9,215 @@ namespace socsim {
 namespace {
 
 // ---- key tables ------------------------------------------------------------------------
-// One row per YAML key, so the preset reader, the override reader and the documentation
-// agree on spelling.
+// One row per YAML key: the reader, the range checks of validate_ddr_config() and the
+// documentation (docs/ddr.md) read the same table.
+
+const ConfigEnum<DdrModelKind> kModels = {{"jedec", DdrModelKind::kJedec},
+                                          {"ideal", DdrModelKind::kIdeal}};
 
 // Upper bounds keep every product of the geometry (capacity, banks per channel) and every
-// sum of timings far from overflow; docs/ddr.md lists them.
-struct GeometryKey {
-  const char* key;
-  uint32_t DdrGeometry::*field;
-  bool required;  // optional ones keep the DdrGeometry default
-  uint32_t max;
-};
-constexpr GeometryKey kGeometryKeys[] = {
-    {"channels", &DdrGeometry::channels, true, 64},
-    {"ranks", &DdrGeometry::ranks, false, 8},
-    {"channel_width_bits", &DdrGeometry::channel_width_bits, true, 1024},
-    {"burst_length", &DdrGeometry::burst_length, true, 64},
-    {"data_rate", &DdrGeometry::data_rate, false, 16},
-    {"bank_groups", &DdrGeometry::bank_groups, true, 16},
-    {"banks_per_group", &DdrGeometry::banks_per_group, true, 64},
-    {"rows", &DdrGeometry::rows, true, 1u << 24},
-    {"row_bytes", &DdrGeometry::row_bytes, true, 1u << 20},
-    {"banks_per_refpb", &DdrGeometry::banks_per_refpb, false, 8},
-};
+// sum of timings far from overflow.
 constexpr uint32_t kMaxTimingTck = 1000000;
 constexpr double kMinTckPs = 50, kMaxTckPs = 100000;
 constexpr double kMaxIdealLatencyNs = 1e6;
+constexpr uint64_t kMaxCapacity = uint64_t{1} << 48;
+constexpr uint64_t kMaxMappingBit = 63;
+constexpr double kMaxVoltage = 100, kMaxCurrentMa = 1e6;
 
-struct TimingKey {
-  const char* key;
-  uint32_t DdrTimingParams::*field;
-  bool required;  // in a preset; optional ones default as documented
-};
-constexpr TimingKey kTimingKeys[] = {
-    {"CL", &DdrTimingParams::cl, true},
-    {"CWL", &DdrTimingParams::cwl, true},
-    {"tRCD", &DdrTimingParams::t_rcd, true},
-    {"tRP", &DdrTimingParams::t_rp, true},
-    {"tRPab", &DdrTimingParams::t_rp_all, false},
-    {"tRAS", &DdrTimingParams::t_ras, true},
-    {"tRC", &DdrTimingParams::t_rc, true},
-    {"tCCD_S", &DdrTimingParams::t_ccd_s, true},
-    {"tCCD_L", &DdrTimingParams::t_ccd_l, true},
-    {"tRRD_S", &DdrTimingParams::t_rrd_s, true},
-    {"tRRD_L", &DdrTimingParams::t_rrd_l, true},
-    {"tFAW", &DdrTimingParams::t_faw, true},
-    {"tWR", &DdrTimingParams::t_wr, true},
-    {"tRTP", &DdrTimingParams::t_rtp, true},
-    {"tWTR_S", &DdrTimingParams::t_wtr_s, true},
-    {"tWTR_L", &DdrTimingParams::t_wtr_l, true},
-    {"tRFC", &DdrTimingParams::t_rfc, true},
-    {"tREFI", &DdrTimingParams::t_refi, true},
-    {"tRCDWR", &DdrTimingParams::t_rcd_wr, false},
-    {"tCCD_S_WR", &DdrTimingParams::t_ccd_s_wr, false},
-    {"tCCD_L_WR", &DdrTimingParams::t_ccd_l_wr, false},
-    {"tPPD", &DdrTimingParams::t_ppd, false},
-    {"tRTRS", &DdrTimingParams::t_rtrs, false},
-    {"tRFCpb", &DdrTimingParams::t_rfc_pb, false},
-    {"tREFIpb", &DdrTimingParams::t_refi_pb, false},
-    {"tPBR2PBR", &DdrTimingParams::t_pbr2pbr, false},
-    {"tPBR2ACT", &DdrTimingParams::t_pbr2act, false},
-};
-
-// Optional timings that default to another one (or a constant) when the configuration leaves
-// them out (read after the presets are merged, so overriding tRCD moves a defaulted tRCDWR).
-struct TimingDefault {
-  uint32_t DdrTimingParams::*field;
-  uint32_t DdrTimingParams::*from;  // nullptr: `constant`
-  uint32_t constant;
-};
-constexpr TimingDefault kTimingDefaults[] = {
-    {&DdrTimingParams::t_rp_all, &DdrTimingParams::t_rp, 0},
-    {&DdrTimingParams::t_rcd_wr, &DdrTimingParams::t_rcd, 0},
-    {&DdrTimingParams::t_ccd_s_wr, &DdrTimingParams::t_ccd_s, 0},
-    {&DdrTimingParams::t_ccd_l_wr, &DdrTimingParams::t_ccd_l, 0},
-    {&DdrTimingParams::t_rtrs, nullptr, 2},
-};
-
-struct RailKey {
-  const char* key;
-  double DdrPowerRail::*field;
-  bool required;
-};
-constexpr RailKey kRailKeys[] = {
-    {"voltage", &DdrPowerRail::voltage, true}, {"idd0", &DdrPowerRail::idd0, true},
-    {"idd2n", &DdrPowerRail::idd2n, true},     {"idd3n", &DdrPowerRail::idd3n, true},
-    {"idd4r", &DdrPowerRail::idd4r, true},     {"idd4w", &DdrPowerRail::idd4w, true},
-    {"idd5b", &DdrPowerRail::idd5b, true},     {"idd5pb", &DdrPowerRail::idd5pb, false},
-};
-
-struct MappingKey {
-  const char* key;
-  std::vector<uint32_t> DdrAddressMapping::*field;
-};
-constexpr MappingKey kMappingKeys[] = {
-    {"channel", &DdrAddressMapping::channel},
-    {"rank", &DdrAddressMapping::rank},
-    {"bank_group", &DdrAddressMapping::bank_group},
-    {"bank", &DdrAddressMapping::bank},
-    {"row", &DdrAddressMapping::row},
-    {"column", &DdrAddressMapping::column},
-};
-
-uint32_t as_u32(const ConfigNode& node) {
-  const uint64_t value = node.as_u64();
-  if (value > UINT32_MAX) node.fail("value " + std::to_string(value) + " is too large");
-  return static_cast<uint32_t>(value);
-}
-
-// A mapping entry: a list whose items are bit numbers or inclusive ranges "lo-hi".
-std::vector<uint32_t> read_bits(const ConfigNode& node) {
-  std::vector<uint32_t> bits;
-  for (const ConfigNode& item : node.items()) {
-    const std::string text = item.as_string();
-    const size_t dash = text.find('-');
-    if (dash == std::string::npos) {
-      bits.push_back(as_u32(item));
-      continue;
-    }
-    std::optional<uint64_t> lo = parse_u64(text.substr(0, dash));
-    std::optional<uint64_t> hi = parse_u64(text.substr(dash + 1));
-    if (!lo || !hi || *lo > *hi || *hi > 63) {
-      item.fail("expected a bit number or a range 'lo-hi' of bits 0..63, got '" + text + "'");
-    }
-    for (uint64_t bit = *lo; bit <= *hi; ++bit) bits.push_back(static_cast<uint32_t>(bit));
-  }
-  return bits;
-}
-
-void read_energy(const ConfigNode& node, DdrConfig& config);
-
-// Reads the DdrConfig fields from `root`: a preset file, or a SoC region with its preset
-// merged in (ConfigNode::merge_presets), so every field is present except documented defaults.
-void read_fields(const ConfigNode& root, DdrConfig& config) {
-  auto note = [&](const std::string& key, const ConfigNode& node) {
-    config.origin[key] = node.where();
+ConfigTable<DdrConfig> make_common_keys() {
+  return {
+      config_field(ConfigKey::text("name", nullptr, "shown in reports"), &DdrConfig::name),
+      config_enum("model", kModels, nullptr,
+                  "jedec: channels, banks, rows, JEDEC timings, refresh; ideal: fixed latency, "
+                  "unlimited bandwidth (only `latency_ns` and `capacity` follow)",
+                  &DdrConfig::model),
   };
-  config.name = root.at("name").as_string();
-  const ConfigNode model = root.at("model");
-  const std::string kind = model.as_string();
-  if (kind == "jedec") {
-    config.model = DdrModelKind::kJedec;
-  } else if (kind == "ideal") {
-    config.model = DdrModelKind::kIdeal;
-  } else {
-    model.fail("expected 'jedec' or 'ideal', got '" + kind + "'");
-  }
-  note("model", model);
+}
 
-  if (config.model == DdrModelKind::kIdeal) {
-    const ConfigNode latency = root.at("latency_ns");
-    config.ideal_latency_ns = latency.as_double();
-    note("latency_ns", latency);
-    const ConfigNode capacity = root.at("capacity");
-    config.ideal_capacity = capacity.as_size();
-    note("capacity", capacity);
-    return;  // geometry, timing and mapping keys stay unread: unknown for this model
-  }
+ConfigTable<DdrConfig> make_ideal_keys() {
+  return {
+      config_field(ConfigKey::number_in("latency_ns", 0, kMaxIdealLatencyNs, nullptr,
+                                        "ideal: the latency of every request"),
+                   &DdrConfig::ideal_latency_ns),
+      config_field(ConfigKey::size_in("capacity", 1, kMaxCapacity, nullptr,
+                                      "ideal: addressable bytes"),
+                   &DdrConfig::ideal_capacity),
+  };
+}
 
-  const ConfigNode tck = root.at("tck_ps");
-  config.tck_ps = tck.as_double();
-  note("tck_ps", tck);
+ConfigTable<DdrConfig> make_jedec_keys() {
+  using C = DdrConfig;
+  ConfigTable<C> t = {config_field(
+      ConfigKey::number_in("tck_ps", kMinTckPs, kMaxTckPs, nullptr, "memory clock period"),
+      &C::tck_ps)};
+  // geometry: powers of two but for the bus width, the burst length and the data rate.
+  auto geometry = [&](const char* key, uint64_t max, const char* fallback, bool power,
+                      uint32_t DdrGeometry::*field, const char* doc) {
+    ConfigKey k = ConfigKey::unsigned_in(std::string("geometry.") + key, 1, max, fallback, doc);
+    k.power_of_two = power;
+    t.push_back(config_field_at<C>(k, [field](C& c) -> uint32_t& { return c.geometry.*field; }));
+  };
+  using G = DdrGeometry;
+  geometry("channels", kMaxDdrChannels, nullptr, true, &G::channels,
+           "independent channels, each with its own data bus (the controller's limit: 16)");
+  geometry("ranks", 8, "1", true, &G::ranks, "ranks per channel (they share its buses)");
+  geometry("channel_width_bits", 1024, nullptr, false, &G::channel_width_bits,
+           "data bus width of one channel, a multiple of 8");
+  geometry("burst_length", 64, nullptr, false, &G::burst_length,
+           "BL: transfers per burst; a burst is channel_width_bits / 8 x BL bytes, a power of "
+           "two");
+  geometry("data_rate", 16, "2", false, &G::data_rate,
+           "transfers per tCK (2: DDR; LPDDR5 counted in CK: 8); divides burst_length");
+  geometry("bank_groups", 16, nullptr, true, &G::bank_groups,
+           "bank groups per rank (1 for devices without)");
+  geometry("banks_per_group", 64, nullptr, true, &G::banks_per_group,
+           "banks in each bank group (ranks x bank_groups x banks_per_group <= 64)");
+  geometry("rows", 1u << 24, nullptr, true, &G::rows, "rows per bank");
+  geometry("row_bytes", 1u << 20, nullptr, true, &G::row_bytes,
+           "row buffer (page) across the channel, at least one burst");
+  geometry("banks_per_refpb", 8, "1", true, &G::banks_per_refpb,
+           "banks one REFpb refreshes: b, b + banks/n, ... (LPDDR5 in bank-group mode: 2)");
 
-  const ConfigNode geometry = root.at("geometry");
-  for (const GeometryKey& k : kGeometryKeys) {
-    auto node = k.required ? std::optional(geometry.at(k.key)) : geometry.find(k.key);
-    if (!node) continue;
-    config.geometry.*k.field = as_u32(*node);
-    note(std::string("geometry.") + k.key, *node);
-  }
-  geometry.reject_unknown_keys();
+  // timing, in tCK. `required`: else a default (another key's value, or a constant).
+  using T = DdrTimingParams;
+  auto timing = [&](const char* key, uint32_t T::*field, const char* doc,
+                    const char* fallback = nullptr, const char* from = nullptr) {
+    const bool zero = fallback != nullptr && std::string(fallback) == "0";
+    ConfigKey k = ConfigKey::unsigned_in(std::string("timing.") + key,
+                                         zero || fallback != nullptr ? 0 : 1, kMaxTimingTck,
+                                         fallback, doc);
+    if (from != nullptr) k.min_u = 1, k.defaults_to(from);
+    t.push_back(config_field_at<C>(k, [field](C& c) -> uint32_t& { return c.timing.*field; }));
+  };
+  timing("CL", &T::cl, "read command to first data");
+  timing("CWL", &T::cwl, "write command to first data; below CL");
+  timing("tRCD", &T::t_rcd, "activate to read/write");
+  timing("tRP", &T::t_rp, "precharge of one bank");
+  timing("tRPab", &T::t_rp_all, "precharge of all banks (before an all-bank refresh)", nullptr,
+         "tRP");
+  timing("tRAS", &T::t_ras, "activate to precharge, same bank; at least tRCD");
+  timing("tRC", &T::t_rc, "activate to activate, same bank; at least tRAS + tRP");
+  timing("tCCD_S", &T::t_ccd_s, "column command to column command, other bank group");
+  timing("tCCD_L", &T::t_ccd_l, "column command to column command, same bank group");
+  timing("tRRD_S", &T::t_rrd_s, "activate to activate, other bank group");
+  timing("tRRD_L", &T::t_rrd_l, "activate to activate, same bank group");
+  timing("tFAW", &T::t_faw, "window holding at most four activates");
+  timing("tWR", &T::t_wr, "end of write data to precharge");
+  timing("tRTP", &T::t_rtp, "read to precharge");
+  timing("tWTR_S", &T::t_wtr_s, "end of write data to read, other bank group");
+  timing("tWTR_L", &T::t_wtr_l, "end of write data to read, same bank group");
+  timing("tRFC", &T::t_rfc, "all-bank refresh cycle time (the rank is blocked)");
+  timing("tREFI", &T::t_refi, "all-bank refresh interval; above tRFC + tRPab");
+  timing("tRCDWR", &T::t_rcd_wr, "activate to write (HBM2)", nullptr, "tRCD");
+  timing("tCCD_S_WR", &T::t_ccd_s_wr, "write to write, other bank group (DDR5)", nullptr,
+         "tCCD_S");
+  timing("tCCD_L_WR", &T::t_ccd_l_wr, "write to write, same bank group (DDR5)", nullptr,
+         "tCCD_L");
+  timing("tPPD", &T::t_ppd, "precharge to precharge in a rank (LPDDR)", "0");
+  timing("tRTRS", &T::t_rtrs, "data-bus gap when bursts switch ranks", "2");
+  timing("tRFCpb", &T::t_rfc_pb, "per-bank refresh: the bank is blocked (0: none; the four "
+         "per-bank figures come all or none)", "0");
+  timing("tREFIpb", &T::t_refi_pb, "interval between two REFpb commands of a rank", "0");
+  timing("tPBR2PBR", &T::t_pbr2pbr, "REFpb to REFpb, other bank", "0");
+  timing("tPBR2ACT", &T::t_pbr2act, "REFpb to ACT, other bank", "0");
 
-  const ConfigNode timing = root.at("timing");
-  for (const TimingKey& k : kTimingKeys) {
-    auto node = k.required ? std::optional(timing.at(k.key)) : timing.find(k.key);
-    if (!node) continue;
-    config.timing.*k.field = as_u32(*node);
-    note(std::string("timing.") + k.key, *node);
-  }
-  timing.reject_unknown_keys();
-  for (const TimingDefault& d : kTimingDefaults) {
-    const TimingKey* key = nullptr;
-    for (const TimingKey& k : kTimingKeys) key = k.field == d.field ? &k : key;
-    if (timing.has(key->key)) continue;
-    uint32_t& value = config.timing.*d.field;
-    value = d.from != nullptr ? config.timing.*d.from : d.constant;
-    timing.note_default(key->key, std::to_string(value));
-  }
+  using M = DdrAddressMapping;
+  auto mapping = [&](const char* key, std::vector<uint32_t> M::*field, const char* doc) {
+    t.push_back(config_field_at<C>(
+        ConfigKey::bit_list(std::string("mapping.") + key, kMaxMappingBit, doc).may_be_absent(),
+        [field](C& c) -> std::vector<uint32_t>& { return c.mapping.*field; }));
+  };
+  mapping("channel", &M::channel, "address bits of the channel (none for one channel)");
+  mapping("rank", &M::rank, "address bits of the rank (none for one rank)");
+  mapping("bank_group", &M::bank_group, "address bits of the bank group");
+  mapping("bank", &M::bank, "address bits of the bank in its group");
+  mapping("row", &M::row, "address bits of the row");
+  mapping("column", &M::column, "address bits selecting a burst inside the row");
+  return t;
+}
 
-  const ConfigNode mapping = root.at("mapping");
-  for (const MappingKey& k : kMappingKeys) {
-    auto node = mapping.find(k.key);
-    if (!node) continue;
-    config.mapping.*k.field = read_bits(*node);
-    note(std::string("mapping.") + k.key, *node);
-  }
-  mapping.reject_unknown_keys();
+ConfigTable<DdrEnergyParams> make_energy_keys() {
+  return {config_field(ConfigKey::unsigned_in("devices", 1, 65536, nullptr,
+                                              "devices per rank (the rails' currents are per "
+                                              "device)"),
+                       &DdrEnergyParams::devices)};
+}
 
-  if (auto controller = root.find("controller")) {
-    read_ddr_controller_config(*controller, config.controller, config.origin);
-  }
-  if (auto energy = root.find("energy")) read_energy(*energy, config);
+ConfigTable<DdrPowerRail> make_rail_keys() {
+  using R = DdrPowerRail;
+  auto current = [](const char* key, double R::*field, const char* doc) {
+    return config_field(ConfigKey::number_in(key, 0, kMaxCurrentMa, nullptr, doc), field);
+  };
+  ConfigTable<R> t = {
+      config_field(ConfigKey::number_in("voltage", 0, kMaxVoltage, nullptr, "supply voltage, V")
+                       .above_min(),
+                   &R::voltage),
+      current("idd0", &R::idd0, "mA, one bank activate-precharge cycling at tRC"),
+      current("idd2n", &R::idd2n, "mA, precharge standby (all banks closed)"),
+      current("idd3n", &R::idd3n, "mA, active standby (a bank open)"),
+      current("idd4r", &R::idd4r, "mA, burst read; at least idd3n"),
+      current("idd4w", &R::idd4w, "mA, burst write; at least idd3n"),
+      current("idd5b", &R::idd5b, "mA, all-bank refresh burst (during tRFC); at least idd3n"),
+  };
+  ConfigField<R> pb = current("idd5pb", &R::idd5pb,
+                              "mA, per-bank refresh burst (during tRFCpb); at least idd3n; "
+                              "absent: the all-bank refresh energy / banks");
+  pb.key.may_be_absent();
+  pb.number = nullptr;  // absent is stored as -1
+  t.push_back(pb);
+  return t;
+}
+
+const ConfigTable<DdrConfig>& common_keys() {
+  static const ConfigTable<DdrConfig> keys = make_common_keys();
+  return keys;
+}
+const ConfigTable<DdrConfig>& ideal_keys() {
+  static const ConfigTable<DdrConfig> keys = make_ideal_keys();
+  return keys;
+}
+const ConfigTable<DdrConfig>& jedec_keys() {
+  static const ConfigTable<DdrConfig> keys = make_jedec_keys();
+  return keys;
+}
+const ConfigTable<DdrEnergyParams>& energy_keys() {
+  static const ConfigTable<DdrEnergyParams> keys = make_energy_keys();
+  return keys;
+}
+const ConfigTable<DdrPowerRail>& rail_keys() {
+  static const ConfigTable<DdrPowerRail> keys = make_rail_keys();
+  return keys;
 }
 
 // The `energy` map of a preset: devices per rank and one entry per supply rail.
 void read_energy(const ConfigNode& node, DdrConfig& config) {
-  const ConfigNode devices = node.at("devices");
-  config.energy.devices = as_u32(devices);
-  config.origin["energy.devices"] = devices.where();
-  for (const auto& [name, rail_node] : node.at("rails").entries()) {
+  if (!node.is_map()) node.fail("expected a map (devices, rails)");
+  read_config_table(node, energy_keys(), config.energy, &config.origin, "energy.");
+  const ConfigNode rails = node.at("rails");
+  if (!rails.is_map()) rails.fail("expected a map of supply name: currents");
+  for (const auto& [name, rail_node] : rails.entries()) {
+    if (!rail_node.is_map()) rail_node.fail("expected a map (voltage, idd0, ...)");
     DdrPowerRail rail;
     rail.name = name;
-    for (const RailKey& k : kRailKeys) {
-      auto value = k.required ? std::optional(rail_node.at(k.key)) : rail_node.find(k.key);
-      if (!value) continue;
-      rail.*k.field = value->as_double();
-      config.origin["energy.rails." + name + "." + k.key] = value->where();
-    }
+    read_config_table(rail_node, rail_keys(), rail, &config.origin, "energy.rails." + name + ".");
     rail_node.reject_unknown_keys();
     config.energy.rails.push_back(rail);
   }
   node.reject_unknown_keys();
+}
+
+// Reads the DdrConfig fields from `root`: a preset file, or a SoC region with its preset
+// merged in (ConfigNode::merge_presets). The caller rejects unknown keys of `root` itself.
+void read_ddr(const ConfigNode& root, DdrConfig& config) {
+  read_config_table(root, common_keys(), config, &config.origin);
+  if (config.model == DdrModelKind::kIdeal) {
+    // Geometry, timing and mapping keys stay unread: unknown for this model.
+    read_config_table(root, ideal_keys(), config, &config.origin);
+    return;
+  }
+  read_config_table(root, jedec_keys(), config, &config.origin);
+  read_ddr_controller_config(root.section("controller"), config.controller, config.origin);
+  if (auto energy = root.find("energy")) read_energy(*energy, config);
 }
 
 [[noreturn]] void fail_at(const DdrConfig& config, const std::string& key,
@@ -257,22 +245,16 @@ uint32_t log2_exact(uint64_t value) {
   return bits;
 }
 
+// The ranges of a table's keys, for configurations built in code (read ones passed them).
+template <typename T>
+void check_ranges(const DdrConfig& c, const ConfigTable<T>& table, const T& config,
+                  const std::string& prefix = "") {
+  check_config_table(table, config, [&](const std::string& key, const std::string& message) {
+    fail_at(c, prefix + key, message);
+  });
+}
+
 void validate_geometry(const DdrConfig& c) {
-  for (const GeometryKey& k : kGeometryKeys) {
-    const uint32_t value = c.geometry.*k.field;
-    const std::string key = std::string("geometry.") + k.key;
-    if (value == 0) fail_at(c, key, "must not be zero");
-    if (value > k.max) {
-      fail_at(c, key,
-              "must be at most " + std::to_string(k.max) + ", got " + std::to_string(value));
-    }
-    const bool width = k.field == &DdrGeometry::channel_width_bits;
-    const bool burst = k.field == &DdrGeometry::burst_length;
-    const bool rate = k.field == &DdrGeometry::data_rate;
-    if (!width && !burst && !rate && !is_power_of_two(value)) {
-      fail_at(c, key, "must be a power of two, got " + std::to_string(value));
-    }
-  }
   const DdrGeometry& g = c.geometry;
   if (g.channel_width_bits % 8 != 0) {
     fail_at(c, "geometry.channel_width_bits", "must be a multiple of 8");
@@ -284,9 +266,6 @@ void validate_geometry(const DdrConfig& c) {
   }
   if (g.banks_per_refpb > g.banks_per_rank()) {
     fail_at(c, "geometry.banks_per_refpb", "must not exceed the banks of a rank");
-  }
-  if (g.channels > kMaxDdrChannels) {
-    fail_at(c, "geometry.channels", "at most " + std::to_string(kMaxDdrChannels) + " channels");
   }
   if (g.banks_per_channel() > kMaxDdrBanksPerChannel) {
     fail_at(c, "geometry.banks_per_group",
@@ -308,21 +287,6 @@ void validate_geometry(const DdrConfig& c) {
 }
 
 void validate_timing(const DdrConfig& c) {
-  if (!(c.tck_ps >= kMinTckPs && c.tck_ps <= kMaxTckPs)) {
-    fail_at(c, "tck_ps", "must be in [50, 100000] ps");
-  }
-  for (const TimingKey& k : kTimingKeys) {
-    const bool defaulted =
-        k.field == &DdrTimingParams::t_rp_all || k.field == &DdrTimingParams::t_rcd_wr ||
-        k.field == &DdrTimingParams::t_ccd_s_wr || k.field == &DdrTimingParams::t_ccd_l_wr;
-    const uint32_t value = c.timing.*k.field;
-    if ((k.required || defaulted) && value == 0) {
-      fail_at(c, std::string("timing.") + k.key, "must not be zero");
-    }
-    if (value > kMaxTimingTck) {
-      fail_at(c, std::string("timing.") + k.key, "must be at most 1000000 tCK");
-    }
-  }
   const DdrTimingParams& t = c.timing;
   auto need = [&](bool ok, const char* key, const std::string& message) {
     if (!ok) fail_at(c, std::string("timing.") + key, message);
@@ -370,14 +334,11 @@ void validate_controller(const DdrConfig& c) {
 
 void validate_energy(const DdrConfig& c) {
   if (c.energy.rails.empty()) return;
-  if (c.energy.devices == 0) fail_at(c, "energy.devices", "must not be zero");
+  check_ranges(c, energy_keys(), c.energy, "energy.");
   const DdrTimingParams& t = c.timing;
   for (const DdrPowerRail& r : c.energy.rails) {
     const std::string key = "energy.rails." + r.name;
-    if (!(r.voltage > 0)) fail_at(c, key + ".voltage", "must be greater than zero");
-    for (const RailKey& k : kRailKeys) {
-      if (k.required && r.*k.field < 0) fail_at(c, key + "." + k.key, "must not be negative");
-    }
+    check_ranges(c, rail_keys(), r, key + ".");
     // Activate-precharge charge above standby (DRAMPower): must not be negative.
     const double act = r.idd0 * t.t_rc - r.idd3n * t.t_ras - r.idd2n * (t.t_rc - t.t_ras);
     if (act < 0) {
@@ -456,20 +417,28 @@ double DdrConfig::peak_bytes_per_s() const {
 
 void validate_ddr_config(const DdrConfig& config) {
   if (config.model == DdrModelKind::kIdeal) {
-    if (!(config.ideal_latency_ns >= 0 && config.ideal_latency_ns <= kMaxIdealLatencyNs)) {
-      fail_at(config, "latency_ns", "must be in [0, 1000000] ns");
-    }
-    if (config.ideal_capacity == 0) fail_at(config, "capacity", "must not be zero");
-    if (config.ideal_capacity > (uint64_t{1} << 48)) {
-      fail_at(config, "capacity", "must be at most 256 TiB");
-    }
+    check_ranges(config, ideal_keys(), config);
     return;
   }
+  check_ranges(config, jedec_keys(), config);
   validate_geometry(config);
   validate_timing(config);
   validate_mapping(config);
   validate_controller(config);
   validate_energy(config);
+}
+
+void write_ddr_key_docs(std::ostream& out) {
+  std::vector<ConfigKey> jedec = keys_of(common_keys());
+  for (const ConfigKey& key : keys_of(jedec_keys())) jedec.push_back(key);
+  write_config_key_docs(out, "DDR preset key (`model: jedec`)", jedec);
+  write_config_key_docs(out, "`model: ideal` key (besides `name`, `model`)",
+                        keys_of(ideal_keys()));
+  write_config_key_docs(out, "`controller` key (optional map)",
+                        keys_of(ddr_controller_config_keys()));
+  write_config_key_docs(out, "`energy` key (optional map)", keys_of(energy_keys()));
+  write_config_key_docs(out, "`energy.rails.<supply>` key (one map per supply, per device)",
+                        keys_of(rail_keys()));
 }
 
 void check_ddr_region_size(const DdrConfig& config, uint64_t size_bytes, const std::string& where) {
@@ -485,9 +454,10 @@ void check_ddr_region_size(const DdrConfig& config, uint64_t size_bytes, const s
 DdrConfig load_ddr_preset(const std::string& file, const std::vector<std::string>& overrides) {
   ConfigNode root = ConfigNode::load_file(file);
   resolve_config(root, overrides, std::filesystem::path(file).parent_path().string());
+  if (!root.is_map()) root.fail("a DDR preset must be a map (name, model, tck_ps, ...)");
   DdrConfig config;
   config.preset_file = file;
-  read_fields(root, config);
+  read_ddr(root, config);
   root.reject_unknown_keys();
   validate_ddr_config(config);
   return config;
@@ -498,7 +468,7 @@ DdrConfig load_ddr_config(const ConfigNode& node, const std::string& base_dir) {
   node.merge_presets(base_dir);
   DdrConfig config;
   config.preset_file = node.preset_file();
-  read_fields(node, config);
+  read_ddr(node, config);
   validate_ddr_config(config);
   if (auto size = node.find("size")) check_ddr_region_size(config, size->as_size(), size->where());
   return config;

@@ -2,12 +2,14 @@
 // (preset file plus overrides from the SoC YAML) and its validation.
 //
 // Timings are in memory clock cycles (tCK), as JEDEC speed-bin tables and DRAMSys/Ramulator
-// presets give them; tCK itself is in picoseconds. The key layout of the YAML is described
-// in docs/ddr.md.
+// presets give them; tCK itself is in picoseconds. The keys are declared in key tables
+// (ddr_config.cpp: type, range, default, documentation), from which docs/ddr.md's key tables
+// are generated (write_ddr_key_docs, `socsim config --keys ddr`).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -153,9 +155,14 @@ DdrConfig load_ddr_preset(const std::string& file, const std::vector<std::string
 /// Throws ConfigError naming file, line and key.
 DdrConfig load_ddr_config(const ConfigNode& node, const std::string& base_dir);
 
-/// Checks a configuration; throws ConfigError naming the offending key (and its file and
+/// Checks a configuration (the key tables' ranges, then the rules across keys); throws
+/// ConfigError naming the offending key (and its file and
 /// line when `config.origin` knows them).
 void validate_ddr_config(const DdrConfig& config);
+
+/// docs/ddr.md's generated tables: the preset keys of both models, the controller's, the
+/// energy section's (`socsim config --keys ddr`).
+void write_ddr_key_docs(std::ostream& out);
 
 /// Checks that a region of `size_bytes` fits the device; `where` names the size's origin.
 void check_ddr_region_size(const DdrConfig& config, uint64_t size_bytes, const std::string& where);

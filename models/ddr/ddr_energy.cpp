@@ -15,13 +15,6 @@ DdrEnergy& DdrEnergy::operator+=(const DdrEnergy& o) {
   return *this;
 }
 
-nlohmann::json DdrEnergy::to_json() const {
-  auto nj = [](double pj) { return pj / 1000.0; };
-  return {{"activate_nj", nj(activate_pj)},     {"read_nj", nj(read_pj)},
-          {"write_nj", nj(write_pj)},           {"refresh_nj", nj(refresh_pj)},
-          {"background_nj", nj(background_pj)}, {"total_nj", nj(total_pj())}};
-}
-
 DdrEnergyModel::DdrEnergyModel(const DdrConfig& config)
     : enabled_(config.model == DdrModelKind::kJedec && config.energy.enabled()),
       tck_ns_(config.tck_ps / 1000.0) {

@@ -29,7 +29,6 @@ struct DdrEnergy {
   double background_pj = 0;  ///< active and precharge standby
   double total_pj() const { return activate_pj + read_pj + write_pj + refresh_pj + background_pj; }
   DdrEnergy& operator+=(const DdrEnergy& other);
-  nlohmann::json to_json() const;
 };
 
 /// What one initiator's DDR traffic costs in a finished run, to give parts of the run (an

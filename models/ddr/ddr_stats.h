@@ -94,7 +94,6 @@ struct DdrCounters {
     last_done_ps = done_ps > last_done_ps ? done_ps : last_done_ps;
     latency.add(done_ps - arrival_ps);
   }
-  nlohmann::json to_json() const;
 };
 
 /// What the controller of one channel did.
@@ -123,7 +122,6 @@ struct DdrControllerStats {
   double mean_write_queue() const {
     return observed_cycles ? static_cast<double>(write_queue_occupancy) / observed_cycles : 0.0;
   }
-  nlohmann::json to_json() const;
 };
 
 /// All statistics of one DDR model.
@@ -163,17 +161,26 @@ class DdrStats {
   double rank_utilisation(size_t flat_rank) const;
   double group_utilisation(size_t flat_group) const;
 
-  /// Human-readable tables (totals, initiators, banks that saw traffic).
-  /// The initiator table, and the per-bank table when `banks`.
-  void print(std::ostream& out, bool banks = true) const;
-  nlohmann::json to_json() const;
+  /// What the device is, for the reports.
+  const std::string& device() const { return device_; }
+  const std::string& scheduler() const { return scheduler_; }
+  bool ideal() const { return ideal_; }
+  double peak_bytes_per_s() const { return peak_bytes_per_s_; }
+  double tck_ps() const { return tck_ps_; }
+  uint32_t ranks() const { return ranks_; }
+  uint32_t bank_groups() const { return bank_groups_; }
+  uint32_t banks_per_group() const { return banks_per_group_; }
+  /// Ranks with a data-bus figure (all of them once the run has finished).
+  size_t measured_ranks() const { return rank_bus_cycles_.size(); }
+  /// The energy of each rank (flat over channels; empty without IDD currents).
+  const std::vector<DdrEnergy>& rank_energy() const { return rank_energy_; }
+  /// "ch0.r1.bg2.b3" (rank and bank group only when the device has several).
+  std::string bank_label(size_t flat_index) const;
+
+  // The text tables and the JSON of these figures: platform/report/ddr_report.h.
 
  private:
-  std::string bank_label(size_t flat_index) const;
   DdrCounters& add_initiator(size_t index);
-
-  void print_controllers(std::ostream& out) const;
-  void print_energy(std::ostream& out) const;
 
   std::string device_;
   std::string scheduler_;

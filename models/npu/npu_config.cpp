@@ -1,7 +1,7 @@
 #include "models/npu/npu_config.h"
 
-#include <cmath>
 #include <filesystem>
+#include <utility>
 
 #include "firmware/abi/generated/npu_descriptor.h"
 
@@ -14,167 +14,194 @@ namespace {
 
 const char* const kTypeKeys[kNpuDataTypes] = {"int8", "int16", "fp16"};
 
-bool listed(const char* const* names, const std::string& value) {
-  for (const char* const* n = names; *n != nullptr; ++n) {
-    if (value == *n) return true;
-  }
-  return false;
-}
-
-std::string joined(const char* const* names) {
-  std::string out;
-  for (const char* const* n = names; *n != nullptr; ++n) out += (out.empty() ? "" : ", ") + std::string(*n);
+std::vector<std::string> names_of(const char* const* names) {
+  std::vector<std::string> out;
+  for (const char* const* n = names; *n != nullptr; ++n) out.emplace_back(*n);
   return out;
 }
 
-// Reads the keys of `node` into `config`: a preset, or a SoC `npu:` section with its preset
-// merged in, so every key is required. Each value is range-checked where it is read.
-class FieldReader {
- public:
-  ConfigNode get(const ConfigNode& node, const std::string& key) const { return node.at(key); }
-  ConfigNode get_map(const ConfigNode& node, const std::string& key) const {
-    ConfigNode child = node.at(key);
-    if (!child.is_map()) child.fail("expected a map");
-    return child;
-  }
-  void u32(const ConfigNode& node, const std::string& key, uint32_t* out, uint64_t lo,
-           uint64_t hi) const {
-    const ConfigNode v = node.at(key);
-    const uint64_t x = v.as_u64();
-    if (x < lo || x > hi) {
-      v.fail("must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-             std::to_string(x));
-    }
-    *out = static_cast<uint32_t>(x);
-  }
-  void pow2(const ConfigNode& node, const std::string& key, uint32_t* out) const {
-    const ConfigNode v = node.at(key);
-    const uint64_t x = v.as_u64();
-    if (x == 0 || x > 4096 || (x & (x - 1)) != 0) {
-      v.fail("must be a power of two in [1, 4096], got " + std::to_string(x));
-    }
-    *out = static_cast<uint32_t>(x);
-  }
+const ConfigEnum<NpuDataflow> kDataflows = {
+    {"weight_stationary", NpuDataflow::kWeightStationary},
+    {"output_stationary", NpuDataflow::kOutputStationary},
+    {"input_stationary", NpuDataflow::kInputStationary},
 };
+const ConfigEnum<NpuDepthwiseMapping> kDepthwiseMappings = {
+    {"channel_lanes", NpuDepthwiseMapping::kChannelLanes},
+    {"channel_per_layer", NpuDepthwiseMapping::kChannelPerLayer},
+};
+const ConfigEnum<bool> kCoreSplits = {{"output_channels", true}, {"none", false}};
 
-void read_fields(const ConfigNode& node, NpuConfig& c) {
-  const FieldReader r;
-  c.name = node.at("name").as_string();
-  if (auto d = node.find("description")) d->as_string();
-  {
-    const ConfigNode v = r.get(node, "clock_mhz");
-    c.clock_mhz = v.as_double();
-    if (!(c.clock_mhz >= 1 && c.clock_mhz <= 10000)) v.fail("clock must be in [1, 10000] MHz");
+constexpr uint64_t kMaxLayerCycles = 1000000;
+constexpr double kMaxEnergyPj = 1e6;
+
+// The keys of a preset but `energy`, in the order of docs/npu.md's example.
+ConfigTable<NpuConfig> make_npu_keys() {
+  using C = NpuConfig;
+  ConfigTable<C> t = {
+      config_field(ConfigKey::text("name", nullptr, "shown in reports"), &C::name),
+      config_field(ConfigKey::text("description", nullptr, "what the preset models, in words")
+                       .may_be_absent(),
+                   &C::description),
+      config_field(ConfigKey::number_in("clock_mhz", 1, 10000, nullptr, "NPU clock"),
+                   &C::clock_mhz),
+      config_field(ConfigKey::unsigned_in("cores", 1, 64, nullptr,
+                                          "cores; a layer is split across them (`core_split`)"),
+                   &C::cores),
+      config_field(ConfigKey::unsigned_in("mac_array.rows", 1, 1024, nullptr,
+                                          "R: processing-element rows per core"),
+                   &C::rows),
+      config_field(ConfigKey::unsigned_in("mac_array.columns", 1, 1024, nullptr,
+                                          "C: processing-element columns per core (R x C int8 "
+                                          "MACs per core per cycle)"),
+                   &C::columns),
+  };
+  for (size_t type = 0; type < kNpuDataTypes; ++type) {
+    t.push_back(config_field_at<C>(
+        ConfigKey::number_in(std::string("mac_array.throughput.") + kTypeKeys[type], 0, 16,
+                             nullptr,
+                             std::string("MACs per processing element per cycle on ") +
+                                 kTypeKeys[type] + " data")
+            .above_min(),
+        [type](C& c) -> double& { return c.throughput[type]; }));
   }
-  r.u32(node, "cores", &c.cores, 1, 64);
-  {
-    const ConfigNode array = r.get_map(node, "mac_array");
-    r.u32(array, "rows", &c.rows, 1, 1024);
-    r.u32(array, "columns", &c.columns, 1, 1024);
-    const ConfigNode tp = r.get_map(array, "throughput");
-    for (size_t t = 0; t < kNpuDataTypes; ++t) {
-      const ConfigNode v = r.get(tp, kTypeKeys[t]);
-      const double x = v.as_double();
-      if (!(x > 0 && x <= 16)) v.fail("MACs per processing element per cycle must be in (0, 16]");
-      c.throughput[t] = x;
-    }
-    tp.reject_unknown_keys();
-    const ConfigNode v = r.get(array, "dataflow");
-    const std::string d = v.as_string();
-    if (d == "weight_stationary") {
-      c.dataflow = NpuDataflow::kWeightStationary;
-    } else if (d == "output_stationary") {
-      c.dataflow = NpuDataflow::kOutputStationary;
-    } else if (d == "input_stationary") {
-      c.dataflow = NpuDataflow::kInputStationary;
-    } else {
-      v.fail("expected 'weight_stationary', 'output_stationary' or 'input_stationary', got '" +
-             d + "'");
-    }
-    c.fold_overlap = r.get(array, "fold_overlap").as_bool();
-    c.small_cin_packing = r.get(array, "small_cin_packing").as_bool();
-    r.u32(array, "pointwise_channels_per_cycle", &c.pointwise_channels_per_cycle, 0, 4096);
-    {
-      const ConfigNode m = r.get(array, "depthwise_mapping");
-      const std::string s = m.as_string();
-      if (s == "channel_lanes") {
-        c.depthwise_mapping = NpuDepthwiseMapping::kChannelLanes;
-      } else if (s == "channel_per_layer") {
-        c.depthwise_mapping = NpuDepthwiseMapping::kChannelPerLayer;
-      } else {
-        m.fail("expected 'channel_lanes' or 'channel_per_layer', got '" + s + "'");
-      }
-    }
-    array.reject_unknown_keys();
-  }
-  {
-    const ConfigNode align = r.get_map(node, "alignment");
-    for (size_t t = 0; t < kNpuDataTypes; ++t) {
-      const ConfigNode a = r.get_map(align, kTypeKeys[t]);
-      r.pow2(a, "conv_input", &c.alignment[t].conv_input);
-      r.pow2(a, "conv_output", &c.alignment[t].conv_output);
-      r.pow2(a, "depthwise", &c.alignment[t].depthwise);
-      r.pow2(a, "other", &c.alignment[t].other);
-      a.reject_unknown_keys();
-    }
-    align.reject_unknown_keys();
-  }
-  {
-    const ConfigNode v = r.get(node, "buffer_per_core");
-    c.buffer_bytes = v.as_size();
-    if (c.buffer_bytes < 4096 || c.buffer_bytes > (1ull << 30)) {
-      v.fail("on-chip buffer must be between 4 KiB and 1 GiB");
+  const ConfigTable<C> array = {
+      config_enum("mac_array.dataflow", kDataflows, nullptr,
+                  "which operand stays in the processing elements (SCALE-Sim's dataflows)",
+                  &C::dataflow),
+      config_field(ConfigKey::boolean("mac_array.fold_overlap", nullptr,
+                                      "true: the next fold's stationary operand loads while "
+                                      "the current one streams (fill and drain once per "
+                                      "layer); false: every fold pays them (SCALE-Sim)"),
+                   &C::fold_overlap),
+      config_field(ConfigKey::boolean("mac_array.small_cin_packing", nullptr,
+                                      "true: a convolution with fewer input channels than "
+                                      "`conv_input` packs Kh x Kw x Cin into the reduction"),
+                   &C::small_cin_packing),
+      config_field(ConfigKey::unsigned_in("mac_array.pointwise_channels_per_cycle", 0, 4096,
+                                          nullptr,
+                                          "N > 0: a 1x1 convolution takes at least "
+                                          "ceil(Cout / N) cycles per output pixel; 0: no floor"),
+                   &C::pointwise_channels_per_cycle),
+      config_enum("mac_array.depthwise_mapping", kDepthwiseMappings, nullptr,
+                  "how a depthwise convolution uses the array (\"Depthwise\"; channel_per_layer "
+                  "is SCALE-Sim's)",
+                  &C::depthwise_mapping),
+  };
+  t.insert(t.end(), array.begin(), array.end());
+  using Align = uint32_t NpuAlignment::*;
+  const std::pair<const char*, Align> aligned[] = {
+      {"conv_input", &NpuAlignment::conv_input},
+      {"conv_output", &NpuAlignment::conv_output},
+      {"depthwise", &NpuAlignment::depthwise},
+      {"other", &NpuAlignment::other},
+  };
+  const char* const aligned_doc[] = {
+      "input channels of a convolution or fully connected layer",
+      "output channels of a convolution or fully connected layer",
+      "channels of a depthwise convolution", "channels of elementwise and pooling operators"};
+  for (size_t type = 0; type < kNpuDataTypes; ++type) {
+    for (size_t i = 0; i < 4; ++i) {
+      const Align field = aligned[i].second;
+      t.push_back(config_field_at<C>(
+          ConfigKey::unsigned_in(std::string("alignment.") + kTypeKeys[type] + "." +
+                                     aligned[i].first,
+                                 1, 4096, nullptr,
+                                 std::string(kTypeKeys[type]) + ": " + aligned_doc[i] +
+                                     " are padded up to a multiple of this")
+              .powers_of_two(),
+          [type, field](C& c) -> uint32_t& { return c.alignment[type].*field; }));
     }
   }
-  {
-    const ConfigNode dma = r.get_map(node, "dma");
-    r.u32(dma, "bytes_per_cycle", &c.dma.bytes_per_cycle, 1, 4096);
-    r.u32(dma, "outstanding", &c.dma.outstanding, 1, 1024);
-    r.pow2(dma, "burst_bytes", &c.dma.burst_bytes);
-    dma.reject_unknown_keys();
+  const ConfigTable<C> rest = {
+      config_field(ConfigKey::size_in("buffer_per_core", 4096, 1ull << 30, nullptr,
+                                      "on-chip buffer of each core"),
+                   &C::buffer_bytes),
+      config_field_at<C>(ConfigKey::unsigned_in("dma.bytes_per_cycle", 1, 4096, nullptr,
+                                                "issue rate of the DMA engine, bytes per NPU "
+                                                "cycle"),
+                         [](C& c) -> uint32_t& { return c.dma.bytes_per_cycle; }),
+      config_field_at<C>(ConfigKey::unsigned_in("dma.outstanding", 1, 1024, nullptr,
+                                                "DMA requests in flight at most"),
+                         [](C& c) -> uint32_t& { return c.dma.outstanding; }),
+      config_field_at<C>(ConfigKey::unsigned_in("dma.burst_bytes", 1, 4096, nullptr,
+                                                "size of one DMA bus request")
+                             .powers_of_two(),
+                         [](C& c) -> uint32_t& { return c.dma.burst_bytes; }),
+      config_field(ConfigKey::boolean("tiling", nullptr,
+                                      "false: every layer in one tile, whatever the buffer "
+                                      "(SCALE-Sim)"),
+                   &C::tiling),
+      config_field(ConfigKey::unsigned_in("setup_cycles", 0, kMaxLayerCycles, nullptr,
+                                          "per layer: descriptor decode, configuration"),
+                   &C::setup_cycles),
+      config_field(ConfigKey::unsigned_in("writeback_cycles", 0, kMaxLayerCycles, nullptr,
+                                          "per output tile: post-processing latency before its "
+                                          "write"),
+                   &C::writeback_cycles),
+      config_field(ConfigKey::unsigned_in("lut_cycles", 0, kMaxLayerCycles, nullptr,
+                                          "per layer with a lookup table: loading the table"),
+                   &C::lut_cycles),
+      config_enum("core_split", kCoreSplits, nullptr,
+                  "how a layer is split across cores: by output channels, or not at all",
+                  &C::split_output_channels),
+      config_field(ConfigKey::choice_list("operators", names_of(kNpuOperatorNames),
+                                          "operator classes the NPU runs (a layer of another "
+                                          "is an error)"),
+                   &C::operators),
+      config_field(ConfigKey::choice_list("fusions", names_of(kNpuFusionNames),
+                                          "activations it applies on the output path"),
+                   &C::fusions),
+  };
+  t.insert(t.end(), rest.begin(), rest.end());
+  return t;
+}
+
+// The optional `energy` map: without it, no MAC and buffer energy figures.
+ConfigTable<NpuEnergy> make_npu_energy_keys() {
+  ConfigTable<NpuEnergy> t;
+  for (size_t type = 0; type < kNpuDataTypes; ++type) {
+    t.push_back(config_field_at<NpuEnergy>(
+        ConfigKey::number_in(std::string("mac_pj.") + kTypeKeys[type], 0, kMaxEnergyPj, nullptr,
+                             std::string("pJ per ") + kTypeKeys[type] + " multiply-accumulate"),
+        [type](NpuEnergy& e) -> double& { return e.mac_pj[type]; }));
   }
-  c.tiling = r.get(node, "tiling").as_bool();
-  r.u32(node, "setup_cycles", &c.setup_cycles, 0, 1000000);
-  r.u32(node, "writeback_cycles", &c.writeback_cycles, 0, 1000000);
-  r.u32(node, "lut_cycles", &c.lut_cycles, 0, 1000000);
-  if (auto energy = node.find("energy")) {  // optional: no MAC and buffer energy without it
+  t.push_back(config_field(
+      ConfigKey::number_in("buffer_pj_per_byte", 0, kMaxEnergyPj, nullptr,
+                           "pJ per byte written into or read out of the buffer"),
+      &NpuEnergy::buffer_pj_per_byte));
+  return t;
+}
+
+// Reads `node`: a preset, or a SoC `npu:` section with its preset merged in, so every key
+// but `description` and `energy` is required; the caller rejects unknown keys of `node`.
+NpuConfig read_npu(const ConfigNode& node) {
+  NpuConfig c;
+  read_config_table(node, npu_config_keys(), c);
+  if (auto energy = node.find("energy")) {
     if (!energy->is_map()) energy->fail("expected a map (mac_pj, buffer_pj_per_byte)");
-    auto positive = [](const ConfigNode& v) {
-      const double x = v.as_double();
-      if (!(x >= 0 && x <= 1e6)) v.fail("energy must be in [0, 1e6] pJ");
-      return x;
-    };
-    const ConfigNode mac = r.get_map(*energy, "mac_pj");
-    for (size_t t = 0; t < kNpuDataTypes; ++t) c.energy.mac_pj[t] = positive(r.get(mac, kTypeKeys[t]));
-    mac.reject_unknown_keys();
-    c.energy.buffer_pj_per_byte = positive(r.get(*energy, "buffer_pj_per_byte"));
+    read_config_table(*energy, npu_energy_keys(), c.energy);
     energy->reject_unknown_keys();
     c.energy.known = true;
   }
-  {
-    const ConfigNode v = r.get(node, "core_split");
-    const std::string s = v.as_string();
-    if (s != "output_channels" && s != "none") {
-      v.fail("expected 'output_channels' or 'none', got '" + s + "'");
-    }
-    c.split_output_channels = s == "output_channels";
-  }
-  auto read_list = [&](const char* key, const char* const* names, std::set<std::string>* out) {
-    const ConfigNode v = r.get(node, key);
-    if (!v.is_sequence()) v.fail("expected a list");
-    out->clear();
-    for (const ConfigNode& item : v.items()) {
-      const std::string name = item.as_string();
-      if (!listed(names, name))
-        item.fail("unknown name '" + name + "' (known: " + joined(names) + ")");
-      out->insert(name);
-    }
-  };
-  read_list("operators", kNpuOperatorNames, &c.operators);
-  read_list("fusions", kNpuFusionNames, &c.fusions);
+  return c;
 }
 
 }  // namespace
+
+const ConfigTable<NpuConfig>& npu_config_keys() {
+  static const ConfigTable<NpuConfig> keys = make_npu_keys();
+  return keys;
+}
+
+const ConfigTable<NpuEnergy>& npu_energy_keys() {
+  static const ConfigTable<NpuEnergy> keys = make_npu_energy_keys();
+  return keys;
+}
+
+void write_npu_key_docs(std::ostream& out) {
+  write_config_key_docs(out, "NPU preset key", keys_of(npu_config_keys()));
+  write_config_key_docs(out, "`energy` key (optional map)", keys_of(npu_energy_keys()));
+}
 
 std::set<std::string> all_npu_operators() {
   std::set<std::string> names;
@@ -186,26 +213,16 @@ const char* to_string(NpuDataType type) {
   return kTypeKeys[static_cast<size_t>(type)];
 }
 
-const char* to_string(NpuDataflow dataflow) {
-  switch (dataflow) {
-    case NpuDataflow::kWeightStationary: return "weight_stationary";
-    case NpuDataflow::kOutputStationary: return "output_stationary";
-    case NpuDataflow::kInputStationary: return "input_stationary";
-  }
-  return "?";
-}
+const char* to_string(NpuDataflow dataflow) { return kDataflows.name_of(dataflow); }
 
-const char* to_string(NpuDepthwiseMapping mapping) {
-  return mapping == NpuDepthwiseMapping::kChannelLanes ? "channel_lanes" : "channel_per_layer";
-}
+const char* to_string(NpuDepthwiseMapping mapping) { return kDepthwiseMappings.name_of(mapping); }
 
 NpuConfig load_npu_preset(const std::string& file) {
   ConfigNode root = ConfigNode::load_file(file);
   if (!root.is_map()) root.fail("an NPU preset must be a map (name, clock_mhz, cores, ...)");
   root.merge_presets(std::filesystem::path(file).parent_path().string());
-  NpuConfig config;
+  NpuConfig config = read_npu(root);
   config.preset_file = file;
-  read_fields(root, config);
   root.reject_unknown_keys();
   return config;
 }
@@ -214,9 +231,8 @@ NpuConfig load_npu_config(const ConfigNode& section, const std::string& base_dir
   if (!section.is_map()) section.fail("expected a map with 'preset' and optional overrides");
   section.at("preset");  // required; merged below (the SoC loader merges every preset first)
   section.merge_presets(base_dir);
-  NpuConfig config;
+  NpuConfig config = read_npu(section);
   config.preset_file = section.preset_file();
-  read_fields(section, config);
   section.reject_unknown_keys();
   return config;
 }

@@ -1,17 +1,20 @@
 // NPU configuration: the plain structure that mirrors an NPU preset YAML (configs/npu/), its
 // loader (preset file plus overrides from the SoC YAML's `npu:` section) and its validation.
 //
-// Keys and their meaning are described in docs/npu.md. Every value is checked when read;
+// The keys are declared in one table (npu_config_keys(), documented in docs/npu.md from
+// it). Every value is checked when read;
 // errors name the file, line and key of the value (preset or SoC file, or the `--set`
 // option that supplied it).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <ostream>
 #include <set>
 #include <string>
 
 #include "models/common/config.h"
+#include "models/common/config_table.h"
 
 namespace socsim {
 
@@ -59,6 +62,7 @@ std::set<std::string> all_npu_operators();
 
 struct NpuConfig {
   std::string name;
+  std::string description;  ///< the preset's words about itself ("" if none)
   std::string preset_file;
   double clock_mhz = 1000;
   uint32_t cores = 1;
@@ -101,6 +105,13 @@ struct NpuConfig {
 /// NULL-terminated), and activations under `fusions`.
 extern const char* const* const kNpuOperatorNames;
 extern const char* const kNpuFusionNames[];
+
+/// The keys of a preset (every key but the optional `energy` map's) and of `energy`,
+/// with types, ranges and documentation: what the readers below read.
+const ConfigTable<NpuConfig>& npu_config_keys();
+const ConfigTable<NpuEnergy>& npu_energy_keys();
+/// docs/npu.md's generated tables of these keys (`socsim config --keys npu`).
+void write_npu_key_docs(std::ostream& out);
 
 /// Loads and validates a preset file (strict: unknown keys are errors).
 NpuConfig load_npu_preset(const std::string& file);

@@ -53,57 +53,60 @@ class FunctionProfile : public CallListener {
   uint64_t total_cycles() const { return total_cycles_; }
   uint64_t total_instructions() const { return total_instructions_; }
 
-  /// Top `n` functions by self cycles as a table.
-  void print_top(std::ostream& out, size_t n, bool exact) const;
-  /// Callgrind format (callgrind_annotate, KCachegrind): positions `instr line`, self cost per
-  /// instruction address with its source file and line from `lines` (fl=/fi=; "???" and line
-  /// 0 without DWARF), calls and inclusive cost per call site, events Cycles Instructions.
-  void write_callgrind(std::ostream& out, const std::string& command,
-                       const SourceLines* lines) const;
-  /// Folded stacks ("outer;inner;leaf cycles" per line) for flame graph tools.
-  void write_folded(std::ostream& out) const;
-  /// The calling-context tree as a speedscope profile (speedscope's file format, "sampled"
-  /// type: one sample per stack with its cycles as weight), `name` naming the profile.
-  void write_speedscope(std::ostream& out, const std::string& name) const;
+  /// Cycles and instructions charged to one place.
+  struct Cost {
+    uint64_t cycles = 0, instructions = 0;
+  };
+  /// Self cost per instruction address, by the function charged (see the top of the file),
+  /// addresses ascending; functions ascending.
+  std::map<int, std::vector<std::pair<uint32_t, Cost>>> self_costs() const;
+  /// A call edge: caller, callee and an address inside the call instruction.
+  struct CallSite {
+    int caller, callee;
+    uint32_t site;
+    bool operator<(const CallSite& o) const {
+      return caller != o.caller ? caller < o.caller
+                                : callee != o.callee ? callee < o.callee : site < o.site;
+    }
+  };
+  /// Calls, and the callee's inclusive cost, per call site, in CallSite order.
+  const std::map<CallSite, Edge>& call_sites() const { return edges_; }
+  /// A node of the calling-context tree: the function, its self cycles in this context and
+  /// its callees' nodes by function.
+  struct Context {
+    int function = SymbolMap::kUnknown;
+    size_t parent = 0;
+    uint64_t self_cycles = 0;
+    std::map<int, size_t> children;
+  };
+  /// The calling-context tree; node 0 is the virtual root.
+  const std::vector<Context>& contexts() const { return nodes_; }
+  const SymbolMap& symbols() const { return symbols_; }
+
+  // The writers of these figures (table, callgrind, folded stacks, speedscope) are in
+  // platform/report/profile_report.h.
 
  private:
   static size_t slot(int function) { return static_cast<size_t>(function + 1); }
   Entry& entry(int function);
   size_t child(size_t node, int function);
 
-  struct Node {
-    int function = SymbolMap::kUnknown;
-    size_t parent = 0;
-    uint64_t self_cycles = 0;
-    std::map<int, size_t> children;
-  };
 
   const SymbolMap& symbols_;
   const CallStack& stack_;
   std::vector<Entry> entries_;                 ///< by slot(function)
   std::vector<unsigned> on_stack_;             ///< by slot(function)
-  struct Cost {
-    uint64_t cycles = 0, instructions = 0;
-  };
-  struct EdgeKey {
-    int caller, callee;
-    uint32_t site;  ///< an address inside the call instruction
-    bool operator<(const EdgeKey& o) const {
-      return caller != o.caller ? caller < o.caller
-                                : callee != o.callee ? callee < o.callee : site < o.site;
-    }
-  };
   Edge& edge(const CallFrame& frame);
   /// The function charged for code of function `code` run now (see the top of the file).
   int owner(int code) const;
   Cost& cost_at(uint32_t pc);
 
-  std::map<EdgeKey, Edge> edges_;
+  std::map<CallSite, Edge> edges_;
   uint32_t code_base_ = 0;          ///< pc_costs_[(pc - code_base_) / 2]
   std::vector<Cost> pc_costs_;      ///< self cost per halfword address of the functions
   std::map<uint32_t, Cost> other_costs_;  ///< pcs outside every function
   std::map<std::pair<int, uint32_t>, Cost> foreign_costs_;  ///< (owner, pc) of another's code
-  std::vector<Node> nodes_;                    ///< nodes_[0]: the virtual root
+  std::vector<Context> nodes_;                   ///< nodes_[0]: the virtual root
   std::vector<size_t> node_stack_;
   uint64_t total_cycles_ = 0, total_instructions_ = 0;
 };

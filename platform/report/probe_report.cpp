@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "platform/report/profile_report.h"
+
 namespace socsim {
 
 namespace {
@@ -31,7 +33,9 @@ void report_probes(ProbeSession& probes, std::ostream& out, bool print, ReportDi
   engine->finish(run_cycles);
   const FunctionProfile* profile = engine->profile();
   if (print) engine->print_table(out, info);
-  if (print && profile) profile->print_top(out, probes.options().profile_top, info.cycles_exact);
+  if (print && profile) {
+    print_function_profile(out, *profile, probes.options().profile_top, info.cycles_exact);
+  }
   if (!dir.enabled()) return;
   dir.write("probes.json", [&](std::ostream& o) { engine->write_json(o, info); });
   dir.write("probes.csv", [&](std::ostream& o) { engine->write_csv(o, info); });
@@ -39,10 +43,10 @@ void report_probes(ProbeSession& probes, std::ostream& out, bool print, ReportDi
     const std::unique_ptr<SourceLines> lines =
         info.symbols_elf.empty() ? nullptr : SourceLines::load(info.symbols_elf);
     dir.write("callgrind.out.socsim",
-              [&](std::ostream& o) { profile->write_callgrind(o, info.firmware, lines.get()); });
-    dir.write("profile.folded", [&](std::ostream& o) { profile->write_folded(o); });
+              [&](std::ostream& o) { write_callgrind(o, *profile, info.firmware, lines.get()); });
+    dir.write("profile.folded", [&](std::ostream& o) { write_folded_stacks(o, *profile); });
     dir.write("profile.speedscope.json",
-              [&](std::ostream& o) { profile->write_speedscope(o, info.firmware); });
+              [&](std::ostream& o) { write_speedscope(o, *profile, info.firmware); });
   }
 }
 

@@ -8,7 +8,9 @@
 #include "models/ddr/ddr.h"
 #include "models/npu/npu.h"
 #include "platform/commands.h"
+#include "platform/report/ddr_report.h"
 #include "platform/report/npu_report.h"
+#include "platform/report/npu_report_markdown.h"
 #include "platform/report/probe_report.h"
 #include "platform/report/timeline_report.h"
 #include "platform/run_observers.h"
@@ -123,10 +125,10 @@ void report_ddr(Soc& soc, bool print, bool banks, ReportDirectory& dir) {
   if (soc.ddrs().empty()) return;
   nlohmann::json json = nlohmann::json::object();
   for (Ddr* ddr : soc.ddrs()) {
-    json[ddr->name()] = ddr->stats().to_json();
+    json[ddr->name()] = ddr_stats_json(ddr->stats());
     if (ddr->stats().total().requests() == 0 || !print) continue;
     std::cout << "\nDDR '" << ddr->basename() << "' statistics:\n";
-    ddr->stats().print(std::cout, banks);
+    print_ddr_stats(std::cout, ddr->stats(), banks);
   }
   dir.write_json("ddr.json", json);
 }
@@ -147,8 +149,10 @@ void report_npus(Soc& soc, const ProbeSession& probes, bool print, ReportDirecto
                                npu_ddr};
     if (print) print_npu_report(std::cout, input);
     const std::string base = npu->basename() + std::string("_layers");
-    dir.write_json(base + ".json", npu_report_json(input));
+    const nlohmann::json record = npu_report_json(input);
+    dir.write_json(base + ".json", record);
     dir.write(base + ".csv", [&](std::ostream& out) { write_npu_report_csv(out, input); });
+    dir.write(base + ".md", [&](std::ostream& out) { write_npu_report_markdown(out, record); });
   }
 }
 

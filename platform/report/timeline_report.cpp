@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "platform/report/trace_events.h"
 #include "platform/soc.h"
 
 namespace socsim {

@@ -1,106 +1,90 @@
 #include "models/ddr/controller/ddr_controller_config.h"
 
 #include <string>
-#include <utility>
 
 namespace socsim {
 
 namespace {
 
 // One row per value: the YAML spelling and the enum, shared by reading and printing.
-template <typename E>
-struct Named {
-  const char* name;
-  E value;
-};
-constexpr Named<DdrSchedulerKind> kSchedulers[] = {
+const ConfigEnum<DdrSchedulerKind> kSchedulers = {
     {"fcfs", DdrSchedulerKind::kFcfs},
     {"frfcfs", DdrSchedulerKind::kFrFcfs},
 };
-constexpr Named<DdrPagePolicy> kPagePolicies[] = {
+const ConfigEnum<DdrPagePolicy> kPagePolicies = {
     {"open", DdrPagePolicy::kOpen},
     {"closed", DdrPagePolicy::kClosed},
     {"closed_adaptive", DdrPagePolicy::kClosedAdaptive},
 };
-constexpr Named<DdrRefreshMode> kRefreshModes[] = {
+const ConfigEnum<DdrRefreshMode> kRefreshModes = {
     {"all_bank", DdrRefreshMode::kAllBank},
     {"per_bank", DdrRefreshMode::kPerBank},
 };
 
-template <typename E, size_t N>
-const char* name_of(const Named<E> (&table)[N], E value) {
-  for (const Named<E>& row : table) {
-    if (row.value == value) return row.name;
-  }
-  return "?";
-}
-
-template <typename E, size_t N>
-E read_enum(const ConfigNode& node, const Named<E> (&table)[N]) {
-  const std::string text = node.as_string();
-  std::string choices;
-  for (const Named<E>& row : table) {
-    if (text == row.name) return row.value;
-    choices += std::string(choices.empty() ? "" : ", ") + "'" + row.name + "'";
-  }
-  node.fail("expected one of " + choices + ", got '" + text + "'");
-}
-
-uint32_t read_u32(const ConfigNode& node) {
-  const uint64_t value = node.as_u64();
-  if (value > UINT32_MAX) node.fail("value " + std::to_string(value) + " is too large");
-  return static_cast<uint32_t>(value);
+ConfigTable<DdrControllerConfig> make_controller_keys() {
+  using C = DdrControllerConfig;
+  return {
+      config_enum("scheduler", kSchedulers, "frfcfs",
+                  "fcfs: oldest first; frfcfs: row hits first, then oldest (docs/ddr.md)",
+                  &C::scheduler),
+      config_field(ConfigKey::unsigned_in("bypass_cap", 0, UINT32_MAX, "16",
+                                          "frfcfs: younger column accesses that may overtake a "
+                                          "waiting request to the same bank (0: no cap)"),
+                   &C::bypass_cap),
+      config_field(ConfigKey::unsigned_in("read_queue", 1, 1024, "32",
+                                          "read queue entries (bursts) per channel"),
+                   &C::read_queue),
+      config_field(ConfigKey::unsigned_in("write_queue", 1, 1024, "32",
+                                          "write queue entries (bursts) per channel"),
+                   &C::write_queue),
+      config_field(ConfigKey::number_in("write_high_watermark", 0, 1, "0.8",
+                                        "fraction of `write_queue` that starts a write drain")
+                       .above_min(),
+                   &C::write_high_watermark),
+      config_field(ConfigKey::number_in("write_low_watermark", 0, 1, "0.2",
+                                        "fraction at which a drain stops while reads wait; "
+                                        "below `write_high_watermark`"),
+                   &C::write_low_watermark),
+      config_enum("page_policy", kPagePolicies, "open",
+                  "when a row is closed: open (on a conflict or refresh), closed (every "
+                  "column access auto-precharges), closed_adaptive (unless a queued request "
+                  "hits the row)",
+                  &C::page_policy),
+      config_enum("refresh", kRefreshModes, "all_bank",
+                  "all_bank: REFab per rank every tREFI; per_bank: REFpb to one bank at a time "
+                  "(needs the device's tRFCpb, tREFIpb, tPBR2PBR, tPBR2ACT)",
+                  &C::refresh),
+      config_field(ConfigKey::unsigned_in("refresh_postpone", 0, kMaxPostponedRefreshes, "0",
+                                          "refreshes that may be put off while requests wait "
+                                          "(JEDEC allows 8)"),
+                   &C::refresh_postpone),
+  };
 }
 
 }  // namespace
 
-const char* to_string(DdrSchedulerKind kind) {
-  return name_of(kSchedulers, kind);
-}
-const char* to_string(DdrPagePolicy policy) {
-  return name_of(kPagePolicies, policy);
-}
-const char* to_string(DdrRefreshMode mode) {
-  return name_of(kRefreshModes, mode);
+const char* to_string(DdrSchedulerKind kind) { return kSchedulers.name_of(kind); }
+const char* to_string(DdrPagePolicy policy) { return kPagePolicies.name_of(policy); }
+const char* to_string(DdrRefreshMode mode) { return kRefreshModes.name_of(mode); }
+
+const ConfigTable<DdrControllerConfig>& ddr_controller_config_keys() {
+  static const ConfigTable<DdrControllerConfig> keys = make_controller_keys();
+  return keys;
 }
 
 void read_ddr_controller_config(const ConfigNode& node, DdrControllerConfig& config,
                                 std::map<std::string, std::string>& origin) {
-  auto take = [&](const char* key, auto&& read) {
-    if (auto value = node.find(key)) {
-      read(*value);
-      origin[std::string("controller.") + key] = value->where();
-    }
-  };
-  take("scheduler", [&](const ConfigNode& v) { config.scheduler = read_enum(v, kSchedulers); });
-  take("bypass_cap", [&](const ConfigNode& v) { config.bypass_cap = read_u32(v); });
-  take("read_queue", [&](const ConfigNode& v) { config.read_queue = read_u32(v); });
-  take("write_queue", [&](const ConfigNode& v) { config.write_queue = read_u32(v); });
-  take("write_high_watermark",
-       [&](const ConfigNode& v) { config.write_high_watermark = v.as_double(); });
-  take("write_low_watermark",
-       [&](const ConfigNode& v) { config.write_low_watermark = v.as_double(); });
-  take("page_policy",
-       [&](const ConfigNode& v) { config.page_policy = read_enum(v, kPagePolicies); });
-  take("refresh", [&](const ConfigNode& v) { config.refresh = read_enum(v, kRefreshModes); });
-  take("refresh_postpone", [&](const ConfigNode& v) { config.refresh_postpone = read_u32(v); });
+  if (!node.is_map()) node.fail("expected a map");
+  read_config_table(node, ddr_controller_config_keys(), config, &origin, "controller.");
   node.reject_unknown_keys();
 }
 
 void check_ddr_controller_config(
     const DdrControllerConfig& c,
     const std::function<void(const std::string& key, const std::string& message)>& fail) {
-  if (c.read_queue == 0 || c.read_queue > 1024) fail("read_queue", "must be 1..1024");
-  if (c.write_queue == 0 || c.write_queue > 1024) fail("write_queue", "must be 1..1024");
-  if (!(c.write_high_watermark > 0 && c.write_high_watermark <= 1)) {
-    fail("write_high_watermark", "must be a fraction in (0, 1]");
-  }
-  if (!(c.write_low_watermark >= 0 && c.write_low_watermark < c.write_high_watermark)) {
-    fail("write_low_watermark", "must be >= 0 and below write_high_watermark");
-  }
-  if (c.refresh_postpone > kMaxPostponedRefreshes) {
-    fail("refresh_postpone", "JEDEC allows at most " + std::to_string(kMaxPostponedRefreshes) +
-                                 " postponed refreshes, got " + std::to_string(c.refresh_postpone));
+  check_config_table(ddr_controller_config_keys(), c, fail);
+  if (!(c.write_low_watermark < c.write_high_watermark)) {
+    fail("write_low_watermark", "must be below write_high_watermark");
   }
 }
 

@@ -1,19 +1,8 @@
 // Configuration of the per-channel DDR memory controller: the `controller:` map of a DDR
-// preset (or of a SoC YAML's DDR region, or `--set controller.key=value`), its reader and
-// the checks that need nothing but these fields. Every choice is an enum named in one table
-// here, so the reader, the scheduler factory and the reports spell them alike.
-//
-//   controller:
-//     scheduler: frfcfs          # fcfs | frfcfs
-//     bypass_cap: 16             # frfcfs: younger column accesses that may overtake a waiting
-//                                # request to the same bank (0: no cap)
-//     read_queue: 32             # entries (bursts) per channel
-//     write_queue: 32
-//     write_high_watermark: 0.8  # fraction of write_queue that starts a write drain
-//     write_low_watermark: 0.2   # fraction at which the drain stops (reads waiting)
-//     page_policy: open          # open | closed | closed_adaptive
-//     refresh: all_bank          # all_bank | per_bank (needs tRFCpb, tREFIpb, ...)
-//     refresh_postpone: 0        # refreshes that may be put off while requests wait (<= 8)
+// preset (or of a SoC YAML's DDR region, or `--set controller.key=value`), its key table
+// (ddr_controller_config_keys(): types, ranges, defaults, documentation; docs/ddr.md prints
+// it), its reader and the checks across its fields. Every choice is an enum named in one
+// table, so the reader, the scheduler factory and the reports spell them alike.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +11,7 @@
 #include <string>
 
 #include "models/common/config.h"
+#include "models/common/config_table.h"
 
 namespace socsim {
 
@@ -63,13 +53,16 @@ const char* to_string(DdrSchedulerKind kind);
 const char* to_string(DdrPagePolicy policy);
 const char* to_string(DdrRefreshMode mode);
 
-/// Reads the keys present in the `controller` map `node` into `config` (absent keys keep
-/// their value) and notes where each came from in `origin` under "controller.<key>".
-/// Unknown keys and bad values are ConfigErrors naming file, line and key.
+/// The keys of the `controller` map, with their defaults (those of DdrControllerConfig).
+const ConfigTable<DdrControllerConfig>& ddr_controller_config_keys();
+
+/// Reads the `controller` map `node` into `config` (absent keys take their default, shown
+/// by `socsim config`) and notes where each key present came from in `origin` under
+/// "controller.<key>". Unknown keys and bad values are ConfigErrors naming file, line and key.
 void read_ddr_controller_config(const ConfigNode& node, DdrControllerConfig& config,
                                 std::map<std::string, std::string>& origin);
 
-/// Checks the fields among themselves (queue depths, watermarks, the postponing limit).
+/// Checks the fields against the table's ranges and among themselves (the watermarks).
 /// `fail(key, message)` reports an error for "controller.<key>" and must not return.
 void check_ddr_controller_config(
     const DdrControllerConfig& config,

@@ -107,6 +107,19 @@ TEST(NpuConfig, ErrorsNameFileAndKey) {
     load_section("npu:\n  preset: ../npu/rk3588-like.yaml\n  mac_array: {dataflow: diagonal}\n");
   });
   EXPECT_NE(e.find("npu.mac_array.dataflow"), std::string::npos) << e;
+  EXPECT_NE(e.find("expected weight_stationary or output_stationary or input_stationary, got "
+                   "'diagonal'"),
+            std::string::npos)
+      << e;
+
+  e = error_of([] {
+    load_section(
+        "npu:\n  preset: ../npu/rk3588-like.yaml\n  mac_array: {throughput: {int8: 0}}\n");
+  });
+  EXPECT_NE(e.find("soc.yaml:3: key 'npu.mac_array.throughput.int8': must be a number in (0, 16], "
+                   "got 0"),
+            std::string::npos)
+      << e;
 
   e = error_of([] {
     load_section(
@@ -115,7 +128,7 @@ TEST(NpuConfig, ErrorsNameFileAndKey) {
   });
   EXPECT_NE(e.find("soc.yaml:3"), std::string::npos) << e;
   EXPECT_NE(e.find("npu.mac_array.pointwise_channels_per_cycle"), std::string::npos) << e;
-  EXPECT_NE(e.find("[0, 4096], got 5000"), std::string::npos) << e;
+  EXPECT_NE(e.find("must be in 0..4096, got 5000"), std::string::npos) << e;
   e = error_of([] {
     load_section(
         "npu:\n  preset: ../npu/rk3588-like.yaml\n"
@@ -134,7 +147,9 @@ TEST(NpuConfig, ErrorsNameFileAndKey) {
   e = error_of([] {
     load_section("npu:\n  preset: ../npu/rk3588-like.yaml\n  operators: [conv2d, softmax]\n");
   });
-  EXPECT_NE(e.find("softmax"), std::string::npos) << e;
+  EXPECT_NE(e.find("soc.yaml:3: key 'npu.operators[1]': unknown name 'softmax'"),
+            std::string::npos)
+      << e;
 }
 
 TEST(NpuConfig, PresetErrorsNameThePresetFile) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "models/common/config.h"
+#include "platform/report/profile_report.h"
 
 namespace socsim {
 namespace {
@@ -236,7 +237,7 @@ TEST(ProbeEngine, ProfileSumsToTotal) {
   EXPECT_EQ(by_name["main"].inclusive_cycles, 60u - 24);
 
   std::ostringstream folded, callgrind;
-  p.write_folded(folded);
+  write_folded_stacks(folded, p);
   EXPECT_NE(folded.str().find("_start;main;socsim::runtime::Method::execute("), std::string::npos);
   uint64_t folded_sum = 0;
   std::istringstream lines(folded.str());
@@ -244,7 +245,7 @@ TEST(ProbeEngine, ProfileSumsToTotal) {
     folded_sum += std::stoull(line.substr(line.rfind(' ') + 1));
   }
   EXPECT_EQ(folded_sum, 60u);
-  p.write_callgrind(callgrind, "test", nullptr);
+  write_callgrind(callgrind, p, "test", nullptr);
   EXPECT_NE(callgrind.str().find("events: Cycles Instructions"), std::string::npos);
   EXPECT_NE(callgrind.str().find("summary: 60 36"), std::string::npos);
   EXPECT_NE(callgrind.str().find("calls=1 0x300 0\n"), std::string::npos);

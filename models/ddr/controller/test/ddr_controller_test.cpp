@@ -10,6 +10,7 @@
 #include "models/ddr/controller/frfcfs_scheduler.h"
 #include "models/ddr/ddr_timing.h"
 #include "models/ddr/test/ddr_test_util.h"
+#include "platform/report/ddr_report.h"
 
 namespace socsim {
 namespace {
@@ -243,7 +244,7 @@ TEST(DdrController, RankSwitchCostsTheDataBusTrtrs) {
   EXPECT_EQ(d.done_ps - c.done_ps, 4 * kTckPs);
   ddr.finish();
   EXPECT_GT(ddr.stats().rank_utilisation(1), 0.0);
-  EXPECT_EQ(ddr.stats().to_json()["ranks"].size(), 2u);
+  EXPECT_EQ(ddr_stats_json(ddr.stats())["ranks"].size(), 2u);
 }
 
 TEST(DdrController, PerBankRefreshBlocksOneBankForTrfcpb) {
