@@ -44,25 +44,12 @@ def versions():
 
 
 def make_convnet():
+    # The zoo's convnet; socsim_aot.torch_models imports only torch (this environment has
+    # its own numpy, which socsim_aot's compiler modules are not built against).
     import torch
-    nn = torch.nn
-
-    class ConvNet(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
-            self.pool = nn.MaxPool2d(2)
-            self.conv2 = nn.Conv2d(8, 16, 3, padding=1)
-            self.gap = nn.AdaptiveAvgPool2d(1)
-            self.fc = nn.Linear(16, 10)
-
-        def forward(self, x):
-            x = self.pool(torch.relu(self.conv1(x)))
-            x = torch.relu(self.conv2(x))
-            return self.fc(torch.flatten(self.gap(x), 1))
-
+    from socsim_aot.torch_models import make_convnet as zoo_convnet
     torch.manual_seed(0)
-    return ConvNet().eval()
+    return zoo_convnet().eval()
 
 
 def make_add():

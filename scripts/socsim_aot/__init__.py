@@ -7,6 +7,7 @@ fixed_point     the int8 integer arithmetic shared with the firmware kernels
 reference       numpy reference executor of program files
 compiler        ONNX -> program file (float32 or int8), memory planning, delegation
 zoo             exports the model zoo with torch and compiles it
+torch_models    torch modules shared by the zoo and the ExecuTorch fixture exporter
 op_models       one-node ONNX models of the schema's simple operators, for end-to-end tests
 kernel_cases    single-operator programs with numpy expected outputs for kernel tests
 sources         a digest of this package's sources, the key of compiled-model caches

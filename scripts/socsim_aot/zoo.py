@@ -26,6 +26,7 @@ import sys
 import numpy as np
 
 from socsim_aot import compiler
+from socsim_aot.torch_models import make_convnet
 
 FLOAT_MODELS = ("convnet", "mobilenet_v2", "resnet18", "resnet50")
 ALL_MODELS = ("add", "add8") + FLOAT_MODELS
@@ -40,27 +41,6 @@ IMAGE_IO = dict(input_type="uint8", mean=(123.675, 116.28, 103.53), std=(58.395,
 def _torch():
     import torch  # imported lazily: --help must work without it
     return torch
-
-
-def make_convnet():
-    torch = _torch()
-    nn = torch.nn
-
-    class ConvNet(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
-            self.pool = nn.MaxPool2d(2)
-            self.conv2 = nn.Conv2d(8, 16, 3, padding=1)
-            self.gap = nn.AdaptiveAvgPool2d(1)
-            self.fc = nn.Linear(16, 10)
-
-        def forward(self, x):
-            x = self.pool(torch.relu(self.conv1(x)))
-            x = torch.relu(self.conv2(x))
-            return self.fc(torch.flatten(self.gap(x), 1))
-
-    return ConvNet()
 
 
 def make_float_model(name, image_size):
