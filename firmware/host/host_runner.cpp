@@ -51,6 +51,58 @@ int pte_fail(const std::string& file, socsim::runtime::Error error,
   return 1;
 }
 
+/// Host memory for one method: its planned buffers (16-byte aligned) and the method and temp
+/// pools, with the MemoryManager over them.
+struct HostMemory {
+  template <typename MetaT>
+  explicit HostMemory(const MetaT& meta)
+      : planned(meta.num_memory_planned_buffers()), spans(planned.size()) {
+    for (size_t i = 0; i < planned.size(); ++i) {
+      const uint32_t bytes_needed = meta.memory_planned_buffer_size(static_cast<uint32_t>(i));
+      planned[i].resize(bytes_needed / 8 + 2);
+      spans[i].data = reinterpret_cast<uint8_t*>(planned[i].data());
+      if (reinterpret_cast<uintptr_t>(spans[i].data) % 16 != 0) spans[i].data += 8;
+      spans[i].size = bytes_needed;
+    }
+  }
+  HostMemory(const HostMemory&) = delete;
+  HostMemory& operator=(const HostMemory&) = delete;
+
+  std::vector<std::vector<uint64_t>> planned;
+  std::vector<socsim::runtime::Span> spans;
+  std::vector<uint64_t> method_pool = std::vector<uint64_t>(1 << 17);
+  std::vector<uint64_t> temp_pool = std::vector<uint64_t>(1 << 15);
+  socsim::runtime::MemoryAllocator method_alloc{method_pool.data(), method_pool.size() * 8};
+  socsim::runtime::MemoryAllocator temp_alloc{temp_pool.data(), temp_pool.size() * 8};
+  socsim::runtime::MemoryManager manager{&method_alloc, spans.data(), spans.size(), &temp_alloc};
+};
+
+/// Copies input `index`'s bytes from `feed` at *at (read from `file`). 0, or the exit code
+/// after a message when the feed runs out.
+template <typename MethodT>
+int set_input_from(MethodT& method, uint32_t index, const std::vector<char>& feed, size_t* at,
+                   const std::string& file) {
+  const uint32_t nbytes = method.input(index)->nbytes;
+  if (nbytes > feed.size() - *at) return fail(file, Error::kInvalidArgument);
+  if (method.set_input(index, feed.data() + *at, nbytes) != Error::kOk) return 1;
+  *at += nbytes;
+  return 0;
+}
+
+/// Writes the outputs' raw bytes to `file` and prints the memory used; the exit code.
+template <typename MethodT>
+int write_outputs(const MethodT& method, const std::string& file, const HostMemory& memory,
+                  uint32_t planned_bytes) {
+  std::ofstream out(file, std::ios::binary);
+  for (uint32_t i = 0; i < method.outputs_size(); ++i) {
+    out.write(static_cast<const char*>(method.output(i)->data), method.output(i)->nbytes);
+  }
+  std::printf("method allocator %zu bytes, temp allocator %zu bytes, planned %u bytes\n",
+              memory.method_alloc.high_water_mark(), memory.temp_alloc.high_water_mark(),
+              planned_bytes);
+  return out ? 0 : 1;
+}
+
 /// Runs an ExecuTorch program (the same steps as main() for socsim's format).
 int run_pte(const std::vector<std::string>& files, const uint8_t* bytes, size_t size,
             int executions) {
@@ -58,20 +110,8 @@ int run_pte(const std::vector<std::string>& files, const uint8_t* bytes, size_t 
   PteDiagnostics diag;
   Result<PteProgram> program = PteProgram::load(bytes, size, &diag);
   if (!program.ok()) return pte_fail(files[0], program.error(), diag);
-  std::vector<std::vector<uint64_t>> planned(program->num_memory_planned_buffers());
-  std::vector<Span> spans(planned.size());
-  for (size_t i = 0; i < planned.size(); ++i) {
-    const uint32_t bytes_needed = program->memory_planned_buffer_size(static_cast<uint32_t>(i));
-    planned[i].resize(bytes_needed / 8 + 2);
-    spans[i].data = reinterpret_cast<uint8_t*>(planned[i].data());
-    if (reinterpret_cast<uintptr_t>(spans[i].data) % 16 != 0) spans[i].data += 8;
-    spans[i].size = bytes_needed;
-  }
-  std::vector<uint64_t> method_pool(1 << 17), temp_pool(1 << 15);
-  MemoryAllocator method_alloc(method_pool.data(), method_pool.size() * 8);
-  MemoryAllocator temp_alloc(temp_pool.data(), temp_pool.size() * 8);
-  MemoryManager manager{&method_alloc, spans.data(), spans.size(), &temp_alloc};
-  Result<PteMethod> method = PteMethod::load(*program, manager, &diag);
+  HostMemory memory(*program);
+  Result<PteMethod> method = PteMethod::load(*program, memory.manager, &diag);
   if (!method.ok()) return pte_fail(files[0], method.error(), diag);
   std::vector<char> feed;
   if (files.size() == 3) {
@@ -87,9 +127,7 @@ int run_pte(const std::vector<std::string>& files, const uint8_t* bytes, size_t 
     for (uint32_t i = 0; i < method->inputs_size(); ++i) {
       Tensor& t = *method->input(i);
       if (files.size() == 3) {
-        if (t.nbytes > feed.size() - at) return fail(files[1], Error::kInvalidArgument);
-        if (method->set_input(i, feed.data() + at, t.nbytes) != Error::kOk) return 1;
-        at += t.nbytes;
+        if (const int code = set_input_from(*method, i, feed, &at, files[1])) return code;
       } else if (method->input_type(i) == static_cast<int8_t>(PteScalarType::kFloat)) {
         fill_default<float>(t.data, t.numel());
       } else if (method->input_type(i) == static_cast<int8_t>(PteScalarType::kInt)) {
@@ -103,14 +141,9 @@ int run_pte(const std::vector<std::string>& files, const uint8_t* bytes, size_t 
     const Error error = method->execute(&diag);
     if (error != Error::kOk) return pte_fail(files[0], error, diag);
   }
-  std::ofstream out(files.back(), std::ios::binary);
-  for (uint32_t i = 0; i < method->outputs_size(); ++i) {
-    out.write(static_cast<const char*>(method->output(i)->data), method->output(i)->nbytes);
-  }
-  std::printf("method allocator %zu bytes, temp allocator %zu bytes, planned %u bytes\n",
-              method_alloc.high_water_mark(), temp_alloc.high_water_mark(),
-              program->num_memory_planned_buffers() ? program->memory_planned_buffer_size(0) : 0);
-  return out ? 0 : 1;
+  return write_outputs(*method, files.back(), memory,
+                       program->num_memory_planned_buffers() ? program->memory_planned_buffer_size(0)
+                                                             : 0);
 }
 
 }  // namespace
@@ -149,20 +182,9 @@ int main(int argc, char** argv) {
   Result<Program> program = Program::load(bytes, raw.size());
   if (!program.ok()) return fail(files[0], program.error());
   const MethodMeta meta = program->method_meta();
-  std::vector<std::vector<uint64_t>> planned(meta.num_memory_planned_buffers());
-  std::vector<Span> spans(planned.size());
-  for (size_t i = 0; i < planned.size(); ++i) {
-    planned[i].resize(meta.memory_planned_buffer_size(i) / 8 + 2);
-    spans[i].data = reinterpret_cast<uint8_t*>(planned[i].data());
-    if (reinterpret_cast<uintptr_t>(spans[i].data) % 16 != 0) spans[i].data += 8;
-    spans[i].size = meta.memory_planned_buffer_size(i);
-  }
-  std::vector<uint64_t> method_pool(1 << 17), temp_pool(1 << 15);
-  MemoryAllocator method_alloc(method_pool.data(), method_pool.size() * 8);
-  MemoryAllocator temp_alloc(temp_pool.data(), temp_pool.size() * 8);
-  MemoryManager manager{&method_alloc, spans.data(), spans.size(), &temp_alloc};
+  HostMemory memory(meta);
   MethodDiagnostics diag;
-  Result<Method> method = Method::load(*program, manager, &diag);
+  Result<Method> method = Method::load(*program, memory.manager, &diag);
   if (!method.ok()) {
     const std::string what = diag.name == nullptr
                                  ? files[0]
@@ -180,9 +202,7 @@ int main(int argc, char** argv) {
     for (uint32_t i = 0; i < method->inputs_size(); ++i) {
       Tensor& t = *method->input(i);
       if (files.size() == 3) {
-        if (at + t.nbytes > feed.size()) return fail(files[1], Error::kInvalidArgument);
-        if (method->set_input(i, feed.data() + at, t.nbytes) != Error::kOk) return 1;
-        at += t.nbytes;
+        if (const int code = set_input_from(*method, i, feed, &at, files[1])) return code;
       } else if (t.dtype == ScalarType::kFloat32) {
         fill_default<float>(t.data, t.numel());
       } else if (t.dtype == ScalarType::kInt32) {
@@ -196,12 +216,6 @@ int main(int argc, char** argv) {
       return fail(files[0] + ": instruction " + std::to_string(diag.instruction), error, diag.name);
     }
   }
-  std::ofstream out(files.back(), std::ios::binary);
-  for (uint32_t i = 0; i < method->outputs_size(); ++i) {
-    out.write(static_cast<const char*>(method->output(i)->data), method->output(i)->nbytes);
-  }
-  std::printf("method allocator %zu bytes, temp allocator %zu bytes, planned %u bytes\n",
-              method_alloc.high_water_mark(), temp_alloc.high_water_mark(),
-              meta.num_memory_planned_buffers() ? meta.memory_planned_buffer_size(0) : 0);
-  return out ? 0 : 1;
+  return write_outputs(*method, files.back(), memory,
+                       meta.num_memory_planned_buffers() ? meta.memory_planned_buffer_size(0) : 0);
 }
