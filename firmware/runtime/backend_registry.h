@@ -85,6 +85,52 @@ class DelegateHandle {
   void* handle_ = nullptr;
 };
 
+/// The delegate handles of one method: an array from the method allocator (pool memory, never
+/// freed) whose first size() entries it owns. Destroying or reassigning it destroys them
+/// (each calls its backend's destroy()); moving it moves the ownership, so every handle is
+/// released exactly once.
+class DelegateHandles {
+ public:
+  DelegateHandles() = default;
+  DelegateHandles(DelegateHandles&& other) { *this = move_from(other); }
+  DelegateHandles& operator=(DelegateHandles&& other) {
+    if (this != &other) {
+      release();
+      handles_ = other.handles_;
+      count_ = other.count_;
+      other.handles_ = nullptr;
+      other.count_ = 0;
+    }
+    return *this;
+  }
+  DelegateHandles(const DelegateHandles&) = delete;
+  DelegateHandles& operator=(const DelegateHandles&) = delete;
+  ~DelegateHandles() { release(); }
+
+  /// Releases any handles held, then takes room for `capacity` handles from `alloc`; false if
+  /// the allocator is out of memory (and capacity > 0).
+  bool allocate(MemoryAllocator& alloc, uint32_t capacity) {
+    release();
+    handles_ = alloc.allocate_array<DelegateHandle>(capacity);
+    return handles_ != nullptr || capacity == 0;
+  }
+  /// Stores the next handle (entry size()); the room must have been allocated.
+  void push(DelegateHandle&& handle) { handles_[count_++] = move_from(handle); }
+
+  uint32_t size() const { return count_; }
+  const DelegateHandle& operator[](uint32_t index) const { return handles_[index]; }
+
+ private:
+  void release() {
+    for (uint32_t i = 0; i < count_ && handles_ != nullptr; ++i) handles_[i].~DelegateHandle();
+    handles_ = nullptr;
+    count_ = 0;
+  }
+
+  DelegateHandle* handles_ = nullptr;
+  uint32_t count_ = 0;
+};
+
 struct BackendRegistrar {
   explicit BackendRegistrar(const Backend* backend) { (void)register_backend(backend); }
 };

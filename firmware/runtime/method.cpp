@@ -37,7 +37,6 @@ Method::Method(Method&& other) {
 
 Method& Method::operator=(Method&& other) {
   if (this == &other) return *this;
-  release_delegates();
   memory_ = other.memory_;
   tensors_ = other.tensors_;
   tensor_count_ = other.tensor_count_;
@@ -47,28 +46,12 @@ Method& Method::operator=(Method&& other) {
   output_count_ = other.output_count_;
   instructions_ = other.instructions_;
   instruction_count_ = other.instruction_count_;
-  delegates_ = other.delegates_;
-  delegate_count_ = other.delegate_count_;
+  delegates_ = move_from(other.delegates_);  // releases this method's handles first
   executions_ = other.executions_;
   ready_ = other.ready_;
   // The other method no longer owns the handles (and cannot execute).
-  other.delegates_ = nullptr;
-  other.delegate_count_ = 0;
   other.ready_ = false;
   return *this;
-}
-
-Method::~Method() {
-  release_delegates();
-}
-
-void Method::release_delegates() {
-  for (uint32_t i = 0; i < delegate_count_ && delegates_ != nullptr; ++i) {
-    delegates_[i].~DelegateHandle();
-  }
-  delegates_ = nullptr;
-  delegate_count_ = 0;
-  ready_ = false;
 }
 
 Error Method::bind_tensors(const Program& program) {
@@ -122,11 +105,11 @@ Error Method::bind_tensors(const Program& program) {
 }
 
 Error Method::init_delegates(const Program& program, MethodDiagnostics* diagnostics) {
-  delegate_count_ = program.delegate_count();
-  delegates_ = memory_.method_allocator->allocate_array<DelegateHandle>(delegate_count_);
-  SOCSIM_RT_CHECK(delegates_ != nullptr || delegate_count_ == 0, Error::kMemoryAllocationFailed);
+  const uint32_t delegate_count = program.delegate_count();
+  SOCSIM_RT_CHECK(delegates_.allocate(*memory_.method_allocator, delegate_count),
+                  Error::kMemoryAllocationFailed);
   SOCSIM_RT_TRY(backend_registry_status());
-  for (uint32_t i = 0; i < delegate_count_; ++i) {
+  for (uint32_t i = 0; i < delegate_count; ++i) {
     const DelegateRecord rec = program.delegate(i);
     if (diagnostics != nullptr) diagnostics->name = rec.backend_id;
     const Backend* backend = find_backend(rec.backend_id, rec.backend_id_length);
@@ -137,7 +120,7 @@ Error Method::init_delegates(const Program& program, MethodDiagnostics* diagnost
     void* handle = nullptr;
     const Error error = backend->init(context, rec.blob, rec.blob_size, &handle);
     SOCSIM_RT_CHECK(error == Error::kOk, error);
-    delegates_[i] = DelegateHandle(backend, handle);
+    delegates_.push(DelegateHandle(backend, handle));
   }
   if (diagnostics != nullptr) diagnostics->name = nullptr;
   return Error::kOk;

@@ -34,8 +34,8 @@ class Method {
   Method& operator=(Method&& other);
   Method(const Method&) = delete;
   Method& operator=(const Method&) = delete;
-  /// Releases the delegate handles.
-  ~Method();
+  /// Releases the delegate handles (delegates_ does).
+  ~Method() = default;
 
   /// Binds `program` to `memory` and runs init: delegate init through the backend registry,
   /// then kernel resolution by name and dtype. Fails with kOperatorMissing (after checking
@@ -78,8 +78,6 @@ class Method {
   Error bind_tensors(const Program& program);
   Error init_delegates(const Program& program, MethodDiagnostics* diagnostics);
   Error resolve_instructions(const Program& program, MethodDiagnostics* diagnostics);
-  /// Destroys the delegate handles (each calls its backend's destroy()).
-  void release_delegates();
 
   MemoryManager memory_;
   Tensor* tensors_ = nullptr;
@@ -90,8 +88,7 @@ class Method {
   uint32_t output_count_ = 0;
   Instruction* instructions_ = nullptr;
   uint32_t instruction_count_ = 0;
-  DelegateHandle* delegates_ = nullptr;
-  uint32_t delegate_count_ = 0;
+  DelegateHandles delegates_;  ///< Owned: released with the method.
   uint32_t executions_ = 0;
   bool ready_ = false;
 };

@@ -96,7 +96,6 @@ PteMethod::PteMethod(PteMethod&& other) {
 
 PteMethod& PteMethod::operator=(PteMethod&& other) {
   if (this == &other) return *this;
-  release_delegates();
   memory_ = other.memory_;
   values_ = other.values_;
   value_count_ = other.value_count_;
@@ -110,28 +109,12 @@ PteMethod& PteMethod::operator=(PteMethod&& other) {
   instruction_count_ = other.instruction_count_;
   chains_ = other.chains_;
   chain_count_ = other.chain_count_;
-  delegates_ = other.delegates_;
+  delegates_ = move_from(other.delegates_);  // releases this method's handles first
   delegate_outputs_ = other.delegate_outputs_;
-  delegate_count_ = other.delegate_count_;
   executions_ = other.executions_;
   ready_ = other.ready_;
-  other.delegates_ = nullptr;
-  other.delegate_count_ = 0;
   other.ready_ = false;
   return *this;
-}
-
-PteMethod::~PteMethod() {
-  release_delegates();
-}
-
-void PteMethod::release_delegates() {
-  for (uint32_t i = 0; i < delegate_count_ && delegates_ != nullptr; ++i) {
-    delegates_[i].~DelegateHandle();
-  }
-  delegates_ = nullptr;
-  delegate_count_ = 0;
-  ready_ = false;
 }
 
 Error PteMethod::load_values(const PteProgram& program, PteDiagnostics* diag) {
@@ -371,9 +354,9 @@ Error PteMethod::load_io(const PteProgram& program, PteDiagnostics* diag) {
 Error PteMethod::init_delegates(const PteProgram& program, PteDiagnostics* diag) {
   using namespace pte_slot;
   const FbVector& list = program.delegates();
-  delegates_ = memory_.method_allocator->allocate_array<DelegateHandle>(list.size());
+  const bool handles_ok = delegates_.allocate(*memory_.method_allocator, list.size());
   delegate_outputs_ = memory_.method_allocator->allocate_array<uint32_t>(list.size());
-  if ((delegates_ == nullptr || delegate_outputs_ == nullptr) && list.size() > 0) {
+  if ((!handles_ok || delegate_outputs_ == nullptr) && list.size() > 0) {
     return pte_fail(diag, Error::kMemoryAllocationFailed, "ExecutionPlan.delegates");
   }
   SOCSIM_RT_TRY(backend_registry_status());
@@ -436,8 +419,7 @@ Error PteMethod::init_delegates(const PteProgram& program, PteDiagnostics* diag)
     void* handle = nullptr;
     e = backend->init(context, blob, blob_size, &handle);
     if (e != Error::kOk) return pte_fail(diag, e, "BackendDelegate (backend init)", i);
-    delegates_[i] = DelegateHandle(backend, handle);
-    delegate_count_ = i + 1;
+    delegates_.push(DelegateHandle(backend, handle));
     if (diag != nullptr) diag->name = nullptr;
   }
   return Error::kOk;
@@ -569,7 +551,7 @@ Error PteMethod::load_instructions(const PteProgram& program, PteDiagnostics* di
           break;
         }
         case PteInstructionKind::kDelegateCall: {
-          if (first < 0 || static_cast<uint32_t>(first) >= delegate_count_) {
+          if (first < 0 || static_cast<uint32_t>(first) >= delegates_.size()) {
             return pte_fail(diag, Error::kProgramBadInstruction, "DelegateCall.delegate_index", at);
           }
           ins.a = static_cast<uint32_t>(first);

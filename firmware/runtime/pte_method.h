@@ -30,7 +30,7 @@ class PteMethod {
   PteMethod& operator=(PteMethod&& other);
   PteMethod(const PteMethod&) = delete;
   PteMethod& operator=(const PteMethod&) = delete;
-  ~PteMethod();
+  ~PteMethod() = default;  ///< Releases the delegate handles (delegates_ does).
 
   /// Loads the program's first execution plan into `memory`. Errors name the field in `diag`
   /// (an unknown operator: kOperatorMissing with its name, after every instruction was
@@ -54,7 +54,7 @@ class PteMethod {
   uint32_t execution_count() const { return executions_; }
   uint32_t instruction_count() const { return instruction_count_; }
   uint32_t value_count() const { return value_count_; }
-  uint32_t delegate_count() const { return delegate_count_; }
+  uint32_t delegate_count() const { return delegates_.size(); }
   const MemoryManager& memory() const { return memory_; }
 
   /// Instructions one execution may run at most (a JumpFalseCall loop that never ends is an
@@ -83,7 +83,6 @@ class PteMethod {
   Error load_io(const PteProgram& program, PteDiagnostics* diag);
   Error init_delegates(const PteProgram& program, PteDiagnostics* diag);
   Error load_instructions(const PteProgram& program, PteDiagnostics* diag);
-  void release_delegates();
 
   MemoryManager memory_;
   PteValue* values_ = nullptr;
@@ -98,9 +97,8 @@ class PteMethod {
   uint32_t instruction_count_ = 0;
   Chain* chains_ = nullptr;
   uint32_t chain_count_ = 0;
-  DelegateHandle* delegates_ = nullptr;
+  DelegateHandles delegates_;  ///< Owned: released with the method.
   uint32_t* delegate_outputs_ = nullptr;
-  uint32_t delegate_count_ = 0;
   uint32_t executions_ = 0;
   bool ready_ = false;
 };
