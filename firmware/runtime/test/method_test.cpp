@@ -240,6 +240,38 @@ TEST(MethodTest, DestructorReleasesDelegateHandlesOnce) {
   EXPECT_EQ(g_released, 3);
 }
 
+// DelegateHandles releases the handles it holds (not the room left empty) exactly once:
+// when moved from, reassigned or destroyed; it reports an allocator that is out of memory.
+TEST(MethodTest, DelegateHandlesReleaseOnce) {
+  static_assert(!std::is_copy_constructible_v<DelegateHandles>);
+  static_assert(std::is_move_constructible_v<DelegateHandles>);
+  g_released = 0;
+  alignas(16) uint8_t pool[256];
+  MemoryAllocator alloc(pool, sizeof(pool));
+  {
+    DelegateHandles a;
+    ASSERT_TRUE(a.allocate(alloc, 3));
+    a.push(DelegateHandle(&kCountingBackend, nullptr));
+    a.push(DelegateHandle(&kCountingBackend, nullptr));
+    EXPECT_EQ(a.size(), 2u);
+    EXPECT_EQ(a[1].backend(), &kCountingBackend);
+    DelegateHandles b = move_from(a);
+    EXPECT_EQ(a.size(), 0u);
+    EXPECT_EQ(b.size(), 2u);
+    EXPECT_EQ(g_released, 0);
+    DelegateHandles c;
+    ASSERT_TRUE(c.allocate(alloc, 1));
+    c.push(DelegateHandle(&kCountingBackend, nullptr));
+    c = move_from(b);  // releases c's one handle
+    EXPECT_EQ(g_released, 1);
+    EXPECT_EQ(c.size(), 2u);
+  }
+  EXPECT_EQ(g_released, 3);
+  DelegateHandles none;
+  EXPECT_FALSE(none.allocate(alloc, 1000));
+  EXPECT_TRUE(none.allocate(alloc, 0));
+}
+
 // A load that fails after some delegates were initialised releases them.
 TEST(MethodTest, FailedLoadReleasesInitialisedDelegates) {
   g_released = 0;
