@@ -141,9 +141,9 @@ int run_pte(const std::vector<std::string>& files, const uint8_t* bytes, size_t 
     const Error error = method->execute(&diag);
     if (error != Error::kOk) return pte_fail(files[0], error, diag);
   }
-  return write_outputs(*method, files.back(), memory,
-                       program->num_memory_planned_buffers() ? program->memory_planned_buffer_size(0)
-                                                             : 0);
+  const uint32_t planned_bytes =
+      program->num_memory_planned_buffers() ? program->memory_planned_buffer_size(0) : 0;
+  return write_outputs(*method, files.back(), memory, planned_bytes);
 }
 
 }  // namespace
