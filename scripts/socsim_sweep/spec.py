@@ -32,6 +32,13 @@ DEFAULT_METRICS = {
     "instructions": "summary.instructions",
 }
 PLOT_KINDS = ("line", "pareto", "heatmap")
+# The fields of summary.json (docs/platform.md#reports): a metric reading another one is a
+# typo, refused when the sweep file is read rather than found empty on every point.
+SUMMARY_FIELDS = ("status", "exit_code", "firmware_exit_code", "message", "cycles",
+                  "cycles_exact", "instructions", "time_ms", "clocks", "cpu_model",
+                  "cpu_description", "firmware", "config", "host_seconds",
+                  "lockstep_checked", "output_errors", "simulated_cycles_per_second",
+                  "command_line", "inputs", "firmware_args", "tool", "host")
 
 
 class Parameter:
@@ -511,9 +518,24 @@ def _read_metrics(sweep, node):
         expr = Expr(mnode.as_str(), mnode)
         check_names(expr, known, "a report (" + ", ".join(REPORTS) +
                     "), cost, a parameter or an earlier metric")
+        _check_summary_fields(expr, known)
         sweep.metrics = [(n, e) for n, e in sweep.metrics if n != name]
         sweep.metrics.append((name, expr))
         names.add(name)
+
+
+def _check_summary_fields(expr, known):
+    """A name read from summary.json must name one of its fields."""
+    for name in expr.names:
+        parts = name.split(".")
+        prefix = next(k for k in range(len(parts), 0, -1) if known(".".join(parts[:k])))
+        if ".".join(parts[:prefix]) != "summary":
+            continue
+        if prefix == len(parts):
+            continue  # the whole summary, e.g. summary["cycles"]
+        if parts[prefix] not in SUMMARY_FIELDS:
+            expr.node.fail(f"'{expr.text}' reads summary.{parts[prefix]}, which is not a "
+                           f"field of summary.json (fields: {', '.join(SUMMARY_FIELDS)})")
 
 
 def _read_plots(sweep, node):

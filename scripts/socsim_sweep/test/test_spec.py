@@ -217,6 +217,29 @@ class BadFileTest(SweepFileCase):
               x: sumary.cycles
             """, 3, "names 'sumary.cycles'")
 
+    def test_metric_reads_no_field_of_the_summary(self):
+        # a typo in a summary field: refused when read, not an empty column on every point
+        self.assertError("""
+            name: m
+            metrics:
+              x: summary.cycels / 2
+            """, 3, r"metrics\.x: 'summary\.cycels / 2' reads summary\.cycels, which is "
+                    r"not a field of summary\.json")
+        sweep = self.load("""
+            name: m
+            metrics:
+              mhz: summary.clocks.cpu_mhz
+              whole: summary["cycles"]
+            """)
+        self.assertIn("mhz", [n for n, _ in sweep.metrics])
+
+    def test_metric_syntax_error(self):
+        self.assertError("""
+            name: m
+            metrics:
+              x: summary.cycles +
+            """, 3, "")
+
     def test_metric_unknown_function(self):
         self.assertError("""
             name: m
