@@ -6,6 +6,7 @@ that every error names `file:line: key: message`. `Map` reads a mapping key by k
 rejects the keys nobody asked for (misspellings are errors, never ignored).
 """
 
+import math
 import os
 import stat
 
@@ -184,7 +185,13 @@ class _Reader:
         if isinstance(node, yaml.SequenceNode):
             return Node([self.convert(v, f"{key}[{i}]", depth + 1)
                          for i, v in enumerate(node.value)], self.file, line, key)
-        return Node(self.scalar(node), self.file, line, key)
+        value = Node(self.scalar(node), self.file, line, key)
+        if isinstance(value.value, float) and not math.isfinite(value.value):
+            # NaN compares false with everything (`timeout_s: .nan` passed `> 0` and switched
+            # the timeout off) and no parameter, option or figure means infinity: no number
+            # of a sweep file may be either.
+            value.fail(f"expected a finite number, got {node.value}")
+        return value
 
 
 def load_text(text, file):

@@ -685,6 +685,9 @@ class Check:
             "summary field typo": ("metrics:\n  x: summary.cycels / 2\n",
                                    r"bad\.yaml:3: metrics\.x: 'summary\.cycels / 2' reads "
                                    r"summary\.cycels, which is not a field of summary\.json"),
+            "NaN timeout": ("run:\n  timeout_s: .nan\n",
+                            r"bad\.yaml:3: run\.timeout_s: expected a finite number, got "
+                            r"\.nan"),
             "metric syntax": ("metrics:\n  x: summary.cycles +\n", r"bad\.yaml:3: metrics\.x: "),
         }
         for what, (text, pattern) in cases.items():
