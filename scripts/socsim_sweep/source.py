@@ -175,6 +175,9 @@ class _Reader:
                     raise SweepError(f"{self.file}:{k_node.start_mark.line + 1}: keys must be "
                                      "plain strings")
                 k = str(self.scalar(k_node))
+                if "\0" in k:
+                    raise SweepError(f"{self.file}:{k_node.start_mark.line + 1}: a key contains "
+                                     "a NUL character (\\0)")
                 child_key = f"{key}.{k}" if key else k
                 if k in items:
                     raise SweepError(f"{self.file}:{k_node.start_mark.line + 1}: {child_key}: "
@@ -191,6 +194,10 @@ class _Reader:
             # the timeout off) and no parameter, option or figure means infinity: no number
             # of a sweep file may be either.
             value.fail(f"expected a finite number, got {node.value}")
+        if isinstance(value.value, str) and "\0" in value.value:
+            # no firmware argument, path, --set value or file name can hold one
+            value.fail("contains a NUL character (\\0), which no argument, path or value "
+                       "can hold")
         return value
 
 

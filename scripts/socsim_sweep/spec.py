@@ -15,6 +15,9 @@ from socsim_sweep.expr import Expr, check_names
 from socsim_sweep.socconfig import effective_config
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# Sweep, model and plot names become file names (`.<sweep>.lock`, `<name>.png.json`): well
+# under the 255 bytes a file name may have.
+MAX_NAME = 128
 REPORTS = ("summary", "probes", "ddr", "npu_layers")  # report files a metric can read
 COMPILE_OPTIONS = {
     # option: allowed values (None: any string path)
@@ -171,6 +174,7 @@ def load(path, default_config, socsim):
     sweep.name = name.as_str()
     if not NAME_RE.match(sweep.name):
         name.fail("use letters, digits, '_', '.' and '-' (it names the results)")
+    _check_length(sweep.name, name)
     if (d := top.get("description")) is not None:
         sweep.description = d.as_str()
     _read_run(sweep, top.get("run"), default_config)
@@ -199,6 +203,11 @@ def load(path, default_config, socsim):
         root.fail(f"the sweep has {count} points before its constraints; at most "
                   f"{expand.MAX_POINTS}")
     return sweep
+
+
+def _check_length(name, node):
+    if len(name) > MAX_NAME:
+        node.fail(f"a name of {len(name)} characters: at most {MAX_NAME} (it names files)")
 
 
 def _read_run(sweep, node, default_config):
@@ -246,6 +255,7 @@ def _read_models(sweep, node):
     for name, mnode in node.as_map().entries():
         if not NAME_RE.match(name):
             mnode.fail("model names use letters, digits, '_', '.' and '-'")
+        _check_length(name, mnode)
         spec = ModelSpec(name, mnode)
         m = mnode.as_map()
         sources = [k for k in ("zoo", "onnx", "program") if k in m]
@@ -569,6 +579,7 @@ def _read_plots(sweep, node):
             fields["name"] = n.as_str()
             if not NAME_RE.match(fields["name"]):
                 n.fail("plot names use letters, digits, '_', '.' and '-'")
+            _check_length(fields["name"], n)
         where = None
         if (n := m.get("where")) is not None:
             where = Expr(n.as_str(), n)

@@ -688,12 +688,16 @@ class Check:
             "NaN timeout": ("run:\n  timeout_s: .nan\n",
                             r"bad\.yaml:3: run\.timeout_s: expected a finite number, got "
                             r"\.nan"),
+            "NUL in run.args": ('run:\n  args: ["a\\0b"]\n',
+                                r"bad\.yaml:3: run\.args\[0\]: contains a NUL character"),
             "metric syntax": ("metrics:\n  x: summary.cycles +\n", r"bad\.yaml:3: metrics\.x: "),
         }
+        cases["300-character name"] = (
+            None, r"bad\.yaml:1: name: a name of 300 characters: at most 128")
         for what, (text, pattern) in cases.items():
             path = os.path.join(self.work, "bad.yaml")
             with open(path, "w") as f:
-                f.write("name: bad\n" + text)
+                f.write("name: " + "a" * 300 + "\n" if text is None else "name: bad\n" + text)
             for command in ("run", "points"):
                 status, out, err = self.sweep(command, path, "--dir",
                                               os.path.join(self.work, "r")) \

@@ -387,6 +387,26 @@ class HostileFileTest(SweepFileCase):
         self.assertIn("sweep.yaml:6: random.parameters.cpu.clock_mhz.uniform[1]: expected a "
                       "finite number, got .inf", self.load_error(bounds))
 
+    def test_nul_characters_and_long_names(self):
+        # both raised tracebacks: subprocess's ValueError, the lock file's ENAMETOOLONG
+        for text, pattern in (
+                ('run:\n  args: ["a\\0b"]\n',
+                 r"sweep\.yaml:3: run\.args\[0\]: contains a NUL character"),
+                ('run:\n  firmware: "x\\0"\n', r"sweep\.yaml:3: run\.firmware: contains a NUL"),
+                ('parameters:\n  "npu.cores\\0": [1]\n', r"sweep\.yaml:3: a key contains a NUL")):
+            with self.subTest(text=text):
+                path = self.write_bytes(f"name: a\n{text}".encode())
+                self.assertRegex(self.load_error(path), pattern)
+        path = self.write_bytes(("name: " + "a" * 300 + "\n").encode())
+        self.assertIn("sweep.yaml:1: name: a name of 300 characters: at most 128",
+                      self.load_error(path))
+        path = self.write_bytes(("name: a\nmodels:\n  " + "m" * 129 + ": {zoo: convnet}\n")
+                                .encode())
+        self.assertIn("a name of 129 characters", self.load_error(path))
+        path = self.write_bytes(("name: a\nplots:\n  - {kind: line, x: cycles, y: cycles, "
+                                 "name: " + "p" * 200 + "}\n").encode())
+        self.assertIn("a name of 200 characters", self.load_error(path))
+
     def test_no_number_is_nan_or_infinite(self):
         # `timeout_s: .nan` passed `> 0` and switched the timeout off
         for text, line, key in (("run:\n  timeout_s: .nan\n", 3, "run.timeout_s"),
