@@ -659,6 +659,8 @@ class Check:
                     "the configuration difference is shown")
         self.expect(re.search(r"\*\s+execute\s", out) is not None,
                     "the execute region differs")
+        self.expect(re.search(r"^  \*\s+/conv1/Conv\s+ConvRelu\s", out, re.M) is not None,
+                    "NPU layers are shown (and matched) by name")
         same = subprocess.run([self.socsim, "compare", a, a, "--diff-only"],
                               capture_output=True, text=True).stdout
         self.expect("(no differences)" in same and "*" not in same.replace("***", ""),
