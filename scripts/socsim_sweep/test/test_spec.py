@@ -363,7 +363,8 @@ class HostileFileTest(SweepFileCase):
         self.assertIn("is not a model of the models section", self.load_error(path))
 
     def test_range_values_are_finite_and_capped(self):
-        for rng, problem in (("{from: 0, to: .inf}", "npu.cores.to: expected a finite number, got .inf"),
+        for rng, problem in (("{from: 0, to: .inf}",
+                              "npu.cores.to: expected a finite number, got .inf"),
                              ("{from: 1, to: 2, step: .nan}", "expected a finite number"),
                              ("{from: 0, to: 1.0e+18}", "the range has more than 100000 values"),
                              ("{from: 1, to: 2, factor: 1.0000000000000002}",
