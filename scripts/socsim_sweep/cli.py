@@ -10,8 +10,8 @@
   socsim sweep query SQL      any SQL over the results database
 
 SWEEP is a sweep file or the name of a sweep in the results folder (--dir, default
-./socsim-sweeps). Exit status: 0 when every point is ok, 1 when some failed, 2 for a bad
-sweep file or command line.
+./socsim-sweeps). Exit status: 0 when every point is ok, 1 when some failed or a metric
+could not be evaluated on some point, 2 for a bad sweep file or command line.
 """
 
 import argparse
@@ -113,7 +113,9 @@ def finish(study, args):
     failed = [r for r in rows if r["status"] == "failed"]
     report.print_status(study.sweep.name, counts, failed, {}, sys.stdout,
                         rerun_hint(study.sweep, args, failed))
-    return 1 if failed else 0
+    problems = report.metric_problems(rows)
+    report.print_metric_problems(problems, sys.stdout)
+    return 1 if failed or problems else 0
 
 
 def rerun_hint(sweep, args, failed):
@@ -164,7 +166,9 @@ def cmd_status(args):
     failed = study.db.points([study.sweep.name], status=["failed"])
     report.print_status(study.sweep.name, counts, failed, queued, sys.stdout,
                         rerun_hint(study.sweep, args, failed))
-    return 1 if failed else 0
+    problems = report.metric_problems(study.db.points([study.sweep.name], status=["ok"]))
+    report.print_metric_problems(problems, sys.stdout)
+    return 1 if failed or problems else 0
 
 
 def _has_slurm_points(study):

@@ -134,14 +134,42 @@ def compare_probes(a, b):
     return t
 
 
+def layer_keys(layers):
+    """A key per layer: (frame, name, occurrence) so that the same layer of two runs is
+    compared even when one run has layers the other has not (an operator left to the CPU, a
+    different partition); layers without a name are keyed by their position."""
+    keys, seen = [], {}
+    for i, layer in enumerate(layers):
+        name = layer.get("name")
+        if not name:
+            keys.append(("#", i))
+            continue
+        base = (layer.get("frame", 0), name)
+        seen[base] = seen.get(base, 0) + 1
+        keys.append(base + (seen[base],))
+    return keys
+
+
+def _layer_label(key, frames):
+    if key[0] == "#":
+        return key[1]
+    frame, name, occurrence = key
+    label = name + (f" #{occurrence}" if occurrence > 1 else "")
+    return label + (f" (frame {frame})" if frames else "")
+
+
 def compare_layers(a, b):
     la = (a["npu_layers"] or {}).get("layers", [])
     lb = (b["npu_layers"] or {}).get("layers", [])
-    t = Table("NPU layers (A / B)", ["#", "op", "total cycles", "B - A", "NPU cycles",
+    t = Table("NPU layers (A / B)", ["layer", "op", "total cycles", "B - A", "NPU cycles",
                                      "DDR cycles", "MAC usage %", "bound"])
-    for i in range(max(len(la), len(lb))):
-        x = la[i] if i < len(la) else {}
-        y = lb[i] if i < len(lb) else {}
+    by_a = dict(zip(layer_keys(la), la))
+    by_b = dict(zip(layer_keys(lb), lb))
+    keys = list(by_a) + [k for k in by_b if k not in by_a]
+    frames = any(x.get("frame", 0) for x in la + lb)
+    for key in keys:
+        x = by_a.get(key, {})
+        y = by_b.get(key, {})
         differs = any(x.get(f) != y.get(f) for f in LAYER_FIELDS) or not x or not y
 
         def pair(field, x=x, y=y):
@@ -150,7 +178,8 @@ def compare_layers(a, b):
         op = x.get("op_type") or y.get("op_type")
         if x and y and x.get("op_type") != y.get("op_type"):
             op = f"{x.get('op_type')} / {y.get('op_type')}"
-        t.add([i, op, pair("total_cycles"), delta(x.get("total_cycles"), y.get("total_cycles")),
+        t.add([_layer_label(key, frames), op, pair("total_cycles"),
+               delta(x.get("total_cycles"), y.get("total_cycles")),
                pair("npu_cycles"), pair("ddr_cycles"), pair("mac_usage_percent"),
                pair("bound")], differs)
     if la or lb:

@@ -105,6 +105,30 @@ def print_status(sweep_name, counts, rows_failed, queued, out, rerun_hint):
         out.write(f"rerun them with: {rerun_hint}\n")
 
 
+def metric_problems(rows):
+    """{metric: (points, first error)} of the ok points whose metric expressions could not
+    be evaluated (a field their reports do not have, a report a run did not write)."""
+    problems = {}
+    for r in rows:
+        if r["status"] != "ok":
+            continue
+        for name, error in sorted((r.get("metric_errors") or {}).items()):
+            points, first = problems.get(name, ([], error))
+            points.append(r["idx"])
+            problems[name] = (points, first)
+    return problems
+
+
+def print_metric_problems(problems, out):
+    """The metric errors of ok points, one line per metric; nothing when there are none."""
+    if not problems:
+        return
+    out.write(f"metric errors ({len(problems)} metric(s) without a value):\n")
+    for name, (points, first) in problems.items():
+        shown = ",".join(str(i) for i in points[:20]) + (",..." if len(points) > 20 else "")
+        out.write(f"  {name}: {len(points)} point(s) [{shown}]: {first}\n")
+
+
 def pareto_front(rows, x, y, minimize=(True, True)):
     """The rows (with numeric x and y) that no other row dominates, sorted by x."""
     def key(r):

@@ -6,6 +6,7 @@ that every error names `file:line: key: message`. `Map` reads a mapping key by k
 rejects the keys nobody asked for (misspellings are errors, never ignored).
 """
 
+import math
 import os
 import stat
 
@@ -174,6 +175,9 @@ class _Reader:
                     raise SweepError(f"{self.file}:{k_node.start_mark.line + 1}: keys must be "
                                      "plain strings")
                 k = str(self.scalar(k_node))
+                if "\0" in k:
+                    raise SweepError(f"{self.file}:{k_node.start_mark.line + 1}: a key contains "
+                                     "a NUL character (\\0)")
                 child_key = f"{key}.{k}" if key else k
                 if k in items:
                     raise SweepError(f"{self.file}:{k_node.start_mark.line + 1}: {child_key}: "
@@ -184,7 +188,17 @@ class _Reader:
         if isinstance(node, yaml.SequenceNode):
             return Node([self.convert(v, f"{key}[{i}]", depth + 1)
                          for i, v in enumerate(node.value)], self.file, line, key)
-        return Node(self.scalar(node), self.file, line, key)
+        value = Node(self.scalar(node), self.file, line, key)
+        if isinstance(value.value, float) and not math.isfinite(value.value):
+            # NaN compares false with everything (`timeout_s: .nan` passed `> 0` and switched
+            # the timeout off) and no parameter, option or figure means infinity: no number
+            # of a sweep file may be either.
+            value.fail(f"expected a finite number, got {node.value}")
+        if isinstance(value.value, str) and "\0" in value.value:
+            # no firmware argument, path, --set value or file name can hold one
+            value.fail("contains a NUL character (\\0), which no argument, path or value "
+                       "can hold")
+        return value
 
 
 def load_text(text, file):

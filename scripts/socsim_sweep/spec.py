@@ -15,6 +15,9 @@ from socsim_sweep.expr import Expr, check_names
 from socsim_sweep.socconfig import effective_config
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# Sweep, model and plot names become file names (`.<sweep>.lock`, `<name>.png.json`): well
+# under the 255 bytes a file name may have.
+MAX_NAME = 128
 REPORTS = ("summary", "probes", "ddr", "npu_layers")  # report files a metric can read
 COMPILE_OPTIONS = {
     # option: allowed values (None: any string path)
@@ -32,6 +35,13 @@ DEFAULT_METRICS = {
     "instructions": "summary.instructions",
 }
 PLOT_KINDS = ("line", "pareto", "heatmap")
+# The fields of summary.json (docs/platform.md#reports): a metric reading another one is a
+# typo, refused when the sweep file is read rather than found empty on every point.
+SUMMARY_FIELDS = ("status", "exit_code", "firmware_exit_code", "message", "cycles",
+                  "cycles_exact", "instructions", "time_ms", "clocks", "cpu_model",
+                  "cpu_description", "firmware", "config", "host_seconds",
+                  "lockstep_checked", "output_errors", "simulated_cycles_per_second",
+                  "command_line", "inputs", "firmware_args", "tool", "host")
 
 
 class Parameter:
@@ -164,6 +174,7 @@ def load(path, default_config, socsim):
     sweep.name = name.as_str()
     if not NAME_RE.match(sweep.name):
         name.fail("use letters, digits, '_', '.' and '-' (it names the results)")
+    _check_length(sweep.name, name)
     if (d := top.get("description")) is not None:
         sweep.description = d.as_str()
     _read_run(sweep, top.get("run"), default_config)
@@ -192,6 +203,11 @@ def load(path, default_config, socsim):
         root.fail(f"the sweep has {count} points before its constraints; at most "
                   f"{expand.MAX_POINTS}")
     return sweep
+
+
+def _check_length(name, node):
+    if len(name) > MAX_NAME:
+        node.fail(f"a name of {len(name)} characters: at most {MAX_NAME} (it names files)")
 
 
 def _read_run(sweep, node, default_config):
@@ -239,6 +255,7 @@ def _read_models(sweep, node):
     for name, mnode in node.as_map().entries():
         if not NAME_RE.match(name):
             mnode.fail("model names use letters, digits, '_', '.' and '-'")
+        _check_length(name, mnode)
         spec = ModelSpec(name, mnode)
         m = mnode.as_map()
         sources = [k for k in ("zoo", "onnx", "program") if k in m]
@@ -511,9 +528,24 @@ def _read_metrics(sweep, node):
         expr = Expr(mnode.as_str(), mnode)
         check_names(expr, known, "a report (" + ", ".join(REPORTS) +
                     "), cost, a parameter or an earlier metric")
+        _check_summary_fields(expr, known)
         sweep.metrics = [(n, e) for n, e in sweep.metrics if n != name]
         sweep.metrics.append((name, expr))
         names.add(name)
+
+
+def _check_summary_fields(expr, known):
+    """A name read from summary.json must name one of its fields."""
+    for name in expr.names:
+        parts = name.split(".")
+        prefix = next(k for k in range(len(parts), 0, -1) if known(".".join(parts[:k])))
+        if ".".join(parts[:prefix]) != "summary":
+            continue
+        if prefix == len(parts):
+            continue  # the whole summary, e.g. summary["cycles"]
+        if parts[prefix] not in SUMMARY_FIELDS:
+            expr.node.fail(f"'{expr.text}' reads summary.{parts[prefix]}, which is not a "
+                           f"field of summary.json (fields: {', '.join(SUMMARY_FIELDS)})")
 
 
 def _read_plots(sweep, node):
@@ -547,6 +579,7 @@ def _read_plots(sweep, node):
             fields["name"] = n.as_str()
             if not NAME_RE.match(fields["name"]):
                 n.fail("plot names use letters, digits, '_', '.' and '-'")
+            _check_length(fields["name"], n)
         where = None
         if (n := m.get("where")) is not None:
             where = Expr(n.as_str(), n)

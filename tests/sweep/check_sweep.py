@@ -15,7 +15,8 @@ convnet), one case per CTest test:
   slurm_stop slurm-local.sh stop with a job running, normally and with the daemons gone:
              the job and its step daemon end; another cluster's job runs on (root)
   compare    `socsim compare` of two runs
-  bad_files  bad sweep files end with status 2 and file:line: key
+  bad_files  bad sweep files end with status 2 and file:line: key; a metric no point can
+             evaluate is in the summary and exits 1
   mobilenet  configs/sweeps/mobilenet_npu.yaml (32 MobileNetV2 points) locally and on Slurm
 """
 
@@ -658,6 +659,8 @@ class Check:
                     "the configuration difference is shown")
         self.expect(re.search(r"\*\s+execute\s", out) is not None,
                     "the execute region differs")
+        self.expect(re.search(r"^  \*\s+/conv1/Conv\s+ConvRelu\s", out, re.M) is not None,
+                    "NPU layers are shown (and matched) by name")
         same = subprocess.run([self.socsim, "compare", a, a, "--diff-only"],
                               capture_output=True, text=True).stdout
         self.expect("(no differences)" in same and "*" not in same.replace("***", ""),
@@ -681,11 +684,22 @@ class Check:
                                   r"'npu\.mac_array\.rowz' is not a key of"),
             "empty grid": ("parameters:\n  npu.cores: []\n",
                            r"bad\.yaml:3: parameters\.npu\.cores: is empty"),
+            "summary field typo": ("metrics:\n  x: summary.cycels / 2\n",
+                                   r"bad\.yaml:3: metrics\.x: 'summary\.cycels / 2' reads "
+                                   r"summary\.cycels, which is not a field of summary\.json"),
+            "NaN timeout": ("run:\n  timeout_s: .nan\n",
+                            r"bad\.yaml:3: run\.timeout_s: expected a finite number, got "
+                            r"\.nan"),
+            "NUL in run.args": ('run:\n  args: ["a\\0b"]\n',
+                                r"bad\.yaml:3: run\.args\[0\]: contains a NUL character"),
+            "metric syntax": ("metrics:\n  x: summary.cycles +\n", r"bad\.yaml:3: metrics\.x: "),
         }
+        cases["300-character name"] = (
+            None, r"bad\.yaml:1: name: a name of 300 characters: at most 128")
         for what, (text, pattern) in cases.items():
             path = os.path.join(self.work, "bad.yaml")
             with open(path, "w") as f:
-                f.write("name: bad\n" + text)
+                f.write("name: " + "a" * 300 + "\n" if text is None else "name: bad\n" + text)
             for command in ("run", "points"):
                 status, out, err = self.sweep(command, path, "--dir",
                                               os.path.join(self.work, "r")) \
@@ -694,6 +708,31 @@ class Check:
                             f"{what} ({command}): status 2, {err.strip()}")
         self.expect(not os.path.exists(os.path.join(self.work, "r", "points")),
                     "nothing ran")
+        self.metric_errors()
+
+    def metric_errors(self):
+        """A metric no point can evaluate is shown in the summary and the exit status, not
+        only as an empty column and a message in the database."""
+        results = os.path.join(self.work, "metric-errors")
+        path = self.sweep_file("metric_errors", """
+            run:
+              cpu: iss
+            """, self.convnet_program(), """
+            parameters:
+              cpu.clock_mhz: [200, 400]
+            metrics:
+              npu_cycles: sum(npu_layers.layers.total_cyclez)
+            """)
+        status, out, err = self.sweep("run", path, "--dir", results, "-j", "2")
+        self.expect(status == 1 and "2 points: 2 ok" in out and
+                    "metric errors (1 metric(s) without a value):" in out and
+                    re.search(r"^  npu_cycles: 2 point\(s\) \[0,1\]: no field 'total_cyclez'",
+                              out, re.M) is not None,
+                    f"a metric error is in the summary and exits 1 (status {status}): "
+                    f"{out.strip()[-400:]}")
+        status, out, _ = self.sweep("status", "metric_errors", "--dir", results)
+        self.expect(status == 1 and "npu_cycles: 2 point(s)" in out,
+                    f"status shows it too and exits 1 ({status})")
 
 
 def main():

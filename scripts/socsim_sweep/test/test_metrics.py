@@ -120,6 +120,26 @@ def row(idx, params, metrics, sweep="s"):
     return {"sweep": sweep, "idx": idx, "status": "ok", "params": params, "metrics": metrics}
 
 
+class MetricProblemsTest(unittest.TestCase):
+    def test_errors_of_ok_points_are_listed_by_metric(self):
+        import io
+        rows = [{"idx": 0, "status": "ok", "metric_errors": {"x": "no field 'cycels'"}},
+                {"idx": 1, "status": "ok", "metric_errors": {}},
+                {"idx": 2, "status": "ok", "metric_errors": {"x": "no field 'cycels'",
+                                                            "y": "the run wrote no ddr.json"}},
+                {"idx": 3, "status": "failed", "metric_errors": {"x": "ignored"}}]
+        problems = report.metric_problems(rows)
+        self.assertEqual(problems, {"x": ([0, 2], "no field 'cycels'"),
+                                    "y": ([2], "the run wrote no ddr.json")})
+        out = io.StringIO()
+        report.print_metric_problems(problems, out)
+        self.assertEqual(out.getvalue().splitlines(), [
+            "metric errors (2 metric(s) without a value):",
+            "  x: 2 point(s) [0,2]: no field 'cycels'",
+            "  y: 1 point(s) [2]: the run wrote no ddr.json"])
+        self.assertEqual(report.metric_problems(rows[1:2]), {})
+
+
 class ParetoAndPlotTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()

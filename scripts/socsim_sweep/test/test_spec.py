@@ -217,6 +217,29 @@ class BadFileTest(SweepFileCase):
               x: sumary.cycles
             """, 3, "names 'sumary.cycles'")
 
+    def test_metric_reads_no_field_of_the_summary(self):
+        # a typo in a summary field: refused when read, not an empty column on every point
+        self.assertError("""
+            name: m
+            metrics:
+              x: summary.cycels / 2
+            """, 3, r"metrics\.x: 'summary\.cycels / 2' reads summary\.cycels, which is "
+                    r"not a field of summary\.json")
+        sweep = self.load("""
+            name: m
+            metrics:
+              mhz: summary.clocks.cpu_mhz
+              whole: summary["cycles"]
+            """)
+        self.assertIn("mhz", [n for n, _ in sweep.metrics])
+
+    def test_metric_syntax_error(self):
+        self.assertError("""
+            name: m
+            metrics:
+              x: summary.cycles +
+            """, 3, "")
+
     def test_metric_unknown_function(self):
         self.assertError("""
             name: m
@@ -340,7 +363,8 @@ class HostileFileTest(SweepFileCase):
         self.assertIn("is not a model of the models section", self.load_error(path))
 
     def test_range_values_are_finite_and_capped(self):
-        for rng, problem in (("{from: 0, to: .inf}", "expected a finite number, got inf"),
+        for rng, problem in (("{from: 0, to: .inf}",
+                              "npu.cores.to: expected a finite number, got .inf"),
                              ("{from: 1, to: 2, step: .nan}", "expected a finite number"),
                              ("{from: 0, to: 1.0e+18}", "the range has more than 100000 values"),
                              ("{from: 1, to: 2, factor: 1.0000000000000002}",
@@ -361,7 +385,45 @@ class HostileFileTest(SweepFileCase):
         self.assertIn("at most 100000 samples", self.load_error(samples))
         bounds = self.write_bytes(b"name: a\nrandom:\n  samples: 2\n  seed: 1\n"
                                   b"  parameters:\n    cpu.clock_mhz: {uniform: [1, .inf]}\n")
-        self.assertIn("two finite numbers", self.load_error(bounds))
+        self.assertIn("sweep.yaml:6: random.parameters.cpu.clock_mhz.uniform[1]: expected a "
+                      "finite number, got .inf", self.load_error(bounds))
+
+    def test_nul_characters_and_long_names(self):
+        # both raised tracebacks: subprocess's ValueError, the lock file's ENAMETOOLONG
+        for text, pattern in (
+                ('run:\n  args: ["a\\0b"]\n',
+                 r"sweep\.yaml:3: run\.args\[0\]: contains a NUL character"),
+                ('run:\n  firmware: "x\\0"\n', r"sweep\.yaml:3: run\.firmware: contains a NUL"),
+                ('parameters:\n  "npu.cores\\0": [1]\n', r"sweep\.yaml:3: a key contains a NUL")):
+            with self.subTest(text=text):
+                path = self.write_bytes(f"name: a\n{text}".encode())
+                self.assertRegex(self.load_error(path), pattern)
+        path = self.write_bytes(("name: " + "a" * 300 + "\n").encode())
+        self.assertIn("sweep.yaml:1: name: a name of 300 characters: at most 128",
+                      self.load_error(path))
+        path = self.write_bytes(("name: a\nmodels:\n  " + "m" * 129 + ": {zoo: convnet}\n")
+                                .encode())
+        self.assertIn("a name of 129 characters", self.load_error(path))
+        path = self.write_bytes(("name: a\nplots:\n  - {kind: line, x: cycles, y: cycles, "
+                                 "name: " + "p" * 200 + "}\n").encode())
+        self.assertIn("a name of 200 characters", self.load_error(path))
+
+    def test_no_number_is_nan_or_infinite(self):
+        # `timeout_s: .nan` passed `> 0` and switched the timeout off
+        for text, line, key in (("run:\n  timeout_s: .nan\n", 3, "run.timeout_s"),
+                                ("run:\n  timeout_s: -.inf\n", 3, "run.timeout_s"),
+                                ("run:\n  args: [1, .NaN]\n", 3, r"run.args\[1\]"),
+                                ("parameters:\n  cpu.clock_mhz: [200, .inf]\n", 3,
+                                 r"parameters.cpu.clock_mhz\[1\]"),
+                                ("parameters:\n  run.timeout_s: [.nan]\n", 3,
+                                 r"parameters.run.timeout_s\[0\]"),
+                                ("cost:\n  mac_pj: {int8: .inf}\n", 3, "cost.mac_pj.int8"),
+                                ("metrics:\n  x: {a: .nan}\n", 3, "metrics.x.a")):
+            with self.subTest(text=text):
+                path = self.write_bytes(f"name: a\n{text}".encode())
+                self.assertRegex(self.load_error(path),
+                                 rf"sweep\.yaml:{line}: {key}: expected a finite number, got "
+                                 r"[-+]?\.(nan|NaN|inf)$")
 
     def test_expressions_that_would_not_end(self):
         for constraint, problem in (("npu.cores ** 99999999 > 0", "has more than 4096 bits"),
