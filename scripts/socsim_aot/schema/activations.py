@@ -1,13 +1,6 @@
-"""Elementwise activations and nonlinearities: ReLU, Clip, and the table lookups (Sigmoid,
-Tanh, HardSigmoid, HardSwish, SiLU, GELU, Erf, Exp, Sqrt, Pow with a constant exponent).
+"""The compiler's hooks (quantisation, numpy reference) for the activations family.
 
-Quantised, ReLU and Clip keep the input's scale and zero point, so their int8 forms only
-compare values: ReLU against the zero point, Clip against bounds quantised by the compiler.
-Every other int8 nonlinearity looks each value up in a 256-entry table the compiler computes
-from the input's quantisation (as TFLite computes int8 logistic and NPUs with a lookup unit
-do), so no floating point runs on the core or the NPU. Sigmoid's output has TFLite's fixed
-quantisation, scale 1/256 and zero point -128; the others' output quantisation covers the
-range of the table's values (range_quantization).
+Its operators and their rules are declared in socsim_schema/activations.py.
 """
 
 import math

@@ -1,8 +1,6 @@
-"""Convolution (2-D, NCHW activations, OIHW weights, groups) and fully connected layers.
+"""The compiler's hooks (quantisation, numpy reference) for the conv family.
 
-Both carry a fused output clamp (act_min, act_max): a following ReLU or Clip is folded into
-them by the compiler. Quantised, the weights are int8 per output channel, the bias int32 and
-a requantisation table int32 [out, 2] (multiplier, shift) per output channel.
+Its operators and their rules are declared in socsim_schema/conv.py.
 """
 
 import numpy as np

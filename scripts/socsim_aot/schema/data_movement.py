@@ -1,10 +1,6 @@
-"""Operators that only move bytes: reshape, transpose (permute), concatenation, slicing (ONNX
-Slice and Split), gathering along an axis with constant indices (Gather) and padding (Pad:
-constant, reflect, edge).
+"""The compiler's hooks (quantisation, numpy reference) for the data movement family.
 
-Quantised, they keep the input's quantisation (a constant pad value is quantised with it);
-concatenation requantises every input to the output's scale first (the compiler inserts
-requantize operators).
+Its operators and their rules are declared in socsim_schema/data_movement.py.
 """
 
 import numpy as np

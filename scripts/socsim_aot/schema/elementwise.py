@@ -1,9 +1,6 @@
-"""Binary elementwise operators with numpy broadcasting: add, sub, mul, div.
+"""The compiler's hooks (quantisation, numpy reference) for the elementwise family.
 
-float32 and plain int8 (wrapping modulo 256, as torch computes on int8 tensors) share the
-ATen operator (div: float32 only, torch's true division); quantised int8 is a separate
-operator whose arguments carry the fixed-point rescaling (docs/runtime.md, "Integer
-arithmetic").
+Its operators and their rules are declared in socsim_schema/elementwise.py.
 """
 
 import numpy as np

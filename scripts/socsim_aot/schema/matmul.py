@@ -1,10 +1,6 @@
-"""Matrix products of two activations (ONNX MatMul whose right operand is not a constant;
-with a constant one it is aten::linear.out, conv.py): a [..., M, K] times b [..., K, N] gives
-[..., M, N], the leading (batch) axes broadcast as numpy's matmul does. Attention's Q K^T
-and its weighted sum of V are this operator.
+"""The compiler's hooks (quantisation, numpy reference) for the matmul family.
 
-int8: y = clamp(requantize(sum_k (a - zp_a)(b - zp_b), m, n) + zp_out, lo, hi) with
-M = s_a s_b / s_out, the sum in int32 (K at most 33025, so K 255^2 < 2^31).
+Its operators and their rules are declared in socsim_schema/matmul.py.
 """
 
 import numpy as np

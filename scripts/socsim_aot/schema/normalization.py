@@ -1,17 +1,6 @@
-"""Layer normalisation over the trailing axes (ONNX LayerNormalization, opset 17; the
-decomposed ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div pattern once a graph pass fuses it).
+"""The compiler's hooks (quantisation, numpy reference) for the normalization family.
 
-The argument `axis` is the first normalised axis: each of the outer = prod(shape[:axis])
-rows of N = prod(shape[axis:]) elements is normalised on its own, then scaled by weight and
-shifted by bias (N elements each).
-
-int8 (integers only; docs/runtime.md): with d = x - zp_in, S = sum d and Q = sum d^2 over a
-row, the normalised value of element i is (N d_i - S) / sqrt(V) with V = N Q - S^2 + eps_q,
-eps_q = round(N^2 eps / s_in^2) (the variance and eps in units of s_in^2 / N^2). The compiler
-folds the weight and the output scale into w_i = round(2^16 gamma_i / s_out) and the bias into
-b_i = round(beta_i / s_out); then y_i = clamp(div_round((N d_i - S) w_i, r 2^8) + b_i +
-zp_out) with r = isqrt(V 2^16) (floor of the square root), and y_i = clamp(b_i + zp_out)
-where V = 0. N is at most 4096, so every intermediate fits int64.
+Its operators and their rules are declared in socsim_schema/normalization.py.
 """
 
 import math

@@ -1,8 +1,6 @@
-"""2-D pooling (NCHW): max, average and global average.
+"""The compiler's hooks (quantisation, numpy reference) for the pooling family.
 
-Windows follow PyTorch: with ceil_mode the last window must start inside the input or its
-leading padding; max pooling ignores padding; the average divisor counts the window's
-positions inside the padded input (count_include_pad) or inside the input.
+Its operators and their rules are declared in socsim_schema/pooling.py.
 """
 
 import numpy as np

@@ -1,6 +1,6 @@
-"""Conversions between float32 and int8 and between two int8 quantisations. The compiler
-inserts them (graph inputs, graph outputs, concatenation inputs); no ONNX node lowers to
-them.
+"""The compiler's hooks (quantisation, numpy reference) for the quantization family.
+
+Its operators and their rules are declared in socsim_schema/quantization.py.
 """
 
 import numpy as np

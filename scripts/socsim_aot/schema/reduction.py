@@ -1,11 +1,6 @@
-"""Reductions over a set of axes: mean, sum and max (ONNX ReduceMean, ReduceSum, ReduceMax).
+"""The compiler's hooks (quantisation, numpy reference) for the reduction family.
 
-The argument `reduce` has one entry per input axis, 1 where the axis is reduced; the output
-keeps reduced axes as 1s or drops them (ONNX keepdims), which its shape says. A mean over the
-two spatial axes of an NCHW tensor is global average pooling and lowers to it (the NPU runs
-it). Quantised, max keeps the input's quantisation; mean and sum rescale the sum of
-(x - zp_in): mean with average pooling's rule div_round(sum m, count 2^n), sum with
-requantize(sum, m, n) (docs/runtime.md).
+Its operators and their rules are declared in socsim_schema/reduction.py.
 """
 
 import numpy as np

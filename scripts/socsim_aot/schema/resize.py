@@ -1,18 +1,6 @@
-"""Resizing of the two spatial axes of NCHW tensors (ONNX Resize, modes nearest and linear;
-torch's nn.Upsample and F.interpolate export as it).
+"""The compiler's hooks (quantisation, numpy reference) for the resize family.
 
-The compiler evaluates ONNX's coordinate transformation (half_pixel, pytorch_half_pixel,
-align_corners, asymmetric, tf_half_pixel_for_nearest) and nearest rounding modes
-(round_prefer_floor, round_prefer_ceil, floor, ceil) in float64 once per output row and per
-output column, and hands the kernels tables: `index` holds the source row of every output
-row, then the source column of every output column (nearest: [Ho + Wo]; bilinear:
-[Ho + Wo, 2], the two neighbours), `weight` the weight of the second neighbour. Source
-coordinates are clamped to the input (ONNX's and torch's edge rule).
-
-Quantised, both keep the input's quantisation. Nearest copies values; bilinear interpolates
-the int8 values with weights in units of 2^-15 (w = round(2^15 f)):
-y = round_shift((x00 (2^15 - wx) + x01 wx)(2^15 - wy) + (x10 (2^15 - wx) + x11 wx) wy, 30),
-which the zero point passes through unchanged (the weights sum to one).
+Its operators and their rules are declared in socsim_schema/resize.py.
 """
 
 import numpy as np

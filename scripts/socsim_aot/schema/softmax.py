@@ -1,8 +1,6 @@
-"""Softmax over any one axis (ONNX Softmax of opset 13; the argument `dim` names the axis).
+"""The compiler's hooks (quantisation, numpy reference) for the softmax family.
 
-int8 uses a table the compiler makes from the input scale, table[d] = round(2^16 exp(-s d))
-for d = max - x in [0, 255], and an output fixed at scale 1/256, zero point -128, so no
-floating point runs on the core.
+Its operators and their rules are declared in socsim_schema/softmax.py.
 """
 
 import numpy as np
