@@ -50,7 +50,7 @@ def front_end(model, options: Optional[passes.Options] = None, log=None) -> onnx
     graph optimisations (socsim_aot/passes/). `log` receives the compile log's lines."""
     og = onnx_graph.read(model) if isinstance(model, (str, os.PathLike)) else model
     if log:
-        log(f"front end: opset {og.opset}, {len(og.nodes)} nodes "
+        log(f"front end: opset {og.file_opset}, {len(og.nodes)} nodes "
             f"({_counts(onnx_graph.op_counts(og.nodes))})")
     try:
         passes.run_all(og, options or passes.Options(), log)

@@ -133,6 +133,8 @@ class Quantizer:
     def requantized(self, name: str, scale: float, where: str) -> str:
         """`name` requantised to `scale` by a requantize node placed before the current one."""
         src = self.g.values[name]
+        if src.const is not None and src.dtype == np.float32:
+            return self.constant_at(name, scale)  # a float constant has no scale to convert
         if src.scale == scale:
             return name
         r = Value(f"{name}::rq{len(self.new_nodes)}", src.shape, np.dtype(np.int8), scale=scale)
@@ -150,6 +152,17 @@ class Quantizer:
         qname = name + "::q8"
         self.g.add_const(qname, fx.quantize_f32(v.const, scale, 0))
         self.g.values[qname].scale = scale
+        return qname
+
+    def constant_at(self, name: str, scale: float) -> str:
+        """A float constant quantised at `scale` (zero point 0): an operand that must share
+        its reader's scale (a concatenation's; an all-zero class token has no range of its
+        own to requantise from)."""
+        v = self.g.values[name]
+        qname = f"{name}::q8@{scale!r}"
+        if qname not in self.g.values:
+            self.g.add_const(qname, fx.quantize_f32(v.const, scale, 0))
+            self.g.values[qname].scale = scale
         return qname
 
     def weights(self, node: Node):

@@ -17,11 +17,12 @@ from typing import Dict, Iterable, List, Optional
 
 import numpy as np
 
-from socsim_aot import validate
+from socsim_aot import opsets, validate
 from socsim_aot.ir import CompileError
 
-# The opsets the front end is written and tested for (torch 1.13 exports 9-17).
-MIN_OPSET, MAX_OPSET = 11, 17
+# The opsets the front end reads (torch 1.13 exports 9-17, torch 2 18 and later); models of
+# opsets 18-25 are rewritten into opset 17's form first (socsim_aot/opsets.py).
+MIN_OPSET, MAX_OPSET = opsets.MIN_OPSET, opsets.MAX_OPSET
 DOMAIN = "socsim"  # nodes the fusion passes create that ONNX has no operator for
 
 
@@ -77,7 +78,8 @@ class OnnxGraph:
         self.types: Dict[str, TensorType] = {}
         self.inputs: List[str] = []
         self.outputs: List[str] = []
-        self.opset = MAX_OPSET
+        self.opset = opsets.TARGET_OPSET  # the opset of the nodes' form (at most 17)
+        self.file_opset = self.opset  # the opset the file imports
         self._names = 0
         self._node_names: Optional[set] = None  # fresh()'s node names
 
@@ -351,11 +353,13 @@ def from_model(model) -> OnnxGraph:
     """The front end graph of an onnx.ModelProto (shape inference run here)."""
     from onnx import helper, numpy_helper
     g = OnnxGraph()
-    opsets = {o.domain: o.version for o in model.opset_import}
-    g.opset = opsets.get("", opsets.get("ai.onnx", MAX_OPSET))
-    if not MIN_OPSET <= g.opset <= MAX_OPSET:
-        raise CompileError(f"opset {g.opset} is not supported (opsets {MIN_OPSET}-{MAX_OPSET}; "
-                           f"torch.onnx.export(..., opset_version=13) gives one)")
+    g.file_opset = g.opset = opsets.file_opset(model)
+    problem = opsets.check_range(g.opset)
+    if problem:
+        raise CompileError(problem)
+    if g.opset > opsets.TARGET_OPSET:
+        model = opsets.to_opset17(model, g.opset)
+        g.opset = opsets.TARGET_OPSET
     validate.check_model(model, g.opset)  # before shape inference: it divides by strides
     inferred = infer_shapes(validate.for_inference(model))
     graph = model.graph
