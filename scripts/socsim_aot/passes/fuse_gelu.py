@@ -1,6 +1,6 @@
 """GELU as exported, x * (1 + erf(x / sqrt 2)) / 2, fused into one operator (torch's
 nn.GELU and F.gelu export Div, Erf, Add 1, Mul by x, Mul by 0.5; the two multiplications in
-either order). In int8 the fused operator is one table lookup instead of five operators, each
+either order; torch 2's Mul 0.5 by (1 + erf), after merge_constant_chains, Erf * 0.5 + 0.5). In int8 the fused operator is one table lookup instead of five operators, each
 rounding. Runs when the operator schema has `aten::gelu.out`.
 """
 
@@ -35,6 +35,9 @@ def _match(g: OnnxGraph, erf: OnnxOp):
             (scaled.op_type == "Mul" and _close(c, math.sqrt(0.5)))):
         return None
     add = g.sole_consumer(erf.outputs[0])
+    if add is not None and add.op_type == "Mul" and \
+            _close(_scalar(g, add, erf.outputs[0]), 0.5):
+        return _match_halved(g, x, [scaled, erf, add])
     if add is None or add.op_type != "Add" or not _close(_scalar(g, add, erf.outputs[0]), 1.0):
         return None
     first = g.sole_consumer(add.outputs[0])
@@ -47,6 +50,19 @@ def _match(g: OnnxGraph, erf: OnnxOp):
     if not (by_x_first or half_first) or (by_x_first and first.inputs.count(x) != 1):
         return None
     return x, [scaled, erf, add, first, second]
+
+
+def _match_halved(g: OnnxGraph, x: str, nodes):
+    """x * (erf(x / sqrt 2) * 0.5 + 0.5): torch 2's 0.5 * (1 + erf) after
+    merge_constant_chains made its Add 1 and Mul 0.5 one Mul and one Add."""
+    half = nodes[-1]
+    add = g.sole_consumer(half.outputs[0])
+    if add is None or add.op_type != "Add" or not _close(_scalar(g, add, half.outputs[0]), 0.5):
+        return None
+    last = g.sole_consumer(add.outputs[0])
+    if last is None or last.op_type != "Mul" or sorted(last.inputs) != sorted([x, add.outputs[0]]):
+        return None
+    return x, nodes + [add, last]
 
 
 def fuse(g: OnnxGraph, report: Report):
