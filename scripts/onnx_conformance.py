@@ -7,9 +7,10 @@ compared with the expected ones; with --sim N, N of the passing tests run again 
 simulator (socsim run with executor_runner --print-outputs). docs/onnx-conformance.md
 describes the rules and holds the generated table (--write-docs).
 
-Inputs of type int64 or bool (shapes, axes, indices, pads, repeats, masks: what exported
-models hold as constants) are given to the compiler as constants with the test's values; the
-runtime's tensor types (float32, int8, uint8, int32) stay program inputs. Results:
+Inputs of type int64 or bool (shapes, axes, indices, pads, repeats, masks), and the inputs
+of PARAMETER_INPUTS (weights, biases, normalisation parameters, clipping bounds, resize
+scales): what exported models hold as initializers, are given to the compiler as constants
+with the test's values; every other input stays a program input. Results:
 
   pass           every output within the tolerance (float: |got - want| <= atol + rtol |want|,
                  NaN where NaN; integers and booleans exact)
@@ -45,6 +46,13 @@ BEGIN, END = "<!-- conformance-table:begin -->", "<!-- conformance-table:end -->
 # the runtime computes exp, log, tanh and friends in float32 with its own approximations.
 RTOL, ATOL = 1e-3, 1e-5
 FROZEN_TYPES = (7, 9)  # TensorProto INT64, BOOL: given to the compiler as constants
+# Inputs that exported models hold as initializers (weights, biases, normalisation
+# parameters, clipping bounds, padding values, resize scales): given as constants whatever
+# their type. Operator: input indices.
+PARAMETER_INPUTS = {"Conv": (1, 2), "ConvTranspose": (1, 2), "Gemm": (1, 2), "PRelu": (1,),
+                    "BatchNormalization": (1, 2, 3, 4), "InstanceNormalization": (1, 2),
+                    "LayerNormalization": (1, 2), "GroupNormalization": (1, 2),
+                    "Clip": (1, 2), "Pad": (1, 2, 3), "Resize": (1, 2, 3)}
 NODE_DATA = os.path.join("lib", "python3.11", "site-packages", "onnx", "backend", "test",
                          "data", "node")
 
@@ -105,14 +113,26 @@ def operator_of(case_dir: str) -> str:
     return collections.Counter(ops).most_common(1)[0][0] if ops else "(none)"
 
 
+def _parameters(model) -> set:
+    """The graph inputs that a node reads as one of its PARAMETER_INPUTS."""
+    names = set()
+    for n in model.graph.node:
+        for i in PARAMETER_INPUTS.get(n.op_type, ()):
+            if i < len(n.input) and n.input[i]:
+                names.add(n.input[i])
+    return names
+
+
 def _freeze_inputs(model, inputs: List[np.ndarray]):
-    """The model with its int64 and bool inputs made initializers of the test's values;
-    returns (model, the arrays still fed as program inputs)."""
+    """The model with its int64 and bool inputs, and the parameter inputs of its nodes,
+    made initializers of the test's values; returns (model, the arrays still fed as program
+    inputs)."""
     from onnx import numpy_helper
     fed, keep = [], []
+    parameters = _parameters(model)
     for vi, array in zip(list(model.graph.input), inputs):
         t = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
-        if t is not None and t.elem_type in FROZEN_TYPES:
+        if t is not None and t.elem_type in FROZEN_TYPES or vi.name in parameters:
             model.graph.initializer.append(numpy_helper.from_array(array, vi.name))
         else:
             keep.append(vi)

@@ -392,6 +392,8 @@ def from_model(model) -> OnnxGraph:
         _to_opset13_form(g, op)
         g.nodes.append(op)
     _default_attributes(g)
+    from socsim_aot import explicit_forms
+    explicit_forms.run(g)
     validate.check_graph(g)
     return g
 

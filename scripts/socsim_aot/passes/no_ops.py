@@ -1,4 +1,5 @@
-"""Removal of nodes that pass their input through: Identity, Dropout (inference), and the
+"""Removal of nodes that pass their input through: Identity, Dropout (inference: no
+training_mode or a constant false one, its mask not read), and the
 nodes that constant folding leaves as no-ops once shapes are known (Reshape, Flatten,
 Squeeze or Unsqueeze to the input's shape, Transpose by the identity permutation, Cast to the
 input's type, Expand to the input's shape, Concat or Sum of one input, Pad by nothing, Slice
@@ -19,8 +20,12 @@ def _passes_through(g: OnnxGraph, n: OnnxOp) -> bool:
         return False
     if n.op_type == "Identity":
         return True
-    if n.op_type == "Dropout":
-        return len(n.outputs) < 2 or not n.outputs[1] or not g.consumers(n.outputs[1])
+    if n.op_type == "Dropout":  # inference: no training_mode, or a constant false one
+        training = g.const(n.inputs[2]) if len(n.inputs) > 2 and n.inputs[2] else \
+            np.array(False)
+        mask = n.outputs[1] if len(n.outputs) > 1 else ""
+        return training is not None and not np.any(training) and \
+            (not mask or not g.consumers(mask) and mask not in g.outputs)
     x, y = n.inputs[0] if n.inputs else "", n.outputs[0]
     shape_x, shape_y = g.shape(x), g.shape(y)
     same = shape_x is not None and shape_x == shape_y

@@ -128,10 +128,12 @@ def _lower_linear(n):
         return
     w = n.const(n.inputs[1], "the weight (B)")
     if n.op_type == "Gemm":
-        if a.get("transA", 0) or a.get("alpha", 1.0) != 1.0 or a.get("beta", 1.0) != 1.0:
-            n.fail("only Gemm with alpha=beta=1, transA=0")
+        if a.get("transA", 0):
+            n.fail("only Gemm with transA=0")
         if not a.get("transB", 0):
             w = w.T
+        if a.get("alpha", 1.0) != 1.0:  # alpha (A B) = A (alpha B)
+            w = w * np.float32(a["alpha"])
     else:
         if w.ndim != 2:
             n.fail("MatMul needs a 2-D constant right operand")
@@ -139,7 +141,11 @@ def _lower_linear(n):
     g = n.g
     wname = g.add_const(n.outputs[0] + "::weight", np.ascontiguousarray(w, np.float32))
     if n.op_type == "Gemm" and len(n.inputs) > 2 and n.inputs[2]:
-        b = n.const(n.inputs[2], "the bias (C)").reshape(-1)
+        c = n.const(n.inputs[2], "the bias (C)")
+        if c.size not in (1, w.shape[0]) or c.ndim == 2 and c.shape[0] != 1:
+            n.fail(f"the bias (C) of shape {list(c.shape)} is not one value per output "
+                   "feature")
+        b = c.reshape(-1) * np.float32(a.get("beta", 1.0))
         if b.size == 1:
             b = np.full(w.shape[0], b[0], np.float32)
     else:
