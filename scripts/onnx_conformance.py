@@ -81,7 +81,11 @@ def _read_tensor(path: str) -> np.ndarray:
         t.ParseFromString(f.read())
     if t.data_type == 8:  # STRING
         raise ValueError("string tensor")
-    array = numpy_helper.to_array(t)
+    try:
+        array = numpy_helper.to_array(t)
+    except KeyError:  # a type onnx 1.12 does not know (4- and 8-bit floats, 2-, 4-bit ints)
+        raise ValueError(f"element type {t.data_type} is newer than the system's onnx "
+                         "reads") from None
     if array.dtype == object:
         raise ValueError(f"element type {t.data_type} has no numpy type")
     return array

@@ -96,6 +96,9 @@ def _value(og: onnx_graph.OnnxGraph, name: str, where: str) -> Value:
     if not t.static:
         raise CompileError(f"{where}: value '{name}' has a dynamic dimension {t.shape}; "
                            "export with fixed shapes")
+    if any(d == 0 for d in t.shape):
+        raise CompileError(f"{where}: value '{name}' is empty (shape {list(t.shape)}); the "
+                           "runtime's tensors have at least one element")
     if t.dtype is None or t.dtype not in [np.dtype(d) for d in ACTIVATION_DTYPES]:
         raise CompileError(f"{where}: value '{name}' is {t.dtype}, which is not a tensor type "
                            "of the runtime (float32, int8, uint8, int32)")

@@ -16,8 +16,9 @@ def run(g: OnnxGraph, options: Options) -> Report:
     for n in [n for n in g.nodes if n.op_type == "BatchNormalization" and not n.domain]:
         params = [g.const(i) for i in n.inputs[1:5]]
         shape = g.shape(n.inputs[0])
-        if any(p is None for p in params) or shape is None or len(shape) < 2:
-            continue  # lowering reports it
+        if any(p is None for p in params) or shape is None or len(shape) < 2 or \
+                n.attrs.get("training_mode", 0) or any(o for o in n.outputs[1:]):
+            continue  # lowering reports it (training: batch statistics, running outputs)
         scale, bias, mean, var = (p.astype(np.float64) for p in params)
         k = scale / np.sqrt(var + n.attrs.get("epsilon", 1e-5))
         c = bias - mean * k

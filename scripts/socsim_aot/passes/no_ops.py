@@ -38,8 +38,9 @@ def _passes_through(g: OnnxGraph, n: OnnxOp) -> bool:
     if n.op_type == "Transpose":
         perm = n.attrs.get("perm")
         return perm is not None and list(perm) == list(range(len(perm)))
-    if n.op_type == "Cast":
-        return g.dtype(x) is not None and np.dtype(g.dtype(x)) == np.dtype(g.dtype(y) or "V")
+    if n.op_type == "Cast":  # bfloat16 (16) reads as float32 in numpy: not the same type
+        return n.attrs.get("to") != 16 and g.dtype(x) is not None and \
+            np.dtype(g.dtype(x)) == np.dtype(g.dtype(y) or "V")
     if n.op_type in ("Concat", "Sum", "Max", "Min", "Mean"):
         return len([i for i in n.inputs if i]) == 1
     if n.op_type == "Pad":

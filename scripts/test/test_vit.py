@@ -1,0 +1,103 @@
+"""A small ViT (patch embedding, class token, position embedding, pre-norm blocks with
+multi-head attention and GELU) compiles with --quantize int8, with and without the NPU
+delegate, and agrees with torch. Its class token and position embedding are all zeros at
+initialisation: the class token, concatenated with the patch embeddings, is a constant
+without a range of its own (it once made a requantize multiplier 0 and the compiler fail)."""
+
+import io
+import os
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+
+import numpy as np
+
+from socsim_aot import compiler, reference
+from socsim_aot import program_format as pf
+
+
+def make_vit(image=32, patch=8, dim=32, depth=2, heads=4, classes=10):
+    import torch
+    nn = torch.nn
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.norm1 = nn.LayerNorm(dim)
+            self.attn = nn.MultiheadAttention(dim, heads, batch_first=True)
+            self.norm2 = nn.LayerNorm(dim)
+            self.mlp = nn.Sequential(nn.Linear(dim, 2 * dim), nn.GELU(), nn.Linear(2 * dim, dim))
+
+        def forward(self, x):
+            y = self.norm1(x)
+            x = x + self.attn(y, y, y, need_weights=False)[0]
+            return x + self.mlp(self.norm2(x))
+
+    class ViT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Conv2d(3, dim, patch, patch)
+            self.cls = nn.Parameter(torch.zeros(1, 1, dim))
+            self.pos = nn.Parameter(torch.zeros(1, (image // patch) ** 2 + 1, dim))
+            self.blocks = nn.Sequential(*[Block() for _ in range(depth)])
+            self.norm = nn.LayerNorm(dim)
+            self.head = nn.Linear(dim, classes)
+
+        def forward(self, x):
+            x = self.embed(x).flatten(2).transpose(1, 2)
+            x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], 1) + self.pos
+            return self.head(self.norm(self.blocks(x))[:, 0])
+
+    torch.manual_seed(0)
+    return ViT().eval()
+
+
+class VitTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        import torch
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.model = make_vit()
+        cls.path = os.path.join(cls.tmp.name, "vit.onnx")
+        # Not under no_grad: torch's fast path of attention there has no ONNX export.
+        torch.onnx.export(cls.model, torch.zeros(1, 3, 32, 32), cls.path, opset_version=17)
+        cls.samples = np.random.default_rng(1).standard_normal((8, 1, 3, 32, 32)) \
+            .astype(np.float32)
+        np.savez(os.path.join(cls.tmp.name, "cal.npz"), x=cls.samples)
+        with torch.no_grad():
+            cls.want = np.stack([cls.model(torch.from_numpy(s)).numpy() for s in cls.samples])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def compile(self, *extra):
+        out = os.path.join(self.tmp.name, "vit.prog")
+        err = io.StringIO()
+        with redirect_stdout(io.StringIO()), redirect_stderr(err):
+            status = compiler.main([self.path, "-o", out, "-q", "--calibration",
+                                    os.path.join(self.tmp.name, "cal.npz"), *extra])
+        self.assertEqual(status, 0, err.getvalue())
+        with open(out, "rb") as f:
+            return pf.read(f.read())
+
+    def correlation(self, program):
+        got = np.stack([reference.run(program, [s])[0] for s in self.samples])
+        return float(np.corrcoef(got.reshape(-1), self.want.reshape(-1))[0, 1])
+
+    def test_float32(self):
+        program = self.compile()
+        got = np.stack([reference.run(program, [s])[0] for s in self.samples])
+        np.testing.assert_allclose(got, self.want, atol=1e-4)
+
+    def test_int8(self):
+        self.assertGreaterEqual(self.correlation(self.compile("--quantize", "int8")), 0.98)
+
+    def test_int8_npu(self):
+        program = self.compile("--quantize", "int8", "--delegate", "npu")
+        self.assertGreater(len(program.delegates), 0)
+        self.assertGreaterEqual(self.correlation(program), 0.98)
+
+
+if __name__ == "__main__":
+    unittest.main()
