@@ -3,9 +3,10 @@ torch 2's exporter (`torch.onnx.export(..., dynamo=True)`, opset 18), with their
 that the default suite (torch 1.13) can export the same modules with the same weights and
 check that both files compile to the same program (scripts/test/test_opsets.py).
 
-Runs in torch 2 with onnxscript: scripts/torch2-onnx-env.sh prints the command. For each
-model NAME it writes NAME.onnx (opset 18, weights inside) and NAME.weights.npz (the
-module's state_dict as float32 arrays, for the torch 1.13 export).
+Runs in torch 2 with onnxscript: `scripts/torch2-onnx-env.sh scripts/gen_torch2_onnx_fixtures.py`
+(exports are deterministic: a second run writes the same bytes). For each model NAME it
+writes NAME.onnx (opset 18, weights inside) and NAME.weights.npz (the module's state_dict as
+float32 arrays, for the torch 1.13 export).
 
 Usage: gen_torch2_onnx_fixtures.py [OUT_DIR]   (default: scripts/test/fixtures/torch2)
 """

@@ -18,7 +18,8 @@ with the test's values; every other input stays a program input. Results:
   not supported  the compiler refused the model (its one-line reason)
   error          anything else: the compiler's internal error, the runtime's failure
 
-Usage: onnx_conformance.py [--data DIR | --venv VENV] [-j N] [--sim N] [--write-docs] [-k RE]
+Usage: onnx_conformance.py [--data DIR | --venv VENV | --make-venv DIR] [-j N] [--sim N]
+                           [--write-docs] [-k RE] [--expect-pass N]
 Exit status 0 when the run completed (whatever the results), 1 if --expect-pass is not met,
 2 on a usage error.
 """
@@ -460,6 +461,8 @@ def main(argv=None) -> int:
     where.add_argument("--data", help="the node tests' folder (onnx/backend/test/data/node)")
     where.add_argument("--venv", help="an environment of scripts/onnx-venv.sh holding PyPI "
                        "onnx (its node tests are used)")
+    where.add_argument("--make-venv", metavar="DIR", help="make (or reuse, when current) the "
+                       "pinned environment in DIR with scripts/onnx-venv.sh and use its tests")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: the CPU count)")
     parser.add_argument("-k", metavar="REGEX", help="only tests whose name matches")
@@ -480,6 +483,14 @@ def main(argv=None) -> int:
                         help="exit status 1 unless at least N tests pass")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
+    if args.make_venv:
+        made = subprocess.run([os.path.join(ROOT, "scripts", "onnx-venv.sh"), args.make_venv],
+                              stdout=subprocess.PIPE, text=True)
+        if made.returncode != 0:
+            print(f"onnx_conformance: scripts/onnx-venv.sh {args.make_venv} failed",
+                  file=sys.stderr)
+            return 1
+        args.venv = args.make_venv
     data = args.data or (os.path.join(args.venv, NODE_DATA) if args.venv else None)
     if data is None:
         parser.error("give --data DIR or --venv VENV (scripts/onnx-venv.sh makes one)")

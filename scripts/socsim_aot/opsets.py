@@ -23,6 +23,8 @@ into the node opset 17 has for the same computation, or names why it cannot
   8-bit floats only); QuantizeLinear / DequantizeLinear (19-23) with `block_size` 0,
   `output_dtype` and `precision` unset: those attributes are dropped.
 - ScatterElements / ScatterND (18): reductions max and min are not supported.
+- GroupNormalization (18, 21): the nodes torch 1.13 exports for nn.GroupNorm (Reshape,
+  InstanceNormalization, Reshape, Mul, Add; needs the input's static shape).
 - Gelu (20): the nodes torch 1.13 exports for nn.GELU (Div, Erf, Add, Mul, Mul; the
   fuse_gelu pass makes them one GELU again), or the tanh form's; Mish (18): x * Tanh(Softplus(x)).
 - Operators new since 18 that the runtime has nothing for (BitwiseAnd, Col2Im, DFT, ...):
@@ -317,8 +319,9 @@ class _Rewriter:
 
         def const(what, value):
             return self.new_const(f"{base}::{what}", np.array(value, np.float32))
-        new = [helper.make_node(op, ins, outs, name=outs[0]) for op, ins, outs in
-               make(x, y, temp, const)]
+        new = [helper.make_node(step[0], step[1], step[2], name=step[2][0],
+                                **(step[3] if len(step) > 3 else {}))
+               for step in make(x, y, temp, const)]
         graph = self.model.graph
         at = list(graph.node).index(node)
         graph.node.remove(node)
@@ -360,10 +363,50 @@ class _Rewriter:
             ("Tanh", [t("softplus")], [t("tanh")]),
             ("Mul", [x, t("tanh")], [y])])
 
+    def group_norm(self, node, where) -> bool:
+        """GroupNormalization as torch 1.13 exports nn.GroupNorm: Reshape to [N, groups, -1],
+        InstanceNormalization (scale 1, bias 0), Reshape back, Mul by the scale and Add the
+        bias per channel (opset 18 gives them per group, 21 per channel)."""
+        shape = self.shape(node.input[0])
+        if shape is None:
+            return False
+        groups = int(self.attr(node, "num_groups", 0))
+        scale, bias = self.const(node.input[1]), self.const(node.input[2])
+        if len(shape) < 3 or groups < 1 or shape[1] % groups or scale is None or bias is None:
+            self.problems.append(f"{where}: num_groups = {groups} must divide the channels of "
+                                 f"{shape}, and scale and bias be constants")
+            return True
+        channels = shape[1]
+        per_group = self.opset < 21
+        if scale.size != (groups if per_group else channels) or bias.size != scale.size:
+            self.problems.append(f"{where}: scale and bias need {scale.size} values")
+            return True
+        expand = (lambda v: np.repeat(v.reshape(-1), channels // groups)) if per_group else \
+            (lambda v: v.reshape(-1))
+        broadcast = (channels,) + (1,) * (len(shape) - 2)
+        eps = float(self.attr(node, "epsilon", 1e-5))
+        dtype = scale.dtype
+        return self.expand(node, lambda x, y, t, c: [
+            ("Reshape", [x, self.new_const(t("grouped_shape"),
+                                           np.array([shape[0], groups, -1], np.int64))],
+             [t("grouped")]),
+            ("InstanceNormalization", [t("grouped"),
+                                       self.new_const(t("ones"), np.ones(groups, dtype)),
+                                       self.new_const(t("zeros"), np.zeros(groups, dtype))],
+             [t("normalised")], dict(epsilon=eps)),
+            ("Reshape", [t("normalised"), self.new_const(t("shape"), np.array(shape, np.int64))],
+             [t("ungrouped")]),
+            ("Mul", [t("ungrouped"), self.new_const(t("scale"),
+                                                    expand(scale).reshape(broadcast))],
+             [t("scaled")]),
+            ("Add", [t("scaled"), self.new_const(t("bias"), expand(bias).reshape(broadcast))],
+             [y])])
+
 
 REWRITES = {"Split": _Rewriter.split, "Pad": _Rewriter.pad, "Resize": _Rewriter.resize,
             "ScatterElements": _Rewriter.scatter, "ScatterND": _Rewriter.scatter,
-            "Gelu": _Rewriter.gelu, "Mish": _Rewriter.mish}
+            "Gelu": _Rewriter.gelu, "Mish": _Rewriter.mish,
+            "GroupNormalization": _Rewriter.group_norm}
 
 
 def to_opset17(model, opset: int):

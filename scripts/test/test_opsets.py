@@ -151,6 +151,34 @@ class RewriteTest(unittest.TestCase):
         g = self.rewritten(model)
         self.assertEqual(g.const(g.nodes[0].inputs[3]).tolist(), [1, 1, 4, 8])
 
+    def test_group_normalization(self):
+        """Opset 18's scale and bias are per group, 21's per channel; both become the nodes of
+        torch 1.13's nn.GroupNorm export, whose arithmetic is checked here in numpy."""
+        rng = np.random.default_rng(0)
+        x = rng.standard_normal((2, 6, 3, 3)).astype(np.float32)
+        for opset, count in ((18, 3), (21, 6)):
+            scale = rng.standard_normal(count).astype(np.float32)
+            bias = rng.standard_normal(count).astype(np.float32)
+            model = opset18_model(
+                [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=3,
+                                  epsilon=1e-3)],
+                [f32("x", list(x.shape))], [f32("y", list(x.shape))],
+                [numpy_helper.from_array(scale, "s"), numpy_helper.from_array(bias, "b")],
+                opset=opset)
+            g = self.rewritten(model)
+            self.assertEqual([n.op_type for n in g.nodes],
+                             ["Reshape", "InstanceNormalization", "Reshape", "Mul", "Add"])
+            grouped = x.reshape(2, 3, -1)
+            mean = grouped.mean(axis=-1, keepdims=True)
+            var = grouped.var(axis=-1, keepdims=True)
+            normalised = ((grouped - mean) / np.sqrt(var + 1e-3)).reshape(x.shape)
+            got = normalised * g.const(g.nodes[3].inputs[1]) + g.const(g.nodes[4].inputs[1])
+            per_channel = (np.repeat(scale, 2), np.repeat(bias, 2)) if opset == 18 else \
+                (scale, bias)
+            want = normalised * per_channel[0].reshape(6, 1, 1) + per_channel[1].reshape(6, 1, 1)
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+            self.assertEqual(g.nodes[1].attrs["epsilon"], np.float32(1e-3))
+
     def test_gelu_becomes_the_fused_operator(self):
         model = opset18_model([helper.make_node("Gelu", ["x"], ["y"])],
                               [f32("x", [1, 16])], [f32("y", [1, 16])], opset=20)

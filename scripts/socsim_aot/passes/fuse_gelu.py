@@ -1,7 +1,7 @@
 """GELU as exported, x * (1 + erf(x / sqrt 2)) / 2, fused into one operator (torch's
 nn.GELU and F.gelu export Div, Erf, Add 1, Mul by x, Mul by 0.5; the two multiplications in
-either order; torch 2's Mul 0.5 by (1 + erf), after merge_constant_chains, Erf * 0.5 + 0.5). In int8 the fused operator is one table lookup instead of five operators, each
-rounding. Runs when the operator schema has `aten::gelu.out`.
+either order; torch 2's Mul 0.5 by (1 + erf), after merge_constant_chains, Erf * 0.5 + 0.5).
+In int8 the fused operator is one table lookup instead of five operators, each rounding. Runs when the operator schema has `aten::gelu.out`.
 """
 
 import math
