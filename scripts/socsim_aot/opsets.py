@@ -151,6 +151,16 @@ class _Rewriter:
     # ---- rewrites: True when done, False when it waits for shapes ------------------------------
 
     def rewrite(self, node, where: str) -> bool:
+        """One node into its opset-17 form; a node that fails to (an attribute of a wrong
+        type, a constant of a wrong shape) is a problem naming it, never an exception."""
+        try:
+            return self._rewrite(node, where)
+        except Exception as e:  # noqa: BLE001 - a malformed node of a newer opset
+            self.problems.append(f"{where}: cannot be read in its opset-17 form: "
+                                 f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+            return True
+
+    def _rewrite(self, node, where: str) -> bool:
         op = node.op_type
         if op in CHANGED_AFTER_21 and self.opset >= CHANGED_AFTER_21[op] or \
                 op in NEW_SINCE_18 and op not in REWRITES:
@@ -188,6 +198,10 @@ class _Rewriter:
             if axes is None:
                 self.problems.append(f"{where}: input axes '{axes_name}' is not a constant "
                                      "(the runtime reduces over axes known when compiling)")
+                return True
+            if axes.dtype.kind not in "iu" or axes.ndim > 1:
+                self.problems.append(f"{where}: input axes '{axes_name}' is {axes.dtype} "
+                                     f"{list(axes.shape)}; ONNX says a 1-D int64 tensor")
                 return True
             del node.input[1:]
             if axes.size:

@@ -114,7 +114,7 @@ class ConformanceRunnerTest(unittest.TestCase):
                    oc.Result("test_frob", "Frobnicate", "not supported", "no runtime operator")]
         text = oc.table(results, "test data")
         self.assertIn("**1 pass** (0 of them folded to constants by the compiler), 1 fail, 1 "
-                      "not supported, 0 error.", text)
+                      "not supported,\n0 error.", text)
         self.assertIn("| Relu | yes | 2 | 1 | 1 | 0 | 0 | wrong values |", text)
         self.assertIn("| Frobnicate |  | 1 | 0 | 0 | 1 | 0 | no runtime operator |", text)
         self.assertIn("- `test_relu_big` (Relu): fail: output 0: 1 of 4 values differ", text)
