@@ -175,7 +175,7 @@ class FrontEndTest(unittest.TestCase):
         onnx.save(model, self.path("old.onnx"))
         with self.assertRaises(CompileError) as ctx:
             compiler.load_onnx(self.path("old.onnx"))
-        self.assertIn("opset 9 is not supported (opsets 11-17", str(ctx.exception))
+        self.assertIn("opset 9 is not supported (opsets 11-21", str(ctx.exception))
 
 
 if __name__ == "__main__":

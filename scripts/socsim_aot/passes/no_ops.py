@@ -1,5 +1,5 @@
 """Removal of nodes that pass their input through: Identity, Dropout (inference: no
-training_mode or a constant false one, its mask not read), and the
+training_mode or a constant false one, or ratio 0; its mask not read), and the
 nodes that constant folding leaves as no-ops once shapes are known (Reshape, Flatten,
 Squeeze or Unsqueeze to the input's shape, Transpose by the identity permutation, Cast to the
 input's type, Expand to the input's shape, Concat or Sum of one input, Pad by nothing, Slice
@@ -20,12 +20,14 @@ def _passes_through(g: OnnxGraph, n: OnnxOp) -> bool:
         return False
     if n.op_type == "Identity":
         return True
-    if n.op_type == "Dropout":  # inference: no training_mode, or a constant false one
+    if n.op_type == "Dropout":  # inference (no or a constant false training_mode), ratio 0
         training = g.const(n.inputs[2]) if len(n.inputs) > 2 and n.inputs[2] else \
             np.array(False)
+        ratio = g.const(n.inputs[1]) if len(n.inputs) > 1 and n.inputs[1] else np.array(0.5)
         mask = n.outputs[1] if len(n.outputs) > 1 else ""
-        return training is not None and not np.any(training) and \
-            (not mask or not g.consumers(mask) and mask not in g.outputs)
+        identity = training is not None and not np.any(training) or \
+            ratio is not None and not np.any(ratio)
+        return identity and (not mask or not g.consumers(mask) and mask not in g.outputs)
     x, y = n.inputs[0] if n.inputs else "", n.outputs[0]
     shape_x, shape_y = g.shape(x), g.shape(y)
     same = shape_x is not None and shape_x == shape_y
