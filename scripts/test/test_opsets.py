@@ -223,5 +223,43 @@ class RewriteTest(unittest.TestCase):
         self.assertEqual(run_cli([path, "-o", path + ".prog", "-q"])[0], 0)
 
 
+class ExplicitFormsTest(unittest.TestCase):
+    """socsim_aot/explicit_forms.py: forms that depend on shapes, written out."""
+
+    def compile_and_run(self, model, feeds):
+        from socsim_aot import reference
+        path = os.path.join(tempfile.mkdtemp(), "m.onnx")
+        onnx.save(model, path)
+        program = compiler.compile_model(path, compiler.CompileOptions())
+        return program, reference.run(program, feeds)
+
+    def test_auto_pad(self):
+        for mode, pads in (("SAME_UPPER", [0, 0, 1, 1]), ("SAME_LOWER", [1, 1, 0, 0]),
+                           ("VALID", [0, 0, 0, 0])):
+            model = opset18_model(
+                [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
+                                  auto_pad=mode)],
+                [f32("x", [1, 1, 4, 4])], [f32("y", None)], opset=13)
+            g = onnx_graph.from_model(model)
+            self.assertEqual(g.nodes[0].attrs["pads"], pads, mode)
+            self.assertNotIn("auto_pad", g.nodes[0].attrs)
+
+    def test_layer_norm_statistics_and_reciprocal(self):
+        x = np.random.default_rng(0).standard_normal((2, 3, 4)).astype(np.float32)
+        model = opset18_model(
+            [helper.make_node("LayerNormalization", ["x", "s", "b"], ["y", "mean", "inv"],
+                              axis=1, epsilon=1e-3),
+             helper.make_node("Reciprocal", ["inv"], ["std"])],
+            [f32("x", [2, 3, 4])], [f32("y", None), f32("mean", None), f32("std", None)],
+            [numpy_helper.from_array(np.ones((3, 4), np.float32), "s"),
+             numpy_helper.from_array(np.zeros((3, 4), np.float32), "b")], opset=17)
+        _, (y, mean, std) = self.compile_and_run(model, [x])
+        want_mean = x.mean(axis=(1, 2), keepdims=True)
+        want_std = np.sqrt(x.var(axis=(1, 2), keepdims=True) + 1e-3)
+        np.testing.assert_allclose(mean, want_mean, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(std, want_std, rtol=1e-4)
+        np.testing.assert_allclose(y, (x - want_mean) / want_std, rtol=1e-3, atol=1e-4)
+
+
 if __name__ == "__main__":
     unittest.main()
