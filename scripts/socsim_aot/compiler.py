@@ -96,9 +96,11 @@ def _value(og: onnx_graph.OnnxGraph, name: str, where: str) -> Value:
     if not t.static:
         raise CompileError(f"{where}: value '{name}' has a dynamic dimension {t.shape}; "
                            "export with fixed shapes")
+    if t.dtype == np.int64:  # token ids, positions: int32 at run time (docs/compiler.md)
+        return Value(name, list(t.shape), np.dtype(np.int32))
     if t.dtype is None or t.dtype not in [np.dtype(d) for d in ACTIVATION_DTYPES]:
         raise CompileError(f"{where}: value '{name}' is {t.dtype}, which is not a tensor type "
-                           "of the runtime (float32, int8, uint8, int32)")
+                           "of the runtime (float32, int8, uint8, int32; int64 as int32)")
     return Value(name, list(t.shape), np.dtype(t.dtype))
 
 
@@ -341,6 +343,8 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
     renames = {}
     for name in g.inputs:
         v = g.values[name]
+        if v.dtype != np.float32:  # integer inputs (token ids) stay as they are
+            continue
         if io.input_type != "float32":
             renames[name] = _integer_input(g, quantizer, name, io)
             continue
@@ -725,8 +729,15 @@ def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
 
 def random_samples(g: Graph, count: int, seed: int = 0):
     rng = np.random.default_rng(seed)
-    return [[rng.standard_normal(g.values[i].shape).astype(np.float32) for i in g.inputs]
-            for _ in range(count)]
+    return [[_random_input(rng, g.values[i]) for i in g.inputs] for _ in range(count)]
+
+
+def _random_input(rng, v: Value) -> np.ndarray:
+    """Standard normal floats; an integer input (token ids) gets 0s and 1s, valid indices
+    for any table (calibrate with --calibration to see the real ids)."""
+    if v.dtype == np.float32:
+        return rng.standard_normal(v.shape).astype(np.float32)
+    return rng.integers(0, 2, v.shape).astype(v.dtype)
 
 
 def calibration_samples(g: Graph, options: CompileOptions):
@@ -756,7 +767,7 @@ def calibration_samples(g: Graph, options: CompileOptions):
                 raise CompileError(f"{where}: array '{name}' is {a.dtype} {list(a.shape)}; "
                                    f"input '{input_name}' needs samples of shape {want} along "
                                    "axis 0")
-            arrays.append(a.astype(np.float32))
+            arrays.append(a.astype(g.values[input_name].dtype))
     except CompileError:
         raise
     except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as e:

@@ -24,6 +24,7 @@ from socsim_aot import reference
 from socsim_aot import schema
 from socsim_aot.schema import activations
 from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
+from socsim_aot.schema.conv_transpose import ZERO_INSERT
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
 from socsim_aot.schema.data_movement import (CAT, CONSTANT_PAD_ND, INDEX_SELECT, PERMUTE_COPY,
@@ -239,6 +240,71 @@ def cases(seed=7):
     yield from layer_norm_cases(rng)
     yield from resize_cases(rng)
     yield from per_channel_cases(rng)
+    yield from one_d_window_cases(rng)
+    yield from conv_transpose_cases(rng)
+
+
+def one_d_window_cases(rng):
+    """1-D convolution and pooling ([N, C, L] activations, run as 2-D windows of height 1)
+    and dilation on the depthwise path."""
+    f = np.float32
+    inf = float("inf")
+    conv_geoms = [  # name, x shape, out channels, k, stride, pads (l, r), dilation, groups
+        ("k5_s2", (2, 4, 21), 6, 5, 2, (2, 1), 1, 1),
+        ("dilated4", (1, 3, 30), 5, 3, 1, (4, 4), 4, 1),
+        ("depthwise_dilated2", (1, 6, 17), 6, 3, 1, (2, 2), 2, 6),
+    ]
+    for gname, xs, cout, k, stride, (pl, pr), dil, g in conv_geoms:
+        ow = window_out(xs[2], k, stride, pl, pr, dil, False)
+        geo = dict(stride_h=1, stride_w=stride, pad_top=0, pad_left=pl, pad_bottom=0,
+                   pad_right=pr, dilation_h=1, dilation_w=dil, groups=g)
+        oshape, wshape = (xs[0], cout, ow), (cout, xs[1] // g, 1, k)
+        yield f"conv1d_f32_{gname}", CONVOLUTION, \
+            [_f32(rng, xs), Const(_f32(rng, wshape, 0.3)), Const(_f32(rng, (cout,)))], oshape, f, \
+            dict(geo, act_min=-inf, act_max=inf)
+        bias = Const(rng.integers(-3000, 3000, cout).astype(np.int32))
+        yield f"conv1d_i8_{gname}", QUANTIZED_CONVOLUTION, \
+            [_i8(rng, xs), Const(_i8(rng, wshape)), bias, _requant_table(rng, cout)], oshape, \
+            np.int8, _conv_args(geo, 6, -2, -128, 127)
+    xs = (1, 8, 9, 9)  # a dilated depthwise 2-D convolution (DeepLab's atrous blocks)
+    geo = dict(stride_h=1, stride_w=1, pad_top=2, pad_left=2, pad_bottom=2, pad_right=2,
+               dilation_h=2, dilation_w=2, groups=8)
+    yield "conv2d_i8_depthwise_dilated", QUANTIZED_CONVOLUTION, \
+        [_i8(rng, xs), Const(_i8(rng, (8, 1, 3, 3))),
+         Const(rng.integers(-3000, 3000, 8).astype(np.int32)), _requant_table(rng, 8)], \
+        xs, np.int8, _conv_args(geo, -1, 4, -128, 127)
+    xs = (2, 3, 20)
+    geo = dict(kernel_h=1, kernel_w=3, stride_h=1, stride_w=2, pad_top=0, pad_left=1,
+               pad_bottom=0, pad_right=1, ceil_mode=0)
+    oshape = (2, 3, window_out(20, 3, 2, 1, 1, 1, False))
+    yield "max_pool1d_f32", MAX_POOL2D, [_f32(rng, xs)], oshape, f, geo
+    yield "max_pool1d_i8", MAX_POOL2D, [_i8(rng, xs)], oshape, np.int8, geo
+    yield "avg_pool1d_f32", AVG_POOL2D, [_f32(rng, xs)], oshape, f, \
+        dict(geo, count_include_pad=0)
+    m, n = fx.quantize_multiplier(0.9, bits=23, max_shift=30)
+    yield "avg_pool1d_i8", QUANTIZED_AVG_POOL2D, [_i8(rng, xs)], oshape, np.int8, \
+        dict(geo, count_include_pad=1, zp_in=3, zp_out=-6, m=m, n=n)
+    yield "global_avg_pool1d_f32", ADAPTIVE_AVG_POOL2D, [_f32(rng, (2, 5, 13))], (2, 5, 1), f, {}
+    m, n = fx.quantize_multiplier(1.1, bits=23, max_shift=30)
+    yield "global_avg_pool1d_i8", QUANTIZED_ADAPTIVE_AVG_POOL2D, [_i8(rng, (2, 5, 13))], \
+        (2, 5, 1), np.int8, dict(zp_in=-4, zp_out=2, m=m, n=n)
+
+
+def conv_transpose_cases(rng):
+    """Zero insertion, the first half of a transposed convolution (the convolution that
+    follows has its own cases): strides, borders, a 1-D layer's [N, C, L], the int8 fill."""
+    geoms = [  # name, x shape, stride (h, w), pads (t, l, b, r)
+        ("s2_k3", (1, 3, 4, 5), (2, 2), (1, 1, 2, 2)),
+        ("s2x3_asym", (2, 2, 3, 3), (2, 3), (0, 2, 1, 0)),
+        ("1d_s4", (1, 4, 6), (1, 4), (0, 3, 0, 3)),
+    ]
+    for gname, xs, (sh, sw), (pt, pl, pb, pr) in geoms:
+        oshape = xs[:-2] + ((xs[-2] - 1) * sh + 1 + pt + pb, (xs[-1] - 1) * sw + 1 + pl + pr)
+        geo = dict(stride_h=sh, stride_w=sw, pad_top=pt, pad_left=pl, pad_bottom=pb, pad_right=pr)
+        yield f"zero_insert_f32_{gname}", ZERO_INSERT, [_f32(rng, xs)], oshape, np.float32, \
+            dict(geo, zero_point=0)
+        yield f"zero_insert_i8_{gname}", ZERO_INSERT, [_i8(rng, xs)], oshape, np.int8, \
+            dict(geo, zero_point=-5)
 
 
 def per_channel_cases(rng):

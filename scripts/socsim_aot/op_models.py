@@ -325,12 +325,34 @@ def _lookup_fusion(h):
     return nodes, inits, {"x": SHAPE}, ["sigmoid", "tanh", "silu", "gelu", "tanh_x"]
 
 
+def _conv1d(h):
+    """1-D layers as a keyword-spotting net has them, on [N, C, L] (run as 2-D windows of
+    height 1): a strided Conv with ReLU, a dilated depthwise Conv, MaxPool, AveragePool and
+    GlobalAveragePool."""
+    from onnx import numpy_helper
+    rng = np.random.default_rng(11)
+    c = SHAPE[1]
+    w1 = (rng.standard_normal((c, c, 5)) / np.sqrt(5 * c)).astype(np.float32)
+    w2 = (rng.standard_normal((c, 1, 3)) / np.sqrt(3)).astype(np.float32)
+    nodes = [h.make_node("Conv", ["x", "w1"], ["conv"], strides=[2], pads=[2, 2]),
+             h.make_node("Relu", ["conv"], ["relu"]),
+             h.make_node("Conv", ["relu", "w2"], ["dilated"], dilations=[2], pads=[2, 2],
+                         group=c),
+             h.make_node("MaxPool", ["dilated"], ["max"], kernel_shape=[3], strides=[2],
+                         pads=[1, 1]),
+             h.make_node("AveragePool", ["relu"], ["avg"], kernel_shape=[2], strides=[2]),
+             h.make_node("GlobalAveragePool", ["max"], ["pooled"])]
+    inits = [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")]
+    return nodes, inits, {"x": (1, c, 40)}, ["avg", "pooled", "max"]
+
+
 # name -> builder(onnx.helper) -> (nodes, initializers, {input: shape}, output names)
 FAMILIES = {"reduce": _reduce, "data_movement": _data_movement, "softmax_div": _softmax_div,
             "attention": _attention, "layer_norm": _layer_norm, "resize": _resize,
             "upsample_neck": _upsample_neck,
             "lstm": _lstm, "gru": _gru, "lstm_cell": _cell("lstm"), "gru_cell": _cell("gru"),
-            "squeeze_excitation": _squeeze_excitation, "lookup_fusion": _lookup_fusion}
+            "squeeze_excitation": _squeeze_excitation, "lookup_fusion": _lookup_fusion,
+            "conv1d": _conv1d}
 
 
 def names():

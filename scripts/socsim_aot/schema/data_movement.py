@@ -133,8 +133,13 @@ def _lower_gather(n):
     x = n.g.value(n.inputs[0])
     rank = len(x.shape)
     axis = int(n.attrs.get("axis", 0)) % rank
-    index = np.asarray(n.const(n.inputs[1], "the indices of Gather")).astype(np.int64)
     size = x.shape[axis]
+    if n.g.value(n.inputs[1]).const is None:  # indices computed at run time (token ids)
+        if n.g.value(n.inputs[1]).dtype != np.int32:
+            n.fail("Gather's indices must be a constant or an int32/int64 tensor")
+        n.emit(INDEX_SELECT.name, n.inputs[:2], dim=axis)
+        return
+    index = np.asarray(n.const(n.inputs[1], "the indices of Gather")).astype(np.int64)
     if np.any(index < -size) or np.any(index >= size):
         n.fail(f"Gather indices outside axis {axis} of size {size}")
     index = np.where(index < 0, index + size, index).astype(np.int32)
@@ -143,6 +148,13 @@ def _lower_gather(n):
         return
     name = n.g.add_const(n.outputs[0] + "::index", index)
     n.emit(INDEX_SELECT.name, [n.inputs[0], name], dim=axis)
+
+
+def _quantize_gather(q, node):
+    """A table gathered at run-time indices (an embedding) is an int8 constant; its rows keep
+    its scale."""
+    node.inputs = [q.constant(node.inputs[0])] + node.inputs[1:]
+    same_scale(q, node)
 
 
 def _gather(ins, a, out):
@@ -215,7 +227,7 @@ def _lower_slice_or_split(n):
 SLICE_COPY, INDEX_SELECT, CONSTANT_PAD_ND, REFLECTION_PAD2D, REPLICATION_PAD2D = (
     hooks("aten::slice_copy.Tensor_out", lower=_lower_slice_or_split, quantize=same_scale,
           arg_values=lambda g, node: dict(slices=node.attrs["slices"]), reference=_slice),
-    hooks("aten::index_select.out", lower=_lower_gather, quantize=same_scale,
+    hooks("aten::index_select.out", lower=_lower_gather, quantize=_quantize_gather,
           arg_values=lambda g, node: dict(dim=node.attrs["dim"]), reference=_gather),
     hooks("aten::constant_pad_nd.out", lower=_lower_pad, quantize=_quantize_pad,
           arg_values=lambda g, node: dict(pads=node.attrs["pads"]), reference=_constant_pad),
