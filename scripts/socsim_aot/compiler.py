@@ -29,13 +29,14 @@ from socsim_aot import reference, validate
 from socsim_aot import schema
 from socsim_aot.ir import (INF, CompileError, Graph, Node, OnnxNode, Quantizer,  # noqa: F401
                            Value, scale_from_range)
-from socsim_aot.passes import fuse_gelu, fuse_glu, fuse_silu
+from socsim_aot.passes import fuse_gelu, fuse_glu, fuse_silu, mask_softmax
 from socsim_aot.schema import activations, conv
 from socsim_schema import layouts
 
 # Operators the fusion passes create that ONNX has no operator for (domain "socsim"), by
 # the schema operator they lower to (one node, no attributes beyond the pass's).
-FUSED_OPERATORS = {"SiLU": fuse_silu.SILU, "GLU": fuse_glu.GLU, "GELU": fuse_gelu.GELU}
+FUSED_OPERATORS = {"SiLU": fuse_silu.SILU, "GLU": fuse_glu.GLU, "GELU": fuse_gelu.GELU,
+                   "MaskedSoftmax": mask_softmax.MASKED_SOFTMAX}
 # The runtime's tensors; other element types may only be constants (shapes, indices).
 ACTIVATION_DTYPES = (np.float32, np.int8, np.uint8, np.int32)
 DEFAULT_NPU_CONFIG = os.path.normpath(os.path.join(
@@ -154,7 +155,7 @@ def lower(og: onnx_graph.OnnxGraph) -> Lowering:
             onnx_node = OnnxNode(g, node.op_type, dict(node.attrs), ins, list(node.outputs),
                                  node.where)
             if node.op_type in FUSED_OPERATORS:
-                onnx_node.emit(target.name, ins[:1], **node.attrs)
+                onnx_node.emit(target.name, ins[:len(target.inputs)], **node.attrs)
             elif target.lower is not None:
                 target.lower(onnx_node)
             else:
@@ -710,8 +711,9 @@ def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
         raise CompileError("--input-type and --output-type are those of a quantised program: "
                            "add --quantize int8")
     if quantize == "int8":
-        if any(g.values[i].dtype != np.float32 for i in g.inputs):
-            raise CompileError("int8 quantisation needs a float32 model")
+        if any(g.values[i].dtype not in (np.float32, np.int32) for i in g.inputs):
+            raise CompileError("int8 quantisation needs a float32 model (integer inputs: "
+                               "int32 or int64 indices such as token ids)")
         if not samples:
             raise CompileError("int8 quantisation needs calibration samples")
         quantize_graph(g, calibrate(g, samples), io)

@@ -25,6 +25,7 @@ from socsim_aot import schema
 from socsim_aot.schema import activations
 from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
 from socsim_aot.schema.conv_transpose import ZERO_INSERT
+from socsim_aot.schema.masking import MASKED_SOFTMAX, QUANTIZED_MASKED_SOFTMAX
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
 from socsim_aot.schema.data_movement import (CAT, CONSTANT_PAD_ND, INDEX_SELECT, PERMUTE_COPY,
@@ -242,6 +243,7 @@ def cases(seed=7):
     yield from per_channel_cases(rng)
     yield from one_d_window_cases(rng)
     yield from conv_transpose_cases(rng)
+    yield from masked_softmax_cases(rng)
 
 
 def one_d_window_cases(rng):
@@ -305,6 +307,25 @@ def conv_transpose_cases(rng):
             dict(geo, zero_point=0)
         yield f"zero_insert_i8_{gname}", ZERO_INSERT, [_i8(rng, xs)], oshape, np.int8, \
             dict(geo, zero_point=-5)
+
+
+def masked_softmax_cases(rng):
+    """Causal masks (the upper triangle excluded), a key-padding mask over another axis and a
+    line excluded whole (all 0)."""
+    causal = np.broadcast_to(np.triu(np.ones((6, 6), np.int8), 1), (2, 3, 6, 6)).copy()
+    causal[1, 2, 4] = 1  # a line masked whole
+    padding = np.zeros((2, 5, 4), np.int8)
+    padding[:, 3:] = 1  # the last two keys along axis 1
+    yield "masked_softmax_f32_causal", MASKED_SOFTMAX, \
+        [_f32(rng, (2, 3, 6, 6), 4), Const(causal)], (2, 3, 6, 6), np.float32, dict(dim=3)
+    yield "masked_softmax_f32_axis1", MASKED_SOFTMAX, \
+        [_f32(rng, (2, 5, 4), 4), Const(padding)], (2, 5, 4), np.float32, dict(dim=1)
+    yield "masked_softmax_i8_causal", QUANTIZED_MASKED_SOFTMAX, \
+        [_i8(rng, (2, 3, 6, 6)), Const(causal), Const(fx.softmax_table(0.04))], (2, 3, 6, 6), \
+        np.int8, dict(dim=3)
+    yield "masked_softmax_i8_axis1", QUANTIZED_MASKED_SOFTMAX, \
+        [_i8(rng, (2, 5, 4)), Const(padding), Const(fx.softmax_table(0.1))], (2, 5, 4), \
+        np.int8, dict(dim=1)
 
 
 def per_channel_cases(rng):

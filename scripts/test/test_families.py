@@ -121,6 +121,53 @@ def group_norm():
     return Norms().eval(), (1, 3, 16, 16)
 
 
+def decoder(vocab=64, width=32, heads=4, length=12):
+    """A causal decoder of two pre-norm blocks over token ids (Embedding and a learnt position
+    table): one block masks with an additive -inf upper triangle, the other with
+    masked_fill(mask, -inf) (exported as Where); GELU feed-forward; a language-model head."""
+    torch = zoo._torch()
+    nn = torch.nn
+    torch.manual_seed(3)
+
+    class Block(nn.Module):
+        def __init__(self, where):
+            super().__init__()
+            self.where = where
+            self.norm1, self.norm2 = nn.LayerNorm(width), nn.LayerNorm(width)
+            self.qkv, self.proj = nn.Linear(width, 3 * width), nn.Linear(width, width)
+            self.ff = nn.Sequential(nn.Linear(width, 2 * width), nn.GELU(),
+                                    nn.Linear(2 * width, width))
+            causal = torch.triu(torch.ones(length, length, dtype=torch.bool), 1)
+            self.register_buffer("causal", causal)
+            self.register_buffer("additive", torch.zeros(length, length)
+                                 .masked_fill(causal, float("-inf")))
+
+        def forward(self, x):
+            q, k, v = self.qkv(self.norm1(x)).split(width, dim=-1)
+            q, k, v = (t.reshape(1, length, heads, width // heads).transpose(1, 2)
+                       for t in (q, k, v))
+            scores = q @ k.transpose(-2, -1) / float(np.sqrt(width // heads))
+            if self.where:
+                scores = scores.masked_fill(self.causal, float("-inf"))
+            else:
+                scores = scores + self.additive
+            att = (torch.softmax(scores, -1) @ v).transpose(1, 2).reshape(1, length, width)
+            x = x + self.proj(att)
+            return x + self.ff(self.norm2(x))
+
+    class Decoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, width)
+            self.position = nn.Parameter(torch.randn(1, length, width) * 0.1)
+            self.blocks = nn.Sequential(Block(False), Block(True))
+            self.norm, self.head = nn.LayerNorm(width), nn.Linear(width, vocab)
+
+        def forward(self, ids):
+            return self.head(self.norm(self.blocks(self.embed(ids) + self.position)))
+    return Decoder().eval(), (1, length), vocab
+
+
 class FamiliesEndToEndTest(unittest.TestCase):
     def compile_and_check(self, name, module, shape, inputs=None, calibration=None):
         """Exports, compiles three ways and checks (module docstring); returns the NPU
@@ -190,6 +237,19 @@ class FamiliesEndToEndTest(unittest.TestCase):
         cpu_windows = [i.name for i in program.instructions
                        if "convolution" in i.name or "pool" in i.name]
         self.assertEqual(cpu_windows, [], "1-D convolutions and pooling on the NPU")
+
+    def test_causal_decoder_token_ids(self):
+        """int64 token ids in (int32 in the program), Embedding, causal masks fused into the
+        softmax (the int8 program never sees -inf)."""
+        torch = zoo._torch()
+        module, shape, vocab = decoder()
+        ids = torch.from_numpy(np.random.default_rng(4).integers(0, vocab, shape))
+        calibration = np.random.default_rng(5).integers(0, vocab, (16,) + shape)
+        program = self.compile_and_check("decoder", module, shape, inputs=ids,
+                                         calibration=calibration)
+        self.assertEqual(pf.DTYPE_NAMES[program.tensors[program.inputs[0]].dtype], "int32")
+        names = [i.name for i in program.instructions]
+        self.assertEqual(names.count("quantized_decomposed::masked_softmax.out"), 2)
 
     def test_group_norm(self):
         module, shape = group_norm()
