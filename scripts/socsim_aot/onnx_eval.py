@@ -172,6 +172,15 @@ def _where(node, ins):
     return [np.where(*ins)]
 
 
+@evaluator("Trilu")
+def _trilu(node, ins):
+    """The upper (upper=1, the default) or lower triangle of the last two axes from diagonal
+    k (the optional second input), the rest 0: how causal masks are made."""
+    k = int(np.asarray(ins[1]).reshape(-1)[0]) if len(ins) > 1 and ins[1] is not None else 0
+    upper = node.attrs.get("upper", 1)
+    return [np.triu(ins[0], k) if upper else np.tril(ins[0], k)]
+
+
 @evaluator("Pad")
 def _pad(node, ins):
     x, pads = ins[0], [int(p) for p in ins[1]]

@@ -168,8 +168,30 @@ def decoder(vocab=64, width=32, heads=4, length=12):
     return Decoder().eval(), (1, length), vocab
 
 
+def einsum_attention(width=32, heads=4, length=10):
+    """Self-attention written with einsum (bqhd,bkhd->bhqk and bhqk,bkhd->bqhd) and a causal
+    mask made in forward with torch.triu (ONNX Trilu at opset 14) and masked_fill."""
+    torch = zoo._torch()
+    nn = torch.nn
+    torch.manual_seed(6)
+
+    class Attention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.qkv, self.out = nn.Linear(width, 3 * width), nn.Linear(width, width)
+
+        def forward(self, x):
+            q, k, v = (t.reshape(1, length, heads, width // heads)
+                       for t in self.qkv(x).split(width, dim=-1))
+            scores = torch.einsum("bqhd,bkhd->bhqk", q, k) * (width // heads) ** -0.5
+            upper = torch.triu(torch.ones(length, length), diagonal=1).bool()
+            att = torch.softmax(scores.masked_fill(upper, float("-inf")), dim=-1)
+            return self.out(torch.einsum("bhqk,bkhd->bqhd", att, v).reshape(1, length, width))
+    return Attention().eval(), (1, length, width)
+
+
 class FamiliesEndToEndTest(unittest.TestCase):
-    def compile_and_check(self, name, module, shape, inputs=None, calibration=None):
+    def compile_and_check(self, name, module, shape, inputs=None, calibration=None, opset=13):
         """Exports, compiles three ways and checks (module docstring); returns the NPU
         program."""
         torch = zoo._torch()
@@ -179,7 +201,7 @@ class FamiliesEndToEndTest(unittest.TestCase):
             path = os.path.join(tmp, name + ".onnx")
             with torch.no_grad():
                 want = module(x).numpy()
-                torch.onnx.export(module, (x,), path, opset_version=13, input_names=["x"],
+                torch.onnx.export(module, (x,), path, opset_version=opset, input_names=["x"],
                                   output_names=["y"])
             feed = x.numpy().astype(np.int32 if x.dtype == torch.int64 else np.float32)
             if calibration is None:
@@ -250,6 +272,13 @@ class FamiliesEndToEndTest(unittest.TestCase):
         self.assertEqual(pf.DTYPE_NAMES[program.tensors[program.inputs[0]].dtype], "int32")
         names = [i.name for i in program.instructions]
         self.assertEqual(names.count("quantized_decomposed::masked_softmax.out"), 2)
+
+    def test_einsum_attention_with_trilu_mask(self):
+        module, shape = einsum_attention()
+        program = self.compile_and_check("einsum", module, shape, opset=14)
+        names = [i.name for i in program.instructions]
+        self.assertIn("quantized_decomposed::masked_softmax.out", names)
+        self.assertNotIn("quantized_decomposed::matmul.out", names, "both products on the NPU")
 
     def test_group_norm(self):
         module, shape = group_norm()
