@@ -374,7 +374,7 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
     final_outputs = []
     for name in g.outputs:
         v = g.values[name]
-        if io.output_type == "int8":
+        if io.output_type == "int8" or v.dtype == np.int32:  # int32: indices (ArgMax)
             final_outputs.append(name)
             continue
         q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale,

@@ -26,6 +26,7 @@ from socsim_aot.schema import activations
 from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
 from socsim_aot.schema.conv_transpose import ZERO_INSERT
 from socsim_aot.schema.masking import MASKED_SOFTMAX, QUANTIZED_MASKED_SOFTMAX
+from socsim_aot.schema.indexing import ARGMAX, ARGMIN, TO_COPY
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
 from socsim_aot.schema.data_movement import (CAT, CONSTANT_PAD_ND, INDEX_SELECT, PERMUTE_COPY,
@@ -244,6 +245,7 @@ def cases(seed=7):
     yield from one_d_window_cases(rng)
     yield from conv_transpose_cases(rng)
     yield from masked_softmax_cases(rng)
+    yield from indexing_cases(rng)
 
 
 def one_d_window_cases(rng):
@@ -326,6 +328,29 @@ def masked_softmax_cases(rng):
     yield "masked_softmax_i8_axis1", QUANTIZED_MASKED_SOFTMAX, \
         [_i8(rng, (2, 5, 4)), Const(padding), Const(fx.softmax_table(0.1))], (2, 5, 4), \
         np.int8, dict(dim=1)
+
+
+def indexing_cases(rng):
+    """ArgMax/ArgMin with ties (the first index wins) over each axis, and Cast between every
+    pair of the runtime's types with the edges: truncation, saturation, NaN."""
+    ties = rng.integers(-3, 3, (3, 4, 5)).astype(np.float32)
+    for dim in range(3):
+        out = ties.shape[:dim] + ties.shape[dim + 1:]
+        yield f"argmax_f32_dim{dim}", ARGMAX, [ties], out, np.int32, dict(dim=dim)
+        yield f"argmin_f32_dim{dim}", ARGMIN, [ties], out, np.int32, dict(dim=dim)
+    yield "argmax_i8_keepdims", ARGMAX, [_i8(rng, (2, 9, 3))], (2, 1, 3), np.int32, dict(dim=1)
+    yield "argmin_i8", ARGMIN, [_i8(rng, (6, 7))], (6,), np.int32, dict(dim=1)
+    floats = np.array([0.0, -0.0, 0.5, -0.5, 1.99, -1.99, 127.9, -128.9, 255.5, 300.0, -300.0,
+                       3e9, -3e9, np.nan, np.inf, -np.inf, 65535.7, -2147483520.0], np.float32)
+    ints = np.array([0, 1, -1, 127, 128, -128, -129, 255, 256, 2 ** 31 - 1, -2 ** 31, 16777217,
+                     -70000, 99], np.int32)
+    sources = {"f32": floats, "i32": ints, "i8": np.arange(-128, 128, 5).astype(np.int8),
+               "u8": np.arange(0, 256, 5).astype(np.uint8)}
+    targets = {"f32": np.float32, "i32": np.int32, "i8": np.int8, "u8": np.uint8}
+    for src, x in sources.items():
+        for dst, dtype in targets.items():
+            if src != dst:
+                yield f"cast_{src}_to_{dst}", TO_COPY, [x], x.shape, dtype, {}
 
 
 def per_channel_cases(rng):
