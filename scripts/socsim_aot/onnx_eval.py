@@ -300,6 +300,19 @@ def _gemm(node, ins):
     return [out.astype(ins[0].dtype)]
 
 
+@evaluator("MaskedSoftmax")
+def _masked_softmax(node, ins):
+    """The fused attention softmax (passes/mask_softmax.py): positions with a nonzero mask
+    excluded, coming out 0; a line excluded whole all 0."""
+    x, mask = ins[0], ins[1] != 0
+    axis = node.attrs["dim"]
+    kept = np.where(mask, -np.inf, x.astype(np.float64))
+    top = kept.max(axis=axis, keepdims=True)
+    e = np.where(mask, 0.0, np.exp(kept - np.where(np.isfinite(top), top, 0.0)))
+    total = e.sum(axis=axis, keepdims=True)
+    return [np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0).astype(x.dtype)]
+
+
 @evaluator("Softmax")
 def _softmax(node, ins):
     x = ins[0]
