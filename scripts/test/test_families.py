@@ -190,6 +190,24 @@ def einsum_attention(width=32, heads=4, length=10):
     return Attention().eval(), (1, length, width)
 
 
+def repeats():
+    """Expand and Tile of activations (a class token broadcast over a batch, a feature map
+    tiled), each a concatenation of copies per grown axis."""
+    torch = zoo._torch()
+
+    class Repeats(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(4, 4, 3, padding=1)
+
+        def forward(self, x):
+            y = torch.relu(self.conv(x))
+            return torch.cat([y.repeat(1, 1, 1, 2), y[:, :1].expand(1, 4, 6, 6)
+                              .repeat(1, 1, 1, 2), y.expand(1, 4, 6, 6).repeat(1, 1, 1, 2)], 1)
+    torch.manual_seed(7)
+    return Repeats().eval(), (1, 4, 6, 6)
+
+
 class FamiliesEndToEndTest(unittest.TestCase):
     def compile_and_check(self, name, module, shape, inputs=None, calibration=None, opset=13):
         """Exports, compiles three ways and checks (module docstring); returns the NPU
@@ -279,6 +297,10 @@ class FamiliesEndToEndTest(unittest.TestCase):
         names = [i.name for i in program.instructions]
         self.assertIn("quantized_decomposed::masked_softmax.out", names)
         self.assertNotIn("quantized_decomposed::matmul.out", names, "both products on the NPU")
+
+    def test_expand_and_tile(self):
+        module, shape = repeats()
+        self.compile_and_check("repeats", module, shape)
 
     def test_group_norm(self):
         module, shape = group_norm()
