@@ -22,6 +22,7 @@ import unittest
 import numpy as np
 
 from socsim_aot import compiler
+from socsim_aot import onnx_graph
 from socsim_aot import program_format as pf
 from socsim_aot import reference
 from socsim_aot import zoo
@@ -305,6 +306,53 @@ class FamiliesEndToEndTest(unittest.TestCase):
     def test_group_norm(self):
         module, shape = group_norm()
         self.compile_and_check("group_norm", module, shape)
+
+
+def group_normalization_graph(opset, scale, bias, shape=(1, 16, 5, 5), groups=4):
+    """An OnnxGraph of one GroupNormalization node (opset 18: scale and bias per group, 21:
+    per channel), built directly: ONNX 1.12 (Debian's) knows no opset above 17."""
+    g = onnx_graph.OnnxGraph()
+    g.opset = opset
+    g.inputs, g.outputs = ["x"], ["y"]
+    for name in ("x", "y"):
+        g.types[name] = onnx_graph.TensorType(list(shape), np.dtype(np.float32), 1)
+    g.consts.update(s=scale.astype(np.float32), b=bias.astype(np.float32))
+    g.nodes.append(onnx_graph.OnnxOp("GroupNormalization", ["x", "s", "b"], ["y"],
+                                     {"num_groups": groups, "epsilon": 1e-5}, "gn"))
+    return g
+
+
+def group_norm_numpy(x, groups, scale, bias, eps=1e-5):
+    """GroupNormalization's definition (ONNX operator docs), scale/bias per channel."""
+    n, c = x.shape[:2]
+    rows = x.reshape(n, groups, -1).astype(np.float64)
+    normed = (rows - rows.mean(-1, keepdims=True)) / np.sqrt(rows.var(-1, keepdims=True) + eps)
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    return normed.reshape(x.shape) * scale.reshape(shape) + bias.reshape(shape)
+
+
+class GroupNormalizationTest(unittest.TestCase):
+    def test_opsets_18_and_21(self):
+        """Opset 18's per-group scale and bias are repeated over each group's channels;
+        opset 21's are per channel (onnxruntime 1.24 computes both so: within 3e-7 of
+        group_norm_numpy). float32 against the definition, int8 correlation above 0.99."""
+        rng = np.random.default_rng(8)
+        x = rng.standard_normal((1, 16, 5, 5)).astype(np.float32) * 2 + 1
+        for opset, per in ((18, 4), (21, 16)):
+            scale, bias = rng.uniform(0.5, 1.5, per), rng.uniform(-1, 1, per)
+            wide = [np.repeat(v, 16 // per) for v in (scale, bias)]
+            want = group_norm_numpy(x, 4, *wide)
+            lowering = compiler.lower(group_normalization_graph(opset, scale, bias))
+            lowering.check()
+            program = compiler.compile_graph(lowering.graph)
+            got = reference.run(program, [x])[0]
+            np.testing.assert_allclose(got, want, rtol=0, atol=1e-5 * np.abs(want).max())
+            lowering = compiler.lower(group_normalization_graph(opset, scale, bias))
+            samples = [[rng.standard_normal(x.shape).astype(np.float32) * 2 + 1]
+                       for _ in range(8)]
+            program = compiler.compile_graph(lowering.graph, "int8", samples)
+            got = reference.run(program, [x])[0]
+            self.assertGreater(np.corrcoef(got.reshape(-1), want.reshape(-1))[0, 1], 0.99)
 
 
 if __name__ == "__main__":
