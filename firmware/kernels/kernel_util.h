@@ -49,9 +49,20 @@ inline bool same_dtype(const Tensor& a, ScalarType type) {
   return a.dtype == type;
 }
 
-/// Common checks of NCHW window operators: rank 4 in and out, batch equal.
+/// Common checks of NCHW window operators: rank 4 in and out (or rank 3 in and out: a 1-D
+/// layer's [N, C, L], which nchw_sizes views as [N, C, 1, L]), batch equal.
 inline bool is_nchw_pair(const Tensor& in, const Tensor& out) {
-  return in.rank == 4 && out.rank == 4 && in.sizes[0] == out.sizes[0];
+  return (in.rank == 4 || in.rank == 3) && out.rank == in.rank && in.sizes[0] == out.sizes[0];
+}
+
+/// The NCHW sizes of a window operator's activation (rank 4, or rank 3 with H = 1).
+struct NchwSizes {
+  int32_t n, c, h, w;
+};
+
+inline NchwSizes nchw_sizes(const Tensor& t) {
+  if (t.rank == 3) return NchwSizes{t.sizes[0], t.sizes[1], 1, t.sizes[2]};
+  return NchwSizes{t.sizes[0], t.sizes[1], t.sizes[2], t.sizes[3]};
 }
 
 // ---- broadcasting -----------------------------------------------------------------------

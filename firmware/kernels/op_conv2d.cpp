@@ -1,6 +1,7 @@
-// 2-D convolution, NCHW activations and OIHW weights, with groups (depthwise when groups ==
-// channels), stride, asymmetric padding, dilation and a fused output clamp:
-// aten::convolution.out (float32) and quantized_decomposed::convolution.out (int8).
+// 2-D convolution (and 1-D: [N, C, L] as [N, C, 1, L]), NCHW activations and OIHW weights,
+// with groups (depthwise when groups == channels), stride, asymmetric padding, dilation and a
+// fused output clamp: aten::convolution.out (float32) and
+// quantized_decomposed::convolution.out (int8).
 #include "firmware/int8/conv_loops.h"
 #include "firmware/kernels/kernel_util.h"
 
@@ -17,8 +18,10 @@ Error conv_geometry(const KernelArgs& k, ConvGeometry* g) {
   const Tensor& y = *k.outputs[Op::kOut];
   const typename Op::Args a(k.args);
   if (!is_nchw_pair(x, y) || w.rank != 4 || b.rank != 1) return Error::kShapeMismatch;
-  *g = ConvGeometry{x.sizes[0],   x.sizes[1],     x.sizes[2],     x.sizes[3],
-                    y.sizes[1],   y.sizes[2],     y.sizes[3],     w.sizes[2],
+  const NchwSizes xs = nchw_sizes(x);
+  const NchwSizes ys = nchw_sizes(y);
+  *g = ConvGeometry{xs.n,         xs.c,           xs.h,           xs.w,
+                    ys.c,         ys.h,           ys.w,           w.sizes[2],
                     w.sizes[3],   a.stride_h(),   a.stride_w(),   a.pad_top(),
                     a.pad_left(), a.dilation_h(), a.dilation_w(), a.groups()};
   if (g->groups < 1 || g->in_c % g->groups != 0 || g->out_c % g->groups != 0) {

@@ -8,11 +8,12 @@ namespace socsim::kernels {
 namespace {
 
 Error plane_shape(const Tensor& x, const Tensor& y, int32_t* planes, int32_t* area) {
-  if (!is_nchw_pair(x, y) || x.sizes[1] != y.sizes[1] || y.sizes[2] != 1 || y.sizes[3] != 1) {
-    return Error::kShapeMismatch;
-  }
-  *planes = x.sizes[0] * x.sizes[1];
-  *area = x.sizes[2] * x.sizes[3];
+  if (!is_nchw_pair(x, y)) return Error::kShapeMismatch;
+  const NchwSizes xs = nchw_sizes(x);
+  const NchwSizes ys = nchw_sizes(y);
+  if (xs.c != ys.c || ys.h != 1 || ys.w != 1) return Error::kShapeMismatch;
+  *planes = xs.n * xs.c;
+  *area = xs.h * xs.w;
   return *area > 0 ? Error::kOk : Error::kShapeMismatch;
 }
 

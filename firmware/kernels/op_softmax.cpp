@@ -7,34 +7,10 @@
 // The output scale is 1/256 and its zero point -128, so no floating point runs on the core.
 #include <math.h>
 
-#include "firmware/kernels/kernel_util.h"
+#include "firmware/kernels/softmax_lines.h"
 
 namespace socsim::kernels {
 namespace {
-
-/// The lines of x around axis dim: outer * inner lines of n elements, element i of a line
-/// at i * inner.
-struct Lines {
-  uint32_t outer = 1, n = 1, inner = 1;
-
-  Error init(const Tensor& x, const Tensor& y, int32_t dim) {
-    if (!x.same_shape(y) || x.rank < 1) return Error::kShapeMismatch;
-    if (dim < 0 || dim >= static_cast<int32_t>(x.rank)) return Error::kBadOperatorArgs;
-    const uint32_t axis = static_cast<uint32_t>(dim);
-    if (x.sizes[axis] < 1) return Error::kShapeMismatch;
-    n = static_cast<uint32_t>(x.sizes[axis]);
-    for (uint32_t d = 0; d < axis; ++d) outer *= static_cast<uint32_t>(x.sizes[d]);
-    for (uint32_t d = axis + 1; d < x.rank; ++d) inner *= static_cast<uint32_t>(x.sizes[d]);
-    return Error::kOk;
-  }
-  /// Calls f(offset of the line's first element) for every line.
-  template <typename F>
-  void each(F f) const {
-    for (uint32_t o = 0; o < outer; ++o) {
-      for (uint32_t j = 0; j < inner; ++j) f(o * n * inner + j);
-    }
-  }
-};
 
 Error softmax_f32(const KernelArgs& k) {
   using Op = ops::Softmax;

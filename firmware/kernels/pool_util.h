@@ -11,7 +11,9 @@ namespace socsim::kernels {
 template <typename Args>
 inline Error pool_geometry(const Tensor& x, const Tensor& y, const Args& a, PoolGeometry* g) {
   if (!is_nchw_pair(x, y) || x.sizes[1] != y.sizes[1]) return Error::kShapeMismatch;
-  switch (g->init(x.sizes[0] * x.sizes[1], x.sizes[2], x.sizes[3], y.sizes[2], y.sizes[3], a)) {
+  const NchwSizes xs = nchw_sizes(x);
+  const NchwSizes ys = nchw_sizes(y);
+  switch (g->init(xs.n * xs.c, xs.h, xs.w, ys.h, ys.w, a)) {
     case PoolCheck::kOk:
       return Error::kOk;
     case PoolCheck::kBadArgs:

@@ -42,7 +42,7 @@ struct Kernel {
   size_t name_length = 0;
 };
 
-constexpr size_t kMaxKernels = 96;
+constexpr size_t kMaxKernels = 112;
 
 /// Adds a kernel. kRegistryFull when the table is full, kInvalidArgument for a duplicate
 /// name+dtype. Failures are also remembered for kernel_registry_status().

@@ -29,13 +29,14 @@ from socsim_aot import reference, validate
 from socsim_aot import schema
 from socsim_aot.ir import (INF, CompileError, Graph, Node, OnnxNode, Quantizer,  # noqa: F401
                            Value, scale_from_range)
-from socsim_aot.passes import fuse_gelu, fuse_glu, fuse_silu
+from socsim_aot.passes import fuse_gelu, fuse_glu, fuse_silu, mask_softmax
 from socsim_aot.schema import activations, conv
 from socsim_schema import layouts
 
 # Operators the fusion passes create that ONNX has no operator for (domain "socsim"), by
 # the schema operator they lower to (one node, no attributes beyond the pass's).
-FUSED_OPERATORS = {"SiLU": fuse_silu.SILU, "GLU": fuse_glu.GLU, "GELU": fuse_gelu.GELU}
+FUSED_OPERATORS = {"SiLU": fuse_silu.SILU, "GLU": fuse_glu.GLU, "GELU": fuse_gelu.GELU,
+                   "MaskedSoftmax": mask_softmax.MASKED_SOFTMAX}
 # The runtime's tensors; other element types may only be constants (shapes, indices).
 ACTIVATION_DTYPES = (np.float32, np.int8, np.uint8, np.int32)
 DEFAULT_NPU_CONFIG = os.path.normpath(os.path.join(
@@ -99,9 +100,11 @@ def _value(og: onnx_graph.OnnxGraph, name: str, where: str) -> Value:
     if any(d == 0 for d in t.shape):
         raise CompileError(f"{where}: value '{name}' is empty (shape {list(t.shape)}); the "
                            "runtime's tensors have at least one element")
+    if t.dtype == np.int64:  # token ids, positions: int32 at run time (docs/compiler.md)
+        return Value(name, list(t.shape), np.dtype(np.int32))
     if t.dtype is None or t.dtype not in [np.dtype(d) for d in ACTIVATION_DTYPES]:
         raise CompileError(f"{where}: value '{name}' is {t.dtype}, which is not a tensor type "
-                           "of the runtime (float32, int8, uint8, int32)")
+                           "of the runtime (float32, int8, uint8, int32; int64 as int32)")
     return Value(name, list(t.shape), np.dtype(t.dtype))
 
 
@@ -155,7 +158,7 @@ def lower(og: onnx_graph.OnnxGraph) -> Lowering:
             onnx_node = OnnxNode(g, node.op_type, dict(node.attrs), ins, list(node.outputs),
                                  node.where)
             if node.op_type in FUSED_OPERATORS:
-                onnx_node.emit(target.name, ins[:1], **node.attrs)
+                onnx_node.emit(target.name, ins[:len(target.inputs)], **node.attrs)
             elif target.lower is not None:
                 target.lower(onnx_node)
             else:
@@ -344,6 +347,8 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
     renames = {}
     for name in g.inputs:
         v = g.values[name]
+        if v.dtype != np.float32:  # integer inputs (token ids) stay as they are
+            continue
         if io.input_type != "float32":
             renames[name] = _integer_input(g, quantizer, name, io)
             continue
@@ -372,7 +377,7 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
     final_outputs = []
     for name in g.outputs:
         v = g.values[name]
-        if io.output_type == "int8":
+        if io.output_type == "int8" or v.dtype == np.int32:  # int32: indices (ArgMax)
             final_outputs.append(name)
             continue
         q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale,
@@ -709,8 +714,9 @@ def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
         raise CompileError("--input-type and --output-type are those of a quantised program: "
                            "add --quantize int8")
     if quantize == "int8":
-        if any(g.values[i].dtype != np.float32 for i in g.inputs):
-            raise CompileError("int8 quantisation needs a float32 model")
+        if any(g.values[i].dtype not in (np.float32, np.int32) for i in g.inputs):
+            raise CompileError("int8 quantisation needs a float32 model (integer inputs: "
+                               "int32 or int64 indices such as token ids)")
         if not samples:
             raise CompileError("int8 quantisation needs calibration samples")
         quantize_graph(g, calibrate(g, samples), io)
@@ -728,8 +734,15 @@ def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
 
 def random_samples(g: Graph, count: int, seed: int = 0):
     rng = np.random.default_rng(seed)
-    return [[rng.standard_normal(g.values[i].shape).astype(np.float32) for i in g.inputs]
-            for _ in range(count)]
+    return [[_random_input(rng, g.values[i]) for i in g.inputs] for _ in range(count)]
+
+
+def _random_input(rng, v: Value) -> np.ndarray:
+    """Standard normal floats; an integer input (token ids) gets 0s and 1s, valid indices
+    for any table (calibrate with --calibration to see the real ids)."""
+    if v.dtype == np.float32:
+        return rng.standard_normal(v.shape).astype(np.float32)
+    return rng.integers(0, 2, v.shape).astype(v.dtype)
 
 
 def calibration_samples(g: Graph, options: CompileOptions):
@@ -759,7 +772,7 @@ def calibration_samples(g: Graph, options: CompileOptions):
                 raise CompileError(f"{where}: array '{name}' is {a.dtype} {list(a.shape)}; "
                                    f"input '{input_name}' needs samples of shape {want} along "
                                    "axis 0")
-            arrays.append(a.astype(np.float32))
+            arrays.append(a.astype(g.values[input_name].dtype))
     except CompileError:
         raise
     except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as e:

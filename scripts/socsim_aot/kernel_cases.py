@@ -24,6 +24,9 @@ from socsim_aot import reference
 from socsim_aot import schema
 from socsim_aot.schema import activations
 from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
+from socsim_aot.schema.conv_transpose import ZERO_INSERT
+from socsim_aot.schema.masking import MASKED_SOFTMAX, QUANTIZED_MASKED_SOFTMAX
+from socsim_aot.schema.indexing import ARGMAX, ARGMIN, TO_COPY
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
 from socsim_aot.schema.data_movement import (CAT, CONSTANT_PAD_ND, INDEX_SELECT, PERMUTE_COPY,
@@ -239,6 +242,115 @@ def cases(seed=7):
     yield from layer_norm_cases(rng)
     yield from resize_cases(rng)
     yield from per_channel_cases(rng)
+    yield from one_d_window_cases(rng)
+    yield from conv_transpose_cases(rng)
+    yield from masked_softmax_cases(rng)
+    yield from indexing_cases(rng)
+
+
+def one_d_window_cases(rng):
+    """1-D convolution and pooling ([N, C, L] activations, run as 2-D windows of height 1)
+    and dilation on the depthwise path."""
+    f = np.float32
+    inf = float("inf")
+    conv_geoms = [  # name, x shape, out channels, k, stride, pads (l, r), dilation, groups
+        ("k5_s2", (2, 4, 21), 6, 5, 2, (2, 1), 1, 1),
+        ("dilated4", (1, 3, 30), 5, 3, 1, (4, 4), 4, 1),
+        ("depthwise_dilated2", (1, 6, 17), 6, 3, 1, (2, 2), 2, 6),
+    ]
+    for gname, xs, cout, k, stride, (pl, pr), dil, g in conv_geoms:
+        ow = window_out(xs[2], k, stride, pl, pr, dil, False)
+        geo = dict(stride_h=1, stride_w=stride, pad_top=0, pad_left=pl, pad_bottom=0,
+                   pad_right=pr, dilation_h=1, dilation_w=dil, groups=g)
+        oshape, wshape = (xs[0], cout, ow), (cout, xs[1] // g, 1, k)
+        yield f"conv1d_f32_{gname}", CONVOLUTION, \
+            [_f32(rng, xs), Const(_f32(rng, wshape, 0.3)), Const(_f32(rng, (cout,)))], oshape, f, \
+            dict(geo, act_min=-inf, act_max=inf)
+        bias = Const(rng.integers(-3000, 3000, cout).astype(np.int32))
+        yield f"conv1d_i8_{gname}", QUANTIZED_CONVOLUTION, \
+            [_i8(rng, xs), Const(_i8(rng, wshape)), bias, _requant_table(rng, cout)], oshape, \
+            np.int8, _conv_args(geo, 6, -2, -128, 127)
+    xs = (1, 8, 9, 9)  # a dilated depthwise 2-D convolution (DeepLab's atrous blocks)
+    geo = dict(stride_h=1, stride_w=1, pad_top=2, pad_left=2, pad_bottom=2, pad_right=2,
+               dilation_h=2, dilation_w=2, groups=8)
+    yield "conv2d_i8_depthwise_dilated", QUANTIZED_CONVOLUTION, \
+        [_i8(rng, xs), Const(_i8(rng, (8, 1, 3, 3))),
+         Const(rng.integers(-3000, 3000, 8).astype(np.int32)), _requant_table(rng, 8)], \
+        xs, np.int8, _conv_args(geo, -1, 4, -128, 127)
+    xs = (2, 3, 20)
+    geo = dict(kernel_h=1, kernel_w=3, stride_h=1, stride_w=2, pad_top=0, pad_left=1,
+               pad_bottom=0, pad_right=1, ceil_mode=0)
+    oshape = (2, 3, window_out(20, 3, 2, 1, 1, 1, False))
+    yield "max_pool1d_f32", MAX_POOL2D, [_f32(rng, xs)], oshape, f, geo
+    yield "max_pool1d_i8", MAX_POOL2D, [_i8(rng, xs)], oshape, np.int8, geo
+    yield "avg_pool1d_f32", AVG_POOL2D, [_f32(rng, xs)], oshape, f, \
+        dict(geo, count_include_pad=0)
+    m, n = fx.quantize_multiplier(0.9, bits=23, max_shift=30)
+    yield "avg_pool1d_i8", QUANTIZED_AVG_POOL2D, [_i8(rng, xs)], oshape, np.int8, \
+        dict(geo, count_include_pad=1, zp_in=3, zp_out=-6, m=m, n=n)
+    yield "global_avg_pool1d_f32", ADAPTIVE_AVG_POOL2D, [_f32(rng, (2, 5, 13))], (2, 5, 1), f, {}
+    m, n = fx.quantize_multiplier(1.1, bits=23, max_shift=30)
+    yield "global_avg_pool1d_i8", QUANTIZED_ADAPTIVE_AVG_POOL2D, [_i8(rng, (2, 5, 13))], \
+        (2, 5, 1), np.int8, dict(zp_in=-4, zp_out=2, m=m, n=n)
+
+
+def conv_transpose_cases(rng):
+    """Zero insertion, the first half of a transposed convolution (the convolution that
+    follows has its own cases): strides, borders, a 1-D layer's [N, C, L], the int8 fill."""
+    geoms = [  # name, x shape, stride (h, w), pads (t, l, b, r)
+        ("s2_k3", (1, 3, 4, 5), (2, 2), (1, 1, 2, 2)),
+        ("s2x3_asym", (2, 2, 3, 3), (2, 3), (0, 2, 1, 0)),
+        ("1d_s4", (1, 4, 6), (1, 4), (0, 3, 0, 3)),
+    ]
+    for gname, xs, (sh, sw), (pt, pl, pb, pr) in geoms:
+        oshape = xs[:-2] + ((xs[-2] - 1) * sh + 1 + pt + pb, (xs[-1] - 1) * sw + 1 + pl + pr)
+        geo = dict(stride_h=sh, stride_w=sw, pad_top=pt, pad_left=pl, pad_bottom=pb, pad_right=pr)
+        yield f"zero_insert_f32_{gname}", ZERO_INSERT, [_f32(rng, xs)], oshape, np.float32, \
+            dict(geo, zero_point=0)
+        yield f"zero_insert_i8_{gname}", ZERO_INSERT, [_i8(rng, xs)], oshape, np.int8, \
+            dict(geo, zero_point=-5)
+
+
+def masked_softmax_cases(rng):
+    """Causal masks (the upper triangle excluded), a key-padding mask over another axis and a
+    line excluded whole (all 0)."""
+    causal = np.broadcast_to(np.triu(np.ones((6, 6), np.int8), 1), (2, 3, 6, 6)).copy()
+    causal[1, 2, 4] = 1  # a line masked whole
+    padding = np.zeros((2, 5, 4), np.int8)
+    padding[:, 3:] = 1  # the last two keys along axis 1
+    yield "masked_softmax_f32_causal", MASKED_SOFTMAX, \
+        [_f32(rng, (2, 3, 6, 6), 4), Const(causal)], (2, 3, 6, 6), np.float32, dict(dim=3)
+    yield "masked_softmax_f32_axis1", MASKED_SOFTMAX, \
+        [_f32(rng, (2, 5, 4), 4), Const(padding)], (2, 5, 4), np.float32, dict(dim=1)
+    yield "masked_softmax_i8_causal", QUANTIZED_MASKED_SOFTMAX, \
+        [_i8(rng, (2, 3, 6, 6)), Const(causal), Const(fx.softmax_table(0.04))], (2, 3, 6, 6), \
+        np.int8, dict(dim=3)
+    yield "masked_softmax_i8_axis1", QUANTIZED_MASKED_SOFTMAX, \
+        [_i8(rng, (2, 5, 4)), Const(padding), Const(fx.softmax_table(0.1))], (2, 5, 4), \
+        np.int8, dict(dim=1)
+
+
+def indexing_cases(rng):
+    """ArgMax/ArgMin with ties (the first index wins) over each axis, and Cast between every
+    pair of the runtime's types with the edges: truncation, saturation, NaN."""
+    ties = rng.integers(-3, 3, (3, 4, 5)).astype(np.float32)
+    for dim in range(3):
+        out = ties.shape[:dim] + ties.shape[dim + 1:]
+        yield f"argmax_f32_dim{dim}", ARGMAX, [ties], out, np.int32, dict(dim=dim)
+        yield f"argmin_f32_dim{dim}", ARGMIN, [ties], out, np.int32, dict(dim=dim)
+    yield "argmax_i8_keepdims", ARGMAX, [_i8(rng, (2, 9, 3))], (2, 1, 3), np.int32, dict(dim=1)
+    yield "argmin_i8", ARGMIN, [_i8(rng, (6, 7))], (6,), np.int32, dict(dim=1)
+    floats = np.array([0.0, -0.0, 0.5, -0.5, 1.99, -1.99, 127.9, -128.9, 255.5, 300.0, -300.0,
+                       3e9, -3e9, np.nan, np.inf, -np.inf, 65535.7, -2147483520.0], np.float32)
+    ints = np.array([0, 1, -1, 127, 128, -128, -129, 255, 256, 2 ** 31 - 1, -2 ** 31, 16777217,
+                     -70000, 99], np.int32)
+    sources = {"f32": floats, "i32": ints, "i8": np.arange(-128, 128, 5).astype(np.int8),
+               "u8": np.arange(0, 256, 5).astype(np.uint8)}
+    targets = {"f32": np.float32, "i32": np.int32, "i8": np.int8, "u8": np.uint8}
+    for src, x in sources.items():
+        for dst, dtype in targets.items():
+            if src != dst:
+                yield f"cast_{src}_to_{dst}", TO_COPY, [x], x.shape, dtype, {}
 
 
 def per_channel_cases(rng):

@@ -172,6 +172,15 @@ def _where(node, ins):
     return [np.where(*ins)]
 
 
+@evaluator("Trilu")
+def _trilu(node, ins):
+    """The upper (upper=1, the default) or lower triangle of the last two axes from diagonal
+    k (the optional second input), the rest 0: how causal masks are made."""
+    k = int(np.asarray(ins[1]).reshape(-1)[0]) if len(ins) > 1 and ins[1] is not None else 0
+    upper = node.attrs.get("upper", 1)
+    return [np.triu(ins[0], k) if upper else np.tril(ins[0], k)]
+
+
 @evaluator("Pad")
 def _pad(node, ins):
     x, pads = ins[0], [int(p) for p in ins[1]]
@@ -289,6 +298,19 @@ def _gemm(node, ins):
     if len(ins) > 2 and ins[2] is not None:
         out = out + node.attrs.get("beta", 1.0) * ins[2]
     return [out.astype(ins[0].dtype)]
+
+
+@evaluator("MaskedSoftmax")
+def _masked_softmax(node, ins):
+    """The fused attention softmax (passes/mask_softmax.py): positions with a nonzero mask
+    excluded, coming out 0; a line excluded whole all 0."""
+    x, mask = ins[0], ins[1] != 0
+    axis = node.attrs["dim"]
+    kept = np.where(mask, -np.inf, x.astype(np.float64))
+    top = kept.max(axis=axis, keepdims=True)
+    e = np.where(mask, 0.0, np.exp(kept - np.where(np.isfinite(top), top, 0.0)))
+    total = e.sum(axis=axis, keepdims=True)
+    return [np.where(total > 0, e / np.where(total > 0, total, 1.0), 0.0).astype(x.dtype)]
 
 
 @evaluator("Softmax")

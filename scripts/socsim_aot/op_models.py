@@ -325,12 +325,86 @@ def _lookup_fusion(h):
     return nodes, inits, {"x": SHAPE}, ["sigmoid", "tanh", "silu", "gelu", "tanh_x"]
 
 
+def _conv1d(h):
+    """1-D layers as a keyword-spotting net has them, on [N, C, L] (run as 2-D windows of
+    height 1): a strided Conv with ReLU, a dilated depthwise Conv, MaxPool, AveragePool and
+    GlobalAveragePool."""
+    from onnx import numpy_helper
+    rng = np.random.default_rng(11)
+    c = SHAPE[1]
+    w1 = (rng.standard_normal((c, c, 5)) / np.sqrt(5 * c)).astype(np.float32)
+    w2 = (rng.standard_normal((c, 1, 3)) / np.sqrt(3)).astype(np.float32)
+    nodes = [h.make_node("Conv", ["x", "w1"], ["conv"], strides=[2], pads=[2, 2]),
+             h.make_node("Relu", ["conv"], ["relu"]),
+             h.make_node("Conv", ["relu", "w2"], ["dilated"], dilations=[2], pads=[2, 2],
+                         group=c),
+             h.make_node("MaxPool", ["dilated"], ["max"], kernel_shape=[3], strides=[2],
+                         pads=[1, 1]),
+             h.make_node("AveragePool", ["relu"], ["avg"], kernel_shape=[2], strides=[2]),
+             h.make_node("GlobalAveragePool", ["max"], ["pooled"])]
+    inits = [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")]
+    return nodes, inits, {"x": (1, c, 40)}, ["avg", "pooled", "max"]
+
+
+def _conv_transpose(h):
+    """ConvTranspose as decoders use it: 2-D with stride 2, padding and output_padding, 2-D
+    grouped with a stride of 3 and a dilation, and 1-D; each a zero insertion and a
+    convolution (on the NPU when quantised)."""
+    from onnx import numpy_helper
+    rng = np.random.default_rng(12)
+    c = SHAPE[1]
+
+    def weights(name, shape):
+        return numpy_helper.from_array(
+            (rng.standard_normal(shape) / np.sqrt(np.prod(shape[1:]) * 2)).astype(np.float32),
+            name)
+    nodes = [h.make_node("ConvTranspose", ["x", "w1", "b1"], ["up"], strides=[2, 2],
+                         pads=[1, 1, 1, 1], output_padding=[1, 1]),
+             h.make_node("Relu", ["up"], ["up_relu"]),
+             h.make_node("ConvTranspose", ["x", "w2"], ["grouped"], strides=[3, 3], group=4,
+                         dilations=[2, 1]),
+             h.make_node("Reshape", ["x", "rows"], ["seq"]),
+             h.make_node("ConvTranspose", ["seq", "w3"], ["up1d"], strides=[2], pads=[1, 0])]
+    inits = [weights("w1", (c, 8, 3, 3)), numpy_helper.from_array(
+        rng.standard_normal(8).astype(np.float32) * 0.1, "b1"), weights("w2", (c, 2, 2, 3)),
+             weights("w3", (c, 4, 4)), _i64("rows", [1, c, 64])]
+    return nodes, inits, {"x": SHAPE}, ["up_relu", "grouped", "up1d"]
+
+
+def _attention_masks(h):
+    """InstanceNormalization, an Einsum attention (bhqd,bhkd->bhqk) whose scores get a causal
+    -inf mask by Add and by Where before Softmax (fused into a masked softmax)."""
+    from onnx import numpy_helper
+    rng = np.random.default_rng(13)
+    c = SHAPE[1]
+    t = SHAPE[2] * SHAPE[3]
+    upper = np.triu(np.ones((t, t), bool), 1)
+    nodes = [h.make_node("InstanceNormalization", ["x", "gamma", "beta"], ["normed"],
+                         epsilon=1e-5),
+             h.make_node("Reshape", ["normed", "heads"], ["q"]),
+             h.make_node("Einsum", ["q", "q"], ["scores"], equation="bhdq,bhdk->bhqk"),
+             h.make_node("Add", ["scores", "additive"], ["masked"]),
+             h.make_node("Softmax", ["masked"], ["att"], axis=-1),
+             h.make_node("Where", ["causal", "minus_inf", "scores"], ["selected"]),
+             h.make_node("Softmax", ["selected"], ["att2"], axis=-1)]
+    inits = [numpy_helper.from_array(rng.uniform(0.5, 1.5, c).astype(np.float32), "gamma"),
+             numpy_helper.from_array(rng.uniform(-0.5, 0.5, c).astype(np.float32), "beta"),
+             _i64("heads", [1, 4, c // 4, t]),
+             numpy_helper.from_array(np.where(upper, -np.inf, 0).astype(np.float32),
+                                     "additive"),
+             numpy_helper.from_array(upper, "causal"),
+             numpy_helper.from_array(np.array(-np.inf, np.float32), "minus_inf")]
+    return nodes, inits, {"x": SHAPE}, ["att", "att2", "normed"]
+
+
 # name -> builder(onnx.helper) -> (nodes, initializers, {input: shape}, output names)
 FAMILIES = {"reduce": _reduce, "data_movement": _data_movement, "softmax_div": _softmax_div,
             "attention": _attention, "layer_norm": _layer_norm, "resize": _resize,
             "upsample_neck": _upsample_neck,
             "lstm": _lstm, "gru": _gru, "lstm_cell": _cell("lstm"), "gru_cell": _cell("gru"),
-            "squeeze_excitation": _squeeze_excitation, "lookup_fusion": _lookup_fusion}
+            "squeeze_excitation": _squeeze_excitation, "lookup_fusion": _lookup_fusion,
+            "conv1d": _conv1d, "conv_transpose": _conv_transpose,
+            "attention_masks": _attention_masks}
 
 
 def names():

@@ -16,4 +16,4 @@ from socsim_schema.core import (Arg, Args, NpuLayer, Operand, Operator, by_npu_o
 # Family modules, in the order their operators are listed (registration order).
 from socsim_schema import (conv, elementwise, activations, pooling, softmax,  # noqa: F401
                            data_movement, quantization, reduction, matmul, normalization,
-                           resize)
+                           resize, conv_transpose, masking, indexing)

@@ -18,7 +18,7 @@ VIEW_COPY, PERMUTE_COPY, CAT = register(
              dtypes=("float32", "int8"), kernel="transpose", onnx=("Transpose",)),
     Operator("aten::cat.out", "cat", "concatenation along one axis",
              inputs=(Operand("x", variadic=True),), args=(Arg("axis"),), dtypes=("float32", "int8"),
-             kernel="concat", onnx=("Concat",)))
+             kernel="concat", onnx=("Concat", "Expand", "Tile")))
 
 PAD2D_ARGS = (Arg("pad_left"), Arg("pad_right"), Arg("pad_top"), Arg("pad_bottom"))
 

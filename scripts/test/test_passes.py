@@ -10,9 +10,9 @@ from onnx import TensorProto, helper, numpy_helper
 
 from socsim_aot import onnx_eval, onnx_graph
 from socsim_aot.passes import (Options, Report, batch_norm, channel_shuffle, constant_chains,
-                               fold_constants, fold_pad, fuse_gelu, fuse_glu, fuse_layer_norm,
-                               fuse_silu, no_ops, reduce_as_pool, reshape_chains,
-                               transpose_clip, unroll_rnn)
+                               einsum_as_matmul, fold_constants, fold_pad, fuse_gelu, fuse_glu,
+                               fuse_layer_norm, fuse_silu, mask_softmax, no_ops, reduce_as_pool,
+                               reshape_chains, transpose_clip, unroll_rnn)
 
 RNG = np.random.default_rng(0)
 
@@ -383,6 +383,68 @@ class PassTest(unittest.TestCase):
         self.rewrite(g, fuse_gelu.fuse, report)
         self.assertEqual(ops(g), ["GELU"])
         self.assertEqual(report.count, 1)
+
+    def test_causal_masks_fuse_into_the_softmax(self):
+        """Add of a 0/-inf (or -1e9) constant and Where with a constant condition and -inf,
+        each before a Softmax over the last axis, become MaskedSoftmax with an int8 mask;
+        an additive bias that is not a mask, and a Softmax over another axis below opset 13,
+        stay."""
+        upper = np.triu(np.ones((5, 5), bool), 1)
+        for mask_value in (-np.inf, -1e9):
+            g = graph([helper.make_node("Add", ["x", "m"], ["s"]),
+                       helper.make_node("Softmax", ["s"], ["y"], axis=-1)],
+                      [("x", [2, 5, 5])], [("y", [2, 5, 5])],
+                      [("m", np.where(upper, mask_value, 0).astype(np.float32))])
+            report = Report()
+            self.rewrite(g, mask_softmax.fuse, report)
+            self.assertEqual(ops(g), ["MaskedSoftmax"])
+            mask = g.const(g.nodes[0].inputs[1])
+            self.assertEqual((mask.dtype, mask.shape), (np.dtype(np.int8), (2, 5, 5)))
+            np.testing.assert_array_equal(mask[1], upper)
+        g = graph([helper.make_node("Where", ["c", "ninf", "x"], ["s"]),
+                   helper.make_node("Softmax", ["s"], ["y"], axis=2)],
+                  [("x", [1, 5, 5])], [("y", [1, 5, 5])],
+                  [("c", upper), ("ninf", np.array(-np.inf, np.float32))])
+        self.rewrite(g, mask_softmax.fuse, Report())
+        self.assertEqual(ops(g), ["MaskedSoftmax"])
+        self.assertEqual(g.nodes[0].attrs, {"dim": 2})
+        bias = graph([helper.make_node("Add", ["x", "m"], ["s"]),
+                      helper.make_node("Softmax", ["s"], ["y"], axis=-1)],
+                     [("x", [2, 5])], [("y", [2, 5])],
+                     [("m", np.array([0, -1e9, 0.5, 0, 0], np.float32))])
+        self.rewrite(bias, mask_softmax.fuse, Report())
+        self.assertEqual(ops(bias), ["Add", "Softmax"])
+        old = graph([helper.make_node("Add", ["x", "m"], ["s"]),
+                     helper.make_node("Softmax", ["s"], ["y"], axis=1)],
+                    [("x", [2, 5, 5])], [("y", [2, 5, 5])],
+                    [("m", np.where(upper, -np.inf, 0).astype(np.float32))], opset=11)
+        self.rewrite(old, mask_softmax.fuse, Report())
+        self.assertEqual(ops(old), ["Add", "Softmax"])
+
+    def test_einsum_of_attention_becomes_matmul(self):
+        """bhqd,bhkd->bhqk is MatMul with the second operand transposed; bqhd,bkhd->bhqk
+        transposes both and the result stays in order; bhqd,bhkd->bqhk transposes the
+        result; a trace (ii->i) or a sum over one operand stays Einsum."""
+        cases = [("bhqd,bhkd->bhqk", [2, 3, 4, 5], [2, 3, 6, 5],
+                  ["Transpose", "MatMul"]),
+                 ("bqhd,bkhd->bhqk", [2, 4, 3, 5], [2, 6, 3, 5],
+                  ["Transpose", "Transpose", "MatMul"]),
+                 ("bhqd,bhkd->bqhk", [2, 3, 4, 5], [2, 3, 6, 5],
+                  ["Transpose", "MatMul", "Transpose"]),
+                 ("...qd,...dk->...qk", [2, 3, 4, 5], [2, 3, 5, 6], ["MatMul"]),
+                 ("bij,bjk->bk", [2, 3, 4], [2, 4, 5], ["Einsum"])]
+        for equation, a, b, want in cases:
+            with self.subTest(equation):
+                out = list(np.einsum(equation, np.zeros(a), np.zeros(b)).shape)
+                g = graph([helper.make_node("Einsum", ["a", "b"], ["y"], equation=equation)],
+                          [("a", a), ("b", b)], [("y", out)])
+                x = feeds(g)
+                want_y = np.einsum(equation, x["a"], x["b"])
+                einsum_as_matmul.run(g, Options())
+                self.assertEqual(ops(g), want)
+                if want != ["Einsum"]:
+                    got = onnx_eval.run_graph(g, x)[0]
+                    np.testing.assert_allclose(got, want_y, rtol=1e-5, atol=1e-5)
 
     def test_gate_of_another_value_is_not_silu(self):
         g = graph([helper.make_node("Sigmoid", ["x"], ["s"]),

@@ -69,13 +69,15 @@ class Pass:
 
 def _pipeline() -> List[Pass]:
     from socsim_aot.passes import (batch_norm, channel_shuffle, constant_chains,
-                                   fold_constants, fold_pad, fuse_gelu, fuse_glu,
-                                   fuse_layer_norm, fuse_silu, no_ops, reduce_as_pool,
-                                   reshape_chains, transpose_clip, unroll_rnn)
+                                   einsum_as_matmul, fold_constants, fold_pad, fuse_gelu,
+                                   fuse_glu, fuse_layer_norm, fuse_silu, mask_softmax, no_ops,
+                                   reduce_as_pool, reshape_chains, transpose_clip, unroll_rnn)
     return [
         Pass("fold_constants", fold_constants.run, "nodes folded"),
+        Pass("einsum_as_matmul", einsum_as_matmul.run, "Einsum nodes rewritten"),
         Pass("unroll_rnn", unroll_rnn.run, "recurrent nodes unrolled"),
         Pass("remove_no_ops", no_ops.run, "nodes removed"),
+        Pass("fuse_masked_softmax", mask_softmax.run, "attention masks fused"),
         Pass("fold_batch_norm", batch_norm.run, "BatchNormalization nodes folded"),
         Pass("fold_pad_into_conv", fold_pad.run, "Pad nodes folded"),
         Pass("merge_constant_chains", constant_chains.run, "nodes merged away"),

@@ -18,7 +18,8 @@ from socsim_schema.core import (Arg, Args, NpuLayer, Operand, Operator, by_npu_o
 # Family modules, in the order their operators are listed (registration order).
 from socsim_aot.schema import (conv, elementwise, activations, pooling, softmax,  # noqa: F401
                                data_movement, quantization, reduction, matmul,
-                               normalization, resize)
+                               normalization, resize, conv_transpose,
+                               masking, indexing)
 from socsim_aot.schema import hooks
 
 hooks.check_complete()

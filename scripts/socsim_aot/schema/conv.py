@@ -56,19 +56,40 @@ def conv2d_nchw(x, w, stride, pads, dilation, groups, acc_dtype):
 
 # ---- convolution ----------------------------------------------------------------------------
 
+def as_2d_window(a, spatial: int):
+    """A sliding window's ONNX attributes (strides, pads, dilations, kernel_shape) as 2-D
+    ones: a 1-D window over [N, C, L] is the 2-D window of height 1 over [N, C, 1, L] (the
+    same bytes), so 1-D layers run on the 2-D kernels and NPU layers."""
+    if spatial == 2:
+        return dict(strides=list(a.get("strides", [1, 1])),
+                    pads=list(a.get("pads", [0, 0, 0, 0])),
+                    dilations=list(a.get("dilations", [1, 1])))
+    begin, end = a.get("pads", [0, 0])
+    return dict(strides=[1] + list(a.get("strides", [1])), pads=[0, begin, 0, end],
+                dilations=[1] + list(a.get("dilations", [1])))
+
+
+def as_nchw(shape):
+    """The NCHW shape a 2-D kernel or NPU layer sees: [N, C, L] is [N, C, 1, L]."""
+    shape = list(shape)
+    return shape[:2] + [1] + shape[2:] if len(shape) == 3 else ir.shape4(shape)
+
+
 def _lower_conv(n):
     a = n.attrs
     if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
         n.fail("auto_pad is not supported; export explicit pads")
     w = n.const(n.inputs[1], "the weight")
-    if w.ndim != 4:
-        n.fail("only 2-D convolution is supported")
+    if w.ndim not in (3, 4):
+        n.fail(f"only 1-D and 2-D convolution are supported (the weight has {w.ndim} axes)")
     ins = n.inputs
+    if w.ndim == 3:
+        ins = [ins[0], n.g.add_const(n.outputs[0] + "::weight2d", w[:, :, None, :])] + ins[2:]
     if len(ins) < 3 or not ins[2]:
         ins = ins[:2] + [n.g.add_const(n.outputs[0] + "::bias", np.zeros(w.shape[0], np.float32))]
-    n.emit(CONVOLUTION.name, ins[:3], stride=list(a.get("strides", [1, 1])),
-           pads=list(a.get("pads", [0, 0, 0, 0])), dilation=list(a.get("dilations", [1, 1])),
-           groups=int(a.get("group", 1)), lo=-ir.INF, hi=ir.INF)
+    window = as_2d_window(a, w.ndim - 2)
+    n.emit(CONVOLUTION.name, ins[:3], stride=window["strides"], pads=window["pads"],
+           dilation=window["dilations"], groups=int(a.get("group", 1)), lo=-ir.INF, hi=ir.INF)
 
 
 def _geometry(node):
@@ -93,16 +114,18 @@ def _conv_geo(a):
 
 def _conv(ins, a, out):
     x, w, b = ins
+    x = x.reshape(as_nchw(x.shape))
     acc = conv2d_nchw(x, w, acc_dtype=np.float32, **_conv_geo(a)) + b[None, :, None, None]
-    return np.clip(acc, a.act_min, a.act_max).astype(np.float32)
+    return np.clip(acc, a.act_min, a.act_max).astype(np.float32).reshape(out.shape)
 
 
 def _quantized_conv(ins, a, out):
     x, w, b, rq = ins
+    x = x.reshape(as_nchw(x.shape))
     acc = conv2d_nchw(x.astype(np.int64) - a.zp_in, w, acc_dtype=np.int64, **_conv_geo(a))
     acc = acc + b.astype(np.int64)[None, :, None, None]
     r = fx.requantize(acc, rq[:, 0][None, :, None, None], rq[:, 1][None, :, None, None])
-    return np.clip(r + a.zp_out, a.act_min, a.act_max).astype(np.int8)
+    return np.clip(r + a.zp_out, a.act_min, a.act_max).astype(np.int8).reshape(out.shape)
 
 
 def _npu_conv(g, node):
@@ -114,8 +137,8 @@ def _npu_conv(g, node):
 
 
 def _conv_shapes(g, node):
-    return (ir.shape4(g.input_value(node).shape), list(g.input_value(node, 1).shape),
-            ir.shape4(g.output_value(node).shape))
+    return (as_nchw(g.input_value(node).shape), list(g.input_value(node, 1).shape),
+            as_nchw(g.output_value(node).shape))
 
 
 # ---- fully connected ------------------------------------------------------------------------

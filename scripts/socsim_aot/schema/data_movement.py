@@ -29,7 +29,51 @@ def _lower_transpose(n):
     n.emit(PERMUTE_COPY.name, n.inputs[:1], perm=list(n.attrs["perm"]))
 
 
+MAX_REPEAT = 255  # an instruction reads at most 255 tensors
+
+
+def _lower_repeat(n):
+    """Expand and Tile of an activation: per axis that grows, a concatenation of copies along
+    it (Expand: of an axis of size 1; Tile: of the whole axis), after a reshape that adds
+    Expand's leading axes."""
+    x, out = n.g.value(n.inputs[0]), n.output()
+    if x.const is not None:  # folding left it (large): the compiler keeps the constant
+        want = list(out.shape)
+        value = np.broadcast_to(x.const, want) if n.op_type == "Expand" else \
+            np.tile(x.const, [int(r) for r in n.const(n.inputs[1], "repeats")])
+        n.g.add_const(n.outputs[0], np.ascontiguousarray(value).reshape(want))
+        return
+    shape = [1] * (len(out.shape) - len(x.shape)) + list(x.shape)
+    repeats = [o // s if s else 0 for o, s in zip(out.shape, shape)]
+    if any(s * r != o for s, r, o in zip(shape, repeats, out.shape)):
+        n.fail(f"{n.op_type} of {x.shape} to {out.shape} is not a repetition")
+    if any(r > MAX_REPEAT for r in repeats):
+        n.fail(f"{n.op_type} repeats an axis more than {MAX_REPEAT} times")
+    steps = [axis for axis, r in enumerate(repeats) if r > 1]
+    cur = n.inputs[0]
+    if shape != list(x.shape):
+        if not steps:
+            n.emit(VIEW_COPY.name, [cur])
+            return
+        cur = n.value("ranked", shape, x.dtype)
+        n.emit_to(VIEW_COPY.name, [n.inputs[0]], cur)
+    if not steps:
+        n.emit(VIEW_COPY.name, [cur])
+        return
+    for i, axis in enumerate(steps):
+        shape = shape[:axis] + [shape[axis] * repeats[axis]] + shape[axis + 1:]
+        if i + 1 == len(steps):
+            n.emit(CAT.name, [cur] * repeats[axis], axis=axis)
+        else:
+            grown = n.value(f"repeated{axis}", shape, x.dtype)
+            n.emit_to(CAT.name, [cur] * repeats[axis], grown, axis=axis)
+            cur = grown
+
+
 def _lower_concat(n):
+    if n.op_type in ("Expand", "Tile"):
+        _lower_repeat(n)
+        return
     rank = len(n.output().shape)
     n.emit(CAT.name, n.inputs, axis=int(n.attrs["axis"]) % rank)
 
@@ -133,8 +177,13 @@ def _lower_gather(n):
     x = n.g.value(n.inputs[0])
     rank = len(x.shape)
     axis = int(n.attrs.get("axis", 0)) % rank
-    index = np.asarray(n.const(n.inputs[1], "the indices of Gather")).astype(np.int64)
     size = x.shape[axis]
+    if n.g.value(n.inputs[1]).const is None:  # indices computed at run time (token ids)
+        if n.g.value(n.inputs[1]).dtype != np.int32:
+            n.fail("Gather's indices must be a constant or an int32/int64 tensor")
+        n.emit(INDEX_SELECT.name, n.inputs[:2], dim=axis)
+        return
+    index = np.asarray(n.const(n.inputs[1], "the indices of Gather")).astype(np.int64)
     if np.any(index < -size) or np.any(index >= size):
         n.fail(f"Gather indices outside axis {axis} of size {size}")
     index = np.where(index < 0, index + size, index).astype(np.int32)
@@ -143,6 +192,13 @@ def _lower_gather(n):
         return
     name = n.g.add_const(n.outputs[0] + "::index", index)
     n.emit(INDEX_SELECT.name, [n.inputs[0], name], dim=axis)
+
+
+def _quantize_gather(q, node):
+    """A table gathered at run-time indices (an embedding) is an int8 constant; its rows keep
+    its scale."""
+    node.inputs = [q.constant(node.inputs[0])] + node.inputs[1:]
+    same_scale(q, node)
 
 
 def _gather(ins, a, out):
@@ -215,7 +271,7 @@ def _lower_slice_or_split(n):
 SLICE_COPY, INDEX_SELECT, CONSTANT_PAD_ND, REFLECTION_PAD2D, REPLICATION_PAD2D = (
     hooks("aten::slice_copy.Tensor_out", lower=_lower_slice_or_split, quantize=same_scale,
           arg_values=lambda g, node: dict(slices=node.attrs["slices"]), reference=_slice),
-    hooks("aten::index_select.out", lower=_lower_gather, quantize=same_scale,
+    hooks("aten::index_select.out", lower=_lower_gather, quantize=_quantize_gather,
           arg_values=lambda g, node: dict(dim=node.attrs["dim"]), reference=_gather),
     hooks("aten::constant_pad_nd.out", lower=_lower_pad, quantize=_quantize_pad,
           arg_values=lambda g, node: dict(pads=node.attrs["pads"]), reference=_constant_pad),

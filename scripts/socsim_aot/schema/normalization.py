@@ -9,13 +9,94 @@ import numpy as np
 
 from socsim_aot import fixed_point as fx
 from socsim_aot import ir
+from socsim_aot.schema.elementwise import ADD, MUL
 from socsim_aot.schema.hooks import hooks
 
 MAX_ROW = 4096
 WEIGHT_SHIFT = 16
 
 
+def _affine_steps(scale, bias):
+    """The nodes of `normed * scale + bias` per channel: none for a unit scale and zero bias
+    (torch's GroupNorm exports its InstanceNormalization so)."""
+    scale = np.asarray(scale, np.float32).reshape(-1)
+    bias = np.asarray(bias, np.float32).reshape(-1)
+    steps = [(MUL, scale, "scale")] if np.any(scale != 1) else []
+    return steps + ([(ADD, bias, "shift")] if np.any(bias != 0) else [])
+
+
+def _emit_chain(n, first, inputs, out_shape, steps, **attrs):
+    """`first` on `inputs` (shaped out_shape), then the per-channel affine steps; the last
+    node writes the ONNX node's output."""
+    if not steps:
+        n.emit(first.name, inputs, **attrs)
+        return
+    normed = n.value("normalised", out_shape)
+    n.emit_to(first.name, inputs, normed, **attrs)
+    per_channel = (-1,) + (1,) * (len(out_shape) - 2)
+    for i, (op, const, what) in enumerate(steps):
+        cname = n.g.add_const(f"{n.outputs[0]}::{what}", const.reshape(per_channel))
+        if i + 1 < len(steps):
+            out = n.value(f"{what}d", out_shape)
+            n.emit_to(op.name, [normed, cname], out)
+            normed = out
+        else:
+            n.emit(op.name, [normed, cname])
+
+
+def _unit_row(n, row):
+    return (n.g.add_const(n.outputs[0] + "::unit_weight", np.ones(row, np.float32)),
+            n.g.add_const(n.outputs[0] + "::zero_bias", np.zeros(row, np.float32)))
+
+
+def _lower_instance_norm(n):
+    """InstanceNormalization: each (batch, channel) plane normalised on its own is a layer
+    normalisation over the axes from 2 on, then the per-channel scale and bias."""
+    x = n.g.value(n.inputs[0])
+    if len(x.shape) < 3:
+        n.fail("InstanceNormalization needs [N, C, ...] with at least one spatial axis")
+    channels = x.shape[1]
+    scale = np.asarray(n.const(n.inputs[1], "the scale"), np.float32).reshape(-1)
+    bias = np.asarray(n.const(n.inputs[2], "the bias"), np.float32).reshape(-1)
+    if scale.size != channels or bias.size != channels:
+        n.fail(f"scale and bias need {channels} values")
+    ones, zeros = _unit_row(n, _row(x.shape, 2))
+    _emit_chain(n, LAYER_NORM, [n.inputs[0], ones, zeros], x.shape, _affine_steps(scale, bias),
+                axis=2, eps=float(n.attrs.get("epsilon", 1e-5)))
+
+
+def _lower_group_norm(n):
+    """GroupNormalization (opset 18: scale and bias per group; 21: per channel): the groups'
+    channels as rows of a layer normalisation ([N, G, C / G x spatial]), then the affine."""
+    from socsim_aot.schema.data_movement import VIEW_COPY
+    x = n.g.value(n.inputs[0])
+    groups = int(n.attrs["num_groups"])
+    channels = x.shape[1] if len(x.shape) > 1 else 0
+    if len(x.shape) < 3 or groups < 1 or channels % groups:
+        n.fail(f"GroupNormalization of {x.shape} in {groups} groups is not supported")
+    scale = np.asarray(n.const(n.inputs[1], "the scale"), np.float32).reshape(-1)
+    bias = np.asarray(n.const(n.inputs[2], "the bias"), np.float32).reshape(-1)
+    if scale.size == groups and bias.size == groups and groups != channels:
+        scale, bias = (np.repeat(v, channels // groups) for v in (scale, bias))
+    if scale.size != channels or bias.size != channels:
+        n.fail(f"scale and bias need {channels} (or {groups}) values")
+    rows = [x.shape[0], groups, _row(x.shape, 1) // groups]
+    grouped = n.value("grouped", rows)
+    n.emit_to(VIEW_COPY.name, [n.inputs[0]], grouped)
+    ones, zeros = _unit_row(n, rows[2])
+    normed = n.value("group_normalised", rows)
+    n.emit_to(LAYER_NORM.name, [grouped, ones, zeros], normed, axis=2,
+              eps=float(n.attrs.get("epsilon", 1e-5)))
+    _emit_chain(n, VIEW_COPY, [normed], x.shape, _affine_steps(scale, bias))
+
+
 def _lower(n):
+    if n.op_type == "InstanceNormalization":
+        _lower_instance_norm(n)
+        return
+    if n.op_type == "GroupNormalization":
+        _lower_group_norm(n)
+        return
     x = n.g.value(n.inputs[0])
     rank = len(x.shape)
     axis = int(n.attrs.get("axis", -1)) % rank

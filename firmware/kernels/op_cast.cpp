@@ -1,0 +1,98 @@
+// Element type conversion between the runtime's types (aten::_to_copy.out, ONNX Cast):
+// float32, int32, int8 and uint8 in, any of them out (the output tensor's type). Float to
+// integer truncates towards zero and saturates to the target's range, NaN giving 0; integer
+// to integer saturates; integer to float32 is the nearest float.
+#include "firmware/kernels/kernel_util.h"
+
+namespace socsim::kernels {
+namespace {
+
+using Op = ops::ToCopy;
+
+template <typename T>
+constexpr bool kIsFloat = false;
+template <>
+constexpr bool kIsFloat<float> = true;
+
+template <typename To>
+struct Limits;
+template <>
+struct Limits<int32_t> {
+  static constexpr int64_t kMin = -2147483648LL, kMax = 2147483647LL;
+};
+template <>
+struct Limits<int8_t> {
+  static constexpr int64_t kMin = -128, kMax = 127;
+};
+template <>
+struct Limits<uint8_t> {
+  static constexpr int64_t kMin = 0, kMax = 255;
+};
+
+template <typename To>
+To from_float(float v) {
+  if (v != v) return 0;  // NaN
+  if (v <= static_cast<float>(Limits<To>::kMin)) return static_cast<To>(Limits<To>::kMin);
+  if (v >= static_cast<float>(Limits<To>::kMax)) return static_cast<To>(Limits<To>::kMax);
+  return static_cast<To>(v);  // truncation towards zero
+}
+
+template <typename To>
+To from_integer(int64_t v) {
+  return static_cast<To>(v < Limits<To>::kMin ? Limits<To>::kMin
+                                              : (v > Limits<To>::kMax ? Limits<To>::kMax : v));
+}
+
+template <typename From, typename To>
+void convert(const Tensor& x, Tensor& y) {
+  const From* px = x.data_as<From>();
+  To* py = y.data_as<To>();
+  const uint32_t n = x.numel();
+  for (uint32_t i = 0; i < n; ++i) {
+    if constexpr (kIsFloat<To>) {
+      py[i] = static_cast<To>(px[i]);
+    } else if constexpr (kIsFloat<From>) {
+      py[i] = from_float<To>(px[i]);
+    } else {
+      py[i] = from_integer<To>(px[i]);
+    }
+  }
+}
+
+template <typename From>
+Error cast(const KernelArgs& k) {
+  SOCSIM_RT_TRY(check_counts<Op>(k));
+  const Tensor& x = *k.inputs[Op::kX];
+  Tensor& y = *k.outputs[Op::kOut];
+  if (!x.same_shape(y)) return Error::kShapeMismatch;
+  switch (y.dtype) {
+    case ScalarType::kFloat32:
+      convert<From, float>(x, y);
+      return Error::kOk;
+    case ScalarType::kInt32:
+      convert<From, int32_t>(x, y);
+      return Error::kOk;
+    case ScalarType::kInt8:
+      convert<From, int8_t>(x, y);
+      return Error::kOk;
+    case ScalarType::kUInt8:
+      convert<From, uint8_t>(x, y);
+      return Error::kOk;
+    default:
+      return Error::kDtypeMismatch;
+  }
+}
+
+Error cast_f32(const KernelArgs& k) { return cast<float>(k); }
+Error cast_i32(const KernelArgs& k) { return cast<int32_t>(k); }
+Error cast_i8(const KernelArgs& k) { return cast<int8_t>(k); }
+Error cast_u8(const KernelArgs& k) { return cast<uint8_t>(k); }
+
+}  // namespace
+
+SOCSIM_REGISTER_KERNEL(ops::ToCopy, kFloat32, cast_f32);
+SOCSIM_REGISTER_KERNEL(ops::ToCopy, kInt32, cast_i32);
+SOCSIM_REGISTER_KERNEL(ops::ToCopy, kInt8, cast_i8);
+SOCSIM_REGISTER_KERNEL(ops::ToCopy, kUInt8, cast_u8);
+
+}  // namespace socsim::kernels
