@@ -70,9 +70,10 @@ class Pass:
 def _pipeline() -> List[Pass]:
     from socsim_aot.passes import (batch_norm, channel_shuffle, constant_chains,
                                    fold_constants, fold_pad, fuse_gelu, fuse_glu,
-                                   fuse_layer_norm, fuse_silu, no_ops, reduce_as_pool,
+                                   fuse_layer_norm, import_qdq, fuse_silu, no_ops, reduce_as_pool,
                                    reshape_chains, transpose_clip, unroll_rnn)
     return [
+        Pass("import_qdq", import_qdq.run, "quantisation nodes imported"),
         Pass("fold_constants", fold_constants.run, "nodes folded"),
         Pass("unroll_rnn", unroll_rnn.run, "recurrent nodes unrolled"),
         Pass("remove_no_ops", no_ops.run, "nodes removed"),
