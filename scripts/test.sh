@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test suite: builds everything, then runs every test through CTest on 2 cores.
 # Usage: scripts/test.sh [--sanitize | --fuzz] [ctest args]
-# Extra arguments go to ctest (e.g. -L unit, -R Iss). Tests labelled `long`, `fuzz` or
+# Extra arguments go to ctest (e.g. -L unit, -R Iss). Tests labelled `long`, `fuzz`,
+# `onnx-reference` (onnxruntime comparisons in the onnx venv, scripts/onnx-venv.sh) or
 # `executorch` (the .pte fixtures regenerated with the pinned torch 2 / ExecuTorch
 # environment, scripts/executorch-venv.sh) are not part of the suite.
 #
@@ -29,13 +30,13 @@ if [[ "${1:-}" == "--sanitize" ]]; then
   if (($# == 0)); then
     set -- -L '^(unit|cli|run|firmware)$'
   fi
-  exclude='^(long|executorch)$'
+  exclude='^(long|executorch|onnx-reference)$'
 elif [[ "${1:-}" == "--fuzz" ]]; then
   shift
   set -- -L '^fuzz$' "$@"
-  exclude='^(long|executorch)$'
+  exclude='^(long|executorch|onnx-reference)$'
 else
-  exclude='^(long|fuzz|executorch)$'
+  exclude='^(long|fuzz|executorch|onnx-reference)$'
 fi
 
 build="${SOCSIM_BUILD_DIR:-$root/build}"

@@ -171,6 +171,7 @@ _QOPERATORS = {
     "QLinearSigmoid": _qlinear_unary("Sigmoid"),
     "QLinearLeakyRelu": _qlinear_unary("LeakyRelu", ("alpha",)),
     "QLinearConcat": _qlinear_concat,
+    "QLinearSoftmax": _qlinear_unary("Softmax", ("axis",)),
 }
 
 

@@ -1,0 +1,133 @@
+"""Pre-quantised models (passes/import_qdq): small models quantised by onnxruntime's
+quantize_static in QDQ and QOperator form (scripts/test/data/qdq/, made by
+`scripts/qdq_reference.py --set fixtures`), compiled without --quantize, against the
+integer outputs onnxruntime gave for them, with no onnxruntime needed here.
+"""
+
+import os
+import subprocess
+import tempfile
+import unittest
+
+import numpy as np
+
+from socsim_aot import compiler, reference
+from socsim_aot import program_format as pf
+from socsim_aot.passes import import_qdq
+
+import qdq_reference
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "qdq")
+# The largest difference from onnxruntime, in quantisation steps, per model (see
+# docs/compiler.md, "Pre-quantised models": onnxruntime rounds its float requantisation half
+# to even, the encoder's LayerNorm and Softmax are computed differently).
+MAX_STEPS = {"convnet": 0, "encoder": 1}
+
+
+def _path(name):
+    return os.path.join(DATA, name)
+
+
+class QdqImportTest(unittest.TestCase):
+    def cases(self):
+        for name in qdq_reference.SETS["fixtures"]:
+            for variant in qdq_reference.VARIANTS:
+                yield name, variant
+
+    def test_every_variant_compiles_without_quantize_and_keeps_the_model_scales(self):
+        import onnx
+        from onnx import numpy_helper
+        for name, variant in self.cases():
+            model = onnx.load(_path(f"{name}.{variant}.onnx"))
+            inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+            program = qdq_reference.compile_quantized(_path(f"{name}.{variant}.onnx"))
+            self.assertNotIn("quantized_decomposed::requantize.out",
+                             compiler.operator_list(program), (name, variant))
+            # The program's output is the model's: its scale and zero point (uint8 - 128).
+            out = program.tensors[program.outputs[0]]
+            dq = [n for n in model.graph.node if n.output[0] == model.graph.output[0].name][0]
+            scale, zp = inits[dq.input[1]], inits[dq.input[2]]
+            self.assertEqual(np.float32(out.scale), scale, (name, variant))
+            self.assertEqual(out.zero_point, int(zp) - (128 if zp.dtype == np.uint8 else 0))
+
+    def test_outputs_match_onnxruntime(self):
+        for name, variant in self.cases():
+            x = np.load(_path(f"{name}.input.npy"))
+            want = np.load(_path(f"{name}.{variant}.ort.npy"))
+            program = qdq_reference.compile_quantized(_path(f"{name}.{variant}.onnx"))
+            worst, differ, total = qdq_reference.steps(program, x, want)
+            self.assertLessEqual(worst, MAX_STEPS[name], (name, variant, differ, total))
+            if MAX_STEPS[name] == 0:
+                self.assertEqual(differ, 0)
+
+    def test_npu_delegate_matches_the_cpu_program(self):
+        for name, variant in self.cases():
+            path = _path(f"{name}.{variant}.onnx")
+            x = np.load(_path(f"{name}.input.npy"))
+            cpu = reference.run(qdq_reference.compile_quantized(path), [x])[0]
+            npu_program = qdq_reference.compile_quantized(path, delegate="npu")
+            self.assertGreater(sum(1 for i in npu_program.instructions if not i.name), 0)
+            np.testing.assert_array_equal(reference.run(npu_program, [x])[0], cpu,
+                                          (name, variant))
+
+    def test_firmware_kernels_match_the_reference(self):
+        runner = os.environ.get("SOCSIM_HOST_RUNNER")
+        if not runner:
+            self.skipTest("SOCSIM_HOST_RUNNER not set (run through CTest)")
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, variant in self.cases():
+                program = qdq_reference.compile_quantized(_path(f"{name}.{variant}.onnx"))
+                prog, inp, out = (os.path.join(tmp, f) for f in ("p.prog", "x.bin", "y.bin"))
+                with open(prog, "wb") as f:
+                    f.write(pf.write(program))
+                x = np.load(_path(f"{name}.input.npy"))
+                x.tofile(inp)
+                result = subprocess.run([runner, prog, inp, out], capture_output=True,
+                                        text=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                want = reference.run(program, [x])[0]
+                got = np.fromfile(out, want.dtype).reshape(want.shape)
+                np.testing.assert_array_equal(got, want, (name, variant))
+
+    def test_uint8_and_int8_activations_give_the_same_program_values(self):
+        # onnxruntime quantises both variants with the same ranges: uint8 q - 128 is int8.
+        for name in qdq_reference.SETS["fixtures"]:
+            a = np.load(_path(f"{name}.qdq_u8.ort.npy"))
+            b = np.load(_path(f"{name}.qop_i8.ort.npy"))
+            self.assertLessEqual(np.abs(a.astype(int) - b).max(), MAX_STEPS[name] + 1)
+
+    def test_float_models_are_left_alone(self):
+        from socsim_aot import onnx_graph, passes
+        import onnx
+        from onnx import helper, TensorProto
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])
+        model = helper.make_model(helper.make_graph([helper.make_node("Relu", ["x"], ["y"])],
+                                                    "g", [x], [y]),
+                                  opset_imports=[helper.make_opsetid("", 13)])
+        g = onnx_graph.from_model(model)
+        report = import_qdq.run(g, passes.Options())
+        self.assertEqual(report.count, 0)
+        self.assertIsNone(g.quantization)
+
+    def test_unpaired_quantize_is_reported_not_crashed(self):
+        from onnx import helper, TensorProto, numpy_helper
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
+        y = helper.make_tensor_value_info("y", TensorProto.UINT8, [1, 4])
+        inits = [numpy_helper.from_array(np.array(0.1, np.float32), "s"),
+                 numpy_helper.from_array(np.array(3, np.uint8), "z")]
+        model = helper.make_model(
+            helper.make_graph([helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"])],
+                              "g", [x], [y], inits),
+            opset_imports=[helper.make_opsetid("", 13)])
+        with tempfile.TemporaryDirectory() as tmp:
+            import onnx
+            path = os.path.join(tmp, "q.onnx")
+            onnx.save(model, path)
+            with self.assertRaises(compiler.CompileError) as e:
+                compiler.compile_model(path, compiler.CompileOptions())
+            self.assertIn("QuantizeLinear", str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
