@@ -278,7 +278,37 @@ def _dequantize_constant(g: OnnxGraph, n: OnnxOp, q: ModelQuantization) -> bool:
     return True
 
 
+def _quantize_constant(g: OnnxGraph, n: OnnxOp) -> bool:
+    """QuantizeLinear of a float constant (weights some exporters keep in float) becomes the
+    integer constant it gives: `saturate(round_half_even(x / scale) + zp)`."""
+    x, s = g.const(n.inputs[0]), g.const(n.inputs[1])
+    zp = g.const(n.inputs[2]) if len(n.inputs) > 2 and n.inputs[2] else np.uint8(0)
+    if x is None or s is None or zp is None or zp.dtype not in (np.uint8, np.int8):
+        return False
+    shape = [1] * x.ndim
+    if np.size(s) > 1:
+        axis = int(n.attrs.get("axis", 1)) % max(x.ndim, 1)
+        shape[axis] = -1
+    else:
+        shape = []
+    info = np.iinfo(zp.dtype)
+    v = np.rint(x.astype(np.float32) / s.astype(np.float32).reshape(shape)) + \
+        zp.astype(np.float32).reshape(shape)
+    g.consts[n.outputs[0]] = np.clip(v, info.min, info.max).astype(zp.dtype)
+    g.remove(n)
+    return True
+
+
+_UNPAIRED = ("not supported: a {} that is not one of a QuantizeLinear/DequantizeLinear pair "
+             "of one per-tensor 8-bit scale and zero point around a value, or of a constant, "
+             "has no runtime operator")
+
+
 def absorb_pairs(g: OnnxGraph, q: ModelQuantization, report: Report):
+    for n in list(g.nodes):
+        if n.op_type == "QuantizeLinear" and not n.domain and g.is_const(n.inputs[0]):
+            if _quantize_constant(g, n):
+                report.add("QuantizeLinear of a constant")
     for n in list(g.nodes):
         if n.op_type == "DequantizeLinear" and not n.domain and g.is_const(n.inputs[0]):
             if _dequantize_constant(g, n, q):
@@ -303,6 +333,9 @@ def absorb_pairs(g: OnnxGraph, q: ModelQuantization, report: Report):
             report.add("QuantizeLinear/DequantizeLinear pair")
         if len(pairs) == len(readers) and out not in g.outputs:
             g.remove(n)
+    for n in g.nodes:
+        if n.op_type in ("QuantizeLinear", "DequantizeLinear") and not n.domain:
+            n.note = _UNPAIRED.format(n.op_type)
 
 
 def run(g: OnnxGraph, options: Options) -> Report:
