@@ -27,7 +27,7 @@ class Value:
     shape: List[int]
     dtype: np.dtype
     const: Optional[np.ndarray] = None
-    scale: float = 0.0  # int8 activations: per-tensor scale (zero point is 0: symmetric)
+    scale: float = 0.0  # int8 activations: per-tensor scale (calibrated ones: zero point 0)
     zero_point: int = 0
     channel_scales: Optional[np.ndarray] = None  # int8 weights: per output channel
 

@@ -126,7 +126,25 @@ class QdqImportTest(unittest.TestCase):
             onnx.save(model, path)
             with self.assertRaises(compiler.CompileError) as e:
                 compiler.compile_model(path, compiler.CompileOptions())
-            self.assertIn("QuantizeLinear", str(e.exception))
+            self.assertIn("node 'QuantizeLinear_0' (op QuantizeLinear)", str(e.exception))
+            self.assertIn("not one of a QuantizeLinear/DequantizeLinear pair", str(e.exception))
+
+    def test_every_layer_takes_the_model_weights_and_biases(self):
+        from socsim_aot import ir
+        for name, variant in self.cases():
+            g = compiler.load_onnx(_path(f"{name}.{variant}.onnx"))
+            layers = [n for n in g.nodes if n.op in compiler.FUSING_OPS]
+            self.assertGreater(len(layers), 0)
+            for node in layers:
+                scale = g.model_quantization.activations[g.resolve(node.inputs[0])][0]
+                given = ir.model_weights(g, node, scale)
+                self.assertIsNotNone(given, (name, variant, node.where))
+                wq, ws, bq = given
+                # The weights are the model's integers times its scales, exactly.
+                w = g.values[node.inputs[1]].const
+                shape = (-1,) + (1,) * (w.ndim - 1)
+                np.testing.assert_array_equal(
+                    (wq.astype(np.float32) * ws.astype(np.float32).reshape(shape)), w)
 
 
 if __name__ == "__main__":
