@@ -98,7 +98,6 @@ class QdqImportTest(unittest.TestCase):
 
     def test_float_models_are_left_alone(self):
         from socsim_aot import onnx_graph, passes
-        import onnx
         from onnx import helper, TensorProto
         x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
         y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])
