@@ -294,7 +294,7 @@ def _integer_input(g: Graph, quantizer: Quantizer, name: str, io: IoTypes) -> st
     std = _per_channel(io.std, channels, "std")
     if np.any(std <= 0) or not np.all(np.isfinite(std)) or not np.all(np.isfinite(mean)):
         raise CompileError(f"{where}: --std must be positive and --mean finite")
-    q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale)
+    q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale, zero_point=v.zero_point)
     g.values[q.name] = q
     g.values[name] = Value(name, v.shape, np.dtype(io.input_type), scale=1.0)
     w = g.add_const(name + "::norm_w", (1.0 / std).reshape(channels, 1, 1, 1))
