@@ -14,6 +14,9 @@ quantised in the onnx venv (scripts/onnx-venv.sh, which has onnxruntime but no t
   compare DIR [--set S]    (python3) compiles each quantised model as it is, runs the numpy
                            reference executor (bit-exact with the firmware's kernels and
                            the NPU model) and prints the table of differences
+  programs DIR --out O     (python3) the program files of DIR's quantised models for the
+                           simulator's tests: O/NAME.VARIANT.prog (CPU),
+                           O/NAME.VARIANT_npu.prog (NPU delegate), O/NAME.input.bin
 
 `--set fixtures` is the small models checked in under scripts/test/data/qdq/ (the default
 test suite compares them without onnxruntime: scripts/test/test_qdq_import.py);
@@ -211,14 +214,29 @@ def compare(directory, names, delegate=None):
     return rows
 
 
+def programs(directory, names, out):
+    """Writes the CPU and NPU program files of every quantised model and the raw inputs."""
+    from socsim_aot import program_format as pf
+    for name in names:
+        np.load(os.path.join(directory, f"{name}.input.npy")).tofile(
+            os.path.join(out, f"{name}.input.bin"))
+        for variant in VARIANTS:
+            path = os.path.join(directory, f"{name}.{variant}.onnx")
+            for suffix, delegate in (("", None), ("_npu", "npu")):
+                data = pf.write(compile_quantized(path, delegate))
+                with open(os.path.join(out, f"{name}.{variant}{suffix}.prog"), "wb") as f:
+                    f.write(data)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("step", choices=("export", "quantize", "compare"))
+    parser.add_argument("step", choices=("export", "quantize", "compare", "programs"))
     parser.add_argument("directory", help="where the models and outputs go")
     parser.add_argument("--set", choices=sorted(SETS), default="fixtures")
     parser.add_argument("--models", help="comma-separated names of the set (default: all)")
     parser.add_argument("--delegate", choices=("npu",), help="compare: with the NPU delegate")
+    parser.add_argument("--out", help="programs: where the program files go")
     args = parser.parse_args(argv)
     names = list(SETS[args.set])
     if args.models:
@@ -233,7 +251,13 @@ def main(argv=None) -> int:
         quantize(args.directory, names)
     else:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        compare(args.directory, names, args.delegate)
+        if args.step == "compare":
+            compare(args.directory, names, args.delegate)
+        elif not args.out:
+            parser.error("programs needs --out")
+        else:
+            os.makedirs(args.out, exist_ok=True)
+            programs(args.directory, names, args.out)
     return 0
 
 
