@@ -56,7 +56,8 @@ def _torch_model(name):
     torch.manual_seed(0)
 
     class ConvNet(nn.Module):
-        """Convolutions (plain, depthwise, 1x1), ReLU, ReLU6, a residual add, max and
+        """Convolutions (plain, depthwise, 1x1), ReLU, ReLU6, a residual add, max pooling,
+        a sigmoid gate (Sigmoid, Mul of two activations), a concatenation, average and
         global average pooling, a fully connected layer."""
 
         def __init__(self):
@@ -64,13 +65,15 @@ def _torch_model(name):
             self.c1 = nn.Conv2d(3, 8, 3, padding=1)
             self.c2 = nn.Conv2d(8, 8, 3, padding=1, groups=8)
             self.c3 = nn.Conv2d(8, 8, 1)
-            self.fc = nn.Linear(8, 5)
+            self.fc = nn.Linear(16, 5)
 
         def forward(self, x):
             a = torch.relu(self.c1(x))
             b = torch.clamp(self.c2(a), 0, 6)
             c = nn.functional.max_pool2d(self.c3(b) + a, 2)
-            return self.fc(nn.functional.adaptive_avg_pool2d(c, 1).flatten(1))
+            gate = torch.sigmoid(c) * nn.functional.max_pool2d(a, 2)
+            d = nn.functional.avg_pool2d(torch.cat([c, gate], 1), 2)
+            return self.fc(nn.functional.adaptive_avg_pool2d(d, 1).flatten(1))
 
     class Encoder(nn.Module):
         """A pre-norm transformer encoder block written out (attention by MatMul of two
