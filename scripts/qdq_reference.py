@@ -240,6 +240,9 @@ def main(argv=None) -> int:
     parser.add_argument("--models", help="comma-separated names of the set (default: all)")
     parser.add_argument("--delegate", choices=("npu",), help="compare: with the NPU delegate")
     parser.add_argument("--out", help="programs: where the program files go")
+    parser.add_argument("--max-steps", type=int,
+                        help="compare: exit with status 1 if any output differs from "
+                        "onnxruntime's by more steps")
     args = parser.parse_args(argv)
     names = list(SETS[args.set])
     if args.models:
@@ -255,7 +258,12 @@ def main(argv=None) -> int:
     else:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         if args.step == "compare":
-            compare(args.directory, names, args.delegate)
+            rows = compare(args.directory, names, args.delegate)
+            worst = max(r[2] for r in rows)
+            if args.max_steps is not None and worst > args.max_steps:
+                print(f"qdq_reference: {worst} steps from onnxruntime, more than "
+                      f"--max-steps {args.max_steps}", file=sys.stderr)
+                return 1
         elif not args.out:
             parser.error("programs needs --out")
         else:
