@@ -135,6 +135,29 @@ class QdqImportTest(unittest.TestCase):
             self.assertIn("node 'QuantizeLinear_0' (op QuantizeLinear)", str(e.exception))
             self.assertIn("not one of a QuantizeLinear/DequantizeLinear pair", str(e.exception))
 
+    def test_integer_pad_in_qoperator_form_pads_with_the_zero_point(self):
+        import onnx
+        from onnx import helper, TensorProto, numpy_helper
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 3, 3])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 5, 5])
+        inits = [numpy_helper.from_array(np.array(0.05, np.float32), "s"),
+                 numpy_helper.from_array(np.array(100, np.uint8), "z"),
+                 numpy_helper.from_array(np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), "pads")]
+        nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+                 helper.make_node("Pad", ["q", "pads", "z"], ["p"]),
+                 helper.make_node("DequantizeLinear", ["p", "s", "z"], ["y"])]
+        model = helper.make_model(helper.make_graph(nodes, "g", [x], [y], inits),
+                                  opset_imports=[helper.make_opsetid("", 13)])
+        xs = np.linspace(-3, 3, 18, dtype=np.float32).reshape(1, 2, 3, 3)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "pad.onnx")
+            onnx.save(model, path)
+            program = qdq_reference.compile_quantized(path)
+        got = reference.run(program, [xs])[0].astype(np.int64)
+        q = np.clip(np.rint(xs / np.float32(0.05)) + 100, 0, 255) - 128
+        want = np.pad(q, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=100 - 128)
+        np.testing.assert_array_equal(got, want)
+
     def test_every_layer_takes_the_model_weights_and_biases(self):
         from socsim_aot import ir
         for name, variant in self.cases():

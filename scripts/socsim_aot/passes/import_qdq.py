@@ -8,7 +8,7 @@ Two steps, both on the ONNX graph:
 1. QOperator nodes become their QDQ form: QLinearConv(x, ...) is DequantizeLinear of each
    integer operand, the float Conv, and QuantizeLinear of its result (likewise QLinearMatMul,
    QGemm, QLinearAdd, QLinearMul, QLinearGlobalAveragePool, QLinearAveragePool,
-   QLinearConcat, QLinearSigmoid, QLinearLeakyRelu). A data-movement node reading an integer
+   QLinearConcat, QLinearSoftmax, QLinearSigmoid, QLinearLeakyRelu). A data-movement node reading an integer
    tensor (MaxPool, Reshape, Flatten, Transpose, ...) gets the same wrapping with its input's
    quantisation.
 2. QDQ: DequantizeLinear of a constant (a weight, an int32 bias) becomes the float constant it
@@ -35,8 +35,9 @@ from socsim_aot.passes import Options, Report
 MICROSOFT = "com.microsoft"
 # Nodes that only move or select integer values: in a QOperator model they read and write
 # quantised tensors directly; their output keeps the input's quantisation.
+# (Not Relu: on integers it is max(q, 0), the real ReLU only when the zero point is 0.)
 _DATA_MOVEMENT = ("MaxPool", "Reshape", "Flatten", "Transpose", "Squeeze", "Unsqueeze",
-                  "Slice", "Split", "Identity", "Gather", "Resize", "Relu", "Pad",
+                  "Slice", "Split", "Identity", "Gather", "Resize", "Pad",
                   "DepthToSpace", "SpaceToDepth", "Tile", "Expand")
 
 
@@ -198,8 +199,15 @@ def qoperator_to_qdq(g: OnnxGraph, report: Report):
             continue
         s, zp = params[n.inputs[0]]
         x = _dq(g, n, n.inputs[0], s, zp)
+        rest = n.inputs[1:]
+        if n.op_type == "Pad" and len(rest) > 1 and g.const(rest[1]) is not None:
+            # The integer pad value (the zero point, as onnxruntime writes it) as a real value.
+            real = (g.const(rest[1]).astype(np.float32) - g.const(zp).astype(np.float32)) * \
+                g.const(s).astype(np.float32)
+            rest = [rest[0], g.add_const(n.name + "::pad_value", real.astype(np.float32))] + \
+                rest[2:]
         outs = [g.fresh(o + "::f") for o in n.outputs]
-        node = OnnxOp(n.op_type, [x] + n.inputs[1:], outs, dict(n.attrs), n.name)
+        node = OnnxOp(n.op_type, [x] + rest, outs, dict(n.attrs), n.name)
         g.insert_before(n, node)
         for f, o in zip(outs, n.outputs):
             _q(g, node, f, s, zp, o)
