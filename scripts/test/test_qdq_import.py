@@ -158,6 +158,26 @@ class QdqImportTest(unittest.TestCase):
         want = np.pad(q, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=100 - 128)
         np.testing.assert_array_equal(got, want)
 
+    def test_scales_that_do_not_match_the_axis_are_named_not_crashed(self):
+        import onnx
+        from onnx import helper, TensorProto, numpy_helper
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 2, 1, 1])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2, 1, 1])
+        inits = [numpy_helper.from_array(np.ones((3, 2, 1, 1), np.int8), "w"),
+                 numpy_helper.from_array(np.ones(5, np.float32), "ws"),
+                 numpy_helper.from_array(np.zeros(5, np.int8), "wz")]
+        nodes = [helper.make_node("DequantizeLinear", ["w", "ws", "wz"], ["d"], axis=0),
+                 helper.make_node("Add", ["x", "d"], ["y"])]
+        model = helper.make_model(helper.make_graph(nodes, "g", [x], [y], inits),
+                                  opset_imports=[helper.make_opsetid("", 13)])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.onnx")
+            onnx.save(model, path)
+            with self.assertRaises(compiler.CompileError) as e:
+                compiler.compile_model(path, compiler.CompileOptions())
+        self.assertIn("node 'DequantizeLinear_0' (op DequantizeLinear): cannot be imported",
+                      str(e.exception))
+
     def test_every_layer_takes_the_model_weights_and_biases(self):
         from socsim_aot import ir
         for name, variant in self.cases():

@@ -23,6 +23,7 @@ real value (`scale (q - zp)` is the same), so the runtime's int8 operators run t
 are. Weights with a zero point keep `q - zp` when that fits int8.
 """
 
+import contextlib
 import dataclasses
 import hashlib
 from typing import Dict, List, Optional, Tuple
@@ -188,7 +189,8 @@ def _integer_params(g: OnnxGraph) -> Dict[str, Tuple[str, str]]:
 def qoperator_to_qdq(g: OnnxGraph, report: Report):
     for n in list(g.nodes):
         if n.op_type in _QOPERATORS and n.domain in ("", MICROSOFT):
-            _QOPERATORS[n.op_type](g, n)
+            with _named(n):
+                _QOPERATORS[n.op_type](g, n)
             report.add(n.op_type)
     # Data movement on integer tensors: wrapped in DequantizeLinear / QuantizeLinear of the
     # input's quantisation (in node order, so that a chain of them propagates it).
@@ -315,11 +317,15 @@ _UNPAIRED = ("not supported: a {} that is not one of a QuantizeLinear/Dequantize
 def absorb_pairs(g: OnnxGraph, q: ModelQuantization, report: Report):
     for n in list(g.nodes):
         if n.op_type == "QuantizeLinear" and not n.domain and g.is_const(n.inputs[0]):
-            if _quantize_constant(g, n):
+            with _named(n):
+                done = _quantize_constant(g, n)
+            if done:
                 report.add("QuantizeLinear of a constant")
     for n in list(g.nodes):
         if n.op_type == "DequantizeLinear" and not n.domain and g.is_const(n.inputs[0]):
-            if _dequantize_constant(g, n, q):
+            with _named(n):
+                done = _dequantize_constant(g, n, q)
+            if done:
                 report.add("DequantizeLinear of a constant")
     for n in list(g.nodes):
         if n.op_type != "QuantizeLinear" or n.domain:
@@ -346,15 +352,24 @@ def absorb_pairs(g: OnnxGraph, q: ModelQuantization, report: Report):
             n.note = _UNPAIRED.format(n.op_type)
 
 
+@contextlib.contextmanager
+def _named(n: OnnxOp):
+    """A node whose inputs the import cannot use (a scale that is not a constant, scales
+    that do not match the axis, missing inputs) stops the compiler with one line naming it
+    (the front end turns ValueError into CompileError)."""
+    try:
+        yield
+    except (TypeError, IndexError, AttributeError, ValueError) as e:
+        raise ValueError(f"{n.where}: cannot be imported: its scales, zero points or "
+                         f"inputs are not what ONNX specifies ({e})") from None
+
+
 def run(g: OnnxGraph, options: Options) -> Report:
     report = Report()
     if not _is_quantized_model(g):
         return report
     quantization = ModelQuantization()
-    try:
-        qoperator_to_qdq(g, report)
-    except (TypeError, IndexError) as e:
-        raise ValueError(f"a QOperator node has inputs this import does not know: {e}") from None
+    qoperator_to_qdq(g, report)
     absorb_pairs(g, quantization, report)
     g.quantization = quantization
     return report
