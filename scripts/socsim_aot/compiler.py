@@ -703,9 +703,11 @@ def npu_operators(options: CompileOptions, log=None) -> Optional[set]:
         raise CompileError(str(e)) from None
 
 
-def model_quantization_samples(g: Graph, log=None):
-    """Calibration samples for the values a pre-quantised model leaves without quantisation
-    (a float operator between two quantised ones), or [None] when it quantises them all."""
+def model_quantization_samples(g: Graph, samples, log=None):
+    """The calibration samples of a pre-quantised model: [None] when the model quantises
+    every value (nothing is calibrated), else `samples` (--calibration) or 8 random ones for
+    the values it leaves without quantisation (a float operator between two quantised
+    ones)."""
     given = g.model_quantization.activations
     missing = [n for n, v in g.values.items()
                if v.const is None and v.dtype == np.float32 and n not in given]
@@ -713,8 +715,8 @@ def model_quantization_samples(g: Graph, log=None):
         return [None]
     if log:
         log(f"pre-quantised model: {len(missing)} value(s) without the model's quantisation "
-            f"(first '{missing[0]}'), calibrated on 8 random samples")
-    return random_samples(g, 8)
+            f"(first '{missing[0]}'), calibrated")
+    return samples or random_samples(g, 8)
 
 
 def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
@@ -726,7 +728,7 @@ def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
     check_types(g)
     if g.model_quantization is not None:
         quantize = "int8"  # a pre-quantised model: its own quantisation (import_qdq)
-        samples = samples or model_quantization_samples(g, log)
+        samples = model_quantization_samples(g, samples, log)
     if quantize != "int8" and (io.input_type != "float32" or io.output_type != "float32"):
         raise CompileError("--input-type and --output-type are those of a quantised program: "
                            "add --quantize int8")

@@ -178,6 +178,38 @@ class QdqImportTest(unittest.TestCase):
         self.assertIn("node 'DequantizeLinear_0' (op DequantizeLinear): cannot be imported",
                       str(e.exception))
 
+    def test_a_value_the_model_leaves_in_float_is_calibrated(self):
+        import onnx
+        from onnx import helper, TensorProto, numpy_helper
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16])
+        inits = [numpy_helper.from_array(np.array(0.05, np.float32), "s"),
+                 numpy_helper.from_array(np.array(0, np.int8), "z"),
+                 numpy_helper.from_array(np.array(1 / 256, np.float32), "so"),
+                 numpy_helper.from_array(np.array(-128, np.int8), "zo")]
+        nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+                 helper.make_node("DequantizeLinear", ["q", "s", "z"], ["d"]),
+                 helper.make_node("Tanh", ["d"], ["t"]),      # left in float by the model
+                 helper.make_node("Sigmoid", ["t"], ["g"]),
+                 helper.make_node("QuantizeLinear", ["g", "so", "zo"], ["q2"]),
+                 helper.make_node("DequantizeLinear", ["q2", "so", "zo"], ["y"])]
+        model = helper.make_model(helper.make_graph(nodes, "g", [x], [y], inits),
+                                  opset_imports=[helper.make_opsetid("", 13)])
+        lines = []
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "gap.onnx")
+            onnx.save(model, path)
+            program = compiler.compile_model(path, compiler.CompileOptions(output_type="int8"),
+                                             lines.append)
+        self.assertTrue(any("1 value(s) without the model's quantisation (first 't')" in line
+                            for line in lines), lines)
+        xs = np.linspace(-4, 4, 16, dtype=np.float32).reshape(1, 16)
+        got = reference.run(program, [xs])[0].astype(np.float64)
+        want = 1 / (1 + np.exp(-np.tanh(xs.astype(np.float64))))
+        # Within a few steps of the model's output scale (tanh's calibrated int8 step in
+        # between).
+        self.assertLess(np.abs((got + 128) / 256 - want).max(), 4 / 256)
+
     def test_every_layer_takes_the_model_weights_and_biases(self):
         from socsim_aot import ir
         for name, variant in self.cases():
