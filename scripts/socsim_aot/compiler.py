@@ -327,6 +327,20 @@ def share_concat_scales(g: Graph) -> int:
     return count
 
 
+def _to_model_quantization(g: Graph, node: Node, quantization) -> Node:
+    """A requantize node after `node`, whose output quantisation its operator fixes (a
+    copy such as max_pool2d or relu keeps its input's; softmax writes 1/256), to the one a
+    pre-quantised model gives that value: `node` then writes an intermediate value."""
+    y = g.values[node.outputs[0]]
+    own = Value(y.name + "::own", y.shape, np.dtype(np.int8), scale=y.scale,
+                zero_point=y.zero_point)
+    g.values[own.name] = own
+    node.outputs = [own.name] + node.outputs[1:]
+    y.scale, y.zero_point = quantization
+    return Node(schema.quantization.REQUANTIZE.name, [own.name], [y.name], {},
+                f"{node.where} (the model's quantisation of its output)")
+
+
 def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = None):
     """Turns a calibrated float graph into an int8 graph with float32 inputs and outputs, or
     those `io` gives. A pre-quantised model's values keep the model's scale and zero point
@@ -372,6 +386,8 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
         if op.quantized:
             node.op = op.quantized
         new_nodes.append(node)
+        if y.name in given and (y.scale, y.zero_point) != tuple(given[y.name]):
+            new_nodes.append(_to_model_quantization(g, node, given[y.name]))
     # Outputs: dequantize back to float32 under the original names (--output-type int8: the
     # int8 values themselves, their scale and zero point in the program file).
     final_outputs = []

@@ -45,13 +45,17 @@ class QdqImportTest(unittest.TestCase):
             inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
             program = qdq_reference.compile_quantized(_path(f"{name}.{variant}.onnx"))
             # No requantisation the model does not ask for: only a concatenation's inputs
-            # of other scales than its output are requantised (as QLinearConcat does).
+            # of other scales than its output (as QLinearConcat does), and an output whose
+            # quantisation its operator fixes where the model gives another (onnxruntime's
+            # QDQ Softmax: scale 1/255).
             g = compiler.load_onnx(_path(f"{name}.{variant}.onnx"))
             compiler.compile_graph(g)
             for node in g.nodes:
                 if node.op == "quantized_decomposed::requantize.out":
                     readers = [n.op for n in g.consumers(node.outputs[0])]
-                    self.assertEqual(readers, ["aten::cat.out"], (name, variant))
+                    self.assertTrue(readers == ["aten::cat.out"] or
+                                    node.where == "node '/Softmax' (op Softmax) (the model's "
+                                    "quantisation of its output)", (name, variant, node.where))
             # The program's output is the model's: its scale and zero point (uint8 - 128).
             out = program.tensors[program.outputs[0]]
             dq = [n for n in model.graph.node if n.output[0] == model.graph.output[0].name][0]
