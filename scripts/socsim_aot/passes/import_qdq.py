@@ -8,9 +8,9 @@ Two steps, both on the ONNX graph:
 1. QOperator nodes become their QDQ form: QLinearConv(x, ...) is DequantizeLinear of each
    integer operand, the float Conv, and QuantizeLinear of its result (likewise QLinearMatMul,
    QGemm, QLinearAdd, QLinearMul, QLinearGlobalAveragePool, QLinearAveragePool,
-   QLinearConcat, QLinearSoftmax, QLinearSigmoid, QLinearLeakyRelu). A data-movement node reading an integer
-   tensor (MaxPool, Reshape, Flatten, Transpose, ...) gets the same wrapping with its input's
-   quantisation.
+   QLinearConcat, QLinearSoftmax, QLinearSigmoid, QLinearLeakyRelu). A data-movement node
+   reading an integer tensor (MaxPool, Reshape, Flatten, Transpose, ...) gets the same
+   wrapping with its input's quantisation.
 2. QDQ: DequantizeLinear of a constant (a weight, an int32 bias) becomes the float constant it
    denotes, its integers and scales recorded; a QuantizeLinear whose readers are
    DequantizeLinear nodes with the same scale and zero point is removed with them, the float
