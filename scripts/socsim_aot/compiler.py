@@ -172,6 +172,7 @@ def lower(og: onnx_graph.OnnxGraph) -> Lowering:
             if n.op not in names:
                 names.append(n.op)
     g.outputs = [g.resolve(o) for o in og.outputs]
+    g.model_quantization = og.quantization
     return result
 
 
@@ -299,7 +300,7 @@ def _integer_input(g: Graph, quantizer: Quantizer, name: str, io: IoTypes) -> st
     std = _per_channel(io.std, channels, "std")
     if np.any(std <= 0) or not np.all(np.isfinite(std)) or not np.all(np.isfinite(mean)):
         raise CompileError(f"{where}: --std must be positive and --mean finite")
-    q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale)
+    q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale, zero_point=v.zero_point)
     g.values[q.name] = q
     g.values[name] = Value(name, v.shape, np.dtype(io.input_type), scale=1.0)
     w = g.add_const(name + "::norm_w", (1.0 / std).reshape(channels, 1, 1, 1))
@@ -332,15 +333,35 @@ def share_concat_scales(g: Graph) -> int:
     return count
 
 
+def _to_model_quantization(g: Graph, node: Node, quantization) -> Node:
+    """A requantize node after `node`, whose output quantisation its operator fixes (a
+    copy such as max_pool2d or relu keeps its input's; softmax writes 1/256), to the one a
+    pre-quantised model gives that value: `node` then writes an intermediate value."""
+    y = g.values[node.outputs[0]]
+    own = Value(y.name + "::own", y.shape, np.dtype(np.int8), scale=y.scale,
+                zero_point=y.zero_point)
+    g.values[own.name] = own
+    node.outputs = [own.name] + node.outputs[1:]
+    y.scale, y.zero_point = quantization
+    return Node(schema.quantization.REQUANTIZE.name, [own.name], [y.name], {},
+                f"{node.where} (the model's quantisation of its output)")
+
+
 def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = None):
     """Turns a calibrated float graph into an int8 graph with float32 inputs and outputs, or
-    those `io` gives."""
+    those `io` gives. A pre-quantised model's values keep the model's scale and zero point
+    (`ranges` covers the others)."""
     io = io or IoTypes()
+    given = g.model_quantization.activations if g.model_quantization is not None else {}
     for name in list(g.values):
         v = g.values[name]
         if v.const is None and v.dtype == np.float32:
-            v.scale = scale_from_range(ranges.get(name, 0.0))
-    share_concat_scales(g)
+            if name in given:
+                v.scale, v.zero_point = given[name]
+            else:
+                v.scale = scale_from_range(ranges.get(name, 0.0))
+    if not given:
+        share_concat_scales(g)
     new_nodes = []
     quantizer = Quantizer(g, new_nodes)
     # Inputs: quantize right after entry (integer inputs: converted by a first layer).
@@ -352,7 +373,8 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
         if io.input_type != "float32":
             renames[name] = _integer_input(g, quantizer, name, io)
             continue
-        q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale)
+        q = Value(name + "::q", v.shape, np.dtype(np.int8), scale=v.scale,
+                  zero_point=v.zero_point)
         g.values[q.name] = q
         new_nodes.append(Node(schema.quantization.QUANTIZE.name, [name], [q.name], {},
                               f"graph input '{name}'"))
@@ -372,6 +394,8 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
         if op.quantized:
             node.op = op.quantized
         new_nodes.append(node)
+        if y.name in given and (y.scale, y.zero_point) != tuple(given[y.name]):
+            new_nodes.append(_to_model_quantization(g, node, given[y.name]))
     # Outputs: dequantize back to float32 under the original names (--output-type int8: the
     # int8 values themselves, their scale and zero point in the program file).
     final_outputs = []
@@ -703,13 +727,32 @@ def npu_operators(options: CompileOptions, log=None) -> Optional[set]:
         raise CompileError(str(e)) from None
 
 
+def model_quantization_samples(g: Graph, samples, log=None):
+    """The calibration samples of a pre-quantised model: [None] when the model quantises
+    every value (nothing is calibrated), else `samples` (--calibration) or 8 random ones for
+    the values it leaves without quantisation (a float operator between two quantised
+    ones)."""
+    given = g.model_quantization.activations
+    missing = [n for n, v in g.values.items()
+               if v.const is None and v.dtype == np.float32 and n not in given]
+    if not missing:
+        return [None]
+    if log:
+        log(f"pre-quantised model: {len(missing)} value(s) without the model's quantisation "
+            f"(first '{missing[0]}'), calibrated")
+    return samples or random_samples(g, 8)
+
+
 def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
                   delegate: Optional[str] = None, npu_ops: Optional[set] = None,
-                  io: Optional[IoTypes] = None) -> pf.Program:
+                  io: Optional[IoTypes] = None, log=None) -> pf.Program:
     """The IR through activation fusion, quantisation, delegation and memory planning."""
     io = io or IoTypes()
     fuse_activations(g)
     check_types(g)
+    if g.model_quantization is not None:
+        quantize = "int8"  # a pre-quantised model: its own quantisation (import_qdq)
+        samples = model_quantization_samples(g, samples, log)
     if quantize != "int8" and (io.input_type != "float32" or io.output_type != "float32"):
         raise CompileError("--input-type and --output-type are those of a quantised program: "
                            "add --quantize int8")
@@ -719,7 +762,8 @@ def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
                                "int32 or int64 indices such as token ids)")
         if not samples:
             raise CompileError("int8 quantisation needs calibration samples")
-        quantize_graph(g, calibrate(g, samples), io)
+        ranges = calibrate(g, samples) if samples != [None] else {}
+        quantize_graph(g, ranges, io)
     if delegate == "cpu-packed":
         delegate_cpu_packed(g)
     elif delegate == "npu":
@@ -793,7 +837,7 @@ def compile_model(model, options: CompileOptions, log=None) -> pf.Program:
     npu_ops = npu_operators(options, log)
     g = load_onnx(model, options.pass_options(npu_ops), log)
     return compile_graph(g, options.quantize, calibration_samples(g, options), options.delegate,
-                         npu_ops, options.io_types())
+                         npu_ops, options.io_types(), log)
 
 
 def compile_file(model_path, out_path, log=None, **options) -> pf.Program:

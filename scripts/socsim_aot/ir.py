@@ -27,7 +27,7 @@ class Value:
     shape: List[int]
     dtype: np.dtype
     const: Optional[np.ndarray] = None
-    scale: float = 0.0  # int8 activations: per-tensor scale (zero point is 0: symmetric)
+    scale: float = 0.0  # int8 activations: per-tensor scale (calibrated ones: zero point 0)
     zero_point: int = 0
     channel_scales: Optional[np.ndarray] = None  # int8 weights: per output channel
 
@@ -54,6 +54,8 @@ class Graph:
         self.alias: Dict[str, str] = {}
         self.use_count: Dict[str, int] = {}  # ONNX consumers of each value
         self.npu_segments: List[List[Node]] = []
+        # A pre-quantised model's own quantisation (passes/import_qdq.ModelQuantization).
+        self.model_quantization = None
 
     def resolve(self, name):
         while name in self.alias:
@@ -130,14 +132,18 @@ class Quantizer:
     def __init__(self, g: Graph, new_nodes: List[Node]):
         self.g, self.new_nodes = g, new_nodes
 
-    def requantized(self, name: str, scale: float, where: str) -> str:
-        """`name` requantised to `scale` by a requantize node placed before the current one."""
+    def requantized(self, name: str, scale: float, where: str, zero_point: int = 0) -> str:
+        """`name` requantised to `scale` (and `zero_point`) by a requantize node placed
+        before the current one."""
         src = self.g.values[name]
-        if src.const is not None and src.dtype == np.float32:
-            return self.constant_at(name, scale)  # a float constant has no scale to convert
-        if src.scale == scale:
+        if src.scale == scale and (src.const is not None or src.zero_point == zero_point):
             return name
-        r = Value(f"{name}::rq{len(self.new_nodes)}", src.shape, np.dtype(np.int8), scale=scale)
+        if src.const is not None and src.dtype == np.float32:
+            # a float constant has no scale to convert from: quantise it where it is read
+            return self.constant_at(name, scale, zero_point)
+            return name
+        r = Value(f"{name}::rq{len(self.new_nodes)}", src.shape, np.dtype(np.int8), scale=scale,
+                  zero_point=zero_point)
         self.g.values[r.name] = r
         self.new_nodes.append(Node("quantized_decomposed::requantize.out", [name], [r.name], {},
                                    where))
@@ -154,15 +160,16 @@ class Quantizer:
         self.g.values[qname].scale = scale
         return qname
 
-    def constant_at(self, name: str, scale: float) -> str:
-        """A float constant quantised at `scale` (zero point 0): an operand that must share
+    def constant_at(self, name: str, scale: float, zero_point: int = 0) -> str:
+        """A float constant quantised at `scale` and `zero_point`: an operand that must share
         its reader's scale (a concatenation's; an all-zero class token has no range of its
         own to requantise from)."""
         v = self.g.values[name]
-        qname = f"{name}::q8@{scale!r}"
+        qname = f"{name}::q8@{scale!r}" + (f"z{zero_point}" if zero_point else "")
         if qname not in self.g.values:
-            self.g.add_const(qname, fx.quantize_f32(v.const, scale, 0))
+            self.g.add_const(qname, fx.quantize_f32(v.const, scale, zero_point))
             self.g.values[qname].scale = scale
+            self.g.values[qname].zero_point = zero_point
         return qname
 
     def weights(self, node: Node):
@@ -173,11 +180,15 @@ class Quantizer:
         y = g.values[node.outputs[0]]
         w = g.values[node.inputs[1]].const.astype(np.float64)
         b = g.values[node.inputs[2]].const.astype(np.float64)
-        absmax = np.abs(w.reshape(w.shape[0], -1)).max(axis=1)
-        ws = bias_headroom_scales(np.where(absmax > 0, absmax / 127.0, 1.0), b, x.scale)
-        shape = (-1,) + (1,) * (w.ndim - 1)
-        wq = np.clip(np.floor(w / ws.reshape(shape) + 0.5), -127, 127).astype(np.int8)
-        bq = np.floor(b / (x.scale * ws) + 0.5)
+        given = model_weights(g, node, x.scale)
+        if given is not None:  # a pre-quantised model's own weights and bias
+            wq, ws, bq = given
+        else:
+            absmax = np.abs(w.reshape(w.shape[0], -1)).max(axis=1)
+            ws = bias_headroom_scales(np.where(absmax > 0, absmax / 127.0, 1.0), b, x.scale)
+            shape = (-1,) + (1,) * (w.ndim - 1)
+            wq = np.clip(np.floor(w / ws.reshape(shape) + 0.5), -127, 127).astype(np.int8)
+            bq = np.floor(b / (x.scale * ws) + 0.5)
         if np.any(np.abs(bq) > BIAS_LIMIT):
             raise CompileError(f"{node.where}: quantised bias does not fit int32")
         k = int(np.prod(w.shape[1:]))
@@ -191,6 +202,31 @@ class Quantizer:
         g.add_const(bname, bq.astype(np.int32))
         g.add_const(rname, rq.reshape(-1, 2))
         node.inputs = [node.inputs[0], wname, bname, rname]
+
+
+def model_weights(g: Graph, node: Node, input_scale: float):
+    """(int8 weights, per-channel scales, int32 bias) of a convolution or fully connected
+    node as a pre-quantised model gives them (passes/import_qdq), or None when the model does
+    not give them all: the weights as int8 integers, and the bias as int32 integers at the
+    scale `input_scale x weight scale` (a float bias is quantised to that scale here)."""
+    given = g.model_quantization
+    if given is None:
+        return None
+    w = given.constant(g.values[node.inputs[1]].const)
+    if w is None or w.values.dtype != np.int8:
+        return None
+    ws = w.scales.astype(np.float64)
+    b = g.values[node.inputs[2]].const
+    bias_scale = np.float32(input_scale) * w.scales  # float32, as the model's bias scale
+    bias = given.constant(b)
+    if bias is not None and bias.values.dtype == np.int32 and \
+            np.allclose(bias.scales, bias_scale, rtol=1e-6, atol=0):
+        bq = bias.values.astype(np.float64)
+    elif not np.any(b):
+        bq = np.zeros(len(ws))
+    else:
+        bq = np.floor(b.astype(np.float64) / (input_scale * ws) + 0.5)
+    return w.values, ws, bq
 
 
 # The largest quantised bias: the middle half of int32, leaving room for the products.

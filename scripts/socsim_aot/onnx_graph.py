@@ -82,6 +82,8 @@ class OnnxGraph:
         self.file_opset = self.opset  # the opset the file imports
         self._names = 0
         self._node_names: Optional[set] = None  # fresh()'s node names
+        # A pre-quantised model's own quantisation (passes/import_qdq.ModelQuantization).
+        self.quantization = None
 
     # ---- queries -----------------------------------------------------------------------------
 
@@ -376,7 +378,12 @@ def from_model(model) -> OnnxGraph:
         name = node.name or f"{node.op_type}_{index}"
         where = f"node '{name}' (op {node.op_type})"
         if node.domain not in ("", "ai.onnx"):
-            op = OnnxOp(node.op_type, list(node.input), list(node.output), {}, name, node.domain)
+            # Attributes of com.microsoft nodes are read for the import of quantised
+            # operators (passes/import_qdq); other domains' nodes are only named by lowering.
+            attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute} \
+                if node.domain == "com.microsoft" else {}
+            op = OnnxOp(node.op_type, list(node.input), list(node.output), attrs, name,
+                        node.domain)
             g.nodes.append(op)
             continue
         if node.op_type == "Constant":

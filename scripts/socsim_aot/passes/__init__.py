@@ -70,9 +70,11 @@ class Pass:
 def _pipeline() -> List[Pass]:
     from socsim_aot.passes import (batch_norm, channel_shuffle, constant_chains,
                                    einsum_as_matmul, fold_constants, fold_pad, fuse_gelu,
-                                   fuse_glu, fuse_layer_norm, fuse_silu, mask_softmax, no_ops,
-                                   reduce_as_pool, reshape_chains, transpose_clip, unroll_rnn)
+                                   fuse_glu, fuse_layer_norm, fuse_silu, import_qdq, mask_softmax,
+                                   no_ops, reduce_as_pool, reshape_chains, transpose_clip,
+                                   unroll_rnn)
     return [
+        Pass("import_qdq", import_qdq.run, "quantisation nodes imported"),
         Pass("fold_constants", fold_constants.run, "nodes folded"),
         Pass("einsum_as_matmul", einsum_as_matmul.run, "Einsum nodes rewritten"),
         Pass("unroll_rnn", unroll_rnn.run, "recurrent nodes unrolled"),

@@ -171,7 +171,11 @@ def _quantize_lookup(op_name, args, fixed):
         x = q.g.values[node.inputs[0]]
         y = q.g.values[node.outputs[0]]
         fn = table_function(op_name, **{a.name: node.attrs[a.name] for a in args})
-        y.scale, y.zero_point = fixed if fixed else range_quantization(fn, x)
+        given = q.g.model_quantization  # a pre-quantised model's own output quantisation
+        if given is not None and node.outputs[0] in given.activations:
+            y.scale, y.zero_point = given.activations[node.outputs[0]]
+        else:
+            y.scale, y.zero_point = fixed if fixed else range_quantization(fn, x)
         node.inputs = node.inputs[:1] + [
             q.g.add_const(node.outputs[0] + "::table", lookup_table(fn, x, y))]
     return quantize

@@ -80,7 +80,8 @@ def _lower_concat(n):
 
 def _quantize_concat(q, node):
     y = q.g.values[node.outputs[0]]
-    node.inputs = [q.requantized(name, y.scale, node.where) for name in node.inputs]
+    node.inputs = [q.requantized(name, y.scale, node.where, y.zero_point)
+                   for name in node.inputs]
     node.inputs = [q.constant(i) for i in node.inputs]
 
 
