@@ -1,0 +1,233 @@
+#include "models/ddr/controller/ddr_direct_path.h"
+
+#include <algorithm>
+
+namespace socsim {
+
+bool DdrDirectPath::alone_hit(const DdrBurstRequest& burst) const {
+  return !burst.is_write && c_.idle() && !c_.bank_blocked(burst.bank) &&
+         c_.device_.open_row(burst.bank) == burst.row;
+}
+
+uint64_t DdrDirectPath::alone_ready(uint32_t bank) const {
+  return std::max(std::max(c_.now_, c_.device_.bank_column_ready(bank, false)),
+                  c_.device_.shared_column_ready(c_.device_.group_of(bank), false));
+}
+
+bool DdrDirectPath::refresh_waits(uint32_t rank, uint64_t issue_cycle) const {
+  const DdrRefresh& refresh = *c_.refresh_;
+  for (uint32_t r = 0; r < refresh.ranks(); ++r) {
+    const DdrRankRefresh& rr = refresh.rank(r);
+    if (rr.under_way()) {
+      if (c_.refresh_choice(r).cycle <= issue_cycle) return false;
+    } else if (rr.due <= issue_cycle || (r != rank && rr.postponed > 0)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool DdrDirectPath::serve_alone(const DdrBurstRequest& burst, uint64_t cycle, uint32_t followers) {
+  DdrBurstDone done;
+  if (!serve_alone(burst, cycle, followers, done)) return false;
+  c_.sink_.burst_done(done);
+  return true;
+}
+
+bool DdrDirectPath::serve_alone(const DdrBurstRequest& burst, uint64_t cycle, uint32_t followers,
+                                DdrBurstDone& done) {
+  // Followers queued behind it are not offered (only a bank's oldest row hit is), but keep
+  // the row open under closed_adaptive and count in the queue statistics.
+  if (!alone_hit(burst) || c_.capacity_[c_.kRead] < 1 + followers) return false;
+  const uint64_t issue_cycle = alone_ready(burst.bank);
+  if (!refresh_waits(c_.device_.rank_of(burst.bank), issue_cycle)) return false;
+  serve_hit(burst, cycle, issue_cycle, followers, followers > 0, done);
+  return true;
+}
+
+int DdrDirectPath::serve_first_of_two(const DdrBurstRequest (&bursts)[2], uint64_t cycle,
+                                      DdrBurstDone& done) {
+  // Both queued, each is its bank's only entry: the candidates are their two column
+  // commands (collect_candidates() with nothing else queued), and the policy picks one.
+  const uint32_t rank = c_.device_.rank_of(bursts[0].bank);
+  if (bursts[0].bank == bursts[1].bank || c_.device_.rank_of(bursts[1].bank) != rank ||
+      !alone_hit(bursts[0]) || !alone_hit(bursts[1]) || c_.capacity_[c_.kRead] < 2) {
+    return -1;
+  }
+  DdrCandidate c[2];
+  for (int i = 0; i < 2; ++i) {
+    c[i].ready = alone_ready(bursts[i].bank);
+    c[i].seq = c_.seq_ + i;
+    c[i].entry = i;
+    c[i].bank = static_cast<uint16_t>(bursts[i].bank);
+    c[i].column = true;
+    c[i].oldest_in_bank = true;
+  }
+  const int first = static_cast<int>(c_.scheduler_->pick(c, 2));
+  if (!refresh_waits(rank, c[first].ready)) return -1;
+  // The other burst is in another bank: it counts as queued but does not keep this row open.
+  serve_hit(bursts[first], cycle, c[first].ready, 1, false, done);
+  return first;
+}
+
+// Flattened: serve_alone(), serve_first_of_two() and serve_hit() are inlined here, the
+// streaming read's path (needs -fno-semantic-interposition, models/ddr/CMakeLists.txt).
+[[gnu::flatten]] uint32_t DdrDirectPath::serve_hits_alone(const DdrBurstRequest (&bursts)[2],
+                                                          uint32_t count, bool same_bank,
+                                                          uint64_t cycle, DdrBurstDone (&done)[2],
+                                                          int& lead) {
+  lead = 0;
+  if (same_bank) {
+    if (!serve_alone(bursts[0], cycle, count - 1, done[0])) return 0;
+  } else {
+    lead = serve_first_of_two(bursts, cycle, done[0]);
+    if (lead < 0) return 0;
+  }
+  // The first burst has left the queue, so there is room for the second.
+  if (count == 1) return 1;
+  return serve_alone(bursts[1 - lead], cycle, 0, done[1]) ? 2 : 1;
+}
+
+bool DdrDirectPath::serve_reads_alone(const DdrBurstRequest* bursts, uint32_t count, uint64_t cycle,
+                                      DdrBurstDone* done) {
+  if (count < 1 || count > 2 || !c_.idle() || c_.capacity_[c_.kRead] < count) return false;
+  const uint32_t rank = c_.device_.rank_of(bursts[0].bank);
+  uint64_t latest = c_.now_;
+  for (uint32_t k = 0; k < count; ++k) {
+    if (bursts[k].is_write || c_.device_.rank_of(bursts[k].bank) != rank ||
+        c_.bank_blocked(bursts[k].bank)) {
+      return false;
+    }
+    latest = std::max(latest, c_.device_.latest_read_bound(bursts[k].bank));
+  }
+  // Two bursts of one row of one bank: the second is offered once the first is done.
+  const bool one_bank = count == 2 && bursts[0].bank == bursts[1].bank;
+  if (one_bank && bursts[0].row != bursts[1].row) return false;
+  // Each command issues by the latest bound so far plus one step after the one before it,
+  // and each burst takes at most three (precharge, activate, column): the refresh test of
+  // every choose() is passed if none falls due by then and a refresh under way issues its
+  // next command later (these commands only delay it).
+  if (!refresh_waits(rank, latest + 3 * count * c_.alone_step_)) return false;
+
+  // enqueue() of each
+  c_.note_occupancy(cycle);
+  const uint64_t first_seq = c_.seq_;
+  c_.seq_ += count;
+  bool refresh_stall[2], activated[2] = {false, false}, finished[2] = {false, false};
+  DdrOutcome outcome[2] = {DdrOutcome::kHit, DdrOutcome::kHit};
+  bool started[2] = {false, false};
+  for (uint32_t k = 0; k < count; ++k)
+    refresh_stall[k] = cycle < c_.refresh_->busy_until(bursts[k].bank);
+  c_.queued_[c_.kRead] += count;
+  c_.stats_.max_read_queue = std::max(c_.stats_.max_read_queue, c_.queued_[c_.kRead]);
+  c_.choice_valid_ = false;
+  // c_.update_write_mode(): reads only from here on, so only a drain can end (once).
+  if (c_.write_mode_) c_.update_write_mode();
+  uint32_t left = count, finished_count = 0;
+  while (left > 0) {
+    // choose(): each burst is its bank's oldest, the only one it offers.
+    DdrCandidate c[2];
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+      if (finished[k] || (one_bank && k == 1 && !finished[0])) continue;
+      const uint32_t bank = bursts[k].bank;
+      DdrCandidate& o = c[n++];
+      o.seq = first_seq + k;
+      o.entry = static_cast<int32_t>(k);
+      o.bank = static_cast<uint16_t>(bank);
+      o.oldest_in_bank = true;
+      o.activated = activated[k];
+      const uint32_t open = c_.device_.open_row(bank);
+      o.column = open == bursts[k].row;
+      const uint32_t group = c_.device_.group_of(bank);
+      if (o.column) {
+        o.ready = std::max(c_.device_.bank_column_ready(bank, false),
+                           c_.device_.shared_column_ready(group, false));
+      } else if (open != DdrDeviceTiming::kClosed) {
+        o.ready = std::max(c_.device_.bank_precharge_ready(bank),
+                           c_.device_.shared_precharge_ready(rank));
+      } else {
+        o.ready =
+            std::max(c_.device_.bank_activate_ready(bank), c_.device_.shared_activate_ready(group));
+      }
+      o.ready = std::max(o.ready, c_.now_);
+    }
+    const DdrCandidate& pick = c[c_.scheduler_->pick(c, n)];
+    const uint32_t k = static_cast<uint32_t>(pick.entry);
+    const DdrBurstRequest& b = bursts[k];
+    // issue()
+    const uint64_t at = pick.ready;
+    c_.now_ = at;
+    c_.banks_[b.bank].stale = true;
+    if (pick.column) {
+      if (!started[k]) outcome[k] = DdrOutcome::kHit;
+      // auto_precharge(): the first of two bursts of one row has the second queued behind.
+      const bool precharge = c_.precharge_[one_bank && k == 0];
+      const uint64_t done_cycle = c_.device_.column(b.bank, false, precharge, at);
+      activated[k] = false;
+      // finish_entry()
+      c_.note_occupancy(c_.now_);
+      --c_.queued_[c_.kRead];
+      c_.last_event_ = std::max(c_.last_event_, done_cycle);
+      DdrBurstDone& d = done[finished_count++];
+      d.request = b.request;
+      d.channel = c_.channel_;
+      d.bank = b.bank;
+      d.accept_cycle = cycle;
+      d.done_cycle = done_cycle;
+      d.bytes = b.bytes;
+      d.outcome = outcome[k];
+      d.is_write = false;
+      d.refresh_stall = refresh_stall[k];
+      finished[k] = true;
+      --left;
+    } else if (c_.device_.open_row(b.bank) != DdrDeviceTiming::kClosed) {
+      c_.device_.precharge(b.bank, at);
+      if (!started[k]) outcome[k] = DdrOutcome::kConflict;
+    } else {
+      c_.device_.activate(b.bank, b.row, at);
+      if (!started[k]) outcome[k] = DdrOutcome::kMiss;
+      activated[k] = true;
+    }
+    started[k] = true;
+    c_.now_ = at + 1;
+  }
+  return true;
+}
+
+void DdrDirectPath::serve_hit(const DdrBurstRequest& burst, uint64_t cycle, uint64_t issue_cycle,
+                              uint32_t queued_behind, bool keeps_row, DdrBurstDone& done) {
+  // The closed form of enqueue() + choose() + issue() for a row-hit read in an c_.idle channel,
+  // with `queued_behind` more reads entering the queue at the same cycle (`keeps_row`: one
+  // of them hits the same row of the same bank).
+  const uint32_t bank = burst.bank;
+  // enqueue()
+  c_.note_occupancy(cycle);
+  ++c_.seq_;
+  const bool refresh_stall = cycle < c_.refresh_->busy_until(bank);
+  c_.queued_[c_.kRead] += 1 + queued_behind;
+  c_.stats_.max_read_queue = std::max(c_.stats_.max_read_queue, c_.queued_[c_.kRead]);
+  c_.choice_valid_ = false;
+  // choose(), issue(); c_.update_write_mode() with reads and no writes queued can only end a
+  // drain.
+  if (c_.write_mode_) c_.update_write_mode();
+  c_.now_ = issue_cycle;
+  c_.banks_[bank].stale = true;
+  const uint64_t done_cycle = c_.device_.column(bank, false, c_.precharge_[keeps_row], issue_cycle);
+  // finish_entry()
+  c_.note_occupancy(c_.now_);
+  c_.queued_[c_.kRead] -= 1 + queued_behind;  // the caller's next call queues (or serves) them
+  c_.last_event_ = std::max(c_.last_event_, done_cycle);
+  c_.now_ = issue_cycle + 1;
+  done.request = burst.request;
+  done.channel = c_.channel_;
+  done.bank = bank;
+  done.accept_cycle = cycle;
+  done.done_cycle = done_cycle;
+  done.bytes = burst.bytes;
+  done.outcome = DdrOutcome::kHit;
+  done.is_write = false;
+  done.refresh_stall = refresh_stall;
+}
+
+}  // namespace socsim
