@@ -535,9 +535,10 @@ void DdrChannelController::idle_refreshes(uint32_t rank, uint64_t cycle) {
   for (;;) {
     if (!r.under_way()) {
       // Refreshes of an idle rank that start on time, counted at once (the mode's closed
-      // form; O(bank sets), not O(refreshes)).
+      // form; O(bank sets), not O(refreshes)). Only when one fell due and none is owed: the
+      // common case, nothing due, costs no call (this runs for every request).
       DdrRefreshBatch batch;
-      if (refresh_->catch_up_idle(rank, cycle, now_, batch)) {
+      if (r.postponed == 0 && r.due < cycle && refresh_->catch_up_idle(rank, cycle, now_, batch)) {
         mark_rank_stale(rank);
         choice_valid_ = false;
         last_event_ = std::max(last_event_, batch.end);

@@ -4,29 +4,6 @@
 
 namespace socsim {
 
-bool DdrDirectPath::alone_hit(const DdrBurstRequest& burst) const {
-  return !burst.is_write && c_.idle() && !c_.bank_blocked(burst.bank) &&
-         c_.device_.open_row(burst.bank) == burst.row;
-}
-
-uint64_t DdrDirectPath::alone_ready(uint32_t bank) const {
-  return std::max(std::max(c_.now_, c_.device_.bank_column_ready(bank, false)),
-                  c_.device_.shared_column_ready(c_.device_.group_of(bank), false));
-}
-
-bool DdrDirectPath::refresh_waits(uint32_t rank, uint64_t issue_cycle) const {
-  const DdrRefresh& refresh = *c_.refresh_;
-  for (uint32_t r = 0; r < refresh.ranks(); ++r) {
-    const DdrRankRefresh& rr = refresh.rank(r);
-    if (rr.under_way()) {
-      if (c_.refresh_choice(r).cycle <= issue_cycle) return false;
-    } else if (rr.due <= issue_cycle || (r != rank && rr.postponed > 0)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 bool DdrDirectPath::serve_alone(const DdrBurstRequest& burst, uint64_t cycle, uint32_t followers) {
   DdrBurstDone done;
   if (!serve_alone(burst, cycle, followers, done)) return false;

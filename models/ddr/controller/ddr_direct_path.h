@@ -16,6 +16,7 @@
 // holds nothing of its own.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "models/ddr/controller/ddr_channel_controller.h"
@@ -77,5 +78,31 @@ class DdrDirectPath {
 
   DdrChannelController& c_;
 };
+
+// The checks of every call, inline (as the controller's own were: serve_reads_alone() is not
+// flattened).
+
+inline bool DdrDirectPath::alone_hit(const DdrBurstRequest& burst) const {
+  return !burst.is_write && c_.idle() && !c_.bank_blocked(burst.bank) &&
+         c_.device_.open_row(burst.bank) == burst.row;
+}
+
+inline uint64_t DdrDirectPath::alone_ready(uint32_t bank) const {
+  return std::max(std::max(c_.now_, c_.device_.bank_column_ready(bank, false)),
+                  c_.device_.shared_column_ready(c_.device_.group_of(bank), false));
+}
+
+inline bool DdrDirectPath::refresh_waits(uint32_t rank, uint64_t issue_cycle) const {
+  const DdrRefresh& refresh = *c_.refresh_;
+  for (uint32_t r = 0; r < refresh.ranks(); ++r) {
+    const DdrRankRefresh& rr = refresh.rank(r);
+    if (rr.under_way()) {
+      if (c_.refresh_choice(r).cycle <= issue_cycle) return false;
+    } else if (rr.due <= issue_cycle || (r != rank && rr.postponed > 0)) {
+      return false;
+    }
+  }
+  return true;
+}
 
 }  // namespace socsim

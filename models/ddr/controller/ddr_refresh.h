@@ -94,7 +94,8 @@ class DdrRefresh {
   /// Issues `command` (next_command()'s, of `rank`) at `cycle`; returns the cycle its
   /// effect ends (a refresh: its tRFC), 0 if it has none to count.
   virtual uint64_t issue(uint32_t rank, const DdrRefreshCommand& command, uint64_t cycle) = 0;
-  /// With `rank` idle, no refresh under way and its rows closed: carries out in closed form
+  /// With `rank` idle, no refresh under way, none owed (postponed) and a deadline before
+  /// `cycle` (the controller tests these first), and its rows closed: carries out in closed form
   /// the refreshes falling due before `cycle` that would issue back to back from `now`, and
   /// returns true with the batch's last command and end; false if that does not apply.
   virtual bool catch_up_idle(uint32_t rank, uint64_t cycle, uint64_t now,
