@@ -374,8 +374,9 @@ DdrChannelController::Choice DdrChannelController::refresh_choice(uint32_t rank)
   const DdrRefreshCommand command = refresh_->next_command(rank, now_, activated_mask_);
   if (command.kind != DdrRefreshCommand::Kind::kNone) {
     c.kind = Kind::kRefresh;
+    c.refresh = command.kind;
     c.cycle = command.cycle;
-    c.refresh = command;
+    c.bank = command.bank;
   }
   return c;
 }
@@ -431,7 +432,8 @@ DdrChannelController::Choice DdrChannelController::choose(uint64_t limit) {
       best.candidate = scheduler_->pick(candidates_.data(), candidate_count_);
       best.cycle = candidates_[best.candidate].ready;
     }
-    for (uint32_t rank = 0; refresh_->refreshing() > 0 && rank < refresh_->ranks(); ++rank) {
+    const DdrRefresh& refresh = *refresh_;
+    for (uint32_t rank = 0; refresh.refreshing() > 0 && rank < refresh.ranks(); ++rank) {
       const Choice rc = refresh_choice(rank);
       if (rc.cycle <= best.cycle && rc.cycle != UINT64_MAX) best = rc;
     }
@@ -439,8 +441,7 @@ DdrChannelController::Choice DdrChannelController::choose(uint64_t limit) {
     const uint64_t horizon = std::min(best.cycle, limit);
     bool changed = false;
     uint64_t deadline = UINT64_MAX;
-    for (uint32_t rank = 0; rank < refresh_->ranks(); ++rank) {
-      const DdrRankRefresh& r = refresh_->rank(rank);
+    for (const DdrRankRefresh& r : refresh.schedules()) {
       if (r.under_way()) continue;
       if (r.due <= horizon || (r.postponed > 0 && r.queued == 0)) changed = true;
       deadline = std::min(deadline, r.due);
@@ -517,9 +518,13 @@ void DdrChannelController::issue(const Choice& choice) {
       issue_request(candidates_[choice.candidate], cycle);
       break;
     case Kind::kRefresh: {
-      const uint64_t end = refresh_->issue(choice.rank, choice.refresh, cycle);
-      if (choice.refresh.kind == DdrRefreshCommand::Kind::kPrecharge) {
-        banks_[choice.refresh.bank].stale = true;
+      DdrRefreshCommand command;
+      command.kind = choice.refresh;
+      command.cycle = cycle;
+      command.bank = choice.bank;
+      const uint64_t end = refresh_->issue(choice.rank, command, cycle);
+      if (command.kind == DdrRefreshCommand::Kind::kPrecharge) {
+        banks_[command.bank].stale = true;
       } else {
         mark_rank_stale(choice.rank);
       }

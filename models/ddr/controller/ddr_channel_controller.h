@@ -157,10 +157,13 @@ class DdrChannelController {
   enum class Kind : uint8_t { kRequest, kRefresh };
   struct Choice {
     Kind kind = Kind::kRequest;
+    // kRefresh: the refresh command's kind (its cycle is `cycle`, its bank `bank`); kept
+    // apart rather than as a DdrRefreshCommand so that a Choice stays as small as it was.
+    DdrRefreshCommand::Kind refresh = DdrRefreshCommand::Kind::kNone;
     uint64_t cycle = UINT64_MAX;
     size_t candidate = 0;  // kRequest: index into candidates_
     uint32_t rank = 0;     // kRefresh
-    DdrRefreshCommand refresh;
+    uint32_t bank = 0;     // kRefresh
   };
 
   // Queue bookkeeping.

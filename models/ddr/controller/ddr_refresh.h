@@ -66,6 +66,8 @@ class DdrRefresh {
   uint32_t ranks() const { return static_cast<uint32_t>(ranks_.size()); }
   DdrRankRefresh& rank(uint32_t r) { return ranks_[r]; }
   const DdrRankRefresh& rank(uint32_t r) const { return ranks_[r]; }
+  /// Every rank's schedule, in rank order.
+  const std::vector<DdrRankRefresh>& schedules() const { return ranks_; }
   /// Cycles between two deadlines of a rank (tREFI, tREFIpb).
   uint64_t interval() const { return interval_; }
   /// Ranks with a refresh under way.
