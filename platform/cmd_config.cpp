@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "models/cpu/cpu_registry.h"
 #include "platform/commands.h"
 #include "platform/soc_config.h"
 #include "platform/usage_error.h"
@@ -17,6 +18,7 @@ namespace {
 constexpr const char* kConfigUsage =
     R"(Usage: socsim config [--config FILE] [--set key.path=value ...] [--plain]
        socsim config --keys [soc|npu|ddr]
+       socsim config --cpu-models
 
 Prints the effective configuration of a SoC description as YAML: its presets merged in,
 the --set overrides applied and every default filled in, each value followed by a comment
@@ -24,7 +26,8 @@ saying where it came from (file:line, preset file:line, --set, default). The out
 valid SoC description itself. --keys prints the generated key tables of a kind of file:
 soc (default): the cpu and loader keys and the region types with their keys (from the
 device registry; docs/platform.md); npu: the NPU preset keys (docs/npu.md); ddr: the DDR
-preset keys, its controller's and its energy section's (docs/ddr.md).
+preset keys, its controller's and its energy section's (docs/ddr.md). --cpu-models prints
+the CPU models of this build (`cpu.model`, `--cpu`), one a line: its name, a tab, what it is.
 
 Exit status: 0, or 2 for a configuration error (named with file, line and key).
 )";
@@ -46,7 +49,8 @@ int cmd_config(const std::vector<std::string>& all_args) {
       ("plain", "print the YAML without the origin comments")
       ("keys", po::value<std::string>()->implicit_value("soc"),
        "print the generated key tables of soc (docs/platform.md), npu (docs/npu.md) or ddr "
-       "(docs/ddr.md) files");
+       "(docs/ddr.md) files")
+      ("cpu-models", "print the CPU models of this build: name, tab, what it is");
   // clang-format on
   po::variables_map vm;
   try {
@@ -58,6 +62,12 @@ int cmd_config(const std::vector<std::string>& all_args) {
   }
   if (vm.count("help")) {
     std::cout << kConfigUsage << "\n" << opts;
+    return 0;
+  }
+  if (vm.count("cpu-models")) {
+    for (const CpuModelType* type : cpu_models()) {
+      std::cout << type->name << "\t" << type->help << "\n";
+    }
     return 0;
   }
   if (vm.count("keys")) {

@@ -535,8 +535,8 @@ def main(argv=None):
                              "131072)")
     parser.add_argument("--clock-mhz", type=float, default=400.0,
                         help="clock for the times (default 400 MHz)")
-    parser.add_argument("--cpu", choices=["iss", "rtl"],
-                        help="CPU model (default: the SoC's; rtl is exact)")
+    parser.add_argument("--cpu", help="CPU model, one of `socsim config --cpu-models` "
+                        "(default: the SoC's; rtl is exact)")
     parser.add_argument("--socsim", default=os.path.join(ROOT, "build/bin/socsim"),
                         help="the socsim binary (default build/bin/socsim)")
     parser.add_argument("--runner", default=default_runner(), help="executor_runner.elf")
@@ -551,6 +551,15 @@ def main(argv=None):
     for path, what in ((args.socsim, "--socsim"), (args.runner, "--runner")):
         if not os.path.exists(path):
             parser.error(f"{what} {path} does not exist (build first)")
+    if args.cpu:
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        import socsim_cpu
+        try:
+            message = socsim_cpu.check_cpu(args.socsim, args.cpu)
+        except socsim_cpu.CpuModelsError as e:
+            parser.error(f"--cpu: {e}")
+        if message:
+            parser.error(f"--cpu: {message}")
     if args.bss and not shutil.which(args.nm):
         parser.error(f"--nm {args.nm} not found (or pass --no-bss)")
     os.makedirs(args.out_dir, exist_ok=True)

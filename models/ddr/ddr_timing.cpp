@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/ddr/controller/ddr_direct_path.h"
+
 namespace socsim {
 
 DdrTiming::DdrTiming(const DdrConfig& config)
@@ -99,7 +101,7 @@ int32_t DdrTiming::start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint
     r.last_accept = at;
     ++r.pending[loc.channel];
     // Either may complete the burst at once (forwarding, coalescing, served alone).
-    if (!serve_now || !ch.serve_alone(b, at, followers)) {
+    if (!serve_now || !DdrDirectPath(ch).serve_alone(b, at, followers)) {
       ch.enqueue(b, at);
       serve_now = false;  // what follows it is queued behind it
     }
@@ -144,9 +146,9 @@ DdrTiming::Alone DdrTiming::read_alone(uint64_t arrival_ps, uint64_t addr, uint3
   DdrBurstDone done[2];
   const uint32_t count = two ? 2 : 1;
   int lead = 0;  // the burst served first
-  uint32_t served = ch.serve_hits_alone(burst, count, same_bank, at, done, lead);
+  uint32_t served = DdrDirectPath(ch).serve_hits_alone(burst, count, same_bank, at, done, lead);
   if (served == 0) {
-    if (!ch.serve_reads_alone(burst, count, at, done)) return Alone::kDeclined;
+    if (!DdrDirectPath(ch).serve_reads_alone(burst, count, at, done)) return Alone::kDeclined;
     served = count;
   }
   if (served < count) {

@@ -106,13 +106,13 @@ class DdrTiming : private DdrBurstSink {
   uint64_t cycle_to_ps_wide(uint64_t cycle) const;
   uint64_t ps_to_cycle_ceil_wide(uint64_t ps) const;
   /// `serve_now`: the caller serves the request's bursts right after (a blocking read), so a
-  /// burst alone in its channel may be served at once (DdrChannelController::serve_alone).
+  /// burst alone in its channel may be served at once (DdrDirectPath::serve_alone).
   int32_t start(uint64_t arrival_ps, bool is_write, uint64_t addr, uint32_t bytes, int initiator,
                 bool blocking, bool serve_now);
   enum class Alone { kServed, kDeclined, kNotTried };
   /// A blocking read of one burst, or of two in one row of one bank or in two banks of one
   /// channel, whose bursts are served at once by their idle channel (row hits:
-  /// DdrChannelController::serve_alone, serve_first_of_two; misses and conflicts:
+  /// DdrDirectPath::serve_alone, serve_first_of_two; misses and conflicts:
   /// serve_reads_alone) with the same bookkeeping as start() + burst_done() but without a
   /// request-table entry (the common streaming case). kDeclined: the channel declined,
   /// nothing changed but the channel's time (start() would queue every burst); kNotTried:

@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 
+import socsim_cpu
 from socsim_aot import zoo
 
 EXIT_LINE = re.compile(r"EXIT SUCCESS @ cycle (\d+)")
@@ -48,11 +49,19 @@ def main(argv=None):
     parser.add_argument("--runner", required=True, help="executor_runner.elf")
     parser.add_argument("-o", "--out-dir", required=True,
                         help="directory for the models and the CSV files")
-    parser.add_argument("--cpu", choices=["iss", "rtl"], help="CPU model (default: config's)")
+    parser.add_argument("--cpu", help="CPU model, one of `socsim config --cpu-models` "
+                        "(default: config's)")
     parser.add_argument("--max-size", type=int, default=40, help="largest small size (40)")
     parser.add_argument("--clock-mhz", type=float, default=400.0,
                         help="clock for the times printed (default 400, as the seed)")
     args = parser.parse_args(argv)
+    if args.cpu:
+        try:
+            message = socsim_cpu.check_cpu(args.socsim, args.cpu)
+        except socsim_cpu.CpuModelsError as e:
+            parser.error(f"--cpu: {e}")
+        if message:
+            parser.error(f"--cpu: {message}")
     os.makedirs(args.out_dir, exist_ok=True)
     sizes = list(range(1, args.max_size + 1))
     for name in ("add", "add8"):

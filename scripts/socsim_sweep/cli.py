@@ -113,6 +113,7 @@ def finish(study, args):
     failed = [r for r in rows if r["status"] == "failed"]
     report.print_status(study.sweep.name, counts, failed, {}, sys.stdout,
                         rerun_hint(study.sweep, args, failed))
+    report.print_energy_note(rows, sys.stdout)
     problems = report.metric_problems(rows)
     report.print_metric_problems(problems, sys.stdout)
     return 1 if failed or problems else 0
@@ -166,7 +167,9 @@ def cmd_status(args):
     failed = study.db.points([study.sweep.name], status=["failed"])
     report.print_status(study.sweep.name, counts, failed, queued, sys.stdout,
                         rerun_hint(study.sweep, args, failed))
-    problems = report.metric_problems(study.db.points([study.sweep.name], status=["ok"]))
+    ok = study.db.points([study.sweep.name], status=["ok"])
+    report.print_energy_note(ok, sys.stdout)
+    problems = report.metric_problems(ok)
     report.print_metric_problems(problems, sys.stdout)
     return 1 if failed or problems else 0
 
@@ -219,7 +222,12 @@ def cmd_report(args):
         folder = args.out or os.path.join(args.dir, "report-" + "+".join(names))
         write_csv(rows, args.csv or os.path.join(folder, "results.csv"), sys.stdout)
     draw_plots(extra, rows, os.path.join(folder, "plots"), sys.stdout)
-    return 0
+    report.print_energy_note(rows, sys.stdout)
+    # Metrics some ok point could not evaluate (a typo in an edited metric, after
+    # --recompute): the block run and status end with, and exit 1 as they do.
+    problems = report.metric_problems(rows)
+    report.print_metric_problems(problems, sys.stdout)
+    return 1 if problems else 0
 
 
 def cmd_points(args):

@@ -157,14 +157,7 @@ class ModelCache:
             return program, input_path
         self.log(f"compiling model {job.spec.name} ({describe_options(options)})")
         cmd = [sys.executable, "-m", "socsim_aot.compiler", onnx, "-o", program + ".tmp"]
-        if options.get("quantize"):
-            cmd += ["--quantize", options["quantize"], "--samples", str(options["samples"])]
-            if calibration:
-                cmd += ["--calibration", calibration]
-        if options.get("delegate"):
-            cmd += ["--delegate", options["delegate"]]
-        if options.get("npu_config"):
-            cmd += ["--npu-config", options["npu_config"]]
+        cmd += compiler_arguments(options, calibration)
         self._run(cmd, program + ".log", f"compiling model '{job.spec.name}'")
         os.replace(program + ".tmp", program)
         return program, input_path
@@ -180,6 +173,31 @@ class ModelCache:
                 lines = [line.strip() for line in log if line.strip()]
             reason = lines[-1] if len(lines) > 1 else f"exit status {result.returncode}"
             raise CompileFailure(f"{what} failed: {reason} (log: {log_path})")
+
+
+def compiler_arguments(options, calibration):
+    """The compiler's command-line options for a job's compile options (scripts/
+    compile_model.py: the option of the same name, '_' written '-')."""
+    cmd = []
+    if options.get("quantize"):
+        cmd += ["--quantize", options["quantize"], "--samples", str(options["samples"])]
+        if calibration:
+            cmd += ["--calibration", calibration]
+    if options.get("delegate"):
+        cmd += ["--delegate", options["delegate"]]
+    if options.get("npu_config"):
+        cmd += ["--npu-config", options["npu_config"]]
+    for option in ("input_type", "output_type"):
+        if options.get(option):
+            cmd += ["--" + option.replace("_", "-"), options[option]]
+    for option in ("mean", "std"):
+        if options.get(option) is not None:
+            values = options[option] if isinstance(options[option], list) else [options[option]]
+            cmd += ["--" + option, ",".join(repr(float(v)) for v in values)]
+    names = options.get("no_pass") or []
+    for name in names if isinstance(names, list) else [names]:
+        cmd += ["--no-pass", name]
+    return cmd
 
 
 def describe_options(options):

@@ -14,7 +14,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from socsim_sweep.expr import EvalError  # noqa: E402
-from socsim_sweep.report import _is_number, pareto_front, value  # noqa: E402
+from socsim_sweep.report import (ENERGY_METRICS, _is_number, mixed_energy_note,  # noqa: E402
+                                  pareto_front, value)
 from socsim_sweep.study import short  # noqa: E402
 
 GREY = "#b0b0b0"
@@ -56,6 +57,7 @@ def _varying(rows, exclude):
 
 
 def _save(fig, ax, path, description):
+    description["title"] = ax.get_title()
     fig.tight_layout()
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     try:
@@ -202,9 +204,16 @@ def draw(plot, rows, folder):
     rows = plot_rows(plot, rows)
     name = f.get("name") or "-".join([plot.kind] + [f[k] for k in ("x", "y") if k in f])
     path = os.path.join(folder, name.replace("/", "_") + ".png")
+    # An energy axis over points whose DDR energy has two sources says so in its title.
+    mixed = any(f.get(k) in ENERGY_METRICS for k in ("x", "y", "value")) and \
+        mixed_energy_note(rows) is not None
+    suffix = "\n(mixed DDR energy sources: DDR model and cost model)" if mixed else ""
     if plot.kind == "line":
-        return path, line_plot(rows, f["x"], f["y"], f.get("series"), path)
+        return path, line_plot(rows, f["x"], f["y"], f.get("series"), path,
+                               f"{f['y']} vs {f['x']}{suffix}" if mixed else None)
     if plot.kind == "pareto":
         return path, pareto_plot(rows, f["x"], f["y"], tuple(f.get("minimize", (True, True))),
-                                 f.get("label"), path)
-    return path, heatmap(rows, f["x"], f["y"], f["value"], path)
+                                 f.get("label"), path,
+                                 f"Pareto front: {f['y']} vs {f['x']}{suffix}" if mixed else None)
+    return path, heatmap(rows, f["x"], f["y"], f["value"], path,
+                         f"{f['value']}{suffix}" if mixed else None)

@@ -129,6 +129,43 @@ def print_metric_problems(problems, out):
         out.write(f"  {name}: {len(points)} point(s) [{shown}]: {first}\n")
 
 
+# Metrics that add the DDR energy: they compare across points only when every point's DDR
+# energy comes from the same source (cost.ddr_energy_source).
+ENERGY_METRICS = ("cost.ddr_energy_uj", "cost.energy_uj")
+
+
+def energy_sources(rows):
+    """{source: [point indices]} of the DDR energy of the points that have one ('ddr model':
+    the DDR model's own figure, 'cost model': the cost model's per-bit estimate)."""
+    sources = {}
+    for r in rows:
+        source = (r.get("metrics") or {}).get("cost.ddr_energy_source")
+        if source is not None:
+            sources.setdefault(source, []).append(r["idx"])
+    return sources
+
+
+def mixed_energy_note(rows):
+    """One line when the points' DDR energy comes from more than one source, else None."""
+    sources = energy_sources(rows)
+    if len(sources) < 2:
+        return None
+    parts = []
+    for source, points in sorted(sources.items()):
+        shown = ",".join(str(i) for i in points[:20]) + (",..." if len(points) > 20 else "")
+        parts.append(f"the {source}'s on {len(points)} point(s) [{shown}]")
+    return ("mixed energy sources: the DDR energy is " + ", ".join(parts) +
+            f"; {' and '.join(ENERGY_METRICS)} do not compare across them (docs/sweeps.md, "
+            "Cost model)")
+
+
+def print_energy_note(rows, out):
+    """The mixed_energy_note() line, when there is one."""
+    note = mixed_energy_note(rows)
+    if note:
+        out.write(f"warning: {note}\n")
+
+
 def pareto_front(rows, x, y, minimize=(True, True)):
     """The rows (with numeric x and y) that no other row dominates, sorted by x."""
     def key(r):

@@ -9,10 +9,12 @@ import math
 import os
 import re
 
+from socsim_cpu import CpuModelsError, check_cpu
 from socsim_sweep import cost as cost_model
 from socsim_sweep import expand, source
 from socsim_sweep.expr import Expr, check_names
 from socsim_sweep.socconfig import effective_config
+from socsim_sweep.source import SweepError
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 # Sweep, model and plot names become file names (`.<sweep>.lock`, `<name>.png.json`): well
@@ -20,13 +22,20 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 MAX_NAME = 128
 REPORTS = ("summary", "probes", "ddr", "npu_layers")  # report files a metric can read
 COMPILE_OPTIONS = {
-    # option: allowed values (None: any string path)
+    # option: allowed values (None: checked by _compile_value: a path, a count, numbers,
+    # pass names); each is the compiler's option of the same name (scripts/compile_model.py)
     "quantize": (None, "int8"),
     "delegate": (None, "cpu-packed", "npu"),
     "calibration": None,
     "samples": None,
     "npu_config": None,
+    "input_type": ("float32", "uint8", "int8"),
+    "mean": None,
+    "std": None,
+    "output_type": ("float32", "int8"),
+    "no_pass": None,
 }
+MAX_CHANNELS = 4096  # values of a compile.mean / compile.std list
 RUN_OPTIONS = ("config", "firmware", "cpu", "max_cycles", "args", "input", "timeout_s")
 ZOO_MODELS = ("convnet", "mobilenet_v2", "resnet18")  # the zoo's float models
 DEFAULT_METRICS = {
@@ -224,8 +233,7 @@ def _read_run(sweep, node, default_config):
         run.firmware = n.as_str()
     if (n := m.get("cpu")) is not None:
         run.cpu = n.as_str()
-        if run.cpu not in ("iss", "rtl"):
-            n.fail("expected 'iss' or 'rtl'")
+        _check_cpu(sweep, run.cpu, n)
     if (n := m.get("max_cycles")) is not None:
         run.max_cycles = n.as_int(minimum=1)
     if (n := m.get("args")) is not None:
@@ -249,6 +257,21 @@ def _read_run(sweep, node, default_config):
                            "defaults, as `socsim config` shows it)")
             run.sets.append(f"{key}={format_value(value.value)}")
     m.done()
+
+
+def _check_cpu(sweep, name, node):
+    """A CPU model the sweep's socsim binary runs (it lists them: socsim config --cpu-models)."""
+    if not isinstance(name, str):
+        node.fail("a CPU model is a name (socsim config --cpu-models lists them)")
+    if not sweep.socsim:
+        raise SweepError("checking a CPU model needs the socsim binary: run this as "
+                         "`socsim sweep`, or give --socsim PATH")
+    try:
+        message = check_cpu(sweep.socsim, name)
+    except CpuModelsError as e:
+        raise SweepError(str(e)) from None
+    if message:
+        node.fail(message)
 
 
 def _read_models(sweep, node):
@@ -296,18 +319,47 @@ def _read_models(sweep, node):
 
 
 def _compile_option(sweep, option, node):
-    value = node.value
+    value = _compile_value(option, node.plain(), node)
+    if option in ("calibration", "npu_config"):
+        path = sweep.path(value)
+        if not os.path.isfile(path):
+            node.fail(f"no such file: {path}")
+        return path
+    return value
+
+
+def _compile_value(option, value, node):
+    """A value of compile option `option` (the models section's or a compile.* parameter's),
+    checked as the compiler would: its choices, a count, numbers, pass names."""
     allowed = COMPILE_OPTIONS[option]
     if allowed is not None:
         if value not in allowed:
             node.fail(f"expected one of {', '.join(str(a) for a in allowed)}")
         return value
     if option == "samples":
-        return node.as_int(minimum=1)
-    path = sweep.path(node.as_str())
-    if not os.path.isfile(path):
-        node.fail(f"no such file: {path}")
-    return path
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            node.fail(f"expected a count of at least 1, got {value!r}")
+        return value
+    if option in ("mean", "std"):
+        # one number, or one per channel (the compiler's --mean/--std M[,M...])
+        values = value if isinstance(value, list) else [value]
+        if not values or len(values) > MAX_CHANNELS or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                for v in values):
+            node.fail(f"compile.{option} is a finite number or a list of 1 to {MAX_CHANNELS} "
+                      f"(one per channel), got {value!r}")
+        if option == "std" and any(v == 0 for v in values):
+            node.fail("compile.std cannot be 0")
+        return value
+    if option == "no_pass":
+        # the front-end passes to skip (the compiler's --no-pass NAME, repeatable)
+        names = value if isinstance(value, list) else [value]
+        if not all(isinstance(n, str) and n for n in names):
+            node.fail(f"compile.no_pass is a pass name or a list of them, got {value!r}")
+        return value
+    if not isinstance(value, str):  # calibration, npu_config: a path
+        node.fail(f"expected a file name, got {value!r}")
+    return value
 
 
 def _values(node):
@@ -370,6 +422,8 @@ def _range_cap(values, node):
 def _read_parameter(sweep, key, node):
     values, value_nodes = _values(node)
     kind = _kind(sweep, key, node)
+    if kind == "compile":  # list values (compile.mean per channel) as plain lists
+        values = [n.plain() for n in value_nodes] if value_nodes else values
     param = Parameter(key, kind, values, node)
     for i, v in enumerate(values):
         vnode = value_nodes[i] if value_nodes else node
@@ -400,15 +454,13 @@ def _check_value(sweep, param, value, node):
         if not isinstance(value, str) or value not in sweep.models:
             node.fail(f"'{value}' is not a model of the models section")
     elif param.kind == "compile":
-        if COMPILE_OPTIONS[param.option] is not None and value not in \
-                COMPILE_OPTIONS[param.option]:
-            node.fail(f"expected one of {', '.join(str(a) for a in COMPILE_OPTIONS[param.option])}")
+        _compile_value(param.option, value, node)
     elif param.kind == "run":
         if param.option == "args":
             if not isinstance(value, list):
                 node.fail("run.args values are lists of firmware arguments")
-        elif param.option == "cpu" and value not in ("iss", "rtl"):
-            node.fail("expected 'iss' or 'rtl'")
+        elif param.option == "cpu":
+            _check_cpu(sweep, value, node)
         elif param.option in ("config", "input"):
             if not isinstance(value, str) or not os.path.isfile(sweep.path(value)):
                 node.fail(f"no such file: {value}")

@@ -238,6 +238,21 @@ class Check:
                     all(r["metrics"].get("conv_layers") == 2 for r in rows),
                     "report --recompute adds a new metric to every point without a run")
 
+        # an edited metric with a typo in a layer field: --recompute shows the block run and
+        # status end with and exits 1; fixed and recomputed, the report is clean again
+        with open(path, "w") as f:
+            f.write(text.replace("npu_layers.layers, op_type", "npu_layers.layerz, op_type", 1))
+        status, out, err = self.sweep("report", path, "--dir", results, "--recompute")
+        self.expect(status == 1 and "metric errors (1 metric(s) without a value)" in out and
+                    "conv_layers: 17 point(s)" in out and "Traceback" not in err,
+                    f"report --recompute names a metric it cannot evaluate: {status} "
+                    f"{out[-400:]} {err.strip()}")
+        with open(path, "w") as f:
+            f.write(text)
+        status, out, err = self.sweep("report", path, "--dir", results, "--recompute")
+        self.expect(status == 0 and "metric errors" not in out,
+                    f"a fixed metric recomputed clears the block: {status} {err.strip()}")
+
         # a second sweep in the same database; both queried together
         other = self.sweep_file("local2", body.replace("[8, 16, 32, 64]", "[128]"))
         status, _, err = self.sweep("run", other, "--dir", results, "-j", "2")

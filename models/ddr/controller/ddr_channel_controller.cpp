@@ -27,11 +27,7 @@ DdrChannelController::DdrChannelController(const DdrConfig& config, uint32_t cha
   for (uint32_t b = 0; b < banks_.size(); ++b) banks_[b].group = device_.group_of(b);
   shared_ready_.assign(4 * size_t{device_.groups()}, 0);
   shared_stamp_.assign(4 * size_t{device_.groups()}, 0);
-  refresh_.resize(device_.ranks());
-  const bool per_bank = c.refresh == DdrRefreshMode::kPerBank;
-  refresh_interval_ = per_bank ? t_.t_refi_pb : t_.t_refi;
-  for (RankRefresh& r : refresh_) r.due = refresh_interval_;
-  refresh_busy_until_.assign(device_.banks(), 0);
+  refresh_ = make_ddr_refresh(config, device_, stats_);
   alone_step_ =
       std::max({uint64_t{1}, uint64_t{t_.t_rp}, uint64_t{t_.t_rcd}, uint64_t{t_.t_rrd_s},
                 uint64_t{t_.t_rrd_l}, uint64_t{t_.t_ccd_s}, uint64_t{t_.t_ccd_l},
@@ -117,222 +113,17 @@ void DdrChannelController::enqueue(const DdrBurstRequest& burst, uint64_t cycle)
   entry.bytes = burst.bytes;
   entry.is_write = burst.is_write;
   const uint32_t rank = device_.rank_of(burst.bank);
-  entry.refresh_stall = cycle < refresh_busy_until_[burst.bank] || refresh_[rank].pending ||
-                        banks_[burst.bank].refresh_pending;
+  entry.refresh_stall = cycle < refresh_->busy_until(burst.bank) || refresh_->rank(rank).pending ||
+                        refresh_->bank_pending(burst.bank);
   const bool fresh = !banks_[burst.bank].stale;
   link(e);
   const int dir = burst.is_write ? kWrite : kRead;
   ++queued_[dir];
-  ++refresh_[rank].queued;
+  ++refresh_->rank(rank).queued;
   stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
   stats_.max_write_queue = std::max(stats_.max_write_queue, queued_[kWrite]);
   if (burst.is_write) queued_writes_.emplace(burst.line, e);
   update_choice(e, fresh);
-}
-
-bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cycle,
-                                       uint32_t followers) {
-  DdrBurstDone done;
-  if (!serve_alone(burst, cycle, followers, done)) return false;
-  sink_.burst_done(done);
-  return true;
-}
-
-bool DdrChannelController::serve_alone(const DdrBurstRequest& burst, uint64_t cycle,
-                                       uint32_t followers, DdrBurstDone& done) {
-  // Followers queued behind it are not offered (only a bank's oldest row hit is), but keep
-  // the row open under closed_adaptive and count in the queue statistics.
-  if (!alone_hit(burst) || capacity_[kRead] < 1 + followers) return false;
-  const uint64_t issue_cycle = alone_ready(burst.bank);
-  if (!refresh_waits(device_.rank_of(burst.bank), issue_cycle)) return false;
-  serve_hit(burst, cycle, issue_cycle, followers, followers > 0, done);
-  return true;
-}
-
-int DdrChannelController::serve_first_of_two(const DdrBurstRequest (&bursts)[2], uint64_t cycle,
-                                             DdrBurstDone& done) {
-  // Both queued, each is its bank's only entry: the candidates are their two column
-  // commands (collect_candidates() with nothing else queued), and the policy picks one.
-  const uint32_t rank = device_.rank_of(bursts[0].bank);
-  if (bursts[0].bank == bursts[1].bank || device_.rank_of(bursts[1].bank) != rank ||
-      !alone_hit(bursts[0]) || !alone_hit(bursts[1]) || capacity_[kRead] < 2) {
-    return -1;
-  }
-  DdrCandidate c[2];
-  for (int i = 0; i < 2; ++i) {
-    c[i].ready = alone_ready(bursts[i].bank);
-    c[i].seq = seq_ + i;
-    c[i].entry = i;
-    c[i].bank = static_cast<uint16_t>(bursts[i].bank);
-    c[i].column = true;
-    c[i].oldest_in_bank = true;
-  }
-  const int first = static_cast<int>(scheduler_->pick(c, 2));
-  if (!refresh_waits(rank, c[first].ready)) return -1;
-  // The other burst is in another bank: it counts as queued but does not keep this row open.
-  serve_hit(bursts[first], cycle, c[first].ready, 1, false, done);
-  return first;
-}
-
-// Flattened: serve_alone(), serve_first_of_two() and serve_hit() are inlined here, the
-// streaming read's path (needs -fno-semantic-interposition, models/ddr/CMakeLists.txt).
-[[gnu::flatten]] uint32_t DdrChannelController::serve_hits_alone(const DdrBurstRequest (&bursts)[2],
-                                                                 uint32_t count, bool same_bank,
-                                                                 uint64_t cycle,
-                                                                 DdrBurstDone (&done)[2],
-                                                                 int& lead) {
-  lead = 0;
-  if (same_bank) {
-    if (!serve_alone(bursts[0], cycle, count - 1, done[0])) return 0;
-  } else {
-    lead = serve_first_of_two(bursts, cycle, done[0]);
-    if (lead < 0) return 0;
-  }
-  // The first burst has left the queue, so there is room for the second.
-  if (count == 1) return 1;
-  return serve_alone(bursts[1 - lead], cycle, 0, done[1]) ? 2 : 1;
-}
-
-bool DdrChannelController::serve_reads_alone(const DdrBurstRequest* bursts, uint32_t count,
-                                             uint64_t cycle, DdrBurstDone* done) {
-  if (count < 1 || count > 2 || !idle() || capacity_[kRead] < count) return false;
-  const uint32_t rank = device_.rank_of(bursts[0].bank);
-  uint64_t latest = now_;
-  for (uint32_t k = 0; k < count; ++k) {
-    if (bursts[k].is_write || device_.rank_of(bursts[k].bank) != rank ||
-        bank_blocked(bursts[k].bank)) {
-      return false;
-    }
-    latest = std::max(latest, device_.latest_read_bound(bursts[k].bank));
-  }
-  // Two bursts of one row of one bank: the second is offered once the first is done.
-  const bool one_bank = count == 2 && bursts[0].bank == bursts[1].bank;
-  if (one_bank && bursts[0].row != bursts[1].row) return false;
-  // Each command issues by the latest bound so far plus one step after the one before it,
-  // and each burst takes at most three (precharge, activate, column): the refresh test of
-  // every choose() is passed if none falls due by then and a refresh under way issues its
-  // next command later (these commands only delay it).
-  if (!refresh_waits(rank, latest + 3 * count * alone_step_)) return false;
-
-  // enqueue() of each
-  note_occupancy(cycle);
-  const uint64_t first_seq = seq_;
-  seq_ += count;
-  bool refresh_stall[2], activated[2] = {false, false}, finished[2] = {false, false};
-  DdrOutcome outcome[2] = {DdrOutcome::kHit, DdrOutcome::kHit};
-  bool started[2] = {false, false};
-  for (uint32_t k = 0; k < count; ++k)
-    refresh_stall[k] = cycle < refresh_busy_until_[bursts[k].bank];
-  queued_[kRead] += count;
-  stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
-  choice_valid_ = false;
-  // update_write_mode(): reads only from here on, so only a drain can end (once).
-  if (write_mode_) update_write_mode();
-  uint32_t left = count, finished_count = 0;
-  while (left > 0) {
-    // choose(): each burst is its bank's oldest, the only one it offers.
-    DdrCandidate c[2];
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < count; ++k) {
-      if (finished[k] || (one_bank && k == 1 && !finished[0])) continue;
-      const uint32_t bank = bursts[k].bank;
-      DdrCandidate& o = c[n++];
-      o.seq = first_seq + k;
-      o.entry = static_cast<int32_t>(k);
-      o.bank = static_cast<uint16_t>(bank);
-      o.oldest_in_bank = true;
-      o.activated = activated[k];
-      const uint32_t open = device_.open_row(bank);
-      o.column = open == bursts[k].row;
-      const uint32_t group = device_.group_of(bank);
-      if (o.column) {
-        o.ready = std::max(device_.bank_column_ready(bank, false),
-                           device_.shared_column_ready(group, false));
-      } else if (open != DdrDeviceTiming::kClosed) {
-        o.ready =
-            std::max(device_.bank_precharge_ready(bank), device_.shared_precharge_ready(rank));
-      } else {
-        o.ready = std::max(device_.bank_activate_ready(bank), device_.shared_activate_ready(group));
-      }
-      o.ready = std::max(o.ready, now_);
-    }
-    const DdrCandidate& pick = c[scheduler_->pick(c, n)];
-    const uint32_t k = static_cast<uint32_t>(pick.entry);
-    const DdrBurstRequest& b = bursts[k];
-    // issue()
-    const uint64_t at = pick.ready;
-    now_ = at;
-    banks_[b.bank].stale = true;
-    if (pick.column) {
-      if (!started[k]) outcome[k] = DdrOutcome::kHit;
-      // auto_precharge(): the first of two bursts of one row has the second queued behind.
-      const bool precharge = precharge_[one_bank && k == 0];
-      const uint64_t done_cycle = device_.column(b.bank, false, precharge, at);
-      activated[k] = false;
-      // finish_entry()
-      note_occupancy(now_);
-      --queued_[kRead];
-      last_event_ = std::max(last_event_, done_cycle);
-      DdrBurstDone& d = done[finished_count++];
-      d.request = b.request;
-      d.channel = channel_;
-      d.bank = b.bank;
-      d.accept_cycle = cycle;
-      d.done_cycle = done_cycle;
-      d.bytes = b.bytes;
-      d.outcome = outcome[k];
-      d.is_write = false;
-      d.refresh_stall = refresh_stall[k];
-      finished[k] = true;
-      --left;
-    } else if (device_.open_row(b.bank) != DdrDeviceTiming::kClosed) {
-      device_.precharge(b.bank, at);
-      if (!started[k]) outcome[k] = DdrOutcome::kConflict;
-    } else {
-      device_.activate(b.bank, b.row, at);
-      if (!started[k]) outcome[k] = DdrOutcome::kMiss;
-      activated[k] = true;
-    }
-    started[k] = true;
-    now_ = at + 1;
-  }
-  return true;
-}
-
-void DdrChannelController::serve_hit(const DdrBurstRequest& burst, uint64_t cycle,
-                                     uint64_t issue_cycle, uint32_t queued_behind, bool keeps_row,
-                                     DdrBurstDone& done) {
-  // The closed form of enqueue() + choose() + issue() for a row-hit read in an idle channel,
-  // with `queued_behind` more reads entering the queue at the same cycle (`keeps_row`: one
-  // of them hits the same row of the same bank).
-  const uint32_t bank = burst.bank;
-  // enqueue()
-  note_occupancy(cycle);
-  ++seq_;
-  const bool refresh_stall = cycle < refresh_busy_until_[bank];
-  queued_[kRead] += 1 + queued_behind;
-  stats_.max_read_queue = std::max(stats_.max_read_queue, queued_[kRead]);
-  choice_valid_ = false;
-  // choose(), issue(); update_write_mode() with reads and no writes queued can only end a
-  // drain.
-  if (write_mode_) update_write_mode();
-  now_ = issue_cycle;
-  banks_[bank].stale = true;
-  const uint64_t done_cycle = device_.column(bank, false, precharge_[keeps_row], issue_cycle);
-  // finish_entry()
-  note_occupancy(now_);
-  queued_[kRead] -= 1 + queued_behind;  // the caller's next call queues (or serves) them
-  last_event_ = std::max(last_event_, done_cycle);
-  now_ = issue_cycle + 1;
-  done.request = burst.request;
-  done.channel = channel_;
-  done.bank = bank;
-  done.accept_cycle = cycle;
-  done.done_cycle = done_cycle;
-  done.bytes = burst.bytes;
-  done.outcome = DdrOutcome::kHit;
-  done.is_write = false;
-  done.refresh_stall = refresh_stall;
 }
 
 // A new entry only adds to its bank's offers (it is the youngest: not the head unless the
@@ -342,7 +133,8 @@ void DdrChannelController::serve_hit(const DdrBurstRequest& burst, uint64_t cycl
 void DdrChannelController::update_choice(int32_t e, bool offers_were_fresh) {
   if (!choice_valid_) return;
   choice_valid_ = false;
-  if (!scheduler_->orders_candidates() || choice_.kind != Kind::kRequest || refreshing_ > 0) {
+  if (!scheduler_->orders_candidates() || choice_.kind != Kind::kRequest ||
+      refresh_->refreshing() > 0) {
     return;
   }
   const bool mode = write_mode_;
@@ -384,7 +176,7 @@ void DdrChannelController::finish_entry(int32_t e, uint64_t done_cycle) {
   unlink(e);
   const int dir = entry.is_write ? kWrite : kRead;
   --queued_[dir];
-  --refresh_[device_.rank_of(entry.bank)].queued;
+  --refresh_->rank(device_.rank_of(entry.bank)).queued;
   if (entry.is_write) queued_writes_.erase(entry.line);
   last_event_ = std::max(last_event_, done_cycle);
   DdrBurstDone done;
@@ -416,7 +208,7 @@ void DdrChannelController::run_until(uint64_t cycle) {
     issue(c);
   }
   if (idle()) {
-    for (uint32_t r = 0; r < refresh_.size(); ++r) idle_refreshes(r, cycle);
+    for (uint32_t r = 0; r < refresh_->ranks(); ++r) idle_refreshes(r, cycle);
   }
   now_ = std::max(now_, cycle);
 }
@@ -425,7 +217,7 @@ void DdrChannelController::catch_up() {
   while (idle()) {
     update_refresh(now_);  // owed refreshes of idle ranks start now
     bool issued = false;
-    for (uint32_t r = 0; r < refresh_.size(); ++r) {
+    for (uint32_t r = 0; r < refresh_->ranks(); ++r) {
       const Choice c = refresh_choice(r);
       if (c.cycle == UINT64_MAX) continue;
       issue(c);
@@ -578,46 +370,20 @@ void DdrChannelController::collect_candidates() {
 
 DdrChannelController::Choice DdrChannelController::refresh_choice(uint32_t rank) const {
   Choice c;
-  const RankRefresh& r = refresh_[rank];
-  const uint64_t rank_banks = banks_per_rank_ == 64 ? ~uint64_t{0}
-                                                    : ((uint64_t{1} << banks_per_rank_) - 1)
-                                                          << (rank * banks_per_rank_);
   c.rank = rank;
-  if (r.pending) {
-    if ((activated_mask_ & rank_banks) != 0) return c;  // activated requests finish first
-    if (device_.open_banks(rank) > 0) {
-      c.kind = Kind::kPrechargeAll;
-      c.cycle = device_.earliest_precharge_all(rank, now_);
-    } else {
-      c.kind = Kind::kRefresh;
-      c.cycle = device_.earliest_refresh(rank, now_);
-    }
-  } else if (r.pending_bank != kNone) {
-    // The banks this REFpb refreshes: activated requests finish, open rows are closed.
-    const uint32_t first = static_cast<uint32_t>(r.pending_bank);
-    for (uint32_t i = 0; i < device_.refpb_banks(); ++i) {
-      const uint32_t bank = first + i * device_.refpb_stride();
-      if (banks_[bank].activated != kNone) return c;
-    }
-    for (uint32_t i = 0; i < device_.refpb_banks(); ++i) {
-      const uint32_t bank = first + i * device_.refpb_stride();
-      if (device_.open_row(bank) != DdrDeviceTiming::kClosed) {
-        c.kind = Kind::kPrecharge;
-        c.bank = bank;
-        c.cycle = device_.earliest_precharge(bank, now_);
-        return c;
-      }
-    }
-    c.kind = Kind::kRefreshBank;
-    c.bank = first;
-    c.cycle = device_.earliest_refresh_bank(first, now_);
+  const DdrRefreshCommand command = refresh_->next_command(rank, now_, activated_mask_);
+  if (command.kind != DdrRefreshCommand::Kind::kNone) {
+    c.kind = Kind::kRefresh;
+    c.refresh = command.kind;
+    c.cycle = command.cycle;
+    c.bank = command.bank;
   }
   return c;
 }
 
 void DdrChannelController::mark_refresh_stalls(uint32_t rank, int32_t refpb_bank) {
   for (uint32_t b = rank * banks_per_rank_; b < (rank + 1) * banks_per_rank_; ++b) {
-    if (refpb_bank != kNone && !banks_[b].refresh_pending) continue;
+    if (refpb_bank != kNone && !refresh_->bank_pending(b)) continue;
     for (int dir : {kRead, kWrite}) {
       for (int32_t e = banks_[b].head[dir]; e != kNone; e = entries_[e].next) {
         if (!entries_[e].started) entries_[e].refresh_stall = true;
@@ -630,18 +396,18 @@ void DdrChannelController::update_refresh(uint64_t cycle) {
   // Refreshes of ranks that fall due by `cycle` start (or are put off); owed ones of idle
   // ranks are caught up.
   const DdrControllerConfig& c = config_.controller;
-  for (uint32_t rank = 0; rank < refresh_.size(); ++rank) {
-    RankRefresh& r = refresh_[rank];
-    while (!r.pending && r.pending_bank == kNone) {
+  for (uint32_t rank = 0; rank < refresh_->ranks(); ++rank) {
+    DdrRankRefresh& r = refresh_->rank(rank);
+    while (!r.under_way()) {
       const bool due = r.due <= cycle;
       if (due && r.queued > 0 && r.postponed < c.refresh_postpone) {
         ++r.postponed;
         ++stats_.postponed_refreshes;
-        r.due += refresh_interval_;
+        r.due += refresh_->interval();
         continue;
       }
       if (due) {
-        r.due += refresh_interval_;
+        r.due += refresh_->interval();
       } else if (r.postponed > 0 && r.queued == 0) {
         --r.postponed;
       } else {
@@ -649,19 +415,7 @@ void DdrChannelController::update_refresh(uint64_t cycle) {
       }
       mark_rank_stale(rank);
       choice_valid_ = false;
-      ++refreshing_;
-      if (c.refresh == DdrRefreshMode::kPerBank) {
-        const uint32_t bank = rank * banks_per_rank_ + r.next_bank;
-        r.pending_bank = static_cast<int32_t>(bank);
-        for (uint32_t i = 0; i < device_.refpb_banks(); ++i) {
-          banks_[bank + i * device_.refpb_stride()].refresh_pending = true;
-        }
-        r.next_bank = (r.next_bank + 1) % device_.refpb_stride();
-        mark_refresh_stalls(rank, r.pending_bank);
-      } else {
-        r.pending = true;
-        mark_refresh_stalls(rank, kNone);
-      }
+      mark_refresh_stalls(rank, refresh_->start(rank));
     }
   }
 }
@@ -678,7 +432,8 @@ DdrChannelController::Choice DdrChannelController::choose(uint64_t limit) {
       best.candidate = scheduler_->pick(candidates_.data(), candidate_count_);
       best.cycle = candidates_[best.candidate].ready;
     }
-    for (uint32_t rank = 0; refreshing_ > 0 && rank < refresh_.size(); ++rank) {
+    const DdrRefresh& refresh = *refresh_;
+    for (uint32_t rank = 0; refresh.refreshing() > 0 && rank < refresh.ranks(); ++rank) {
       const Choice rc = refresh_choice(rank);
       if (rc.cycle <= best.cycle && rc.cycle != UINT64_MAX) best = rc;
     }
@@ -686,9 +441,8 @@ DdrChannelController::Choice DdrChannelController::choose(uint64_t limit) {
     const uint64_t horizon = std::min(best.cycle, limit);
     bool changed = false;
     uint64_t deadline = UINT64_MAX;
-    for (const RankRefresh& r : refresh_) {
-      const bool idle_rank = !r.pending && r.pending_bank == kNone;
-      if (!idle_rank) continue;
+    for (const DdrRankRefresh& r : refresh.schedules()) {
+      if (r.under_way()) continue;
       if (r.due <= horizon || (r.postponed > 0 && r.queued == 0)) changed = true;
       deadline = std::min(deadline, r.due);
     }
@@ -763,118 +517,46 @@ void DdrChannelController::issue(const Choice& choice) {
     case Kind::kRequest:
       issue_request(candidates_[choice.candidate], cycle);
       break;
-    case Kind::kPrechargeAll:
-      device_.precharge_all(choice.rank, cycle);
-      mark_rank_stale(choice.rank);
-      break;
     case Kind::kRefresh: {
-      device_.refresh(choice.rank, cycle);
-      mark_rank_stale(choice.rank);
-      refresh_[choice.rank].pending = false;
-      --refreshing_;
-      ++stats_.refreshes;
-      const uint32_t first = choice.rank * banks_per_rank_;
-      for (uint32_t b = first; b < first + banks_per_rank_; ++b) {
-        refresh_busy_until_[b] = cycle + t_.t_rfc;
+      DdrRefreshCommand command;
+      command.kind = choice.refresh;
+      command.cycle = cycle;
+      command.bank = choice.bank;
+      const uint64_t end = refresh_->issue(choice.rank, command, cycle);
+      if (command.kind == DdrRefreshCommand::Kind::kPrecharge) {
+        banks_[command.bank].stale = true;
+      } else {
+        mark_rank_stale(choice.rank);
       }
-      last_event_ = std::max(last_event_, cycle + t_.t_rfc);
+      last_event_ = std::max(last_event_, end);
       break;
     }
-    case Kind::kPrecharge:
-      device_.precharge(choice.bank, cycle);
-      banks_[choice.bank].stale = true;
-      break;
-    case Kind::kRefreshBank:
-      device_.refresh_bank(choice.bank, cycle);
-      mark_rank_stale(choice.rank);
-      refresh_[choice.rank].pending_bank = kNone;
-      --refreshing_;
-      for (uint32_t i = 0; i < device_.refpb_banks(); ++i) {
-        const uint32_t bank = choice.bank + i * device_.refpb_stride();
-        banks_[bank].refresh_pending = false;
-        refresh_busy_until_[bank] = cycle + t_.t_rfc_pb;
-      }
-      ++stats_.bank_refreshes;
-      last_event_ = std::max(last_event_, cycle + t_.t_rfc_pb);
-      break;
   }
   now_ = cycle + 1;  // one command per cycle
 }
 
 void DdrChannelController::idle_refreshes(uint32_t rank, uint64_t cycle) {
-  RankRefresh& r = refresh_[rank];
-  const bool per_bank = config_.controller.refresh == DdrRefreshMode::kPerBank;
+  const DdrRankRefresh& r = refresh_->rank(rank);
   for (;;) {
-    if (!r.pending && r.pending_bank == kNone) {
-      // Consecutive refreshes of an idle rank with its rows closed start on time: count
-      // them at once.
-      if (!per_bank && r.postponed == 0 && r.due < cycle && device_.open_banks(rank) == 0 &&
-          device_.earliest_refresh(rank, std::max(now_, r.due)) == r.due) {
-        const uint64_t count = (cycle - 1 - r.due) / refresh_interval_ + 1;
-        const uint64_t last = r.due + (count - 1) * refresh_interval_;
-        device_.refresh(rank, last, count);
+    if (!r.under_way()) {
+      // Refreshes of an idle rank that start on time, counted at once (the mode's closed
+      // form; O(bank sets), not O(refreshes)). Only when one fell due and none is owed: the
+      // common case, nothing due, costs no call (this runs for every request).
+      DdrRefreshBatch batch;
+      if (r.postponed == 0 && r.due < cycle && refresh_->catch_up_idle(rank, cycle, now_, batch)) {
         mark_rank_stale(rank);
         choice_valid_ = false;
-        stats_.refreshes += count;
-        const uint32_t first = rank * banks_per_rank_;
-        for (uint32_t b = first; b < first + banks_per_rank_; ++b) {
-          refresh_busy_until_[b] = last + t_.t_rfc;
-        }
-        last_event_ = std::max(last_event_, last + t_.t_rfc);
-        r.due += count * refresh_interval_;
-        now_ = std::max(now_, last + 1);
+        last_event_ = std::max(last_event_, batch.end);
+        now_ = std::max(now_, batch.last_command + 1);
         continue;
       }
-      if (per_bank && idle_bank_refreshes(rank, cycle)) continue;
       update_refresh(cycle > 0 ? cycle - 1 : 0);
-      if (!r.pending && r.pending_bank == kNone) return;
+      if (!r.under_way()) return;
     }
     const Choice c = refresh_choice(rank);
     if (c.cycle >= cycle) return;
     issue(c);
   }
-}
-
-bool DdrChannelController::idle_bank_refreshes(uint32_t rank, uint64_t cycle) {
-  // An idle rank catching up marks each REFpb that fell due before `cycle` at once
-  // (update_refresh()), so refresh_choice() issues them back to back: with its rows closed,
-  // the first at t0 (the device's bound), each next one tPBR2PBR later, round robin, as long
-  // as every bank set is free by its turn (its bound by t0, tRFCpb <= sets x tPBR2PBR) and
-  // the command falls before `cycle`. Counted at once, the last REFpb of each set recorded;
-  // the loop of idle_refreshes() goes on from there.
-  RankRefresh& r = refresh_[rank];
-  const uint64_t sets = device_.refpb_stride();
-  const uint64_t step = t_.t_pbr2pbr;
-  if (r.postponed > 0 || r.due >= cycle || device_.open_banks(rank) > 0 || step == 0 ||
-      t_.t_rfc_pb > sets * step) {
-    return false;
-  }
-  const uint32_t first = rank * banks_per_rank_;
-  const uint64_t t0 = device_.earliest_refresh_bank(first + r.next_bank, now_);
-  if (t0 >= cycle) return false;
-  for (uint32_t set = 0; set < sets; ++set) {
-    if (device_.earliest_refresh_bank(first + set, t0) != t0) return false;
-  }
-  const uint64_t count =
-      std::min((cycle - 1 - r.due) / refresh_interval_, (cycle - 1 - t0) / step) + 1;
-  const uint64_t recorded = std::min(count, sets);
-  for (uint64_t k = count - recorded; k < count; ++k) {
-    const uint32_t bank = first + static_cast<uint32_t>((r.next_bank + k) % sets);
-    const uint64_t at = t0 + k * step;
-    device_.refresh_bank(bank, at, k == count - recorded ? count - recorded + 1 : 1);
-    for (uint32_t i = 0; i < device_.refpb_banks(); ++i) {
-      refresh_busy_until_[bank + i * device_.refpb_stride()] = at + t_.t_rfc_pb;
-    }
-  }
-  const uint64_t last = t0 + (count - 1) * step;
-  mark_rank_stale(rank);
-  choice_valid_ = false;
-  stats_.bank_refreshes += count;
-  last_event_ = std::max(last_event_, last + t_.t_rfc_pb);
-  r.due += count * refresh_interval_;
-  r.next_bank = static_cast<uint32_t>((r.next_bank + count) % sets);
-  now_ = std::max(now_, last + 1);
-  return true;
 }
 
 }  // namespace socsim

@@ -15,13 +15,17 @@
 //    new requests to the rank (bank) wait, activated ones finish, the rows are closed and
 //    the refresh issued. With refresh_postpone > 0 a refresh that falls due while requests
 //    of the rank are queued is put off, up to that many, and caught up when the rank is
-//    idle or the limit is reached.
+//    idle or the limit is reached. The mode is a DdrRefresh (ddr_refresh.h, a file pair
+//    per mode); the controller decides when a refresh starts and interleaves its commands.
 //  - Page policy: open, closed (auto-precharge after every access) or closed_adaptive
-//    (auto-precharge unless a queued request hits the same row).
+//    (auto-precharge unless a queued request hits the same row): a DdrPagePolicyRule
+//    (ddr_page_policy.h, a file pair per policy).
 //
 // Bursts are handed in with enqueue() at their acceptance cycle; run_until() and step()
 // advance time; each burst's completion goes to the DdrBurstSink (reads: last data beat;
-// writes: end of their data in the device). See docs/ddr.md.
+// writes: end of their data in the device). Reads alone in an idle channel may instead be
+// served at once, exactly as enqueue() and step() would, through DdrDirectPath
+// (ddr_direct_path.h). See docs/ddr.md.
 #pragma once
 
 #include <algorithm>
@@ -32,6 +36,7 @@
 
 #include "models/ddr/controller/ddr_device_timing.h"
 #include "models/ddr/controller/ddr_page_policy.h"
+#include "models/ddr/controller/ddr_refresh.h"
 #include "models/ddr/controller/ddr_scheduler.h"
 #include "models/ddr/ddr_config.h"
 #include "models/ddr/ddr_stats.h"
@@ -94,43 +99,6 @@ class DdrChannelController {
   /// Queues (or forwards, or coalesces) a burst accepted at `cycle`; needs has_room(). A
   /// burst accepted before now() is scheduled from now() on.
   void enqueue(const DdrBurstRequest& burst, uint64_t cycle);
-  // The direct path: reads that will be served on their own (nothing else enters the
-  // channel before they are done, as for a blocking request) in an idle channel, with no
-  // refresh blocking their banks, issuing a command or falling due before theirs. Each
-  // serves them at once, exactly as enqueue() and step() would, or changes nothing.
-
-  /// A read burst that hits the open row: returns true if served. `followers`: reads of the
-  /// same row and bank accepted at the same cycle right after it (the rest of its request),
-  /// counted as queued behind it; the caller then hands each to serve_alone() or, if it
-  /// declines, enqueue() with the same cycle.
-  bool serve_alone(const DdrBurstRequest& burst, uint64_t cycle, uint32_t followers = 0);
-  /// The same, but a served burst's completion goes to `done` instead of the sink (the
-  /// owner accounts for it itself, without a round trip through its request table).
-  bool serve_alone(const DdrBurstRequest& burst, uint64_t cycle, uint32_t followers,
-                   DdrBurstDone& done);
-  /// Two reads of one rank in two different banks that both hit their open rows, accepted
-  /// at `cycle` in this order (the two bursts of a 64-byte read on LPDDR5 or HBM2): serves
-  /// the one the scheduler picks first from the queue, with the other counted as queued
-  /// behind it, and returns its index (0 or 1), its completion in `done`; the caller then
-  /// hands the other to serve_alone() or, if it declines, enqueue() with the same cycle.
-  /// -1: nothing served.
-  int serve_first_of_two(const DdrBurstRequest (&bursts)[2], uint64_t cycle, DdrBurstDone& done);
-  /// One read of `count` (1 or 2) row-hit bursts accepted at `cycle` in this order, two in
-  /// one row of one bank (`same_bank`) or in two banks of one rank: serve_alone() or
-  /// serve_first_of_two() for the first, then serve_alone() for the other, in one call.
-  /// Returns how many were served (0, 1 or 2); `lead` is the index of the first served, its
-  /// completion in done[0], the other's in done[1]. One burst served of two: the caller
-  /// queues the other (enqueue() with the same cycle). 0: nothing changed.
-  uint32_t serve_hits_alone(const DdrBurstRequest (&bursts)[2], uint32_t count, bool same_bank,
-                            uint64_t cycle, DdrBurstDone (&done)[2], int& lead);
-  /// One read of `count` (1 or 2) bursts, if two in two banks of one rank or in one row of
-  /// one bank, accepted at `cycle` in this order, whatever their rows: serves every burst
-  /// (precharge, activate and column commands in the order the scheduler picks them from
-  /// the queue), writes their completions to `done` in the order they finish and returns
-  /// true. For row misses and conflicts: the refresh test bounds the last command's cycle
-  /// (serve_alone() and serve_first_of_two() test each command's).
-  bool serve_reads_alone(const DdrBurstRequest* bursts, uint32_t count, uint64_t cycle,
-                         DdrBurstDone* done);
   /// Issues every command (and refresh) that falls before `cycle`; now() is then >= cycle.
   void run_until(uint64_t cycle);
   /// Issues the next command, waiting for it as long as needed. False if nothing is queued.
@@ -176,8 +144,7 @@ class DdrChannelController {
   struct BankQueue {
     int32_t head[2] = {kNone, kNone};
     int32_t tail[2] = {kNone, kNone};
-    int32_t activated = kNone;     // entry the open row was activated for
-    bool refresh_pending = false;  // per-bank refresh owed: no new activates
+    int32_t activated = kNone;  // entry the open row was activated for
     // Offers for the direction `offers_dir`, valid until the bank changes (`stale`).
     bool stale = true;
     int8_t offers_dir = -1;
@@ -186,22 +153,17 @@ class DdrChannelController {
     uint32_t head_bypassed = 0;
     Offer offers[3];
   };
-  struct RankRefresh {
-    uint64_t due = 0;              // next deadline (all-bank: REFab; per-bank: next REFpb)
-    uint32_t postponed = 0;        // refreshes owed beyond the schedule
-    bool pending = false;          // all_bank: a refresh is being carried out
-    int32_t pending_bank = kNone;  // per_bank: the bank being refreshed
-    uint32_t next_bank = 0;        // per_bank: round robin (bank within the rank)
-    uint32_t queued = 0;           // entries of this rank in the queues
-  };
   // What the next command is.
-  enum class Kind : uint8_t { kRequest, kPrechargeAll, kRefresh, kPrecharge, kRefreshBank };
+  enum class Kind : uint8_t { kRequest, kRefresh };
   struct Choice {
     Kind kind = Kind::kRequest;
+    // kRefresh: the refresh command's kind (its cycle is `cycle`, its bank `bank`); kept
+    // apart rather than as a DdrRefreshCommand so that a Choice stays as small as it was.
+    DdrRefreshCommand::Kind refresh = DdrRefreshCommand::Kind::kNone;
     uint64_t cycle = UINT64_MAX;
     size_t candidate = 0;  // kRequest: index into candidates_
-    uint32_t rank = 0;
-    uint32_t bank = 0;
+    uint32_t rank = 0;     // kRefresh
+    uint32_t bank = 0;     // kRefresh
   };
 
   // Queue bookkeeping.
@@ -217,40 +179,12 @@ class DdrChannelController {
     occupancy_since_ = cycle;
   }
 
-  // The direct path (serve_alone): a row-hit read in an idle channel, no refresh under way.
-  bool alone_hit(const DdrBurstRequest& burst) const {
-    return !burst.is_write && idle() && !bank_blocked(burst.bank) &&
-           device_.open_row(burst.bank) == burst.row;
-  }
-  /// The cycle choose() gives the column command of a read to `bank`, the channel idle.
-  uint64_t alone_ready(uint32_t bank) const {
-    return std::max(std::max(now_, device_.bank_column_ready(bank, false)),
-                    device_.shared_column_ready(device_.group_of(bank), false));
-  }
-  /// Whether choose() would issue a command of `rank` at `issue_cycle` before any refresh:
-  /// a refresh under way issues its next command later, none falls due by then, and no
-  /// idle rank (not `rank`, whose requests are queued) owes a postponed one.
-  bool refresh_waits(uint32_t rank, uint64_t issue_cycle) const {
-    for (uint32_t r = 0; r < refresh_.size(); ++r) {
-      const RankRefresh& rr = refresh_[r];
-      if (rr.pending || rr.pending_bank != kNone) {
-        if (refresh_choice(r).cycle <= issue_cycle) return false;
-      } else if (rr.due <= issue_cycle || (r != rank && rr.postponed > 0)) {
-        return false;
-      }
-    }
-    return true;
-  }
-  void serve_hit(const DdrBurstRequest& burst, uint64_t cycle, uint64_t issue_cycle,
-                 uint32_t queued_behind, bool keeps_row, DdrBurstDone& done);
+  friend class DdrDirectPath;  // the fast paths (ddr_direct_path.h)
 
   // Scheduling.
   void update_write_mode();
   void update_refresh(uint64_t cycle);
-  bool bank_blocked(uint32_t bank) const {
-    return refreshing_ > 0 &&
-           (refresh_[device_.rank_of(bank)].pending || banks_[bank].refresh_pending);
-  }
+  bool bank_blocked(uint32_t bank) const { return refresh_->blocked(bank); }
   void collect_candidates();
   /// After entry `e` was queued: keeps the last choice valid where that is cheap.
   /// `offers_were_fresh`: its bank's offers were up to date before it was linked.
@@ -268,9 +202,6 @@ class DdrChannelController {
   void mark_refresh_stalls(uint32_t rank, int32_t only_bank);
   /// Carries out refreshes that fall due before `cycle` while the rank is idle, at once.
   void idle_refreshes(uint32_t rank, uint64_t cycle);
-  /// Its per-bank part in closed form (O(bank sets), not O(refreshes)); false if it does
-  /// not apply.
-  bool idle_bank_refreshes(uint32_t rank, uint64_t cycle);
 
   const DdrConfig& config_;
   uint32_t channel_;
@@ -295,9 +226,7 @@ class DdrChannelController {
   bool drain_forced_ = false;
   uint64_t drain_writes_ = 0;
   std::unordered_map<uint64_t, int32_t> queued_writes_;  // line -> entry
-  std::vector<RankRefresh> refresh_;
-  uint32_t refreshing_ = 0;  // ranks with a refresh under way (pending or pending_bank)
-  uint64_t refresh_interval_;
+  std::unique_ptr<DdrRefresh> refresh_;  // the refresh mode and each rank's schedule
   // The page policy's answers (ddr_page_policy.h), indexed by whether another queued request
   // hits the row: fixed for the channel, so the hot paths read them from this table.
   bool precharge_[2] = {false, false};
@@ -305,7 +234,6 @@ class DdrChannelController {
   // The longest wait one command of serve_reads_alone() can add for the next (tRP, tRCD,
   // tRRD, tCCD, tPPD, a burst on the bus).
   uint64_t alone_step_;
-  std::vector<uint64_t> refresh_busy_until_;  // per bank: a refresh keeps it busy
 
   uint64_t now_ = 0;
   uint64_t seq_ = 0;

@@ -1,6 +1,7 @@
 """Metric expressions, the cost model (against hand computations), Pareto fronts and what
 the plots draw."""
 
+import io
 import json
 import os
 import tempfile
@@ -138,6 +139,48 @@ class MetricProblemsTest(unittest.TestCase):
             "  x: 2 point(s) [0,2]: no field 'cycels'",
             "  y: 1 point(s) [2]: the run wrote no ddr.json"])
         self.assertEqual(report.metric_problems(rows[1:2]), {})
+
+
+class MixedEnergySourcesTest(unittest.TestCase):
+    """Points whose DDR energy comes from the DDR model and from the cost model's estimate
+    (HBM2 has no energy model) are labelled: a warning line and the plots' titles."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def rows(self, sources):
+        return [row(i, {"preset": i}, {"cost.energy_uj": 900.0 + i, "cost.ddr_energy_source": s,
+                                       "time_ms": 1.0 + i})
+                for i, s in enumerate(sources)]
+
+    def test_one_source_is_not_mixed(self):
+        self.assertIsNone(report.mixed_energy_note(self.rows(["ddr model"] * 3)))
+        self.assertIsNone(report.mixed_energy_note([row(0, {}, {"time_ms": 1.0})]))
+        out = io.StringIO()
+        report.print_energy_note(self.rows(["cost model"] * 2), out)
+        self.assertEqual(out.getvalue(), "")
+
+    def test_mixed_sources_are_named_with_their_points(self):
+        rows = self.rows(["ddr model", "ddr model", "cost model"])
+        self.assertEqual(report.energy_sources(rows), {"ddr model": [0, 1], "cost model": [2]})
+        out = io.StringIO()
+        report.print_energy_note(rows, out)
+        self.assertEqual(out.getvalue(),
+                         "warning: mixed energy sources: the DDR energy is the cost model's on "
+                         "1 point(s) [2], the ddr model's on 2 point(s) [0,1]; "
+                         "cost.ddr_energy_uj and cost.energy_uj do not compare across them "
+                         "(docs/sweeps.md, Cost model)\n")
+
+    def test_an_energy_plot_of_mixed_sources_says_so(self):
+        from socsim_sweep import spec
+        rows = self.rows(["ddr model", "cost model"])
+        for fields, mixed in (({"x": "time_ms", "y": "cost.energy_uj"}, True),
+                              ({"x": "preset", "y": "time_ms"}, False)):
+            plot = spec.PlotSpec("pareto", dict(fields), None)
+            path, description = plots.draw(plot, rows, self.tmp.name)
+            self.assertTrue(os.path.isfile(path))
+            self.assertEqual("mixed DDR energy sources" in description["title"], mixed)
 
 
 class ParetoAndPlotTest(unittest.TestCase):

@@ -7,7 +7,8 @@ import tempfile
 import textwrap
 import unittest
 
-from socsim_sweep import expand, spec
+import socsim_cpu
+from socsim_sweep import expand, models, spec
 from socsim_sweep.source import SweepError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -276,6 +277,50 @@ class BadFileTest(SweepFileCase):
               compile.delegate: [npu, gpu]
             """, 5, "expected one of None, cpu-packed, npu")
 
+    def test_every_compile_option_is_sweepable(self):
+        # the compiler's input/output types, normalisation and passes, as sweep keys
+        prog = self.write("x", "m.onnx")
+        points, _ = self.points(f"""
+            name: t
+            models:
+              m: {{onnx: {prog}, quantize: int8}}
+            parameters:
+              compile.input_type: [float32, uint8]
+              compile.mean: [0, [123.675, 116.28, 103.53]]
+              compile.std: [1, 58.4]
+              compile.output_type: [int8]
+              compile.no_pass: [[], [fold_batch_norm]]
+            """)
+        self.assertEqual(len(points), 16)
+        self.assertIn({"compile.input_type": "uint8", "compile.mean": [123.675, 116.28, 103.53],
+                       "compile.std": 58.4, "compile.output_type": "int8",
+                       "compile.no_pass": ["fold_batch_norm"]}, points)
+        # and in the models section
+        sweep = self.load(f"""
+            name: t
+            models:
+              m: {{onnx: {prog}, quantize: int8, input_type: uint8, mean: [1, 2, 3], std: 2}}
+            """)
+        self.assertEqual(sweep.models["m"].options["mean"], [1, 2, 3])
+
+    def test_bad_compile_option_values(self):
+        prog = self.write("x", "m.onnx")
+        for key, values, message in (
+                ("compile.input_type", "[uint8, int16]", "expected one of float32, uint8, int8"),
+                ("compile.std", "[1, 0]", "compile.std cannot be 0"),
+                ("compile.mean", "[0, [1, x]]", "compile.mean is a finite number or a list"),
+                ("compile.mean", "[[]]", "compile.mean is a finite number or a list"),
+                ("compile.no_pass", "[[1]]", "compile.no_pass is a pass name"),
+                ("compile.samples", "[0]", "expected a count of at least 1")):
+            with self.subTest(key=key, values=values):
+                self.assertError(f"""
+                    name: t
+                    models:
+                      m: {{onnx: {prog}}}
+                    parameters:
+                      {key}: {values}
+                    """, 5, message)
+
     def test_plot_of_unknown_metric(self):
         self.assertError("""
             name: p
@@ -291,8 +336,43 @@ class BadFileTest(SweepFileCase):
             run:
               cpu: fast
             """)
-        self.assertTrue(re.match(r".*sweep\.yaml:3: run\.cpu: expected 'iss' or 'rtl'",
-                                 message), message)
+        self.assertTrue(re.match(r".*sweep\.yaml:3: run\.cpu: unknown CPU model 'fast': "
+                                 r"expected .*'iss'", message), message)
+
+    def test_swept_cpu_models_are_the_binarys(self):
+        # socsim config --cpu-models names them (the CPU-model registry); every one it
+        # lists is accepted, a name it does not list is refused with the list.
+        names = socsim_cpu.cpu_models(SOCSIM)
+        self.assertIn("iss", names)
+        self.assertIn("rtl", names)
+        points, _ = self.points(f"""
+            name: c
+            parameters:
+              run.cpu: [{', '.join(names)}]
+            """)
+        self.assertEqual([p["run.cpu"] for p in points], names)
+        self.assertError("""
+            name: c
+            parameters:
+              run.cpu: [iss, gem5]
+            """, 3, re.escape(f"unknown CPU model 'gem5': expected "
+                              f"{socsim_cpu.expected(names)}"))
+
+
+class CompilerArgumentsTest(unittest.TestCase):
+    """A compile job's options become the compiler's own options (scripts/compile_model.py)."""
+
+    def test_each_option_becomes_the_compilers(self):
+        self.assertEqual(models.compiler_arguments({}, None), [])
+        self.assertEqual(
+            models.compiler_arguments({"quantize": "int8", "samples": 4, "delegate": "npu",
+                                       "npu_config": "n.yaml", "input_type": "uint8",
+                                       "output_type": "int8", "mean": [123.675, 116.28, 103],
+                                       "std": 58, "no_pass": ["a", "b"]}, "c.npz"),
+            ["--quantize", "int8", "--samples", "4", "--calibration", "c.npz",
+             "--delegate", "npu", "--npu-config", "n.yaml", "--input-type", "uint8",
+             "--output-type", "int8", "--mean", "123.675,116.28,103.0", "--std", "58.0",
+             "--no-pass", "a", "--no-pass", "b"])
 
 
 class HostileFileTest(SweepFileCase):

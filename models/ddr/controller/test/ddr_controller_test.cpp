@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "models/ddr/controller/ddr_direct_path.h"
 #include "models/ddr/controller/fcfs_scheduler.h"
 #include "models/ddr/controller/frfcfs_scheduler.h"
 #include "models/ddr/ddr_timing.h"
@@ -331,11 +332,11 @@ struct TwinControllers {
     run_until(at);
     Served s;
     DdrBurstDone done[2];
-    s.hits = fast.serve_hits_alone(b, count, same_bank, at, done, s.lead);
+    s.hits = DdrDirectPath(fast).serve_hits_alone(b, count, same_bank, at, done, s.lead);
     for (uint32_t k = 0; k < s.hits; ++k) fast_sink.burst_done(done[k]);
     if (s.hits == 1 && count == 2) {
       fast.enqueue(b[1 - s.lead], at);
-    } else if (s.hits == 0 && fast.serve_reads_alone(b, count, at, done)) {
+    } else if (s.hits == 0 && DdrDirectPath(fast).serve_reads_alone(b, count, at, done)) {
       for (uint32_t k = 0; k < count; ++k) fast_sink.burst_done(done[k]);
       s.misses = true;
       s.first_bank = done[0].bank;
@@ -490,9 +491,9 @@ TEST(DdrController, ReadServedAloneMatchesTheQueuedPath) {
         at += i % 97 == 0 ? 20'000 : 3;  // now and then idle across a refresh deadline
         twins.run_until(at);
         DdrBurstDone done;
-        if (fast.serve_alone(b, at)) {
+        if (DdrDirectPath(fast).serve_alone(b, at)) {
           ++served_alone;
-        } else if (fast.serve_reads_alone(&b, 1, at, &done)) {
+        } else if (DdrDirectPath(fast).serve_reads_alone(&b, 1, at, &done)) {
           fast_sink.burst_done(done);
           ++misses_alone;
         } else {
@@ -642,22 +643,23 @@ TEST(DdrController, ServeFirstOfTwoDeclinesOneBankAndMisses) {
   DdrControllerStats stats;
   RecordingSink sink;
   DdrChannelController ch(config, 0, sink, stats);
+  DdrDirectPath direct(ch);
   DdrBurstRequest b[2];
   b[0].bank = 0;
   b[1].bank = 4;  // the next bank group
   DdrBurstDone done;
-  EXPECT_EQ(ch.serve_first_of_two(b, 0, done), -1);  // both banks closed
+  EXPECT_EQ(direct.serve_first_of_two(b, 0, done), -1);  // both banks closed
   ch.enqueue(b[0], 0);
   while (ch.step()) {
   }
-  EXPECT_EQ(ch.serve_first_of_two(b, ch.now(), done), -1);  // the second bank still closed
+  EXPECT_EQ(direct.serve_first_of_two(b, ch.now(), done), -1);  // the second bank still closed
   ch.enqueue(b[1], ch.now());
   while (ch.step()) {
   }
   b[1].bank = 0;
-  EXPECT_EQ(ch.serve_first_of_two(b, ch.now(), done), -1);  // one bank: serve_alone's case
+  EXPECT_EQ(direct.serve_first_of_two(b, ch.now(), done), -1);  // one bank: serve_alone's case
   b[1].bank = 4;
-  EXPECT_EQ(ch.serve_first_of_two(b, ch.now(), done), 0);
+  EXPECT_EQ(direct.serve_first_of_two(b, ch.now(), done), 0);
   EXPECT_EQ(done.outcome, DdrOutcome::kHit);
   EXPECT_EQ(sink.done.size(), 2u);  // the served burst's completion went to `done`
 }
@@ -667,18 +669,19 @@ TEST(DdrController, ServeAloneDeclinesWritesAndBusyChannels) {
   DdrControllerStats stats;
   RecordingSink sink;
   DdrChannelController ch(config, 0, sink, stats);
+  DdrDirectPath direct(ch);
   DdrBurstRequest b;
   b.row = 5;
   b.bytes = 64;
-  EXPECT_FALSE(ch.serve_alone(b, 0));  // the bank is closed: a miss goes through the queue
+  EXPECT_FALSE(direct.serve_alone(b, 0));  // the bank is closed: a miss goes through the queue
   ch.enqueue(b, 0);
-  EXPECT_FALSE(ch.serve_alone(b, 0));  // not idle
+  EXPECT_FALSE(direct.serve_alone(b, 0));  // not idle
   while (ch.step()) {
   }
   b.is_write = true;
-  EXPECT_FALSE(ch.serve_alone(b, ch.now()));  // writes are posted
+  EXPECT_FALSE(direct.serve_alone(b, ch.now()));  // writes are posted
   b.is_write = false;
-  EXPECT_TRUE(ch.serve_alone(b, ch.now()));  // a row hit in an idle channel
+  EXPECT_TRUE(direct.serve_alone(b, ch.now()));  // a row hit in an idle channel
   EXPECT_EQ(sink.done.size(), 2u);
   EXPECT_EQ(sink.done.back().outcome, DdrOutcome::kHit);
 }
