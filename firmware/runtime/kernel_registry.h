@@ -7,8 +7,8 @@
 // the operator schema (firmware/abi/generated/operators.h), which gives the name and checks
 // at compile time that the schema lists the kernel's element type. The table has one entry
 // per (operator, element type) kernel the schema declares, so it cannot overflow; it is plain
-// zeroed data (BSS), valid before any constructor runs. Selective builds simply leave kernel
-// files out (see firmware/kernels/CMakeLists.txt).
+// initialised data (.data: an empty entry's dtype is not 0), valid before any constructor
+// runs. Selective builds simply leave kernel files out (see firmware/kernels/CMakeLists.txt).
 #pragma once
 
 #include <stddef.h>
