@@ -21,8 +21,9 @@
 
 namespace socsim::runtime {
 
-/// Everything a kernel call receives (the boxed form; SOCSIM_KERNEL unboxes it). Kernels are "out" style: outputs are preallocated
-/// tensors (shape and memory fixed by the program), the kernel only writes their data.
+/// Everything a kernel call receives (the boxed form; SOCSIM_KERNEL unboxes it). Kernels are
+/// "out" style: outputs are preallocated tensors (shape and memory fixed by the program), the
+/// kernel only writes their data.
 struct KernelArgs {
   Tensor* const* inputs = nullptr;
   uint32_t input_count = 0;

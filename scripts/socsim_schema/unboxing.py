@@ -21,10 +21,11 @@ no argument view.
 from typing import List
 
 import socsim_schema as schema
-from socsim_schema import layouts
-from socsim_schema.core import camel
+from socsim_schema.core import DTYPES, camel
 
+# The runtime's ScalarType enumerator of each schema element type (firmware/runtime/tensor.h).
 _SCALAR_TYPES = {"float32": "kFloat32", "int8": "kInt8", "int32": "kInt32", "uint8": "kUInt8"}
+assert set(_SCALAR_TYPES) == set(DTYPES), "an element type without a ScalarType"
 
 
 def _operand_exprs(op) -> List[str]:
@@ -153,10 +154,6 @@ def _unboxed(op) -> List[str]:
 def signatures_header(header: str) -> str:
     """firmware/kernels/generated/signatures.h."""
     ops = [op for op in schema.operators() if op.dtypes]
-    codes = layouts.DTYPE_CODES
-    for name, code in codes.items():
-        if name in _SCALAR_TYPES and code is None:
-            raise ValueError(f"dtype {name} has no code")
     out = [header,
            "// Per operator of the schema: the typed kernel signature and the wrapper that unboxes",
            "// a KernelArgs call into it, checking operand counts, argument words and element",
@@ -167,7 +164,8 @@ def signatures_header(header: str) -> str:
            "#include \"firmware/runtime/kernel_registry.h\"",
            "#include \"firmware/runtime/memory.h\"",
            "#include \"firmware/runtime/tensor.h\"", "",
-           "/// The wrappers are folded into each kernel's boxed entry point: no call of their own.",
+           "/// The wrappers are folded into each kernel's boxed entry point (no call of",
+           "/// their own).",
            "#define SOCSIM_KERNEL_INLINE inline __attribute__((always_inline))", "",
            "namespace socsim::kernels {", "",
            "using runtime::Error;", "using runtime::KernelArgs;",
