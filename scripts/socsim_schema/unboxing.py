@@ -138,10 +138,16 @@ def _unboxed(op) -> List[str]:
         lines[-1] = "  using Fn = Error (*)(" + params[0] + ","
         lines += [f"                       {p}," for p in params[1:-1]]
         lines.append(f"                       {params[-1]});")
-    lines += ["  /// Checks `k` against the schema, then calls fn with the operands unboxed.",
-              "  SOCSIM_KERNEL_INLINE static Error call(const KernelArgs& k, Fn fn) {"]
+    lines += ["  /// kOk when `k` is what the schema declares: operand and argument counts, element",
+              "  /// types.",
+              "  SOCSIM_KERNEL_INLINE static Error check(const KernelArgs& k) {"]
     lines += _count_check(op)
     lines += _dtype_check(op)
+    lines += ["    return Error::kOk;", "  }",
+              "  /// Checks `k`, then calls fn with the operands unboxed.",
+              "  SOCSIM_KERNEL_INLINE static Error call(const KernelArgs& k, Fn fn) {",
+              "    const Error e = check(k);",
+              "    if (e != Error::kOk) return e;"]
     lines.append(f"    return fn({', '.join(call_args)});")
     if len(lines[-1]) > 100:
         lines[-1] = f"    return fn({call_args[0]},"
