@@ -88,12 +88,16 @@ constexpr ScalarType kInt32 = ScalarType::kInt32;
 constexpr ScalarType kUInt8 = ScalarType::kUInt8;
 }  // namespace kernel_dtypes
 
-/// Registers a kernel from a static initialiser, for one or several element types.
+/// Registers a kernel from a static initialiser, for one or several element types. Inlined
+/// into the file's initialiser: no function of its own takes a KernelFn, since the probes
+/// take every function whose parameters mention `(KernelArgs const&)` for a kernel
+/// (firmware/abi/runtime_probe_abi.h).
 struct KernelRegistrar {
   KernelRegistrar(const char* name, size_t name_length, ScalarType dtype, KernelFn fn) {
     (void)register_kernel(Kernel{name, dtype, fn, name_length});
   }
-  KernelRegistrar(const char* name, size_t name_length, const KernelDtypes& dtypes, KernelFn fn) {
+  __attribute__((always_inline)) KernelRegistrar(const char* name, size_t name_length,
+                                                 const KernelDtypes& dtypes, KernelFn fn) {
     for (uint32_t i = 0; i < dtypes.count; ++i) {
       (void)register_kernel(Kernel{name, dtypes.types[i], fn, name_length});
     }
