@@ -4,7 +4,8 @@
 #
 # At configure time the generator writes the CMake lists (operator names, kernel files, NPU
 # layer sources; a schema change reconfigures); at build time it writes the headers into
-# ${CMAKE_BINARY_DIR}/generated/firmware/abi/generated/ (rewritten only when they change).
+# ${CMAKE_BINARY_DIR}/generated/firmware/abi/generated/ (rewritten only when they change), and
+# the typed kernel signatures into .../generated/firmware/kernels/generated/signatures.h.
 # Targets link `socsim_schema` to get them: #include "firmware/abi/generated/operators.h".
 # Included by the host build and by the firmware project, each generating its own copy.
 get_filename_component(SOCSIM_SCHEMA_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
@@ -29,7 +30,8 @@ set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEP
 if(NOT TARGET socsim_schema)
   set(socsim_schema_dir "${SOCSIM_SCHEMA_GENERATED}/firmware/abi/generated")
   set(socsim_schema_headers "${socsim_schema_dir}/operators.h"
-      "${socsim_schema_dir}/program_layout.h" "${socsim_schema_dir}/npu_descriptor.h")
+      "${socsim_schema_dir}/program_layout.h" "${socsim_schema_dir}/npu_descriptor.h"
+      "${SOCSIM_SCHEMA_GENERATED}/firmware/kernels/generated/signatures.h")
   add_custom_command(
     OUTPUT "${socsim_schema_dir}/schema.stamp"
     BYPRODUCTS ${socsim_schema_headers}

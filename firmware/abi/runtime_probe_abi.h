@@ -17,7 +17,8 @@ constexpr const char* kDelegateInit = "socsim::runtime::Method::init_delegates";
 constexpr const char* kKernelResolve = "socsim::runtime::Method::resolve_instructions";
 constexpr const char* kExecute = "socsim::runtime::Method::execute";
 
-// A kernel is `Error fn(const KernelArgs&)`; a backend's execute is
+// A kernel's entry point is `Error fn(const KernelArgs&)` (SOCSIM_KERNEL defines it under the
+// typed kernel's name); a backend's execute is
 // `Error fn(const BackendExecuteContext&, void*, Tensor* const*, uint32_t, uint32_t)`.
 // They are recognised by these parameter lists in their demangled names.
 constexpr const char* kKernelParameters = "(socsim::runtime::KernelArgs const&)";

@@ -18,66 +18,49 @@ inline float binary_float(float a, float b) {
   return a * b;
 }
 
-/// Inputs a and b and the output, all of `type`, broadcast into each other.
-inline Error binary_operands(const KernelArgs& k, ScalarType type, Broadcast* bc) {
-  // Every binary operator names its operands a, b and out (operator schema).
-  const Tensor& a = *k.inputs[ops::Add::kA];
-  const Tensor& b = *k.inputs[ops::Add::kB];
-  const Tensor& out = *k.outputs[ops::Add::kOut];
-  if (!same_dtype(a, type) || !same_dtype(b, type) || !same_dtype(out, type)) {
-    return Error::kDtypeMismatch;
-  }
-  return bc->init(a, b, out);
-}
-
-/// aten::{add,sub,mul,div}.out on float32.
+/// aten::{add,sub,mul,div}.out on float32 (the generated wrapper checked the element types).
 template <BinaryKind kKind>
-inline Error binary_f32(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<ops::Add>(k));
+inline Error binary_f32(const Tensor& a, const Tensor& b, Tensor& out) {
   Broadcast bc;
-  SOCSIM_RT_TRY(binary_operands(k, ScalarType::kFloat32, &bc));
-  const float* pa = k.inputs[ops::Add::kA]->data_as<float>();
-  const float* pb = k.inputs[ops::Add::kB]->data_as<float>();
-  float* po = k.outputs[ops::Add::kOut]->data_as<float>();
+  SOCSIM_RT_TRY(bc.init(a, b, out));
+  const float* pa = a.data_as<float>();
+  const float* pb = b.data_as<float>();
+  float* po = out.data_as<float>();
   for_each_broadcast(
-      bc, k.outputs[ops::Add::kOut]->numel(),
+      bc, out.numel(),
       [&](uint32_t i, uint32_t ia, uint32_t ib) { po[i] = binary_float<kKind>(pa[ia], pb[ib]); });
   return Error::kOk;
 }
 
 /// aten::{add,sub,mul}.out on int8: wrapping modulo 256.
 template <BinaryKind kKind>
-inline Error binary_wrap_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<ops::Add>(k));
+inline Error binary_wrap_i8(const Tensor& a, const Tensor& b, Tensor& out) {
   Broadcast bc;
-  SOCSIM_RT_TRY(binary_operands(k, ScalarType::kInt8, &bc));
-  const int8_t* pa = k.inputs[ops::Add::kA]->data_as<int8_t>();
-  const int8_t* pb = k.inputs[ops::Add::kB]->data_as<int8_t>();
-  int8_t* po = k.outputs[ops::Add::kOut]->data_as<int8_t>();
-  for_each_broadcast(bc, k.outputs[ops::Add::kOut]->numel(),
-                     [&](uint32_t i, uint32_t ia, uint32_t ib) {
-                       int32_t v;
-                       if (kKind == BinaryKind::kAdd) {
-                         v = pa[ia] + pb[ib];
-                       } else if (kKind == BinaryKind::kSub) {
-                         v = pa[ia] - pb[ib];
-                       } else {
-                         v = pa[ia] * pb[ib];
-                       }
-                       po[i] = wrap_i8(v);
-                     });
+  SOCSIM_RT_TRY(bc.init(a, b, out));
+  const int8_t* pa = a.data_as<int8_t>();
+  const int8_t* pb = b.data_as<int8_t>();
+  int8_t* po = out.data_as<int8_t>();
+  for_each_broadcast(bc, out.numel(), [&](uint32_t i, uint32_t ia, uint32_t ib) {
+    int32_t v;
+    if (kKind == BinaryKind::kAdd) {
+      v = pa[ia] + pb[ib];
+    } else if (kKind == BinaryKind::kSub) {
+      v = pa[ia] - pb[ib];
+    } else {
+      v = pa[ia] * pb[ib];
+    }
+    po[i] = wrap_i8(v);
+  });
   return Error::kOk;
 }
 
 /// A quantised binary operator: `element(a, b)` computes one output value (taken by value: a
 /// local copy, which stays in registers).
-template <typename Op, typename Element>
-inline Error binary_quantized_i8(const KernelArgs& k, const Element element) {
+template <typename Element>
+inline Error binary_quantized_i8(const Tensor& a, const Tensor& b, Tensor& out,
+                                 const Element element) {
   Broadcast bc;
-  SOCSIM_RT_TRY(binary_operands(k, ScalarType::kInt8, &bc));
-  const Tensor& a = *k.inputs[Op::kA];
-  const Tensor& b = *k.inputs[Op::kB];
-  Tensor& out = *k.outputs[Op::kOut];
+  SOCSIM_RT_TRY(bc.init(a, b, out));
   const int8_t* pa = a.data_as<int8_t>();
   const int8_t* pb = b.data_as<int8_t>();
   int8_t* po = out.data_as<int8_t>();
@@ -88,12 +71,50 @@ inline Error binary_quantized_i8(const KernelArgs& k, const Element element) {
 }
 
 /// quantized_decomposed::{add,sub}.out.
+template <BinaryKind kKind, typename Args>
+inline Error quantized_sum_i8(const Tensor& a, const Tensor& b, Tensor& out, Args args) {
+  const QuantizedSum sum = QuantizedSum::of(args);
+  if (!sum.valid()) return Error::kBadOperatorArgs;
+  return binary_quantized_i8(a, b, out, kKind == BinaryKind::kSub ? sum.negated_b() : sum);
+}
+
+// ---- legacy boxed forms, to be removed with SOCSIM_REGISTER_KERNEL ------------------------
+// For kernels still written `Error f(const KernelArgs&)`: the generated checks (every binary
+// operator has add's operands a, b, out; Unboxed<Op>::check), then the typed loops.
+
+/// Inputs a and b and the output, all of `type`, broadcast into each other.
+inline Error binary_operands(const KernelArgs& k, ScalarType type, Broadcast* bc) {
+  const Tensor& a = *k.inputs[ops::Add::kA];
+  const Tensor& b = *k.inputs[ops::Add::kB];
+  const Tensor& out = *k.outputs[ops::Add::kOut];
+  if (a.dtype != type || b.dtype != type || out.dtype != type) return Error::kDtypeMismatch;
+  return bc->init(a, b, out);
+}
+
+template <BinaryKind kKind>
+inline Error binary_f32(const KernelArgs& k) {
+  SOCSIM_RT_TRY(Unboxed<ops::Add>::check(k));
+  return binary_f32<kKind>(*k.inputs[0], *k.inputs[1], *k.outputs[0]);
+}
+
+template <BinaryKind kKind>
+inline Error binary_wrap_i8(const KernelArgs& k) {
+  SOCSIM_RT_TRY(Unboxed<ops::Add>::check(k));
+  return binary_wrap_i8<kKind>(*k.inputs[0], *k.inputs[1], *k.outputs[0]);
+}
+
+template <typename Op, typename Element>
+inline Error binary_quantized_i8(const KernelArgs& k, const Element element) {
+  SOCSIM_RT_TRY(Unboxed<Op>::check(k));
+  return binary_quantized_i8(*k.inputs[Op::kA], *k.inputs[Op::kB], *k.outputs[Op::kOut],
+                             element);
+}
+
 template <typename Op, BinaryKind kKind>
 inline Error quantized_sum_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const QuantizedSum sum = QuantizedSum::of(typename Op::Args(k.args));
-  if (!sum.valid()) return Error::kBadOperatorArgs;
-  return binary_quantized_i8<Op>(k, kKind == BinaryKind::kSub ? sum.negated_b() : sum);
+  SOCSIM_RT_TRY(Unboxed<Op>::check(k));
+  return quantized_sum_i8<kKind>(*k.inputs[Op::kA], *k.inputs[Op::kB], *k.outputs[Op::kOut],
+                                 typename Op::Args(k.args));
 }
 
 }  // namespace socsim::kernels

@@ -1,5 +1,6 @@
-// Shared helpers of the portable kernels: argument and dtype checks and broadcasting
-// iteration over runtime tensors. The integer arithmetic itself is in arithmetic.h (shared
+// Shared helpers of the portable kernels: the typed kernel interface (typed_kernel.h: the
+// count and dtype checks are generated from the operator schema) and broadcasting iteration
+// over runtime tensors. The integer arithmetic itself is in arithmetic.h (shared
 // with the NPU model); the operators' argument lists are read by name through the types the
 // operator schema generates (firmware/abi/generated/operators.h).
 #pragma once
@@ -9,6 +10,8 @@
 
 #include "firmware/abi/generated/operators.h"
 #include "firmware/int8/arithmetic.h"
+#include "firmware/kernels/legacy_boxed.h"
+#include "firmware/kernels/typed_kernel.h"
 #include "firmware/runtime/error.h"
 #include "firmware/runtime/kernel_registry.h"
 #include "firmware/runtime/tensor.h"
@@ -16,38 +19,11 @@
 namespace socsim::kernels {
 
 using runtime::Error;
-using runtime::KernelArgs;
+using runtime::MemoryAllocator;
 using runtime::ScalarType;
 using runtime::Tensor;
 
-// ---- argument checks ---------------------------------------------------------------------
-
-inline Error check_counts(const KernelArgs& a, uint32_t inputs, uint32_t outputs, uint32_t args) {
-  if (a.input_count != inputs || a.output_count != outputs) return Error::kBadOperatorArgs;
-  if (a.arg_count != args) return Error::kBadOperatorArgs;
-  return Error::kOk;
-}
-
-/// The operand and argument counts of operator Op (its schema entry).
-template <typename Op>
-inline Error check_counts(const KernelArgs& a) {
-  return check_counts(a, Op::kInputs, Op::kOutputs, Op::kArgs);
-}
-
-/// The operand counts of operator Op, whose argument list is its scalars (Op::kScalarArgs)
-/// and then one word per axis of its first input (or `per_axis` words per axis).
-template <typename Op>
-inline Error check_counts_per_axis(const KernelArgs& a, uint32_t per_axis = 1) {
-  if (a.input_count != Op::kInputs || a.output_count != Op::kOutputs) {
-    return Error::kBadOperatorArgs;
-  }
-  const uint32_t words = Op::kScalarArgs + per_axis * a.inputs[0]->rank;
-  return a.arg_count == words ? Error::kOk : Error::kBadOperatorArgs;
-}
-
-inline bool same_dtype(const Tensor& a, ScalarType type) {
-  return a.dtype == type;
-}
+// ---- checks the schema cannot express -----------------------------------------------------
 
 /// Common checks of NCHW window operators: rank 4 in and out (or rank 3 in and out: a 1-D
 /// layer's [N, C, L], which nchw_sizes views as [N, C, 1, L]), batch equal.

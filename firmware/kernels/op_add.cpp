@@ -5,20 +5,21 @@
 namespace socsim::kernels {
 namespace {
 
-Error add_f32(const KernelArgs& k) {
-  return binary_f32<BinaryKind::kAdd>(k);
+Error add_f32(const Tensor& a, const Tensor& b, Tensor& out, MemoryAllocator*) {
+  return binary_f32<BinaryKind::kAdd>(a, b, out);
 }
-Error add_i8(const KernelArgs& k) {
-  return binary_wrap_i8<BinaryKind::kAdd>(k);
+Error add_i8(const Tensor& a, const Tensor& b, Tensor& out, MemoryAllocator*) {
+  return binary_wrap_i8<BinaryKind::kAdd>(a, b, out);
 }
-Error quantized_add_i8(const KernelArgs& k) {
-  return quantized_sum_i8<ops::QuantizedAdd, BinaryKind::kAdd>(k);
+Error quantized_add_i8(const Tensor& a, const Tensor& b, Tensor& out, ops::QuantizedAdd::Args args,
+                      MemoryAllocator*) {
+  return quantized_sum_i8<BinaryKind::kAdd>(a, b, out, args);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Add, kFloat32, add_f32);
-SOCSIM_REGISTER_KERNEL(ops::Add, kInt8, add_i8);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedAdd, kInt8, quantized_add_i8);
+SOCSIM_KERNEL(ops::Add, add_f32, kFloat32);
+SOCSIM_KERNEL(ops::Add, add_i8, kInt8);
+SOCSIM_KERNEL(ops::QuantizedAdd, quantized_add_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -5,16 +5,12 @@
 namespace socsim::kernels {
 namespace {
 
-Error avg_pool2d_f32(const KernelArgs& k) {
-  using Op = ops::AvgPool2d;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kFloat32)) return Error::kDtypeMismatch;
-  const Op::Args a(k.args);
+Error avg_pool2d_f32(const Tensor& in, Tensor& out, ops::AvgPool2d::Args a, MemoryAllocator*) {
   PoolGeometry g;
-  SOCSIM_RT_TRY(pool_geometry(*k.inputs[Op::kX], *k.outputs[Op::kOut], a, &g));
+  SOCSIM_RT_TRY(pool_geometry(in, out, a, &g));
   const bool include_pad = a.count_include_pad() != 0;
-  const float* x = k.inputs[Op::kX]->data_as<float>();
-  float* y = k.outputs[Op::kOut]->data_as<float>();
+  const float* x = in.data_as<float>();
+  float* y = out.data_as<float>();
   for (int32_t p = 0; p < g.planes; ++p) {
     const float* xp = x + p * g.in_h * g.in_w;
     for (int32_t oy = 0; oy < g.out_h; ++oy) {
@@ -33,25 +29,21 @@ Error avg_pool2d_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-Error avg_pool2d_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedAvgPool2d;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kInt8)) return Error::kDtypeMismatch;
-  const Op::Args a(k.args);
+Error avg_pool2d_i8(const Tensor& in, Tensor& out, ops::QuantizedAvgPool2d::Args a,
+                    MemoryAllocator*) {
   PoolGeometry g;
-  SOCSIM_RT_TRY(pool_geometry(*k.inputs[Op::kX], *k.outputs[Op::kOut], a, &g));
+  SOCSIM_RT_TRY(pool_geometry(in, out, a, &g));
   const AverageScale scale{a.zp_in(), a.zp_out(), a.m(), a.n()};
   if (!scale.valid()) return Error::kBadOperatorArgs;
   if (int64_t{g.in_h} * g.in_w > kMaxPoolArea) return Error::kShapeMismatch;
-  const bool ok =
-      avg_pool_i8(g, a.count_include_pad() != 0, scale, k.inputs[Op::kX]->data_as<int8_t>(),
-                  k.outputs[Op::kOut]->data_as<int8_t>());
+  const bool ok = avg_pool_i8(g, a.count_include_pad() != 0, scale, in.data_as<int8_t>(),
+                              out.data_as<int8_t>());
   return ok ? Error::kOk : Error::kShapeMismatch;
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::AvgPool2d, kFloat32, avg_pool2d_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedAvgPool2d, kInt8, avg_pool2d_i8);
+SOCSIM_KERNEL(ops::AvgPool2d, avg_pool2d_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedAvgPool2d, avg_pool2d_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -5,14 +5,8 @@
 namespace socsim::kernels {
 namespace {
 
-Error clip_f32(const KernelArgs& k) {
-  using Op = ops::Clamp;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& in = *k.inputs[Op::kX];
-  Tensor& out = *k.outputs[Op::kOut];
-  if (!same_dtype(out, ScalarType::kFloat32)) return Error::kDtypeMismatch;
+Error clip_f32(const Tensor& in, Tensor& out, ops::Clamp::Args a, MemoryAllocator*) {
   if (!in.same_shape(out)) return Error::kShapeMismatch;
-  const Op::Args a(k.args);
   const float lo = a.lo();
   const float hi = a.hi();
   const float* x = in.data_as<float>();
@@ -25,14 +19,8 @@ Error clip_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-Error clip_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedClamp;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& in = *k.inputs[Op::kX];
-  Tensor& out = *k.outputs[Op::kOut];
-  if (!same_dtype(out, ScalarType::kInt8)) return Error::kDtypeMismatch;
+Error clip_i8(const Tensor& in, Tensor& out, ops::QuantizedClamp::Args a, MemoryAllocator*) {
   if (!in.same_shape(out)) return Error::kShapeMismatch;
-  const Op::Args a(k.args);
   const int32_t lo = a.lo();
   const int32_t hi = a.hi();
   if (!valid_bounds(lo, hi)) return Error::kBadOperatorArgs;
@@ -45,7 +33,7 @@ Error clip_i8(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Clamp, kFloat32, clip_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedClamp, kInt8, clip_i8);
+SOCSIM_KERNEL(ops::Clamp, clip_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedClamp, clip_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -5,20 +5,13 @@
 namespace socsim::kernels {
 namespace {
 
-using Op = ops::Cat;
-
-Error concat(const KernelArgs& k) {
-  // Any number of inputs (at least one).
-  if (k.input_count < 1 || k.output_count != Op::kOutputs || k.arg_count != Op::kArgs) {
-    return Error::kBadOperatorArgs;
-  }
-  Tensor& y = *k.outputs[Op::kOut];
-  const int32_t axis = Op::Args(k.args).axis();
+// Any number of inputs (at least one, all of the output's type: the wrapper checks).
+Error concat(TensorList inputs, Tensor& y, ops::Cat::Args args, MemoryAllocator*) {
+  const int32_t axis = args.axis();
   if (axis < 0 || axis >= static_cast<int32_t>(y.rank)) return Error::kBadOperatorArgs;
   int32_t total = 0;
-  for (uint32_t i = 0; i < k.input_count; ++i) {
-    const Tensor& x = *k.inputs[i];
-    if (x.dtype != y.dtype) return Error::kDtypeMismatch;
+  for (uint32_t i = 0; i < inputs.size(); ++i) {
+    const Tensor& x = inputs[i];
     if (x.rank != y.rank) return Error::kShapeMismatch;
     for (uint32_t d = 0; d < y.rank; ++d) {
       if (static_cast<int32_t>(d) != axis && x.sizes[d] != y.sizes[d]) {
@@ -36,8 +29,8 @@ Error concat(const KernelArgs& k) {
   for (uint32_t d = axis + 1; d < y.rank; ++d) inner *= static_cast<uint32_t>(y.sizes[d]);
   uint8_t* dst = y.data_as<uint8_t>();
   for (uint32_t o = 0; o < outer; ++o) {
-    for (uint32_t i = 0; i < k.input_count; ++i) {
-      const Tensor& x = *k.inputs[i];
+    for (uint32_t i = 0; i < inputs.size(); ++i) {
+      const Tensor& x = inputs[i];
       const uint32_t block = static_cast<uint32_t>(x.sizes[axis]) * inner;
       memcpy(dst, x.data_as<uint8_t>() + o * block, block);
       dst += block;
@@ -48,7 +41,6 @@ Error concat(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Cat, kFloat32, concat);
-SOCSIM_REGISTER_KERNEL(ops::Cat, kInt8, concat);
+SOCSIM_KERNEL(ops::Cat, concat, kFloat32, kInt8);
 
 }  // namespace socsim::kernels

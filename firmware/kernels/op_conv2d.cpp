@@ -10,13 +10,9 @@ namespace {
 
 // Checks every shape relation so that no index can leave its tensor. Op is either
 // convolution operator: both name their operands and geometry arguments alike.
-template <typename Op>
-Error conv_geometry(const KernelArgs& k, ConvGeometry* g) {
-  const Tensor& x = *k.inputs[Op::kX];
-  const Tensor& w = *k.inputs[Op::kWeight];
-  const Tensor& b = *k.inputs[Op::kBias];
-  const Tensor& y = *k.outputs[Op::kOut];
-  const typename Op::Args a(k.args);
+template <typename Args>
+Error conv_geometry(const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& y,
+                    const Args& a, ConvGeometry* g) {
   if (!is_nchw_pair(x, y) || w.rank != 4 || b.rank != 1) return Error::kShapeMismatch;
   const NchwSizes xs = nchw_sizes(x);
   const NchwSizes ys = nchw_sizes(y);
@@ -39,22 +35,16 @@ Error conv_geometry(const KernelArgs& k, ConvGeometry* g) {
   return Error::kOk;
 }
 
-Error conv2d_f32(const KernelArgs& k) {
-  using Op = ops::Convolution;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  for (uint32_t i = 0; i < Op::kInputs; ++i) {
-    if (!same_dtype(*k.inputs[i], ScalarType::kFloat32)) return Error::kDtypeMismatch;
-  }
-  if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kFloat32)) return Error::kDtypeMismatch;
+Error conv2d_f32(const Tensor& x, const Tensor& weight, const Tensor& bias_t, Tensor& out,
+                 ops::Convolution::Args a, MemoryAllocator*) {
   ConvGeometry g;
-  SOCSIM_RT_TRY(conv_geometry<Op>(k, &g));
-  const Op::Args a(k.args);
+  SOCSIM_RT_TRY(conv_geometry(x, weight, bias_t, out, a, &g));
   const float lo = a.act_min();
   const float hi = a.act_max();
-  const float* bias = k.inputs[Op::kBias]->data_as<float>();
-  float* y = k.outputs[Op::kOut]->data_as<float>();
+  const float* bias = bias_t.data_as<float>();
+  float* y = out.data_as<float>();
   conv_loops(
-      g, k.inputs[Op::kX]->data_as<float>(), k.inputs[Op::kWeight]->data_as<float>(),
+      g, x.data_as<float>(), weight.data_as<float>(),
       [&](int32_t oc) { return bias[oc]; }, [](float xv, float wv) { return xv * wv; },
       [&](int32_t idx, int32_t, float acc) {
         const float v = acc < lo ? lo : acc;
@@ -65,23 +55,15 @@ Error conv2d_f32(const KernelArgs& k) {
 
 // int8 weights, int32 bias, int8 output; the activations int8, or uint8 for a model's
 // integer input (zp_in then 0..255).
+/// quantized_decomposed::convolution.out on an int8 or uint8 input (TIn).
 template <typename TIn>
-Error conv2d_q8(const KernelArgs& k) {
-  using Op = ops::QuantizedConvolution;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  if (!same_dtype(*k.inputs[Op::kWeight], ScalarType::kInt8) ||
-      !same_dtype(*k.inputs[Op::kBias], ScalarType::kInt32) ||
-      !same_dtype(*k.inputs[Op::kRequant], ScalarType::kInt32) ||
-      !same_dtype(*k.outputs[Op::kOut], ScalarType::kInt8)) {
-    return Error::kDtypeMismatch;
-  }
+Error quantized_conv2d(const Tensor& x, const Tensor& weight, const Tensor& bias_t,
+                       const Tensor& rq, Tensor& out, ops::QuantizedConvolution::Args a) {
   ConvGeometry g;
-  SOCSIM_RT_TRY(conv_geometry<Op>(k, &g));
-  const Tensor& rq = *k.inputs[Op::kRequant];
+  SOCSIM_RT_TRY(conv_geometry(x, weight, bias_t, out, a, &g));
   if (rq.rank != 2 || rq.sizes[0] != g.out_c || rq.sizes[1] != 2) return Error::kShapeMismatch;
   const int32_t* mult = rq.data_as<int32_t>();
   if (!valid_requant_table(mult, g.out_c)) return Error::kBadOperatorArgs;
-  const Op::Args a(k.args);
   const int32_t zp_in = a.zp_in();
   const int32_t zp_out = a.zp_out();
   const int32_t lo = a.act_min();
@@ -89,19 +71,29 @@ Error conv2d_q8(const KernelArgs& k) {
   if (!valid_input_zero_point<TIn>(zp_in) || !valid_zero_point(zp_out) || !valid_bounds(lo, hi)) {
     return Error::kBadOperatorArgs;
   }
-  const int32_t* bias = k.inputs[Op::kBias]->data_as<int32_t>();
+  const int32_t* bias = bias_t.data_as<int32_t>();
   if (!accumulators_fit(int64_t{g.in_c / g.groups} * g.k_h * g.k_w, bias, g.out_c)) {
     return Error::kBadOperatorArgs;
   }
-  conv_q8(g, k.inputs[Op::kX]->data_as<TIn>(), k.inputs[Op::kWeight]->data_as<int8_t>(), bias,
-          mult, zp_in, zp_out, lo, hi, k.outputs[Op::kOut]->data_as<int8_t>());
+  conv_q8(g, x.data_as<TIn>(), weight.data_as<int8_t>(), bias, mult, zp_in, zp_out, lo, hi,
+          out.data_as<int8_t>());
   return Error::kOk;
+}
+
+Error conv2d_i8(const Tensor& x, const Tensor& weight, const Tensor& bias, const Tensor& requant,
+                Tensor& out, ops::QuantizedConvolution::Args args, MemoryAllocator*) {
+  return quantized_conv2d<int8_t>(x, weight, bias, requant, out, args);
+}
+
+Error conv2d_u8(const Tensor& x, const Tensor& weight, const Tensor& bias, const Tensor& requant,
+                Tensor& out, ops::QuantizedConvolution::Args args, MemoryAllocator*) {
+  return quantized_conv2d<uint8_t>(x, weight, bias, requant, out, args);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Convolution, kFloat32, conv2d_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedConvolution, kInt8, conv2d_q8<int8_t>);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedConvolution, kUInt8, conv2d_q8<uint8_t>);
+SOCSIM_KERNEL(ops::Convolution, conv2d_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedConvolution, conv2d_i8, kInt8);
+SOCSIM_KERNEL(ops::QuantizedConvolution, conv2d_u8, kUInt8);
 
 }  // namespace socsim::kernels

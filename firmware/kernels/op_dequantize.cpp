@@ -5,14 +5,8 @@
 namespace socsim::kernels {
 namespace {
 
-Error dequantize(const KernelArgs& k) {
-  using Op = ops::DequantizePerTensor;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (!same_dtype(y, ScalarType::kFloat32)) return Error::kDtypeMismatch;
+Error dequantize(const Tensor& x, Tensor& y, ops::DequantizePerTensor::Args a, MemoryAllocator*) {
   if (!x.same_shape(y)) return Error::kShapeMismatch;
-  const Op::Args a(k.args);
   const float scale = a.scale();
   const int32_t zp = a.zero_point();
   if (!valid_zero_point(zp)) return Error::kBadOperatorArgs;
@@ -25,6 +19,6 @@ Error dequantize(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::DequantizePerTensor, kInt8, dequantize);
+SOCSIM_KERNEL(ops::DequantizePerTensor, dequantize, kInt8);
 
 }  // namespace socsim::kernels

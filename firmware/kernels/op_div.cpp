@@ -5,19 +5,19 @@
 namespace socsim::kernels {
 namespace {
 
-Error div_f32(const KernelArgs& k) {
-  return binary_f32<BinaryKind::kDiv>(k);
+Error div_f32(const Tensor& a, const Tensor& b, Tensor& out, MemoryAllocator*) {
+  return binary_f32<BinaryKind::kDiv>(a, b, out);
 }
-Error quantized_div_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<ops::QuantizedDiv>(k));
-  const QuantizedQuotient quotient = QuantizedQuotient::of(ops::QuantizedDiv::Args(k.args));
+Error quantized_div_i8(const Tensor& a, const Tensor& b, Tensor& out, ops::QuantizedDiv::Args args,
+                       MemoryAllocator*) {
+  const QuantizedQuotient quotient = QuantizedQuotient::of(args);
   if (!quotient.valid()) return Error::kBadOperatorArgs;
-  return binary_quantized_i8<ops::QuantizedDiv>(k, quotient);
+  return binary_quantized_i8(a, b, out, quotient);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Div, kFloat32, div_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedDiv, kInt8, quantized_div_i8);
+SOCSIM_KERNEL(ops::Div, div_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedDiv, quantized_div_i8, kInt8);
 
 }  // namespace socsim::kernels

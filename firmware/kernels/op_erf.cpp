@@ -7,13 +7,17 @@
 namespace socsim::kernels {
 namespace {
 
-Error erf_f32(const KernelArgs& k) {
-  return unary_f32<ops::Erf>(k, [](float x) { return erff(x); });
+Error erf_f32(const Tensor& x, Tensor& out, MemoryAllocator*) {
+  return unary_f32(x, out, [](float x) { return erff(x); });
+}
+
+Error quantized_erf_i8(const Tensor& x, const Tensor& table, Tensor& out, MemoryAllocator*) {
+  return lookup_kernel_i8(x, table, out);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Erf, kFloat32, erf_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedErf, kInt8, lookup_kernel_i8<ops::QuantizedErf>);
+SOCSIM_KERNEL(ops::Erf, erf_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedErf, quantized_erf_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -7,13 +7,17 @@
 namespace socsim::kernels {
 namespace {
 
-Error exp_f32(const KernelArgs& k) {
-  return unary_f32<ops::Exp>(k, [](float x) { return expf(x); });
+Error exp_f32(const Tensor& x, Tensor& out, MemoryAllocator*) {
+  return unary_f32(x, out, [](float x) { return expf(x); });
+}
+
+Error quantized_exp_i8(const Tensor& x, const Tensor& table, Tensor& out, MemoryAllocator*) {
+  return lookup_kernel_i8(x, table, out);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Exp, kFloat32, exp_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedExp, kInt8, lookup_kernel_i8<ops::QuantizedExp>);
+SOCSIM_KERNEL(ops::Exp, exp_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedExp, quantized_exp_i8, kInt8);
 
 }  // namespace socsim::kernels

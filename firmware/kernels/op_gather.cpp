@@ -7,15 +7,9 @@
 namespace socsim::kernels {
 namespace {
 
-Error gather(const KernelArgs& k) {
-  using Op = ops::IndexSelect;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  const Tensor& index = *k.inputs[Op::kIndex];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (x.dtype != y.dtype) return Error::kDtypeMismatch;
-  if (!same_dtype(index, ScalarType::kInt32)) return Error::kDtypeMismatch;
-  const int32_t dim = Op::Args(k.args).dim();
+Error gather(const Tensor& x, const Tensor& index, Tensor& y, ops::IndexSelect::Args args,
+             MemoryAllocator*) {
+  const int32_t dim = args.dim();
   if (dim < 0 || dim >= static_cast<int32_t>(x.rank)) return Error::kBadOperatorArgs;
   const uint32_t axis = static_cast<uint32_t>(dim);
   const bool scalar = index.numel() == 1 && y.rank + 1 == x.rank;
@@ -56,8 +50,6 @@ Error gather(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::IndexSelect, kFloat32, gather);
-SOCSIM_REGISTER_KERNEL(ops::IndexSelect, kInt8, gather);
-SOCSIM_REGISTER_KERNEL(ops::IndexSelect, kInt32, gather);
+SOCSIM_KERNEL(ops::IndexSelect, gather, kFloat32, kInt8, kInt32);
 
 }  // namespace socsim::kernels

@@ -7,14 +7,18 @@
 namespace socsim::kernels {
 namespace {
 
-Error gelu_f32(const KernelArgs& k) {
-  return unary_f32<ops::Gelu>(
-      k, [](float x) { return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); });
+Error gelu_f32(const Tensor& x, Tensor& out, MemoryAllocator*) {
+  return unary_f32(
+      x, out, [](float x) { return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); });
+}
+
+Error quantized_gelu_i8(const Tensor& x, const Tensor& table, Tensor& out, MemoryAllocator*) {
+  return lookup_kernel_i8(x, table, out);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Gelu, kFloat32, gelu_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedGelu, kInt8, lookup_kernel_i8<ops::QuantizedGelu>);
+SOCSIM_KERNEL(ops::Gelu, gelu_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedGelu, quantized_gelu_i8, kInt8);
 
 }  // namespace socsim::kernels

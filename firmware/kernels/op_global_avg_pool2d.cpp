@@ -17,14 +17,11 @@ Error plane_shape(const Tensor& x, const Tensor& y, int32_t* planes, int32_t* ar
   return *area > 0 ? Error::kOk : Error::kShapeMismatch;
 }
 
-Error global_avg_pool2d_f32(const KernelArgs& k) {
-  using Op = ops::AdaptiveAvgPool2d;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kFloat32)) return Error::kDtypeMismatch;
+Error global_avg_pool2d_f32(const Tensor& in, Tensor& out, MemoryAllocator*) {
   int32_t planes, area;
-  SOCSIM_RT_TRY(plane_shape(*k.inputs[Op::kX], *k.outputs[Op::kOut], &planes, &area));
-  const float* x = k.inputs[Op::kX]->data_as<float>();
-  float* y = k.outputs[Op::kOut]->data_as<float>();
+  SOCSIM_RT_TRY(plane_shape(in, out, &planes, &area));
+  const float* x = in.data_as<float>();
+  float* y = out.data_as<float>();
   for (int32_t p = 0; p < planes; ++p) {
     float sum = 0.0f;
     for (int32_t i = 0; i < area; ++i) sum += x[p * area + i];
@@ -33,24 +30,20 @@ Error global_avg_pool2d_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-Error global_avg_pool2d_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedAdaptiveAvgPool2d;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kInt8)) return Error::kDtypeMismatch;
+Error global_avg_pool2d_i8(const Tensor& in, Tensor& out, ops::QuantizedAdaptiveAvgPool2d::Args a,
+                           MemoryAllocator*) {
   int32_t planes, area;
-  SOCSIM_RT_TRY(plane_shape(*k.inputs[Op::kX], *k.outputs[Op::kOut], &planes, &area));
-  const Op::Args a(k.args);
+  SOCSIM_RT_TRY(plane_shape(in, out, &planes, &area));
   const AverageScale scale{a.zp_in(), a.zp_out(), a.m(), a.n()};
   if (!scale.valid()) return Error::kBadOperatorArgs;
   if (area > kMaxPoolArea) return Error::kShapeMismatch;
-  global_avg_pool_i8(planes, area, scale, k.inputs[Op::kX]->data_as<int8_t>(),
-                     k.outputs[Op::kOut]->data_as<int8_t>());
+  global_avg_pool_i8(planes, area, scale, in.data_as<int8_t>(), out.data_as<int8_t>());
   return Error::kOk;
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::AdaptiveAvgPool2d, kFloat32, global_avg_pool2d_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedAdaptiveAvgPool2d, kInt8, global_avg_pool2d_i8);
+SOCSIM_KERNEL(ops::AdaptiveAvgPool2d, global_avg_pool2d_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedAdaptiveAvgPool2d, global_avg_pool2d_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -8,19 +8,21 @@
 namespace socsim::kernels {
 namespace {
 
-Error hardsigmoid_f32(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<ops::Hardsigmoid>(k));  // before the arguments are read
-  const ops::Hardsigmoid::Args a(k.args);
-  const float alpha = a.alpha();
-  const float beta = a.beta();
-  return unary_f32<ops::Hardsigmoid>(
-      k, [alpha, beta](float x) { return fminf(fmaxf(alpha * x + beta, 0.0f), 1.0f); });
+Error hardsigmoid_f32(const Tensor& x, Tensor& out, ops::Hardsigmoid::Args args, MemoryAllocator*) {
+  const float alpha = args.alpha();
+  const float beta = args.beta();
+  return unary_f32(
+      x, out, [alpha, beta](float x) { return fminf(fmaxf(alpha * x + beta, 0.0f), 1.0f); });
+}
+
+Error quantized_hardsigmoid_i8(const Tensor& x, const Tensor& table, Tensor& out,
+                               MemoryAllocator*) {
+  return lookup_kernel_i8(x, table, out);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Hardsigmoid, kFloat32, hardsigmoid_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedHardsigmoid, kInt8,
-                       lookup_kernel_i8<ops::QuantizedHardsigmoid>);
+SOCSIM_KERNEL(ops::Hardsigmoid, hardsigmoid_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedHardsigmoid, quantized_hardsigmoid_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -7,14 +7,18 @@
 namespace socsim::kernels {
 namespace {
 
-Error hardswish_f32(const KernelArgs& k) {
-  return unary_f32<ops::Hardswish>(
-      k, [](float x) { return x * fminf(fmaxf(x + 3.0f, 0.0f), 6.0f) / 6.0f; });
+Error hardswish_f32(const Tensor& x, Tensor& out, MemoryAllocator*) {
+  return unary_f32(
+      x, out, [](float x) { return x * fminf(fmaxf(x + 3.0f, 0.0f), 6.0f) / 6.0f; });
+}
+
+Error quantized_hardswish_i8(const Tensor& x, const Tensor& table, Tensor& out, MemoryAllocator*) {
+  return lookup_kernel_i8(x, table, out);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Hardswish, kFloat32, hardswish_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedHardswish, kInt8, lookup_kernel_i8<ops::QuantizedHardswish>);
+SOCSIM_KERNEL(ops::Hardswish, hardswish_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedHardswish, quantized_hardswish_i8, kInt8);
 
 }  // namespace socsim::kernels

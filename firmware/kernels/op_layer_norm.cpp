@@ -47,18 +47,8 @@ Error rows_of(const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& y
   return Error::kOk;
 }
 
-Error layer_norm_f32(const KernelArgs& k) {
-  using Op = ops::NativeLayerNorm;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  const Tensor& w = *k.inputs[Op::kWeight];
-  const Tensor& b = *k.inputs[Op::kBias];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (!same_dtype(w, ScalarType::kFloat32) || !same_dtype(b, ScalarType::kFloat32) ||
-      !same_dtype(y, ScalarType::kFloat32)) {
-    return Error::kDtypeMismatch;
-  }
-  const Op::Args args(k.args);
+Error layer_norm_f32(const Tensor& x, const Tensor& w, const Tensor& b, Tensor& y,
+                     ops::NativeLayerNorm::Args args, MemoryAllocator*) {
   uint32_t rows, n;
   SOCSIM_RT_TRY(rows_of(x, w, b, y, args.axis(), &rows, &n));
   const float eps = args.eps();
@@ -81,18 +71,8 @@ Error layer_norm_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-Error layer_norm_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedLayerNorm;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  const Tensor& w = *k.inputs[Op::kWeight];
-  const Tensor& b = *k.inputs[Op::kBias];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (!same_dtype(w, ScalarType::kInt32) || !same_dtype(b, ScalarType::kInt32) ||
-      !same_dtype(y, ScalarType::kInt8)) {
-    return Error::kDtypeMismatch;
-  }
-  const Op::Args args(k.args);
+Error layer_norm_i8(const Tensor& x, const Tensor& w, const Tensor& b, Tensor& y,
+                    ops::QuantizedLayerNorm::Args args, MemoryAllocator*) {
   uint32_t rows, n;
   SOCSIM_RT_TRY(rows_of(x, w, b, y, args.axis(), &rows, &n));
   const int32_t zp_in = args.zp_in(), zp_out = args.zp_out(), eps_q = args.eps_q();
@@ -128,7 +108,7 @@ Error layer_norm_i8(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::NativeLayerNorm, kFloat32, layer_norm_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedLayerNorm, kInt8, layer_norm_i8);
+SOCSIM_KERNEL(ops::NativeLayerNorm, layer_norm_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedLayerNorm, layer_norm_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -11,12 +11,8 @@ struct LinearShape {
   uint32_t rows, in, out;
 };
 
-template <typename Op>
-Error linear_shape(const KernelArgs& k, LinearShape* s) {
-  const Tensor& x = *k.inputs[Op::kX];
-  const Tensor& w = *k.inputs[Op::kWeight];
-  const Tensor& b = *k.inputs[Op::kBias];
-  const Tensor& y = *k.outputs[Op::kOut];
+Error linear_shape(const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& y,
+                   LinearShape* s) {
   if (x.rank < 1 || w.rank != 2 || b.rank != 1 || y.rank != x.rank) {
     return Error::kShapeMismatch;
   }
@@ -33,22 +29,16 @@ Error linear_shape(const KernelArgs& k, LinearShape* s) {
   return Error::kOk;
 }
 
-Error linear_f32(const KernelArgs& k) {
-  using Op = ops::Linear;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  for (uint32_t i = 0; i < Op::kInputs; ++i) {
-    if (!same_dtype(*k.inputs[i], ScalarType::kFloat32)) return Error::kDtypeMismatch;
-  }
-  if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kFloat32)) return Error::kDtypeMismatch;
+Error linear_f32(const Tensor& x_t, const Tensor& w_t, const Tensor& b_t, Tensor& y_t,
+                 ops::Linear::Args a, MemoryAllocator*) {
   LinearShape s;
-  SOCSIM_RT_TRY(linear_shape<Op>(k, &s));
-  const Op::Args a(k.args);
+  SOCSIM_RT_TRY(linear_shape(x_t, w_t, b_t, y_t, &s));
   const float lo = a.act_min();
   const float hi = a.act_max();
-  const float* x = k.inputs[Op::kX]->data_as<float>();
-  const float* w = k.inputs[Op::kWeight]->data_as<float>();
-  const float* b = k.inputs[Op::kBias]->data_as<float>();
-  float* y = k.outputs[Op::kOut]->data_as<float>();
+  const float* x = x_t.data_as<float>();
+  const float* w = w_t.data_as<float>();
+  const float* b = b_t.data_as<float>();
+  float* y = y_t.data_as<float>();
   for (uint32_t r = 0; r < s.rows; ++r) {
     for (uint32_t o = 0; o < s.out; ++o) {
       float acc = b[o];
@@ -62,24 +52,15 @@ Error linear_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-Error linear_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedLinear;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  if (!same_dtype(*k.inputs[Op::kWeight], ScalarType::kInt8) ||
-      !same_dtype(*k.inputs[Op::kBias], ScalarType::kInt32) ||
-      !same_dtype(*k.inputs[Op::kRequant], ScalarType::kInt32) ||
-      !same_dtype(*k.outputs[Op::kOut], ScalarType::kInt8)) {
-    return Error::kDtypeMismatch;
-  }
+Error linear_i8(const Tensor& x, const Tensor& weight, const Tensor& bias_t, const Tensor& rq,
+                Tensor& out, ops::QuantizedLinear::Args a, MemoryAllocator*) {
   LinearShape s;
-  SOCSIM_RT_TRY(linear_shape<Op>(k, &s));
-  const Tensor& rq = *k.inputs[Op::kRequant];
+  SOCSIM_RT_TRY(linear_shape(x, weight, bias_t, out, &s));
   if (rq.rank != 2 || static_cast<uint32_t>(rq.sizes[0]) != s.out || rq.sizes[1] != 2) {
     return Error::kShapeMismatch;
   }
   const int32_t* mult = rq.data_as<int32_t>();
   if (!valid_requant_table(mult, static_cast<int32_t>(s.out))) return Error::kBadOperatorArgs;
-  const Op::Args a(k.args);
   const int32_t zp_in = a.zp_in();
   const int32_t zp_out = a.zp_out();
   const int32_t lo = a.act_min();
@@ -87,17 +68,16 @@ Error linear_i8(const KernelArgs& k) {
   if (!valid_zero_point(zp_in) || !valid_zero_point(zp_out) || !valid_bounds(lo, hi)) {
     return Error::kBadOperatorArgs;
   }
-  const int32_t* bias = k.inputs[Op::kBias]->data_as<int32_t>();
+  const int32_t* bias = bias_t.data_as<int32_t>();
   if (!accumulators_fit(s.in, bias, static_cast<int32_t>(s.out))) return Error::kBadOperatorArgs;
-  fully_connected_i8(s.rows, s.in, s.out, k.inputs[Op::kX]->data_as<int8_t>(),
-                     k.inputs[Op::kWeight]->data_as<int8_t>(), bias, mult, zp_in, zp_out, lo, hi,
-                     k.outputs[Op::kOut]->data_as<int8_t>());
+  fully_connected_i8(s.rows, s.in, s.out, x.data_as<int8_t>(), weight.data_as<int8_t>(), bias,
+                     mult, zp_in, zp_out, lo, hi, out.data_as<int8_t>());
   return Error::kOk;
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Linear, kFloat32, linear_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedLinear, kInt8, linear_i8);
+SOCSIM_KERNEL(ops::Linear, linear_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedLinear, linear_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -73,23 +73,11 @@ struct Product {
   }
 };
 
-template <typename Op>
-Error operands(const KernelArgs& k, ScalarType type, Product* p) {
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& a = *k.inputs[Op::kA];
-  const Tensor& b = *k.inputs[Op::kB];
-  const Tensor& y = *k.outputs[Op::kOut];
-  if (!same_dtype(a, type) || !same_dtype(b, type) || !same_dtype(y, type)) {
-    return Error::kDtypeMismatch;
-  }
-  return p->init(a, b, y);
-}
-
 /// The float32 products of every batch: y[r][c] = sum_j a[r][j] b[j][c].
-void multiply_f32(const KernelArgs& k, Product& p) {
-  const float* pa = k.inputs[ops::Matmul::kA]->data_as<float>();
-  const float* pb = k.inputs[ops::Matmul::kB]->data_as<float>();
-  float* py = k.outputs[ops::Matmul::kOut]->data_as<float>();
+void multiply_f32(const Tensor& a, const Tensor& b, Tensor& y, Product& p) {
+  const float* pa = a.data_as<float>();
+  const float* pb = b.data_as<float>();
+  float* py = y.data_as<float>();
   const int32_t rows = p.m, depth = p.k, cols = p.n;
   p.each([&](uint32_t ia, uint32_t ib, uint32_t iy) {
     for (int32_t r = 0; r < rows; ++r) {
@@ -105,25 +93,24 @@ void multiply_f32(const KernelArgs& k, Product& p) {
   });
 }
 
-Error matmul_f32(const KernelArgs& k) {
+Error matmul_f32(const Tensor& a, const Tensor& b, Tensor& out, MemoryAllocator*) {
   Product p;
-  SOCSIM_RT_TRY(operands<ops::Matmul>(k, ScalarType::kFloat32, &p));
-  multiply_f32(k, p);
+  SOCSIM_RT_TRY(p.init(a, b, out));
+  multiply_f32(a, b, out, p);
   return Error::kOk;
 }
 
-Error quantized_matmul_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedMatmul;
+Error quantized_matmul_i8(const Tensor& a, const Tensor& b, Tensor& out,
+                          ops::QuantizedMatmul::Args args, MemoryAllocator*) {
   Product p;
-  SOCSIM_RT_TRY(operands<Op>(k, ScalarType::kInt8, &p));
-  const Op::Args args(k.args);
+  SOCSIM_RT_TRY(p.init(a, b, out));
   const MatmulScale s{args.zp_a(),   args.zp_b(),    args.m(),      args.n(),
                       args.zp_out(), args.act_min(), args.act_max()};
   if (!s.valid()) return Error::kBadOperatorArgs;
   if (p.k > kMaxMatmulDepth) return Error::kShapeMismatch;
-  const int8_t* pa = k.inputs[Op::kA]->data_as<int8_t>();
-  const int8_t* pb = k.inputs[Op::kB]->data_as<int8_t>();
-  int8_t* py = k.outputs[Op::kOut]->data_as<int8_t>();
+  const int8_t* pa = a.data_as<int8_t>();
+  const int8_t* pb = b.data_as<int8_t>();
+  int8_t* py = out.data_as<int8_t>();
   p.each([&](uint32_t ia, uint32_t ib, uint32_t iy) {
     matmul_i8(pa + ia, pb + ib, p.m, p.k, p.n, s, py + iy);
   });
@@ -132,7 +119,7 @@ Error quantized_matmul_i8(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Matmul, kFloat32, matmul_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedMatmul, kInt8, quantized_matmul_i8);
+SOCSIM_KERNEL(ops::Matmul, matmul_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedMatmul, quantized_matmul_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -5,28 +5,24 @@
 namespace socsim::kernels {
 namespace {
 
-using Op = ops::MaxPool2d;
-
 template <typename T>
-Error max_pool_kernel(const KernelArgs& k, ScalarType type) {
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  if (!same_dtype(*k.outputs[Op::kOut], type)) return Error::kDtypeMismatch;
+Error max_pool_kernel(const Tensor& x, Tensor& y, ops::MaxPool2d::Args args) {
   PoolGeometry g;
-  SOCSIM_RT_TRY(pool_geometry(*k.inputs[Op::kX], *k.outputs[Op::kOut], Op::Args(k.args), &g));
-  const bool ok = max_pool(g, k.inputs[Op::kX]->data_as<T>(), k.outputs[Op::kOut]->data_as<T>());
+  SOCSIM_RT_TRY(pool_geometry(x, y, args, &g));
+  const bool ok = max_pool(g, x.data_as<T>(), y.data_as<T>());
   return ok ? Error::kOk : Error::kShapeMismatch;
 }
 
-Error max_pool2d_f32(const KernelArgs& k) {
-  return max_pool_kernel<float>(k, ScalarType::kFloat32);
+Error max_pool2d_f32(const Tensor& x, Tensor& y, ops::MaxPool2d::Args args, MemoryAllocator*) {
+  return max_pool_kernel<float>(x, y, args);
 }
-Error max_pool2d_i8(const KernelArgs& k) {
-  return max_pool_kernel<int8_t>(k, ScalarType::kInt8);
+Error max_pool2d_i8(const Tensor& x, Tensor& y, ops::MaxPool2d::Args args, MemoryAllocator*) {
+  return max_pool_kernel<int8_t>(x, y, args);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::MaxPool2d, kFloat32, max_pool2d_f32);
-SOCSIM_REGISTER_KERNEL(ops::MaxPool2d, kInt8, max_pool2d_i8);
+SOCSIM_KERNEL(ops::MaxPool2d, max_pool2d_f32, kFloat32);
+SOCSIM_KERNEL(ops::MaxPool2d, max_pool2d_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -5,23 +5,23 @@
 namespace socsim::kernels {
 namespace {
 
-Error mul_f32(const KernelArgs& k) {
-  return binary_f32<BinaryKind::kMul>(k);
+Error mul_f32(const Tensor& a, const Tensor& b, Tensor& out, MemoryAllocator*) {
+  return binary_f32<BinaryKind::kMul>(a, b, out);
 }
-Error mul_i8(const KernelArgs& k) {
-  return binary_wrap_i8<BinaryKind::kMul>(k);
+Error mul_i8(const Tensor& a, const Tensor& b, Tensor& out, MemoryAllocator*) {
+  return binary_wrap_i8<BinaryKind::kMul>(a, b, out);
 }
-Error quantized_mul_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<ops::QuantizedMul>(k));
-  const QuantizedProduct product = QuantizedProduct::of(ops::QuantizedMul::Args(k.args));
+Error quantized_mul_i8(const Tensor& a, const Tensor& b, Tensor& out, ops::QuantizedMul::Args args,
+                       MemoryAllocator*) {
+  const QuantizedProduct product = QuantizedProduct::of(args);
   if (!product.valid()) return Error::kBadOperatorArgs;
-  return binary_quantized_i8<ops::QuantizedMul>(k, product);
+  return binary_quantized_i8(a, b, out, product);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Mul, kFloat32, mul_f32);
-SOCSIM_REGISTER_KERNEL(ops::Mul, kInt8, mul_i8);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedMul, kInt8, quantized_mul_i8);
+SOCSIM_KERNEL(ops::Mul, mul_f32, kFloat32);
+SOCSIM_KERNEL(ops::Mul, mul_i8, kInt8);
+SOCSIM_KERNEL(ops::QuantizedMul, quantized_mul_i8, kInt8);
 
 }  // namespace socsim::kernels

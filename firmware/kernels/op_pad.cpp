@@ -33,15 +33,10 @@ void fill_and_place(const Tensor& x, T value, const int32_t* pads, Tensor& y) {
   }
 }
 
-Error constant_pad(const KernelArgs& k) {
-  using Op = ops::ConstantPadNd;
-  SOCSIM_RT_TRY(check_counts_per_axis<Op>(k, 2));  // (before, after) per axis
-  const Tensor& x = *k.inputs[Op::kX];
-  const Tensor& value = *k.inputs[Op::kValue];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (x.dtype != y.dtype || value.dtype != x.dtype) return Error::kDtypeMismatch;
+Error constant_pad(const Tensor& x, const Tensor& value, Tensor& y, ops::ConstantPadNd::Args args,
+                   MemoryAllocator*) {
   if (value.numel() != 1 || x.rank != y.rank) return Error::kShapeMismatch;
-  const int32_t* pads = Op::Args(k.args).pads();
+  const int32_t* pads = args.pads();  // (before, after) per axis
   for (uint32_t d = 0; d < x.rank; ++d) {
     if (pads[2 * d] < 0 || pads[2 * d + 1] < 0) return Error::kBadOperatorArgs;
     if (int64_t{y.sizes[d]} != int64_t{x.sizes[d]} + pads[2 * d] + pads[2 * d + 1]) {
@@ -65,8 +60,8 @@ inline int32_t source_index(int32_t i, int32_t n) {
   return i < 0 ? 0 : (i >= n ? n - 1 : i);
 }
 
-template <typename T, PadMode kMode>
-void pad_planes(const Tensor& x, const ops::ReflectionPad2d::Args& a, Tensor& y) {
+template <typename T, PadMode kMode, typename Args>
+void pad_planes(const Tensor& x, const Args& a, Tensor& y) {
   const int32_t h = x.sizes[x.rank - 2];
   const int32_t w = x.sizes[x.rank - 1];
   const int32_t ho = y.sizes[y.rank - 2];
@@ -83,16 +78,11 @@ void pad_planes(const Tensor& x, const ops::ReflectionPad2d::Args& a, Tensor& y)
   }
 }
 
-template <typename Op, PadMode kMode>
-Error pad2d(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (x.dtype != y.dtype) return Error::kDtypeMismatch;
+/// reflection_pad2d and replication_pad2d: the same argument names (pad_left, pad_right,
+/// pad_top, pad_bottom), each operator's own Args view.
+template <PadMode kMode, typename Args>
+Error pad2d(const Tensor& x, Tensor& y, const Args& a) {
   if (x.rank < 2 || x.rank != y.rank) return Error::kShapeMismatch;
-  // Both operators share the argument list (pad_left, pad_right, pad_top, pad_bottom).
-  static_assert(Op::kArgs == ops::ReflectionPad2d::kArgs, "pad2d arguments");
-  const ops::ReflectionPad2d::Args a(k.args);
   const int32_t h = x.sizes[x.rank - 2];
   const int32_t w = x.sizes[x.rank - 1];
   const int32_t top = a.pad_top(), bottom = a.pad_bottom(), left = a.pad_left();
@@ -119,17 +109,20 @@ Error pad2d(const KernelArgs& k) {
   return Error::kOk;
 }
 
+Error reflection_pad2d(const Tensor& x, Tensor& y, ops::ReflectionPad2d::Args args,
+                       MemoryAllocator*) {
+  return pad2d<PadMode::kReflect>(x, y, args);
+}
+
+Error replication_pad2d(const Tensor& x, Tensor& y, ops::ReplicationPad2d::Args args,
+                        MemoryAllocator*) {
+  return pad2d<PadMode::kReplicate>(x, y, args);
+}
+
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::ConstantPadNd, kFloat32, constant_pad);
-SOCSIM_REGISTER_KERNEL(ops::ConstantPadNd, kInt8, constant_pad);
-SOCSIM_REGISTER_KERNEL(ops::ReflectionPad2d, kFloat32,
-                       (pad2d<ops::ReflectionPad2d, PadMode::kReflect>));
-SOCSIM_REGISTER_KERNEL(ops::ReflectionPad2d, kInt8,
-                       (pad2d<ops::ReflectionPad2d, PadMode::kReflect>));
-SOCSIM_REGISTER_KERNEL(ops::ReplicationPad2d, kFloat32,
-                       (pad2d<ops::ReplicationPad2d, PadMode::kReplicate>));
-SOCSIM_REGISTER_KERNEL(ops::ReplicationPad2d, kInt8,
-                       (pad2d<ops::ReplicationPad2d, PadMode::kReplicate>));
+SOCSIM_KERNEL(ops::ConstantPadNd, constant_pad, kFloat32, kInt8);
+SOCSIM_KERNEL(ops::ReflectionPad2d, reflection_pad2d, kFloat32, kInt8);
+SOCSIM_KERNEL(ops::ReplicationPad2d, replication_pad2d, kFloat32, kInt8);
 
 }  // namespace socsim::kernels

@@ -7,16 +7,18 @@
 namespace socsim::kernels {
 namespace {
 
-Error pow_f32(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<ops::Pow>(k));  // before the arguments are read
-  const ops::Pow::Args a(k.args);
-  const float exponent = a.exponent();
-  return unary_f32<ops::Pow>(k, [exponent](float x) { return powf(x, exponent); });
+Error pow_f32(const Tensor& x, Tensor& out, ops::Pow::Args args, MemoryAllocator*) {
+  const float exponent = args.exponent();
+  return unary_f32(x, out, [exponent](float x) { return powf(x, exponent); });
+}
+
+Error quantized_pow_i8(const Tensor& x, const Tensor& table, Tensor& out, MemoryAllocator*) {
+  return lookup_kernel_i8(x, table, out);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Pow, kFloat32, pow_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedPow, kInt8, lookup_kernel_i8<ops::QuantizedPow>);
+SOCSIM_KERNEL(ops::Pow, pow_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedPow, quantized_pow_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -7,14 +7,8 @@
 namespace socsim::kernels {
 namespace {
 
-Error quantize(const KernelArgs& k) {
-  using Op = ops::QuantizePerTensor;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (!same_dtype(y, ScalarType::kInt8)) return Error::kDtypeMismatch;
+Error quantize(const Tensor& x, Tensor& y, ops::QuantizePerTensor::Args a, MemoryAllocator*) {
   if (!x.same_shape(y)) return Error::kShapeMismatch;
-  const Op::Args a(k.args);
   const float scale = a.scale();
   const float zp = static_cast<float>(a.zero_point());
   if (!(scale > 0.0f)) return Error::kBadOperatorArgs;
@@ -32,6 +26,6 @@ Error quantize(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::QuantizePerTensor, kFloat32, quantize);
+SOCSIM_KERNEL(ops::QuantizePerTensor, quantize, kFloat32);
 
 }  // namespace socsim::kernels

@@ -61,102 +61,92 @@ struct Reduction {
   }
 };
 
-/// Counts, dtypes of x and out, and the reduction of operator Op (argument list: scalars, then
-/// `reduce` with one entry per input axis).
-template <typename Op>
-Error reduction_of(const KernelArgs& k, ScalarType in, ScalarType out, Reduction* r) {
-  SOCSIM_RT_TRY(check_counts_per_axis<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  const Tensor& y = *k.outputs[Op::kOut];
-  if (!same_dtype(x, in) || !same_dtype(y, out)) return Error::kDtypeMismatch;
-  return r->init(x, y, typename Op::Args(k.args).reduce());
-}
-
-Error mean_f32(const KernelArgs& k) {
+Error mean_f32(const Tensor& x, Tensor& out, ops::Mean::Args args, MemoryAllocator*) {
   Reduction r;
-  SOCSIM_RT_TRY(reduction_of<ops::Mean>(k, ScalarType::kFloat32, ScalarType::kFloat32, &r));
-  float* y = k.outputs[ops::Mean::kOut]->data_as<float>();
+  SOCSIM_RT_TRY(r.init(x, out, args.reduce()));  // one entry per axis of x
+  float* y = out.data_as<float>();
   const float count = static_cast<float>(r.count);
   r.run<float, float>(
-      k.inputs[ops::Mean::kX]->data_as<float>(), [](float v) { return v; },
+      x.data_as<float>(), [](float v) { return v; },
       [](float acc, float v) { return acc + v; }, [&](uint32_t o, float s) { y[o] = s / count; });
   return Error::kOk;
 }
 
-Error sum_f32(const KernelArgs& k) {
+Error sum_f32(const Tensor& x, Tensor& out, ops::Sum::Args args, MemoryAllocator*) {
   Reduction r;
-  SOCSIM_RT_TRY(reduction_of<ops::Sum>(k, ScalarType::kFloat32, ScalarType::kFloat32, &r));
-  float* y = k.outputs[ops::Sum::kOut]->data_as<float>();
+  SOCSIM_RT_TRY(r.init(x, out, args.reduce()));
+  float* y = out.data_as<float>();
   r.run<float, float>(
-      k.inputs[ops::Sum::kX]->data_as<float>(), [](float v) { return v; },
+      x.data_as<float>(), [](float v) { return v; },
       [](float acc, float v) { return acc + v; }, [&](uint32_t o, float s) { y[o] = s; });
   return Error::kOk;
 }
 
-template <typename T, ScalarType kType>
-Error amax(const KernelArgs& k) {
+template <typename T>
+Error amax(const Tensor& x, Tensor& out, ops::Amax::Args args) {
   Reduction r;
-  SOCSIM_RT_TRY(reduction_of<ops::Amax>(k, kType, kType, &r));
-  T* y = k.outputs[ops::Amax::kOut]->data_as<T>();
+  SOCSIM_RT_TRY(r.init(x, out, args.reduce()));
+  T* y = out.data_as<T>();
   r.run<T, T>(
-      k.inputs[ops::Amax::kX]->data_as<T>(), [](T v) { return v; },
-      [](T acc, T v) { return v > acc ? v : acc; }, [&](uint32_t o, T m) { y[o] = m; });
+      x.data_as<T>(), [](T v) { return v; }, [](T acc, T v) { return v > acc ? v : acc; },
+      [&](uint32_t o, T m) { y[o] = m; });
   return Error::kOk;
 }
 
+Error amax_f32(const Tensor& x, Tensor& out, ops::Amax::Args args, MemoryAllocator*) {
+  return amax<float>(x, out, args);
+}
+
+Error amax_i8(const Tensor& x, Tensor& out, ops::Amax::Args args, MemoryAllocator*) {
+  return amax<int8_t>(x, out, args);
+}
+
 /// Sums of (x - zp_in) of the int8 reductions (|sum| < 255 x 2^23 fits int32).
-template <typename Op, typename Out>
-Error quantized_sum_of(const KernelArgs& k, Reduction* r, Out out) {
-  SOCSIM_RT_TRY(reduction_of<Op>(k, ScalarType::kInt8, ScalarType::kInt8, r));
-  const typename Op::Args a(k.args);
+template <typename Args, typename Out>
+Error quantized_sum_of(const Tensor& x, const Tensor& y, const Args& a, Reduction* r, Out out) {
+  SOCSIM_RT_TRY(r->init(x, y, a.reduce()));
   if (!valid_zero_point(a.zp_in()) || !valid_zero_point(a.zp_out())) {
     return Error::kBadOperatorArgs;
   }
   if (r->count > kMaxPoolArea) return Error::kShapeMismatch;
   const int32_t zp = a.zp_in();
   r->run<int8_t, int32_t>(
-      k.inputs[Op::kX]->template data_as<int8_t>(), [zp](int8_t v) { return int32_t{v} - zp; },
+      x.data_as<int8_t>(), [zp](int8_t v) { return int32_t{v} - zp; },
       [zp](int32_t acc, int8_t v) { return acc + (int32_t{v} - zp); }, out);
   return Error::kOk;
 }
 
-Error mean_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedMean;
-  SOCSIM_RT_TRY(check_counts_per_axis<Op>(k));  // before the arguments are read
-  const Op::Args a(k.args);
+Error mean_i8(const Tensor& x, Tensor& out, ops::QuantizedMean::Args a, MemoryAllocator*) {
   if (!valid_pool_multiplier(a.m(), a.n())) return Error::kBadOperatorArgs;
   Reduction r;
-  int8_t* y = k.outputs[Op::kOut]->data_as<int8_t>();
+  int8_t* y = out.data_as<int8_t>();
   const int64_t m = a.m();
   const int32_t zp_out = a.zp_out();
   const int32_t n = a.n();
-  return quantized_sum_of<Op>(k, &r, [&](uint32_t o, int32_t sum) {
+  return quantized_sum_of(x, out, a, &r, [&](uint32_t o, int32_t sum) {
     y[o] = saturate_to_i8(div_round(sum * m, int64_t{r.count} << n) + zp_out);
   });
 }
 
-Error sum_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedSum;
-  SOCSIM_RT_TRY(check_counts_per_axis<Op>(k));  // before the arguments are read
-  const Op::Args a(k.args);
+Error sum_i8(const Tensor& x, Tensor& out, ops::QuantizedSum::Args a, MemoryAllocator*) {
   if (!valid_multiplier(a.m(), a.n())) return Error::kBadOperatorArgs;
   Reduction r;
-  int8_t* y = k.outputs[Op::kOut]->data_as<int8_t>();
+  int8_t* y = out.data_as<int8_t>();
   const int32_t m = a.m();
   const int32_t n = a.n();
   const int32_t zp_out = a.zp_out();
-  return quantized_sum_of<Op>(k, &r, [&](uint32_t o, int32_t sum) {
+  return quantized_sum_of(x, out, a, &r, [&](uint32_t o, int32_t sum) {
     y[o] = saturate_to_i8(requantize(sum, m, n) + zp_out);
   });
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Mean, kFloat32, mean_f32);
-SOCSIM_REGISTER_KERNEL(ops::Sum, kFloat32, sum_f32);
-SOCSIM_REGISTER_KERNEL(ops::Amax, kFloat32, (amax<float, ScalarType::kFloat32>));
-SOCSIM_REGISTER_KERNEL(ops::Amax, kInt8, (amax<int8_t, ScalarType::kInt8>));
-SOCSIM_REGISTER_KERNEL(ops::QuantizedMean, kInt8, mean_i8);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedSum, kInt8, sum_i8);
+SOCSIM_KERNEL(ops::Mean, mean_f32, kFloat32);
+SOCSIM_KERNEL(ops::Sum, sum_f32, kFloat32);
+SOCSIM_KERNEL(ops::Amax, amax_f32, kFloat32);
+SOCSIM_KERNEL(ops::Amax, amax_i8, kInt8);
+SOCSIM_KERNEL(ops::QuantizedMean, mean_i8, kInt8);
+SOCSIM_KERNEL(ops::QuantizedSum, sum_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -5,11 +5,7 @@
 namespace socsim::kernels {
 namespace {
 
-Error relu_f32(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<ops::Relu>(k));
-  const Tensor& in = *k.inputs[ops::Relu::kX];
-  Tensor& out = *k.outputs[ops::Relu::kOut];
-  if (!same_dtype(out, ScalarType::kFloat32)) return Error::kDtypeMismatch;
+Error relu_f32(const Tensor& in, Tensor& out, MemoryAllocator*) {
   if (!in.same_shape(out)) return Error::kShapeMismatch;
   const float* x = in.data_as<float>();
   float* y = out.data_as<float>();
@@ -19,7 +15,6 @@ Error relu_f32(const KernelArgs& k) {
 }
 
 Error relu_to(const Tensor& in, Tensor& out, int32_t zp) {
-  if (!same_dtype(out, ScalarType::kInt8)) return Error::kDtypeMismatch;
   if (!in.same_shape(out)) return Error::kShapeMismatch;
   if (!valid_zero_point(zp)) return Error::kBadOperatorArgs;
   const int8_t* x = in.data_as<int8_t>();
@@ -29,21 +24,19 @@ Error relu_to(const Tensor& in, Tensor& out, int32_t zp) {
   return Error::kOk;
 }
 
-Error relu_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<ops::Relu>(k));
-  return relu_to(*k.inputs[ops::Relu::kX], *k.outputs[ops::Relu::kOut], 0);
+Error relu_i8(const Tensor& in, Tensor& out, MemoryAllocator*) {
+  return relu_to(in, out, 0);
 }
 
-Error quantized_relu_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedRelu;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  return relu_to(*k.inputs[Op::kX], *k.outputs[Op::kOut], Op::Args(k.args).zero_point());
+Error quantized_relu_i8(const Tensor& in, Tensor& out, ops::QuantizedRelu::Args args,
+                        MemoryAllocator*) {
+  return relu_to(in, out, args.zero_point());
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Relu, kFloat32, relu_f32);
-SOCSIM_REGISTER_KERNEL(ops::Relu, kInt8, relu_i8);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedRelu, kInt8, quantized_relu_i8);
+SOCSIM_KERNEL(ops::Relu, relu_f32, kFloat32);
+SOCSIM_KERNEL(ops::Relu, relu_i8, kInt8);
+SOCSIM_KERNEL(ops::QuantizedRelu, quantized_relu_i8, kInt8);
 
 }  // namespace socsim::kernels

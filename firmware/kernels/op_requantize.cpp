@@ -6,14 +6,8 @@
 namespace socsim::kernels {
 namespace {
 
-Error requantize_kernel_i8(const KernelArgs& k) {
-  using Op = ops::Requantize;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (!same_dtype(y, ScalarType::kInt8)) return Error::kDtypeMismatch;
+Error requantize_kernel_i8(const Tensor& x, Tensor& y, ops::Requantize::Args a, MemoryAllocator*) {
   if (!x.same_shape(y)) return Error::kShapeMismatch;
-  const Op::Args a(k.args);
   const int32_t zp_in = a.zp_in();
   const int32_t zp_out = a.zp_out();
   const int32_t m = a.m();
@@ -27,6 +21,6 @@ Error requantize_kernel_i8(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Requantize, kInt8, requantize_kernel_i8);
+SOCSIM_KERNEL(ops::Requantize, requantize_kernel_i8, kInt8);
 
 }  // namespace socsim::kernels

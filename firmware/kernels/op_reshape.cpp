@@ -5,12 +5,7 @@
 namespace socsim::kernels {
 namespace {
 
-Error reshape(const KernelArgs& k) {
-  using Op = ops::ViewCopy;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (x.dtype != y.dtype) return Error::kDtypeMismatch;
+Error reshape(const Tensor& x, Tensor& y, MemoryAllocator*) {
   if (x.nbytes != y.nbytes) return Error::kShapeMismatch;
   if (x.data != y.data) memmove(y.data, x.data, x.nbytes);
   return Error::kOk;
@@ -18,8 +13,6 @@ Error reshape(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::ViewCopy, kFloat32, reshape);
-SOCSIM_REGISTER_KERNEL(ops::ViewCopy, kInt8, reshape);
-SOCSIM_REGISTER_KERNEL(ops::ViewCopy, kInt32, reshape);
+SOCSIM_KERNEL(ops::ViewCopy, reshape, kFloat32, kInt8, kInt32);
 
 }  // namespace socsim::kernels

@@ -7,13 +7,17 @@
 namespace socsim::kernels {
 namespace {
 
-Error sigmoid_f32(const KernelArgs& k) {
-  return unary_f32<ops::Sigmoid>(k, [](float x) { return 1.0f / (1.0f + expf(-x)); });
+Error sigmoid_f32(const Tensor& x, Tensor& out, MemoryAllocator*) {
+  return unary_f32(x, out, [](float x) { return 1.0f / (1.0f + expf(-x)); });
+}
+
+Error quantized_sigmoid_i8(const Tensor& x, const Tensor& table, Tensor& out, MemoryAllocator*) {
+  return lookup_kernel_i8(x, table, out);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Sigmoid, kFloat32, sigmoid_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedSigmoid, kInt8, lookup_kernel_i8<ops::QuantizedSigmoid>);
+SOCSIM_KERNEL(ops::Sigmoid, sigmoid_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedSigmoid, quantized_sigmoid_i8, kInt8);
 
 }  // namespace socsim::kernels

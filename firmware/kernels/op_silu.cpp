@@ -7,13 +7,17 @@
 namespace socsim::kernels {
 namespace {
 
-Error silu_f32(const KernelArgs& k) {
-  return unary_f32<ops::Silu>(k, [](float x) { return x * (1.0f / (1.0f + expf(-x))); });
+Error silu_f32(const Tensor& x, Tensor& out, MemoryAllocator*) {
+  return unary_f32(x, out, [](float x) { return x * (1.0f / (1.0f + expf(-x))); });
+}
+
+Error quantized_silu_i8(const Tensor& x, const Tensor& table, Tensor& out, MemoryAllocator*) {
+  return lookup_kernel_i8(x, table, out);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Silu, kFloat32, silu_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedSilu, kInt8, lookup_kernel_i8<ops::QuantizedSilu>);
+SOCSIM_KERNEL(ops::Silu, silu_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedSilu, quantized_silu_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -7,14 +7,9 @@
 namespace socsim::kernels {
 namespace {
 
-Error slice(const KernelArgs& k) {
-  using Op = ops::SliceCopy;
-  SOCSIM_RT_TRY(check_counts_per_axis<Op>(k, 2));  // (first, step) per axis
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (x.dtype != y.dtype) return Error::kDtypeMismatch;
+Error slice(const Tensor& x, Tensor& y, ops::SliceCopy::Args args, MemoryAllocator*) {
   if (x.rank != y.rank) return Error::kShapeMismatch;
-  const int32_t* slices = Op::Args(k.args).slices();
+  const int32_t* slices = args.slices();  // (first, step) per axis
   int32_t stride[runtime::kMaxRank];
   row_major_strides(x.rank, x.sizes, stride);
   StridedWalk walk;
@@ -39,8 +34,6 @@ Error slice(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::SliceCopy, kFloat32, slice);
-SOCSIM_REGISTER_KERNEL(ops::SliceCopy, kInt8, slice);
-SOCSIM_REGISTER_KERNEL(ops::SliceCopy, kInt32, slice);
+SOCSIM_KERNEL(ops::SliceCopy, slice, kFloat32, kInt8, kInt32);
 
 }  // namespace socsim::kernels

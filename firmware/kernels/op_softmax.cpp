@@ -12,14 +12,11 @@
 namespace socsim::kernels {
 namespace {
 
-Error softmax_f32(const KernelArgs& k) {
-  using Op = ops::Softmax;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kFloat32)) return Error::kDtypeMismatch;
+Error softmax_f32(const Tensor& in, Tensor& out, ops::Softmax::Args args, MemoryAllocator*) {
   Lines lines;
-  SOCSIM_RT_TRY(lines.init(*k.inputs[Op::kX], *k.outputs[Op::kOut], Op::Args(k.args).dim()));
-  const float* x = k.inputs[Op::kX]->data_as<float>();
-  float* y = k.outputs[Op::kOut]->data_as<float>();
+  SOCSIM_RT_TRY(lines.init(in, out, args.dim()));
+  const float* x = in.data_as<float>();
+  float* y = out.data_as<float>();
   const uint32_t n = lines.n, step = lines.inner;
   lines.each([&](uint32_t at) {
     const float* xr = x + at;
@@ -36,24 +33,18 @@ Error softmax_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-Error softmax_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedSoftmax;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& table_t = *k.inputs[Op::kTable];
-  if (!same_dtype(table_t, ScalarType::kInt32) ||
-      !same_dtype(*k.outputs[Op::kOut], ScalarType::kInt8)) {
-    return Error::kDtypeMismatch;
-  }
+Error softmax_i8(const Tensor& in, const Tensor& table_t, Tensor& out,
+                 ops::QuantizedSoftmax::Args args, MemoryAllocator*) {
   if (table_t.rank != 1 || table_t.sizes[0] != 256) return Error::kShapeMismatch;
   Lines lines;
-  SOCSIM_RT_TRY(lines.init(*k.inputs[Op::kX], *k.outputs[Op::kOut], Op::Args(k.args).dim()));
+  SOCSIM_RT_TRY(lines.init(in, out, args.dim()));
   if (lines.n > 32768) return Error::kShapeMismatch;
   const int32_t* table = table_t.data_as<int32_t>();
   for (uint32_t i = 0; i < 256; ++i) {
     if (table[i] < 0 || table[i] > 65536) return Error::kBadOperatorArgs;
   }
-  const int8_t* x = k.inputs[Op::kX]->data_as<int8_t>();
-  int8_t* y = k.outputs[Op::kOut]->data_as<int8_t>();
+  const int8_t* x = in.data_as<int8_t>();
+  int8_t* y = out.data_as<int8_t>();
   const uint32_t n = lines.n, step = lines.inner;
   Error status = Error::kOk;
   lines.each([&](uint32_t at) {
@@ -77,7 +68,7 @@ Error softmax_i8(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Softmax, kFloat32, softmax_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedSoftmax, kInt8, softmax_i8);
+SOCSIM_KERNEL(ops::Softmax, softmax_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedSoftmax, softmax_i8, kInt8);
 
 }  // namespace socsim::kernels

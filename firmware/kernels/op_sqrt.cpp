@@ -7,13 +7,17 @@
 namespace socsim::kernels {
 namespace {
 
-Error sqrt_f32(const KernelArgs& k) {
-  return unary_f32<ops::Sqrt>(k, [](float x) { return sqrtf(x); });
+Error sqrt_f32(const Tensor& x, Tensor& out, MemoryAllocator*) {
+  return unary_f32(x, out, [](float x) { return sqrtf(x); });
+}
+
+Error quantized_sqrt_i8(const Tensor& x, const Tensor& table, Tensor& out, MemoryAllocator*) {
+  return lookup_kernel_i8(x, table, out);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Sqrt, kFloat32, sqrt_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedSqrt, kInt8, lookup_kernel_i8<ops::QuantizedSqrt>);
+SOCSIM_KERNEL(ops::Sqrt, sqrt_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedSqrt, quantized_sqrt_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -5,20 +5,21 @@
 namespace socsim::kernels {
 namespace {
 
-Error sub_f32(const KernelArgs& k) {
-  return binary_f32<BinaryKind::kSub>(k);
+Error sub_f32(const Tensor& a, const Tensor& b, Tensor& out, MemoryAllocator*) {
+  return binary_f32<BinaryKind::kSub>(a, b, out);
 }
-Error sub_i8(const KernelArgs& k) {
-  return binary_wrap_i8<BinaryKind::kSub>(k);
+Error sub_i8(const Tensor& a, const Tensor& b, Tensor& out, MemoryAllocator*) {
+  return binary_wrap_i8<BinaryKind::kSub>(a, b, out);
 }
-Error quantized_sub_i8(const KernelArgs& k) {
-  return quantized_sum_i8<ops::QuantizedSub, BinaryKind::kSub>(k);
+Error quantized_sub_i8(const Tensor& a, const Tensor& b, Tensor& out, ops::QuantizedSub::Args args,
+                      MemoryAllocator*) {
+  return quantized_sum_i8<BinaryKind::kSub>(a, b, out, args);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Sub, kFloat32, sub_f32);
-SOCSIM_REGISTER_KERNEL(ops::Sub, kInt8, sub_i8);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedSub, kInt8, quantized_sub_i8);
+SOCSIM_KERNEL(ops::Sub, sub_f32, kFloat32);
+SOCSIM_KERNEL(ops::Sub, sub_i8, kInt8);
+SOCSIM_KERNEL(ops::QuantizedSub, quantized_sub_i8, kInt8);
 
 }  // namespace socsim::kernels

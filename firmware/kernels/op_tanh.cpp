@@ -7,13 +7,17 @@
 namespace socsim::kernels {
 namespace {
 
-Error tanh_f32(const KernelArgs& k) {
-  return unary_f32<ops::Tanh>(k, [](float x) { return tanhf(x); });
+Error tanh_f32(const Tensor& x, Tensor& out, MemoryAllocator*) {
+  return unary_f32(x, out, [](float x) { return tanhf(x); });
+}
+
+Error quantized_tanh_i8(const Tensor& x, const Tensor& table, Tensor& out, MemoryAllocator*) {
+  return lookup_kernel_i8(x, table, out);
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Tanh, kFloat32, tanh_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedTanh, kInt8, lookup_kernel_i8<ops::QuantizedTanh>);
+SOCSIM_KERNEL(ops::Tanh, tanh_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedTanh, quantized_tanh_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -5,13 +5,8 @@
 namespace socsim::kernels {
 namespace {
 
-Error transpose(const KernelArgs& k) {
-  using Op = ops::PermuteCopy;
-  SOCSIM_RT_TRY(check_counts_per_axis<Op>(k));  // perm: one per axis
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
-  const int32_t* perm = Op::Args(k.args).perm();
-  if (x.dtype != y.dtype) return Error::kDtypeMismatch;
+Error transpose(const Tensor& x, Tensor& y, ops::PermuteCopy::Args args, MemoryAllocator*) {
+  const int32_t* perm = args.perm();  // one per axis of x
   if (y.rank != x.rank) return Error::kShapeMismatch;
   int32_t in_stride[runtime::kMaxRank];
   row_major_strides(x.rank, x.sizes, in_stride);
@@ -34,7 +29,6 @@ Error transpose(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::PermuteCopy, kFloat32, transpose);
-SOCSIM_REGISTER_KERNEL(ops::PermuteCopy, kInt8, transpose);
+SOCSIM_KERNEL(ops::PermuteCopy, transpose, kFloat32, kInt8);
 
 }  // namespace socsim::kernels

@@ -18,7 +18,6 @@ struct Resize : ResizeGeometry {
     if (x.rank != 4 || y.rank != 4 || x.sizes[0] != y.sizes[0] || x.sizes[1] != y.sizes[1]) {
       return Error::kShapeMismatch;
     }
-    if (!same_dtype(index, ScalarType::kInt32)) return Error::kDtypeMismatch;
     planes = x.sizes[0] * x.sizes[1];
     h = x.sizes[2];
     w = x.sizes[3];
@@ -32,15 +31,10 @@ struct Resize : ResizeGeometry {
   }
 };
 
-Error upsample_nearest(const KernelArgs& k) {
-  using Op = ops::UpsampleNearest2d;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (x.dtype != y.dtype) return Error::kDtypeMismatch;
+Error upsample_nearest(const Tensor& x, const Tensor& index_t, Tensor& y, MemoryAllocator*) {
   Resize r;
-  SOCSIM_RT_TRY(r.init(x, *k.inputs[Op::kIndex], y, 1));
-  const int32_t* index = k.inputs[Op::kIndex]->data_as<int32_t>();
+  SOCSIM_RT_TRY(r.init(x, index_t, y, 1));
+  const int32_t* index = index_t.data_as<int32_t>();
   if (runtime::element_size(x.dtype) == 1) {
     resize_nearest(x.data_as<int8_t>(), index, r, y.data_as<int8_t>());
   } else {
@@ -68,26 +62,19 @@ void bilinear(const T* x, const int32_t* index, const W* weight, const Resize& r
   }
 }
 
-template <typename Op>
-Error bilinear_operands(const KernelArgs& k, ScalarType type, ScalarType weight_type, Resize* r) {
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  const Tensor& weight = *k.inputs[Op::kWeight];
-  const Tensor& y = *k.outputs[Op::kOut];
-  if (!same_dtype(x, type) || !same_dtype(y, type) || !same_dtype(weight, weight_type)) {
-    return Error::kDtypeMismatch;
-  }
-  SOCSIM_RT_TRY(r->init(x, *k.inputs[Op::kIndex], y, 2));
+Error bilinear_operands(const Tensor& x, const Tensor& index, const Tensor& weight,
+                        const Tensor& y, Resize* r) {
+  SOCSIM_RT_TRY(r->init(x, index, y, 2));
   if (weight.numel() != static_cast<uint32_t>(r->ho + r->wo)) return Error::kShapeMismatch;
   return Error::kOk;
 }
 
-Error upsample_bilinear_f32(const KernelArgs& k) {
-  using Op = ops::UpsampleBilinear2d;
+Error upsample_bilinear_f32(const Tensor& x, const Tensor& index, const Tensor& weight, Tensor& y,
+                            MemoryAllocator*) {
   Resize r;
-  SOCSIM_RT_TRY(bilinear_operands<Op>(k, ScalarType::kFloat32, ScalarType::kFloat32, &r));
-  bilinear(k.inputs[Op::kX]->data_as<float>(), k.inputs[Op::kIndex]->data_as<int32_t>(),
-           k.inputs[Op::kWeight]->data_as<float>(), r, k.outputs[Op::kOut]->data_as<float>(),
+  SOCSIM_RT_TRY(bilinear_operands(x, index, weight, y, &r));
+  bilinear(x.data_as<float>(), index.data_as<int32_t>(), weight.data_as<float>(), r,
+           y.data_as<float>(),
            [](float a, float b, float c, float d, float wy, float wx) {
              const float top = (1.0f - wx) * a + wx * b;
              const float bottom = (1.0f - wx) * c + wx * d;
@@ -96,17 +83,15 @@ Error upsample_bilinear_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-Error upsample_bilinear_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedUpsampleBilinear2d;
+Error upsample_bilinear_i8(const Tensor& x, const Tensor& index, const Tensor& weight, Tensor& y,
+                           MemoryAllocator*) {
   Resize r;
-  SOCSIM_RT_TRY(bilinear_operands<Op>(k, ScalarType::kInt8, ScalarType::kInt32, &r));
-  const Tensor& weight = *k.inputs[Op::kWeight];
+  SOCSIM_RT_TRY(bilinear_operands(x, index, weight, y, &r));
   const int32_t* pw = weight.data_as<int32_t>();
   for (uint32_t i = 0; i < weight.numel(); ++i) {
     if (pw[i] < 0 || pw[i] > kWeightOne) return Error::kBadOperatorArgs;
   }
-  bilinear(k.inputs[Op::kX]->data_as<int8_t>(), k.inputs[Op::kIndex]->data_as<int32_t>(), pw, r,
-           k.outputs[Op::kOut]->data_as<int8_t>(),
+  bilinear(x.data_as<int8_t>(), index.data_as<int32_t>(), pw, r, y.data_as<int8_t>(),
            [](int8_t a, int8_t b, int8_t c, int8_t d, int32_t wy, int32_t wx) {
              const int64_t top = int64_t{a} * (kWeightOne - wx) + int64_t{b} * wx;
              const int64_t bottom = int64_t{c} * (kWeightOne - wx) + int64_t{d} * wx;
@@ -118,9 +103,8 @@ Error upsample_bilinear_i8(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::UpsampleNearest2d, kFloat32, upsample_nearest);
-SOCSIM_REGISTER_KERNEL(ops::UpsampleNearest2d, kInt8, upsample_nearest);
-SOCSIM_REGISTER_KERNEL(ops::UpsampleBilinear2d, kFloat32, upsample_bilinear_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedUpsampleBilinear2d, kInt8, upsample_bilinear_i8);
+SOCSIM_KERNEL(ops::UpsampleNearest2d, upsample_nearest, kFloat32, kInt8);
+SOCSIM_KERNEL(ops::UpsampleBilinear2d, upsample_bilinear_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedUpsampleBilinear2d, upsample_bilinear_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -8,15 +8,9 @@
 
 namespace socsim::kernels {
 
-/// y = fn(x) elementwise on float32 (operator Op: operands x and out of one shape).
-template <typename Op, typename Fn>
-inline Error unary_f32(const KernelArgs& k, const Fn fn) {
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& in = *k.inputs[Op::kX];
-  Tensor& out = *k.outputs[Op::kOut];
-  if (!same_dtype(in, ScalarType::kFloat32) || !same_dtype(out, ScalarType::kFloat32)) {
-    return Error::kDtypeMismatch;
-  }
+/// y = fn(x) elementwise on float32 (operands x and out of one shape).
+template <typename Fn>
+inline Error unary_f32(const Tensor& in, Tensor& out, const Fn fn) {
   if (!in.same_shape(out)) return Error::kShapeMismatch;
   const float* x = in.data_as<float>();
   float* y = out.data_as<float>();
@@ -25,23 +19,30 @@ inline Error unary_f32(const KernelArgs& k, const Fn fn) {
   return Error::kOk;
 }
 
-/// y = table[x + 128] on int8 (operator Op: operands x, table [256] int8 and out).
-template <typename Op>
-inline Error lookup_kernel_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& in = *k.inputs[Op::kX];
-  const Tensor& table = *k.inputs[Op::kTable];
-  Tensor& out = *k.outputs[Op::kOut];
-  if (!same_dtype(in, ScalarType::kInt8) || !same_dtype(table, ScalarType::kInt8) ||
-      !same_dtype(out, ScalarType::kInt8)) {
-    return Error::kDtypeMismatch;
-  }
+/// y = table[x + 128] on int8 (operands x, table [256] int8 and out).
+inline Error lookup_kernel_i8(const Tensor& in, const Tensor& table, Tensor& out) {
   if (table.rank != 1 || table.sizes[0] != static_cast<int32_t>(kLookupTableSize) ||
       !in.same_shape(out)) {
     return Error::kShapeMismatch;
   }
   lookup_i8(table.data_as<int8_t>(), in.data_as<int8_t>(), out.data_as<int8_t>(), out.numel());
   return Error::kOk;
+}
+
+// ---- legacy boxed forms, to be removed with SOCSIM_REGISTER_KERNEL ------------------------
+// For kernels still written `Error f(const KernelArgs&)`: the generated checks of operator Op
+// (Unboxed<Op>::check), then the typed loop.
+
+template <typename Op, typename Fn>
+inline Error unary_f32(const KernelArgs& k, const Fn fn) {
+  SOCSIM_RT_TRY(Unboxed<Op>::check(k));
+  return unary_f32(*k.inputs[0], *k.outputs[0], fn);
+}
+
+template <typename Op>
+inline Error lookup_kernel_i8(const KernelArgs& k) {
+  SOCSIM_RT_TRY(Unboxed<Op>::check(k));
+  return lookup_kernel_i8(*k.inputs[Op::kX], *k.inputs[Op::kTable], *k.outputs[Op::kOut]);
 }
 
 }  // namespace socsim::kernels

@@ -27,14 +27,19 @@ ARG_TYPES = ("int32", "float32", "bool", "int32[]")
 @dataclasses.dataclass(frozen=True)
 class Arg:
     """A named argument. `float32` travels as its bit pattern in an int32 word; `bool` as 0
-    or 1; `int32[]` is a list whose length is the rank of the first input."""
+    or 1; `int32[]` is a list of `per_axis` words per axis of the first input (the generated
+    kernel wrapper checks its length)."""
     name: str
     type: str = "int32"
     doc: str = ""
+    per_axis: int = 1
 
     def __post_init__(self):
         if self.type not in ARG_TYPES:
             raise ValueError(f"argument {self.name}: type {self.type!r} not in {ARG_TYPES}")
+        if self.per_axis < 1 or (self.per_axis != 1 and self.type != "int32[]"):
+            raise ValueError(f"argument {self.name}: per_axis {self.per_axis} needs a list "
+                             "argument and must be at least 1")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -29,7 +29,8 @@ SLICE_COPY, INDEX_SELECT, CONSTANT_PAD_ND, REFLECTION_PAD2D, REPLICATION_PAD2D =
              "out[i...] = x[first + i step...] on every axis (ONNX Slice; Split is one per "
              "output)", inputs=(Operand("x"),),
              args=(Arg("slices", "int32[]", "first index and step of every axis (two words "
-                   "per axis)"),), dtypes=_MOVING, kernel="slice", onnx=("Slice", "Split")),
+                   "per axis)", per_axis=2),), dtypes=_MOVING, kernel="slice",
+             onnx=("Slice", "Split")),
     Operator("aten::index_select.out", "index_select",
              "x gathered along dim at constant indices of any shape (ONNX Gather)",
              inputs=(Operand("x"), Operand("index", "int32", "constant, in [0, size of dim); "
@@ -39,7 +40,7 @@ SLICE_COPY, INDEX_SELECT, CONSTANT_PAD_ND, REFLECTION_PAD2D, REPLICATION_PAD2D =
              "x surrounded by a constant (ONNX Pad, mode constant)",
              inputs=(Operand("x"), Operand("value", "T", "one element: the pad value")),
              args=(Arg("pads", "int32[]", "elements before and after, per axis (two words per "
-                   "axis)"),), dtypes=("float32", "int8"), kernel="pad", onnx=("Pad",)),
+                   "axis)", per_axis=2),), dtypes=("float32", "int8"), kernel="pad", onnx=("Pad",)),
     Operator("aten::reflection_pad2d.out", "reflection_pad2d",
              "the last two axes padded with their mirror image, the edge not repeated",
              inputs=(Operand("x"),), args=PAD2D_ARGS, dtypes=("float32", "int8"), kernel="pad"),

@@ -38,6 +38,8 @@ def main(argv) -> int:
             return 1
         pairs = [(os.path.join(out, "firmware", "abi", "generated", h),
                   os.path.join(built, "firmware", "abi", "generated", h)) for h in HEADERS]
+        signatures = os.path.join("firmware", "kernels", "generated", "signatures.h")
+        pairs.append((os.path.join(out, signatures), os.path.join(built, signatures)))
         pairs.append((lists, os.path.join(built, "operator_schema.cmake")))
         for ours, theirs in pairs:
             if not filecmp.cmp(ours, theirs, shallow=False):

@@ -105,6 +105,41 @@ class OperatorTableTest(unittest.TestCase):
             self.assertIn(row, table)
 
 
+class KernelSignaturesTest(unittest.TestCase):
+    """The typed kernel signatures and wrappers generated from the schema (unboxing.py)."""
+
+    def setUp(self):
+        from socsim_schema import generate, unboxing
+        self.text = unboxing.signatures_header(generate.HEADER)
+
+    def block(self, op_type: str) -> str:
+        start = self.text.index(f"struct Unboxed<ops::{op_type}> {{")
+        return self.text[start:self.text.index("};", start)]
+
+    def test_every_operator_with_a_kernel_has_a_wrapper(self):
+        for op in schema.operators():
+            if op.dtypes:
+                self.assertIn(f"struct Unboxed<ops::{schema.core.camel(op.ident)}>", self.text)
+
+    def test_wrapper_checks_what_the_schema_declares(self):
+        conv = self.block("QuantizedConvolution")
+        self.assertIn("k.input_count != 4", conv)
+        self.assertIn("k.arg_count != 13", conv)
+        self.assertIn("k.inputs[1]->dtype != ScalarType::kInt8", conv)  # weight
+        self.assertIn("k.outputs[0]->dtype != ScalarType::kInt8", conv)
+        pad = self.block("ConstantPadNd")  # two words per axis
+        self.assertIn("k.arg_count != ops::ConstantPadNd::kScalarArgs + 2 * k.inputs[0]->rank",
+                      pad)
+        cat = self.block("Cat")  # variadic: at least one tensor, all of the key's type
+        self.assertIn("k.input_count < 1", cat)
+        self.assertIn("TensorList x", cat)
+
+    def test_per_axis_needs_a_list(self):
+        with self.assertRaises(ValueError):
+            schema.Arg("dim", "int32", per_axis=2)
+        self.assertEqual(schema.get("aten::slice_copy.Tensor_out").arg("slices").per_axis, 2)
+
+
 class SchemaSourcesTest(unittest.TestCase):
     def test_named_source_files_exist(self):
         for op in schema.operators():
