@@ -7,13 +7,8 @@
 namespace socsim::kernels {
 namespace {
 
-template <typename Op, typename T, bool kMax>
-Error arg_reduce(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (!same_dtype(y, ScalarType::kInt32)) return Error::kDtypeMismatch;
-  const int32_t dim = typename Op::Args(k.args).dim();
+template <typename T, bool kMax>
+Error arg_reduce(const Tensor& x, Tensor& y, int32_t dim) {
   if (dim < 0 || dim >= static_cast<int32_t>(x.rank)) return Error::kBadOperatorArgs;
   const uint32_t axis = static_cast<uint32_t>(dim);
   const uint32_t n = static_cast<uint32_t>(x.sizes[axis]);
@@ -38,16 +33,24 @@ Error arg_reduce(const KernelArgs& k) {
   return Error::kOk;
 }
 
-Error argmax_f32(const KernelArgs& k) { return arg_reduce<ops::Argmax, float, true>(k); }
-Error argmax_i8(const KernelArgs& k) { return arg_reduce<ops::Argmax, int8_t, true>(k); }
-Error argmin_f32(const KernelArgs& k) { return arg_reduce<ops::Argmin, float, false>(k); }
-Error argmin_i8(const KernelArgs& k) { return arg_reduce<ops::Argmin, int8_t, false>(k); }
+Error argmax_f32(const Tensor& x, Tensor& out, ops::Argmax::Args args, MemoryAllocator*) {
+  return arg_reduce<float, true>(x, out, args.dim());
+}
+Error argmax_i8(const Tensor& x, Tensor& out, ops::Argmax::Args args, MemoryAllocator*) {
+  return arg_reduce<int8_t, true>(x, out, args.dim());
+}
+Error argmin_f32(const Tensor& x, Tensor& out, ops::Argmin::Args args, MemoryAllocator*) {
+  return arg_reduce<float, false>(x, out, args.dim());
+}
+Error argmin_i8(const Tensor& x, Tensor& out, ops::Argmin::Args args, MemoryAllocator*) {
+  return arg_reduce<int8_t, false>(x, out, args.dim());
+}
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::Argmax, kFloat32, argmax_f32);
-SOCSIM_REGISTER_KERNEL(ops::Argmax, kInt8, argmax_i8);
-SOCSIM_REGISTER_KERNEL(ops::Argmin, kFloat32, argmin_f32);
-SOCSIM_REGISTER_KERNEL(ops::Argmin, kInt8, argmin_i8);
+SOCSIM_KERNEL(ops::Argmax, argmax_f32, kFloat32);
+SOCSIM_KERNEL(ops::Argmax, argmax_i8, kInt8);
+SOCSIM_KERNEL(ops::Argmin, argmin_f32, kFloat32);
+SOCSIM_KERNEL(ops::Argmin, argmin_i8, kInt8);
 
 }  // namespace socsim::kernels

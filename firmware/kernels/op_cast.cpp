@@ -7,8 +7,6 @@
 namespace socsim::kernels {
 namespace {
 
-using Op = ops::ToCopy;
-
 template <typename T>
 constexpr bool kIsFloat = false;
 template <>
@@ -60,10 +58,7 @@ void convert(const Tensor& x, Tensor& y) {
 }
 
 template <typename From>
-Error cast(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
+Error cast(const Tensor& x, Tensor& y) {
   if (!x.same_shape(y)) return Error::kShapeMismatch;
   switch (y.dtype) {
     case ScalarType::kFloat32:
@@ -83,16 +78,16 @@ Error cast(const KernelArgs& k) {
   }
 }
 
-Error cast_f32(const KernelArgs& k) { return cast<float>(k); }
-Error cast_i32(const KernelArgs& k) { return cast<int32_t>(k); }
-Error cast_i8(const KernelArgs& k) { return cast<int8_t>(k); }
-Error cast_u8(const KernelArgs& k) { return cast<uint8_t>(k); }
+Error cast_f32(const Tensor& x, Tensor& out, MemoryAllocator*) { return cast<float>(x, out); }
+Error cast_i32(const Tensor& x, Tensor& out, MemoryAllocator*) { return cast<int32_t>(x, out); }
+Error cast_i8(const Tensor& x, Tensor& out, MemoryAllocator*) { return cast<int8_t>(x, out); }
+Error cast_u8(const Tensor& x, Tensor& out, MemoryAllocator*) { return cast<uint8_t>(x, out); }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::ToCopy, kFloat32, cast_f32);
-SOCSIM_REGISTER_KERNEL(ops::ToCopy, kInt32, cast_i32);
-SOCSIM_REGISTER_KERNEL(ops::ToCopy, kInt8, cast_i8);
-SOCSIM_REGISTER_KERNEL(ops::ToCopy, kUInt8, cast_u8);
+SOCSIM_KERNEL(ops::ToCopy, cast_f32, kFloat32);
+SOCSIM_KERNEL(ops::ToCopy, cast_i32, kInt32);
+SOCSIM_KERNEL(ops::ToCopy, cast_i8, kInt8);
+SOCSIM_KERNEL(ops::ToCopy, cast_u8, kUInt8);
 
 }  // namespace socsim::kernels

@@ -13,24 +13,19 @@
 namespace socsim::kernels {
 namespace {
 
-/// The lines of x, and its mask checked to be int8 of x's shape.
-template <typename Op>
-Error masked_lines(const KernelArgs& k, Lines* lines) {
-  const Tensor& mask = *k.inputs[Op::kMask];
-  if (!same_dtype(mask, ScalarType::kInt8)) return Error::kDtypeMismatch;
-  if (!mask.same_shape(*k.inputs[Op::kX])) return Error::kShapeMismatch;
-  return lines->init(*k.inputs[Op::kX], *k.outputs[Op::kOut], typename Op::Args(k.args).dim());
+/// The lines of x along dim; the mask (int8, checked by the wrapper) must have x's shape.
+Error masked_lines(const Tensor& x, const Tensor& mask, Tensor& out, int32_t dim, Lines* lines) {
+  if (!mask.same_shape(x)) return Error::kShapeMismatch;
+  return lines->init(x, out, dim);
 }
 
-Error masked_softmax_f32(const KernelArgs& k) {
-  using Op = ops::MaskedSoftmax;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  if (!same_dtype(*k.outputs[Op::kOut], ScalarType::kFloat32)) return Error::kDtypeMismatch;
+Error masked_softmax_f32(const Tensor& in, const Tensor& mask_t, Tensor& out,
+                         ops::MaskedSoftmax::Args args, MemoryAllocator*) {
   Lines lines;
-  SOCSIM_RT_TRY(masked_lines<Op>(k, &lines));
-  const float* x = k.inputs[Op::kX]->data_as<float>();
-  const int8_t* mask = k.inputs[Op::kMask]->data_as<int8_t>();
-  float* y = k.outputs[Op::kOut]->data_as<float>();
+  SOCSIM_RT_TRY(masked_lines(in, mask_t, out, args.dim(), &lines));
+  const float* x = in.data_as<float>();
+  const int8_t* mask = mask_t.data_as<int8_t>();
+  float* y = out.data_as<float>();
   const uint32_t n = lines.n, step = lines.inner;
   lines.each([&](uint32_t at) {
     const float* xr = x + at;
@@ -54,25 +49,19 @@ Error masked_softmax_f32(const KernelArgs& k) {
   return Error::kOk;
 }
 
-Error masked_softmax_i8(const KernelArgs& k) {
-  using Op = ops::QuantizedMaskedSoftmax;
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& table_t = *k.inputs[Op::kTable];
-  if (!same_dtype(table_t, ScalarType::kInt32) ||
-      !same_dtype(*k.outputs[Op::kOut], ScalarType::kInt8)) {
-    return Error::kDtypeMismatch;
-  }
+Error masked_softmax_i8(const Tensor& in, const Tensor& mask_t, const Tensor& table_t,
+                        Tensor& out, ops::QuantizedMaskedSoftmax::Args args, MemoryAllocator*) {
   if (table_t.rank != 1 || table_t.sizes[0] != 256) return Error::kShapeMismatch;
   Lines lines;
-  SOCSIM_RT_TRY(masked_lines<Op>(k, &lines));
+  SOCSIM_RT_TRY(masked_lines(in, mask_t, out, args.dim(), &lines));
   if (lines.n > 32768) return Error::kShapeMismatch;
   const int32_t* table = table_t.data_as<int32_t>();
   for (uint32_t i = 0; i < 256; ++i) {
     if (table[i] < 0 || table[i] > 65536) return Error::kBadOperatorArgs;
   }
-  const int8_t* x = k.inputs[Op::kX]->data_as<int8_t>();
-  const int8_t* mask = k.inputs[Op::kMask]->data_as<int8_t>();
-  int8_t* y = k.outputs[Op::kOut]->data_as<int8_t>();
+  const int8_t* x = in.data_as<int8_t>();
+  const int8_t* mask = mask_t.data_as<int8_t>();
+  int8_t* y = out.data_as<int8_t>();
   const uint32_t n = lines.n, step = lines.inner;
   lines.each([&](uint32_t at) {
     const int8_t* xr = x + at;
@@ -99,7 +88,7 @@ Error masked_softmax_i8(const KernelArgs& k) {
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::MaskedSoftmax, kFloat32, masked_softmax_f32);
-SOCSIM_REGISTER_KERNEL(ops::QuantizedMaskedSoftmax, kInt8, masked_softmax_i8);
+SOCSIM_KERNEL(ops::MaskedSoftmax, masked_softmax_f32, kFloat32);
+SOCSIM_KERNEL(ops::QuantizedMaskedSoftmax, masked_softmax_i8, kInt8);
 
 }  // namespace socsim::kernels

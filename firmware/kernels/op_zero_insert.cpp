@@ -48,37 +48,23 @@ void spread(const Tensor& x, const Op::Args& a, T fill, Tensor& y) {
   }
 }
 
-Error zero_insert_f32(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (!same_dtype(x, ScalarType::kFloat32) || !same_dtype(y, ScalarType::kFloat32)) {
-    return Error::kDtypeMismatch;
-  }
-  const Op::Args a(k.args);
-  SOCSIM_RT_TRY(zero_insert_shapes(x, y, a));
+Error zero_insert_f32(const Tensor& x, Tensor& out, Op::Args a, MemoryAllocator*) {
+  SOCSIM_RT_TRY(zero_insert_shapes(x, out, a));
   if (a.zero_point() != 0) return Error::kBadOperatorArgs;
-  spread<float>(x, a, 0.0f, y);
+  spread<float>(x, a, 0.0f, out);
   return Error::kOk;
 }
 
-Error zero_insert_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(check_counts<Op>(k));
-  const Tensor& x = *k.inputs[Op::kX];
-  Tensor& y = *k.outputs[Op::kOut];
-  if (!same_dtype(x, ScalarType::kInt8) || !same_dtype(y, ScalarType::kInt8)) {
-    return Error::kDtypeMismatch;
-  }
-  const Op::Args a(k.args);
-  SOCSIM_RT_TRY(zero_insert_shapes(x, y, a));
+Error zero_insert_i8(const Tensor& x, Tensor& out, Op::Args a, MemoryAllocator*) {
+  SOCSIM_RT_TRY(zero_insert_shapes(x, out, a));
   if (!valid_zero_point(a.zero_point())) return Error::kBadOperatorArgs;
-  spread<int8_t>(x, a, static_cast<int8_t>(a.zero_point()), y);
+  spread<int8_t>(x, a, static_cast<int8_t>(a.zero_point()), out);
   return Error::kOk;
 }
 
 }  // namespace
 
-SOCSIM_REGISTER_KERNEL(ops::ZeroInsert, kFloat32, zero_insert_f32);
-SOCSIM_REGISTER_KERNEL(ops::ZeroInsert, kInt8, zero_insert_i8);
+SOCSIM_KERNEL(ops::ZeroInsert, zero_insert_f32, kFloat32);
+SOCSIM_KERNEL(ops::ZeroInsert, zero_insert_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -44,7 +44,8 @@ class Arg:
 
 @dataclasses.dataclass(frozen=True)
 class Operand:
-    """A tensor operand. dtype "T" is the operator's element type (the kernel key); a
+    """A tensor operand. dtype "T" is the operator's element type (the kernel key), "any"
+    any element type (the kernel checks it); a
     variadic operand is one or more tensors. `npu_slot` names the descriptor address the
     operand travels in when an NPU layer runs the operator."""
     name: str

@@ -12,7 +12,8 @@ entry point from `Unboxed<Op>::call`, written here per operator. The wrapper che
 the schema says about a call: the operand counts (at least one tensor for a variadic
 operand), the argument word count (scalars plus `per_axis` words per axis of the first input
 for a list argument) and the element types (every `T` operand has the first `T` operand's
-type, the kernel key; an operand of a named type has that type). Shapes stay the kernel's.
+type, the kernel key; an operand of a named type has that type; an operand of type `any` is
+the kernel's to check). Shapes stay the kernel's.
 
 A variadic operand is a `TensorList` (count and tensors); an operator without arguments takes
 no argument view.
@@ -97,6 +98,8 @@ def _dtype_check(op) -> List[str]:
     loops = []  # (first index, count not covered at the end, expected type)
     n = len(op.inputs)
     for i, (o, e) in enumerate(zip(op.inputs, exprs)):
+        if o.dtype == "any":
+            continue
         skip_first = False
         if o.dtype == "T" and first_t is None:
             first_t = f"k.inputs[{i}]->dtype" if o.variadic or not op.variadic or \
@@ -109,6 +112,8 @@ def _dtype_check(op) -> List[str]:
         else:
             checks.append(f"{e[1:]}->dtype != {_expected(o.dtype)}")
     for i, o in enumerate(op.outputs):
+        if o.dtype == "any":
+            continue
         if o.dtype == "T" and first_t is None:
             raise ValueError(f"{op.name}: output {o.name} of type T but no input of type T")
         checks.append(f"k.outputs[{i}]->dtype != {_expected(o.dtype)}")
