@@ -252,7 +252,10 @@ NpuDmaSpan Npu::transfer(uint64_t start, Stream& stream, bool write, uint64_t by
   const uint32_t rate = config_.dma.bytes_per_cycle;
   std::vector<uint64_t> in_flight(config_.dma.outstanding, 0);
   uint8_t scratch[4096];
-  uint64_t issue = begin, end = begin, synced = begin, k = 0;
+  // Issue times keep the engine's rate exact over the transfer: a burst of `chunk` bytes
+  // advances the issue cycle by (chunk + carry) / rate and keeps the remainder, so 64-byte
+  // bursts at 24 bytes per cycle go out at 24 B per cycle on average, not one per 3 cycles.
+  uint64_t issue = begin, end = begin, synced = begin, k = 0, carry = 0;
   while (bytes > 0 && !bus_error_) {
     // Where the stream's cursor points: segment and offset.
     uint64_t offset = stream.cursor;
@@ -281,7 +284,8 @@ NpuDmaSpan Npu::transfer(uint64_t start, Stream& stream, bool write, uint64_t by
     }
     in_flight[slot] = done;
     end = std::max(end, done);
-    issue += (chunk + rate - 1) / rate;
+    issue += (chunk + carry) / rate;
+    carry = (chunk + carry) % rate;
     stream.cursor = (stream.cursor + chunk) % stream.total;
     bytes -= chunk;
     ++k;
