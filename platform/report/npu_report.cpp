@@ -459,6 +459,7 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
           {"columns", c.columns},
           {"peak_macs_per_cycle", c.peak_macs_per_cycle(NpuDataType::kInt8)},
           {"peak_ops_per_s", 2.0 * c.peak_macs_per_cycle(NpuDataType::kInt8) * c.clock_mhz * 1e6},
+          {"dma_bytes_per_cycle", c.dma.bytes_per_cycle},
           {"measured_ddr_bytes_per_s",
            ddr_cycles ? bytes / (ddr_cycles / (c.clock_mhz * 1e6)) : 0.0},
           {"layers", layers},
