@@ -186,6 +186,10 @@ bool Npu::write_reg(uint64_t offset, unsigned size, uint32_t value, uint64_t cyc
   }
 }
 
+std::string npu_layer_op_type(const LayerDescriptor& d, const LayerPlan& plan) {
+  return plan.op_type + activation_suffix(d) + post_op_report_name(d);
+}
+
 // ---- execution ---------------------------------------------------------------------------
 
 uint64_t Npu::npu_cycle_of(const sc_core::sc_time& t) const { return clock_npu_.cycles_for(t); }
@@ -394,7 +398,7 @@ void Npu::record_layer(uint32_t index, const LayerDescriptor& d, const NpuOperan
   r.list_addr = cmd_addr_;
   r.name.assign(d.name, strnlen(d.name, kNameSize));
   // The output stage in order: the bounds, then the lookup (ConvSigmoid, AddReluTanh).
-  r.op_type = plan.op_type + activation_suffix(d) + post_op_report_name(d);
+  r.op_type = npu_layer_op_type(d, plan);
   std::memcpy(r.in_shape, d.in_shape, sizeof r.in_shape);
   std::memcpy(r.out_shape, d.out_shape, sizeof r.out_shape);
   r.macs = plan.macs;
