@@ -51,8 +51,9 @@ struct Options {
   uint64_t repeat = 0;
 };
 
+// The report's Bound words (npu_bound): every operand of the estimate lies in DDR.
 const char* bound_of(const NpuLayerRecord& l) {
-  return l.bandwidth_bound() ? "dma" : "compute";
+  return l.bandwidth_bound() ? "ddr" : "compute";
 }
 
 void print_estimate(std::ostream& out, const NpuConfig& c,
