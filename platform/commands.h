@@ -19,6 +19,8 @@ int cmd_ddr_trace(const std::vector<std::string>& args);
 int cmd_sweep(const std::vector<std::string>& args);
 /// `socsim compare`: two runs' reports side by side, with their differences.
 int cmd_compare(const std::vector<std::string>& args);
+/// `socsim estimate`: a program's per-layer NPU report estimated without simulation.
+int cmd_estimate(const std::vector<std::string>& args);
 
 /// Exit statuses shared by all sub-commands.
 enum ExitStatus : int {

@@ -31,6 +31,8 @@ const Command kCommands[] = {
     {"sweep", socsim::cmd_sweep,
      "run a design-space sweep (local cores or Slurm) into a results database"},
     {"compare", socsim::cmd_compare, "print two runs' reports side by side, with differences"},
+    {"estimate", socsim::cmd_estimate,
+     "estimate a program's per-layer NPU report for a SoC without simulating it"},
 };
 
 void print_usage(std::ostream& out) {

@@ -186,6 +186,10 @@ bool Npu::write_reg(uint64_t offset, unsigned size, uint32_t value, uint64_t cyc
   }
 }
 
+std::string npu_layer_op_type(const LayerDescriptor& d, const LayerPlan& plan) {
+  return plan.op_type + activation_suffix(d) + post_op_report_name(d);
+}
+
 // ---- execution ---------------------------------------------------------------------------
 
 uint64_t Npu::npu_cycle_of(const sc_core::sc_time& t) const { return clock_npu_.cycles_for(t); }
@@ -252,7 +256,10 @@ NpuDmaSpan Npu::transfer(uint64_t start, Stream& stream, bool write, uint64_t by
   const uint32_t rate = config_.dma.bytes_per_cycle;
   std::vector<uint64_t> in_flight(config_.dma.outstanding, 0);
   uint8_t scratch[4096];
-  uint64_t issue = begin, end = begin, synced = begin, k = 0;
+  // Issue times keep the engine's rate exact over the transfer: a burst of `chunk` bytes
+  // advances the issue cycle by (chunk + carry) / rate and keeps the remainder, so 64-byte
+  // bursts at 24 bytes per cycle go out at 24 B per cycle on average, not one per 3 cycles.
+  uint64_t issue = begin, end = begin, synced = begin, k = 0, carry = 0;
   while (bytes > 0 && !bus_error_) {
     // Where the stream's cursor points: segment and offset.
     uint64_t offset = stream.cursor;
@@ -281,7 +288,8 @@ NpuDmaSpan Npu::transfer(uint64_t start, Stream& stream, bool write, uint64_t by
     }
     in_flight[slot] = done;
     end = std::max(end, done);
-    issue += (chunk + rate - 1) / rate;
+    issue += (chunk + carry) / rate;
+    carry = (chunk + carry) % rate;
     stream.cursor = (stream.cursor + chunk) % stream.total;
     bytes -= chunk;
     ++k;
@@ -390,7 +398,7 @@ void Npu::record_layer(uint32_t index, const LayerDescriptor& d, const NpuOperan
   r.list_addr = cmd_addr_;
   r.name.assign(d.name, strnlen(d.name, kNameSize));
   // The output stage in order: the bounds, then the lookup (ConvSigmoid, AddReluTanh).
-  r.op_type = plan.op_type + activation_suffix(d) + post_op_report_name(d);
+  r.op_type = npu_layer_op_type(d, plan);
   std::memcpy(r.in_shape, d.in_shape, sizeof r.in_shape);
   std::memcpy(r.out_shape, d.out_shape, sizeof r.out_shape);
   r.macs = plan.macs;

@@ -71,6 +71,10 @@ struct NpuDmaRecord {
   uint32_t layer = 0;  ///< index in layers() of the layer it belongs to
 };
 
+/// A layer's OpType as the report shows it: the plan's operator, its fused bounds (Relu,
+/// Clip), then its lookup stage (ConvSigmoid, AddReluTanh).
+std::string npu_layer_op_type(const npu::LayerDescriptor& d, const LayerPlan& plan);
+
 struct NpuOperandBuffers;  // npu.cpp
 struct NpuOperandSizes;    // models/npu/npu_layer.h
 

@@ -174,9 +174,41 @@ void missed_fusions(const NpuConfig& c, const std::vector<NpuLayerRecord>& frame
 
 }  // namespace
 
+// A DMA-bound layer (DMA cycles above its NPU cycles), with the action that fits what bounds
+// it: DDR traffic (more MACs per byte where the layer has MACs; a faster DDR preset), or
+// operands already in SRAM (only the DMA engine's rate would help). An elementwise layer in
+// DDR cannot gain MACs per byte, so it is not told to.
+namespace {
+
+void dma_bound(const NpuConfig& c, const NpuLayerRecord& l, const std::vector<NpuDdrRegion>* ddr,
+               std::vector<NpuFinding>* out) {
+  const std::string bound = npu_bound(l, ddr);
+  if (bound == "compute") return;
+  const std::string cycles = "DMA " + std::to_string(l.ddr_cycles) + " > NPU " +
+                             std::to_string(l.npu_cycles) + " cycles";
+  if (bound == "on-chip-dma") {
+    out->push_back({"on_chip_dma_bound", l.name, l.ddr_cycles - l.npu_cycles,
+                    cycles + ": on-chip-DMA-bound (its operands lie in SRAM, little or no DDR "
+                             "traffic): the DMA engine's rate sets its time (npu.dma."
+                             "bytes_per_cycle = " + std::to_string(c.dma.bytes_per_cycle) +
+                             "); the DDR and the array do not"});
+    return;
+  }
+  const std::string action =
+      on_array(l) ? "more MACs per byte (more output channels per input read, wider and "
+                    "shorter tensors) or a faster DDR preset (memory_map.ddr.preset) would "
+                    "hide the transfer"
+                  : "a layer without MACs cannot gain MACs per byte; a faster DDR preset "
+                    "(memory_map.ddr.preset) shortens it";
+  out->push_back({"bandwidth_bound", l.name, l.ddr_cycles - l.npu_cycles,
+                  cycles + ": DDR-bound; " + action});
+}
+
+}  // namespace
+
 std::vector<NpuFinding> npu_findings(const NpuConfig& c, const std::vector<NpuLayerRecord>& frame,
                                      const std::vector<CpuOperatorRecord>& cpu_ops,
-                                     double cpu_mhz) {
+                                     double cpu_mhz, const std::vector<NpuDdrRegion>* ddr) {
   std::vector<NpuFinding> out;
   uint64_t frame_cycles = 0;
   for (const NpuLayerRecord& l : frame) frame_cycles += l.elapsed_cycles;
@@ -185,8 +217,7 @@ std::vector<NpuFinding> npu_findings(const NpuConfig& c, const std::vector<NpuLa
     if (on_array(l) && busy && l.mac_usage < kLowUsage) {
       out.push_back({"low_mac_usage", l.name, excess(c, l),
                      "takes " + pct(double(l.elapsed_cycles) / frame_cycles) +
-                         " of the frame at MacUsage " + pct(l.mac_usage) +
-                         ": the first layer to optimise"});
+                         " of the frame at MacUsage " + pct(l.mac_usage)});
     }
     if (on_array(l)) channel_alignment(c, l, &out);
     if (on_array(l)) kernel_stride(c, l, &out);
@@ -205,27 +236,36 @@ std::vector<NpuFinding> npu_findings(const NpuConfig& c, const std::vector<NpuLa
                          " weight bytes per output channel (Kh x Kw x Cin) > 6 KiB: "
                          "utilisation drops; split the reduction or use fewer input channels"});
     }
-    if (l.bandwidth_bound()) {
-      out.push_back({"bandwidth_bound", l.name, l.ddr_cycles - l.npu_cycles,
-                     "DDR " + std::to_string(l.ddr_cycles) + " > NPU " +
-                         std::to_string(l.npu_cycles) +
-                         " cycles: bandwidth-bound; more MACs per byte (more output channels "
-                         "per input read, wider and shorter tensors) would hide the transfer"});
-    }
+    dma_bound(c, l, ddr, &out);
   }
   missed_fusions(c, frame, &out);
   const double npu_per_cpu = cpu_mhz > 0 ? c.clock_mhz / cpu_mhz : 0;
   for (const CpuOperatorRecord& op : cpu_ops) {
+    // A quantize of the model's float input: the compiler can read an integer image instead
+    // and normalise it in a first NPU layer (compile_model.py --input-type, docs/compiler.md).
+    const bool float_input = starts_with(op.op_type, "quantize") && op.data_type == "FLOAT32";
+    const std::string text =
+        float_input ? op.op_type + " (" + op.data_type +
+                          ") quantises the float input on the CPU: compile with "
+                          "--input-type uint8 (and --mean/--std) so the program reads the "
+                          "integer image and the NPU normalises it in its first layer"
+                    : op.op_type + " (" + op.data_type +
+                          ") runs on the CPU: the preset's operator list (npu.operators) has no "
+                          "layer for it; an equivalent NPU operator or removing it from the "
+                          "graph saves its time";
     out.push_back({"cpu_operator", op.name,
                    static_cast<uint64_t>(static_cast<double>(op.cpu_cycles) * npu_per_cpu),
-                   op.op_type + " (" + op.data_type +
-                       ") runs on the CPU: this NPU has no layer for it (unsupported operator "
-                       "for the preset's operator list); an equivalent NPU operator or "
-                       "removing it from the graph saves its time"});
+                   text});
   }
   std::stable_sort(out.begin(), out.end(), [](const NpuFinding& a, const NpuFinding& b) {
     return a.cycles_at_stake > b.cycles_at_stake;
   });
+  // One first layer to optimise: the low-usage layer with the most cycles at stake.
+  for (NpuFinding& f : out) {
+    if (f.rule != "low_mac_usage") continue;
+    f.text += ": the first layer to optimise";
+    break;
+  }
   return out;
 }
 

@@ -24,11 +24,15 @@ struct NpuFinding {
   std::string text;
 };
 
-/// The findings of one frame's layers and CPU operators, largest stake first.
+/// The findings of one frame's layers and CPU operators, largest stake first. `ddr`: the DDR
+/// regions, to tell DDR-bound from on-chip-DMA-bound layers (npu_bound); without them every
+/// DMA-bound layer counts as DDR-bound. Only the largest low_mac_usage finding is called
+/// "the first layer to optimise".
 std::vector<NpuFinding> npu_findings(const NpuConfig& config,
                                      const std::vector<NpuLayerRecord>& frame,
                                      const std::vector<CpuOperatorRecord>& cpu_ops,
-                                     double cpu_mhz);
+                                     double cpu_mhz,
+                                     const std::vector<NpuDdrRegion>* ddr = nullptr);
 
 void print_npu_findings(std::ostream& out, const std::vector<NpuFinding>& findings);
 nlohmann::json npu_findings_json(const std::vector<NpuFinding>& findings);

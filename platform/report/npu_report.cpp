@@ -110,7 +110,7 @@ std::vector<Row> rows_of(const NpuReportInput& in) {
     r.tasks = l.tasks;
     r.mac_usage = 100.0 * l.mac_usage;
     r.rw_kb = (l.read_bytes + l.write_bytes) / 1024.0;
-    r.bound = l.bandwidth_bound() ? "bandwidth" : "compute";
+    r.bound = npu_bound(l, &in.ddr);
     r.energy = npu_layer_energy(in.npu->config(), l, in.ddr);
     rows.push_back(r);
   }
@@ -145,7 +145,7 @@ std::vector<NpuLayerRecord> last_frame_layers(const NpuReportInput& in) {
 }
 
 std::vector<NpuFinding> findings_of(const NpuReportInput& in) {
-  return npu_findings(in.npu->config(), last_frame_layers(in), in.cpu_ops, in.cpu_mhz);
+  return npu_findings(in.npu->config(), last_frame_layers(in), in.cpu_ops, in.cpu_mhz, &in.ddr);
 }
 
 std::string fmt(const char* f, double v) {
@@ -182,6 +182,13 @@ NpuDdrTraffic npu_ddr_traffic(const NpuLayerRecord& l, const std::vector<NpuDdrR
     t.read += npu::kDescriptorSize;
   }
   return t;
+}
+
+std::string npu_bound(const NpuLayerRecord& l, const std::vector<NpuDdrRegion>* regions) {
+  if (!l.bandwidth_bound()) return "compute";
+  if (regions == nullptr) return "ddr";
+  const NpuDdrTraffic t = npu_ddr_traffic(l, *regions);
+  return 2 * (t.read + t.written) >= l.read_bytes + l.write_bytes ? "ddr" : "on-chip-dma";
 }
 
 double NpuLayerEnergy::total_uj() const {
@@ -247,7 +254,7 @@ void print_report_title(std::ostream& out, const NpuReportInput& in, const LastF
 FrameTotals print_layer_table(std::ostream& out, const std::vector<Row>& rows, bool energy) {
   char line[512];
   const char* head =
-      "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %-20s %10s %10s %s%-9s %s\n";
+      "%-4s %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10s %11s %-20s %10s %10s %s%-11s %s\n";
   std::snprintf(line, sizeof line, head, "ID", "OpType", "DataType", "Target", "InputShape",
                 "OutputShape", "DDRCycles", "NPUCycles", "TotalCycles", "Time(us)",
                 "MacUsage(%)", "WorkLoad(0/1/2)", "TaskNumber", "RW(KB)",
@@ -262,7 +269,7 @@ FrameTotals print_layer_table(std::ostream& out, const std::vector<Row>& rows, b
                       cell(r.energy.total_uj());
     std::snprintf(
         line, sizeof line,
-        "%-4u %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10.1f %11s %-20s %10s %10.1f %s%-9s %s\n",
+        "%-4u %-18s %-8s %-6s %-18s %-18s %10s %10s %12s %10.1f %11s %-20s %10s %10.1f %s%-11s %s\n",
         r.id, r.op_type.c_str(), r.dtype.c_str(), r.target.c_str(), r.in_shape.c_str(),
         r.out_shape.c_str(), r.on_npu ? std::to_string(r.ddr).c_str() : "-",
         r.on_npu ? std::to_string(r.npu).c_str() : "-",
@@ -419,7 +426,7 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
                       {"write_bytes", l.write_bytes},
                       {"ddr_read_bytes", npu_ddr_traffic(l, in.ddr).read},
                       {"ddr_write_bytes", npu_ddr_traffic(l, in.ddr).written},
-                      {"bound", l.bandwidth_bound() ? "bandwidth" : "compute"}});
+                      {"bound", npu_bound(l, &in.ddr)}});
     const NpuLayerEnergy e = npu_layer_energy(c, l, in.ddr);
     auto uj = [](double v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
     layers.back()["mac_energy_uj"] = uj(e.mac_uj);
@@ -452,6 +459,7 @@ nlohmann::json npu_report_json(const NpuReportInput& in) {
           {"columns", c.columns},
           {"peak_macs_per_cycle", c.peak_macs_per_cycle(NpuDataType::kInt8)},
           {"peak_ops_per_s", 2.0 * c.peak_macs_per_cycle(NpuDataType::kInt8) * c.clock_mhz * 1e6},
+          {"dma_bytes_per_cycle", c.dma.bytes_per_cycle},
           {"measured_ddr_bytes_per_s",
            ddr_cycles ? bytes / (ddr_cycles / (c.clock_mhz * 1e6)) : 0.0},
           {"layers", layers},

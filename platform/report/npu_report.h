@@ -48,6 +48,12 @@ struct NpuDdrTraffic {
 NpuDdrTraffic npu_ddr_traffic(const NpuLayerRecord& layer,
                               const std::vector<NpuDdrRegion>& regions);
 
+/// What bounds a layer, as the report's Bound column says it: "compute" when its NPU cycles
+/// are at least its DMA (DDR) cycles; else "ddr" when most of the bytes its DMA moved are
+/// DDR traffic (npu_ddr_traffic), "on-chip-dma" when most lie in SRAM (the DMA engine's
+/// rate, not the DDR, sets the time). Without regions every DMA-bound layer is "ddr".
+std::string npu_bound(const NpuLayerRecord& layer, const std::vector<NpuDdrRegion>* regions);
+
 /// A layer's energy in uJ (docs/npu.md, "Energy"), each part < 0 when unknown: its MACs at
 /// the preset's `energy.mac_pj` (int8), the buffer's accesses (every DMA byte is written into
 /// the buffer once and read out once: 2 x (read + write) bytes) at `buffer_pj_per_byte`, and

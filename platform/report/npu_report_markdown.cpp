@@ -50,13 +50,14 @@ std::vector<nlohmann::json> last_frame(const nlohmann::json& report) {
 
 void per_frame(std::ostream& out, const nlohmann::json& report,
                const std::vector<nlohmann::json>& layers) {
-  uint64_t elapsed = 0, macs = 0, bandwidth = 0, ddr_bytes = 0;
+  uint64_t elapsed = 0, macs = 0, ddr_bound = 0, dma_bound = 0, ddr_bytes = 0;
   double time_us = 0;
   for (const auto& l : layers) {
     elapsed += l["elapsed_cycles"].get<uint64_t>();
     time_us += l["time_us"].get<double>();
     macs += l["macs"].get<uint64_t>();
-    bandwidth += l["bound"] == "bandwidth" ? 1 : 0;
+    ddr_bound += l["bound"] == "ddr" ? 1 : 0;
+    dma_bound += l["bound"] == "on-chip-dma" ? 1 : 0;
     ddr_bytes += l["ddr_read_bytes"].get<uint64_t>() + l["ddr_write_bytes"].get<uint64_t>();
   }
   const double cores = report["cores"].get<double>();
@@ -69,7 +70,8 @@ void per_frame(std::ostream& out, const nlohmann::json& report,
   out << "| Total Operator Elapsed Per Frame Time(us) | " << fixed("%.1f", time_us, true) << " |\n";
   out << "| NPU cycles (elapsed) | " << grouped(elapsed) << " |\n";
   out << "| MacUsage of the cores (%) | " << fixed("%.1f", usage) << " |\n";
-  out << "| layers / bandwidth-bound | " << layers.size() << " / " << bandwidth << " |\n";
+  out << "| layers / DDR-bound / on-chip-DMA-bound | " << layers.size() << " / " << ddr_bound
+      << " / " << dma_bound << " |\n";
   out << "| DDR traffic (MB) | " << fixed("%.2f", static_cast<double>(ddr_bytes) / 1e6) << " |\n";
   const nlohmann::json& e = report["frame_energy_uj"];
   if (e.is_object() && !e["total"].is_null()) {

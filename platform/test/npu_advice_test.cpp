@@ -206,6 +206,91 @@ TEST(NpuAdvice, CpuOperators) {
   ASSERT_EQ(cpu.size(), 1u);
   EXPECT_EQ(cpu[0].cycles_at_stake, 50000u);  // 5000 CPU cycles at 100 MHz = 50 us
   EXPECT_NE(cpu[0].text.find("FLOAT32"), std::string::npos);
+  // The float input's quantise names the compiler flag that removes it.
+  EXPECT_NE(cpu[0].text.find("--input-type uint8"), std::string::npos) << cpu[0].text;
+  CpuOperatorRecord softmax = q;
+  softmax.name = "op 9 softmax";
+  softmax.op_type = "softmax";
+  softmax.data_type = "INT8";
+  const auto other = of(npu_findings(c, {}, {softmax}, 100.0), "cpu_operator", "op 9 softmax");
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_EQ(other[0].text.find("--input-type"), std::string::npos) << other[0].text;
+}
+
+// A record's DMA bytes as the device keeps them: each stream its operands once.
+void set_stream_bytes(NpuLayerRecord* r) {
+  r->stream_bytes[0] = r->operand_bytes[npu::kAddrInput];
+  r->stream_bytes[1] = r->operand_bytes[npu::kAddrWeights] + r->operand_bytes[npu::kAddrBias] +
+                       r->operand_bytes[npu::kAddrRequant];
+  r->stream_bytes[2] = r->operand_bytes[npu::kAddrOutput];
+  r->read_bytes = r->stream_bytes[0] + r->stream_bytes[1];
+  r->write_bytes = r->stream_bytes[2];
+}
+
+// DMA-bound layers: DDR-bound when their bytes are DDR traffic, on-chip-DMA-bound when their
+// operands lie in SRAM; an elementwise layer is never told to add MACs per byte.
+TEST(NpuAdvice, DdrBoundAndOnChipDmaBound) {
+  NpuConfig c = core();
+  c.dma.bytes_per_cycle = 4;  // a narrow port: the layers are DMA-bound
+  const std::vector<NpuDdrRegion> ddr = {{0x80000000u, 0x10000000u, std::nullopt}};
+  const uint32_t shape[4] = {1, 64, 20, 20};
+  NpuLayerRecord pw = record(c, conv_layer(64, 20, 20, 64, 1), "pw");
+  npu::LayerDescriptor add_d = elementwise_layer(npu::kOpAdd, shape, shape);
+  const int32_t args[8] = {0, 1 << 20, 0, 1 << 20, 21, 0, -128, 127};
+  std::memcpy(add_d.args, args, sizeof args);
+  add_d.arg_count = 8;
+  NpuLayerRecord add = record(c, add_d, "add");
+  NpuLayerRecord sram_add = add;
+  sram_add.name = "sram_add";
+  for (NpuLayerRecord* r : {&pw, &add, &sram_add}) {
+    set_stream_bytes(r);
+    ASSERT_TRUE(r->bandwidth_bound()) << r->name;
+    for (uint32_t slot = 0; slot < npu::kAddrCount; ++slot) {
+      if (r->operand_bytes[slot] != 0) {
+        r->addr[slot] = (r == &sram_add ? 0x1000u : 0x80000000u) + 0x100000u * slot;
+      }
+    }
+  }
+  EXPECT_EQ(npu_bound(pw, &ddr), "ddr");
+  EXPECT_EQ(npu_bound(add, &ddr), "ddr");
+  EXPECT_EQ(npu_bound(sram_add, &ddr), "on-chip-dma");
+  EXPECT_EQ(npu_bound(sram_add, nullptr), "ddr");  // no regions known: all DMA is DDR
+  const auto all = npu_findings(c, {pw, add, sram_add}, {}, 0, &ddr);
+  const auto f_pw = of(all, "bandwidth_bound", "pw");
+  ASSERT_EQ(f_pw.size(), 1u);
+  EXPECT_EQ(f_pw[0].cycles_at_stake, pw.ddr_cycles - pw.npu_cycles);
+  EXPECT_NE(f_pw[0].text.find("more output channels per input read"), std::string::npos);
+  const auto f_add = of(all, "bandwidth_bound", "add");
+  ASSERT_EQ(f_add.size(), 1u);
+  EXPECT_EQ(f_add[0].text.find("output channels"), std::string::npos) << f_add[0].text;
+  EXPECT_NE(f_add[0].text.find("memory_map.ddr.preset"), std::string::npos) << f_add[0].text;
+  EXPECT_TRUE(of(all, "bandwidth_bound", "sram_add").empty());
+  const auto f_sram = of(all, "on_chip_dma_bound", "sram_add");
+  ASSERT_EQ(f_sram.size(), 1u);
+  EXPECT_NE(f_sram[0].text.find("npu.dma.bytes_per_cycle = 4"), std::string::npos);
+}
+
+// Several layers at low MAC usage: only the one with the most at stake is the first to
+// optimise.
+TEST(NpuAdvice, OneFirstLayerToOptimise) {
+  const NpuConfig c = core();
+  const std::vector<NpuLayerRecord> model = {record(c, conv_layer(8, 56, 56, 8, 3), "a"),
+                                             record(c, conv_layer(8, 80, 80, 8, 3), "b"),
+                                             record(c, conv_layer(8, 40, 40, 8, 3), "c")};
+  const auto all = npu_findings(c, model, {}, 0);
+  int low = 0, first = 0;
+  std::string first_layer;
+  for (const NpuFinding& f : all) {
+    if (f.rule != "low_mac_usage") continue;
+    ++low;
+    if (f.text.find("the first layer to optimise") != std::string::npos) {
+      ++first;
+      first_layer = f.layer;
+    }
+  }
+  EXPECT_GE(low, 2);
+  EXPECT_EQ(first, 1);
+  EXPECT_EQ(first_layer, "b");  // the largest: 80x80
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ TEST(NpuReportMarkdown, LastFrameTotalsLayersAndGroupedAdvice) {
   const nlohmann::json report = {
       {"cores", 3},
       {"peak_macs_per_cycle", 3072.0},
-      {"layers", {layer(0, "old", 99, 1, "compute"), layer(1, "a", 2000, 3072000, "bandwidth"),
+      {"layers", {layer(0, "old", 99, 1, "compute"), layer(1, "a", 2000, 3072000, "ddr"),
                   layer(1, "b", 1000, 0, "compute")}},
       {"frame_energy_uj", {{"mac", 1.25}, {"buffer", 2.0}, {"ddr", nullptr}, {"total", 3.25}}},
       {"advice",
@@ -43,7 +43,8 @@ TEST(NpuReportMarkdown, LastFrameTotalsLayersAndGroupedAdvice) {
   EXPECT_NE(md.find("| NPU cycles (elapsed) | 3,000 |\n"), std::string::npos) << md;
   // 3,072,000 MACs over 3,000 cycles of three cores of 1,024 MACs: a third.
   EXPECT_NE(md.find("| MacUsage of the cores (%) | 33.3 |\n"), std::string::npos) << md;
-  EXPECT_NE(md.find("| layers / bandwidth-bound | 2 / 1 |\n"), std::string::npos);
+  EXPECT_NE(md.find("| layers / DDR-bound / on-chip-DMA-bound | 2 / 1 / 0 |\n"),
+            std::string::npos);
   EXPECT_NE(md.find("| DDR traffic (MB) | 3.00 |\n"), std::string::npos);
   EXPECT_NE(md.find("| energy (uJ): total (MAC / buffer / DDR) | 3.2 (1.2 / 2.0 / -) |\n"),
             std::string::npos)
