@@ -182,6 +182,10 @@ void check_rmm(Op op, uint32_t seed, int count) {
   int ties = 0;
   for (int i = 0; i < count; ++i) {
     uint32_t a = gen.next(), b = gen.next();
+    if (i & 1) {  // short significands make exact ties frequent
+      a &= 0xFFFFF800u;
+      b &= 0xFFFFF800u;
+    }
     const float fa = as_float(a), fb = as_float(b);
     if (!std::isfinite(fa) || !std::isfinite(fb)) continue;
     double exact;
