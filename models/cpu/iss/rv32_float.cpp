@@ -21,9 +21,15 @@ struct Finite {
   uint32_t sig;
 };
 
-bool sign_of(uint32_t a) { return (a & kSignBit) != 0; }
-bool is_infinity(uint32_t a) { return (a & ~kSignBit) == kInfinity; }
-bool is_zero(uint32_t a) { return (a & ~kSignBit) == 0; }
+bool sign_of(uint32_t a) {
+  return (a & kSignBit) != 0;
+}
+bool is_infinity(uint32_t a) {
+  return (a & ~kSignBit) == kInfinity;
+}
+bool is_zero(uint32_t a) {
+  return (a & ~kSignBit) == 0;
+}
 
 Finite unpack(uint32_t a) {
   const uint32_t e = (a >> 23) & 0xFF, f = a & 0x7FFFFFu;
@@ -41,17 +47,23 @@ int bit_length(u128 m) {
 /// half a unit in the same scale, `odd` whether the kept bits are odd.
 bool increments(bool sign, Rounding rm, u128 rest, u128 half, bool odd) {
   switch (rm) {
-    case kRne: return rest > half || (rest == half && odd);
-    case kRmm: return rest >= half;
-    case kRdn: return sign && rest != 0;
-    case kRup: return !sign && rest != 0;
-    case kRtz: default: return false;
+    case kRne:
+      return rest > half || (rest == half && odd);
+    case kRmm:
+      return rest >= half;
+    case kRdn:
+      return sign && rest != 0;
+    case kRup:
+      return !sign && rest != 0;
+    case kRtz:
+    default:
+      return false;
   }
 }
 
 uint32_t overflowed(bool sign, Rounding rm) {
-  const bool to_infinity = rm == kRne || rm == kRmm || (rm == kRdn && sign) ||
-                           (rm == kRup && !sign);
+  const bool to_infinity =
+      rm == kRne || rm == kRmm || (rm == kRdn && sign) || (rm == kRup && !sign);
   return (sign ? kSignBit : 0) | (to_infinity ? kInfinity : kMaxFinite);
 }
 
@@ -116,7 +128,9 @@ uint32_t round_pack(bool sign, int32_t e, u128 m, Rounding rm, uint32_t* flags) 
 }
 
 /// The zero an exact cancellation gives: +0, or -0 when rounding down.
-uint32_t cancelled_zero(Rounding rm) { return rm == kRdn ? kSignBit : 0; }
+uint32_t cancelled_zero(Rounding rm) {
+  return rm == kRdn ? kSignBit : 0;
+}
 
 /// Rounds s1 * m1 * 2^e1 + s2 * m2 * 2^e2 (m1, m2 nonzero, at most 64 bits each).
 uint32_t sum_rounded(bool s1, int32_t e1, u128 m1, bool s2, int32_t e2, u128 m2, Rounding rm,
@@ -158,7 +172,8 @@ uint32_t invalid(uint32_t* flags) {
 
 /// a + b where b's sign has already been applied.
 uint32_t add_signed(uint32_t a, uint32_t b, Rounding rm, uint32_t* flags) {
-  if (is_nan(a) || is_nan(b)) return nan_result(is_signalling_nan(a) || is_signalling_nan(b), flags);
+  if (is_nan(a) || is_nan(b))
+    return nan_result(is_signalling_nan(a) || is_signalling_nan(b), flags);
   if (is_infinity(a)) {
     if (is_infinity(b) && sign_of(a) != sign_of(b)) return invalid(flags);
     return a;
@@ -209,7 +224,9 @@ bool less(uint32_t a, uint32_t b) {  // neither is NaN
   return sa ? a > b : a < b;
 }
 
-bool equal(uint32_t a, uint32_t b) { return a == b || is_zero(a | b); }
+bool equal(uint32_t a, uint32_t b) {
+  return a == b || is_zero(a | b);
+}
 
 }  // namespace
 
@@ -224,7 +241,8 @@ uint32_t sub(uint32_t a, uint32_t b, Rounding rm, uint32_t* flags) {
 }
 
 uint32_t mul(uint32_t a, uint32_t b, Rounding rm, uint32_t* flags) {
-  if (is_nan(a) || is_nan(b)) return nan_result(is_signalling_nan(a) || is_signalling_nan(b), flags);
+  if (is_nan(a) || is_nan(b))
+    return nan_result(is_signalling_nan(a) || is_signalling_nan(b), flags);
   const bool sign = sign_of(a) != sign_of(b);
   if (is_infinity(a) || is_infinity(b)) {
     if (is_zero(a) || is_zero(b)) return invalid(flags);
@@ -236,7 +254,8 @@ uint32_t mul(uint32_t a, uint32_t b, Rounding rm, uint32_t* flags) {
 }
 
 uint32_t div(uint32_t a, uint32_t b, Rounding rm, uint32_t* flags) {
-  if (is_nan(a) || is_nan(b)) return nan_result(is_signalling_nan(a) || is_signalling_nan(b), flags);
+  if (is_nan(a) || is_nan(b))
+    return nan_result(is_signalling_nan(a) || is_signalling_nan(b), flags);
   const bool sign = sign_of(a) != sign_of(b);
   const uint32_t sign_bit = sign ? kSignBit : 0;
   if (is_infinity(a)) return is_infinity(b) ? invalid(flags) : sign_bit | kInfinity;
@@ -276,8 +295,8 @@ uint32_t fma(uint32_t a, uint32_t b, uint32_t c, bool negate_product, bool negat
   const bool product_invalid = (is_infinity(a) && is_zero(b)) || (is_zero(a) && is_infinity(b));
   if (is_nan(a) || is_nan(b) || is_nan(c)) {
     // The specification asks for NV on infinity * 0 even when the addend is a quiet NaN.
-    const bool signalling = is_signalling_nan(a) || is_signalling_nan(b) ||
-                            is_signalling_nan(c) || product_invalid;
+    const bool signalling =
+        is_signalling_nan(a) || is_signalling_nan(b) || is_signalling_nan(c) || product_invalid;
     return nan_result(signalling, flags);
   }
   if (product_invalid) return invalid(flags);

@@ -38,7 +38,9 @@ enum Flag : uint32_t {
 constexpr uint32_t kCanonicalNan = 0x7FC00000u;
 
 /// Whether a rounding mode value (from an instruction's rm or from frm) is one of the five.
-constexpr bool valid_rounding(uint32_t rm) { return rm <= 4; }
+constexpr bool valid_rounding(uint32_t rm) {
+  return rm <= 4;
+}
 
 // Arithmetic: each returns the result's bits and ORs the exception flags it raises into *flags.
 uint32_t add(uint32_t a, uint32_t b, Rounding rm, uint32_t* flags);
@@ -78,9 +80,15 @@ constexpr uint32_t sign_inject(uint32_t a, uint32_t b) {
 constexpr uint32_t sign_inject_negated(uint32_t a, uint32_t b) {
   return (a & 0x7FFFFFFFu) | (~b & 0x80000000u);
 }
-constexpr uint32_t sign_inject_xor(uint32_t a, uint32_t b) { return a ^ (b & 0x80000000u); }
+constexpr uint32_t sign_inject_xor(uint32_t a, uint32_t b) {
+  return a ^ (b & 0x80000000u);
+}
 
-constexpr bool is_nan(uint32_t a) { return (a & 0x7F800000u) == 0x7F800000u && (a & 0x7FFFFFu); }
-constexpr bool is_signalling_nan(uint32_t a) { return is_nan(a) && !(a & 0x00400000u); }
+constexpr bool is_nan(uint32_t a) {
+  return (a & 0x7F800000u) == 0x7F800000u && (a & 0x7FFFFFu);
+}
+constexpr bool is_signalling_nan(uint32_t a) {
+  return is_nan(a) && !(a & 0x00400000u);
+}
 
 }  // namespace socsim::f32

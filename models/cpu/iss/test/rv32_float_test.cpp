@@ -9,14 +9,14 @@
 // This file is compiled with -frounding-math (the host computations depend on fesetround).
 #include "models/cpu/iss/rv32_float.h"
 
+#include <gtest/gtest.h>
+#include <immintrin.h>
+
 #include <cfenv>
 #include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <immintrin.h>
 
 namespace socsim {
 namespace {
@@ -50,10 +50,14 @@ uint32_t host_flags() {
 
 int host_mode(f32::Rounding rm) {
   switch (rm) {
-    case f32::kRtz: return FE_TOWARDZERO;
-    case f32::kRdn: return FE_DOWNWARD;
-    case f32::kRup: return FE_UPWARD;
-    default: return FE_TONEAREST;
+    case f32::kRtz:
+      return FE_TOWARDZERO;
+    case f32::kRdn:
+      return FE_DOWNWARD;
+    case f32::kRup:
+      return FE_UPWARD;
+    default:
+      return FE_TONEAREST;
   }
 }
 
@@ -69,12 +73,24 @@ HostResult host(Op op, uint32_t a, uint32_t b, uint32_t c, f32::Rounding rm) {
   std::fesetround(host_mode(rm));
   std::feclearexcept(FE_ALL_EXCEPT);
   switch (op) {
-    case Op::kAdd: r = x + y; break;
-    case Op::kSub: r = x - y; break;
-    case Op::kMul: r = x * y; break;
-    case Op::kDiv: r = x / y; break;
-    case Op::kSqrt: r = _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))); break;
-    case Op::kFma: r = host_fma(x, y, z); break;
+    case Op::kAdd:
+      r = x + y;
+      break;
+    case Op::kSub:
+      r = x - y;
+      break;
+    case Op::kMul:
+      r = x * y;
+      break;
+    case Op::kDiv:
+      r = x / y;
+      break;
+    case Op::kSqrt:
+      r = _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x)));
+      break;
+    case Op::kFma:
+      r = host_fma(x, y, z);
+      break;
   }
   const uint32_t flags = host_flags();
   std::fesetround(FE_TONEAREST);
@@ -86,12 +102,24 @@ HostResult host(Op op, uint32_t a, uint32_t b, uint32_t c, f32::Rounding rm) {
 HostResult ours(Op op, uint32_t a, uint32_t b, uint32_t c, f32::Rounding rm) {
   uint32_t flags = 0, r = 0;
   switch (op) {
-    case Op::kAdd: r = f32::add(a, b, rm, &flags); break;
-    case Op::kSub: r = f32::sub(a, b, rm, &flags); break;
-    case Op::kMul: r = f32::mul(a, b, rm, &flags); break;
-    case Op::kDiv: r = f32::div(a, b, rm, &flags); break;
-    case Op::kSqrt: r = f32::sqrt(a, rm, &flags); break;
-    case Op::kFma: r = f32::fma(a, b, c, false, false, rm, &flags); break;
+    case Op::kAdd:
+      r = f32::add(a, b, rm, &flags);
+      break;
+    case Op::kSub:
+      r = f32::sub(a, b, rm, &flags);
+      break;
+    case Op::kMul:
+      r = f32::mul(a, b, rm, &flags);
+      break;
+    case Op::kDiv:
+      r = f32::div(a, b, rm, &flags);
+      break;
+    case Op::kSqrt:
+      r = f32::sqrt(a, rm, &flags);
+      break;
+    case Op::kFma:
+      r = f32::fma(a, b, c, false, false, rm, &flags);
+      break;
   }
   return {r, flags};
 }
@@ -110,12 +138,18 @@ class Operands {
     const uint32_t pick = rng_() % 8;
     const uint32_t r = static_cast<uint32_t>(rng_());
     switch (pick) {
-      case 0: return kSpecial[rng_() % (sizeof kSpecial / sizeof kSpecial[0])];
-      case 1: return r & 0x80FFFFFF;  // subnormal or tiny normal
-      case 2: return (r & 0x807FFFFF) | 0x7E800000 | (r & 0x00800000);  // near overflow
-      case 3: return (r & 0x807FFFFF) | ((120 + r % 16) << 23);  // near 1
-      case 4: return last_ ^ (r & 0x8000000F);  // close to the previous operand
-      default: return last_ = r;
+      case 0:
+        return kSpecial[rng_() % (sizeof kSpecial / sizeof kSpecial[0])];
+      case 1:
+        return r & 0x80FFFFFF;  // subnormal or tiny normal
+      case 2:
+        return (r & 0x807FFFFF) | 0x7E800000 | (r & 0x00800000);  // near overflow
+      case 3:
+        return (r & 0x807FFFFF) | ((120 + r % 16) << 23);  // near 1
+      case 4:
+        return last_ ^ (r & 0x8000000F);  // close to the previous operand
+      default:
+        return last_ = r;
     }
   }
 
@@ -143,11 +177,21 @@ void check_against_host(Op op, const char* name, uint32_t seed, int count) {
   EXPECT_EQ(mismatches, 0) << name;
 }
 
-TEST(Rv32Float, AddAgainstHost) { check_against_host(Op::kAdd, "add", 1, 60000); }
-TEST(Rv32Float, SubAgainstHost) { check_against_host(Op::kSub, "sub", 2, 60000); }
-TEST(Rv32Float, MulAgainstHost) { check_against_host(Op::kMul, "mul", 3, 60000); }
-TEST(Rv32Float, DivAgainstHost) { check_against_host(Op::kDiv, "div", 4, 60000); }
-TEST(Rv32Float, SqrtAgainstHost) { check_against_host(Op::kSqrt, "sqrt", 5, 60000); }
+TEST(Rv32Float, AddAgainstHost) {
+  check_against_host(Op::kAdd, "add", 1, 60000);
+}
+TEST(Rv32Float, SubAgainstHost) {
+  check_against_host(Op::kSub, "sub", 2, 60000);
+}
+TEST(Rv32Float, MulAgainstHost) {
+  check_against_host(Op::kMul, "mul", 3, 60000);
+}
+TEST(Rv32Float, DivAgainstHost) {
+  check_against_host(Op::kDiv, "div", 4, 60000);
+}
+TEST(Rv32Float, SqrtAgainstHost) {
+  check_against_host(Op::kSqrt, "sqrt", 5, 60000);
+}
 TEST(Rv32Float, FmaAgainstHost) {
   if (!__builtin_cpu_supports("fma")) GTEST_SKIP() << "the host has no FMA3";
   check_against_host(Op::kFma, "fma", 6, 60000);
@@ -210,8 +254,8 @@ void check_rmm(Op op, uint32_t seed, int count) {
       ++ties;
     }
     uint32_t flags = 0;
-    const uint32_t got = op == Op::kMul ? f32::mul(a, b, f32::kRmm, &flags)
-                                        : f32::add(a, b, f32::kRmm, &flags);
+    const uint32_t got =
+        op == Op::kMul ? f32::mul(a, b, f32::kRmm, &flags) : f32::add(a, b, f32::kRmm, &flags);
     ASSERT_EQ(got, want) << std::hex << a << " " << b;
     ASSERT_EQ(flags & f32::kInexact, rne.flags & f32::kInexact) << std::hex << a << " " << b;
   }
@@ -243,15 +287,15 @@ TEST(Rv32Float, ConversionsSaturateAsSpecified) {
       {0xFFA00000, f32::kRne, 0x7FFFFFFF, f32::kInvalid, 0xFFFFFFFF, f32::kInvalid},
       {0x7F800000, f32::kRne, 0x7FFFFFFF, f32::kInvalid, 0xFFFFFFFF, f32::kInvalid},
       {0xFF800000, f32::kRne, 0x80000000, f32::kInvalid, 0, f32::kInvalid},
-      {0xBF800000, f32::kRne, 0xFFFFFFFF, 0, 0, f32::kInvalid},             // -1.0
-      {0xBE99999A, f32::kRtz, 0, f32::kInexact, 0, f32::kInexact},          // -0.3
-      {0xBE99999A, f32::kRdn, 0xFFFFFFFF, f32::kInexact, 0, f32::kInvalid},  // -0.3 -> -1
-      {0x3F000000, f32::kRne, 0, f32::kInexact, 0, f32::kInexact},          // 0.5 -> 0
-      {0x3F000000, f32::kRmm, 1, f32::kInexact, 1, f32::kInexact},          // 0.5 -> 1
-      {0x3FC00000, f32::kRne, 2, f32::kInexact, 2, f32::kInexact},          // 1.5 -> 2
-      {0x40200000, f32::kRne, 2, f32::kInexact, 2, f32::kInexact},          // 2.5 -> 2
-      {0x4F000000, f32::kRne, 0x7FFFFFFF, f32::kInvalid, 0x80000000, 0},    // 2^31
-      {0xCF000000, f32::kRne, 0x80000000, 0, 0, f32::kInvalid},             // -2^31
+      {0xBF800000, f32::kRne, 0xFFFFFFFF, 0, 0, f32::kInvalid},                       // -1.0
+      {0xBE99999A, f32::kRtz, 0, f32::kInexact, 0, f32::kInexact},                    // -0.3
+      {0xBE99999A, f32::kRdn, 0xFFFFFFFF, f32::kInexact, 0, f32::kInvalid},           // -0.3 -> -1
+      {0x3F000000, f32::kRne, 0, f32::kInexact, 0, f32::kInexact},                    // 0.5 -> 0
+      {0x3F000000, f32::kRmm, 1, f32::kInexact, 1, f32::kInexact},                    // 0.5 -> 1
+      {0x3FC00000, f32::kRne, 2, f32::kInexact, 2, f32::kInexact},                    // 1.5 -> 2
+      {0x40200000, f32::kRne, 2, f32::kInexact, 2, f32::kInexact},                    // 2.5 -> 2
+      {0x4F000000, f32::kRne, 0x7FFFFFFF, f32::kInvalid, 0x80000000, 0},              // 2^31
+      {0xCF000000, f32::kRne, 0x80000000, 0, 0, f32::kInvalid},                       // -2^31
       {0x4F800000, f32::kRne, 0x7FFFFFFF, f32::kInvalid, 0xFFFFFFFF, f32::kInvalid},  // 2^32
       {0x4F7FFFFF, f32::kRne, 0x7FFFFFFF, f32::kInvalid, 0xFFFFFF00, 0},
       {0x00000001, f32::kRup, 1, f32::kInexact, 1, f32::kInexact},
@@ -339,9 +383,9 @@ TEST(Rv32Float, MinMaxCompareClassify) {
   flags = 0;
   EXPECT_EQ(f32::lt(qnan, one, &flags), 0u);
   EXPECT_EQ(flags, f32::kInvalid);  // flt and fle signal on any NaN
-  const uint32_t classes[][2] = {{0xFF800000, 1}, {0xBF800000, 2}, {0x807FFFFF, 4},
-                                 {0x80000000, 8}, {0x00000000, 16}, {0x00000001, 32},
-                                 {0x3F800000, 64}, {0x7F800000, 128}, {0x7F800001, 256},
+  const uint32_t classes[][2] = {{0xFF800000, 1},   {0xBF800000, 2},   {0x807FFFFF, 4},
+                                 {0x80000000, 8},   {0x00000000, 16},  {0x00000001, 32},
+                                 {0x3F800000, 64},  {0x7F800000, 128}, {0x7F800001, 256},
                                  {0x7FC00000, 512}, {0xFFC00000, 512}, {0xFFBFFFFF, 256}};
   for (const auto& c : classes) EXPECT_EQ(f32::classify(c[0]), c[1]) << std::hex << c[0];
   // A random sweep: min/max agree with the comparisons, and every value is in one class.
