@@ -119,6 +119,21 @@ if ((fpu)); then
                -Wl,--no-warn-rwx-segments -O2 -I"$root" -T "$root/tests/timing/link.ld"
                "$root/tests/timing/crt.S")
   mkdir -p "$cache/fpu"
+  # The float kernels of the comparison (bench/fpu/float_kernels.c, docs/fpu.md): soft float
+  # on socsim's core, then each configuration's FPU; both must print the same checksum.
+  kernels=(-nostdlib -nostartfiles -ffreestanding -fno-builtin -mno-relax -Wl,--no-relax
+           -Wl,--no-warn-rwx-segments -O2 -I"$root" -T "$root/tests/timing/link.ld"
+           "$root/tests/timing/crt.S" "$root/bench/fpu/float_kernels.c"
+           "$root/tests/timing/support.c" -lgcc)
+  riscv64-unknown-elf-gcc -march=rv32imc -misa-spec=2.2 -mabi=ilp32 "${kernels[@]}" \
+    -o "$cache/fpu/float_kernels_soft.elf" || exit 2
+  riscv64-unknown-elf-gcc -march=rv32imfc -misa-spec=2.2 -mabi=ilp32f "${kernels[@]}" \
+    -o "$cache/fpu/float_kernels_fpu.elf" || exit 2
+  "$harness" "$cache/fpu/float_kernels_soft.elf" > "$cache/fpu/float_kernels.soft.out" 2>&1 \
+    || status=1
+  echo "float kernels, soft float on socsim's core (cycles):" \
+       "$(grep -v '^rv_harness' "$cache/fpu/float_kernels.soft.out" | paste -sd ';' \
+          | sed 's/;/; /g')"
   for config in ${SOCSIM_CV32E40P_FPU_CONFIGS:-0,0,0 1,1,0 2,2,0 0,0,1}; do
     IFS=, read -r addmul others zfinx <<< "$config"
     if ((zfinx)); then name="zfinx-$addmul-$others"; else name="fpu1-$addmul-$others"; fi
@@ -182,6 +197,16 @@ if ((fpu)); then
       fi
     done
     if ((!zfinx)); then
+      "$fbuild/bin/rv_harness" "$cache/fpu/float_kernels_fpu.elf" \
+        > "$cache/fpu/float_kernels.$name.out" 2>&1 || status=1
+      echo "  float kernels with the FPU (cycles):" \
+           "$(grep -v '^rv_harness' "$cache/fpu/float_kernels.$name.out" | paste -sd ';' \
+              | sed 's/;/; /g')"
+      if [[ "$(grep checksum "$cache/fpu/float_kernels.$name.out")" != \
+            "$(grep checksum "$cache/fpu/float_kernels.soft.out")" ]]; then
+        status=1
+        echo "  float kernels: the checksum differs from soft float's"
+      fi
       riscv64-unknown-elf-gcc -march=rv32imfc_zicsr_zifencei -mabi=ilp32 "${rv32f_flags[@]}" \
         "$root/tests/timing/fpu_timing.S" "$root/tests/timing/support.c" \
         -o "$cache/fpu/fpu_timing.elf" || exit 2
