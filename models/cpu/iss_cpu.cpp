@@ -23,6 +23,7 @@ IssConfig iss_config_of(const CpuConfig& cpu) {
   config.mtvec_addr = cpu.mtvec_addr;
   config.hart_id = cpu.hart_id;
   config.num_mhpmcounters = cpu.num_mhpmcounters;
+  config.fpu = cpu.option("fpu").choice == 1;  // "on"
   return config;
 }
 
