@@ -96,6 +96,14 @@ Control control_of(const DecodedInsn& d) {
   c.mem_load = (d.op >= Op::kLb && d.op <= Op::kLhu) || d.op == Op::kFlw;
   c.mem_store = (d.op >= Op::kSb && d.op <= Op::kSw) || d.op == Op::kFsw;
   if (writes_f_register(d.op) || d.op == Op::kFsw) c.rd = 0;  // no x register written
+  if (is_float_op(d.op) && d.op != Op::kFlw) {
+    const bool x_source = d.op == Op::kFcvtSW || d.op == Op::kFcvtSWu || d.op == Op::kFmvWX;
+    const bool one_source = d.op == Op::kFsqrtS || d.op == Op::kFcvtWS ||
+                            d.op == Op::kFcvtWuS || d.op == Op::kFmvXW || d.op == Op::kFclassS;
+    if (d.op != Op::kFsw && !x_source) c.freads |= 1u << d.rs1;
+    if (!x_source && !one_source) c.freads |= 1u << d.rs2;
+    if (d.op >= Op::kFmaddS && d.op <= Op::kFnmaddS) c.freads |= 1u << (d.bits >> 27);
+  }
   c.mulh = d.op == Op::kMulh || d.op == Op::kMulhsu || d.op == Op::kMulhu;
   c.csr_access = (d.bits & 0x7F) == 0x73 && ((d.bits >> 12) & 7) != 0;
   c.compressed = d.length == 2;

@@ -329,6 +329,8 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_hazards(Wires& w) {
   const bool wb_load_wait = s.wb_valid & s.wb_load & !w.resp_final;
   w.load_stall = (ex_load & ((depends >> ex.ctl.rd) & 1)) |
                  (wb_load_wait & ((depends >> s.wb_rd) & 1));
+  // FPU: an F instruction reading the F register an flw in EX loads (0 without the FPU).
+  w.load_stall |= ex_load & (ex.insn.op == Op::kFlw) & ((c.freads >> ex.insn.rd) & 1);
   // jalr forms its target from the register file without forwarding.
   w.jr_stall = (c.xfer == Xfer::kJalr) & (c.rs1 != 0) &
                ((s.ex_valid & (ex.ctl.rd_we | ex.ctl.mem_load) & (ex.ctl.rd == c.rs1)) |
