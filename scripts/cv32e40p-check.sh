@@ -12,7 +12,7 @@
 # the same words in the same cycles have the same timing. The genuine core also runs the
 # suite's self-checks.
 #
-#   scripts/cv32e40p-check.sh [--checkout DIR] [--soc] [--soc-long] [--no-bare]
+#   scripts/cv32e40p-check.sh [--checkout DIR] [--soc] [--soc-long] [--no-bare] [--fpu]
 #
 # --soc also builds `socsim` with the CV32E40P and runs the firmware programs and the runtime
 # on the small models (add8, the conv net delegated to the NPU; DDR, NPU and interrupts
@@ -20,6 +20,15 @@
 # the runtime on the CPU-bound models (the conv net in int8 and float32 on the CPU, add8
 # with packed arithmetic: minutes on the RTL cores). --no-bare leaves out the bare-harness
 # comparisons (the SoC runs only).
+#
+# --fpu checks the CV32E40P built with its FPU instead (docs/fpu.md), once per configuration
+# in SOCSIM_CV32E40P_FPU_CONFIGS (default "0,0,0 1,1,0 2,2,0 0,0,1": FPU_ADDMUL_LAT,
+# FPU_OTHERS_LAT, ZFINX; each a Verilator build of FPnew, several minutes): the timing suite and
+# the random programs make the same requests in the same cycles as on socsim's core (integer
+# code keeps its timing with the FPU present); the RV32F conformance programs (rv32f_conformance,
+# seeds in SOCSIM_CV32E40P_FPU_SEEDS, default "1 2", 128 operand triples each) give the results
+# and flags socsim's float arithmetic computes, bit for bit; and the F instruction costs
+# (tests/timing/fpu_timing.S) are printed.
 #
 # Without --checkout (or SOCSIM_CV32E40P_RTL in the environment), the CV32E40P sources are
 # taken from PyPI's pythondata-cpu-cv32e40p (a packaging of the openhwgroup/cv32e40p
@@ -33,12 +42,14 @@ checkout="${SOCSIM_CV32E40P_RTL:-}"
 soc=0
 soc_long=0
 bare=1
+fpu=0
 while (($#)); do
   case "$1" in
     --checkout) checkout="$2"; shift 2 ;;
     --soc) soc=1; shift ;;
     --soc-long) soc=1; soc_long=1; shift ;;
     --no-bare) bare=0; shift ;;
+    --fpu) fpu=1; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "cv32e40p-check: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -96,6 +107,124 @@ PY
   fi
 fi
 checkout=$(cd "$checkout" && pwd)
+
+if ((fpu)); then
+  conformance="$build/bin/rv32f_conformance"
+  if [[ ! -x "$conformance" ]]; then
+    echo "cv32e40p-check: $build has no rv32f_conformance: run scripts/build.sh" >&2
+    exit 2
+  fi
+  status=0
+  rv32f_flags=(-nostdlib -nostartfiles -ffreestanding -fno-builtin -mno-relax -Wl,--no-relax
+               -Wl,--no-warn-rwx-segments -O2 -I"$root" -T "$root/tests/timing/link.ld"
+               "$root/tests/timing/crt.S")
+  mkdir -p "$cache/fpu"
+  # The float kernels of the comparison (bench/fpu/float_kernels.c, docs/fpu.md): soft float
+  # on socsim's core, then each configuration's FPU; both must print the same checksum.
+  kernels=(-nostdlib -nostartfiles -ffreestanding -fno-builtin -mno-relax -Wl,--no-relax
+           -Wl,--no-warn-rwx-segments -O2 -I"$root" -T "$root/tests/timing/link.ld"
+           "$root/tests/timing/crt.S" "$root/bench/fpu/float_kernels.c"
+           "$root/tests/timing/support.c" -lgcc)
+  riscv64-unknown-elf-gcc -march=rv32imc -misa-spec=2.2 -mabi=ilp32 "${kernels[@]}" \
+    -o "$cache/fpu/float_kernels_soft.elf" || exit 2
+  riscv64-unknown-elf-gcc -march=rv32imfc -misa-spec=2.2 -mabi=ilp32f "${kernels[@]}" \
+    -o "$cache/fpu/float_kernels_fpu.elf" || exit 2
+  "$harness" "$cache/fpu/float_kernels_soft.elf" > "$cache/fpu/float_kernels.soft.out" 2>&1 \
+    || status=1
+  echo "float kernels, soft float on socsim's core (cycles):" \
+       "$(grep -v '^rv_harness' "$cache/fpu/float_kernels.soft.out" | paste -sd ';' \
+          | sed 's/;/; /g')"
+  for config in ${SOCSIM_CV32E40P_FPU_CONFIGS:-0,0,0 1,1,0 2,2,0 0,0,1}; do
+    IFS=, read -r addmul others zfinx <<< "$config"
+    if ((zfinx)); then name="zfinx-$addmul-$others"; else name="fpu1-$addmul-$others"; fi
+    fbuild="$cache/build-$name"
+    echo "CV32E40P FPU=1 FPU_ADDMUL_LAT=$addmul FPU_OTHERS_LAT=$others ZFINX=$zfinx:"
+    cmake -S "$root" -B "$fbuild" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DSOCSIM_CV32E40P_RTL="$checkout" -DSOCSIM_CV32E40P_FPU=1 \
+      -DSOCSIM_CV32E40P_FPU_ADDMUL_LAT="$addmul" -DSOCSIM_CV32E40P_FPU_OTHERS_LAT="$others" \
+      -DSOCSIM_CV32E40P_ZFINX="$zfinx" -DSOCSIM_BUILD_TESTS=OFF -DSOCSIM_BUILD_FIRMWARE=OFF \
+      > "$cache/configure-$name.log" 2>&1 || { cat "$cache/configure-$name.log" >&2; exit 2; }
+    ninja -C "$fbuild" -j "${SOCSIM_JOBS:-2}" rv_harness > "$cache/build-$name.log" 2>&1 \
+      || { tail -40 "$cache/build-$name.log" >&2; exit 2; }
+    # Integer programs: the same requests in the same cycles as socsim's core.
+    same=0
+    for elf in "${programs[@]}"; do
+      prog=$(basename "$elf" .elf)
+      "$harness" "$elf" --bus-trace "$cache/fpu/$prog.socsim" > /dev/null || true
+      "$fbuild/bin/rv_harness" "$elf" --bus-trace "$cache/fpu/$prog.$name" \
+        > "$cache/fpu/$prog.$name.out" 2>&1 || true
+      # csr.S checks misa and mimpid, which differ with the FPU: misa.F is set (not with
+      # Zfinx) and mimpid reads 1 (cv32e40p_cs_registers.sv). The one expected difference,
+      # checked as such: the program stops at the first of the two.
+      if [[ $prog == csr ]]; then
+        if ((zfinx)); then expect="expected 0x00000000, got 0x00000001"
+        else expect="expected 0x40001104, got 0x40001124"; fi
+        if grep -q "$expect" "$cache/fpu/$prog.$name.out"; then
+          echo "  csr: stops at its misa/mimpid check as expected ($expect)"
+        else
+          status=1
+          echo "  csr: expected '$expect', got: $(tail -1 "$cache/fpu/$prog.$name.out")"
+        fi
+        continue
+      fi
+      if verdict=$("$root/scripts/cv32e40p-compare.py" "$cache/fpu/$prog.socsim" \
+                   "$cache/fpu/$prog.$name" --max-reports 3); then
+        same=$((same + 1))
+      else
+        status=1
+        echo "  $prog: $verdict"
+      fi
+    done
+    echo "  integer programs with the same bus traces as socsim's core: $same of" \
+         "$((${#programs[@]} - 1)) (all but csr)"
+    # RV32F conformance: results and flags against socsim's float arithmetic.
+    for seed in ${SOCSIM_CV32E40P_FPU_SEEDS:-1 2}; do
+      program="$cache/fpu/rv32f_$name.$seed"
+      if ((zfinx)); then
+        "$conformance" "$program.S" --count 128 --seed "$seed" --zfinx
+        march=rv32im_zfinx_zicsr_zifencei
+      else
+        "$conformance" "$program.S" --count 128 --seed "$seed"
+        march=rv32imf_zicsr_zifencei
+      fi
+      riscv64-unknown-elf-gcc -march=$march -mabi=ilp32 "${rv32f_flags[@]}" "$program.S" \
+        "$root/tests/timing/support.c" -o "$program.elf" || exit 2
+      "$fbuild/bin/rv_harness" "$program.elf" > "$program.out" 2>&1 || true
+      echo "  seed $seed: $(grep 'rv32f conformance' "$program.out" || echo 'no summary')"
+      if ! grep -q "rv32f conformance: .* 0 mismatches" "$program.out"; then
+        status=1
+        head -5 "$program.out"
+      fi
+    done
+    if ((!zfinx)); then
+      "$fbuild/bin/rv_harness" "$cache/fpu/float_kernels_fpu.elf" \
+        > "$cache/fpu/float_kernels.$name.out" 2>&1 || status=1
+      echo "  float kernels with the FPU (cycles):" \
+           "$(grep -v '^rv_harness' "$cache/fpu/float_kernels.$name.out" | paste -sd ';' \
+              | sed 's/;/; /g')"
+      if [[ "$(grep checksum "$cache/fpu/float_kernels.$name.out")" != \
+            "$(grep checksum "$cache/fpu/float_kernels.soft.out")" ]]; then
+        status=1
+        echo "  float kernels: the checksum differs from soft float's"
+      fi
+      riscv64-unknown-elf-gcc -march=rv32imfc_zicsr_zifencei -mabi=ilp32 "${rv32f_flags[@]}" \
+        "$root/tests/timing/fpu_timing.S" "$root/tests/timing/support.c" \
+        -o "$cache/fpu/fpu_timing.elf" || exit 2
+      "$fbuild/bin/rv_harness" "$cache/fpu/fpu_timing.elf" > "$cache/fpu/fpu_timing.$name.out" \
+        2>&1 || status=1
+      echo "  F instruction costs (cycles; tests/timing/fpu_timing.S):"
+      grep -v '^rv_harness' "$cache/fpu/fpu_timing.$name.out" | paste -sd ';' \
+        | sed 's/;/; /g' | fold -s -w 96 | sed 's/^/    /'
+    fi
+  done
+  if ((status == 0)); then
+    echo "cv32e40p-check: the CV32E40P with its FPU agrees with socsim's core on integer" \
+         "programs and with socsim's float arithmetic on every RV32F instruction"
+  else
+    echo "cv32e40p-check: differences with the FPU (files in $cache/fpu)"
+  fi
+  exit $status
+fi
 
 gbuild="$cache/build"
 cmake -S "$root" -B "$gbuild" -G Ninja -DCMAKE_BUILD_TYPE=Release \

@@ -17,7 +17,16 @@ find_program(CMAKE_OBJCOPY ${SOCSIM_RISCV_PREFIX}objcopy REQUIRED)
 find_program(CMAKE_OBJDUMP ${SOCSIM_RISCV_PREFIX}objdump REQUIRED)
 find_program(CMAKE_SIZE ${SOCSIM_RISCV_PREFIX}size)
 
-set(SOCSIM_RISCV_ARCH_FLAGS "-march=rv32imc -misa-spec=2.2 -mabi=ilp32")
+# SOCSIM_FIRMWARE_FPU=ON builds for a CV32E40P with its FPU (docs/fpu.md): RV32IMFC with the
+# ilp32f ABI (floats in f registers, hardware float in every kernel). There is no rv32imfc
+# picolibc either; gcc then links the rv32imf/ilp32f one (no compressed instructions, no A).
+# Such firmware runs only on a core with F registers.
+set(SOCSIM_FIRMWARE_FPU OFF CACHE BOOL "Build the firmware for RV32IMFC / ilp32f (hardware float)")
+if(SOCSIM_FIRMWARE_FPU)
+  set(SOCSIM_RISCV_ARCH_FLAGS "-march=rv32imfc -misa-spec=2.2 -mabi=ilp32f")
+else()
+  set(SOCSIM_RISCV_ARCH_FLAGS "-march=rv32imc -misa-spec=2.2 -mabi=ilp32")
+endif()
 set(CMAKE_C_FLAGS_INIT "${SOCSIM_RISCV_ARCH_FLAGS} --specs=picolibc.specs")
 set(CMAKE_CXX_FLAGS_INIT "${SOCSIM_RISCV_ARCH_FLAGS} --specs=picolibc.specs")
 string(APPEND CMAKE_CXX_FLAGS_INIT " -fno-exceptions -fno-rtti -fno-threadsafe-statics")

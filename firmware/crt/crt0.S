@@ -2,7 +2,7 @@
  *
  * Steps, each in a symbol range that probes can measure from the retire trace:
  *   1. gp, sp (__stack_top), tp (__tls_base: picolibc keeps errno in TLS).
- *   2. mtvec = __socsim_vectors | 1 (vectored).
+ *   2. mtvec = __socsim_vectors | 1 (vectored); with hardware float, mstatus.FS = Initial.
  *   3. mcountinhibit = 0: it resets to 0xD on the CV32E40P, so mcycle and minstret would not
  *      count otherwise. The reset value is kept in __socsim_reset_mcountinhibit.
  *   4. Copy .data..tdata from its load address when that differs (__socsim_data_copy).
@@ -27,6 +27,13 @@ _start:
     la      t0, __socsim_vectors
     ori     t0, t0, 1
     csrw    mtvec, t0
+
+#ifdef __riscv_flen
+    /* Hardware float (SOCSIM_FIRMWARE_FPU): mstatus.FS resets to Off, which makes every float
+       instruction illegal on the CV32E40P; Initial enables them. */
+    li      t0, 0x2000
+    csrs    mstatus, t0
+#endif
 
     csrr    s1, mcountinhibit
     csrw    mcountinhibit, zero

@@ -23,6 +23,8 @@ IssConfig iss_config_of(const CpuConfig& cpu) {
   config.mtvec_addr = cpu.mtvec_addr;
   config.hart_id = cpu.hart_id;
   config.num_mhpmcounters = cpu.num_mhpmcounters;
+  // "on"; a CpuConfig made in code without options takes the default, off.
+  config.fpu = cpu.options.count("fpu") != 0 && cpu.option("fpu").choice == 1;
   return config;
 }
 

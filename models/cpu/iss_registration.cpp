@@ -17,6 +17,10 @@ CpuModelType iss_type() {
   t.capabilities.cycle_exact = RtlCore::has_retire_trace();
   t.capabilities.retire_trace = true;
   t.capabilities.gdb = true;
+  t.keys = {ConfigKey::choice(
+      "fpu", {"off", "on"}, "off",
+      "the core's FPU: on is the CV32E40P with FPU=1, FPU_ADDMUL_LAT=0, FPU_OTHERS_LAT=0 "
+      "(RV32F, f0..f31, fcsr; functional, timing not exact: docs/fpu.md)")};
   t.build = [](const CpuConfig& cpu, const CpuBuildContext& c) -> std::unique_ptr<CpuModel> {
     return std::make_unique<IssCpu>("cpu", c.clock, iss_config_of(cpu), c.irq, c.control,
                                     cpu.quantum_cycles);

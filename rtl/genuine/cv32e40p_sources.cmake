@@ -1,12 +1,13 @@
 # The source list of a CV32E40P checkout, read from its own manifest
-# (cv32e40p_manifest.flist: +incdir+ lines and files under ${DESIGN_RTL_DIR}, which is the
-# checkout's rtl/ folder). Test-bench files of the manifest (the wrapper, tracers, logs) are
+# (cv32e40p_manifest.flist, or cv32e40p_fpu_manifest.flist for a core with its FPU, FPnew and
+# the common cells: +incdir+ lines and files under ${DESIGN_RTL_DIR}, which is the checkout's
+# rtl/ folder). Test-bench files of the manifest (the wrapper, tracers, logs) are
 # left out: socsim's shim (rv_cv32e40p_sim.sv) takes their place.
-function(socsim_cv32e40p_sources checkout out_sources out_includes)
+function(socsim_cv32e40p_sources checkout manifest_name out_sources out_includes)
   get_filename_component(checkout "${checkout}" ABSOLUTE)
-  set(manifest "${checkout}/cv32e40p_manifest.flist")
+  set(manifest "${checkout}/${manifest_name}")
   if(NOT EXISTS "${manifest}")
-    message(FATAL_ERROR "SOCSIM_CV32E40P_RTL=${checkout}: no cv32e40p_manifest.flist there "
+    message(FATAL_ERROR "SOCSIM_CV32E40P_RTL=${checkout}: no ${manifest_name} there "
                         "(expected the top folder of an OpenHW CV32E40P checkout)")
   endif()
   if(NOT EXISTS "${checkout}/rtl/cv32e40p_top.sv")

@@ -3,13 +3,18 @@
 // Built only with the CMake option SOCSIM_CV32E40P_RTL=<checkout> (rtl/README.md).
 //
 // As in rv_core_sim, the bus inputs of a cycle are given before the clock edge that starts it
-// and held in flops for the cycle. Configuration: COREV_PULP=0, COREV_CLUSTER=0, FPU=0,
-// ZFINX=0 (RV32IMC + Zicsr + Zifencei, machine mode).
+// and held in flops for the cycle. Configuration: COREV_PULP=0, COREV_CLUSTER=0 (RV32IMC +
+// Zicsr + Zifencei, machine mode), and the FPU parameters as given (CMake options
+// SOCSIM_CV32E40P_FPU, _FPU_ADDMUL_LAT, _FPU_OTHERS_LAT, _ZFINX; default 0: no FPU).
 //
 // The genuine top has no retire-trace port: the rvfi_* outputs are tied to zero, and the C++
 // side knows (RtlCore::has_retire_trace(), rtl/README.md).
 module rv_cv32e40p_sim #(
-  parameter int unsigned NUM_MHPMCOUNTERS = 1
+  parameter int unsigned NUM_MHPMCOUNTERS = 1,
+  parameter int unsigned FPU              = 0,
+  parameter int unsigned FPU_ADDMUL_LAT   = 0,
+  parameter int unsigned FPU_OTHERS_LAT   = 0,
+  parameter int unsigned ZFINX            = 0
 ) (
 `include "rv_core_sim_ports.svh"
 );
@@ -19,10 +24,10 @@ module rv_cv32e40p_sim #(
   cv32e40p_top #(
     .COREV_PULP       (0),
     .COREV_CLUSTER    (0),
-    .FPU              (0),
-    .FPU_ADDMUL_LAT   (0),
-    .FPU_OTHERS_LAT   (0),
-    .ZFINX            (0),
+    .FPU              (FPU),
+    .FPU_ADDMUL_LAT   (FPU_ADDMUL_LAT),
+    .FPU_OTHERS_LAT   (FPU_OTHERS_LAT),
+    .ZFINX            (ZFINX),
     .NUM_MHPMCOUNTERS (NUM_MHPMCOUNTERS)
   ) u_top (
     .clk_i               (clk_i),

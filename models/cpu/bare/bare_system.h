@@ -40,6 +40,8 @@ struct BareHarnessOptions {
   /// enables, store data); nullptr: none. Two cores that agree cycle for cycle print the
   /// same lines, whatever their internals (scripts/cv32e40p-compare.py diffs them).
   std::ostream* bus_trace = nullptr;
+  /// The ISS with the FPU (IssConfig::fpu; the rtl core is built with or without it).
+  bool fpu = false;
 };
 
 struct RunResult {

@@ -4,16 +4,17 @@ namespace socsim {
 
 namespace {
 
-IssConfig bare_config() {
+IssConfig bare_config(const BareHarnessOptions& options) {
   IssConfig c;
   c.boot_addr = BareSystem::kBootAddr;
+  c.fpu = options.fpu;
   return c;
 }
 
 }  // namespace
 
 IssBareHarness::IssBareHarness(const BareHarnessOptions& options)
-    : BareHarnessBase(options), iss_(bare_config(), *this) {
+    : BareHarnessBase(options), iss_(bare_config(options), *this) {
   if (options.random_waits || options.bus_trace != nullptr) {
     iss_.timing().set_request_observer(this);
   }

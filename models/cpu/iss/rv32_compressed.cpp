@@ -1,4 +1,4 @@
-// RVC expansion: each RV32C instruction (without F/D) to the 32-bit instruction it stands
+// RVC expansion: each RV32C instruction (with F: c.flw, c.fsw, c.flwsp, c.fswsp; no D) to the 32-bit instruction it stands
 // for, following the table in chapter 16 of the RISC-V unprivileged specification.
 #include <cstdint>
 
@@ -8,7 +8,8 @@ namespace socsim {
 namespace {
 
 constexpr uint32_t kOpImm = 0x13, kOpLui = 0x37, kOpLoad = 0x03, kOpStore = 0x23, kOp = 0x33,
-                   kOpJal = 0x6f, kOpJalr = 0x67, kOpBranch = 0x63;
+                   kOpJal = 0x6f, kOpJalr = 0x67, kOpBranch = 0x63, kOpLoadFp = 0x07,
+                   kStoreFpBit = 0x04;  // STORE-FP (0x27) is STORE (0x23) with bit 2 set
 
 uint32_t bits(uint32_t v, unsigned hi, unsigned lo) { return (v >> lo) & ((1u << (hi - lo + 1)) - 1); }
 int32_t sext(uint32_t v, unsigned width) {
@@ -52,7 +53,7 @@ int32_t cb_offset(uint32_t c) {
 
 }  // namespace
 
-uint32_t expand_compressed(uint16_t half) {
+uint32_t expand_compressed(uint16_t half, bool fpu) {
   const uint32_t c = half;
   const uint32_t f3 = bits(c, 15, 13);
   const uint32_t rd = bits(c, 11, 7);       // also rs1 in quadrants 1/2
@@ -77,6 +78,12 @@ uint32_t expand_compressed(uint16_t half) {
         case 6: {  // c.sw
           const uint32_t imm = (bits(c, 12, 10) << 3) | (bits(c, 6, 6) << 2) | (bits(c, 5, 5) << 6);
           return enc_s(2, rs1p, rdp, static_cast<int32_t>(imm));
+        }
+        case 3: case 7: {  // c.flw, c.fsw (with the FPU): c.lw's and c.sw's fields
+          if (!fpu) return 0;
+          const uint32_t imm = (bits(c, 12, 10) << 3) | (bits(c, 6, 6) << 2) | (bits(c, 5, 5) << 6);
+          return f3 == 3 ? enc_i(kOpLoadFp, rdp, 2, rs1p, static_cast<int32_t>(imm))
+                         : enc_s(2, rs1p, rdp, static_cast<int32_t>(imm)) | kStoreFpBit;
         }
         default:
           return 0;
@@ -151,6 +158,16 @@ uint32_t expand_compressed(uint16_t half) {
         case 6: {  // c.swsp
           const uint32_t imm = (bits(c, 12, 9) << 2) | (bits(c, 8, 7) << 6);
           return enc_s(2, 2, rs2, static_cast<int32_t>(imm));
+        }
+        case 3: {  // c.flwsp (with the FPU; f0 is a register like any other)
+          if (!fpu) return 0;
+          const uint32_t imm = (bits(c, 12, 12) << 5) | (bits(c, 6, 4) << 2) | (bits(c, 3, 2) << 6);
+          return enc_i(kOpLoadFp, rd, 2, 2, static_cast<int32_t>(imm));
+        }
+        case 7: {  // c.fswsp (with the FPU)
+          if (!fpu) return 0;
+          const uint32_t imm = (bits(c, 12, 9) << 2) | (bits(c, 8, 7) << 6);
+          return enc_s(2, 2, rs2, static_cast<int32_t>(imm)) | kStoreFpBit;
         }
         default:
           return 0;

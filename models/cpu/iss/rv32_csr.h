@@ -7,6 +7,9 @@
 namespace socsim::csr {
 
 enum Address : uint32_t {
+  kFflags = 0x001,
+  kFrm = 0x002,
+  kFcsr = 0x003,
   kMstatus = 0x300,
   kMisa = 0x301,
   kMie = 0x304,
@@ -50,6 +53,9 @@ enum Address : uint32_t {
 constexpr uint32_t kMstatusMie = 1u << 3;
 constexpr uint32_t kMstatusMpie = 1u << 7;
 constexpr uint32_t kMstatusMpp = 3u << 11;
+constexpr unsigned kMstatusFsShift = 13;  ///< FS, bits 14:13 (with the FPU)
+constexpr uint32_t kMstatusSd = 1u << 31;  ///< SD: FS is Dirty
+constexpr uint32_t kMisaF = 1u << 5;
 constexpr uint32_t kMstatusReset = 0x1800;
 constexpr uint32_t kMisaValue = 0x40001104;  // RV32 I M C
 constexpr uint32_t kMvendoridValue = 0x602;
@@ -102,6 +108,10 @@ constexpr bool csr_exists(uint32_t addr) {
       return false;
   }
 }
+
+/// fflags, frm, fcsr: they exist only on a core with its FPU (and are legal only while
+/// mstatus.FS is not Off); csr_exists() leaves them out.
+constexpr bool is_float_csr(uint32_t addr) { return addr >= kFflags && addr <= kFcsr; }
 
 /// CSRs 0xC00-0xFFF are read-only: writing one is an illegal instruction.
 constexpr bool csr_read_only(uint32_t addr) { return (addr >> 10) == 3; }

@@ -45,6 +45,7 @@ int32_t immediate(uint32_t i) {
                       (bits(i, 11, 8) << 1),
                   13);
     case 0x23:  // S
+    case 0x27:  // S (fsw)
       return sext((bits(i, 31, 25) << 5) | bits(i, 11, 7), 12);
     case 0x73:  // CSR address
       return static_cast<int32_t>(i >> 20);
@@ -59,13 +60,13 @@ bool is_csr_op(Op op) { return op >= Op::kCsrrw && op <= Op::kCsrrci; }
 
 const char* mnemonic(Op op) { return kMnemonics[static_cast<unsigned>(op)]; }
 
-DecodedInsn decode(uint32_t raw) {
+DecodedInsn decode(uint32_t raw, FpDecodeState fp) {
   DecodedInsn d;
   uint32_t i = raw;
   if ((raw & 3) != 3) {
     d.length = 2;
     raw &= 0xFFFF;
-    i = expand_compressed(static_cast<uint16_t>(raw));
+    i = expand_compressed(static_cast<uint16_t>(raw), fp.fpu);
   }
   d.bits = i != 0 ? i : raw;
   d.rd = static_cast<uint8_t>(bits(d.bits, 11, 7));
@@ -83,7 +84,22 @@ DecodedInsn decode(uint32_t raw) {
     // csrrs/csrrc (and the immediate forms) with rs1 = x0 only read.
     const bool writes = d.op == Op::kCsrrw || d.op == Op::kCsrrwi || d.rs1 != 0;
     const uint32_t addr = i >> 20;
-    if (!csr::csr_exists(addr) || (writes && csr::csr_read_only(addr))) d.op = Op::kIllegal;
+    const bool fp_csr = csr::is_float_csr(addr);
+    if (fp_csr ? !(fp.fpu && fp.fs_on)
+               : (!csr::csr_exists(addr) || (writes && csr::csr_read_only(addr)))) {
+      d.op = Op::kIllegal;
+    }
+  }
+  if (is_float_op(d.op)) {
+    // The rounding mode of the instructions that round (bits 14:12): 5 and 6 are reserved,
+    // 7 takes frm, which must then hold one of the five modes.
+    const Op op = d.op;
+    const bool rounds = op >= Op::kFmaddS && op <= Op::kFsqrtS ? true
+                        : op == Op::kFcvtWS || op == Op::kFcvtWuS || op == Op::kFcvtSW ||
+                              op == Op::kFcvtSWu;
+    const uint32_t rm = bits(i, 14, 12);
+    if (!fp.fpu || !fp.fs_on) d.op = Op::kIllegal;
+    if (rounds && (rm == 5 || rm == 6 || (rm == 7 && fp.frm > 4))) d.op = Op::kIllegal;
   }
   return d;
 }

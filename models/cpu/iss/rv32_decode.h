@@ -22,10 +22,23 @@ struct DecodedInsn {
   uint32_t bits = 0;   ///< the 32-bit (expanded) encoding; the raw bits if illegal
 };
 
-/// Decodes an instruction as fetched: a 32-bit one, or a 16-bit one in the low half.
-DecodedInsn decode(uint32_t raw);
+/// What the legality of F instructions depends on: the FPU's presence (a core parameter),
+/// mstatus.FS (Off: every F instruction and fflags/frm/fcsr access is illegal) and frm (an
+/// instruction with the dynamic rounding mode is illegal while frm holds 5..7).
+struct FpDecodeState {
+  bool fpu = false;
+  bool fs_on = false;
+  uint8_t frm = 0;
+  /// A small number that differs whenever decoding may differ (0 without the FPU).
+  uint8_t key() const { return fpu ? static_cast<uint8_t>(0x10 | (fs_on ? 8 : 0) | frm) : 0; }
+};
 
-/// Expands a 16-bit RVC instruction to its 32-bit equivalent; 0 if illegal.
-uint32_t expand_compressed(uint16_t c);
+/// Decodes an instruction as fetched: a 32-bit one, or a 16-bit one in the low half. Without
+/// `fp.fpu` every F instruction (and c.flw, c.fsw, c.flwsp, c.fswsp) is illegal.
+DecodedInsn decode(uint32_t raw, FpDecodeState fp = {});
+
+/// Expands a 16-bit RVC instruction to its 32-bit equivalent; 0 if illegal. With `fpu` the
+/// single-precision loads and stores (c.flw, c.fsw, c.flwsp, c.fswsp) expand too.
+uint32_t expand_compressed(uint16_t c, bool fpu = false);
 
 }  // namespace socsim

@@ -8,6 +8,26 @@ int32_t sext(uint32_t v, unsigned width) {
   return static_cast<int32_t>((v ^ m) - m);
 }
 
+// fdiv.s / fsqrt.s cycles as measured on the genuine core (docs/fpu.md): 4 for special
+// operands (zero, infinite or NaN; a negative square root), 20 for an inexact result,
+// 7 + floor(q / 2) for an exact one with q significant bits. Overflowing and underflowing
+// results are not measured: they take the inexact count here.
+uint32_t divsqrt_cycles(uint32_t a, uint32_t b, bool is_div, uint32_t result, uint32_t flags) {
+  const auto special = [](uint32_t v) {
+    const uint32_t exp = (v >> 23) & 0xFF;
+    return exp == 0xFF || (v & 0x7FFFFFFFu) == 0;
+  };
+  if (special(a) || (is_div && special(b)) || (!is_div && (a >> 31))) return 4;
+  if (flags & (f32::kInexact | f32::kOverflow | f32::kUnderflow)) return 20;
+  // q: the result's significant bits (a subnormal result: from its leading one; measured
+  // for one case only, 2^-149 / 1 costs 7).
+  const uint32_t significand =
+      ((result >> 23) & 0xFF) == 0 ? (result & 0x7FFFFFu) : (result & 0x7FFFFFu) | 0x800000u;
+  const unsigned q = 32 - static_cast<unsigned>(__builtin_clz(significand)) -
+                     static_cast<unsigned>(__builtin_ctz(significand));
+  return 7 + q / 2;
+}
+
 }  // namespace
 
 Rv32Hart::Rv32Hart(const IssConfig& config) : config_(config) { reset(); }
@@ -22,6 +42,8 @@ void Rv32Hart::reset() {
   counters_ = Counters{};
   counters_.implemented = 0x5u | (((1u << config_.num_mhpmcounters) - 1) << 3);
   counters_.inhibit = counters_.implemented;  // every counter inhibited until cleared
+  f_.fill(0);
+  fflags_ = frm_ = fs_ = 0;
 }
 
 unsigned Rv32Hart::access_bytes(Op op) {
@@ -39,6 +61,10 @@ uint32_t Rv32Hart::complete_load(const DecodedInsn& d, uint32_t bytes) {
     case Op::kLh: v = static_cast<uint32_t>(sext(bytes & 0xFFFF, 16)); break;
     case Op::kLbu: v = bytes & 0xFF; break;
     case Op::kLhu: v = bytes & 0xFFFF; break;
+    case Op::kFlw:  // to an F register: no x register written
+      f_[d.rd] = bytes;
+      fs_ = 3;
+      return 0;
     default: v = bytes; break;
   }
   write_reg(d.rd, v);
@@ -57,8 +83,13 @@ uint32_t Rv32Hart::csr_read(uint32_t addr) const {
   switch (addr) {
     case csr::kMstatus:
       return csr::kMstatusMpp | (mstatus_mpie_ ? csr::kMstatusMpie : 0) |
-             (mstatus_mie_ ? csr::kMstatusMie : 0);
-    case csr::kMisa: return csr::kMisaValue;
+             (mstatus_mie_ ? csr::kMstatusMie : 0) | (fs_ << csr::kMstatusFsShift) |
+             (fs_ == 3 ? csr::kMstatusSd : 0);
+    case csr::kMisa: return csr::kMisaValue | (config_.fpu ? csr::kMisaF : 0);
+    case csr::kMimpid: return config_.fpu ? 1 : 0;
+    case csr::kFflags: return fflags_;
+    case csr::kFrm: return frm_;
+    case csr::kFcsr: return (frm_ << 5) | fflags_;
     case csr::kMie: return mie_;
     case csr::kMtvec: return mtvec_base_ | (mtvec_vectored_ ? 1u : 0u);
     case csr::kMcountinhibit: return counters_.inhibit;
@@ -104,6 +135,16 @@ int Rv32Hart::csr_write(const DecodedInsn& d, uint32_t operand) {
     case csr::kMstatus:
       mstatus_mie_ = (v & csr::kMstatusMie) != 0;
       mstatus_mpie_ = (v & csr::kMstatusMpie) != 0;
+      if (config_.fpu) fs_ = (v >> csr::kMstatusFsShift) & 3;
+      break;
+    // fflags, frm, fcsr (the decoder lets them through only with the FPU and FS not Off):
+    // writing one makes FS Dirty.
+    case csr::kFflags: fflags_ = v & 0x1F; fs_ = 3; break;
+    case csr::kFrm: frm_ = v & 7; fs_ = 3; break;
+    case csr::kFcsr:
+      fflags_ = v & 0x1F;
+      frm_ = (v >> 5) & 7;
+      fs_ = 3;
       break;
     case csr::kMie: mie_ = v & csr::kIrqMask; break;
     case csr::kMtvec:
@@ -117,6 +158,67 @@ int Rv32Hart::csr_write(const DecodedInsn& d, uint32_t operand) {
     default: break;  // misa, mtval, mip, the trigger CSRs: writes have no effect
   }
   return -1;
+}
+
+// ---- RV32F --------------------------------------------------------------------------------
+
+void Rv32Hart::execute_float(const DecodedInsn& d, Execution* e) {
+  const uint32_t i = d.bits;
+  const uint32_t rm_field = (i >> 12) & 7;
+  const auto rm = static_cast<f32::Rounding>(rm_field == 7 ? frm_ : rm_field);
+  const uint32_t a = f_[d.rs1], b = f_[d.rs2], c = f_[i >> 27];
+  const uint32_t xa = x_[d.rs1];
+  uint32_t flags = 0;
+  uint32_t v = 0;
+  switch (d.op) {
+    case Op::kFlw:
+      e->mem_addr = xa + static_cast<uint32_t>(d.imm);
+      return;
+    case Op::kFsw:
+      e->mem_addr = xa + static_cast<uint32_t>(d.imm);
+      e->store_data = b;
+      return;
+    case Op::kFmaddS: v = f32::fma(a, b, c, false, false, rm, &flags); break;
+    case Op::kFmsubS: v = f32::fma(a, b, c, false, true, rm, &flags); break;
+    case Op::kFnmsubS: v = f32::fma(a, b, c, true, false, rm, &flags); break;
+    case Op::kFnmaddS: v = f32::fma(a, b, c, true, true, rm, &flags); break;
+    case Op::kFaddS: v = f32::add(a, b, rm, &flags); break;
+    case Op::kFsubS: v = f32::sub(a, b, rm, &flags); break;
+    case Op::kFmulS: v = f32::mul(a, b, rm, &flags); break;
+    case Op::kFdivS:
+      v = f32::div(a, b, rm, &flags);
+      e->operand_b = divsqrt_cycles(a, b, true, v, flags);
+      break;
+    case Op::kFsqrtS:
+      v = f32::sqrt(a, rm, &flags);
+      e->operand_b = divsqrt_cycles(a, 0x3F800000u, false, v, flags);
+      break;
+    case Op::kFsgnjS: v = f32::sign_inject(a, b); break;
+    case Op::kFsgnjnS: v = f32::sign_inject_negated(a, b); break;
+    case Op::kFsgnjxS: v = f32::sign_inject_xor(a, b); break;
+    case Op::kFminS: v = f32::min(a, b, &flags); break;
+    case Op::kFmaxS: v = f32::max(a, b, &flags); break;
+    case Op::kFcvtWS: v = f32::to_int32(a, rm, &flags); break;
+    case Op::kFcvtWuS: v = f32::to_uint32(a, rm, &flags); break;
+    case Op::kFmvXW: v = a; break;
+    case Op::kFeqS: v = f32::eq(a, b, &flags); break;
+    case Op::kFltS: v = f32::lt(a, b, &flags); break;
+    case Op::kFleS: v = f32::le(a, b, &flags); break;
+    case Op::kFclassS: v = f32::classify(a); break;
+    case Op::kFcvtSW: v = f32::from_int32(xa, rm, &flags); break;
+    case Op::kFcvtSWu: v = f32::from_uint32(xa, rm, &flags); break;
+    case Op::kFmvWX: v = xa; break;
+    default: return;
+  }
+  // Every FPU result writes fflags (ORed) and makes FS Dirty.
+  fflags_ |= flags;
+  fs_ = 3;
+  if (writes_f_register(d.op)) {
+    f_[d.rd] = v;
+  } else {
+    write_reg(d.rd, v);
+    e->rd_value = d.rd != 0 ? v : 0;
+  }
 }
 
 // ---- traps --------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 
 #include "models/cpu/iss/rv32_csr.h"
 #include "models/cpu/iss/rv32_decode.h"
+#include "models/cpu/iss/rv32_float.h"
 
 namespace socsim {
 
@@ -21,6 +22,9 @@ struct IssConfig {
   uint32_t mtvec_addr = 0x0;  ///< mtvec_addr_i: mtvec resets to {mtvec_addr[31:8], 0, 01}
   uint32_t hart_id = 0;
   unsigned num_mhpmcounters = 1;  ///< NUM_MHPMCOUNTERS, 0..29
+  /// FPU = 1 (FPU_ADDMUL_LAT = FPU_OTHERS_LAT = 0, ZFINX = 0): f0..f31, fflags/frm/fcsr,
+  /// mstatus.FS, misa.F, mimpid 1 (docs/fpu.md).
+  bool fpu = false;
 };
 
 /// What an executed instruction computed, for the pipeline and the retire trace.
@@ -28,7 +32,8 @@ struct Execution {
   uint32_t next_pc = 0;      ///< the next instruction in program order (the target if taken)
   bool taken = false;        ///< a conditional branch is taken
   uint32_t rd_value = 0;     ///< the value written to rd (0 when rd is x0 or not written)
-  uint32_t operand_b = 0;    ///< the rs2 value (the divider's latency depends on the divisor)
+  uint32_t operand_b = 0;    ///< the rs2 value (the divider's latency depends on the divisor);
+                             ///< fdiv.s / fsqrt.s: their cycles
   uint32_t mem_addr = 0;     ///< loads and stores: the byte address
   uint32_t store_data = 0;   ///< stores: the rs2 value
   uint32_t csr_operand = 0;  ///< CSR instructions: the rs1 value or the zero-extended immediate
@@ -57,6 +62,12 @@ class Rv32Hart {
   void set_regs(const std::array<uint32_t, 32>& regs) { x_ = regs; }
   void write_reg(unsigned i, uint32_t value) {
     if (i != 0) x_[i] = value;
+  }
+
+  /// The F registers (all 0 without the FPU) and what F decoding depends on now.
+  uint32_t freg(unsigned i) const { return f_[i]; }
+  FpDecodeState fp_decode_state() const {
+    return FpDecodeState{config_.fpu, fs_ != 0, static_cast<uint8_t>(frm_)};
   }
 
   /// Executes `d`, the instruction at `pc`: results written to rd, control flow. Loads and
@@ -115,6 +126,13 @@ class Rv32Hart {
   uint32_t mcause_ = 0;
   uint32_t mip_ = 0;
   Counters counters_;
+  // The FPU's state (config_.fpu): f0..f31, fcsr's fields and mstatus.FS.
+  std::array<uint32_t, 32> f_{};
+  uint32_t fflags_ = 0;
+  uint32_t frm_ = 0;
+  uint32_t fs_ = 0;  // 0 Off, 1 Initial, 2 Clean, 3 Dirty
+
+  void execute_float(const DecodedInsn& d, Execution* e);
 };
 
 // ---- the semantics of each instruction (inline: the pipeline model executes one per cycle) ----
@@ -194,6 +212,11 @@ inline void Rv32Hart::execute(const DecodedInsn& d, uint32_t pc, Execution* e) {
       return;
     case Op::kCsrrwi: case Op::kCsrrsi: case Op::kCsrrci:
       e->csr_operand = d.rs1;
+      return;
+#define SOCSIM_RV32F_CASE(name, mnemonic, mask, match) case Op::k##name:
+    SOCSIM_RV32F_OPCODES(SOCSIM_RV32F_CASE)
+#undef SOCSIM_RV32F_CASE
+      execute_float(d, e);
       return;
     default:  // fence, fence.i, ecall, ebreak, mret, wfi, illegal: done by the pipeline
       return;

@@ -48,7 +48,7 @@ class Rv32Iss {
   /// Reads a CSR as csrr would, without side effects (for debuggers); false if it does not
   /// exist. The pipeline may have executed an instruction or two past the last delivered one.
   bool read_csr(uint32_t addr, uint32_t* value) const {
-    if (!csr::csr_exists(addr)) return false;
+    if (!csr::csr_exists(addr) && !(csr::is_float_csr(addr) && hart_.config().fpu)) return false;
     *value = hart_.csr_read(addr);
     return true;
   }

@@ -71,7 +71,38 @@
   X(Csrrci, "csrrci", 0x0000707Fu, 0x00007073u)          \
   /* privileged */                                       \
   X(Mret, "mret", 0xFFFFFFFFu, 0x30200073u)              \
-  X(Wfi, "wfi", 0xFFFFFFFFu, 0x10500073u)
+  X(Wfi, "wfi", 0xFFFFFFFFu, 0x10500073u)              \
+  SOCSIM_RV32F_OPCODES(X)
+
+// RV32F, legal only on a core built with its FPU (IssConfig::fpu) while mstatus.FS is not Off.
+// The fused multiply-adds match rs3 and rm in any value; rm is checked by the decoder.
+#define SOCSIM_RV32F_OPCODES(X)                          \
+  X(Flw, "flw", 0x0000707Fu, 0x00002007u)                \
+  X(Fsw, "fsw", 0x0000707Fu, 0x00002027u)                \
+  X(FmaddS, "fmadd.s", 0x0600007Fu, 0x00000043u)         \
+  X(FmsubS, "fmsub.s", 0x0600007Fu, 0x00000047u)         \
+  X(FnmsubS, "fnmsub.s", 0x0600007Fu, 0x0000004Bu)       \
+  X(FnmaddS, "fnmadd.s", 0x0600007Fu, 0x0000004Fu)       \
+  X(FaddS, "fadd.s", 0xFE00007Fu, 0x00000053u)           \
+  X(FsubS, "fsub.s", 0xFE00007Fu, 0x08000053u)           \
+  X(FmulS, "fmul.s", 0xFE00007Fu, 0x10000053u)           \
+  X(FdivS, "fdiv.s", 0xFE00007Fu, 0x18000053u)           \
+  X(FsqrtS, "fsqrt.s", 0xFFF0007Fu, 0x58000053u)         \
+  X(FsgnjS, "fsgnj.s", 0xFE00707Fu, 0x20000053u)         \
+  X(FsgnjnS, "fsgnjn.s", 0xFE00707Fu, 0x20001053u)       \
+  X(FsgnjxS, "fsgnjx.s", 0xFE00707Fu, 0x20002053u)       \
+  X(FminS, "fmin.s", 0xFE00707Fu, 0x28000053u)           \
+  X(FmaxS, "fmax.s", 0xFE00707Fu, 0x28001053u)           \
+  X(FcvtWS, "fcvt.w.s", 0xFFF0007Fu, 0xC0000053u)        \
+  X(FcvtWuS, "fcvt.wu.s", 0xFFF0007Fu, 0xC0100053u)      \
+  X(FmvXW, "fmv.x.w", 0xFFF0707Fu, 0xE0000053u)          \
+  X(FeqS, "feq.s", 0xFE00707Fu, 0xA0002053u)             \
+  X(FltS, "flt.s", 0xFE00707Fu, 0xA0001053u)             \
+  X(FleS, "fle.s", 0xFE00707Fu, 0xA0000053u)             \
+  X(FclassS, "fclass.s", 0xFFF0707Fu, 0xE0001053u)       \
+  X(FcvtSW, "fcvt.s.w", 0xFFF0007Fu, 0xD0000053u)        \
+  X(FcvtSWu, "fcvt.s.wu", 0xFFF0007Fu, 0xD0100053u)      \
+  X(FmvWX, "fmv.w.x", 0xFFF0707Fu, 0xF0000053u)
 
 namespace socsim {
 
@@ -84,6 +115,15 @@ enum class Op : uint8_t {
 };
 
 constexpr unsigned kOpCount = static_cast<unsigned>(Op::kIllegal) + 1;
+
+/// The RV32F instructions are the last ones of the table, from flw to fmv.w.x.
+constexpr bool is_float_op(Op op) { return op >= Op::kFlw && op <= Op::kFmvWX; }
+/// F instructions whose result goes to an F register (the others write an x register or none).
+constexpr bool writes_f_register(Op op) {
+  return is_float_op(op) && op != Op::kFsw && op != Op::kFcvtWS && op != Op::kFcvtWuS &&
+         op != Op::kFmvXW && op != Op::kFeqS && op != Op::kFltS && op != Op::kFleS &&
+         op != Op::kFclassS;
+}
 
 /// "addi", "csrrw", ...; "illegal" for Op::kIllegal.
 const char* mnemonic(Op op);

@@ -47,6 +47,21 @@ constexpr Row row(Op op) {
       return {Unit::kCsr, Xfer::kNone, Sys::kNone, kRs1, true};
     case Op::kCsrrwi: case Op::kCsrrsi: case Op::kCsrrci:
       return {Unit::kCsr, Xfer::kNone, Sys::kNone, kNoRegs, true};
+    // RV32F (FPU = 1, latencies 0): the FPU's results are modelled as the ALU's, fdiv.s and
+    // fsqrt.s as the divider's (docs/fpu.md: functional, timing not exact). Reads and writes
+    // of F registers take no part in the x register hazards.
+    case Op::kFlw: return {Unit::kLsu, Xfer::kNone, Sys::kNone, kRs1, false};
+    case Op::kFsw: return {Unit::kLsu, Xfer::kNone, Sys::kNone, kRs1, false};
+    case Op::kFdivS: case Op::kFsqrtS: return {Unit::kDiv, Xfer::kNone, Sys::kNone, kNoRegs, false};
+    case Op::kFcvtSW: case Op::kFcvtSWu: case Op::kFmvWX:
+      return {Unit::kAlu, Xfer::kNone, Sys::kNone, kRs1, false};
+    case Op::kFcvtWS: case Op::kFcvtWuS: case Op::kFmvXW: case Op::kFeqS: case Op::kFltS:
+    case Op::kFleS: case Op::kFclassS:
+      return {Unit::kAlu, Xfer::kNone, Sys::kNone, kNoRegs, true};
+    case Op::kFmaddS: case Op::kFmsubS: case Op::kFnmsubS: case Op::kFnmaddS: case Op::kFaddS:
+    case Op::kFsubS: case Op::kFmulS: case Op::kFsgnjS: case Op::kFsgnjnS: case Op::kFsgnjxS:
+    case Op::kFminS: case Op::kFmaxS:
+      return {Unit::kAlu, Xfer::kNone, Sys::kNone, kNoRegs, false};
     case Op::kIllegal: break;
   }
   return {Unit::kNone, Xfer::kNone, Sys::kIllegal, kNoRegs, false};
@@ -78,12 +93,27 @@ Control control_of(const DecodedInsn& d) {
   if ((r.reads & kRs1) && d.rs1 != 0) c.reads |= 1u << d.rs1;
   if ((r.reads & 2) && d.rs2 != 0) c.reads |= 1u << d.rs2;
   c.rd_we = r.rd_we;
-  c.mem_load = d.op >= Op::kLb && d.op <= Op::kLhu;
-  c.mem_store = d.op >= Op::kSb && d.op <= Op::kSw;
+  c.mem_load = (d.op >= Op::kLb && d.op <= Op::kLhu) || d.op == Op::kFlw;
+  c.mem_store = (d.op >= Op::kSb && d.op <= Op::kSw) || d.op == Op::kFsw;
+  if (writes_f_register(d.op) || d.op == Op::kFsw) c.rd = 0;  // no x register written
+  if (is_float_op(d.op) && d.op != Op::kFlw) {
+    const bool x_source = d.op == Op::kFcvtSW || d.op == Op::kFcvtSWu || d.op == Op::kFmvWX;
+    const bool one_source = d.op == Op::kFsqrtS || d.op == Op::kFcvtWS ||
+                            d.op == Op::kFcvtWuS || d.op == Op::kFmvXW || d.op == Op::kFclassS;
+    if (d.op != Op::kFsw && !x_source) c.freads |= 1u << d.rs1;
+    if (!x_source && !one_source) c.freads |= 1u << d.rs2;
+    if (d.op >= Op::kFmaddS && d.op <= Op::kFnmaddS) c.freads |= 1u << (d.bits >> 27);
+  }
   c.mulh = d.op == Op::kMulh || d.op == Op::kMulhsu || d.op == Op::kMulhu;
   c.csr_access = (d.bits & 0x7F) == 0x73 && ((d.bits >> 12) & 7) != 0;
   c.compressed = d.length == 2;
   if (r.unit == Unit::kCsr && is_status_csr(static_cast<uint32_t>(d.imm))) c.sys = Sys::kCsrStatus;
+  // A write of frm or fcsr (not a read, not fflags) flushes like a status CSR (FPU only).
+  const bool csr_writes = d.op == Op::kCsrrw || d.op == Op::kCsrrwi || d.rs1 != 0;
+  if (r.unit == Unit::kCsr && csr_writes &&
+      (d.imm == static_cast<int32_t>(csr::kFrm) || d.imm == static_cast<int32_t>(csr::kFcsr))) {
+    c.sys = Sys::kCsrStatus;
+  }
   c.counts = !is_trap(c.sys);
   c.wb_rd = (c.rd_we || c.mem_load) && c.counts ? c.rd : 0;
   return c;

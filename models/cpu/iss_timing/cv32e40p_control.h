@@ -30,6 +30,7 @@ struct Control {
   bool compressed = false;
   bool counts = false;      ///< counts as an instruction (INSTR event): not illegal/ecall/ebreak
   uint8_t wb_rd = 0;        ///< the register WB reports (written from EX or by a load), or 0
+  uint32_t freads = 0;      ///< F registers read in ID (bit n: fn; FPU only)
 };
 
 /// Illegal instructions, ecall and ebreak trap (they do not count as instructions).

@@ -63,7 +63,7 @@ Cv32e40pTiming::Status Cv32e40pTiming::run(uint64_t until_cycle, const bool* sto
   s_.plain = false;
   fast_allowed_ = !withholds_grants_ && request_observer_ == nullptr;
   while (s_.cycle < until_cycle) {
-    if (s_.boundary) {
+    if (s_.boundary && !hart_.config().fpu) {  // no memo with the FPU (yet)
       memo_boundary(until_cycle);
       if (!fault_.empty()) return Status::kStopped;
       if (s_.cycle >= until_cycle) break;
@@ -123,7 +123,9 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::issue(uint64_t now) {
       if (c.mulh) x.ready_at = now + 5;  // the first EX cycle is now + 1; 5 cycles
       break;
     case Unit::kDiv:
-      x.ready_at = now + cv32e40p::divide_cycles(e.operand_b, is_signed_divide(id.insn.op));
+      x.ready_at = now + (is_float_op(id.insn.op)
+                              ? e.operand_b
+                              : cv32e40p::divide_cycles(e.operand_b, is_signed_divide(id.insn.op)));
       break;
     case Unit::kLsu: {
       bytes = Rv32Hart::access_bytes(id.insn.op);
@@ -327,6 +329,8 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_hazards(Wires& w) {
   const bool wb_load_wait = s.wb_valid & s.wb_load & !w.resp_final;
   w.load_stall = (ex_load & ((depends >> ex.ctl.rd) & 1)) |
                  (wb_load_wait & ((depends >> s.wb_rd) & 1));
+  // FPU: an F instruction reading the F register an flw in EX loads (0 without the FPU).
+  w.load_stall |= ex_load & (ex.insn.op == Op::kFlw) & ((c.freads >> ex.insn.rd) & 1);
   // jalr forms its target from the register file without forwarding.
   w.jr_stall = (c.xfer == Xfer::kJalr) & (c.rs1 != 0) &
                ((s.ex_valid & (ex.ctl.rd_we | ex.ctl.mem_load) & (ex.ctl.rd == c.rs1)) |

@@ -98,6 +98,7 @@ class Cv32e40pTiming {
   struct DecodeEntry {
     uint32_t pc = 1;  // odd: empty
     uint32_t raw = 0;
+    uint8_t fp_key = 0;  // FpDecodeState::key() it was decoded with
     DecodedInsn insn;
     cv32e40p::Control ctl;
   };
@@ -420,10 +421,12 @@ inline void Cv32e40pTiming::describe_issue(RetireRecord* r, uint32_t pc, uint32_
 
 inline const Cv32e40pTiming::DecodeEntry& Cv32e40pTiming::decode_at(uint32_t pc, uint32_t raw) {
   DecodeEntry& e = decode_cache_[(pc >> 1) & (kDecodeEntries - 1)];
-  if (e.pc != pc || e.raw != raw) {
+  const FpDecodeState fp = hart_.fp_decode_state();
+  if (e.pc != pc || e.raw != raw || e.fp_key != fp.key()) {
     e.pc = pc;
     e.raw = raw;
-    e.insn = decode(raw);
+    e.fp_key = fp.key();
+    e.insn = decode(raw, fp);
     e.ctl = cv32e40p::control_of(e.insn);
   }
   return e;

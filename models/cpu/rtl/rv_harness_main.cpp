@@ -3,8 +3,9 @@
 // exits with the firmware's exit value.
 //
 //   rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]
-//              [--random-waits SEED] [--check-memo]
+//              [--random-waits SEED] [--check-memo] [--fpu]
 //
+// --fpu (ISS): the ISS with the CV32E40P's FPU (FPU=1, latencies 0; docs/fpu.md).
 // --check-memo (ISS): every span the ISS's memo would skip is simulated too and compared; a
 // difference ends the run with status 3 and says where (models/cpu/iss_timing/cv32e40p_memo.cpp).
 //
@@ -62,7 +63,7 @@ bool run_program(Harness& harness, const std::string& elf, socsim::RetireObserve
 int usage() {
   std::fprintf(stderr,
                "usage: rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]"
-               " [--random-waits SEED] [--check-memo]\n");
+               " [--random-waits SEED] [--check-memo] [--fpu]\n");
   return 2;
 }
 
@@ -88,6 +89,8 @@ int main(int argc, char** argv) {
       options.seed = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 0));
     } else if (arg == "--bus-trace" && i + 1 < argc) {
       bus_trace_path = argv[++i];
+    } else if (arg == "--fpu") {
+      options.fpu = true;
     } else if (arg == "--check-memo") {
       check_memo = true;
     } else if (arg == "--trace") {
