@@ -171,5 +171,90 @@ class ReferenceOutputsTest(unittest.TestCase):
                 self.check(name)
 
 
+COMPILE = os.path.join(ROOT, "scripts", "compile_model.py")
+LOWERED = ("fully_connected", "fully_connected_relu", "reshape", "autoencoder")
+
+
+class CompilerTest(unittest.TestCase):
+    """compile_model.py on .tflite files: programs whose outputs on the firmware runtime (host
+    build) equal the reference interpreter's; clear refusals otherwise."""
+
+    def setUp(self):
+        import tempfile
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def compile(self, name, *extra):
+        out = os.path.join(self.tmp.name, name + ".prog")
+        result = subprocess.run([sys.executable, COMPILE, os.path.join(FIXTURES, name + ".tflite"),
+                                 "-o", out, "-q"] + list(extra), capture_output=True, text=True)
+        return result, out
+
+    def test_programs_keep_the_model_quantisation(self):
+        from socsim_aot import program_format as pf
+        result, out = self.compile("autoencoder")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(out, "rb") as f:
+            program = pf.read(f.read())
+        model, _, _ = load("autoencoder")
+        x = program.tensors[program.inputs[0]]
+        t = model.tensors[model.inputs[0]]
+        self.assertEqual((x.dtype, x.zero_point), (2, int(t.zero_point[0])))
+        self.assertAlmostEqual(x.scale, float(t.scale[0]), places=12)
+        self.assertEqual([i.name for i in program.instructions],
+                         ["quantized_decomposed::linear.out"] * 10)
+
+    def test_firmware_runtime_equals_reference_kernels(self):
+        runner = os.environ.get("SOCSIM_HOST_RUNNER")
+        if not runner:
+            self.skipTest("SOCSIM_HOST_RUNNER not set (run through CTest)")
+        for name in LOWERED:
+            with self.subTest(name):
+                result, prog = self.compile(name)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                _, inputs, expected = load(name)
+                inp = os.path.join(self.tmp.name, name + ".in")
+                with open(inp, "wb") as f:
+                    f.write(b"".join(np.ascontiguousarray(a).tobytes() for a in inputs))
+                out = os.path.join(self.tmp.name, name + ".out")
+                run = subprocess.run([runner, prog, inp, out], capture_output=True, text=True)
+                self.assertEqual(run.returncode, 0, run.stderr)
+                got = np.fromfile(out, np.int8)
+                np.testing.assert_array_equal(got, expected[0].reshape(-1), name)
+
+    def test_unsupported_operators_are_refused_in_one_line(self):
+        result, out = self.compile("ds_cnn")
+        self.assertEqual(result.returncode, 1)
+        lines = result.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, result.stderr)
+        self.assertIn("cannot be compiled yet", lines[0])
+        self.assertIn("CONV_2D x5", lines[0])
+        self.assertFalse(os.path.exists(out))
+
+    def test_quantisation_options_are_refused(self):
+        result, _ = self.compile("fully_connected", "--quantize", "int8")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("already quantised", result.stderr)
+
+    def test_corrupt_file_is_refused_in_one_line(self):
+        with open(os.path.join(FIXTURES, "autoencoder.tflite"), "rb") as f:
+            data = f.read()
+        bad = os.path.join(self.tmp.name, "bad.tflite")
+        with open(bad, "wb") as f:
+            f.write(data[:5000])
+        result = subprocess.run([sys.executable, COMPILE, bad, "-o", bad + ".prog"],
+                                capture_output=True, text=True)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+
+    def test_print_ops(self):
+        result = subprocess.run([sys.executable, COMPILE, os.path.join(FIXTURES, "ds_cnn.tflite"),
+                                 "--print-ops"], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("FULLY_CONNECTED", result.stdout)
+        self.assertIn("NOT LOWERED", result.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
