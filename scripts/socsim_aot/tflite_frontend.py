@@ -14,6 +14,11 @@ What lowers today (docs/compiler.md, "TensorFlow Lite models"):
   tflite_eval.mbqm), which is the runtime's own requantisation `round_shift(acc m, n)` with
   n = 31 - e: the multiplier table holds TFLite's (m, 31 - e) per channel.
 - RESHAPE, SQUEEZE, EXPAND_DIMS -> `aten::view_copy.out` (NHWC bytes are unchanged).
+- Data movement on the model's own axes (layout-free, so NHWC needs no transpose): TRANSPOSE
+  -> `aten::permute_copy.out`, CONCATENATION (inputs quantised as the output, as TFLite's
+  converter makes them) -> `aten::cat.out`, SPLIT and STRIDED_SLICE (positive strides) ->
+  `aten::slice_copy.Tensor_out`, PAD / PADV2 -> `aten::constant_pad_nd.out` filled with the
+  output's zero point (the real 0) or PADV2's value.
 
 Convolutions, pooling, ADD and the non-linear operators round twice in TFLite (a rounding
 doubling high multiply, then a rounding shift) or follow rules of their own
@@ -164,11 +169,126 @@ def _reshape(b: _Builder, op: tr.Operator):
                           [b.value(op.outputs[0])], {}, op.where))
 
 
+def _same_quantisation(b: _Builder, op: tr.Operator, inputs):
+    """Data movement keeps bytes: every moved input is quantised as the output."""
+    ts = b.model.tensors
+    y = ts[op.outputs[0]]
+    for i in inputs:
+        x = ts[i]
+        if x.dtype != y.dtype or x.dtype != "int8" or x.scale is None or y.scale is None or \
+                (float(x.scale[0]), int(x.zero_point[0])) != \
+                (float(y.scale[0]), int(y.zero_point[0])):
+            raise CompileError(f"{op.where}: tensor {i} '{x.name}' is not int8 quantised as the "
+                               "output (a requantising copy is not supported)")
+
+
+def _constant(b: _Builder, op: tr.Operator, index: int, what: str) -> np.ndarray:
+    t = b.model.tensors[index]
+    if t.data is None:
+        raise CompileError(f"{op.where}: {what} must be a constant")
+    return np.asarray(t.data).astype(np.int64)
+
+
+def _transpose(b: _Builder, op: tr.Operator):
+    _same_quantisation(b, op, op.inputs[:1])
+    perm = [int(p) for p in _constant(b, op, op.inputs[1], "the permutation").reshape(-1)]
+    b.g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [b.value(op.inputs[0])],
+                          [b.value(op.outputs[0])], {"perm": perm}, op.where))
+
+
+def _concatenation(b: _Builder, op: tr.Operator):
+    _same_quantisation(b, op, op.inputs)
+    if op.options.get("fused_activation", 0) != 0:
+        raise CompileError(f"{op.where}: a fused activation is not supported")
+    rank = len(b.model.tensors[op.outputs[0]].shape)
+    b.g.nodes.append(Node(data_movement.CAT.name, [b.value(i) for i in op.inputs],
+                          [b.value(op.outputs[0])], {"axis": int(op.options["axis"]) % rank},
+                          op.where))
+
+
+def _slice_node(b: _Builder, op: tr.Operator, source: str, output: int, slices):
+    """slice_copy of (first, step, length) per axis into tensor `output` (through a view when
+    the output drops axes)."""
+    y = b.model.tensors[output]
+    lengths = [length for _, _, length in slices]
+    words = [v for first, step, _ in slices for v in (first, step)]
+    yname = b.value(output)
+    target = yname
+    if lengths != list(y.shape):
+        target = f"{yname}::slice"
+        b.g.values[target] = Value(target, lengths, np.dtype(np.int8), scale=float(y.scale[0]),
+                                   zero_point=int(y.zero_point[0]))
+    b.g.nodes.append(Node(data_movement.SLICE_COPY.name, [source], [target], {"slices": words},
+                          op.where))
+    if target != yname:
+        b.g.nodes.append(Node(data_movement.VIEW_COPY.name, [target], [yname], {}, op.where))
+
+
+def _split(b: _Builder, op: tr.Operator):
+    x = b.model.tensors[op.inputs[1]]
+    _same_quantisation(b, op, op.inputs[1:])
+    axis = int(_constant(b, op, op.inputs[0], "the axis").reshape(-1)[0]) % len(x.shape)
+    first = 0
+    for out in op.outputs:
+        _same_quantisation(b, op, [op.inputs[1]])
+        size = b.model.tensors[out].shape[axis]
+        slices = [(0, 1, d) for d in x.shape]
+        slices[axis] = (first, 1, size)
+        _slice_node(b, op, b.value(op.inputs[1]), out, slices)
+        first += size
+
+
+def _strided_slice(b: _Builder, op: tr.Operator):
+    o = op.options
+    if o["ellipsis_mask"] or o["new_axis_mask"] or o.get("offset"):
+        raise CompileError(f"{op.where}: ellipsis, new-axis and offset masks are not supported")
+    _same_quantisation(b, op, op.inputs[:1])
+    x = b.model.tensors[op.inputs[0]]
+    begin, end, strides = (_constant(b, op, i, what).reshape(-1) for i, what in
+                           zip(op.inputs[1:4], ("begin", "end", "strides")))
+    slices = []
+    for a, size in enumerate(x.shape):
+        if o["shrink_axis_mask"] >> a & 1:
+            slices.append((int(begin[a]) % size, 1, 1))
+            continue
+        first = None if o["begin_mask"] >> a & 1 else int(begin[a])
+        last = None if o["end_mask"] >> a & 1 else int(end[a])
+        if int(strides[a]) < 1:
+            raise CompileError(f"{op.where}: stride {int(strides[a])} on axis {a}: positive "
+                               "strides are supported")
+        r = range(size)[slice(first, last, int(strides[a]))]
+        if len(r) == 0:
+            raise CompileError(f"{op.where}: an empty slice on axis {a}")
+        slices.append((r.start, r.step, len(r)))
+    _slice_node(b, op, b.value(op.inputs[0]), op.outputs[0], slices)
+
+
+def _pad(b: _Builder, op: tr.Operator):
+    _same_quantisation(b, op, op.inputs[:1])
+    pads = _constant(b, op, op.inputs[1], "the paddings").reshape(-1, 2)
+    if np.any(pads < 0):
+        raise CompileError(f"{op.where}: negative paddings are not supported")
+    y = b.model.tensors[op.outputs[0]]
+    fill = int(y.zero_point[0])  # PAD: the real 0
+    if op.opcode == "PADV2":
+        fill = int(_constant(b, op, op.inputs[2], "the pad value").reshape(-1)[0])
+    yname = b.value(op.outputs[0])
+    value = b.g.add_const(f"{yname}::value", np.array([fill], np.int8))
+    b.g.nodes.append(Node(data_movement.CONSTANT_PAD_ND.name, [b.value(op.inputs[0]), value],
+                          [yname], {"pads": [int(p) for p in pads.reshape(-1)]}, op.where))
+
+
 LOWERINGS = {
     "FULLY_CONNECTED": (_fully_connected, conv_hooks.QUANTIZED_LINEAR.name),
     "RESHAPE": (_reshape, data_movement.VIEW_COPY.name),
     "SQUEEZE": (_reshape, data_movement.VIEW_COPY.name),
     "EXPAND_DIMS": (_reshape, data_movement.VIEW_COPY.name),
+    "TRANSPOSE": (_transpose, data_movement.PERMUTE_COPY.name),
+    "CONCATENATION": (_concatenation, data_movement.CAT.name),
+    "SPLIT": (_split, data_movement.SLICE_COPY.name),
+    "STRIDED_SLICE": (_strided_slice, data_movement.SLICE_COPY.name),
+    "PAD": (_pad, data_movement.CONSTANT_PAD_ND.name),
+    "PADV2": (_pad, data_movement.CONSTANT_PAD_ND.name),
 }
 
 WHY_NOT = "TFLite's integer rule for it has no runtime kernel yet (tflite_eval.py has it)"
