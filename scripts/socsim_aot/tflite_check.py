@@ -11,6 +11,7 @@ output matches, 1 otherwise (with the count and the first difference).
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 
@@ -18,7 +19,45 @@ import numpy as np
 
 from socsim_aot import compiler, sim_check
 
-EXECUTION = "Execution 1: "
+
+RUN_LINES = {"cycles": re.compile(r"^Execution 1: (\d+) cycles", re.M),
+             "program_load": re.compile(r"^Program load: (\d+) cycles", re.M),
+             "method_load": re.compile(r"method load: (\d+) cycles", re.M)}
+
+
+def run_fixture(socsim, runner, fixtures, name, npu=False, max_cycles="2000000000"):
+    """Compiles and runs fixture `name`; a dict: program (the compiled program), differ
+    (outputs unlike the reference's), first (index of the first, or -1), got/want there,
+    count, cycles, program_load, method_load (None if not printed). Raises CompileError
+    when the model does not compile, RuntimeError when the run fails."""
+    arrays = np.load(os.path.join(fixtures, name + ".npz"))
+    with tempfile.TemporaryDirectory() as tmp:
+        prog_path = os.path.join(tmp, name + ".prog")
+        program = compiler.compile_file(os.path.join(fixtures, name + ".tflite"), prog_path,
+                                        quantize=None, delegate="npu" if npu else None)
+        input_path = os.path.join(tmp, "input.bin")
+        with open(input_path, "wb") as f:
+            for i in range(len(program.inputs)):
+                f.write(np.ascontiguousarray(arrays[f"in{i}"]).tobytes())
+        run_args = argparse.Namespace(socsim=socsim, runner=runner, max_cycles=max_cycles,
+                                      input=input_path, set=[], runner_arg=[])
+        status, stdout, stderr = sim_check.run_runner(run_args, prog_path)
+    if status != 0:
+        raise RuntimeError(f"socsim exited {status}: {stderr.strip()}")
+    want = np.concatenate([arrays[f"out{i}"].reshape(-1).astype(np.int64)
+                           for i in range(len(program.outputs))]) % 256  # printed as bytes
+    printed = sim_check.RES_LINE.findall(stdout)
+    if [int(i) for i, _ in printed] != list(range(want.size)):
+        raise RuntimeError(f"{len(printed)} output lines, expected {want.size}")
+    got = np.array([int(v) for _, v in printed], np.int64)
+    bad = got != want
+    first = int(np.argmax(bad)) if np.any(bad) else -1
+    result = dict(program=program, differ=int(bad.sum()), first=first, count=want.size,
+                  got=int(got[first]), want=int(want[first]))
+    for key, pattern in RUN_LINES.items():
+        m = pattern.search(stdout)
+        result[key] = int(m.group(1)) if m else None
+    return result
 
 
 def main(argv=None):
@@ -31,45 +70,20 @@ def main(argv=None):
     parser.add_argument("fixtures", help="folder of NAME.tflite and NAME.npz")
     parser.add_argument("name", help="the fixture's name")
     args = parser.parse_args(argv)
-    model = os.path.join(args.fixtures, args.name + ".tflite")
-    arrays = np.load(os.path.join(args.fixtures, args.name + ".npz"))
-    with tempfile.TemporaryDirectory() as tmp:
-        prog_path = os.path.join(tmp, args.name + ".prog")
-        program = compiler.compile_file(model, prog_path, quantize=None,
-                                        delegate="npu" if args.npu else None)
-        inputs = [arrays[f"in{i}"] for i in range(len(program.inputs))]
-        input_path = os.path.join(tmp, "input.bin")
-        with open(input_path, "wb") as f:
-            for a in inputs:
-                f.write(np.ascontiguousarray(a).tobytes())
-        run_args = argparse.Namespace(socsim=args.socsim, runner=args.runner,
-                                      max_cycles=args.max_cycles, input=input_path, set=[],
-                                      runner_arg=[])
-        status, stdout, stderr = sim_check.run_runner(run_args, prog_path)
-    if status != 0:
-        print(f"tflite_check: {args.name}: socsim exited {status}\n{stderr}", file=sys.stderr)
+    try:
+        r = run_fixture(args.socsim, args.runner, args.fixtures, args.name, args.npu,
+                        args.max_cycles)
+    except (compiler.CompileError, RuntimeError) as e:
+        print(f"tflite_check: {args.name}: {e}", file=sys.stderr)
         return 1
-    want = np.concatenate([arrays[f"out{i}"].reshape(-1).astype(np.int64)
-                           for i in range(len(program.outputs))])
-    printed = sim_check.RES_LINE.findall(stdout)
-    if [int(i) for i, _ in printed] != list(range(want.size)):
-        print(f"tflite_check: {args.name}: {len(printed)} output lines, expected {want.size}",
-              file=sys.stderr)
+    if r["differ"]:
+        print(f"tflite_check: {args.name}: {r['differ']} of {r['count']} outputs differ from "
+              f"TFLite's reference kernels; first res[{r['first']}] = {r['got']}, reference "
+              f"{r['want']}", file=sys.stderr)
         return 1
-    got = np.array([int(v) for _, v in printed], np.int64)
-    # The runner prints int8 values as bytes (0..255).
-    bad = got != want % 256
-    if np.any(bad):
-        first = int(np.argmax(bad))
-        print(f"tflite_check: {args.name}: {int(bad.sum())} of {want.size} outputs differ from "
-              f"TFLite's reference kernels; first res[{first}] = {got[first]}, reference "
-              f"{want[first] % 256}", file=sys.stderr)
-        return 1
-    cycles = [l[len(EXECUTION):].split()[0] for l in stdout.splitlines()
-              if l.startswith(EXECUTION)]
     where = "NPU" if args.npu else "CPU"
-    print(f"tflite_check: {args.name} ({where}): {want.size} outputs equal TFLite's reference "
-          f"kernels; {cycles[0] if cycles else '?'} cycles")
+    print(f"tflite_check: {args.name} ({where}): {r['count']} outputs equal TFLite's reference "
+          f"kernels; {r['cycles']} cycles")
     return 0
 
 
