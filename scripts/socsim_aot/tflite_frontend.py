@@ -30,12 +30,14 @@ from typing import Dict, List
 
 import numpy as np
 
-from socsim_aot import ir
+from socsim_aot import ir, validate
 from socsim_aot import tflite_arith as ta
 from socsim_aot import tflite_reader as tr
 from socsim_aot.ir import CompileError, Graph, Node, Value
 from socsim_aot.schema import conv as conv_hooks
 from socsim_aot.schema import data_movement
+
+MAX_RANK = 6  # the program file's tensor records
 
 NUMPY_TYPES = {"int8": np.int8, "uint8": np.uint8, "int32": np.int32, "float32": np.float32}
 
@@ -76,6 +78,19 @@ class _Builder:
         if name in self.g.values:
             return name
         t = self.model.tensors[index]
+        where = f"tensor {index} '{t.name}'"
+        if len(t.shape) > MAX_RANK or any(d < 1 for d in t.shape):
+            raise CompileError(f"{where}: shape {t.shape}: up to {MAX_RANK} dimensions, each at "
+                               "least 1, are supported")
+        if t.dtype in NUMPY_TYPES and int(np.prod(t.shape, dtype=object)) * \
+                np.dtype(NUMPY_TYPES[t.dtype]).itemsize > validate.MAX_TENSOR_BYTES:
+            raise CompileError(f"{where}: shape {t.shape} is larger than a tensor may be "
+                               f"({validate.MAX_TENSOR_BYTES} bytes)")
+        if t.zero_point is not None and t.dtype in ("int8", "uint8"):
+            lo, hi = (-128, 127) if t.dtype == "int8" else (0, 255)
+            if np.any(t.zero_point < lo) or np.any(t.zero_point > hi):
+                raise CompileError(f"{where}: zero point {int(t.zero_point.flat[0])} is outside "
+                                   f"{t.dtype}'s range")
         if t.dtype not in NUMPY_TYPES:
             raise CompileError(f"tensor {index} '{t.name}': element type {t.dtype} is not "
                                "supported")
@@ -127,9 +142,18 @@ def _fully_connected(b: _Builder, op: tr.Operator):
         raise CompileError(f"{op.where}: weights must be constant int8 with zero point 0")
     if op.options.get("weights_format", 0) != 0:
         raise CompileError(f"{op.where}: shuffled weights are not supported")
+    if len(w.shape) != 2:
+        raise CompileError(f"{op.where}: weights of shape {w.shape} (needs [outputs, inputs])")
     out_c, features = w.shape
-    if bias is not None and (bias.dtype != "int32" or bias.data is None):
-        raise CompileError(f"{op.where}: the bias must be a constant int32 tensor")
+    rows = int(np.prod(x.shape)) // features
+    if rows * features != int(np.prod(x.shape)) or int(np.prod(y.shape)) != rows * out_c or \
+            y.shape[-1] != out_c or w.scale.size not in (1, out_c):
+        raise CompileError(f"{op.where}: input {x.shape}, weights {w.shape} and output "
+                           f"{y.shape} do not fit")
+    if bias is not None and (bias.dtype != "int32" or bias.data is None or
+                             bias.data.size != out_c):
+        raise CompileError(f"{op.where}: the bias must be a constant int32 tensor of {out_c} "
+                           "values")
     ws = np.broadcast_to(w.scale.astype(np.float64), (out_c,))
     reals = np.float64(x.scale[0]) * ws / np.float64(y.scale[0])
     table = []
@@ -141,7 +165,6 @@ def _fully_connected(b: _Builder, op: tr.Operator):
     g = b.g
     xname, yname = b.value(op.inputs[0]), b.value(op.outputs[0])
     where = f"{op.where}"
-    rows = int(np.prod(x.shape)) // features
     if list(x.shape[-1:]) != [features]:
         flat = f"{yname}::rows"
         g.values[flat] = Value(flat, [rows, features], np.dtype(np.int8),
@@ -192,6 +215,9 @@ def _constant(b: _Builder, op: tr.Operator, index: int, what: str) -> np.ndarray
 def _transpose(b: _Builder, op: tr.Operator):
     _same_quantisation(b, op, op.inputs[:1])
     perm = [int(p) for p in _constant(b, op, op.inputs[1], "the permutation").reshape(-1)]
+    x, y = b.model.tensors[op.inputs[0]], b.model.tensors[op.outputs[0]]
+    if sorted(perm) != list(range(len(x.shape))) or [x.shape[p] for p in perm] != y.shape:
+        raise CompileError(f"{op.where}: permutation {perm} of {x.shape} is not {y.shape}")
     b.g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [b.value(op.inputs[0])],
                           [b.value(op.outputs[0])], {"perm": perm}, op.where))
 
@@ -200,7 +226,16 @@ def _concatenation(b: _Builder, op: tr.Operator):
     _same_quantisation(b, op, op.inputs)
     if op.options.get("fused_activation", 0) != 0:
         raise CompileError(f"{op.where}: a fused activation is not supported")
-    rank = len(b.model.tensors[op.outputs[0]].shape)
+    y = b.model.tensors[op.outputs[0]]
+    rank = len(y.shape)
+    axis = int(op.options["axis"])
+    shapes = [b.model.tensors[i].shape for i in op.inputs]
+    if not -rank <= axis < rank or any(len(sh) != rank for sh in shapes) or \
+            any(sh[:axis % rank] + sh[axis % rank + 1:] != y.shape[:axis % rank] +
+                y.shape[axis % rank + 1:] for sh in shapes) or \
+            sum(sh[axis % rank] for sh in shapes) != y.shape[axis % rank]:
+        raise CompileError(f"{op.where}: inputs {shapes} do not concatenate to {y.shape} along "
+                           f"axis {axis}")
     b.g.nodes.append(Node(data_movement.CAT.name, [b.value(i) for i in op.inputs],
                           [b.value(op.outputs[0])], {"axis": int(op.options["axis"]) % rank},
                           op.where))
@@ -211,6 +246,9 @@ def _slice_node(b: _Builder, op: tr.Operator, source: str, output: int, slices):
     the output drops axes)."""
     y = b.model.tensors[output]
     lengths = [length for _, _, length in slices]
+    if int(np.prod(lengths)) != int(np.prod(y.shape)):
+        raise CompileError(f"{op.where}: a slice of shape {lengths} does not fill output "
+                           f"{y.shape}")
     words = [v for first, step, _ in slices for v in (first, step)]
     yname = b.value(output)
     target = yname
@@ -228,6 +266,10 @@ def _split(b: _Builder, op: tr.Operator):
     x = b.model.tensors[op.inputs[1]]
     _same_quantisation(b, op, op.inputs[1:])
     axis = int(_constant(b, op, op.inputs[0], "the axis").reshape(-1)[0]) % len(x.shape)
+    outs = [b.model.tensors[o].shape for o in op.outputs]
+    if any(len(sh) != len(x.shape) for sh in outs) or \
+            sum(sh[axis] for sh in outs) != x.shape[axis]:
+        raise CompileError(f"{op.where}: outputs {outs} do not split {x.shape} on axis {axis}")
     first = 0
     for out in op.outputs:
         _same_quantisation(b, op, [op.inputs[1]])
@@ -266,12 +308,16 @@ def _strided_slice(b: _Builder, op: tr.Operator):
 def _pad(b: _Builder, op: tr.Operator):
     _same_quantisation(b, op, op.inputs[:1])
     pads = _constant(b, op, op.inputs[1], "the paddings").reshape(-1, 2)
-    if np.any(pads < 0):
-        raise CompileError(f"{op.where}: negative paddings are not supported")
-    y = b.model.tensors[op.outputs[0]]
+    x, y = b.model.tensors[op.inputs[0]], b.model.tensors[op.outputs[0]]
+    if pads.shape[0] != len(x.shape) or np.any(pads < 0) or \
+            [int(d + p0 + p1) for d, (p0, p1) in zip(x.shape, pads)] != y.shape:
+        raise CompileError(f"{op.where}: paddings {pads.tolist()} of {x.shape} do not give "
+                           f"{y.shape} (non-negative, one pair per axis)")
     fill = int(y.zero_point[0])  # PAD: the real 0
     if op.opcode == "PADV2":
         fill = int(_constant(b, op, op.inputs[2], "the pad value").reshape(-1)[0])
+        if not -128 <= fill <= 127:
+            raise CompileError(f"{op.where}: pad value {fill} is not an int8 value")
     yname = b.value(op.outputs[0])
     value = b.g.add_const(f"{yname}::value", np.array([fill], np.int8))
     b.g.nodes.append(Node(data_movement.CONSTANT_PAD_ND.name, [b.value(op.inputs[0]), value],
@@ -310,6 +356,35 @@ def needs_table(model: tr.Model) -> str:
     return "\n".join(lines)
 
 
+# Operand counts (inputs at least, outputs exactly) each lowering reads.
+ARITY = {"FULLY_CONNECTED": (2, 1), "RESHAPE": (1, 1), "SQUEEZE": (1, 1), "EXPAND_DIMS": (1, 1),
+         "TRANSPOSE": (2, 1), "CONCATENATION": (1, 1), "SPLIT": (2, None),
+         "STRIDED_SLICE": (4, 1), "PAD": (2, 1), "PADV2": (3, 1)}
+
+
+def _check_operands(model: tr.Model, op: tr.Operator):
+    least, outputs = ARITY[op.opcode]
+    if len(op.inputs) < least or any(i < 0 for i in op.inputs[:least]) or not op.outputs or \
+            (outputs is not None and len(op.outputs) != outputs):
+        raise CompileError(f"{op.where}: {len(op.inputs)} inputs and {len(op.outputs)} outputs "
+                           f"(needs at least {least} inputs"
+                           f"{'' if outputs is None else f' and {outputs} output'})")
+    for i in op.inputs[least:]:
+        if i >= 0 and not model.tensors[i].shape and model.tensors[i].data is None:
+            raise CompileError(f"{op.where}: optional input {i} has no shape")
+
+
+def _check_shapes(model: tr.Model, op: tr.Operator, g: Graph, names: Dict[int, str]):
+    """The values a lowering wrote have the sizes the model's tensors say."""
+    y = model.tensors[op.outputs[0]]
+    count = int(np.prod(y.shape))
+    if op.opcode in ("RESHAPE", "SQUEEZE", "EXPAND_DIMS"):
+        x = model.tensors[op.inputs[0]]
+        if int(np.prod(x.shape)) != count:
+            raise CompileError(f"{op.where}: reshapes {x.shape} to {y.shape} (element counts "
+                               "differ)")
+
+
 def load_graph(model: tr.Model, log=None) -> Graph:
     """The IR of a TFLite model, every operator lowered, or CompileError naming those that
     cannot be."""
@@ -330,7 +405,12 @@ def load_graph(model: tr.Model, log=None) -> Graph:
                                "their quantisation are supported")
         b.g.inputs.append(b.value(i))
     for op in model.operators:
-        LOWERINGS[op.opcode][0](b, op)
+        _check_operands(model, op)
+        try:
+            LOWERINGS[op.opcode][0](b, op)
+        except (IndexError, ValueError, OverflowError) as e:
+            raise CompileError(f"{op.where}: inconsistent operands ({e})") from None
+        _check_shapes(model, op, b.g, b.names)
     for i in model.outputs:
         b.g.outputs.append(b.value(i))
     if log:

@@ -250,6 +250,27 @@ class CompilerTest(unittest.TestCase):
         self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
         self.assertNotIn("Traceback", result.stderr)
 
+    def test_damaged_files_compile_or_are_refused(self):
+        """Random byte changes in small models: a program or a CompileError, nothing else."""
+        import random
+        from socsim_aot import compiler
+        rng = random.Random(1)
+        out = os.path.join(self.tmp.name, "fuzz.prog")
+        for name in ("fully_connected_relu", "split", "strided_slice", "pad", "transpose"):
+            with open(os.path.join(FIXTURES, name + ".tflite"), "rb") as f:
+                base = f.read()
+            for _ in range(60):
+                data = bytearray(base)
+                for _ in range(rng.randint(1, 4)):
+                    data[rng.randrange(len(data))] = rng.randrange(256)
+                path = os.path.join(self.tmp.name, "fuzz.tflite")
+                with open(path, "wb") as f:
+                    f.write(data)
+                try:
+                    compiler.compile_file(path, out)
+                except compiler.CompileError as e:
+                    self.assertNotIn("\n", str(e))
+
     def test_print_ops(self):
         result = subprocess.run([sys.executable, COMPILE, os.path.join(FIXTURES, "ds_cnn.tflite"),
                                  "--print-ops"], capture_output=True, text=True)
