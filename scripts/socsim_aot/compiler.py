@@ -859,7 +859,9 @@ def main(argv=None) -> int:
                "  compile_model.py net.onnx --print-ops\n",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model", nargs="?", help="ONNX model with fixed input shapes "
-                        f"(opsets {onnx_graph.MIN_OPSET}-{onnx_graph.MAX_OPSET})")
+                        f"(opsets {onnx_graph.MIN_OPSET}-{onnx_graph.MAX_OPSET}), or an int8 "
+                        "TensorFlow Lite model (.tflite, recognised by its TFL3 identifier; "
+                        "its own quantisation is kept: docs/compiler.md)")
     parser.add_argument("-o", "--output", help="program file to write")
     parser.add_argument("--quantize", choices=["int8"],
                         help="quantise a float32 model: int8 activations (per-tensor, "
