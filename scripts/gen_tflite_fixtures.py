@@ -19,7 +19,9 @@ output folder gets:
                 held bit-exact against)
 
 and manifest.txt: one line per model with its operators (builtin names, in execution order,
-counted), and a header with the versions.
+counted), and a header with the versions. Keras names layers from a counter of the process, so
+the tensor names in a file depend on the cases written before it in the same run (the
+checked-in files come from one run of every case); weights, quantisation and outputs do not.
 
 The per-operator cases cover CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, SUB, MUL,
 AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, RESHAPE, SOFTMAX, LOGISTIC, TANH, HARD_SWISH, RELU,
@@ -112,6 +114,10 @@ def average_pool_2d(keras, tf):
 
 def max_pool_2d(keras, tf):
     return _seq(keras, (9, 9, 4), keras.layers.MaxPooling2D(2, strides=2, padding="valid"))
+
+
+def max_pool_2d_same(keras, tf):
+    return _seq(keras, (10, 9, 3), keras.layers.MaxPooling2D(3, strides=2, padding="same"))
 
 
 def mean(keras, tf):
@@ -269,7 +275,8 @@ CASES = {f.__name__: f for f in (
     fully_connected_relu, add, add_broadcast, sub, mul, average_pool_2d, max_pool_2d, mean,
     reshape, softmax, logistic, tanh, hard_swish, relu, relu6, leaky_relu, concatenation, pad,
     quantize_dequantize, transpose, strided_slice, split, resize_nearest_neighbor,
-    resize_bilinear, transpose_conv, ds_cnn, mobilenet_v1_025, resnet8, autoencoder)}
+    resize_bilinear, transpose_conv, ds_cnn, mobilenet_v1_025, resnet8, autoencoder,
+    max_pool_2d_same)}
 MODELS = ("ds_cnn", "mobilenet_v1_025", "resnet8", "autoencoder")
 FLOAT_IO = ("quantize_dequantize",)
 

@@ -19,6 +19,8 @@ What lowers today (docs/compiler.md, "TensorFlow Lite models"):
   converter makes them) -> `aten::cat.out`, SPLIT and STRIDED_SLICE (positive strides) ->
   `aten::slice_copy.Tensor_out`, PAD / PADV2 -> `aten::constant_pad_nd.out` filled with the
   output's zero point (the real 0) or PADV2's value.
+- MAX_POOL_2D (no fused activation) -> `aten::max_pool2d.out`, which is NCHW: a permute_copy
+  before and after each pool (the compile log counts them).
 
 Convolutions, pooling, ADD and the non-linear operators round twice in TFLite (a rounding
 doubling high multiply, then a rounding shift) or follow rules of their own
@@ -35,7 +37,7 @@ from socsim_aot import tflite_arith as ta
 from socsim_aot import tflite_reader as tr
 from socsim_aot.ir import CompileError, Graph, Node, Value
 from socsim_aot.schema import conv as conv_hooks
-from socsim_aot.schema import data_movement
+from socsim_aot.schema import data_movement, pooling
 
 MAX_RANK = 6  # the program file's tensor records
 
@@ -67,6 +69,7 @@ class _Builder:
         self.model = model
         self.g = Graph()
         self.names: Dict[int, str] = {}
+        self.transposes = 0  # permute_copy nodes added for NCHW kernels
         counts = collections.Counter(t.name for t in model.tensors)
         for t in model.tensors:
             self.names[t.index] = t.name if t.name and counts[t.name] == 1 else \
@@ -324,6 +327,56 @@ def _pad(b: _Builder, op: tr.Operator):
                           [yname], {"pads": [int(p) for p in pads.reshape(-1)]}, op.where))
 
 
+def _max_pool(b: _Builder, op: tr.Operator):
+    """TFLite's max pool (the window clipped to the input, no requantisation) is the runtime's
+    max_pool2d, which ignores padding; that kernel is NCHW, so the NHWC tensor is transposed
+    there and back (two permute_copy per pool, counted in the compile log)."""
+    _same_quantisation(b, op, op.inputs[:1])
+    o = op.options
+    if o.get("fused_activation", 0) != 0:
+        raise CompileError(f"{op.where}: a fused activation is not supported")
+    x, y = b.model.tensors[op.inputs[0]], b.model.tensors[op.outputs[0]]
+    if len(x.shape) != 4 or len(y.shape) != 4:
+        raise CompileError(f"{op.where}: input {x.shape} and output {y.shape} must be NHWC")
+    kh, kw, sh, sw = o["filter_h"], o["filter_w"], o["stride_h"], o["stride_w"]
+    if min(kh, kw, sh, sw) < 1 or max(kh, kw, sh, sw) > validate.MAX_WINDOW:
+        raise CompileError(f"{op.where}: window {kh}x{kw}, stride {sh}x{sw}: each must be 1 to "
+                           f"{validate.MAX_WINDOW}")
+    pads = []
+    for size, k, stride, out in ((x.shape[1], kh, sh, y.shape[1]), (x.shape[2], kw, sw, y.shape[2])):
+        want, before = _window(o["padding"], size, k, stride)
+        if want != out or want < 1:
+            raise CompileError(f"{op.where}: a {k}-wide window with stride {stride} over {size} "
+                               f"gives {want}, not {out}")
+        total = max((want - 1) * stride + k - size, 0)
+        pads.append((before, total - before))
+    n, h, w, c = x.shape
+    yname = b.value(op.outputs[0])
+    scale, zp = float(y.scale[0]), int(y.zero_point[0])
+    nchw_in, nchw_out = f"{yname}::nchw_in", f"{yname}::nchw_out"
+    for name, shape in ((nchw_in, [n, c, h, w]), (nchw_out, [n, c, y.shape[1], y.shape[2]])):
+        b.g.values[name] = Value(name, shape, np.dtype(np.int8), scale=scale, zero_point=zp)
+    b.g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [b.value(op.inputs[0])], [nchw_in],
+                          {"perm": [0, 3, 1, 2]}, op.where))
+    b.g.nodes.append(Node(pooling.MAX_POOL2D.name, [nchw_in], [nchw_out],
+                          {"kernel": [kh, kw], "stride": [sh, sw],
+                           "pads": [pads[0][0], pads[1][0], pads[0][1], pads[1][1]], "ceil": 0},
+                          op.where))
+    b.g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [nchw_out], [yname],
+                          {"perm": [0, 2, 3, 1]}, op.where))
+    b.transposes += 2
+
+
+def _window(padding: int, size: int, k: int, stride: int):
+    """(output length, padding before) of TFLite's SAME (0) or VALID (1) padding."""
+    if padding == 0:
+        out = (size + stride - 1) // stride
+    else:
+        out = (size - k + stride) // stride
+    total = max((out - 1) * stride + k - size, 0)
+    return out, total // 2
+
+
 LOWERINGS = {
     "FULLY_CONNECTED": (_fully_connected, conv_hooks.QUANTIZED_LINEAR.name),
     "RESHAPE": (_reshape, data_movement.VIEW_COPY.name),
@@ -335,6 +388,7 @@ LOWERINGS = {
     "STRIDED_SLICE": (_strided_slice, data_movement.SLICE_COPY.name),
     "PAD": (_pad, data_movement.CONSTANT_PAD_ND.name),
     "PADV2": (_pad, data_movement.CONSTANT_PAD_ND.name),
+    "MAX_POOL_2D": (_max_pool, pooling.MAX_POOL2D.name),
 }
 
 WHY_NOT = "TFLite's integer rule for it has no runtime kernel yet (tflite_eval.py has it)"
@@ -357,7 +411,7 @@ def needs_table(model: tr.Model) -> str:
 
 
 # Operand counts (inputs at least, outputs exactly) each lowering reads.
-ARITY = {"FULLY_CONNECTED": (2, 1), "RESHAPE": (1, 1), "SQUEEZE": (1, 1), "EXPAND_DIMS": (1, 1),
+ARITY = {"FULLY_CONNECTED": (2, 1), "MAX_POOL_2D": (1, 1), "RESHAPE": (1, 1), "SQUEEZE": (1, 1), "EXPAND_DIMS": (1, 1),
          "TRANSPOSE": (2, 1), "CONCATENATION": (1, 1), "SPLIT": (2, None),
          "STRIDED_SLICE": (4, 1), "PAD": (2, 1), "PADV2": (3, 1)}
 
@@ -417,4 +471,7 @@ def load_graph(model: tr.Model, log=None) -> Graph:
         counts = collections.Counter(op.opcode for op in model.operators)
         log(f"front end: TFLite schema {model.version}, {len(model.operators)} operators "
             f"({', '.join(f'{k} {n}' for k, n in counts.most_common())})")
+        if b.transposes:
+            log(f"front end: {b.transposes} NHWC<->NCHW transposes added around operators whose "
+                "kernels are NCHW (MAX_POOL_2D)")
     return b.g
