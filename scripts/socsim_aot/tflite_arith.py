@@ -138,8 +138,8 @@ def exp_on_negative_values(a: int, integer_bits: int) -> int:
 
 
 def _newton_reciprocal_half(a: int) -> int:
-    """x ~= 1 / (1 + a) / 2 ... as Q2, for a Q0 value a in [0, 1): gemmlowp's three
-    Newton-Raphson steps from 48/17 - 32/17 d, d = (1 + a) / 2."""
+    """1 / d as a Q2 value, d = (1 + a) / 2 for a Q0 value a in [0, 1): three Newton-Raphson
+    steps x += x (1 - d x) from x = 48/17 - 32/17 d (gemmlowp's)."""
     half_denominator = rounding_half_sum(a, INT32_MAX)
     x = wrap32(1515870810 + srdhm(half_denominator, -1010580540))
     one_q2 = 1 << 29
@@ -152,7 +152,7 @@ def _newton_reciprocal_half(a: int) -> int:
 
 def one_over_one_plus_x(a: int) -> int:
     """1 / (1 + a) for a Q0 value a in [0, 1); Q0 result."""
-    x = _newton_reciprocal_half(a)  # Q2 holding 1/(1+a) / ... as gemmlowp: x/2 in Q1
+    x = _newton_reciprocal_half(a)  # 2 / (1 + a) in Q2: the same raw value is 1 / (1 + a) in Q1
     return rescale(x, 1, 0)
 
 

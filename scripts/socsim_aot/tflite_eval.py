@@ -281,7 +281,7 @@ def _softmax(op, ts, x):
             else:
                 bits = 8 if out.dtype in ("int8", "uint8") else 16
                 v = ta.rounding_divide_by_pot(ta.srdhm(scale, e), bits_over + 31 - bits)
-                y[r, k] = max(out_min, min(out_max, v + (out_min if out.dtype != "uint8" else 0)))
+                y[r, k] = max(out_min, min(out_max, v + out_min))
     return [_store(out, y.reshape(out.shape))]
 
 
@@ -442,14 +442,10 @@ def _resize_bilinear(op, ts, x):
     return [_store(out, y)]
 
 
-def _transpose_conv(op, ts):
+def _run_transpose_conv(op, ts, x):
+    """Inputs: output shape, weights [O, KH, KW, I], input, optional bias."""
     w, inp, out = ts[op.inputs[1]], ts[op.inputs[2]], ts[op.outputs[0]]
     bias = ts[op.inputs[3]] if len(op.inputs) > 3 and op.inputs[3] >= 0 else None
-    return w, inp, out, bias
-
-
-def _run_transpose_conv(op, ts, x):
-    w, inp, out, bias = _transpose_conv(op, ts)
     o = op.options
     s_in, zp_in = _q(inp)
     s_out, zp_out = _q(out)

@@ -28,7 +28,7 @@ doubling high multiply, then a rounding shift) or follow rules of their own
 """
 
 import collections
-from typing import Dict, List
+from typing import Dict
 
 import numpy as np
 
@@ -343,7 +343,8 @@ def _max_pool(b: _Builder, op: tr.Operator):
         raise CompileError(f"{op.where}: window {kh}x{kw}, stride {sh}x{sw}: each must be 1 to "
                            f"{validate.MAX_WINDOW}")
     pads = []
-    for size, k, stride, out in ((x.shape[1], kh, sh, y.shape[1]), (x.shape[2], kw, sw, y.shape[2])):
+    for size, k, stride, out in ((x.shape[1], kh, sh, y.shape[1]),
+                                 (x.shape[2], kw, sw, y.shape[2])):
         want, before = _window(o["padding"], size, k, stride)
         if want != out or want < 1:
             raise CompileError(f"{op.where}: a {k}-wide window with stride {stride} over {size} "
@@ -411,8 +412,8 @@ def needs_table(model: tr.Model) -> str:
 
 
 # Operand counts (inputs at least, outputs exactly) each lowering reads.
-ARITY = {"FULLY_CONNECTED": (2, 1), "MAX_POOL_2D": (1, 1), "RESHAPE": (1, 1), "SQUEEZE": (1, 1), "EXPAND_DIMS": (1, 1),
-         "TRANSPOSE": (2, 1), "CONCATENATION": (1, 1), "SPLIT": (2, None),
+ARITY = {"FULLY_CONNECTED": (2, 1), "MAX_POOL_2D": (1, 1), "RESHAPE": (1, 1), "SQUEEZE": (1, 1),
+         "EXPAND_DIMS": (1, 1), "TRANSPOSE": (2, 1), "CONCATENATION": (1, 1), "SPLIT": (2, None),
          "STRIDED_SLICE": (4, 1), "PAD": (2, 1), "PADV2": (3, 1)}
 
 
@@ -428,7 +429,7 @@ def _check_operands(model: tr.Model, op: tr.Operator):
             raise CompileError(f"{op.where}: optional input {i} has no shape")
 
 
-def _check_shapes(model: tr.Model, op: tr.Operator, g: Graph, names: Dict[int, str]):
+def _check_shapes(model: tr.Model, op: tr.Operator):
     """The values a lowering wrote have the sizes the model's tensors say."""
     y = model.tensors[op.outputs[0]]
     count = int(np.prod(y.shape))
@@ -464,7 +465,7 @@ def load_graph(model: tr.Model, log=None) -> Graph:
             LOWERINGS[op.opcode][0](b, op)
         except (IndexError, ValueError, OverflowError) as e:
             raise CompileError(f"{op.where}: inconsistent operands ({e})") from None
-        _check_shapes(model, op, b.g, b.names)
+        _check_shapes(model, op)
     for i in model.outputs:
         b.g.outputs.append(b.value(i))
     if log:

@@ -21,7 +21,8 @@ FIXTURES = os.path.join(ROOT, "tests", "runtime", "tflite")
 OPERATOR_CASES = (
     "conv_2d", "conv_2d_valid", "depthwise_conv_2d", "depthwise_conv_2d_mult",
     "fully_connected", "fully_connected_relu", "add", "add_broadcast", "sub", "mul",
-    "average_pool_2d", "max_pool_2d", "max_pool_2d_same", "mean", "reshape", "softmax", "logistic", "tanh",
+    "average_pool_2d", "max_pool_2d", "max_pool_2d_same", "mean", "reshape", "softmax",
+    "logistic", "tanh",
     "hard_swish", "relu", "relu6", "leaky_relu", "concatenation", "pad", "quantize_dequantize",
     "transpose", "strided_slice", "split", "resize_nearest_neighbor", "resize_bilinear",
     "transpose_conv")
@@ -172,8 +173,8 @@ class ReferenceOutputsTest(unittest.TestCase):
 
 
 COMPILE = os.path.join(ROOT, "scripts", "compile_model.py")
-LOWERED = ("fully_connected", "fully_connected_relu", "reshape", "autoencoder", "transpose", "split",
-           "strided_slice", "pad", "max_pool_2d", "max_pool_2d_same")
+LOWERED = ("fully_connected", "fully_connected_relu", "reshape", "autoencoder", "transpose",
+           "split", "strided_slice", "pad", "max_pool_2d", "max_pool_2d_same")
 
 
 class CompilerTest(unittest.TestCase):
