@@ -85,6 +85,18 @@ class ArithmeticTest(unittest.TestCase):
         self.assertEqual(int(te.mbqm(35286, m, e)), 41)
         self.assertEqual(int(te.mbqm(35286, m, e, single=True)), 40)
 
+    def test_single_rounding_is_the_runtime_requantisation(self):
+        """The seam the fully connected lowering relies on: TFLite's single-rounding
+        multiply (m, e) equals the runtime's requantize(acc, m, 31 - e), ties included."""
+        from socsim_aot import fixed_point as fx
+        rng = np.random.default_rng(5)
+        accs = np.concatenate([rng.integers(-(1 << 31), 1 << 31, 2000),
+                               np.arange(-5000, 5000)])
+        for real in (0.0011477576397070377, 2.0 ** -9, 0.37, 0.99999, 1.5, 2.0 ** -30):
+            m, e = ta.quantize_multiplier(real)
+            np.testing.assert_array_equal(te.mbqm(accs, m, e, single=True),
+                                          fx.requantize(accs, m, 31 - e))
+
     def test_exp_and_reciprocal(self):
         for v in (-0.01, -0.2, -1.0, -3.5, -10.0):
             raw = int(round(v * (1 << 26)))  # Q5
