@@ -2,6 +2,7 @@
 // channels), stride, asymmetric padding, dilation and a fused output clamp:
 // aten::convolution.out (float32) and quantized_decomposed::convolution.out (int8).
 #include "firmware/int8/conv_loops.h"
+#include "firmware/int8/tflite_rounding.h"
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {
@@ -77,7 +78,10 @@ Error conv2d_q8(const KernelArgs& k) {
   const Tensor& rq = *k.inputs[Op::kRequant];
   if (rq.rank != 2 || rq.sizes[0] != g.out_c || rq.sizes[1] != 2) return Error::kShapeMismatch;
   const int32_t* mult = rq.data_as<int32_t>();
-  if (!valid_requant_table(mult, g.out_c)) return Error::kBadOperatorArgs;
+  const bool tflite = g.out_c > 0 && uses_tflite_rounding(mult);
+  if (!(tflite ? valid_tflite_requant_table(mult, g.out_c) : valid_requant_table(mult, g.out_c))) {
+    return Error::kBadOperatorArgs;
+  }
   const Op::Args a(k.args);
   const int32_t zp_in = a.zp_in();
   const int32_t zp_out = a.zp_out();
@@ -89,6 +93,11 @@ Error conv2d_q8(const KernelArgs& k) {
   const int32_t* bias = k.inputs[Op::kBias]->data_as<int32_t>();
   if (!accumulators_fit(int64_t{g.in_c / g.groups} * g.k_h * g.k_w, bias, g.out_c)) {
     return Error::kBadOperatorArgs;
+  }
+  if (tflite) {
+    conv_q8_tflite(g, k.inputs[Op::kX]->data_as<TIn>(), k.inputs[Op::kWeight]->data_as<int8_t>(),
+                   bias, mult, zp_in, zp_out, lo, hi, k.outputs[Op::kOut]->data_as<int8_t>());
+    return Error::kOk;
   }
   conv_q8(g, k.inputs[Op::kX]->data_as<TIn>(), k.inputs[Op::kWeight]->data_as<int8_t>(), bias,
           mult, zp_in, zp_out, lo, hi, k.outputs[Op::kOut]->data_as<int8_t>());

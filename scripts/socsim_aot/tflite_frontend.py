@@ -368,6 +368,98 @@ def _max_pool(b: _Builder, op: tr.Operator):
     b.transposes += 2
 
 
+def _requant_table(op: tr.Operator, x: tr.Tensor, w: tr.Tensor, y: tr.Tensor, out_c: int,
+                   rounding: int):
+    """Per output channel (m, 31 - e) of TFLite's QuantizeMultiplier for s_in s_w[c] / s_out;
+    `rounding` is added to the shift column (conv_hooks.TFLITE_ROUNDING selects TFLite's double
+    rounding in the runtime, 0 its single rounding)."""
+    ws = np.broadcast_to(w.scale.astype(np.float64), (out_c,))
+    reals = np.float64(x.scale[0]) * ws / np.float64(y.scale[0])
+    table = []
+    for r in reals:
+        m, e = ta.quantize_multiplier(float(r))
+        if not (m > 0 and -31 <= e <= 30):
+            raise CompileError(f"{op.where}: the requantisation scale {r:g} is out of range")
+        table.append((m, (31 - e) + rounding))
+    return ws, np.array(table, np.int32).reshape(-1, 2)
+
+
+def _conv(b: _Builder, op: tr.Operator, depthwise: bool):
+    """CONV_2D and DEPTHWISE_CONV_2D: the runtime's int8 convolution (NCHW, OIHW weights, a
+    group per input channel for depthwise) between two transposes, its requantisation table
+    marked for TFLite's double rounding (firmware/int8/tflite_rounding.h)."""
+    ts = b.model.tensors
+    x, w, y = ts[op.inputs[0]], ts[op.inputs[1]], ts[op.outputs[0]]
+    bias = ts[op.inputs[2]] if len(op.inputs) > 2 and op.inputs[2] >= 0 else None
+    _check_int8(op, x, y)
+    if w.dtype != "int8" or w.data is None or w.scale is None or np.any(w.zero_point != 0) or \
+            len(w.shape) != 4:
+        raise CompileError(f"{op.where}: weights must be constant 4-D int8 with zero point 0")
+    if len(x.shape) != 4 or len(y.shape) != 4:
+        raise CompileError(f"{op.where}: input {x.shape} and output {y.shape} must be NHWC")
+    n, h, wd, c = x.shape
+    out_c = y.shape[3]
+    o = op.options
+    if depthwise:
+        kh, kw = w.shape[1], w.shape[2]
+        if w.shape[0] != 1 or w.shape[3] != out_c or out_c % c != 0:
+            raise CompileError(f"{op.where}: depthwise weights {w.shape} do not fit input "
+                               f"{x.shape} and output {y.shape}")
+        weights = np.ascontiguousarray(w.data.astype(np.int8)[0].transpose(2, 0, 1)[:, None])
+        groups = c
+    else:
+        kh, kw = w.shape[1], w.shape[2]
+        if w.shape[0] != out_c or w.shape[3] != c:
+            raise CompileError(f"{op.where}: weights {w.shape} do not fit input {x.shape} and "
+                               f"output {y.shape}")
+        weights = np.ascontiguousarray(w.data.astype(np.int8).transpose(0, 3, 1, 2))
+        groups = 1
+    if w.scale.size not in (1, out_c):
+        raise CompileError(f"{op.where}: {w.scale.size} weight scales for {out_c} channels")
+    if bias is not None and (bias.dtype != "int32" or bias.data is None or
+                             bias.data.size != out_c):
+        raise CompileError(f"{op.where}: the bias must be a constant int32 tensor of {out_c} "
+                           "values")
+    sh, sw = o["stride_h"], o["stride_w"]
+    dh, dw = o.get("dilation_h", 1), o.get("dilation_w", 1)
+    if min(kh, kw, sh, sw, dh, dw) < 1 or max(kh, kw, sh, sw, dh, dw) > validate.MAX_WINDOW:
+        raise CompileError(f"{op.where}: window {kh}x{kw}, stride {sh}x{sw}, dilation "
+                           f"{dh}x{dw}: each must be 1 to {validate.MAX_WINDOW}")
+    pads = []
+    for size, k, stride, dil, out in ((h, kh, sh, dh, y.shape[1]), (wd, kw, sw, dw, y.shape[2])):
+        eff = (k - 1) * dil + 1
+        want, before = _window(o["padding"], size, eff, stride)
+        if want != out or want < 1:
+            raise CompileError(f"{op.where}: a {k}-wide window with stride {stride} over {size} "
+                               f"gives {want}, not {out}")
+        total = max((want - 1) * stride + eff - size, 0)
+        pads.append((before, total - before))
+    ws, table = _requant_table(op, x, w, y, out_c, conv_hooks.TFLITE_ROUNDING)
+    g = b.g
+    yname = b.value(op.outputs[0])
+    nchw_in, nchw_out = f"{yname}::nchw_in", f"{yname}::nchw_out"
+    g.values[nchw_in] = Value(nchw_in, [n, c, h, wd], np.dtype(np.int8),
+                              scale=float(x.scale[0]), zero_point=int(x.zero_point[0]))
+    g.values[nchw_out] = Value(nchw_out, [n, out_c, y.shape[1], y.shape[2]], np.dtype(np.int8),
+                               scale=float(y.scale[0]), zero_point=int(y.zero_point[0]))
+    wname = g.add_const(f"{yname}::weight", weights)
+    g.values[wname].channel_scales = ws.astype(np.float32)
+    bname = g.add_const(f"{yname}::bias", np.zeros(out_c, np.int32) if bias is None
+                        else np.ascontiguousarray(bias.data, np.int32))
+    rname = g.add_const(f"{yname}::requant", table)
+    lo, hi = _bounds(op, y)
+    g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [b.value(op.inputs[0])], [nchw_in],
+                        {"perm": [0, 3, 1, 2]}, op.where))
+    g.nodes.append(Node(conv_hooks.QUANTIZED_CONVOLUTION.name, [nchw_in, wname, bname, rname],
+                        [nchw_out], {"stride": [sh, sw],
+                                     "pads": [pads[0][0], pads[1][0], pads[0][1], pads[1][1]],
+                                     "dilation": [dh, dw], "groups": groups,
+                                     "lo": lo, "hi": hi}, op.where))
+    g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [nchw_out], [yname],
+                        {"perm": [0, 2, 3, 1]}, op.where))
+    b.transposes += 2
+
+
 def _window(padding: int, size: int, k: int, stride: int):
     """(output length, padding before) of TFLite's SAME (0) or VALID (1) padding."""
     if padding == 0:
@@ -390,6 +482,9 @@ LOWERINGS = {
     "PAD": (_pad, data_movement.CONSTANT_PAD_ND.name),
     "PADV2": (_pad, data_movement.CONSTANT_PAD_ND.name),
     "MAX_POOL_2D": (_max_pool, pooling.MAX_POOL2D.name),
+    "CONV_2D": (lambda b, op: _conv(b, op, False), conv_hooks.QUANTIZED_CONVOLUTION.name),
+    "DEPTHWISE_CONV_2D": (lambda b, op: _conv(b, op, True),
+                          conv_hooks.QUANTIZED_CONVOLUTION.name),
 }
 
 WHY_NOT = "TFLite's integer rule for it has no runtime kernel yet (tflite_eval.py has it)"
@@ -414,7 +509,8 @@ def needs_table(model: tr.Model) -> str:
 # Operand counts (inputs at least, outputs exactly) each lowering reads.
 ARITY = {"FULLY_CONNECTED": (2, 1), "MAX_POOL_2D": (1, 1), "RESHAPE": (1, 1), "SQUEEZE": (1, 1),
          "EXPAND_DIMS": (1, 1), "TRANSPOSE": (2, 1), "CONCATENATION": (1, 1), "SPLIT": (2, None),
-         "STRIDED_SLICE": (4, 1), "PAD": (2, 1), "PADV2": (3, 1)}
+         "STRIDED_SLICE": (4, 1), "PAD": (2, 1), "PADV2": (3, 1), "CONV_2D": (2, 1),
+         "DEPTHWISE_CONV_2D": (2, 1)}
 
 
 def _check_operands(model: tr.Model, op: tr.Operator):
