@@ -368,6 +368,59 @@ def _max_pool(b: _Builder, op: tr.Operator):
     b.transposes += 2
 
 
+def _average_pool(b: _Builder, op: tr.Operator):
+    """TFLite's int8 average (the window clipped to the input, the sum of raw values divided by
+    its count rounding halves away from zero, no requantisation) is the runtime's int8
+    avg_pool2d without padding in the count, zero points 0 and the multiplier (2^k + 1) / 2^k:
+    its division rounds halves towards +infinity, and the factor 1 + 2^-k moves every exact
+    half of an average away from zero while moving no other average (at least 1 / (2 count)
+    from a half, |average| <= 128) across one, since 2^k > 256 count. NCHW kernel: two
+    transposes around it, as for max pooling."""
+    _same_quantisation(b, op, op.inputs[:1])
+    o = op.options
+    if o.get("fused_activation", 0) != 0:
+        raise CompileError(f"{op.where}: a fused activation is not supported")
+    x, y = b.model.tensors[op.inputs[0]], b.model.tensors[op.outputs[0]]
+    _check_int8(op, x, y)
+    if len(x.shape) != 4 or len(y.shape) != 4:
+        raise CompileError(f"{op.where}: input {x.shape} and output {y.shape} must be NHWC")
+    kh, kw, sh, sw = o["filter_h"], o["filter_w"], o["stride_h"], o["stride_w"]
+    if min(kh, kw, sh, sw) < 1 or max(kh, kw, sh, sw) > validate.MAX_WINDOW:
+        raise CompileError(f"{op.where}: window {kh}x{kw}, stride {sh}x{sw}: each must be 1 to "
+                           f"{validate.MAX_WINDOW}")
+    k = (256 * kh * kw).bit_length()
+    if k > 22:
+        raise CompileError(f"{op.where}: a {kh}x{kw} window is too large for an exact int8 "
+                           "average (at most 16383 elements)")
+    pads = []
+    for size, kk, stride, out in ((x.shape[1], kh, sh, y.shape[1]),
+                                  (x.shape[2], kw, sw, y.shape[2])):
+        want, before = _window(o["padding"], size, kk, stride)
+        if want != out or want < 1:
+            raise CompileError(f"{op.where}: a {kk}-wide window with stride {stride} over "
+                               f"{size} gives {want}, not {out}")
+        total = max((want - 1) * stride + kk - size, 0)
+        pads.append((before, total - before))
+    n, h, w, c = x.shape
+    yname = b.value(op.outputs[0])
+    scale, zp = float(y.scale[0]), int(y.zero_point[0])
+    nchw_in, nchw_out = f"{yname}::nchw_in", f"{yname}::nchw_out"
+    for name, shape in ((nchw_in, [n, c, h, w]), (nchw_out, [n, c, y.shape[1], y.shape[2]])):
+        b.g.values[name] = Value(name, shape, np.dtype(np.int8), scale=scale, zero_point=zp)
+    b.g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [b.value(op.inputs[0])], [nchw_in],
+                          {"perm": [0, 3, 1, 2]}, op.where))
+    b.g.nodes.append(Node(pooling.QUANTIZED_AVG_POOL2D.name, [nchw_in], [nchw_out],
+                          {"kernel": [kh, kw], "stride": [sh, sw],
+                           "pads": [pads[0][0], pads[1][0], pads[0][1], pads[1][1]], "ceil": 0,
+                           "include_pad": 0,
+                           "requant_args": {"zp_in": 0, "zp_out": 0, "m": (1 << k) + 1,
+                                            "n": k}},
+                          op.where))
+    b.g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [nchw_out], [yname],
+                          {"perm": [0, 2, 3, 1]}, op.where))
+    b.transposes += 2
+
+
 def _requant_table(op: tr.Operator, x: tr.Tensor, w: tr.Tensor, y: tr.Tensor, out_c: int,
                    rounding: int):
     """Per output channel (m, 31 - e) of TFLite's QuantizeMultiplier for s_in s_w[c] / s_out;
@@ -485,6 +538,7 @@ LOWERINGS = {
     "CONV_2D": (lambda b, op: _conv(b, op, False), conv_hooks.QUANTIZED_CONVOLUTION.name),
     "DEPTHWISE_CONV_2D": (lambda b, op: _conv(b, op, True),
                           conv_hooks.QUANTIZED_CONVOLUTION.name),
+    "AVERAGE_POOL_2D": (_average_pool, pooling.QUANTIZED_AVG_POOL2D.name),
 }
 
 WHY_NOT = "TFLite's integer rule for it has no runtime kernel yet (tflite_eval.py has it)"
@@ -510,7 +564,7 @@ def needs_table(model: tr.Model) -> str:
 ARITY = {"FULLY_CONNECTED": (2, 1), "MAX_POOL_2D": (1, 1), "RESHAPE": (1, 1), "SQUEEZE": (1, 1),
          "EXPAND_DIMS": (1, 1), "TRANSPOSE": (2, 1), "CONCATENATION": (1, 1), "SPLIT": (2, None),
          "STRIDED_SLICE": (4, 1), "PAD": (2, 1), "PADV2": (3, 1), "CONV_2D": (2, 1),
-         "DEPTHWISE_CONV_2D": (2, 1)}
+         "DEPTHWISE_CONV_2D": (2, 1), "AVERAGE_POOL_2D": (1, 1)}
 
 
 def _check_operands(model: tr.Model, op: tr.Operator):
