@@ -29,7 +29,7 @@ inline int32_t tflite_srdhm(int32_t a, int32_t b) {
   return static_cast<int32_t>((ab + nudge) / (int64_t{1} << 31));  // truncates towards zero
 }
 
-/// x / 2^e rounding halves away from zero, e in [0, 31].
+/// x / 2^e rounding halves away from zero, e in [0, 62].
 inline int32_t tflite_rounding_divide_by_pot(int32_t x, int32_t e) {
   const int64_t mask = (int64_t{1} << e) - 1;
   const int64_t remainder = int64_t{x} & mask;
@@ -81,6 +81,71 @@ inline void conv_q8_tflite(const ConvGeometry& g, const TIn* x, const int8_t* w,
       [&](int32_t idx, int32_t oc, int32_t acc) {
         y[idx] = tflite_requantized_output(acc, requant, oc, zp_out, lo, hi);
       });
+}
+
+
+// ---- softmax ---------------------------------------------------------------------------------
+// TFLite's int8 softmax with the exponentials precomputed by the compiler: table[d] for
+// d = max - x in [0, 255] is exp(-d s beta) as a Q0 fixed-point value (int32 >= 0), or -1 when
+// d lies beyond TFLite's input radius (that element outputs -128 and is left out of the sum).
+// The sum of the exponentials (each rounded to Q12), its reciprocal by three Newton-Raphson
+// steps (gemmlowp's, as scripts/socsim_aot/tflite_arith.py), then each output
+// rdbpot(srdhm(reciprocal, exp), bits + 23) - 128: the output scale is 1/256, zero point -128.
+
+/// Two's complement truncation of a 64-bit value to int32.
+inline int32_t tflite_wrap32(int64_t v) {
+  int64_t low = v & 0xFFFFFFFF;
+  if (low >= (int64_t{1} << 31)) low -= int64_t{1} << 32;
+  return static_cast<int32_t>(low);
+}
+
+/// x * 2^e (e in [1, 30]) saturating to int32.
+inline int32_t tflite_saturating_left_shift(int32_t x, int32_t e) {
+  const int32_t threshold = (int32_t{1} << (31 - e)) - 1;
+  if (x > threshold) return INT32_MAX;
+  if (x < -threshold) return INT32_MIN;
+  return tflite_wrap32(int64_t{x} * (int64_t{1} << e));
+}
+
+/// 1 / (1 + a) for a Q0 value a in [0, 1), Q0.
+inline int32_t tflite_one_over_one_plus_x(int32_t a) {
+  const int64_t s = int64_t{a} + INT32_MAX;
+  const int32_t half_denominator = static_cast<int32_t>((s + (s >= 0 ? 1 : -1)) / 2);
+  int32_t x = tflite_wrap32(int64_t{1515870810} + tflite_srdhm(half_denominator, -1010580540));
+  for (int i = 0; i < 3; ++i) {
+    const int32_t hdx = tflite_srdhm(half_denominator, x);
+    const int32_t one_minus = tflite_wrap32(int64_t{1 << 29} - hdx);
+    x = tflite_wrap32(int64_t{x} + tflite_saturating_left_shift(tflite_srdhm(x, one_minus), 2));
+  }
+  return tflite_saturating_left_shift(x, 1);
+}
+
+/// One line of `n` int8 values at stride `step`.
+inline void tflite_softmax_line(const int8_t* x, uint32_t n, uint32_t step, const int32_t* table,
+                                int8_t* y) {
+  int32_t max = x[0];
+  for (uint32_t i = 1; i < n; ++i) max = x[i * step] > max ? x[i * step] : max;
+  int64_t total = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const int32_t e = table[max - x[i * step]];
+    if (e >= 0) total = tflite_wrap32(total + tflite_rounding_divide_by_pot(e, 12));
+  }
+  // the leading one of the 32-bit total moved to bit 31 (none when the sum wrapped negative)
+  int32_t headroom = 0;
+  while (total > 0 && (total << headroom) < (int64_t{1} << 31)) ++headroom;
+  const int32_t shifted_minus_one =
+      tflite_wrap32((total << headroom) - (int64_t{1} << 31));
+  const int32_t scale = tflite_one_over_one_plus_x(shifted_minus_one);
+  const int32_t exponent = (12 - headroom) + 31 - 8;
+  for (uint32_t i = 0; i < n; ++i) {
+    const int32_t e = table[max - x[i * step]];
+    if (e < 0) {
+      y[i * step] = -128;
+      continue;
+    }
+    const int32_t v = tflite_rounding_divide_by_pot(tflite_srdhm(scale, e), exponent);
+    y[i * step] = clamp_to_i8(int64_t{v} - 128, -128, 127);
+  }
 }
 
 }  // namespace socsim::kernels

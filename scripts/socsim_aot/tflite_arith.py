@@ -225,3 +225,35 @@ def downscale_multiplier16(m: int) -> int:
     if m >= INT32_MAX - (1 << 15):
         return (1 << 15) - 1
     return (m + (1 << 15)) >> 16
+
+
+# ---- int8 softmax as the runtime computes it from a table (firmware/int8/tflite_rounding.h) --
+
+def softmax_exp_table(input_scale: float, beta: float):
+    """257 int32 values: [d] = exp(-d input_scale beta) in Q0 as TFLite computes it for the
+    difference d = max - x in [0, 255], -1 past its input radius; [256] = 0 (marks the rule)."""
+    diff_bits = 5
+    real = min(beta * float(input_scale) * (1 << (31 - diff_bits)), (1 << 31) - 1.0)
+    m, left = quantize_multiplier(real)
+    diff_min = -input_radius(diff_bits, left)
+    table = []
+    for d in range(256):
+        if -d >= diff_min:
+            table.append(exp_on_negative_values(srdhm(wrap32(-d * (1 << left)), m), diff_bits))
+        else:
+            table.append(-1)
+    return table + [0]
+
+
+def softmax_line(xs, table):
+    """int8 outputs (scale 1/256, zero point -128) of one line of int8 inputs."""
+    top = max(int(v) for v in xs)
+    exps = [table[top - int(v)] for v in xs]
+    total = 0
+    for e in exps:
+        if e >= 0:
+            total = wrap32(total + rescale(e, 0, 12))
+    scale, bits_over = reciprocal(total, 12)
+    return [-128 if e < 0 else
+            max(-128, min(127, rounding_divide_by_pot(srdhm(scale, e), bits_over + 23) - 128))
+            for e in exps]

@@ -38,6 +38,7 @@ from socsim_aot import tflite_reader as tr
 from socsim_aot.ir import CompileError, Graph, Node, Value
 from socsim_aot.schema import conv as conv_hooks
 from socsim_aot.schema import data_movement, pooling
+from socsim_aot.schema import softmax as softmax_hooks
 
 MAX_RANK = 6  # the program file's tensor records
 
@@ -421,6 +422,27 @@ def _average_pool(b: _Builder, op: tr.Operator):
     b.transposes += 2
 
 
+def _softmax(b: _Builder, op: tr.Operator):
+    """TFLite's int8 softmax over the last axis: the runtime's int8 softmax with a 257-entry
+    table of TFLite's fixed-point exponentials (tflite_arith.softmax_exp_table), which selects
+    TFLite's sum, reciprocal and rounding (firmware/int8/tflite_rounding.h)."""
+    ts = b.model.tensors
+    x, y = ts[op.inputs[0]], ts[op.outputs[0]]
+    _check_int8(op, x, y)
+    if not x.shape or list(x.shape) != list(y.shape):
+        raise CompileError(f"{op.where}: input {x.shape} and output {y.shape} must be alike")
+    if float(y.scale[0]) != 1.0 / 256 or int(y.zero_point[0]) != -128:
+        raise CompileError(f"{op.where}: the output must have scale 1/256 and zero point -128")
+    beta = float(op.options.get("beta", 1.0))
+    if not beta > 0:
+        raise CompileError(f"{op.where}: beta {beta:g} is not positive")
+    yname = b.value(op.outputs[0])
+    table = b.g.add_const(f"{yname}::table", np.array(
+        ta.softmax_exp_table(float(x.scale[0]), beta), np.int32))
+    b.g.nodes.append(Node(softmax_hooks.QUANTIZED_SOFTMAX.name, [b.value(op.inputs[0]), table],
+                          [yname], {"dim": len(x.shape) - 1}, op.where))
+
+
 def _requant_table(op: tr.Operator, x: tr.Tensor, w: tr.Tensor, y: tr.Tensor, out_c: int,
                    rounding: int):
     """Per output channel (m, 31 - e) of TFLite's QuantizeMultiplier for s_in s_w[c] / s_out;
@@ -539,6 +561,7 @@ LOWERINGS = {
     "DEPTHWISE_CONV_2D": (lambda b, op: _conv(b, op, True),
                           conv_hooks.QUANTIZED_CONVOLUTION.name),
     "AVERAGE_POOL_2D": (_average_pool, pooling.QUANTIZED_AVG_POOL2D.name),
+    "SOFTMAX": (_softmax, softmax_hooks.QUANTIZED_SOFTMAX.name),
 }
 
 WHY_NOT = "TFLite's integer rule for it has no runtime kernel yet (tflite_eval.py has it)"
@@ -564,7 +587,8 @@ def needs_table(model: tr.Model) -> str:
 ARITY = {"FULLY_CONNECTED": (2, 1), "MAX_POOL_2D": (1, 1), "RESHAPE": (1, 1), "SQUEEZE": (1, 1),
          "EXPAND_DIMS": (1, 1), "TRANSPOSE": (2, 1), "CONCATENATION": (1, 1), "SPLIT": (2, None),
          "STRIDED_SLICE": (4, 1), "PAD": (2, 1), "PADV2": (3, 1), "CONV_2D": (2, 1),
-         "DEPTHWISE_CONV_2D": (2, 1), "AVERAGE_POOL_2D": (1, 1)}
+         "DEPTHWISE_CONV_2D": (2, 1), "AVERAGE_POOL_2D": (1, 1),
+         "SOFTMAX": (1, 1)}
 
 
 def _check_operands(model: tr.Model, op: tr.Operator):
