@@ -148,4 +148,30 @@ inline void tflite_softmax_line(const int8_t* x, uint32_t n, uint32_t step, cons
   }
 }
 
+// ---- add -------------------------------------------------------------------------------------
+
+/// TFLite's int8 add of one element pair (tflite::add.out): the multipliers (m, e) are
+/// TFLite's Q31 multipliers and exponents.
+struct TfliteSum {
+  int32_t zp_a, m_a, e_a, zp_b, m_b, e_b, m_out, e_out, zp_out, lo, hi;
+
+  template <typename Args>
+  static TfliteSum of(const Args& a) {
+    return {a.zp_a(), a.m_a(), a.e_a(), a.zp_b(), a.m_b(), a.e_b(), a.m_out(), a.e_out(),
+            a.zp_out(), a.act_min(), a.act_max()};
+  }
+  static bool valid_scale(int32_t m, int32_t e) { return m >= 0 && e >= -31 && e <= 30; }
+  bool valid() const {
+    return valid_scale(m_a, e_a) && valid_scale(m_b, e_b) && valid_scale(m_out, e_out) &&
+           valid_zero_point(zp_a) && valid_zero_point(zp_b) && valid_zero_point(zp_out) &&
+           valid_bounds(lo, hi);
+  }
+  int8_t operator()(int8_t a, int8_t b) const {
+    const int32_t sa = tflite_requantize((a - zp_a) * (1 << 20), m_a, 31 - e_a);
+    const int32_t sb = tflite_requantize((b - zp_b) * (1 << 20), m_b, 31 - e_b);
+    const int32_t sum = tflite_wrap32(int64_t{sa} + sb);
+    return clamp_to_i8(int64_t{tflite_requantize(sum, m_out, 31 - e_out)} + zp_out, lo, hi);
+  }
+};
+
 }  // namespace socsim::kernels

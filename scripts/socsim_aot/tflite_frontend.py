@@ -39,6 +39,7 @@ from socsim_aot.ir import CompileError, Graph, Node, Value
 from socsim_aot.schema import conv as conv_hooks
 from socsim_aot.schema import data_movement, pooling
 from socsim_aot.schema import softmax as softmax_hooks
+from socsim_aot.schema import tflite as tflite_hooks
 
 MAX_RANK = 6  # the program file's tensor records
 
@@ -443,6 +444,32 @@ def _softmax(b: _Builder, op: tr.Operator):
                           [yname], {"dim": len(x.shape) - 1}, op.where))
 
 
+def _add(b: _Builder, op: tr.Operator):
+    """TFLite's int8 ADD (broadcasting): the runtime's tflite::add.out with TFLite's
+    multipliers (both inputs at twice the larger input scale, after a left shift of 20)."""
+    ts = b.model.tensors
+    xa, xb, y = ts[op.inputs[0]], ts[op.inputs[1]], ts[op.outputs[0]]
+    _check_int8(op, xa, xb, y)
+    s1, s2, so = float(xa.scale[0]), float(xb.scale[0]), float(y.scale[0])
+    twice_max = 2.0 * float(max(np.float32(s1), np.float32(s2)))
+    scales = (s1 / twice_max, s2 / twice_max,
+              twice_max / float(np.float32((1 << 20) * np.float32(so))))
+    pairs = []
+    for r in scales:
+        m, e = ta.quantize_multiplier(r)
+        if not (m > 0 and -31 <= e <= 30):
+            raise CompileError(f"{op.where}: the rescaling {r:g} is out of range")
+        pairs.append((m, e))
+    lo, hi = _activation_range(op, y)
+    args = {"zp_a": int(xa.zero_point[0]), "m_a": pairs[0][0], "e_a": pairs[0][1],
+            "zp_b": int(xb.zero_point[0]), "m_b": pairs[1][0], "e_b": pairs[1][1],
+            "m_out": pairs[2][0], "e_out": pairs[2][1], "zp_out": int(y.zero_point[0]),
+            "act_min": lo, "act_max": hi}
+    b.g.nodes.append(Node(tflite_hooks.TFLITE_ADD.name,
+                          [b.value(op.inputs[0]), b.value(op.inputs[1])],
+                          [b.value(op.outputs[0])], {"args": args}, op.where))
+
+
 def _requant_table(op: tr.Operator, x: tr.Tensor, w: tr.Tensor, y: tr.Tensor, out_c: int,
                    rounding: int):
     """Per output channel (m, 31 - e) of TFLite's QuantizeMultiplier for s_in s_w[c] / s_out;
@@ -562,6 +589,7 @@ LOWERINGS = {
                           conv_hooks.QUANTIZED_CONVOLUTION.name),
     "AVERAGE_POOL_2D": (_average_pool, pooling.QUANTIZED_AVG_POOL2D.name),
     "SOFTMAX": (_softmax, softmax_hooks.QUANTIZED_SOFTMAX.name),
+    "ADD": (_add, tflite_hooks.TFLITE_ADD.name),
 }
 
 WHY_NOT = "TFLite's integer rule for it has no runtime kernel yet (tflite_eval.py has it)"
@@ -588,7 +616,7 @@ ARITY = {"FULLY_CONNECTED": (2, 1), "MAX_POOL_2D": (1, 1), "RESHAPE": (1, 1), "S
          "EXPAND_DIMS": (1, 1), "TRANSPOSE": (2, 1), "CONCATENATION": (1, 1), "SPLIT": (2, None),
          "STRIDED_SLICE": (4, 1), "PAD": (2, 1), "PADV2": (3, 1), "CONV_2D": (2, 1),
          "DEPTHWISE_CONV_2D": (2, 1), "AVERAGE_POOL_2D": (1, 1),
-         "SOFTMAX": (1, 1)}
+         "SOFTMAX": (1, 1), "ADD": (2, 1)}
 
 
 def _check_operands(model: tr.Model, op: tr.Operator):

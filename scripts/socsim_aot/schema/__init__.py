@@ -19,6 +19,7 @@ from socsim_schema.core import (Arg, Args, NpuLayer, Operand, Operator, by_npu_o
 from socsim_aot.schema import (conv, elementwise, activations, pooling, softmax,  # noqa: F401
                                data_movement, quantization, reduction, matmul,
                                normalization, resize)
+from socsim_aot.schema import tflite  # noqa: F401,E402
 from socsim_aot.schema import hooks
 
 hooks.check_complete()
