@@ -3,6 +3,7 @@
 // fused output clamp: aten::convolution.out (float32) and
 // quantized_decomposed::convolution.out (int8).
 #include "firmware/int8/conv_loops.h"
+#include "firmware/int8/tflite_rounding.h"
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {
@@ -63,7 +64,10 @@ Error quantized_conv2d(const Tensor& x, const Tensor& weight, const Tensor& bias
   SOCSIM_RT_TRY(conv_geometry(x, weight, bias_t, out, a, &g));
   if (rq.rank != 2 || rq.sizes[0] != g.out_c || rq.sizes[1] != 2) return Error::kShapeMismatch;
   const int32_t* mult = rq.data_as<int32_t>();
-  if (!valid_requant_table(mult, g.out_c)) return Error::kBadOperatorArgs;
+  const bool tflite = g.out_c > 0 && uses_tflite_rounding(mult);
+  if (!(tflite ? valid_tflite_requant_table(mult, g.out_c) : valid_requant_table(mult, g.out_c))) {
+    return Error::kBadOperatorArgs;
+  }
   const int32_t zp_in = a.zp_in();
   const int32_t zp_out = a.zp_out();
   const int32_t lo = a.act_min();
@@ -74,6 +78,11 @@ Error quantized_conv2d(const Tensor& x, const Tensor& weight, const Tensor& bias
   const int32_t* bias = bias_t.data_as<int32_t>();
   if (!accumulators_fit(int64_t{g.in_c / g.groups} * g.k_h * g.k_w, bias, g.out_c)) {
     return Error::kBadOperatorArgs;
+  }
+  if (tflite) {
+    conv_q8_tflite(g, x.data_as<TIn>(), weight.data_as<int8_t>(), bias, mult, zp_in, zp_out, lo,
+                   hi, out.data_as<int8_t>());
+    return Error::kOk;
   }
   conv_q8(g, x.data_as<TIn>(), weight.data_as<int8_t>(), bias, mult, zp_in, zp_out, lo, hi,
           out.data_as<int8_t>());

@@ -7,6 +7,7 @@
 // The output scale is 1/256 and its zero point -128, so no floating point runs on the core.
 #include <math.h>
 
+#include "firmware/int8/tflite_rounding.h"
 #include "firmware/kernels/softmax_lines.h"
 
 namespace socsim::kernels {
@@ -35,11 +36,24 @@ Error softmax_f32(const Tensor& in, Tensor& out, ops::Softmax::Args args, Memory
 
 Error softmax_i8(const Tensor& in, const Tensor& table_t, Tensor& out,
                  ops::QuantizedSoftmax::Args args, MemoryAllocator*) {
-  if (table_t.rank != 1 || table_t.sizes[0] != 256) return Error::kShapeMismatch;
+  // 257 entries: TFLite's rule (firmware/int8/tflite_rounding.h), entry 256 unused (0)
+  const bool tflite = table_t.rank == 1 && table_t.sizes[0] == 257;
+  if (!tflite && (table_t.rank != 1 || table_t.sizes[0] != 256)) return Error::kShapeMismatch;
   Lines lines;
   SOCSIM_RT_TRY(lines.init(in, out, args.dim()));
   if (lines.n > 32768) return Error::kShapeMismatch;
   const int32_t* table = table_t.data_as<int32_t>();
+  if (tflite) {
+    if (table[0] < (1 << 12) || table[256] != 0) return Error::kBadOperatorArgs;
+    for (uint32_t i = 1; i < 256; ++i) {
+      if (table[i] < -1) return Error::kBadOperatorArgs;
+    }
+    const int8_t* x = in.data_as<int8_t>();
+    int8_t* y = out.data_as<int8_t>();
+    lines.each(
+        [&](uint32_t at) { tflite_softmax_line(x + at, lines.n, lines.inner, table, y + at); });
+    return Error::kOk;
+  }
   for (uint32_t i = 0; i < 256; ++i) {
     if (table[i] < 0 || table[i] > 65536) return Error::kBadOperatorArgs;
   }

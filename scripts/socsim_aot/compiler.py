@@ -25,7 +25,7 @@ import numpy as np
 
 from socsim_aot import npu_partition, onnx_graph, passes
 from socsim_aot import program_format as pf
-from socsim_aot import reference, validate
+from socsim_aot import reference, tflite_frontend, validate
 from socsim_aot import schema
 from socsim_aot.ir import (INF, CompileError, Graph, Node, OnnxNode, Quantizer,  # noqa: F401
                            Value, scale_from_range)
@@ -835,9 +835,22 @@ def operator_list(program: pf.Program) -> List[str]:
 def compile_model(model, options: CompileOptions, log=None) -> pf.Program:
     """An ONNX file (or front-end graph) to a program, as the command line does."""
     npu_ops = npu_operators(options, log)
+    if isinstance(model, str) and tflite_frontend.is_tflite_file(model):
+        return compile_tflite(model, options, npu_ops, log)
     g = load_onnx(model, options.pass_options(npu_ops), log)
     return compile_graph(g, options.quantize, calibration_samples(g, options), options.delegate,
                          npu_ops, options.io_types(), log)
+
+
+def compile_tflite(path: str, options: CompileOptions, npu_ops, log=None) -> pf.Program:
+    """A `.tflite` int8 model, its own quantisation kept (docs/compiler.md, "TensorFlow Lite
+    models"): options that quantise or convert inputs do not apply."""
+    if options.quantize or options.calibration or options.input_type != "float32" or \
+            options.output_type != "float32":
+        raise CompileError("a .tflite model is already quantised: leave out --quantize, "
+                           "--calibration, --input-type and --output-type")
+    g = tflite_frontend.load_graph(tflite_frontend.read_model(path), log)
+    return compile_graph(g, None, None, options.delegate, npu_ops)
 
 
 def compile_file(model_path, out_path, log=None, **options) -> pf.Program:
@@ -854,6 +867,9 @@ def compile_file(model_path, out_path, log=None, **options) -> pf.Program:
 def _print_ops(args, options: CompileOptions, log) -> int:
     """--print-ops: what the model needs, listed from the front end's graph before anything
     is quantised or delegated; then, if every node lowers, the kernels of the program."""
+    if tflite_frontend.is_tflite_file(args.model):
+        print(tflite_frontend.needs_table(tflite_frontend.read_model(args.model)))
+        return 0
     og = front_end(args.model, options.pass_options(npu_operators(options, log)), log)
     lowering = lower(og)
     print(needs_table(og, lowering))
@@ -903,7 +919,9 @@ def main(argv=None) -> int:
                "  compile_model.py net.onnx --print-ops\n",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model", nargs="?", help="ONNX model with fixed input shapes "
-                        f"(opsets {onnx_graph.MIN_OPSET}-{onnx_graph.MAX_OPSET})")
+                        f"(opsets {onnx_graph.MIN_OPSET}-{onnx_graph.MAX_OPSET}), or an int8 "
+                        "TensorFlow Lite model (.tflite, recognised by its TFL3 identifier; "
+                        "its own quantisation is kept: docs/compiler.md)")
     parser.add_argument("-o", "--output", help="program file to write")
     parser.add_argument("--quantize", choices=["int8"],
                         help="quantise a float32 model: int8 activations (per-tensor, "
@@ -965,7 +983,8 @@ def main(argv=None) -> int:
         parser.error("give an ONNX model (or --list-operators)")
     if not args.output and not args.print_ops:
         parser.error("give -o/--output and/or --print-ops")
-    if args.delegate == "npu" and args.quantize != "int8":
+    if args.delegate == "npu" and args.quantize != "int8" and \
+            not tflite_frontend.is_tflite_file(args.model):
         parser.error("--delegate npu runs int8 operators: add --quantize int8")
     options = CompileOptions(quantize=args.quantize, calibration=args.calibration,
                              samples=args.samples, delegate=args.delegate,

@@ -17,3 +17,4 @@ from socsim_schema.core import (Arg, Args, NpuLayer, Operand, Operator, by_npu_o
 from socsim_schema import (conv, elementwise, activations, pooling, softmax,  # noqa: F401
                            data_movement, quantization, reduction, matmul, normalization,
                            resize, conv_transpose, masking, indexing)
+from socsim_schema import tflite  # noqa: F401,E402

@@ -2,6 +2,7 @@
 // array, computed by the fast kernels (models/npu/fast_kernels.h), which equal the CPU
 // kernel's loops (firmware/int8/conv_loops.h) bit for bit.
 #include "firmware/int8/conv_loops.h"
+#include "firmware/int8/tflite_rounding.h"
 #include "models/npu/fast_kernels.h"
 #include "models/npu/mac_array_timing.h"
 #include "models/npu/npu_layer.h"
@@ -47,9 +48,22 @@ NpuError execute(const LayerDescriptor& d, const NpuOperands& o) {
   const kernels::ConvGeometry g = geometry(d);
   const Op::Args a(d.args);
   const int64_t products = int64_t{g.in_c / g.groups} * g.k_h * g.k_w;
-  if (!kernels::valid_requant_table(o.requant, g.out_c) ||
+  const bool tflite = g.out_c > 0 && kernels::uses_tflite_rounding(o.requant);
+  if (!(tflite ? kernels::valid_tflite_requant_table(o.requant, g.out_c)
+               : kernels::valid_requant_table(o.requant, g.out_c)) ||
       !kernels::accumulators_fit(products, o.bias, g.out_c)) {
     return kNpuBadArgs;
+  }
+  if (tflite) {  // TFLite's rounding: the reference loops (firmware/int8/tflite_rounding.h)
+    if (d.dtype == kDtypeUInt8) {
+      kernels::conv_q8_tflite(g, reinterpret_cast<const uint8_t*>(o.input), o.weights, o.bias,
+                              o.requant, a.zp_in(), a.zp_out(), a.act_min(), a.act_max(),
+                              o.output);
+    } else {
+      kernels::conv_q8_tflite(g, o.input, o.weights, o.bias, o.requant, a.zp_in(), a.zp_out(),
+                              a.act_min(), a.act_max(), o.output);
+    }
+    return kNpuOk;
   }
   if (d.dtype == kDtypeUInt8) {  // a model's integer input (the first layer)
     npu_fast::conv_q8(g, reinterpret_cast<const uint8_t*>(o.input), o.weights, o.bias, o.requant,

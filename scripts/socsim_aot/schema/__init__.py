@@ -20,6 +20,7 @@ from socsim_aot.schema import (conv, elementwise, activations, pooling, softmax,
                                data_movement, quantization, reduction, matmul,
                                normalization, resize, conv_transpose,
                                masking, indexing)
+from socsim_aot.schema import tflite  # noqa: F401,E402
 from socsim_aot.schema import hooks
 
 hooks.check_complete()

@@ -7,7 +7,12 @@ import numpy as np
 
 from socsim_aot import fixed_point as fx
 from socsim_aot import ir
+from socsim_aot import tflite_eval
 from socsim_aot.schema.hooks import hooks
+
+# The bit of a requantisation table's shift column selecting TFLite's rounding
+# (firmware/int8/tflite_rounding.h, kTfliteRounding).
+TFLITE_ROUNDING = 0x100
 
 
 def window_out(size, k, s, p0, p1, dil, ceil_mode):
@@ -124,7 +129,11 @@ def _quantized_conv(ins, a, out):
     x = x.reshape(as_nchw(x.shape))
     acc = conv2d_nchw(x.astype(np.int64) - a.zp_in, w, acc_dtype=np.int64, **_conv_geo(a))
     acc = acc + b.astype(np.int64)[None, :, None, None]
-    r = fx.requantize(acc, rq[:, 0][None, :, None, None], rq[:, 1][None, :, None, None])
+    m, n = rq[:, 0][None, :, None, None], rq[:, 1][None, :, None, None]
+    if len(rq) and rq[0, 1] & TFLITE_ROUNDING:  # firmware/int8/tflite_rounding.h
+        r = tflite_eval.mbqm_double(acc, m, 31 - (n & 0xFF).astype(np.int64))
+    else:
+        r = fx.requantize(acc, m, n)
     return np.clip(r + a.zp_out, a.act_min, a.act_max).astype(np.int8).reshape(out.shape)
 
 

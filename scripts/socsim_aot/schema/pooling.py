@@ -39,6 +39,8 @@ def _geometry(node):
 
 
 def _requant(g, node):
+    if "requant_args" in node.attrs:  # set by a front end with its own rule (TFLite's average)
+        return dict(node.attrs["requant_args"])
     x, y = g.input_value(node), g.output_value(node)
     m, n = fx.quantize_multiplier(x.scale / y.scale, bits=23, max_shift=30)
     return dict(zp_in=x.zero_point, zp_out=y.zero_point, m=m, n=n)

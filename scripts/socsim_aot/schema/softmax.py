@@ -6,6 +6,7 @@ Its operators and their rules are declared in socsim_schema/softmax.py.
 import numpy as np
 
 from socsim_aot import fixed_point as fx
+from socsim_aot import tflite_arith
 from socsim_aot.schema.hooks import hooks
 
 
@@ -32,6 +33,12 @@ def _softmax(ins, a, out):
 
 def _quantized_softmax(ins, a, out):
     x, table = ins
+    if table.size == 257:  # TFLite's rule (firmware/int8/tflite_rounding.h)
+        moved = np.moveaxis(x, a.dim, -1)
+        rows = moved.reshape(-1, moved.shape[-1])
+        t = [int(v) for v in table]
+        y = np.array([tflite_arith.softmax_line(r, t) for r in rows], np.int8)
+        return np.moveaxis(y.reshape(moved.shape), -1, a.dim)
     xi = x.astype(np.int64)
     e = table.astype(np.int64)[xi.max(axis=a.dim, keepdims=True) - xi]
     r = fx.div_round(e * 256, e.sum(axis=a.dim, keepdims=True)) - 128

@@ -1,0 +1,126 @@
+"""Compiles a TFLite fixture (tests/runtime/tflite/NAME.tflite), runs it with executor_runner
+on the simulator and compares every output with the reference interpreter's (NAME.npz, from
+ai-edge-litert's BUILTIN_REF kernels), bit for bit.
+
+  tflite_check.py --socsim BIN --runner ELF [--npu] FIXTURE_DIR NAME
+
+With --npu the program is compiled with `--delegate npu` (the default SoC's NPU preset). The
+run's execution cycles are printed (`tflite_check: NAME: N cycles`). Exit status 0 when every
+output matches, 1 otherwise (with the count and the first difference).
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+from socsim_aot import compiler, sim_check
+
+
+RUN_LINES = {"cycles": re.compile(r"^Execution 1: (\d+) cycles", re.M),
+             "program_load": re.compile(r"^Program load: (\d+) cycles", re.M),
+             "method_load": re.compile(r"method load: (\d+) cycles", re.M)}
+
+
+def run_fixture(socsim, runner, fixtures, name, npu=False, max_cycles="2000000000",
+                report=None):
+    """Compiles and runs fixture `name`; a dict: program (the compiled program), differ
+    (outputs unlike the reference's), first (index of the first, or -1), got/want there,
+    count, cycles, program_load, method_load (None if not printed); `report`: a folder for
+    `socsim run --report` (the NPU's per-layer report, probes). Raises CompileError
+    when the model does not compile, RuntimeError when the run fails."""
+    arrays = np.load(os.path.join(fixtures, name + ".npz"))
+    with tempfile.TemporaryDirectory() as tmp:
+        prog_path = os.path.join(tmp, name + ".prog")
+        program = compiler.compile_file(os.path.join(fixtures, name + ".tflite"), prog_path,
+                                        quantize=None, delegate="npu" if npu else None)
+        input_path = os.path.join(tmp, "input.bin")
+        with open(input_path, "wb") as f:
+            for i in range(len(program.inputs)):
+                f.write(np.ascontiguousarray(arrays[f"in{i}"]).tobytes())
+        cmd = [socsim, "run", "-q", "--firmware", runner, "--model", prog_path, "--max-cycles",
+               max_cycles, "--input", input_path]
+        if report:
+            cmd += ["--report", report]
+        run = subprocess.run(cmd + ["--", "--print-outputs"], capture_output=True, text=True)
+        status, stdout, stderr = run.returncode, run.stdout, run.stderr
+    if status != 0:
+        raise RuntimeError(f"socsim exited {status}: {stderr.strip()}")
+    want = np.concatenate([arrays[f"out{i}"].reshape(-1).astype(np.int64)
+                           for i in range(len(program.outputs))]) % 256  # printed as bytes
+    printed = sim_check.RES_LINE.findall(stdout)
+    if [int(i) for i, _ in printed] != list(range(want.size)):
+        raise RuntimeError(f"{len(printed)} output lines, expected {want.size}")
+    got = np.array([int(v) for _, v in printed], np.int64)
+    bad = got != want
+    first = int(np.argmax(bad)) if np.any(bad) else -1
+    result = dict(program=program, differ=int(bad.sum()), first=first, count=want.size,
+                  got=int(got[first]), want=int(want[first]))
+    for key, pattern in RUN_LINES.items():
+        m = pattern.search(stdout)
+        result[key] = int(m.group(1)) if m else None
+    return result
+
+
+def _report_names_operators(report, name) -> bool:
+    """Every layer of the NPU report (npu_layers.json) is named after its TFLite operator
+    ("operator N (OPCODE)")."""
+    import json
+    path = os.path.join(report, "npu_layers.json")
+    try:
+        with open(path) as f:
+            layers = json.load(f)["layers"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"tflite_check: {name}: {path}: {e}", file=sys.stderr)
+        return False
+    named = [re.fullmatch(r"operator \d+ \(([A-Z_0-9]+)\)", str(l.get("name"))) for l in layers]
+    if not layers or not all(named):
+        print(f"tflite_check: {name}: {path}: {sum(1 for m in named if not m)} of {len(layers)} "
+              "layers are not named after a TFLite operator", file=sys.stderr)
+        return False
+    kinds = sorted({m.group(1) for m in named})
+    print(f"tflite_check: {name}: the NPU report's {len(layers)} layers are named after their "
+          f"TFLite operators ({', '.join(kinds)})")
+    return True
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--socsim", required=True, help="the socsim binary")
+    parser.add_argument("--runner", required=True, help="executor_runner.elf")
+    parser.add_argument("--npu", action="store_true", help="compile with --delegate npu")
+    parser.add_argument("--max-cycles", default="2000000000", help="socsim run --max-cycles")
+    parser.add_argument("--report", metavar="DIR",
+                        help="socsim run --report DIR; with --npu, the NPU report must name "
+                             "the TFLite operator of every layer")
+    parser.add_argument("fixtures", help="folder of NAME.tflite and NAME.npz")
+    parser.add_argument("name", help="the fixture's name")
+    args = parser.parse_args(argv)
+    try:
+        r = run_fixture(args.socsim, args.runner, args.fixtures, args.name, args.npu,
+                        args.max_cycles, args.report)
+    except (compiler.CompileError, RuntimeError) as e:
+        print(f"tflite_check: {args.name}: {e}", file=sys.stderr)
+        return 1
+    if r["differ"]:
+        print(f"tflite_check: {args.name}: {r['differ']} of {r['count']} outputs differ from "
+              f"TFLite's reference kernels; first res[{r['first']}] = {r['got']}, reference "
+              f"{r['want']}", file=sys.stderr)
+        return 1
+    # A program the NPU takes nothing of (data movement only) has no NPU report.
+    if args.report and r["program"].delegates and \
+            not _report_names_operators(args.report, args.name):
+        return 1
+    where = "NPU" if args.npu else "CPU"
+    print(f"tflite_check: {args.name} ({where}): {r['count']} outputs equal TFLite's reference "
+          f"kernels; {r['cycles']} cycles")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
