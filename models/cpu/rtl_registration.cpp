@@ -29,6 +29,14 @@ CpuModelType rtl_type() {
                         " (its NUM_MHPMCOUNTERS parameter, set when it is built): set it to " +
                         std::to_string(RtlCore::kNumMhpmcounters) + " or use --cpu iss");
     }
+    const auto fpu = cpu.options.find("fpu");
+    if (fpu != cpu.options.end() && fpu->second.choice != 0) {
+      // An FPU is a Verilog parameter of the core, fixed when it is Verilated: the option is
+      // the ISS's (docs/fpu.md).
+      throw ConfigError(cpu.file + ": cpu.fpu is on, but the rtl CPU model of this build is " +
+                        RtlCore::description() + ", whose FPU is fixed when it is built: "
+                        "use --cpu iss for cpu.fpu: on (docs/fpu.md)");
+    }
   };
   t.build = [](const CpuConfig& cpu, const CpuBuildContext& c) -> std::unique_ptr<CpuModel> {
     RtlCoreConfig rtl;
