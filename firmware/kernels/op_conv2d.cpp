@@ -36,21 +36,57 @@ Error conv_geometry(const Tensor& x, const Tensor& w, const Tensor& b, const Ten
   return Error::kOk;
 }
 
+// The sum of one output value: acc + x w over its window, in conv_loops' order (channel, row,
+// column), so the same float operations in the same order. Out of line so that the loops
+// around it keep their values in saved registers: inlined, GCC keeps them in argument
+// registers and saves and restores each around every soft-float call of the innermost loop.
+__attribute__((noinline)) float window_sum_f32(const ConvGeometry& g, const float* x,
+                                               const float* wk, int32_t iy0, int32_t ix0,
+                                               float acc) {
+  const int32_t cin_g = g.in_c / g.groups;
+  for (int32_t c = 0; c < cin_g; ++c) {
+    const float* xc = x + c * g.in_h * g.in_w;
+    const float* wc = wk + c * g.k_h * g.k_w;
+    for (int32_t ky = 0; ky < g.k_h; ++ky) {
+      const int32_t iy = iy0 + ky * g.dil_h;
+      if (iy < 0 || iy >= g.in_h) continue;
+      for (int32_t kx = 0; kx < g.k_w; ++kx) {
+        const int32_t ix = ix0 + kx * g.dil_w;
+        if (ix < 0 || ix >= g.in_w) continue;
+        acc += xc[iy * g.in_w + ix] * wc[ky * g.k_w + kx];
+      }
+    }
+  }
+  return acc;
+}
+
+// y = clamp(bias + sum x w, lo, hi): conv_loops with its window sum out of line.
+void conv_f32(const ConvGeometry& g, const float* x, const float* w, const float* bias, float lo,
+              float hi, float* y) {
+  const int32_t cin_g = g.in_c / g.groups;
+  const int32_t cout_g = g.out_c / g.groups;
+  for (int32_t n = 0; n < g.batch; ++n) {
+    for (int32_t oc = 0; oc < g.out_c; ++oc) {
+      const float* xg = x + (n * g.in_c + (oc / cout_g) * cin_g) * g.in_h * g.in_w;
+      const float* wk = w + oc * cin_g * g.k_h * g.k_w;
+      for (int32_t oy = 0; oy < g.out_h; ++oy) {
+        for (int32_t ox = 0; ox < g.out_w; ++ox) {
+          const float acc = window_sum_f32(g, xg, wk, oy * g.stride_h - g.pad_t,
+                                           ox * g.stride_w - g.pad_l, bias[oc]);
+          const float v = acc < lo ? lo : acc;
+          y[((n * g.out_c + oc) * g.out_h + oy) * g.out_w + ox] = v > hi ? hi : v;
+        }
+      }
+    }
+  }
+}
+
 Error conv2d_f32(const Tensor& x, const Tensor& weight, const Tensor& bias_t, Tensor& out,
                  ops::Convolution::Args a, MemoryAllocator*) {
   ConvGeometry g;
   SOCSIM_RT_TRY(conv_geometry(x, weight, bias_t, out, a, &g));
-  const float lo = a.act_min();
-  const float hi = a.act_max();
-  const float* bias = bias_t.data_as<float>();
-  float* y = out.data_as<float>();
-  conv_loops(
-      g, x.data_as<float>(), weight.data_as<float>(),
-      [&](int32_t oc) { return bias[oc]; }, [](float xv, float wv) { return xv * wv; },
-      [&](int32_t idx, int32_t, float acc) {
-        const float v = acc < lo ? lo : acc;
-        y[idx] = v > hi ? hi : v;
-      });
+  conv_f32(g, x.data_as<float>(), weight.data_as<float>(), bias_t.data_as<float>(), a.act_min(),
+           a.act_max(), out.data_as<float>());
   return Error::kOk;
 }
 
