@@ -116,8 +116,7 @@ def _dtype_check(op) -> List[str]:
             continue
         if o.dtype == "T" and first_t is None:
             raise ValueError(f"{op.name}: output {o.name} of type T but no input of type T")
-        if o.dtype != "any":  # the kernel checks an output of any element type itself
-            checks.append(f"k.outputs[{i}]->dtype != {_expected(o.dtype)}")
+        checks.append(f"k.outputs[{i}]->dtype != {_expected(o.dtype)}")
     uses_t = any(c.endswith(" t") for c in checks) or any(x == "t" for _, _, x in loops)
     lines = [f"    const ScalarType t = {first_t};"] if uses_t else []
     if checks:
