@@ -425,7 +425,55 @@ Error PteMethod::init_delegates(const PteProgram& program, PteDiagnostics* diag)
   return Error::kOk;
 }
 
+/// One instruction's operands as the program gives them: `first` and `second` by kind (see
+/// read_operands), the argument list of a call and its value indices (checked in range).
+struct PteMethod::Operands {
+  int32_t first = 0;
+  int32_t second = 0;
+  FbVector args;
+  uint32_t* indices = nullptr;
+};
+
 Error PteMethod::load_instructions(const PteProgram& program, PteDiagnostics* diag) {
+  using namespace pte_slot;
+  SOCSIM_RT_TRY(allocate_instructions(program, diag));
+  PteOpContext ctx;
+  ctx.values = values_;
+  ctx.value_count = value_count_;
+  ctx.allocator = memory_.method_allocator;
+  ctx.temp = memory_.temp_allocator;
+  ctx.diag = diag;
+  bool missing = false;
+  const FbVector& chains = program.chains();
+  for (uint32_t c = 0; c < chain_count_; ++c) {
+    FbTable chain;
+    FbVector list;
+    (void)table_at(program, chains, c, &chain);  // checked by allocate_instructions
+    (void)chain.vector(kChainInstructions, 4, &list);
+    for (uint32_t k = 0; k < list.size(); ++k) {
+      const uint32_t at = chains_[c].begin + k;
+      Operands operands;
+      SOCSIM_RT_TRY(read_operands(program, list, k, at, &operands, diag));
+      switch (instructions_[at].kind) {
+        case PteInstructionKind::kKernelCall:
+          SOCSIM_RT_TRY(link_kernel_call(program, ctx, operands, at, &missing, diag));
+          break;
+        case PteInstructionKind::kDelegateCall:
+          SOCSIM_RT_TRY(link_delegate_call(operands, at, diag));
+          break;
+        default:
+          SOCSIM_RT_TRY(link_control(operands, c, list.size(), at, diag));
+          break;
+      }
+    }
+  }
+  // Every instruction is looked at first, as Method does; the first missing operator is
+  // the one reported.
+  return missing ? Error::kOperatorMissing : Error::kOk;
+}
+
+/// Allocates the chains and one array for every instruction of every chain (counted first).
+Error PteMethod::allocate_instructions(const PteProgram& program, PteDiagnostics* diag) {
   using namespace pte_slot;
   MemoryAllocator& alloc = *memory_.method_allocator;
   const FbVector& chains = program.chains();
@@ -434,7 +482,6 @@ Error PteMethod::load_instructions(const PteProgram& program, PteDiagnostics* di
   if (chains_ == nullptr && chain_count_ > 0) {
     return pte_fail(diag, Error::kMemoryAllocationFailed, "ExecutionPlan.chains");
   }
-  // Count first, so that every instruction of every chain lives in one array.
   uint64_t total = 0;
   for (uint32_t c = 0; c < chain_count_; ++c) {
     FbTable chain;
@@ -452,155 +499,169 @@ Error PteMethod::load_instructions(const PteProgram& program, PteDiagnostics* di
   if (instructions_ == nullptr && instruction_count_ > 0) {
     return pte_fail(diag, Error::kMemoryAllocationFailed, "Chain.instructions");
   }
-  PteOpContext ctx;
-  ctx.values = values_;
-  ctx.value_count = value_count_;
-  ctx.allocator = &alloc;
-  ctx.temp = memory_.temp_allocator;
-  ctx.diag = diag;
-  bool missing = false;
-  Error first_missing = Error::kOk;
-  for (uint32_t c = 0; c < chain_count_; ++c) {
-    FbTable chain;
-    FbVector list;
-    (void)table_at(program, chains, c, &chain);  // checked above
-    (void)chain.vector(kChainInstructions, 4, &list);
-    for (uint32_t k = 0; k < list.size(); ++k) {
-      const uint32_t at = chains_[c].begin + k;
-      Instruction& ins = instructions_[at];
-      FbTable entry, body;
-      uint8_t type = 0;
-      Error e = table_at(program, list, k, &entry);
-      if (e == Error::kOk) e = entry.scalar<uint8_t>(kInstructionType, 0, &type);
-      if (e == Error::kOk) e = entry.table(kInstructionValue, &body);
-      if (e != Error::kOk) return pte_fail(diag, e, "Instruction", at);
-      if (!body.present()) {
-        return pte_fail(diag, Error::kProgramBadInstruction, "Instruction.instr_args", at);
-      }
-      ins.kind = static_cast<PteInstructionKind>(type);
-      int32_t first = 0, second = 0;
-      FbVector args;
-      switch (ins.kind) {
-        case PteInstructionKind::kKernelCall:
-        case PteInstructionKind::kDelegateCall:
-          e = body.scalar<int32_t>(kCallFirst, 0, &first);
-          if (e == Error::kOk) e = body.vector(kCallSecond, 4, &args);
-          break;
-        case PteInstructionKind::kMoveCall:
-        case PteInstructionKind::kJumpFalseCall:
-          e = body.scalar<int32_t>(kCallFirst, 0, &first);
-          if (e == Error::kOk) e = body.scalar<int32_t>(kCallSecond, 0, &second);
-          break;
-        case PteInstructionKind::kFreeCall:
-          e = body.scalar<int32_t>(kCallFirst, 0, &first);
-          break;
-        default:
-          return pte_fail(diag, Error::kProgramBadInstruction, "Instruction.instr_args_type", at);
-      }
-      if (e != Error::kOk) return pte_fail(diag, e, "Instruction", at);
-      uint32_t* indices = nullptr;
-      e = read_indices(args, value_count_, alloc, &indices);
-      if (e != Error::kOk) return pte_fail(diag, e, "Instruction args", at);
-      const auto value_index_ok = [&](int32_t v) {
-        return v >= 0 && static_cast<uint32_t>(v) < value_count_;
-      };
-      switch (ins.kind) {
-        case PteInstructionKind::kKernelCall: {
-          if (first < 0 || static_cast<uint32_t>(first) >= program.operators().size()) {
-            return pte_fail(diag, Error::kProgramBadInstruction, "KernelCall.op_index", at);
-          }
-          FbTable op;
-          const char* name = nullptr;
-          const char* overload = nullptr;
-          uint32_t name_length = 0, overload_length = 0;
-          e = table_at(program, program.operators(), static_cast<uint32_t>(first), &op);
-          if (e == Error::kOk) e = op.string(kOperatorName, &name, &name_length);
-          if (e == Error::kOk) e = op.string(kOperatorOverload, &overload, &overload_length);
-          if (e != Error::kOk) return pte_fail(diag, e, "Operator", static_cast<uint32_t>(first));
-          if (name == nullptr) {
-            return pte_fail(diag, Error::kProgramBadInstruction, "Operator.name",
-                            static_cast<uint32_t>(first));
-          }
-          ins.call = alloc.allocate_array<PteOpCall>(1);
-          if (ins.call == nullptr) {
-            return pte_fail(diag, Error::kMemoryAllocationFailed, "KernelCall", at);
-          }
-          e = pte_prepare_operator(ctx, name, name_length, overload, overload_length, indices,
-                                   args.size(), ins.call);
-          if (e == Error::kOperatorMissing) {
-            // Look at every instruction first, as Method does; report the first missing one.
-            if (!missing && diag != nullptr) {
-              diag->name = name;
-              diag->name_length = name_length;
-              diag->field = "KernelCall (operator missing)";
-              diag->index = at;
-            }
-            missing = true;
-            first_missing = e;
-            ins.call = nullptr;
-            continue;
-          }
-          if (e != Error::kOk) {
-            if (diag != nullptr && diag->name == nullptr) {
-              diag->name = name;
-              diag->name_length = name_length;
-            }
-            return pte_fail(diag, e, "KernelCall.args", at);
-          }
-          ins.name = ins.call->name;
-          break;
-        }
-        case PteInstructionKind::kDelegateCall: {
-          if (first < 0 || static_cast<uint32_t>(first) >= delegates_.size()) {
-            return pte_fail(diag, Error::kProgramBadInstruction, "DelegateCall.delegate_index", at);
-          }
-          ins.a = static_cast<uint32_t>(first);
-          ins.output_count = delegate_outputs_[ins.a];
-          if (ins.output_count == 0 || ins.output_count > args.size()) {
-            return pte_fail(diag, Error::kProgramBadDelegate, "DelegateCall.args", at);
-          }
-          ins.input_count = args.size() - ins.output_count;
-          ins.tensors = alloc.allocate_array<Tensor*>(args.size());
-          if (ins.tensors == nullptr) {
-            return pte_fail(diag, Error::kMemoryAllocationFailed, "DelegateCall", at);
-          }
-          for (uint32_t n = 0; n < args.size(); ++n) {
-            if (values_[indices[n]].kind != PteValueKind::kTensor) {
-              return pte_fail(diag, Error::kNotSupported, "DelegateCall.args (not a tensor)", at);
-            }
-            ins.tensors[n] = values_[indices[n]].tensor;
-          }
-          ins.name = delegates_[ins.a].backend()->id;
-          break;
-        }
-        case PteInstructionKind::kMoveCall:
-          if (!value_index_ok(first) || !value_index_ok(second)) {
-            return pte_fail(diag, Error::kProgramBadInstruction, "MoveCall", at);
-          }
-          ins.a = static_cast<uint32_t>(first);
-          ins.b = static_cast<uint32_t>(second);
-          ins.name = "move";
-          break;
-        case PteInstructionKind::kJumpFalseCall:
-          if (!value_index_ok(first) || second < 0 ||
-              static_cast<uint32_t>(second) >= list.size()) {
-            return pte_fail(diag, Error::kProgramBadInstruction, "JumpFalseCall", at);
-          }
-          ins.a = static_cast<uint32_t>(first);
-          ins.b = chains_[c].begin + static_cast<uint32_t>(second);
-          ins.name = "jump_false";
-          break;
-        case PteInstructionKind::kFreeCall:
-          if (!value_index_ok(first)) {
-            return pte_fail(diag, Error::kProgramBadInstruction, "FreeCall.value_index", at);
-          }
-          ins.a = static_cast<uint32_t>(first);
-          ins.name = "free";
-          break;
-      }
-    }
+  return Error::kOk;
+}
+
+/// Reads instruction k of a chain's list (instruction `at` of the method): its kind into
+/// instructions_[at], its operands by kind (a call: the operator or delegate index and the
+/// argument list; MoveCall: from and to; JumpFalseCall: the condition value and the
+/// destination; FreeCall: the value).
+Error PteMethod::read_operands(const PteProgram& program, const FbVector& list, uint32_t k,
+                               uint32_t at, Operands* operands, PteDiagnostics* diag) {
+  using namespace pte_slot;
+  Instruction& ins = instructions_[at];
+  FbTable entry, body;
+  uint8_t type = 0;
+  Error e = table_at(program, list, k, &entry);
+  if (e == Error::kOk) e = entry.scalar<uint8_t>(kInstructionType, 0, &type);
+  if (e == Error::kOk) e = entry.table(kInstructionValue, &body);
+  if (e != Error::kOk) return pte_fail(diag, e, "Instruction", at);
+  if (!body.present()) {
+    return pte_fail(diag, Error::kProgramBadInstruction, "Instruction.instr_args", at);
   }
-  return missing ? first_missing : Error::kOk;
+  ins.kind = static_cast<PteInstructionKind>(type);
+  switch (ins.kind) {
+    case PteInstructionKind::kKernelCall:
+    case PteInstructionKind::kDelegateCall:
+      e = body.scalar<int32_t>(kCallFirst, 0, &operands->first);
+      if (e == Error::kOk) e = body.vector(kCallSecond, 4, &operands->args);
+      break;
+    case PteInstructionKind::kMoveCall:
+    case PteInstructionKind::kJumpFalseCall:
+      e = body.scalar<int32_t>(kCallFirst, 0, &operands->first);
+      if (e == Error::kOk) e = body.scalar<int32_t>(kCallSecond, 0, &operands->second);
+      break;
+    case PteInstructionKind::kFreeCall:
+      e = body.scalar<int32_t>(kCallFirst, 0, &operands->first);
+      break;
+    default:
+      return pte_fail(diag, Error::kProgramBadInstruction, "Instruction.instr_args_type", at);
+  }
+  if (e != Error::kOk) return pte_fail(diag, e, "Instruction", at);
+  e = read_indices(operands->args, value_count_, *memory_.method_allocator, &operands->indices);
+  if (e != Error::kOk) return pte_fail(diag, e, "Instruction args", at);
+  return Error::kOk;
+}
+
+/// Resolves a KernelCall's operator and prepares its call. A missing operator is not an
+/// error yet: the instruction stays without a call, *missing is set and the first missing
+/// one is what diag names.
+Error PteMethod::link_kernel_call(const PteProgram& program, const PteOpContext& ctx,
+                                  const Operands& operands, uint32_t at, bool* missing,
+                                  PteDiagnostics* diag) {
+  using namespace pte_slot;
+  Instruction& ins = instructions_[at];
+  const int32_t first = operands.first;
+  if (first < 0 || static_cast<uint32_t>(first) >= program.operators().size()) {
+    return pte_fail(diag, Error::kProgramBadInstruction, "KernelCall.op_index", at);
+  }
+  FbTable op;
+  const char* name = nullptr;
+  const char* overload = nullptr;
+  uint32_t name_length = 0, overload_length = 0;
+  Error e = table_at(program, program.operators(), static_cast<uint32_t>(first), &op);
+  if (e == Error::kOk) e = op.string(kOperatorName, &name, &name_length);
+  if (e == Error::kOk) e = op.string(kOperatorOverload, &overload, &overload_length);
+  if (e != Error::kOk) return pte_fail(diag, e, "Operator", static_cast<uint32_t>(first));
+  if (name == nullptr) {
+    return pte_fail(diag, Error::kProgramBadInstruction, "Operator.name",
+                    static_cast<uint32_t>(first));
+  }
+  ins.call = memory_.method_allocator->allocate_array<PteOpCall>(1);
+  if (ins.call == nullptr) {
+    return pte_fail(diag, Error::kMemoryAllocationFailed, "KernelCall", at);
+  }
+  e = pte_prepare_operator(ctx, name, name_length, overload, overload_length,
+                           operands.indices, operands.args.size(), ins.call);
+  if (e == Error::kOperatorMissing) {
+    if (!*missing && diag != nullptr) {
+      diag->name = name;
+      diag->name_length = name_length;
+      diag->field = "KernelCall (operator missing)";
+      diag->index = at;
+    }
+    *missing = true;
+    ins.call = nullptr;
+    return Error::kOk;
+  }
+  if (e != Error::kOk) {
+    if (diag != nullptr && diag->name == nullptr) {
+      diag->name = name;
+      diag->name_length = name_length;
+    }
+    return pte_fail(diag, e, "KernelCall.args", at);
+  }
+  ins.name = ins.call->name;
+  return Error::kOk;
+}
+
+/// Binds a DelegateCall to its delegate and its tensors: inputs, then the outputs the
+/// delegate's compile spec counts.
+Error PteMethod::link_delegate_call(const Operands& operands, uint32_t at,
+                                    PteDiagnostics* diag) {
+  Instruction& ins = instructions_[at];
+  const int32_t first = operands.first;
+  const uint32_t count = operands.args.size();
+  if (first < 0 || static_cast<uint32_t>(first) >= delegates_.size()) {
+    return pte_fail(diag, Error::kProgramBadInstruction, "DelegateCall.delegate_index", at);
+  }
+  ins.a = static_cast<uint32_t>(first);
+  ins.output_count = delegate_outputs_[ins.a];
+  if (ins.output_count == 0 || ins.output_count > count) {
+    return pte_fail(diag, Error::kProgramBadDelegate, "DelegateCall.args", at);
+  }
+  ins.input_count = count - ins.output_count;
+  ins.tensors = memory_.method_allocator->allocate_array<Tensor*>(count);
+  if (ins.tensors == nullptr) {
+    return pte_fail(diag, Error::kMemoryAllocationFailed, "DelegateCall", at);
+  }
+  for (uint32_t n = 0; n < count; ++n) {
+    if (values_[operands.indices[n]].kind != PteValueKind::kTensor) {
+      return pte_fail(diag, Error::kNotSupported, "DelegateCall.args (not a tensor)", at);
+    }
+    ins.tensors[n] = values_[operands.indices[n]].tensor;
+  }
+  ins.name = delegates_[ins.a].backend()->id;
+  return Error::kOk;
+}
+
+/// Checks and stores a MoveCall, JumpFalseCall (its destination made absolute within chain
+/// `chain` of `chain_length` instructions) or FreeCall.
+Error PteMethod::link_control(const Operands& operands, uint32_t chain, uint32_t chain_length,
+                              uint32_t at, PteDiagnostics* diag) {
+  Instruction& ins = instructions_[at];
+  const int32_t first = operands.first, second = operands.second;
+  const auto value_index_ok = [&](int32_t v) {
+    return v >= 0 && static_cast<uint32_t>(v) < value_count_;
+  };
+  switch (ins.kind) {
+    case PteInstructionKind::kMoveCall:
+      if (!value_index_ok(first) || !value_index_ok(second)) {
+        return pte_fail(diag, Error::kProgramBadInstruction, "MoveCall", at);
+      }
+      ins.a = static_cast<uint32_t>(first);
+      ins.b = static_cast<uint32_t>(second);
+      ins.name = "move";
+      break;
+    case PteInstructionKind::kJumpFalseCall:
+      if (!value_index_ok(first) || second < 0 || static_cast<uint32_t>(second) >= chain_length) {
+        return pte_fail(diag, Error::kProgramBadInstruction, "JumpFalseCall", at);
+      }
+      ins.a = static_cast<uint32_t>(first);
+      ins.b = chains_[chain].begin + static_cast<uint32_t>(second);
+      ins.name = "jump_false";
+      break;
+    case PteInstructionKind::kFreeCall:
+      if (!value_index_ok(first)) {
+        return pte_fail(diag, Error::kProgramBadInstruction, "FreeCall.value_index", at);
+      }
+      ins.a = static_cast<uint32_t>(first);
+      ins.name = "free";
+      break;
+    default:
+      break;  // calls: read_operands let no other kind through
+  }
+  return Error::kOk;
 }
 
 Error PteMethod::set_input(uint32_t index, const void* data, size_t nbytes) {

@@ -83,6 +83,17 @@ class PteMethod {
   Error load_io(const PteProgram& program, PteDiagnostics* diag);
   Error init_delegates(const PteProgram& program, PteDiagnostics* diag);
   Error load_instructions(const PteProgram& program, PteDiagnostics* diag);
+  // The steps of load_instructions.
+  struct Operands;
+  Error allocate_instructions(const PteProgram& program, PteDiagnostics* diag);
+  Error read_operands(const PteProgram& program, const pte::FbVector& list, uint32_t k,
+                      uint32_t at, Operands* operands, PteDiagnostics* diag);
+  Error link_kernel_call(const PteProgram& program, const PteOpContext& ctx,
+                         const Operands& operands, uint32_t at, bool* missing,
+                         PteDiagnostics* diag);
+  Error link_delegate_call(const Operands& operands, uint32_t at, PteDiagnostics* diag);
+  Error link_control(const Operands& operands, uint32_t chain, uint32_t chain_length,
+                     uint32_t at, PteDiagnostics* diag);
 
   MemoryManager memory_;
   PteValue* values_ = nullptr;

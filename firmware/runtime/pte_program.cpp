@@ -91,109 +91,16 @@ Result<PteProgram> PteProgram::load(const void* data, size_t size, PteDiagnostic
   PteProgram p;
   p.file_ = FbBuffer{bytes, static_cast<uint32_t>(size)};
   p.flat_ = p.file_;
-  // The extended header, present when the file has segments.
-  if (size >= kExtendedHeaderOffset + 8 && memcmp(bytes + kExtendedHeaderOffset, "eh00", 4) == 0) {
-    uint32_t length;
-    memcpy(&length, bytes + kExtendedHeaderOffset + 4, 4);
-    if (length < kExtendedHeaderMinLength || length > size - kExtendedHeaderOffset) {
-      return pte_fail(diag, Error::kProgramTruncated, "extended header length");
-    }
-    const uint64_t program_size = read_u64(bytes + kExtendedHeaderOffset + 8);
-    p.segment_base_ = read_u64(bytes + kExtendedHeaderOffset + 16);
-    p.segment_data_size_ = read_u64(bytes + kExtendedHeaderOffset + 24);
-    if (program_size < kExtendedHeaderOffset + length || program_size > size) {
-      return pte_fail(diag, Error::kProgramOutOfBounds, "extended header program_size");
-    }
-    if (p.segment_base_ < program_size || p.segment_base_ > size) {
-      return pte_fail(diag, Error::kProgramOutOfBounds, "extended header segment_base_offset");
-    }
-    if (p.segment_data_size_ > size - p.segment_base_) {
-      return pte_fail(diag, Error::kProgramTruncated, "extended header segment_data_size");
-    }
-    p.flat_.size = static_cast<uint32_t>(program_size);
-  }
-  const FbBuffer& flat = p.flat_;
-  Error e = FbTable::root(flat, &p.root_);
+  SOCSIM_RT_TRY(p.read_extended_header(diag));
+  Error e = FbTable::root(p.flat_, &p.root_);
   if (e != Error::kOk) return pte_fail(diag, e, "root table");
   uint32_t version = 0;
   e = p.root_.scalar<uint32_t>(kProgramVersion, 0, &version);
   if (e != Error::kOk) return pte_fail(diag, e, "Program.version");
   if (version != 0) return pte_fail(diag, Error::kProgramBadVersion, "Program.version");
-
-  // Segments: each must lie inside the segment data (none without an extended header, where
-  // only empty segments are possible).
-  e = p.root_.vector(kProgramSegments, 4, &p.segments_);
-  if (e != Error::kOk) return pte_fail(diag, e, "Program.segments");
-  for (uint32_t i = 0; i < p.segments_.size(); ++i) {
-    uint32_t pos = 0;
-    FbTable seg;
-    e = p.segments_.target(i, &pos);
-    if (e == Error::kOk) e = FbTable::at(flat, pos, &seg);
-    uint64_t offset = 0, length = 0;
-    if (e == Error::kOk) e = seg.scalar<uint64_t>(kSegmentOffset, 0, &offset);
-    if (e == Error::kOk) e = seg.scalar<uint64_t>(kSegmentSize, 0, &length);
-    if (e != Error::kOk) return pte_fail(diag, e, "Program.segments", i);
-    if (offset > p.segment_data_size_ || length > p.segment_data_size_ - offset) {
-      return pte_fail(diag, Error::kProgramOutOfBounds, "DataSegment.offset/size", i);
-    }
-  }
-  e = p.root_.vector(kProgramConstantBuffer, 4, &p.constant_buffer_);
-  if (e != Error::kOk) return pte_fail(diag, e, "Program.constant_buffer");
-  e = p.root_.vector(kProgramDelegateData, 4, &p.delegate_data_);
-  if (e != Error::kOk) return pte_fail(diag, e, "Program.backend_delegate_data");
-
-  // The constant segment and its offsets table.
-  FbTable constants;
-  e = p.root_.table(kProgramConstantSegment, &constants);
-  if (e != Error::kOk) return pte_fail(diag, e, "Program.constant_segment");
-  if (constants.present()) {
-    uint32_t index = 0;
-    e = constants.scalar<uint32_t>(kSubsegmentIndex, 0, &index);
-    if (e == Error::kOk) e = constants.vector(kSubsegmentOffsets, 8, &p.constant_offsets_);
-    if (e != Error::kOk) return pte_fail(diag, e, "Program.constant_segment");
-    if (p.constant_offsets_.size() > 0) {
-      if (index >= p.segments_.size()) {
-        return pte_fail(diag, Error::kProgramOutOfBounds, "SubsegmentOffsets.segment_index");
-      }
-      p.constant_segment_ = index;
-      const uint8_t* seg = nullptr;
-      uint32_t seg_size = 0;
-      SOCSIM_RT_TRY(p.segment(index, &seg, &seg_size));
-      for (uint32_t i = 0; i < p.constant_offsets_.size(); ++i) {
-        if (p.constant_offsets_.at<uint64_t>(i) > seg_size) {
-          return pte_fail(diag, Error::kProgramOutOfBounds, "SubsegmentOffsets.offsets", i);
-        }
-      }
-    }
-  }
-
-  // The first execution plan ("forward").
-  FbVector plans;
-  e = p.root_.vector(kProgramPlans, 4, &plans);
-  if (e != Error::kOk) return pte_fail(diag, e, "Program.execution_plan");
-  if (plans.size() == 0) return pte_fail(diag, Error::kNotFound, "Program.execution_plan");
-  uint32_t pos = 0;
-  e = plans.target(0, &pos);
-  if (e == Error::kOk) e = FbTable::at(flat, pos, &p.plan_);
-  if (e != Error::kOk) return pte_fail(diag, e, "Program.execution_plan", 0);
-  struct {
-    uint32_t slot;
-    uint32_t element_size;
-    FbVector* vector;
-    const char* field;
-  } const tables[] = {
-      {kPlanValues, 4, &p.values_, "ExecutionPlan.values"},
-      {kPlanInputs, 4, &p.inputs_, "ExecutionPlan.inputs"},
-      {kPlanOutputs, 4, &p.outputs_, "ExecutionPlan.outputs"},
-      {kPlanChains, 4, &p.chains_, "ExecutionPlan.chains"},
-      {kPlanOperators, 4, &p.operators_, "ExecutionPlan.operators"},
-      {kPlanDelegates, 4, &p.delegates_, "ExecutionPlan.delegates"},
-      {kPlanBufferSizes, 8, &p.buffer_sizes_, "ExecutionPlan.non_const_buffer_sizes"},
-  };
-  for (const auto& t : tables) {
-    e = p.plan_.vector(t.slot, t.element_size, t.vector);
-    if (e != Error::kOk) return pte_fail(diag, e, t.field);
-  }
+  SOCSIM_RT_TRY(p.read_segments(diag));
+  SOCSIM_RT_TRY(p.read_constant_segment(diag));
+  SOCSIM_RT_TRY(p.read_plan(diag));
   e = p.verify_rest(diag);
   if (e != Error::kOk) return e;
   for (uint32_t i = 0; i < p.buffer_sizes_.size(); ++i) {
@@ -203,6 +110,120 @@ Result<PteProgram> PteProgram::load(const void* data, size_t size, PteDiagnostic
     }
   }
   return move_from(p);
+}
+
+/// The extended header, present when the file has segments: the flatbuffer's size and where
+/// the segment data lies.
+Error PteProgram::read_extended_header(PteDiagnostics* diag) {
+  const uint8_t* bytes = file_.data;
+  const uint32_t size = file_.size;
+  if (size < kExtendedHeaderOffset + 8 || memcmp(bytes + kExtendedHeaderOffset, "eh00", 4) != 0) {
+    return Error::kOk;
+  }
+  uint32_t length;
+  memcpy(&length, bytes + kExtendedHeaderOffset + 4, 4);
+  if (length < kExtendedHeaderMinLength || length > size - kExtendedHeaderOffset) {
+    return pte_fail(diag, Error::kProgramTruncated, "extended header length");
+  }
+  const uint64_t program_size = read_u64(bytes + kExtendedHeaderOffset + 8);
+  segment_base_ = read_u64(bytes + kExtendedHeaderOffset + 16);
+  segment_data_size_ = read_u64(bytes + kExtendedHeaderOffset + 24);
+  if (program_size < kExtendedHeaderOffset + length || program_size > size) {
+    return pte_fail(diag, Error::kProgramOutOfBounds, "extended header program_size");
+  }
+  if (segment_base_ < program_size || segment_base_ > size) {
+    return pte_fail(diag, Error::kProgramOutOfBounds, "extended header segment_base_offset");
+  }
+  if (segment_data_size_ > size - segment_base_) {
+    return pte_fail(diag, Error::kProgramTruncated, "extended header segment_data_size");
+  }
+  flat_.size = static_cast<uint32_t>(program_size);
+  return Error::kOk;
+}
+
+/// Segments: each must lie inside the segment data (none without an extended header, where
+/// only empty segments are possible); then the constant buffer and delegate data vectors.
+Error PteProgram::read_segments(PteDiagnostics* diag) {
+  using namespace pte_slot;
+  Error e = root_.vector(kProgramSegments, 4, &segments_);
+  if (e != Error::kOk) return pte_fail(diag, e, "Program.segments");
+  for (uint32_t i = 0; i < segments_.size(); ++i) {
+    uint32_t pos = 0;
+    FbTable seg;
+    e = segments_.target(i, &pos);
+    if (e == Error::kOk) e = FbTable::at(flat_, pos, &seg);
+    uint64_t offset = 0, length = 0;
+    if (e == Error::kOk) e = seg.scalar<uint64_t>(kSegmentOffset, 0, &offset);
+    if (e == Error::kOk) e = seg.scalar<uint64_t>(kSegmentSize, 0, &length);
+    if (e != Error::kOk) return pte_fail(diag, e, "Program.segments", i);
+    if (offset > segment_data_size_ || length > segment_data_size_ - offset) {
+      return pte_fail(diag, Error::kProgramOutOfBounds, "DataSegment.offset/size", i);
+    }
+  }
+  e = root_.vector(kProgramConstantBuffer, 4, &constant_buffer_);
+  if (e != Error::kOk) return pte_fail(diag, e, "Program.constant_buffer");
+  e = root_.vector(kProgramDelegateData, 4, &delegate_data_);
+  if (e != Error::kOk) return pte_fail(diag, e, "Program.backend_delegate_data");
+  return Error::kOk;
+}
+
+/// The constant segment and its offsets table, each offset inside the segment.
+Error PteProgram::read_constant_segment(PteDiagnostics* diag) {
+  using namespace pte_slot;
+  FbTable constants;
+  Error e = root_.table(kProgramConstantSegment, &constants);
+  if (e != Error::kOk) return pte_fail(diag, e, "Program.constant_segment");
+  if (!constants.present()) return Error::kOk;
+  uint32_t index = 0;
+  e = constants.scalar<uint32_t>(kSubsegmentIndex, 0, &index);
+  if (e == Error::kOk) e = constants.vector(kSubsegmentOffsets, 8, &constant_offsets_);
+  if (e != Error::kOk) return pte_fail(diag, e, "Program.constant_segment");
+  if (constant_offsets_.size() == 0) return Error::kOk;
+  if (index >= segments_.size()) {
+    return pte_fail(diag, Error::kProgramOutOfBounds, "SubsegmentOffsets.segment_index");
+  }
+  constant_segment_ = index;
+  const uint8_t* seg = nullptr;
+  uint32_t seg_size = 0;
+  SOCSIM_RT_TRY(segment(index, &seg, &seg_size));
+  for (uint32_t i = 0; i < constant_offsets_.size(); ++i) {
+    if (constant_offsets_.at<uint64_t>(i) > seg_size) {
+      return pte_fail(diag, Error::kProgramOutOfBounds, "SubsegmentOffsets.offsets", i);
+    }
+  }
+  return Error::kOk;
+}
+
+/// The first execution plan ("forward") and its vectors.
+Error PteProgram::read_plan(PteDiagnostics* diag) {
+  using namespace pte_slot;
+  FbVector plans;
+  Error e = root_.vector(kProgramPlans, 4, &plans);
+  if (e != Error::kOk) return pte_fail(diag, e, "Program.execution_plan");
+  if (plans.size() == 0) return pte_fail(diag, Error::kNotFound, "Program.execution_plan");
+  uint32_t pos = 0;
+  e = plans.target(0, &pos);
+  if (e == Error::kOk) e = FbTable::at(flat_, pos, &plan_);
+  if (e != Error::kOk) return pte_fail(diag, e, "Program.execution_plan", 0);
+  struct {
+    uint32_t slot;
+    uint32_t element_size;
+    FbVector* vector;
+    const char* field;
+  } const tables[] = {
+      {kPlanValues, 4, &values_, "ExecutionPlan.values"},
+      {kPlanInputs, 4, &inputs_, "ExecutionPlan.inputs"},
+      {kPlanOutputs, 4, &outputs_, "ExecutionPlan.outputs"},
+      {kPlanChains, 4, &chains_, "ExecutionPlan.chains"},
+      {kPlanOperators, 4, &operators_, "ExecutionPlan.operators"},
+      {kPlanDelegates, 4, &delegates_, "ExecutionPlan.delegates"},
+      {kPlanBufferSizes, 8, &buffer_sizes_, "ExecutionPlan.non_const_buffer_sizes"},
+  };
+  for (const auto& t : tables) {
+    e = plan_.vector(t.slot, t.element_size, t.vector);
+    if (e != Error::kOk) return pte_fail(diag, e, t.field);
+  }
+  return Error::kOk;
 }
 
 namespace {

@@ -73,6 +73,11 @@ class PteProgram {
 
  private:
   Error verify_rest(PteDiagnostics* diag) const;
+  // The steps of load.
+  Error read_extended_header(PteDiagnostics* diag);
+  Error read_segments(PteDiagnostics* diag);
+  Error read_constant_segment(PteDiagnostics* diag);
+  Error read_plan(PteDiagnostics* diag);
 
   pte::FbBuffer file_;  ///< the whole file
   pte::FbBuffer flat_;  ///< the FlatBuffer part
