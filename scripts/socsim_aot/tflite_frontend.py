@@ -329,15 +329,11 @@ def _pad(b: _Builder, op: tr.Operator):
                           [yname], {"pads": [int(p) for p in pads.reshape(-1)]}, op.where))
 
 
-def _max_pool(b: _Builder, op: tr.Operator):
-    """TFLite's max pool (the window clipped to the input, no requantisation) is the runtime's
-    max_pool2d, which ignores padding; that kernel is NCHW, so the NHWC tensor is transposed
-    there and back (two permute_copy per pool, counted in the compile log)."""
-    _same_quantisation(b, op, op.inputs[:1])
+def _pool_window(op: tr.Operator, x, y):
+    """The kernel, stride and (top, left, bottom, right) pads of a TFLite pool, checked."""
     o = op.options
     if o.get("fused_activation", 0) != 0:
         raise CompileError(f"{op.where}: a fused activation is not supported")
-    x, y = b.model.tensors[op.inputs[0]], b.model.tensors[op.outputs[0]]
     if len(x.shape) != 4 or len(y.shape) != 4:
         raise CompileError(f"{op.where}: input {x.shape} and output {y.shape} must be NHWC")
     kh, kw, sh, sw = o["filter_h"], o["filter_w"], o["stride_h"], o["stride_w"]
@@ -353,6 +349,12 @@ def _max_pool(b: _Builder, op: tr.Operator):
                                f"gives {want}, not {out}")
         total = max((want - 1) * stride + k - size, 0)
         pads.append((before, total - before))
+    return [kh, kw], [sh, sw], [pads[0][0], pads[1][0], pads[0][1], pads[1][1]]
+
+
+def _nchw_pool(b: _Builder, op: tr.Operator, x, y, operator: str, attrs: dict):
+    """An NCHW pool kernel on TFLite's NHWC tensors: transposed there and back (two
+    permute_copy per pool, counted in the compile log)."""
     n, h, w, c = x.shape
     yname = b.value(op.outputs[0])
     scale, zp = float(y.scale[0]), int(y.zero_point[0])
@@ -361,13 +363,21 @@ def _max_pool(b: _Builder, op: tr.Operator):
         b.g.values[name] = Value(name, shape, np.dtype(np.int8), scale=scale, zero_point=zp)
     b.g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [b.value(op.inputs[0])], [nchw_in],
                           {"perm": [0, 3, 1, 2]}, op.where))
-    b.g.nodes.append(Node(pooling.MAX_POOL2D.name, [nchw_in], [nchw_out],
-                          {"kernel": [kh, kw], "stride": [sh, sw],
-                           "pads": [pads[0][0], pads[1][0], pads[0][1], pads[1][1]], "ceil": 0},
-                          op.where))
+    b.g.nodes.append(Node(operator, [nchw_in], [nchw_out], attrs, op.where))
     b.g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [nchw_out], [yname],
                           {"perm": [0, 2, 3, 1]}, op.where))
     b.transposes += 2
+
+
+def _max_pool(b: _Builder, op: tr.Operator):
+    """TFLite's max pool (the window clipped to the input, no requantisation) is the runtime's
+    max_pool2d, which ignores padding; that kernel is NCHW, so the NHWC tensor is transposed
+    there and back (two permute_copy per pool, counted in the compile log)."""
+    _same_quantisation(b, op, op.inputs[:1])
+    x, y = b.model.tensors[op.inputs[0]], b.model.tensors[op.outputs[0]]
+    kernel, stride, pads = _pool_window(op, x, y)
+    _nchw_pool(b, op, x, y, pooling.MAX_POOL2D.name,
+               {"kernel": kernel, "stride": stride, "pads": pads, "ceil": 0})
 
 
 def _average_pool(b: _Builder, op: tr.Operator):
@@ -379,48 +389,16 @@ def _average_pool(b: _Builder, op: tr.Operator):
     from a half, |average| <= 128) across one, since 2^k > 256 count. NCHW kernel: two
     transposes around it, as for max pooling."""
     _same_quantisation(b, op, op.inputs[:1])
-    o = op.options
-    if o.get("fused_activation", 0) != 0:
-        raise CompileError(f"{op.where}: a fused activation is not supported")
     x, y = b.model.tensors[op.inputs[0]], b.model.tensors[op.outputs[0]]
     _check_int8(op, x, y)
-    if len(x.shape) != 4 or len(y.shape) != 4:
-        raise CompileError(f"{op.where}: input {x.shape} and output {y.shape} must be NHWC")
-    kh, kw, sh, sw = o["filter_h"], o["filter_w"], o["stride_h"], o["stride_w"]
-    if min(kh, kw, sh, sw) < 1 or max(kh, kw, sh, sw) > validate.MAX_WINDOW:
-        raise CompileError(f"{op.where}: window {kh}x{kw}, stride {sh}x{sw}: each must be 1 to "
-                           f"{validate.MAX_WINDOW}")
-    k = (256 * kh * kw).bit_length()
+    kernel, stride, pads = _pool_window(op, x, y)
+    k = (256 * kernel[0] * kernel[1]).bit_length()
     if k > 22:
-        raise CompileError(f"{op.where}: a {kh}x{kw} window is too large for an exact int8 "
-                           "average (at most 16383 elements)")
-    pads = []
-    for size, kk, stride, out in ((x.shape[1], kh, sh, y.shape[1]),
-                                  (x.shape[2], kw, sw, y.shape[2])):
-        want, before = _window(o["padding"], size, kk, stride)
-        if want != out or want < 1:
-            raise CompileError(f"{op.where}: a {kk}-wide window with stride {stride} over "
-                               f"{size} gives {want}, not {out}")
-        total = max((want - 1) * stride + kk - size, 0)
-        pads.append((before, total - before))
-    n, h, w, c = x.shape
-    yname = b.value(op.outputs[0])
-    scale, zp = float(y.scale[0]), int(y.zero_point[0])
-    nchw_in, nchw_out = f"{yname}::nchw_in", f"{yname}::nchw_out"
-    for name, shape in ((nchw_in, [n, c, h, w]), (nchw_out, [n, c, y.shape[1], y.shape[2]])):
-        b.g.values[name] = Value(name, shape, np.dtype(np.int8), scale=scale, zero_point=zp)
-    b.g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [b.value(op.inputs[0])], [nchw_in],
-                          {"perm": [0, 3, 1, 2]}, op.where))
-    b.g.nodes.append(Node(pooling.QUANTIZED_AVG_POOL2D.name, [nchw_in], [nchw_out],
-                          {"kernel": [kh, kw], "stride": [sh, sw],
-                           "pads": [pads[0][0], pads[1][0], pads[0][1], pads[1][1]], "ceil": 0,
-                           "include_pad": 0,
-                           "requant_args": {"zp_in": 0, "zp_out": 0, "m": (1 << k) + 1,
-                                            "n": k}},
-                          op.where))
-    b.g.nodes.append(Node(data_movement.PERMUTE_COPY.name, [nchw_out], [yname],
-                          {"perm": [0, 2, 3, 1]}, op.where))
-    b.transposes += 2
+        raise CompileError(f"{op.where}: a {kernel[0]}x{kernel[1]} window is too large for an "
+                           "exact int8 average (at most 16383 elements)")
+    _nchw_pool(b, op, x, y, pooling.QUANTIZED_AVG_POOL2D.name,
+               {"kernel": kernel, "stride": stride, "pads": pads, "ceil": 0, "include_pad": 0,
+                "requant_args": {"zp_in": 0, "zp_out": 0, "m": (1 << k) + 1, "n": k}})
 
 
 def _softmax(b: _Builder, op: tr.Operator):
