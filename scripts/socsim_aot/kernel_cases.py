@@ -45,6 +45,8 @@ from socsim_aot.schema.pooling import (ADAPTIVE_AVG_POOL2D, AVG_POOL2D, MAX_POOL
 from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE, REQUANTIZE
 from socsim_aot.schema.reduction import AMAX, MEAN, QUANTIZED_MEAN, QUANTIZED_SUM, SUM
 from socsim_aot.schema.softmax import QUANTIZED_SOFTMAX, SOFTMAX
+from socsim_aot.schema.tflite import TFLITE_ADD
+from socsim_aot import tflite_arith
 from socsim_schema import layouts
 
 FLOAT_TOLERANCE = 1e-5  # relative to max(1, |expected|)
@@ -132,6 +134,17 @@ def cases(seed=7):
     m, n = fx.quantize_multiplier(0.0123)
     yield "mul_i8_quant", QUANTIZED_MUL, [_i8(rng, (3, 7)), _i8(rng, (3, 7))], (3, 7), np.int8, \
         dict(zp_a=4, zp_b=-3, m=m, n=n, zp_out=1, act_min=-128, act_max=127)
+    # TFLite's ADD: inputs at scales 0.05 and 0.02, output 0.06 (its rescaling as the TFLite
+    # front end computes it: both inputs at twice the larger scale, after a shift of 20)
+    tw = 2 * 0.05
+    (m_a, e_a), (m_b, e_b), (m_o, e_o) = (tflite_arith.quantize_multiplier(r) for r in
+                                          (0.05 / tw, 0.02 / tw, tw / ((1 << 20) * 0.06)))
+    tfl_args = dict(zp_a=-3, m_a=m_a, e_a=e_a, zp_b=11, m_b=m_b, e_b=e_b, m_out=m_o, e_out=e_o,
+                    zp_out=-6, act_min=-128, act_max=127)
+    yield "tflite_add_i8", TFLITE_ADD, [_i8(rng, (2, 8, 5)), _i8(rng, (2, 8, 5))], (2, 8, 5), \
+        np.int8, tfl_args
+    yield "tflite_add_i8_broadcast_relu", TFLITE_ADD, [_i8(rng, (3, 1, 6)), _i8(rng, (4, 1))], \
+        (3, 4, 6), np.int8, dict(tfl_args, act_min=-6)
     yield "relu_f32", RELU, [_f32(rng, (5, 9))], (5, 9), f, {}
     yield "relu_i8", QUANTIZED_RELU, [_i8(rng, (5, 9))], (5, 9), np.int8, dict(zero_point=-17)
     yield "clip_f32", CLAMP, [_f32(rng, (40,), 8)], (40,), f, dict(lo=0.0, hi=6.0)
