@@ -534,6 +534,8 @@ def _check_conv(g, n, problems: List[str]):
 
 
 def _check_pool(g, n, problems: List[str]):
+    if n.op_type == "MaxPool" and len(n.outputs) > 1 and n.outputs[1]:
+        problems.append(f"{n.where}: MaxPool's second output (Indices) is not supported")
     x = g.shape(n.inputs[0])
     if x is None:
         return

@@ -46,6 +46,12 @@ def maxpool_model(**attrs) -> bytes:
     return model([node], [vi("x", [1, 2, 8, 8])], [vi("y", None)])
 
 
+def _maxpool_with_indices():
+    node = helper.make_node("MaxPool", ["x"], ["y", "indices"], name="pool", kernel_shape=[2, 2])
+    return model([node], [vi("x", [1, 2, 8, 8])],
+                 [vi("y", None), vi("indices", None, TensorProto.INT64)])
+
+
 def relu_chain(n: int) -> bytes:
     """x -> Relu -> Relu -> ... (n nodes) -> y, a [1, 16] float input."""
     names = ["x"] + [f"t{i}" for i in range(n - 1)] + ["y"]
@@ -305,6 +311,8 @@ CASES: List[Case] = [
          r"node 'conv' \(op Conv\): attribute strides.*\[0, 1\]"),
     Case("maxpool_stride_0", lambda: maxpool_model(kernel_shape=[2, 2], strides=[1, 0]),
          r"node 'pool' \(op MaxPool\): attribute strides.*\[1, 0\]"),
+    Case("maxpool_indices", _maxpool_with_indices,
+         r"node 'pool' \(op MaxPool\).*second output \(Indices\) is not supported"),
     Case("maxpool_kernel_0", lambda: maxpool_model(kernel_shape=[0, 2]),
          r"node 'pool' \(op MaxPool\): attribute kernel_shape.*\[0, 2\]"),
     Case("conv_dilation_0", lambda: conv_model(dilations=[0, 1]),
