@@ -78,43 +78,4 @@ inline Error quantized_sum_i8(const Tensor& a, const Tensor& b, Tensor& out, Arg
   return binary_quantized_i8(a, b, out, kKind == BinaryKind::kSub ? sum.negated_b() : sum);
 }
 
-// ---- legacy boxed forms, to be removed with SOCSIM_REGISTER_KERNEL ------------------------
-// For kernels still written `Error f(const KernelArgs&)`: the generated checks (every binary
-// operator has add's operands a, b, out; Unboxed<Op>::check), then the typed loops.
-
-/// Inputs a and b and the output, all of `type`, broadcast into each other.
-inline Error binary_operands(const KernelArgs& k, ScalarType type, Broadcast* bc) {
-  const Tensor& a = *k.inputs[ops::Add::kA];
-  const Tensor& b = *k.inputs[ops::Add::kB];
-  const Tensor& out = *k.outputs[ops::Add::kOut];
-  if (a.dtype != type || b.dtype != type || out.dtype != type) return Error::kDtypeMismatch;
-  return bc->init(a, b, out);
-}
-
-template <BinaryKind kKind>
-inline Error binary_f32(const KernelArgs& k) {
-  SOCSIM_RT_TRY(Unboxed<ops::Add>::check(k));
-  return binary_f32<kKind>(*k.inputs[0], *k.inputs[1], *k.outputs[0]);
-}
-
-template <BinaryKind kKind>
-inline Error binary_wrap_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(Unboxed<ops::Add>::check(k));
-  return binary_wrap_i8<kKind>(*k.inputs[0], *k.inputs[1], *k.outputs[0]);
-}
-
-template <typename Op, typename Element>
-inline Error binary_quantized_i8(const KernelArgs& k, const Element element) {
-  SOCSIM_RT_TRY(Unboxed<Op>::check(k));
-  return binary_quantized_i8(*k.inputs[Op::kA], *k.inputs[Op::kB], *k.outputs[Op::kOut],
-                             element);
-}
-
-template <typename Op, BinaryKind kKind>
-inline Error quantized_sum_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(Unboxed<Op>::check(k));
-  return quantized_sum_i8<kKind>(*k.inputs[Op::kA], *k.inputs[Op::kB], *k.outputs[Op::kOut],
-                                 typename Op::Args(k.args));
-}
-
 }  // namespace socsim::kernels

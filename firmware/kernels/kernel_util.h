@@ -10,7 +10,6 @@
 
 #include "firmware/abi/generated/operators.h"
 #include "firmware/int8/arithmetic.h"
-#include "firmware/kernels/legacy_boxed.h"
 #include "firmware/kernels/typed_kernel.h"
 #include "firmware/runtime/error.h"
 #include "firmware/runtime/kernel_registry.h"

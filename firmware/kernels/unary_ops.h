@@ -29,20 +29,4 @@ inline Error lookup_kernel_i8(const Tensor& in, const Tensor& table, Tensor& out
   return Error::kOk;
 }
 
-// ---- legacy boxed forms, to be removed with SOCSIM_REGISTER_KERNEL ------------------------
-// For kernels still written `Error f(const KernelArgs&)`: the generated checks of operator Op
-// (Unboxed<Op>::check), then the typed loop.
-
-template <typename Op, typename Fn>
-inline Error unary_f32(const KernelArgs& k, const Fn fn) {
-  SOCSIM_RT_TRY(Unboxed<Op>::check(k));
-  return unary_f32(*k.inputs[0], *k.outputs[0], fn);
-}
-
-template <typename Op>
-inline Error lookup_kernel_i8(const KernelArgs& k) {
-  SOCSIM_RT_TRY(Unboxed<Op>::check(k));
-  return lookup_kernel_i8(*k.inputs[Op::kX], *k.inputs[Op::kTable], *k.outputs[Op::kOut]);
-}
-
 }  // namespace socsim::kernels

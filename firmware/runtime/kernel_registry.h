@@ -105,14 +105,3 @@ struct KernelRegistrar {
 };
 
 }  // namespace socsim::runtime
-
-/// Legacy, to be removed once every kernel is typed: registers a boxed function
-/// `Error fn(const KernelArgs&)` that does its own count and dtype checks. New kernels use
-/// SOCSIM_KERNEL (firmware/kernels/typed_kernel.h, docs/extending.md).
-/// SOCSIM_REGISTER_KERNEL(ops::Add, kFloat32, add_f32);  (at namespace scope, once per
-/// kernel; `op` is the operator's type in socsim::ops)
-#define SOCSIM_REGISTER_KERNEL(op, dtype, fn)                                               \
-  static_assert(op::has_kernel(static_cast<uint8_t>(::socsim::runtime::ScalarType::dtype)), \
-                #op " has no " #dtype " kernel in the operator schema");                    \
-  static ::socsim::runtime::KernelRegistrar SOCSIM_RT_CONCAT(socsim_kernel_, __LINE__)(     \
-      op::kName, op::kNameLength, ::socsim::runtime::ScalarType::dtype, fn)

@@ -126,33 +126,6 @@ TEST(KernelWrapperTest, ElementTypesFollowTheSchema) {
   EXPECT_EQ(quantize_ok.run(ScalarType::kFloat32), Error::kOk);
 }
 
-// Boxed kernels in the legacy form (SOCSIM_REGISTER_KERNEL) still build on the shared helpers,
-// which check through the generated wrappers.
-Error legacy_relu_like(const KernelArgs& k) {
-  SOCSIM_RT_TRY(kernels::check_counts<ops::Relu>(k));
-  return kernels::unary_f32<ops::Relu>(k, [](float v) { return v > 0.0f ? v : 0.0f; });
-}
-Error legacy_add(const KernelArgs& k) {
-  return kernels::binary_f32<kernels::BinaryKind::kAdd>(k);
-}
-
-TEST(KernelWrapperTest, LegacyBoxedHelpersStillCheck) {
-  TestTensor a(ScalarType::kFloat32, {4}), b(ScalarType::kFloat32, {4});
-  TestTensor out(ScalarType::kFloat32, {4});
-  Tensor* ins[] = {&a.t, &b.t};
-  Tensor* outs[] = {&out.t};
-  KernelArgs k;
-  k.inputs = ins;
-  k.input_count = 1;
-  k.outputs = outs;
-  k.output_count = 1;
-  EXPECT_EQ(legacy_relu_like(k), Error::kOk);
-  EXPECT_EQ(legacy_add(k), Error::kBadOperatorArgs);  // add has two inputs
-  k.input_count = 2;
-  EXPECT_EQ(legacy_relu_like(k), Error::kBadOperatorArgs);
-  EXPECT_EQ(legacy_add(k), Error::kOk);
-}
-
 // The table holds one entry per (operator, element type) kernel of the schema, and a full
 // build registers every one of them: the size is the schema's, neither short nor padded
 // (KernelRegistryTest.HoldsEverySchemaKernelOnce checks each entry's lookup).
