@@ -159,14 +159,7 @@ def _fully_connected(b: _Builder, op: tr.Operator):
                              bias.data.size != out_c):
         raise CompileError(f"{op.where}: the bias must be a constant int32 tensor of {out_c} "
                            "values")
-    ws = np.broadcast_to(w.scale.astype(np.float64), (out_c,))
-    reals = np.float64(x.scale[0]) * ws / np.float64(y.scale[0])
-    table = []
-    for r in reals:
-        m, e = ta.quantize_multiplier(float(r))
-        if not (m > 0 and -31 <= e <= 30):
-            raise CompileError(f"{op.where}: the requantisation scale {r:g} is out of range")
-        table.append((m, 31 - e))
+    ws, table = _requant_table(op, x, w, y, out_c, 0)  # FULLY_CONNECTED rounds once
     g = b.g
     xname, yname = b.value(op.inputs[0]), b.value(op.outputs[0])
     where = f"{op.where}"
