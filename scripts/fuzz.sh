@@ -8,7 +8,7 @@
 #   --build-only  configure and build, run nothing
 #   --no-build    run what build-fuzz holds (the test suite builds it once first)
 #   target        soc_config, ddr_preset, npu_preset, elf, hex, program, pte, npu_descriptor,
-#                 sweep_spec, compile_model (default: all, as listed in
+#                 sweep_spec, compile_model, compile_tflite (default: all, as listed in
 #                 build-fuzz/fuzz_targets.txt)
 #
 # sweep_spec is the Python sweep-file loader under atheris (in build-fuzz/venv, made by
