@@ -119,6 +119,7 @@ if ((fpu)); then
                -Wl,--no-warn-rwx-segments -O2 -I"$root" -T "$root/tests/timing/link.ld"
                "$root/tests/timing/crt.S")
   mkdir -p "$cache/fpu"
+  float_count=${SOCSIM_CV32E40P_FPU_RANDOM:-12}
   # The float kernels of the comparison (bench/fpu/float_kernels.c, docs/fpu.md): soft float
   # on socsim's core, then each configuration's FPU; both must print the same checksum.
   kernels=(-nostdlib -nostartfiles -ffreestanding -fno-builtin -mno-relax -Wl,--no-relax
@@ -215,6 +216,47 @@ if ((fpu)); then
       echo "  F instruction costs (cycles; tests/timing/fpu_timing.S):"
       grep -v '^rv_harness' "$cache/fpu/fpu_timing.$name.out" | paste -sd ';' \
         | sed 's/;/; /g' | fold -s -w 96 | sed 's/^/    /'
+      # The ISS with the same FPU configuration (rv_harness --core iss --fpu-lat): the F
+      # programs make the same requests in the same cycles as on the genuine core.
+      for ((i = 1; i <= float_count; i++)); do
+        elf="$cache/fpu/random_float_$i.elf"
+        if [[ ! -e "$elf" ]]; then
+          /usr/bin/python3 "$root/scripts/gen_random_float_program.py" --seed "$((2000 + i))" \
+            --count 1500 -o "$cache/fpu/random_float_$i.S"
+          riscv64-unknown-elf-gcc -march=rv32imfc_zicsr -mabi=ilp32 -nostdlib -nostartfiles \
+            -Wl,-Ttext=0 -Wl,-e,_start "$cache/fpu/random_float_$i.S" -o "$elf" || exit 2
+        fi
+      done
+      iss_same=0 iss_total=0 iss_insns=0 iss_requests=0
+      iss_programs=("$cache/fpu/fpu_timing.elf" "$cache/fpu/float_kernels_fpu.elf")
+      for seed in ${SOCSIM_CV32E40P_FPU_SEEDS:-1 2}; do
+        iss_programs+=("$cache/fpu/rv32f_$name.$seed.elf")
+      done
+      for ((i = 1; i <= float_count; i++)); do
+        iss_programs+=("$cache/fpu/random_float_$i.elf")
+      done
+      for elf in "${iss_programs[@]}"; do
+        prog=$(basename "$elf" .elf)
+        "$fbuild/bin/rv_harness" "$elf" --bus-trace "$cache/fpu/$prog.$name.trace" \
+          > /dev/null 2>&1 || true
+        "$harness" "$elf" --core iss --fpu-lat "$addmul,$others" --trace \
+          --bus-trace "$cache/fpu/$prog.$name.iss.trace" > "$cache/fpu/$prog.$name.iss.out" \
+          2>&1 || true
+        iss_total=$((iss_total + 1))
+        if verdict=$("$root/scripts/cv32e40p-compare.py" "$cache/fpu/$prog.$name.iss.trace" \
+                     "$cache/fpu/$prog.$name.trace" --max-reports 3); then
+          iss_same=$((iss_same + 1))
+          iss_insns=$((iss_insns + $(grep -cE '^ *[0-9]+ [0-9a-f]{8} [0-9a-f]{8}' "$cache/fpu/$prog.$name.iss.out" || true)))
+          iss_requests=$((iss_requests + $(wc -l < "$cache/fpu/$prog.$name.trace")))
+        else
+          status=1
+          echo "  ISS, $prog: $verdict"
+        fi
+      done
+      echo "  the ISS (--fpu-lat $addmul,$others): $iss_same of $iss_total F programs with the" \
+           "same bus traces ($iss_requests requests, $iss_insns instructions retired)"
+    else
+      echo "  the ISS: Zfinx is not modelled (no comparison)"
     fi
   done
   if ((status == 0)); then

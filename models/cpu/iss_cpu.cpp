@@ -13,7 +13,8 @@ IssCpu::IssCpu(sc_core::sc_module_name name, const ClockDomain& clock, const Iss
       quantum_(quantum_cycles ? quantum_cycles : 1),
       sleep_(clock, irq, quantum_),
       env_(bridge, irq, sleep_),
-      iss_(config, env_) {
+      iss_(config, env_),
+      description_(iss_description(config)) {
   SC_THREAD(run_thread);
 }
 
@@ -25,7 +26,19 @@ IssConfig iss_config_of(const CpuConfig& cpu) {
   config.num_mhpmcounters = cpu.num_mhpmcounters;
   // "on"; a CpuConfig made in code without options takes the default, off.
   config.fpu = cpu.options.count("fpu") != 0 && cpu.option("fpu").choice == 1;
+  if (config.fpu && cpu.options.count("fpu_addmul_lat") != 0) {
+    config.fpu_addmul_lat = static_cast<unsigned>(cpu.option("fpu_addmul_lat").u);
+  }
+  if (config.fpu && cpu.options.count("fpu_others_lat") != 0) {
+    config.fpu_others_lat = static_cast<unsigned>(cpu.option("fpu_others_lat").u);
+  }
   return config;
+}
+
+std::string iss_description(const IssConfig& config) {
+  if (!config.fpu) return "ISS";
+  return "ISS (CV32E40P with FPU=1, FPU_ADDMUL_LAT=" + std::to_string(config.fpu_addmul_lat) +
+         ", FPU_OTHERS_LAT=" + std::to_string(config.fpu_others_lat) + ", ZFINX=0)";
 }
 
 std::string IssCpu::estimate_reason() const {

@@ -17,6 +17,8 @@ namespace socsim {
 
 /// The ISS configuration the SoC file's `cpu` section amounts to.
 IssConfig iss_config_of(const CpuConfig& cpu);
+/// "ISS", and with the FPU its configuration (summary.json's cpu_description).
+std::string iss_description(const IssConfig& config);
 
 class IssCpu : public CpuModel {
  public:
@@ -25,7 +27,7 @@ class IssCpu : public CpuModel {
          IrqLines& irq, SimControl& control, uint64_t quantum_cycles);
 
   const char* kind() const override { return "iss"; }
-  const char* description() const override { return "ISS"; }
+  const char* description() const override { return description_.c_str(); }
   /// The ISS takes the cycles of socsim's rv_core (and so of the CV32E40P it is checked
   /// against); in a build whose rtl model is another core (SOCSIM_CV32E40P_RTL) they are not
   /// checked against that one.
@@ -77,6 +79,7 @@ class IssCpu : public CpuModel {
   WfiSleep sleep_;
   Environment env_;
   Rv32Iss iss_;
+  std::string description_;
 };
 
 }  // namespace socsim

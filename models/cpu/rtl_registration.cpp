@@ -37,6 +37,14 @@ CpuModelType rtl_type() {
                         RtlCore::description() + ", whose FPU is fixed when it is built: "
                         "use --cpu iss for cpu.fpu: on (docs/fpu.md)");
     }
+    for (const char* key : {"fpu_addmul_lat", "fpu_others_lat"}) {
+      const auto lat = cpu.options.find(key);
+      if (lat != cpu.options.end() && lat->second.u != 0) {
+        throw ConfigError(cpu.file + ": cpu." + key + " is " + std::to_string(lat->second.u) +
+                          ", but the rtl CPU model of this build is " + RtlCore::description() +
+                          ", whose FPU is fixed when it is built: use --cpu iss (docs/fpu.md)");
+      }
+    }
   };
   t.build = [](const CpuConfig& cpu, const CpuBuildContext& c) -> std::unique_ptr<CpuModel> {
     RtlCoreConfig rtl;

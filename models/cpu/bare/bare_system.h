@@ -42,6 +42,9 @@ struct BareHarnessOptions {
   std::ostream* bus_trace = nullptr;
   /// The ISS with the FPU (IssConfig::fpu; the rtl core is built with or without it).
   bool fpu = false;
+  /// ... with these FPU_ADDMUL_LAT and FPU_OTHERS_LAT (0..2; docs/fpu.md).
+  unsigned fpu_addmul_lat = 0;
+  unsigned fpu_others_lat = 0;
 };
 
 struct RunResult {

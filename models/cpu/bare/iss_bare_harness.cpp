@@ -8,6 +8,8 @@ IssConfig bare_config(const BareHarnessOptions& options) {
   IssConfig c;
   c.boot_addr = BareSystem::kBootAddr;
   c.fpu = options.fpu;
+  c.fpu_addmul_lat = options.fpu_addmul_lat;
+  c.fpu_others_lat = options.fpu_others_lat;
   return c;
 }
 

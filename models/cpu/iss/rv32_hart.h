@@ -25,6 +25,10 @@ struct IssConfig {
   /// FPU = 1 (FPU_ADDMUL_LAT = FPU_OTHERS_LAT = 0, ZFINX = 0): f0..f31, fflags/frm/fcsr,
   /// mstatus.FS, misa.F, mimpid 1 (docs/fpu.md).
   bool fpu = false;
+  /// With `fpu`: the genuine core's FPU_ADDMUL_LAT and FPU_OTHERS_LAT (0..2), pipeline
+  /// registers of FPnew's ADDMUL and NONCOMP/CONV groups (timing only).
+  unsigned fpu_addmul_lat = 0;
+  unsigned fpu_others_lat = 0;
 };
 
 /// What an executed instruction computed, for the pipeline and the retire trace.

@@ -47,9 +47,8 @@ constexpr Row row(Op op) {
       return {Unit::kCsr, Xfer::kNone, Sys::kNone, kRs1, true};
     case Op::kCsrrwi: case Op::kCsrrsi: case Op::kCsrrci:
       return {Unit::kCsr, Xfer::kNone, Sys::kNone, kNoRegs, true};
-    // RV32F (FPU = 1, latencies 0): the FPU's results are modelled as the ALU's, fdiv.s and
-    // fsqrt.s as the divider's (docs/fpu.md: functional, timing not exact). Reads and writes
-    // of F registers take no part in the x register hazards.
+    // RV32F (FPU = 1): F operations go to the APU (control_of sets unit kApu and the latency
+    // class); the rows say which x registers they read and whether they write one.
     case Op::kFlw: return {Unit::kLsu, Xfer::kNone, Sys::kNone, kRs1, false};
     case Op::kFsw: return {Unit::kLsu, Xfer::kNone, Sys::kNone, kRs1, false};
     case Op::kFdivS: case Op::kFsqrtS: return {Unit::kDiv, Xfer::kNone, Sys::kNone, kNoRegs, false};
@@ -81,7 +80,7 @@ bool is_status_csr(uint32_t addr) {
   }
 }
 
-Control control_of(const DecodedInsn& d) {
+Control control_of(const DecodedInsn& d, FpuLatency lat) {
   const Row r = row(d.op);
   Control c;
   c.unit = r.unit;
@@ -116,6 +115,29 @@ Control control_of(const DecodedInsn& d) {
   }
   c.counts = !is_trap(c.sys);
   c.wb_rd = (c.rd_we || c.mem_load) && c.counts ? c.rd : 0;
+  // The genuine core's view (cv32e40p_decoder.sv, cv32e40p_id_stage.sv): 6-bit register
+  // addresses, the APU latency class (ADDMUL: fadd, fsub, fmul, the fused four; DIVSQRT;
+  // the rest NONCOMP or CONV), the write ports.
+  c.reads6 = c.reads | (uint64_t{c.freads} << 32);
+  if (c.sys == Sys::kNone) {
+    c.alu_port = r.rd_we && !is_float_op(d.op);
+    if (d.op == Op::kFlw || writes_f_register(d.op)) {
+      c.we6 = true;
+      c.waddr6 = static_cast<uint8_t>(32 + d.rd);
+    } else if (r.rd_we || c.mem_load) {
+      c.we6 = true;
+      c.waddr6 = d.rd;
+    }
+    if (is_float_op(d.op) && d.op != Op::kFlw && d.op != Op::kFsw) {
+      c.unit = Unit::kApu;
+      const bool addmul = (d.op >= Op::kFmaddS && d.op <= Op::kFnmaddS) || d.op == Op::kFaddS ||
+                          d.op == Op::kFsubS || d.op == Op::kFmulS;
+      const bool divsqrt = d.op == Op::kFdivS || d.op == Op::kFsqrtS;
+      const unsigned l = addmul ? lat.addmul : lat.others;
+      c.apu_class = divsqrt ? 3 : l < 2 ? static_cast<uint8_t>(l + 1) : 3;
+      c.apu_cycles = divsqrt ? 0 : static_cast<uint8_t>(l);
+    }
+  }
   return c;
 }
 

@@ -10,7 +10,8 @@
 namespace socsim::cv32e40p {
 
 /// The EX unit an instruction occupies.
-enum class Unit : uint8_t { kAlu, kMul, kDiv, kLsu, kCsr, kNone };
+/// kApu: an F operation sent to the FPU through the APU dispatcher (FPU only).
+enum class Unit : uint8_t { kAlu, kMul, kDiv, kLsu, kCsr, kNone, kApu };
 /// Control transfers: jumps are taken in ID, branches resolve in EX.
 enum class Xfer : uint8_t { kNone, kJal, kJalr, kBranch };
 /// Instructions the controller handles by stopping the fetch and flushing the pipeline.
@@ -31,6 +32,22 @@ struct Control {
   bool counts = false;      ///< counts as an instruction (INSTR event): not illegal/ecall/ebreak
   uint8_t wb_rd = 0;        ///< the register WB reports (written from EX or by a load), or 0
   uint32_t freads = 0;      ///< F registers read in ID (bit n: fn; FPU only)
+  // The genuine core's 6-bit register addresses (x0..x31, then f0..f31 as 32..63; FPU only).
+  uint64_t reads6 = 0;      ///< registers read in ID (x0 left out)
+  uint8_t waddr6 = 0;       ///< the register written (an x or F register), valid with we6
+  bool we6 = false;         ///< writes a register (x0 included), through the ALU or LSU port
+  bool alu_port = false;    ///< writes through the ALU port (regfile_alu_we), not an APU op
+  /// The APU latency class (the decoder's apu_lat): 1 a result in the cycle of the request
+  /// (written through the ALU port), 2 one cycle later (LSU port), 3 "multicycle" (ALU port,
+  /// FPU_*_LAT = 2 and fdiv.s/fsqrt.s); 0 not an APU operation.
+  uint8_t apu_class = 0;
+  uint8_t apu_cycles = 0;   ///< classes 2 and 3 but fdiv/fsqrt: cycles to the result
+};
+
+/// The genuine core's FPU latency parameters (IssConfig::fpu_addmul_lat, fpu_others_lat).
+struct FpuLatency {
+  unsigned addmul = 0;
+  unsigned others = 0;
 };
 
 /// Illegal instructions, ecall and ebreak trap (they do not count as instructions).
@@ -39,7 +56,7 @@ inline bool is_trap(Sys sys) { return sys == Sys::kIllegal || sys == Sys::kEcall
 inline uint32_t trap_cause(Sys sys) { return sys == Sys::kIllegal ? 2 : sys == Sys::kEcall ? 11 : 3; }
 
 /// The decoder's outputs for `d` (the CV32E40P decoder, rtl/rv_decoder.sv of socsim's core).
-Control control_of(const DecodedInsn& d);
+Control control_of(const DecodedInsn& d, FpuLatency lat = {});
 
 /// A status CSR access flushes the pipeline (4 cycles): mstatus, mepc, mtvec, mcause,
 /// mcountinhibit, every counter and mhpmevent.

@@ -55,6 +55,7 @@ void Cv32e40pTiming::reset() {
   for (DecodeEntry& e : decode_cache_) e.pc = 1;
   server_.forget_windows();
   withholds_grants_ = env_.withholds_grants();
+  fpu_ = hart_.config().fpu;
   refresh_counting();
 }
 
@@ -63,7 +64,7 @@ Cv32e40pTiming::Status Cv32e40pTiming::run(uint64_t until_cycle, const bool* sto
   s_.plain = false;
   fast_allowed_ = !withholds_grants_ && request_observer_ == nullptr;
   while (s_.cycle < until_cycle) {
-    if (s_.boundary && !hart_.config().fpu) {  // no memo with the FPU (yet)
+    if (s_.boundary && !fpu_) {  // no memo with the FPU (yet)
       memo_boundary(until_cycle);
       if (!fault_.empty()) return Status::kStopped;
       if (s_.cycle >= until_cycle) break;
@@ -123,9 +124,15 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::issue(uint64_t now) {
       if (c.mulh) x.ready_at = now + 5;  // the first EX cycle is now + 1; 5 cycles
       break;
     case Unit::kDiv:
-      x.ready_at = now + (is_float_op(id.insn.op)
-                              ? e.operand_b
-                              : cv32e40p::divide_cycles(e.operand_b, is_signed_divide(id.insn.op)));
+      x.ready_at = now + cv32e40p::divide_cycles(e.operand_b, is_signed_divide(id.insn.op));
+      break;
+    case Unit::kApu:
+      // fdiv.s / fsqrt.s: e.operand_b is what the operation costs alone (docs/fpu.md), its
+      // request and the following instruction's cycle included.
+      x.apu_cycles = c.apu_cycles != 0 || (id.insn.op != Op::kFdivS && id.insn.op != Op::kFsqrtS)
+                         ? c.apu_cycles
+                         : e.operand_b - 2;
+      s.ex_apu_sent = false;
       break;
     case Unit::kLsu: {
       bytes = Rv32Hart::access_bytes(id.insn.op);
@@ -208,6 +215,7 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::leave_ex(bool skips_wb) {
   s.wb_load = x.ctl.mem_load;
   s.wb_mem = x.ctl.unit == Unit::kLsu;
   s.wb_rd = x.ctl.wb_rd;
+  s.wb_waddr6 = x.ctl.waddr6;
 }
 
 // ---- counters -----------------------------------------------------------------------------
@@ -294,6 +302,43 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::lsu_handshake(Wires& w) {
   w.resp_final = w.drvalid & s.out_last[0];
 }
 
+// ---- the APU dispatcher (the genuine core's cv32e40p_apu_disp.sv and the APU part of
+// cv32e40p_ex_stage.sv; FPU only) --------------------------------------------------------------
+//
+// An APU operation in EX is requested unless the one in flight could return out of order
+// (stall_type: a class-1 or class-3 operation while one is in flight, a class-2 one after a
+// class-3 one); FPnew grants every request the stall rules let through. A class-1 result comes
+// in the cycle of its request, a class-2 one a cycle later on the LSU write port, a class-3 one
+// ("multicycle") after the unit's cycles on the ALU write port: there it takes the port from a
+// non-APU instruction in EX that writes it (wb_contention: EX waits a cycle), or is held a
+// cycle while EX has a misaligned access, a load response meets an instruction writing the
+// ALU port, a mulh computes its upper half, or a jalr in ID meets one (the
+// APU_Result_Memorization register).
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::apu_dispatcher(Wires& w) {
+  const State& s = s_;
+  const ExReg& ex = s.ex;
+  const bool ex_apu = s.ex_valid & (ex.ctl.unit == Unit::kApu);
+  const bool ex_alu_we = s.ex_valid & (ex.ctl.alu_port | ex_apu);
+  const bool multicycle = s.apu_active & (s.apu_class == 3);
+  const cv32e40p::Control& idc = s.id->ctl;
+  const bool jalr_dep = s.id_valid & (s.ctrl == Ctrl::kDecode) & (idc.xfer == Xfer::kJalr) &
+                        (((ex_apu & ex.ctl.we6) & (ex.ctl.waddr6 == idc.rs1)) |
+                         (s.apu_active & (s.apu_addr == idc.rs1)));
+  const bool hold = (s.ex_valid & ex.split) | (w.drvalid & ex_alu_we) |
+                    (s.ex_valid & ex.ctl.mulh & (w.now + 3 >= ex.ready_at)) |
+                    ((idc.xfer == Xfer::kJalr) & ex_alu_we & !jalr_dep);
+  const bool rvalid_i = s.apu_active & (w.now == s.apu_return_at);
+  w.apu_hold = hold;
+  w.apu_valid = (rvalid_i | s.apu_rvalid_q) & !(multicycle & hold);
+  w.wb_contention = w.apu_valid & multicycle & ex_alu_we & !ex_apu;
+  const uint8_t cls = ex.ctl.apu_class;
+  w.apu_stall_type = ex_apu & s.apu_active &
+                     ((cls == 1) | (cls == 3) | ((cls == 2) & (s.apu_class == 3)));
+  w.apu_req = ex_apu & !w.apu_stall_type & !s.ex_apu_sent;
+  w.apu_returned_req = w.apu_req & (cls == 1);
+}
+
 // ---- EX and WB handshake (rv_core.sv) -----------------------------------------------------
 
 SOCSIM_HOT_INLINE void Cv32e40pTiming::core_ex_wb_handshake(Wires& w) {
@@ -302,7 +347,8 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::core_ex_wb_handshake(Wires& w) {
   const bool lsu_done = w.lsu_active & w.phase_done & w.last;
   w.wb_done = !s.wb_mem | w.resp_final;
   w.wb_free = !s.wb_valid | w.wb_done;
-  const bool unit_done = ex.ctl.unit == Unit::kLsu ? lsu_done : (w.now >= ex.ready_at);
+  const bool unit_done = (ex.ctl.unit == Unit::kLsu ? lsu_done : (w.now >= ex.ready_at)) &
+                         !w.apu_stall_type & !w.wb_contention;
   // A conditional branch needs nothing from WB: it leaves EX after its cycle even while WB
   // waits (and skips WB). An empty EX is not ready while WB waits.
   const bool ex_branch = s.ex_valid & (ex.ctl.xfer == Xfer::kBranch);
@@ -335,7 +381,25 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_hazards(Wires& w) {
   w.jr_stall = (c.xfer == Xfer::kJalr) & (c.rs1 != 0) &
                ((s.ex_valid & (ex.ctl.rd_we | ex.ctl.mem_load) & (ex.ctl.rd == c.rs1)) |
                 (s.wb_valid & s.wb_load & (s.wb_rd == c.rs1)));
-  w.id_free = !w.load_stall & !w.jr_stall & w.ex_ready;
+  if (fpu_) {
+    // An F load in WB waiting for its data (6-bit register addresses).
+    w.load_stall |= wb_load_wait & (s.wb_waddr6 >= 32) & ((c.reads6 >> s.wb_waddr6) & 1);
+    // The APU dispatcher's dependences (read_dep, write_dep, read_dep_for_jalr), on the
+    // valid instruction being decoded: the operation requested in EX (not returning in this
+    // cycle) and the one in flight (until its result is written).
+    uint64_t busy = 0;
+    if (w.apu_req & !w.apu_returned_req) busy |= uint64_t{1} << ex.ctl.waddr6;
+    if (s.apu_active & !w.apu_valid) busy |= uint64_t{1} << s.apu_addr;
+    const bool decoding = s.id_valid & (s.ctrl == Ctrl::kDecode);
+    const bool writes = c.we6 & ((busy >> c.waddr6) & 1) & (c.unit != Unit::kApu);
+    w.apu_id_stall = decoding & (((c.reads6 & busy) != 0) | writes);
+    // A CSR access waits while an operation of class 2 or 3 is in EX or one is in flight.
+    w.apu_id_stall |= c.csr_access &
+                      ((s.ex_valid & (ex.ctl.unit == Unit::kApu) & (ex.ctl.apu_class >= 2)) |
+                       s.apu_active);
+    w.jr_stall |= decoding & (c.xfer == Xfer::kJalr) & s.apu_active & (s.apu_addr == c.rs1);
+  }
+  w.id_free = !w.load_stall & !w.jr_stall & !w.apu_id_stall & w.ex_ready;
 }
 
 // ---- controller outputs (rv_controller.sv) ------------------------------------------------
@@ -677,6 +741,28 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::core_id_to_ex(const Wires& w) {
   }
 }
 
+// ---- the APU dispatcher's registers (FPU only) ----------------------------------------------
+
+SOCSIM_HOT_INLINE void Cv32e40pTiming::apu_registers(const Wires& w) {
+  State& s = s_;
+  const bool rvalid_i = s.apu_active & (w.now == s.apu_return_at);
+  const bool multicycle = s.apu_active & (s.apu_class == 3);
+  if (rvalid_i & multicycle & w.apu_hold) {
+    s.apu_rvalid_q = true;
+  } else if (s.apu_rvalid_q & !w.apu_hold) {
+    s.apu_rvalid_q = false;
+  }
+  if (w.apu_req & !w.apu_returned_req) {
+    s.apu_active = true;
+    s.apu_addr = s.ex.ctl.waddr6;
+    s.apu_class = s.ex.ctl.apu_class;
+    s.apu_return_at = w.now + s.ex.apu_cycles;
+  } else if (w.apu_valid) {
+    s.apu_active = false;
+  }
+  if (w.apu_req) s.ex_apu_sent = true;
+}
+
 // ---- LSU registers (rv_lsu.sv) ------------------------------------------------------------
 
 SOCSIM_HOT_INLINE void Cv32e40pTiming::lsu_registers(const Wires& w) {
@@ -814,6 +900,7 @@ bool Cv32e40pTiming::cycle() {
   core_sim_inputs<kPlain>(w);
   csr_irq_requests<kPlain>(w);
   lsu_handshake(w);
+  if (fpu_) apu_dispatcher(w);
   core_ex_wb_handshake(w);
   controller_hazards(w);
   controller_outputs<kPlain>(w);
@@ -827,6 +914,7 @@ bool Cv32e40pTiming::cycle() {
   controller_sleep_unit<kPlain>(w);
   csr_counters<kPlain>(w);
 
+  if (fpu_) apu_registers(w);
   core_id_to_ex(w);
   lsu_registers(w);
   fetch_registers(w);

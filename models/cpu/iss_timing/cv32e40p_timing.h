@@ -121,6 +121,7 @@ class Cv32e40pTiming {
     uint32_t target = 0;      // a branch's target
     uint32_t csr_operand = 0;
     uint32_t csr_old = 0;     // read in the first EX cycle
+    uint32_t apu_cycles = 0;  // an APU operation: cycles from its request to its result
   };
 
   // The retire trace: a record per instruction from the cycle it enters EX to its delivery,
@@ -174,6 +175,14 @@ class Cv32e40pTiming {
     bool ctrl_idle = false, id_ready = false;
     uint32_t target = 0, save_cause = 0, save_epc = 0;
     unsigned irq_id = 0;
+    // the APU dispatcher and the write ports (cv32e40p_apu_disp.sv, cv32e40p_ex_stage.sv)
+    bool apu_valid = false;       // the operation in flight returns its result this cycle
+    bool apu_hold = false;        // a multicycle result is held (written in a later cycle)
+    bool apu_req = false;         // EX's APU operation is requested (and granted)
+    bool apu_returned_req = false;  // ... and its result comes in this cycle (class 1)
+    bool apu_stall_type = false;  // EX's APU operation waits for the one in flight
+    bool wb_contention = false;   // a class-3 result takes the ALU port from EX's instruction
+    bool apu_id_stall = false;    // ID's instruction depends on an APU result
     // aligner and prefetcher (rv_fetch.sv)
     bool resp_live = false, raw_valid = false, consume = false, if_valid = false;
     bool if_accept = false, half_valid_d = false;
@@ -196,6 +205,7 @@ class Cv32e40pTiming {
   template <bool kPlain>
   void csr_irq_requests(Wires& w);              // rv_csr: EX's CSR read, interrupt requests
   void lsu_handshake(Wires& w);                 // rv_lsu: a phase or the access is done
+  void apu_dispatcher(Wires& w);                // the genuine core's APU path (FPU only)
   void core_ex_wb_handshake(Wires& w);          // rv_core: EX and WB done, free, ready
   void controller_hazards(Wires& w);            // rv_controller: load-use and jalr stalls
   template <bool kPlain>
@@ -216,6 +226,7 @@ class Cv32e40pTiming {
   void csr_counters(const Wires& w);            // rv_csr: the counters advance
   // and the registers take their next values:
   void core_id_to_ex(const Wires& w);           // rv_core: ID -> EX
+  void apu_registers(const Wires& w);           // the APU dispatcher (FPU only)
   void lsu_registers(const Wires& w);           // rv_lsu
   void fetch_registers(const Wires& w);         // rv_fetch: buffer, outstanding, pc
   template <bool kPlain>
@@ -295,7 +306,17 @@ class Cv32e40pTiming {
     // WB
     bool wb_valid = false, wb_load = false, wb_mem = false;
     uint8_t wb_rd = 0;
+    uint8_t wb_waddr6 = 0;  // (FPU) the register WB's instruction writes, 6-bit address
     unsigned held = 0;  // branches that left EX past WB's waiting instruction, not yet retired
+
+    // the APU dispatcher (FPU only): the operation in flight (one slot: the "waiting" one is
+    // never used by the classes the decoder gives), its class (apu_lat), and a held result
+    bool apu_active = false;
+    uint8_t apu_addr = 0;
+    uint8_t apu_class = 0;
+    uint64_t apu_return_at = 0;
+    bool apu_rvalid_q = false;
+    bool ex_apu_sent = false;  // EX's APU operation was requested
 
     // other registers
     bool intr_tag = false;
@@ -321,6 +342,7 @@ class Cv32e40pTiming {
   RetireObserver* observer_ = nullptr;
   ObiRequestObserver* request_observer_ = nullptr;
   bool withholds_grants_ = false;
+  bool fpu_ = false;  // the core has the FPU (the APU path is simulated)
   bool fast_allowed_ = false;  // plain cycles may be taken (no grants withheld, no observer)
   State s_;
   Trace trace_;
@@ -427,7 +449,8 @@ inline const Cv32e40pTiming::DecodeEntry& Cv32e40pTiming::decode_at(uint32_t pc,
     e.raw = raw;
     e.fp_key = fp.key();
     e.insn = decode(raw, fp);
-    e.ctl = cv32e40p::control_of(e.insn);
+    e.ctl = cv32e40p::control_of(e.insn, {hart_.config().fpu_addmul_lat,
+                                          hart_.config().fpu_others_lat});
   }
   return e;
 }

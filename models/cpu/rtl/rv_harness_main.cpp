@@ -4,8 +4,10 @@
 //
 //   rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]
 //              [--random-waits SEED] [--check-memo] [--fpu]
+//              [--fpu-lat ADDMUL,OTHERS]
 //
-// --fpu (ISS): the ISS with the CV32E40P's FPU (FPU=1, latencies 0; docs/fpu.md).
+// --fpu (ISS): the ISS with the CV32E40P's FPU (FPU=1, latencies 0; docs/fpu.md);
+// --fpu-lat A,O the same with FPU_ADDMUL_LAT = A and FPU_OTHERS_LAT = O (0..2).
 // --check-memo (ISS): every span the ISS's memo would skip is simulated too and compared; a
 // difference ends the run with status 3 and says where (models/cpu/iss_timing/cv32e40p_memo.cpp).
 //
@@ -63,7 +65,7 @@ bool run_program(Harness& harness, const std::string& elf, socsim::RetireObserve
 int usage() {
   std::fprintf(stderr,
                "usage: rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]"
-               " [--random-waits SEED] [--check-memo] [--fpu]\n");
+               " [--random-waits SEED] [--check-memo] [--fpu] [--fpu-lat ADDMUL,OTHERS]\n");
   return 2;
 }
 
@@ -91,6 +93,17 @@ int main(int argc, char** argv) {
       bus_trace_path = argv[++i];
     } else if (arg == "--fpu") {
       options.fpu = true;
+    } else if (arg == "--fpu-lat" && i + 1 < argc) {
+      // ADDMUL,OTHERS: the ISS's FPU_ADDMUL_LAT and FPU_OTHERS_LAT (0..2 each)
+      const std::string v = argv[++i];
+      if (v.size() != 3 || v[1] != ',' || v[0] < '0' || v[0] > '2' || v[2] < '0' || v[2] > '2') {
+        std::cerr << "rv_harness: --fpu-lat takes ADDMUL,OTHERS, each 0, 1 or 2 (got " << v
+                  << ")\n";
+        return 2;
+      }
+      options.fpu = true;
+      options.fpu_addmul_lat = static_cast<unsigned>(v[0] - '0');
+      options.fpu_others_lat = static_cast<unsigned>(v[2] - '0');
     } else if (arg == "--check-memo") {
       check_memo = true;
     } else if (arg == "--trace") {
