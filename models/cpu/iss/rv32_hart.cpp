@@ -8,24 +8,65 @@ int32_t sext(uint32_t v, unsigned width) {
   return static_cast<int32_t>((v ^ m) - m);
 }
 
-// fdiv.s / fsqrt.s cycles as measured on the genuine core (docs/fpu.md): 4 for special
-// operands (zero, infinite or NaN; a negative square root), 20 for an inexact result,
-// 7 + floor(q / 2) for an exact one with q significant bits. Overflowing and underflowing
-// results are not measured: they take the inexact count here.
-uint32_t divsqrt_cycles(uint32_t a, uint32_t b, bool is_div, uint32_t result, uint32_t flags) {
+// fdiv.s / fsqrt.s cycles as measured on the genuine core (docs/fpu.md), what each costs
+// alone: 4 for special operands (zero, infinite or NaN; a negative square root). fdiv.s:
+// with d the difference of the operands' exponents (a subnormal's normalised), 6 when
+// d > 128 or d < -150 (the result overflows or vanishes: no iterations); otherwise, if the
+// quotient of the significands is exact with q significant bits, 7 + floor(q / 2) (the
+// divider ends when its partial remainder becomes zero, two bits a round), else 20; a
+// subnormal divisor adds 1. fsqrt.s: 7 + floor(q / 2) for an exact root with q significant
+// bits, else 20.
+uint32_t divsqrt_cycles(uint32_t a, uint32_t b, bool is_div, uint32_t result) {
   const auto special = [](uint32_t v) {
     const uint32_t exp = (v >> 23) & 0xFF;
     return exp == 0xFF || (v & 0x7FFFFFFFu) == 0;
   };
   if (special(a) || (is_div && special(b)) || (!is_div && (a >> 31))) return 4;
-  if (flags & (f32::kInexact | f32::kOverflow | f32::kUnderflow)) return 20;
-  // q: the result's significant bits (a subnormal result: from its leading one; measured
-  // for one case only, 2^-149 / 1 costs 7).
-  const uint32_t significand =
-      ((result >> 23) & 0xFF) == 0 ? (result & 0x7FFFFFu) : (result & 0x7FFFFFu) | 0x800000u;
-  const unsigned q = 32 - static_cast<unsigned>(__builtin_clz(significand)) -
-                     static_cast<unsigned>(__builtin_ctz(significand));
-  return 7 + q / 2;
+  const auto bits_of = [](uint32_t significand) {  // significant bits, trailing zeros left out
+    return 32 - static_cast<unsigned>(__builtin_clz(significand)) -
+           static_cast<unsigned>(__builtin_ctz(significand));
+  };
+  if (!is_div) {
+    // A root is never subnormal; exact when a * 1 squared back: the result has no rounding.
+    const uint32_t significand = (result & 0x7FFFFFu) | 0x800000u;
+    const uint64_t m = significand;
+    // exact iff m^2 equals a's significand scaled by the exponent's parity
+    const uint32_t exp_a = (a >> 23) & 0xFF;
+    uint64_t ma = exp_a == 0 ? (a & 0x7FFFFFu) : ((a & 0x7FFFFFu) | 0x800000u);
+    int ea = exp_a == 0 ? -126 : static_cast<int>(exp_a) - 127;
+    while (ma < 0x800000u) {
+      ma <<= 1;
+      --ea;
+    }
+    // value = ma * 2^(ea - 23); root = m * 2^(er - 23) with er = floor(ea / 2)
+    const int shift = (ea & 1) ? 1 : 0;  // odd exponent: the significand takes a factor 2
+    const bool exact = m * m == (ma << (23 + shift));
+    return exact ? 7 + bits_of(significand) / 2 : 20;
+  }
+  const auto normalise = [](uint32_t v, uint32_t* m) {
+    const uint32_t exp = (v >> 23) & 0xFF;
+    int e = exp == 0 ? -126 : static_cast<int>(exp) - 127;
+    *m = exp == 0 ? (v & 0x7FFFFFu) : ((v & 0x7FFFFFu) | 0x800000u);
+    while (*m < 0x800000u) {
+      *m <<= 1;
+      --e;
+    }
+    return e;
+  };
+  uint32_t ma = 0, mb = 0;
+  const int d = normalise(a, &ma) - normalise(b, &mb);
+  const uint32_t extra = ((b >> 23) & 0xFF) == 0 ? 1 : 0;
+  if (d > 128 || d < -150) return 6 + extra;
+  // ma / mb exact: mb / gcd(ma, mb) is a power of two; its significand is ma / gcd.
+  uint32_t x = ma, y = mb;
+  while (y != 0) {
+    const uint32_t t = x % y;
+    x = y;
+    y = t;
+  }
+  const uint32_t denominator = mb / x;
+  if ((denominator & (denominator - 1)) != 0) return 20 + extra;
+  return 7 + bits_of(ma / x) / 2 + extra;
 }
 
 }  // namespace
@@ -187,11 +228,11 @@ void Rv32Hart::execute_float(const DecodedInsn& d, Execution* e) {
     case Op::kFmulS: v = f32::mul(a, b, rm, &flags); break;
     case Op::kFdivS:
       v = f32::div(a, b, rm, &flags);
-      e->operand_b = divsqrt_cycles(a, b, true, v, flags);
+      e->operand_b = divsqrt_cycles(a, b, true, v);
       break;
     case Op::kFsqrtS:
       v = f32::sqrt(a, rm, &flags);
-      e->operand_b = divsqrt_cycles(a, 0x3F800000u, false, v, flags);
+      e->operand_b = divsqrt_cycles(a, 0x3F800000u, false, v);
       break;
     case Op::kFsgnjS: v = f32::sign_inject(a, b); break;
     case Op::kFsgnjnS: v = f32::sign_inject_negated(a, b); break;

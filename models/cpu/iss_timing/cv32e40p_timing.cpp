@@ -375,15 +375,18 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_hazards(Wires& w) {
   const bool wb_load_wait = s.wb_valid & s.wb_load & !w.resp_final;
   w.load_stall = (ex_load & ((depends >> ex.ctl.rd) & 1)) |
                  (wb_load_wait & ((depends >> s.wb_rd) & 1));
-  // FPU: an F instruction reading the F register an flw in EX loads (0 without the FPU).
-  w.load_stall |= ex_load & (ex.insn.op == Op::kFlw) & ((c.freads >> ex.insn.rd) & 1);
   // jalr forms its target from the register file without forwarding.
   w.jr_stall = (c.xfer == Xfer::kJalr) & (c.rs1 != 0) &
                ((s.ex_valid & (ex.ctl.rd_we | ex.ctl.mem_load) & (ex.ctl.rd == c.rs1)) |
                 (s.wb_valid & s.wb_load & (s.wb_rd == c.rs1)));
   if (fpu_) {
-    // An F load in WB waiting for its data (6-bit register addresses).
-    w.load_stall |= wb_load_wait & (s.wb_waddr6 >= 32) & ((c.reads6 >> s.wb_waddr6) & 1);
+    // With the FPU the load-use stall compares 6-bit register addresses (x0..x31, f0..f31):
+    // the registers ID reads, and the one it writes through the ALU port (an APU operation's
+    // destination included), against a load's destination in EX or waiting in WB.
+    const bool id_alu_we = s.id_valid & (c.alu_port | (c.unit == Unit::kApu) | c.rd_we);
+    const uint64_t depends6 = c.reads6 | (uint64_t(id_alu_we & c.we6) << c.waddr6);
+    w.load_stall = (ex_load & ((depends6 >> ex.ctl.waddr6) & 1)) |
+                   (wb_load_wait & ((depends6 >> s.wb_waddr6) & 1));
     // The APU dispatcher's dependences (read_dep, write_dep, read_dep_for_jalr), on the
     // valid instruction being decoded: the operation requested in EX (not returning in this
     // cycle) and the one in flight (until its result is written).
