@@ -119,6 +119,10 @@ Control control_of(const DecodedInsn& d, FpuLatency lat) {
   // addresses, the APU latency class (ADDMUL: fadd, fsub, fmul, the fused four; DIVSQRT;
   // the rest NONCOMP or CONV), the write ports.
   c.reads6 = c.reads | (uint64_t{c.freads} << 32);
+  c.apu_reads6 = c.reads6;
+  if (is_float_op(d.op) && (d.bits & 0x7F) == 0x53 && d.op != Op::kFmvXW && d.op != Op::kFmvWX) {
+    c.apu_reads6 |= uint64_t{1} << (32 + ((d.bits >> 20) & 31));
+  }
   if (c.sys == Sys::kNone) {
     c.alu_port = r.rd_we && !is_float_op(d.op);
     if (d.op == Op::kFlw || writes_f_register(d.op)) {

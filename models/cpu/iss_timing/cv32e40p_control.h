@@ -34,6 +34,10 @@ struct Control {
   uint32_t freads = 0;      ///< F registers read in ID (bit n: fn; FPU only)
   // The genuine core's 6-bit register addresses (x0..x31, then f0..f31 as 32..63; FPU only).
   uint64_t reads6 = 0;      ///< registers read in ID (x0 left out)
+  /// The registers the APU dispatcher's dependence check sees read (apu_read_regs, from the
+  /// operand multiplexers): reads6, and for OP-FP instructions but fmv the F register named
+  /// by the rs2 field even when it is not an operand (fsqrt.s, fclass.s, the conversions).
+  uint64_t apu_reads6 = 0;
   uint8_t waddr6 = 0;       ///< the register written (an x or F register), valid with we6
   bool we6 = false;         ///< writes a register (x0 included), through the ALU or LSU port
   bool alu_port = false;    ///< writes through the ALU port (regfile_alu_we), not an APU op

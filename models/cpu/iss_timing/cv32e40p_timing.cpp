@@ -319,7 +319,8 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::apu_dispatcher(Wires& w) {
   const State& s = s_;
   const ExReg& ex = s.ex;
   const bool ex_apu = s.ex_valid & (ex.ctl.unit == Unit::kApu);
-  const bool ex_alu_we = s.ex_valid & (ex.ctl.alu_port | ex_apu);
+  // (APU operations do not set regfile_alu_we: the dispatcher writes their results)
+  const bool ex_alu_we = s.ex_valid & ex.ctl.alu_port;
   const bool multicycle = s.apu_active & (s.apu_class == 3);
   const cv32e40p::Control& idc = s.id->ctl;
   const bool jalr_dep = s.id_valid & (s.ctrl == Ctrl::kDecode) & (idc.xfer == Xfer::kJalr) &
@@ -331,7 +332,7 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::apu_dispatcher(Wires& w) {
   const bool rvalid_i = s.apu_active & (w.now == s.apu_return_at);
   w.apu_hold = hold;
   w.apu_valid = (rvalid_i | s.apu_rvalid_q) & !(multicycle & hold);
-  w.wb_contention = w.apu_valid & multicycle & ex_alu_we & !ex_apu;
+  w.wb_contention = w.apu_valid & multicycle & ex_alu_we;
   const uint8_t cls = ex.ctl.apu_class;
   w.apu_stall_type = ex_apu & s.apu_active &
                      ((cls == 1) | (cls == 3) | ((cls == 2) & (s.apu_class == 3)));
@@ -381,9 +382,10 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_hazards(Wires& w) {
                 (s.wb_valid & s.wb_load & (s.wb_rd == c.rs1)));
   if (fpu_) {
     // With the FPU the load-use stall compares 6-bit register addresses (x0..x31, f0..f31):
-    // the registers ID reads, and the one it writes through the ALU port (an APU operation's
-    // destination included), against a load's destination in EX or waiting in WB.
-    const bool id_alu_we = s.id_valid & (c.alu_port | (c.unit == Unit::kApu) | c.rd_we);
+    // the registers ID reads, and the one it writes through the ALU port (not an APU
+    // operation's: the decoder leaves regfile_alu_we off for those), against a load's
+    // destination in EX or waiting in WB.
+    const bool id_alu_we = s.id_valid & c.alu_port;
     const uint64_t depends6 = c.reads6 | (uint64_t(id_alu_we & c.we6) << c.waddr6);
     w.load_stall = (ex_load & ((depends6 >> ex.ctl.waddr6) & 1)) |
                    (wb_load_wait & ((depends6 >> s.wb_waddr6) & 1));
@@ -395,7 +397,7 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_hazards(Wires& w) {
     if (s.apu_active & !w.apu_valid) busy |= uint64_t{1} << s.apu_addr;
     const bool decoding = s.id_valid & (s.ctrl == Ctrl::kDecode);
     const bool writes = c.we6 & ((busy >> c.waddr6) & 1) & (c.unit != Unit::kApu);
-    w.apu_id_stall = decoding & (((c.reads6 & busy) != 0) | writes);
+    w.apu_id_stall = decoding & (((c.apu_reads6 & busy) != 0) | writes);
     // A CSR access waits while an operation of class 2 or 3 is in EX or one is in flight.
     w.apu_id_stall |= c.csr_access &
                       ((s.ex_valid & (ex.ctl.unit == Unit::kApu) & (ex.ctl.apu_class >= 2)) |
