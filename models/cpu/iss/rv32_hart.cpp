@@ -1,6 +1,4 @@
 #include "models/cpu/iss/rv32_hart.h"
-#include <cstdio>
-#include <cstdlib>
 
 namespace socsim {
 namespace {
@@ -231,12 +229,10 @@ void Rv32Hart::execute_float(const DecodedInsn& d, Execution* e) {
     case Op::kFdivS:
       v = f32::div(a, b, rm, &flags);
       e->operand_b = divsqrt_cycles(a, b, true, v);
-      if (getenv("DBGDIV")) fprintf(stderr, "div %08x %08x -> %08x cost %u\n", a, b, v, e->operand_b);
       break;
     case Op::kFsqrtS:
       v = f32::sqrt(a, rm, &flags);
       e->operand_b = divsqrt_cycles(a, 0x3F800000u, false, v);
-      if (getenv("DBGDIV")) fprintf(stderr, "sqrt %08x -> %08x cost %u\n", a, v, e->operand_b);
       break;
     case Op::kFsgnjS: v = f32::sign_inject(a, b); break;
     case Op::kFsgnjnS: v = f32::sign_inject_negated(a, b); break;
