@@ -90,6 +90,35 @@ TEST(Rv32fHart, ResultsFlagsAndStatus) {
   EXPECT_EQ(hart.fp_decode_state().frm, 2u);
 }
 
+// fdiv.s cycles (what it costs alone) against values measured on the genuine CV32E40P with
+// its FPU (docs/fpu.md): the exponent difference's early end, the significands' exactness,
+// the subnormal divisor's extra cycle.
+TEST(Rv32fHart, DivisionCyclesFollowTheGenuineCore) {
+  IssConfig config;
+  config.fpu = true;
+  Rv32Hart hart(config);
+  DecodedInsn set_fs = decode((0x300u << 20) | (1u << 15) | (2u << 12) | 0x73);
+  hart.csr_write(set_fs, 0x2000);
+  const FpDecodeState fp = hart.fp_decode_state();
+  const auto cycles = [&](uint32_t a, uint32_t b) {
+    hart.write_reg(5, a);
+    hart.write_reg(6, b);
+    Execution e;
+    hart.execute(decode(r_type(0x78, 0, 5, 0, 1, kOpFp), fp), 0, &e);  // fmv.w.x f1, x5
+    hart.execute(decode(r_type(0x78, 0, 6, 0, 2, kOpFp), fp), 0, &e);  // fmv.w.x f2, x6
+    hart.execute(decode(r_type(0x0C, 2, 1, 0, 3, kOpFp), fp), 0, &e);  // fdiv.s f3, f1, f2
+    return e.operand_b;
+  };
+  EXPECT_EQ(cycles(0x00C00000u, 0x4C000000u), 6u);   // 1.5*2^-126 / 2^25: d = -151
+  EXPECT_EQ(cycles(0x00C00000u, 0x4B800000u), 8u);   // d = -150: 1.5 exact, q = 2
+  EXPECT_EQ(cycles(0x00800000u, 0x4BC00000u), 20u);  // d = -150: 1/1.5 inexact
+  EXPECT_EQ(cycles(0x7F400000u, 0x3F000000u), 8u);   // d = 128: 1.5, overflows yet iterates
+  EXPECT_EQ(cycles(0x7F400000u, 0x3E800000u), 6u);   // d = 129
+  EXPECT_EQ(cycles(0x3F800000u, 0x00400000u), 8u);   // subnormal divisor: 7 + 1
+  EXPECT_EQ(cycles(0x00400000u, 0x3F800000u), 7u);   // subnormal dividend: 7
+  EXPECT_EQ(cycles(0x00000001u, 0x4B800000u), 6u);   // 2^-149 / 2^24: normalised d = -173
+}
+
 TEST(Rv32fHart, WithoutTheFpuNothingChanges) {
   Rv32Hart hart(IssConfig{});
   EXPECT_EQ(hart.csr_read(csr::kMisa), csr::kMisaValue);

@@ -73,5 +73,35 @@ TEST(Cv32e40pControl, OperandUse) {
   EXPECT_TRUE(of(kMret).counts);
 }
 
+
+// F operations go to the APU with the genuine decoder's latency class (apu_lat): ADDMUL and
+// the others by their FPU_*_LAT (0 -> 1, 1 -> 2, 2 -> 3), fdiv.s/fsqrt.s always 3; the
+// dispatcher's dependence check sees the rs2 field of OP-FP instructions but fmv.
+TEST(Cv32e40pControl, FloatOperationsHaveTheirApuClass) {
+  const FpDecodeState fp{true, true, 0};
+  const uint32_t fadd = r_type(0x00, 2, 1, 0, 3, 0x53);   // fadd.s f3, f1, f2
+  const uint32_t fsqrt = r_type(0x2C, 0, 1, 0, 3, 0x53);  // fsqrt.s f3, f1
+  const uint32_t feq = r_type(0x50, 2, 1, 2, 7, 0x53);    // feq.s x7, f1, f2
+  for (unsigned lat = 0; lat < 3; ++lat) {
+    const Control a = control_of(decode(fadd, fp), {lat, 0});
+    EXPECT_EQ(a.unit, Unit::kApu);
+    EXPECT_EQ(a.apu_class, lat + 1);
+    EXPECT_EQ(a.apu_cycles, lat);
+    EXPECT_EQ(control_of(decode(feq, fp), {0, lat}).apu_class, lat + 1);
+    EXPECT_EQ(control_of(decode(fsqrt, fp), {lat, lat}).apu_class, 3);
+  }
+  const Control a = control_of(decode(fadd, fp));
+  EXPECT_TRUE(a.we6);
+  EXPECT_EQ(a.waddr6, 32 + 3);
+  EXPECT_FALSE(a.alu_port);  // the dispatcher writes APU results, not regfile_alu_we
+  EXPECT_EQ(a.apu_reads6, (uint64_t{1} << 33) | (uint64_t{1} << 34));
+  const Control s = control_of(decode(fsqrt, fp));
+  EXPECT_EQ(s.reads6, uint64_t{1} << 33);
+  EXPECT_EQ(s.apu_reads6, (uint64_t{1} << 33) | (uint64_t{1} << 32));  // rs2 field 0: f0
+  const Control e = control_of(decode(feq, fp));
+  EXPECT_EQ(e.waddr6, 7);
+  EXPECT_FALSE(e.alu_port);
+}
+
 }  // namespace
 }  // namespace socsim::cv32e40p
