@@ -15,7 +15,7 @@ int32_t sext(uint32_t v, unsigned width) {
 // quotient of the significands is exact with q significant bits, 7 + floor(q / 2) (the
 // divider ends when its partial remainder becomes zero, two bits a round), else 20; a
 // subnormal divisor adds 1. fsqrt.s: 7 + floor(q / 2) for an exact root with q significant
-// bits, else 20.
+// bits, else 20. The subnormal divisor's cycle is one before the request is granted.
 uint32_t divsqrt_cycles(uint32_t a, uint32_t b, bool is_div, uint32_t result) {
   const auto special = [](uint32_t v) {
     const uint32_t exp = (v >> 23) & 0xFF;
@@ -229,6 +229,10 @@ void Rv32Hart::execute_float(const DecodedInsn& d, Execution* e) {
     case Op::kFdivS:
       v = f32::div(a, b, rm, &flags);
       e->operand_b = divsqrt_cycles(a, b, true, v);
+      e->fpu_nack = ((b >> 23) & 0xFF) == 0 && (b & 0x7FFFFFu) != 0 && ((a >> 23) & 0xFF) != 0xFF &&
+                            (a & 0x7FFFFFFFu) != 0
+                        ? 1
+                        : 0;
       break;
     case Op::kFsqrtS:
       v = f32::sqrt(a, rm, &flags);

@@ -41,6 +41,9 @@ struct Execution {
   uint32_t mem_addr = 0;     ///< loads and stores: the byte address
   uint32_t store_data = 0;   ///< stores: the rs2 value
   uint32_t csr_operand = 0;  ///< CSR instructions: the rs1 value or the zero-extended immediate
+  /// fdiv.s: cycles the FPU does not grant the request (a subnormal divisor: 1; included in
+  /// operand_b's cycles)
+  uint32_t fpu_nack = 0;
 };
 
 /// mcycle, minstret, the mhpmcounters, their event selectors and mcountinhibit.

@@ -129,9 +129,11 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::issue(uint64_t now) {
     case Unit::kApu:
       // fdiv.s / fsqrt.s: e.operand_b is what the operation costs alone (docs/fpu.md), its
       // request and the following instruction's cycle included.
+      // A subnormal divisor: the request waits a cycle for its grant (stall_nack).
+      x.apu_nack = e.fpu_nack;
       x.apu_cycles = c.apu_cycles != 0 || (id.insn.op != Op::kFdivS && id.insn.op != Op::kFsqrtS)
                          ? c.apu_cycles
-                         : e.operand_b - 2;
+                         : e.operand_b - 2 - e.fpu_nack;
       s.ex_apu_sent = false;
       break;
     case Unit::kLsu: {
@@ -336,7 +338,8 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::apu_dispatcher(Wires& w) {
   const uint8_t cls = ex.ctl.apu_class;
   w.apu_stall_type = ex_apu & s.apu_active &
                      ((cls == 1) | (cls == 3) | ((cls == 2) & (s.apu_class == 3)));
-  w.apu_req = ex_apu & !w.apu_stall_type & !s.ex_apu_sent;
+  w.apu_valid_req = ex_apu & !w.apu_stall_type & !s.ex_apu_sent;
+  w.apu_req = w.apu_valid_req & (ex.apu_nack == 0);  // granted
   w.apu_returned_req = w.apu_req & (cls == 1);
 }
 
@@ -349,7 +352,7 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::core_ex_wb_handshake(Wires& w) {
   w.wb_done = !s.wb_mem | w.resp_final;
   w.wb_free = !s.wb_valid | w.wb_done;
   const bool unit_done = (ex.ctl.unit == Unit::kLsu ? lsu_done : (w.now >= ex.ready_at)) &
-                         !w.apu_stall_type & !w.wb_contention;
+                         !w.apu_stall_type & !(w.apu_valid_req & !w.apu_req) & !w.wb_contention;
   // A conditional branch needs nothing from WB: it leaves EX after its cycle even while WB
   // waits (and skips WB). An empty EX is not ready while WB waits.
   const bool ex_branch = s.ex_valid & (ex.ctl.xfer == Xfer::kBranch);
@@ -393,7 +396,7 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_hazards(Wires& w) {
     // valid instruction being decoded: the operation requested in EX (not returning in this
     // cycle) and the one in flight (until its result is written).
     uint64_t busy = 0;
-    if (w.apu_req & !w.apu_returned_req) busy |= uint64_t{1} << ex.ctl.waddr6;
+    if (w.apu_valid_req & (ex.ctl.apu_class != 1)) busy |= uint64_t{1} << ex.ctl.waddr6;
     if (s.apu_active & !w.apu_valid) busy |= uint64_t{1} << s.apu_addr;
     const bool decoding = s.id_valid & (s.ctrl == Ctrl::kDecode);
     const bool writes = c.we6 & ((busy >> c.waddr6) & 1) & (c.unit != Unit::kApu);
@@ -766,6 +769,7 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::apu_registers(const Wires& w) {
     s.apu_active = false;
   }
   if (w.apu_req) s.ex_apu_sent = true;
+  if (w.apu_valid_req & !w.apu_req) --s.ex.apu_nack;
 }
 
 // ---- LSU registers (rv_lsu.sv) ------------------------------------------------------------

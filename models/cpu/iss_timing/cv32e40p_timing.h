@@ -122,6 +122,7 @@ class Cv32e40pTiming {
     uint32_t csr_operand = 0;
     uint32_t csr_old = 0;     // read in the first EX cycle
     uint32_t apu_cycles = 0;  // an APU operation: cycles from its request to its result
+    uint32_t apu_nack = 0;    // ... and cycles its request is not granted (before those)
   };
 
   // The retire trace: a record per instruction from the cycle it enters EX to its delivery,
@@ -178,7 +179,8 @@ class Cv32e40pTiming {
     // the APU dispatcher and the write ports (cv32e40p_apu_disp.sv, cv32e40p_ex_stage.sv)
     bool apu_valid = false;       // the operation in flight returns its result this cycle
     bool apu_hold = false;        // a multicycle result is held (written in a later cycle)
-    bool apu_req = false;         // EX's APU operation is requested (and granted)
+    bool apu_valid_req = false;   // EX's APU operation is requested
+    bool apu_req = false;         // ... and granted
     bool apu_returned_req = false;  // ... and its result comes in this cycle (class 1)
     bool apu_stall_type = false;  // EX's APU operation waits for the one in flight
     bool wb_contention = false;   // a class-3 result takes the ALU port from EX's instruction
