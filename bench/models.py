@@ -298,11 +298,21 @@ def main(argv=None) -> int:
                         help="compile and compare the reference executor's outputs with "
                              "torch, without simulating (the compiled program's accuracy "
                              "alone); with --check every model must be within the tolerance")
+    parser.add_argument("--export-only", metavar="DIR",
+                        help="only write each model's ONNX file, DIR/<model>.onnx (for a sweep's "
+                             "onnx: models, e.g. configs/sweeps/fpu_compare.yaml)")
     args = parser.parse_args(argv)
     known = MODELS + tuple(SEQUENCE_MODELS)
     unknown = [m for m in args.models.split(",") if m not in known]
     if unknown:
         parser.error(f"unknown model(s) {', '.join(unknown)} (known: {', '.join(known)})")
+    if args.export_only:
+        os.makedirs(args.export_only, exist_ok=True)
+        for name in args.models.split(","):
+            path = os.path.join(args.export_only, f"{name}.onnx")
+            export(name, args.size or 224, path)
+            print(path)
+        return 0
     for path in (args.socsim, args.runner):
         if not os.path.exists(path):
             parser.error(f"{path} does not exist: run scripts/build.sh first")

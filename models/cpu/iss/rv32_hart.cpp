@@ -13,7 +13,8 @@ int32_t sext(uint32_t v, unsigned width) {
 // with d the difference of the operands' exponents (a subnormal's normalised), 6 when
 // d > 128 or d < -150 (the result overflows or vanishes: no iterations); otherwise, if the
 // quotient of the significands is exact with q significant bits, 7 + floor(q / 2) (the
-// divider ends when its partial remainder becomes zero, two bits a round), else 20; a
+// divider ends when its partial remainder becomes zero, two bits a round; a quotient below
+// 1 counts its leading 0 as a bit), else 20; a
 // subnormal divisor adds 1. fsqrt.s: 7 + floor(q / 2) for an exact root with q significant
 // bits, else 20. The subnormal divisor's cycle is one before the request is granted.
 uint32_t divsqrt_cycles(uint32_t a, uint32_t b, bool is_div, uint32_t result) {
@@ -66,7 +67,8 @@ uint32_t divsqrt_cycles(uint32_t a, uint32_t b, bool is_div, uint32_t result) {
   }
   const uint32_t denominator = mb / x;
   if ((denominator & (denominator - 1)) != 0) return 20 + extra;
-  return 7 + bits_of(ma / x) / 2 + extra;
+  // A quotient below 1 (ma < mb) has a leading 0 bit: one more bit to compute.
+  return 7 + (bits_of(ma / x) + (ma < mb ? 1 : 0)) / 2 + extra;
 }
 
 }  // namespace

@@ -117,6 +117,8 @@ TEST(Rv32fHart, DivisionCyclesFollowTheGenuineCore) {
   EXPECT_EQ(cycles(0x3F800000u, 0x00400000u), 8u);   // subnormal divisor: 7 + 1
   EXPECT_EQ(cycles(0x00400000u, 0x3F800000u), 7u);   // subnormal dividend: 7
   EXPECT_EQ(cycles(0x00000001u, 0x4B800000u), 6u);   // 2^-149 / 2^24: normalised d = -173
+  EXPECT_EQ(cycles(0x3FA80000u, 0x3FC00000u), 9u);   // 1.3125 / 1.5 = 0.875: q = 3 + 1
+  EXPECT_EQ(cycles(0x3F900000u, 0x3FC00000u), 8u);   // 1.125 / 1.5 = 0.75: q = 2 + 1
 }
 
 TEST(Rv32fHart, WithoutTheFpuNothingChanges) {
