@@ -27,8 +27,12 @@
 # the random programs make the same requests in the same cycles as on socsim's core (integer
 # code keeps its timing with the FPU present); the RV32F conformance programs (rv32f_conformance,
 # seeds in SOCSIM_CV32E40P_FPU_SEEDS, default "1 2", 128 operand triples each) give the results
-# and flags socsim's float arithmetic computes, bit for bit; and the F instruction costs
-# (tests/timing/fpu_timing.S) are printed.
+# and flags socsim's float arithmetic computes, bit for bit; the F instruction costs
+# (tests/timing/fpu_timing.S) are printed; and (without Zfinx) the ISS with the same FPU
+# latencies (rv_harness --core iss --fpu-lat) makes the same requests in the same cycles as
+# the genuine core on fpu_timing.S, the float kernels, the conformance programs and
+# SOCSIM_CV32E40P_FPU_RANDOM (default 12) random float programs
+# (scripts/gen_random_float_program.py, 1500 instructions each).
 #
 # Without --checkout (or SOCSIM_CV32E40P_RTL in the environment), the CV32E40P sources are
 # taken from PyPI's pythondata-cpu-cv32e40p (a packaging of the openhwgroup/cv32e40p
@@ -261,7 +265,8 @@ if ((fpu)); then
   done
   if ((status == 0)); then
     echo "cv32e40p-check: the CV32E40P with its FPU agrees with socsim's core on integer" \
-         "programs and with socsim's float arithmetic on every RV32F instruction"
+         "programs, with socsim's float arithmetic on every RV32F instruction, and with the" \
+         "ISS's FPU timing request for request"
   else
     echo "cv32e40p-check: differences with the FPU (files in $cache/fpu)"
   fi
