@@ -134,7 +134,6 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::issue(uint64_t now) {
       x.apu_cycles = c.apu_cycles != 0 || (id.insn.op != Op::kFdivS && id.insn.op != Op::kFsqrtS)
                          ? c.apu_cycles
                          : e.operand_b - 2 - e.fpu_nack;
-      s.ex_apu_sent = false;
       break;
     case Unit::kLsu: {
       bytes = Rv32Hart::access_bytes(id.insn.op);
@@ -338,7 +337,9 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::apu_dispatcher(Wires& w) {
   const uint8_t cls = ex.ctl.apu_class;
   w.apu_stall_type = ex_apu & s.apu_active &
                      ((cls == 1) | (cls == 3) | ((cls == 2) & (s.apu_class == 3)));
-  w.apu_valid_req = ex_apu & !w.apu_stall_type & !s.ex_apu_sent;
+  // (As the genuine core's: an APU operation that stays in EX after its request, EX waiting
+  // for WB, is requested again in the next cycle the stall rules allow.)
+  w.apu_valid_req = ex_apu & !w.apu_stall_type;
   w.apu_req = w.apu_valid_req & (ex.apu_nack == 0);  // granted
   w.apu_returned_req = w.apu_req & (cls == 1);
 }
@@ -768,7 +769,6 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::apu_registers(const Wires& w) {
   } else if (w.apu_valid) {
     s.apu_active = false;
   }
-  if (w.apu_req) s.ex_apu_sent = true;
   if (w.apu_valid_req & !w.apu_req) --s.ex.apu_nack;
 }
 

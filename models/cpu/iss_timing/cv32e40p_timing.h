@@ -318,7 +318,6 @@ class Cv32e40pTiming {
     uint8_t apu_class = 0;
     uint64_t apu_return_at = 0;
     bool apu_rvalid_q = false;
-    bool ex_apu_sent = false;  // EX's APU operation was requested
 
     // other registers
     bool intr_tag = false;
