@@ -229,7 +229,7 @@ def module(name: str, size=None):
     return m.eval()
 
 
-def build(name: str, work: str, npu_config: str, size=None) -> tuple:
+def build(name: str, work: str, npu_config: str, size=None, reuse=False) -> tuple:
     """(program path, input path) of the network, compiled int8 with a uint8 image input, at
     `size` x `size` (default: the zoo's)."""
     import torch
@@ -237,14 +237,14 @@ def build(name: str, work: str, npu_config: str, size=None) -> tuple:
     base = name if size == SILICON_FPS[name][1] else f"{name}_{size}"
     onnx_path = os.path.join(work, base + ".onnx")
     prog_path = os.path.join(work, base + ".prog")
-    if not os.path.exists(prog_path):
+    if not (reuse and os.path.exists(prog_path)):
         with torch.no_grad():
             torch.onnx.export(module(name, size), torch.zeros(1, 3, size, size), onnx_path,
                               opset_version=13, input_names=["input"])
         compiler.compile_file(onnx_path, prog_path, quantize="int8", samples=2,
                               delegate="npu", npu_config=npu_config, **zoo.IMAGE_IO)
     input_path = os.path.join(work, base + ".input.bin")
-    if not os.path.exists(input_path):
+    if not (reuse and os.path.exists(input_path)):
         with open(prog_path, "rb") as f:
             program = pf.read(f.read())
         t = program.tensors[program.inputs[0]]
@@ -309,6 +309,8 @@ def main(argv=None) -> int:
                                                         "rk3588-like.yaml"))
     p.add_argument("--set", action="append", default=[], help="socsim --set KEY=VALUE")
     p.add_argument("--work", help="keep models, programs and reports here")
+    p.add_argument("--reuse", action="store_true",
+                   help="use the programs already in --work instead of compiling again")
     p.add_argument("--layers", action="store_true", help="print each network's layer rows")
     p.add_argument("--size", type=int, help="input height and width (default: the zoo's)")
     p.add_argument("--check", action="store_true",
@@ -319,7 +321,7 @@ def main(argv=None) -> int:
     os.makedirs(work, exist_ok=True)
     rows = []
     for name in args.networks.split(","):
-        prog, inp = build(name, work, args.npu_config, args.size)
+        prog, inp = build(name, work, args.npu_config, args.size, args.reuse)
         report = run(args, prog, inp, os.path.splitext(prog)[0] + ".report", args.set)
         silicon = 1000.0 / SILICON_FPS[name][0]
         ms = frame_ms(report)
