@@ -61,7 +61,7 @@ void add_npu(Timeline& timeline, const Npu& npu, const std::vector<NpuDmaRecord>
         {"cycles", l.elapsed_cycles},   {"npu_cycles", l.npu_cycles},
         {"ddr_cycles", l.ddr_cycles}, {"read_bytes", l.read_bytes},
         {"write_bytes", l.write_bytes}, {"mac_usage", l.mac_usage},
-        {"bound", npu_bound(l, &ddr)},  {"cores_used", l.cores_used}};
+        {"bound", npu_bound(l, &ddr)}, {"cores_used", l.cores_used}};
     for (unsigned c = 0; c < std::max(1u, l.cores_used); ++c) {
       cores[c].push_back({l.name, l.start_cycle / mhz, (l.start_cycle + l.elapsed_cycles) / mhz, args});
     }
