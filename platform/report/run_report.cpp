@@ -136,13 +136,7 @@ void report_ddr(Soc& soc, bool print, bool banks, ReportDirectory& dir) {
 // NPU per-layer reports, with the CPU's operators of the same execution from the probes
 // and the NPU's share of the DDR energy.
 void report_npus(Soc& soc, const ProbeSession& probes, bool print, ReportDirectory& dir) {
-  std::vector<NpuDdrRegion> npu_ddr;
-  for (Ddr* ddr : soc.ddrs()) {
-    const RegionConfig* region = soc.config().find_region(ddr->basename());
-    if (region != nullptr) {
-      npu_ddr.push_back({region->base, region->size, ddr->timing().energy_rates("npu")});
-    }
-  }
+  const std::vector<NpuDdrRegion> npu_ddr = npu_ddr_regions(soc);
   for (const Npu* npu : soc.npus()) {
     if (npu->layers().empty()) continue;
     const NpuReportInput input{npu, last_execution_cpu_operators(probes), soc.cpu_clock().mhz(),
@@ -241,6 +235,17 @@ int exit_status(const SimControl& control) {
   const int code = control.exit_code();
   // A status is 8 bits: 256 would read as success and 515 as a fault.
   return code >= 0 && code <= 255 ? code : kExitFirmwareOutOfRange;
+}
+
+std::vector<NpuDdrRegion> npu_ddr_regions(Soc& soc) {
+  std::vector<NpuDdrRegion> regions;
+  for (Ddr* ddr : soc.ddrs()) {
+    const RegionConfig* region = soc.config().find_region(ddr->basename());
+    if (region != nullptr) {
+      regions.push_back({region->base, region->size, ddr->timing().energy_rates("npu")});
+    }
+  }
+  return regions;
 }
 
 }  // namespace socsim

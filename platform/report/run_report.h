@@ -6,6 +6,9 @@
 // model, the lockstep checker, the probes, Ddr::stats(), Npu::layers()).
 #pragma once
 
+#include <vector>
+
+#include "platform/report/npu_report.h"
 #include "platform/report/report_directory.h"
 #include "platform/report/run_record.h"
 #include "platform/simulation.h"
@@ -30,6 +33,10 @@ struct RunReportInput {
 /// output errors; a report file) is told on stderr, naming it, and turns a status of 0 into
 /// kExitOutput (74); a run that failed keeps its own status.
 int report_run(const RunReportInput& run, ReportDirectory& dir);
+
+/// The SoC's DDR regions as the NPU reports classify a layer's traffic (npu_ddr_traffic,
+/// npu_bound), with the DDR energy rates of the NPU's traffic where the preset has them.
+std::vector<NpuDdrRegion> npu_ddr_regions(Soc& soc);
 
 /// The process exit status of a run that stopped: the firmware's exit value when it is
 /// 0..255, kExitFirmwareOutOfRange (1) for any other value (statuses are 8 bits: 256 would

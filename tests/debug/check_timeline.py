@@ -105,6 +105,13 @@ def check_npu_run(args):
     expected = [(l["name"], l["start_cycle"] / npu["clock_mhz"]) for l in npu["layers"]]
     if sorted(layers) != sorted(expected) or not expected:
         fail(f"NPU layers on core 0 {layers} differ from npu_layers.json {expected}")
+    # Each layer's bound is the report's Bound column (compute, ddr, on-chip-dma).
+    bounds = {(e["name"], e["ts"]): e["args"].get("bound") for (p, t), es in spans.items()
+              if p.startswith("npu") and t.startswith("core 0") for e in es}
+    for l in npu["layers"]:
+        got = bounds.get((l["name"], l["start_cycle"] / npu["clock_mhz"]))
+        if got != l["bound"] or got not in ("compute", "ddr", "on-chip-dma"):
+            fail(f"layer {l['name']}: timeline bound {got!r}, report's Bound {l['bound']!r}")
     npu_processes = {p for p, _ in spans if p.startswith("npu")}
     for l in npu["layers"]:
         for core in range(max(1, l["cores_used"])):
