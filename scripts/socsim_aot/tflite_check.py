@@ -49,7 +49,7 @@ def run_fixture(socsim, runner, fixtures, name, npu=False, max_cycles="200000000
         run = subprocess.run(cmd + ["--", "--print-outputs"], capture_output=True, text=True)
         status, stdout, stderr = run.returncode, run.stdout, run.stderr
     if status != 0:
-        raise RuntimeError(f"socsim exited {status}: {stderr.strip()}")
+        raise RuntimeError(failure_reason(status, stdout, stderr, max_cycles))
     want = np.concatenate([arrays[f"out{i}"].reshape(-1).astype(np.int64)
                            for i in range(len(program.outputs))]) % 256  # printed as bytes
     printed = sim_check.RES_LINE.findall(stdout)
@@ -64,6 +64,25 @@ def run_fixture(socsim, runner, fixtures, name, npu=False, max_cycles="200000000
         m = pattern.search(stdout)
         result[key] = int(m.group(1)) if m else None
     return result
+
+
+# Lines of the run's standard output that say why the firmware stopped (the runner's own
+# messages and the exit line; the statistics after them say nothing about the cause).
+WHY_LINES = re.compile(r"^(executor_runner: .*|EXIT FAILURE.*|.*(?:fault|trap|exception).*)$",
+                       re.M | re.I)
+
+
+def failure_reason(status, stdout, stderr, max_cycles) -> str:
+    """One line saying why a run exited `status`: the cycle limit (socsim's 124), the
+    firmware's own messages (printed on its standard output, not socsim's error stream), or
+    socsim's error stream; never an empty message."""
+    if status == 124:
+        return f"the run reached --max-cycles {max_cycles} before the firmware exited"
+    why = [line.strip() for line in WHY_LINES.findall(stdout.split("\nProbes:")[0])]
+    why += [line.strip() for line in stderr.splitlines() if line.strip()]
+    if not why:
+        return f"socsim exited {status} and printed no reason"
+    return f"socsim exited {status}: " + "; ".join(why)
 
 
 def _report_names_operators(report, name) -> bool:

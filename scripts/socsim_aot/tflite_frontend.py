@@ -163,20 +163,29 @@ def _fully_connected(b: _Builder, op: tr.Operator):
     g = b.g
     xname, yname = b.value(op.inputs[0]), b.value(op.outputs[0])
     where = f"{op.where}"
-    if list(x.shape[-1:]) != [features]:
+    target = yname
+    if list(x.shape[-1:]) != [features] or list(x.shape[:-1]) != list(y.shape[:-1]):
+        # The kernel keeps the input's leading axes: [rows, features] in, [rows, out_c] out,
+        # views around it when the model's shapes differ (a [1, 1, 1, 64] input to [1, 12]).
         flat = f"{yname}::rows"
         g.values[flat] = Value(flat, [rows, features], np.dtype(np.int8),
                                scale=float(x.scale[0]), zero_point=int(x.zero_point[0]))
         g.nodes.append(Node(data_movement.VIEW_COPY.name, [xname], [flat], {}, where))
         xname = flat
+        if list(y.shape) != [rows, out_c]:
+            target = f"{yname}::rows_out"
+            g.values[target] = Value(target, [rows, out_c], np.dtype(np.int8),
+                                     scale=float(y.scale[0]), zero_point=int(y.zero_point[0]))
     wname = g.add_const(f"{yname}::weight", np.ascontiguousarray(w.data, np.int8))
     g.values[wname].channel_scales = ws.astype(np.float32)
     bname = g.add_const(f"{yname}::bias", np.zeros(out_c, np.int32) if bias is None
                         else np.ascontiguousarray(bias.data, np.int32))
     rname = g.add_const(f"{yname}::requant", np.array(table, np.int32).reshape(-1, 2))
     lo, hi = _bounds(op, y)
-    g.nodes.append(Node(conv_hooks.QUANTIZED_LINEAR.name, [xname, wname, bname, rname], [yname],
-                        {"lo": lo, "hi": hi}, where))
+    g.nodes.append(Node(conv_hooks.QUANTIZED_LINEAR.name, [xname, wname, bname, rname],
+                        [target], {"lo": lo, "hi": hi}, where))
+    if target != yname:
+        g.nodes.append(Node(data_movement.VIEW_COPY.name, [target], [yname], {}, where))
 
 
 def _reshape(b: _Builder, op: tr.Operator):
@@ -415,9 +424,10 @@ def _softmax(b: _Builder, op: tr.Operator):
                           [yname], {"dim": len(x.shape) - 1}, op.where))
 
 
-def _add(b: _Builder, op: tr.Operator):
+def _add(b: _Builder, op: tr.Operator, name: str = tflite_hooks.TFLITE_ADD.name):
     """TFLite's int8 ADD (broadcasting): the runtime's tflite::add.out with TFLite's
-    multipliers (both inputs at twice the larger input scale, after a left shift of 20)."""
+    multipliers (both inputs at twice the larger input scale, after a left shift of 20);
+    SUB's operator (`name`) takes the same arguments."""
     ts = b.model.tensors
     xa, xb, y = ts[op.inputs[0]], ts[op.inputs[1]], ts[op.outputs[0]]
     _check_int8(op, xa, xb, y)
@@ -436,8 +446,7 @@ def _add(b: _Builder, op: tr.Operator):
             "zp_b": int(xb.zero_point[0]), "m_b": pairs[1][0], "e_b": pairs[1][1],
             "m_out": pairs[2][0], "e_out": pairs[2][1], "zp_out": int(y.zero_point[0]),
             "act_min": lo, "act_max": hi}
-    b.g.nodes.append(Node(tflite_hooks.TFLITE_ADD.name,
-                          [b.value(op.inputs[0]), b.value(op.inputs[1])],
+    b.g.nodes.append(Node(name, [b.value(op.inputs[0]), b.value(op.inputs[1])],
                           [b.value(op.outputs[0])], {"args": args}, op.where))
 
 
@@ -588,6 +597,13 @@ ARITY = {"FULLY_CONNECTED": (2, 1), "MAX_POOL_2D": (1, 1), "RESHAPE": (1, 1), "S
          "STRIDED_SLICE": (4, 1), "PAD": (2, 1), "PADV2": (3, 1), "CONV_2D": (2, 1),
          "DEPTHWISE_CONV_2D": (2, 1), "AVERAGE_POOL_2D": (1, 1),
          "SOFTMAX": (1, 1), "ADD": (2, 1)}
+
+
+# The element-wise operators (MUL, SUB, the one-input operators as tables) and the others
+# lowered in their own modules add their entries here.
+from socsim_aot import tflite_elementwise  # noqa: E402  (it uses this module's helpers)
+LOWERINGS.update(tflite_elementwise.LOWERINGS)
+ARITY.update(tflite_elementwise.ARITY)
 
 
 def _check_operands(model: tr.Model, op: tr.Operator):

@@ -186,7 +186,9 @@ class ReferenceOutputsTest(unittest.TestCase):
 
 COMPILE = os.path.join(ROOT, "scripts", "compile_model.py")
 LOWERED = ("fully_connected", "fully_connected_relu", "reshape", "autoencoder", "transpose",
-           "split", "strided_slice", "pad", "max_pool_2d", "max_pool_2d_same")
+           "split", "strided_slice", "pad", "max_pool_2d", "max_pool_2d_same",
+           "add", "sub", "mul", "concatenation", "mean", "relu", "relu6", "leaky_relu",
+           "logistic", "tanh", "hard_swish")
 
 
 class CompilerTest(unittest.TestCase):
@@ -238,12 +240,12 @@ class CompilerTest(unittest.TestCase):
                 np.testing.assert_array_equal(got, want, name)
 
     def test_unsupported_operators_are_refused_in_one_line(self):
-        result, out = self.compile("add")  # ADD then MUL: MUL has no runtime kernel yet
+        result, out = self.compile("transpose_conv")  # no runtime kernel yet
         self.assertEqual(result.returncode, 1)
         lines = result.stderr.strip().splitlines()
         self.assertEqual(len(lines), 1, result.stderr)
         self.assertIn("cannot be compiled yet", lines[0])
-        self.assertIn("MUL x1", lines[0])
+        self.assertIn("TRANSPOSE_CONV x1", lines[0])
         self.assertFalse(os.path.exists(out))
 
     def test_quantisation_options_are_refused(self):
@@ -289,7 +291,42 @@ class CompilerTest(unittest.TestCase):
                                  "--print-ops"], capture_output=True, text=True)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("tflite::add.out", result.stdout)
+        self.assertIn("tflite::mul.out", result.stdout)
+        self.assertNotIn("NOT LOWERED", result.stdout)
+        result = subprocess.run([sys.executable, COMPILE,
+                                 os.path.join(FIXTURES, "transpose_conv.tflite"), "--print-ops"],
+                                capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("NOT LOWERED", result.stdout)
+
+    def test_unary_tables_are_the_integer_rules(self):
+        """The lookup table of each one-input operator is TFLite's rule at every int8 value:
+        the fixture's outputs are the table at its inputs, and the compiled program holds it."""
+        from socsim_aot import tflite_elementwise as te
+        for name in ("relu", "relu6", "leaky_relu", "logistic", "tanh", "hard_swish"):
+            with self.subTest(name):
+                model, inputs, expected = load(name)
+                op = model.operators[0]
+                table = te.rule_table(model, op)
+                self.assertEqual(table.shape, (256,))
+                got = table[inputs[0].astype(np.int64) + 128]
+                first = expected[0] if len(model.operators) == 1 else \
+                    np.transpose(expected[0], (0, 2, 1))  # relu, relu6: then a TRANSPOSE
+                np.testing.assert_array_equal(got, first)
+
+    def test_failed_runs_say_why(self):
+        """A run that fails names its cause: the runner's own lines (printed on its standard
+        output), the cycle limit, or that socsim printed nothing."""
+        from socsim_aot import tflite_check
+        stdout = ("Model: 1 bytes\nexecutor_runner: instruction 30 failed\n"
+                  "executor_runner: execute: ShapeMismatch (error 0x31): x.out\n"
+                  "EXIT FAILURE (exit code 1) @ cycle 5\n\nProbes: 5 cycles\nregion ...\n")
+        why = tflite_check.failure_reason(1, stdout, "", "100")
+        self.assertIn("instruction 30 failed", why)
+        self.assertIn("ShapeMismatch", why)
+        self.assertNotIn("Probes", why)
+        self.assertIn("--max-cycles 100", tflite_check.failure_reason(124, "", "", "100"))
+        self.assertIn("printed no reason", tflite_check.failure_reason(3, "", "", "100"))
 
 
 if __name__ == "__main__":

@@ -24,3 +24,43 @@ def _add(ins, a, out):
 
 TFLITE_ADD, = (
     hooks("tflite::add.out", arg_values=_add_args, reference=_add),)
+
+
+def _sub(ins, a, out):
+    x, y = ins
+    sa = tflite_eval.mbqm_double((x.astype(np.int64) - a.zp_a) << 20, a.m_a, a.e_a)
+    sb = tflite_eval.mbqm_double((y.astype(np.int64) - a.zp_b) << 20, a.m_b, a.e_b)
+    r = tflite_eval.mbqm_double(sa - sb, a.m_out, a.e_out) + a.zp_out
+    return np.clip(np.broadcast_to(r, out.shape), a.act_min, a.act_max).astype(np.int8)
+
+
+def _mul(ins, a, out):
+    x, y = ins
+    prod = (x.astype(np.int64) - a.zp_a) * (y.astype(np.int64) - a.zp_b)
+    r = tflite_eval.mbqm_double(prod, a.m, a.e) + a.zp_out
+    return np.clip(np.broadcast_to(r, out.shape), a.act_min, a.act_max).astype(np.int8)
+
+
+def _lookup(ins, a, out):
+    x, table = ins
+    return table[x.astype(np.int64) + 128].astype(np.int8)
+
+
+TFLITE_SUB, TFLITE_MUL, TFLITE_LOOKUP = (
+    hooks("tflite::sub.out", arg_values=_add_args, reference=_sub),
+    hooks("tflite::mul.out", arg_values=_add_args, reference=_mul),
+    hooks("tflite::lookup.out", reference=_lookup))
+
+
+def _mean_args(g, node):
+    return dict(node.attrs["args"])
+
+
+def _mean(ins, a, out):
+    axes = tuple(i for i, r in enumerate(a.reduce) if r)
+    total = (ins[0].astype(np.int64) - a.zp_in).sum(axis=axes, keepdims=True)
+    r = tflite_eval.mbqm_double(total, a.m, a.e) + a.zp_out
+    return np.clip(r, -128, 127).astype(np.int8).reshape(out.shape)
+
+
+TFLITE_MEAN = hooks("tflite::mean.out", arg_values=_mean_args, reference=_mean)
