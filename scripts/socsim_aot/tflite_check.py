@@ -23,7 +23,9 @@ from socsim_aot import compiler, sim_check
 
 RUN_LINES = {"cycles": re.compile(r"^Execution 1: (\d+) cycles", re.M),
              "program_load": re.compile(r"^Program load: (\d+) cycles", re.M),
-             "method_load": re.compile(r"method load: (\d+) cycles", re.M)}
+             "method_load": re.compile(r"method load: (\d+) cycles", re.M),
+             # the probes' region of the NHWC<->NCHW transposes (permute_copy kernels)
+             "transpose_cycles": re.compile(r"^operator transpose\s+\d+\s+(\d+)", re.M)}
 
 
 def run_fixture(socsim, runner, fixtures, name, npu=False, max_cycles="2000000000",

@@ -641,6 +641,12 @@ def load_graph(model: tr.Model, log=None) -> Graph:
         listed = ", ".join(f"{k} x{n}" for k, n in sorted(missing.items()))
         raise CompileError(f"{sum(missing.values())} operator(s) cannot be compiled yet "
                            f"({listed}): {WHY_NOT}")
+    uint8 = [t for t in model.tensors if t.dtype == "uint8" and t.scale is not None]
+    if uint8:
+        t = uint8[0]
+        raise CompileError(f"tensor {t.index} '{t.name}' is uint8: TFLite's older uint8 "
+                           "quantisation (asymmetric uint8 weights and activations) is not "
+                           "supported; convert the model with full-integer int8 quantisation")
     b = _Builder(model)
     for i in model.inputs:
         t = model.tensors[i]
@@ -663,5 +669,5 @@ def load_graph(model: tr.Model, log=None) -> Graph:
             f"({', '.join(f'{k} {n}' for k, n in counts.most_common())})")
         if b.transposes:
             log(f"front end: {b.transposes} NHWC<->NCHW transposes added around operators whose "
-                "kernels are NCHW (MAX_POOL_2D)")
+                "kernels are NCHW (CONV_2D, DEPTHWISE_CONV_2D, the pools)")
     return b.g

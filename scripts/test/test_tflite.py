@@ -314,6 +314,18 @@ class CompilerTest(unittest.TestCase):
                     np.transpose(expected[0], (0, 2, 1))  # relu, relu6: then a TRANSPOSE
                 np.testing.assert_array_equal(got, first)
 
+    def test_uint8_models_are_refused_in_one_line(self):
+        """TFLite's older uint8 quantisation: a clear refusal naming the tensor."""
+        from socsim_aot import tflite_frontend
+        model, _, _ = load("fully_connected")
+        t = model.tensors[model.inputs[0]]
+        t.dtype = "uint8"
+        with self.assertRaises(tflite_frontend.CompileError) as caught:
+            tflite_frontend.load_graph(model)
+        self.assertIn("is uint8", str(caught.exception))
+        self.assertIn(f"tensor {t.index}", str(caught.exception))
+        self.assertNotIn("\n", str(caught.exception))
+
     def test_failed_runs_say_why(self):
         """A run that fails names its cause: the runner's own lines (printed on its standard
         output), the cycle limit, or that socsim printed nothing."""
