@@ -393,23 +393,25 @@ def _strided_slice(op, ts, x):
     return [x[tuple(index)]]
 
 
+def nearest_indices(o_size, i_size, ac, hp):
+    """RESIZE_NEAREST_NEIGHBOR's source index of every output position along one axis."""
+    scale = np.float32((i_size - 1) / (o_size - 1)) if ac and o_size > 1 else \
+        np.float32(i_size) / np.float32(o_size)
+    off = np.float32(0.5 if hp else 0.0)
+    res = []
+    for v in range(o_size):
+        f = (np.float32(v) + off) * scale
+        k = ta.tf_round(float(f)) if ac else int(math.floor(f))
+        k = min(k, i_size - 1)
+        res.append(max(k, 0) if hp else k)
+    return res
+
+
 def _resize_nearest(op, ts, x):
     out = ts[op.outputs[0]]
     ac, hp = op.options["align_corners"], op.options["half_pixel_centers"]
-
-    def index(o_size, i_size):
-        scale = np.float32((i_size - 1) / (o_size - 1)) if ac and o_size > 1 else \
-            np.float32(i_size) / np.float32(o_size)
-        off = np.float32(0.5 if hp else 0.0)
-        res = []
-        for v in range(o_size):
-            f = (np.float32(v) + off) * scale
-            k = ta.tf_round(float(f)) if ac else int(math.floor(f))
-            k = min(k, i_size - 1)
-            res.append(max(k, 0) if hp else k)
-        return res
-    ys = index(out.shape[1], x.shape[1])
-    xs = index(out.shape[2], x.shape[2])
+    ys = nearest_indices(out.shape[1], x.shape[1], ac, hp)
+    xs = nearest_indices(out.shape[2], x.shape[2], ac, hp)
     return [x[:, ys][:, :, xs]]
 
 

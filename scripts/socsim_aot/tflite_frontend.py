@@ -599,11 +599,12 @@ ARITY = {"FULLY_CONNECTED": (2, 1), "MAX_POOL_2D": (1, 1), "RESHAPE": (1, 1), "S
          "SOFTMAX": (1, 1), "ADD": (2, 1)}
 
 
-# The element-wise operators (MUL, SUB, the one-input operators as tables) and the others
-# lowered in their own modules add their entries here.
-from socsim_aot import tflite_elementwise  # noqa: E402  (it uses this module's helpers)
-LOWERINGS.update(tflite_elementwise.LOWERINGS)
-ARITY.update(tflite_elementwise.ARITY)
+# The operators lowered in modules of their own (element-wise, resizing, transposed
+# convolution; they use this module's helpers) add their entries here.
+from socsim_aot import tflite_elementwise, tflite_resize, tflite_transpose_conv  # noqa: E402
+for _module in (tflite_elementwise, tflite_resize, tflite_transpose_conv):
+    LOWERINGS.update(_module.LOWERINGS)
+    ARITY.update(_module.ARITY)
 
 
 def _check_operands(model: tr.Model, op: tr.Operator):
