@@ -604,6 +604,13 @@ def tflite_cases(rng):
         yield f"tflite_mean_i8_{gname}", tflite_ops.TFLITE_MEAN, [_i8(rng, shape)], \
             _reduced(shape, axes, keep), np.int8, \
             dict(zp_in=-4, zp_out=13, m=m, e=e, reduce=mask)
+    from socsim_aot import tflite_eval
+    for gname, (h, w), (oh, ow), ac, hp in (("up_half_pixel", (4, 5), (7, 9), False, True),
+                                            ("down_corners", (6, 7), (3, 4), True, False)):
+        rows, cols = (Const(np.array(tflite_eval.bilinear_coords(o, i, ac, hp), np.int32))
+                      for o, i in ((oh, h), (ow, w)))
+        yield f"tflite_resize_bilinear_i8_{gname}", tflite_ops.TFLITE_RESIZE_BILINEAR, \
+            [_i8(rng, (2, h, w, 3)), rows, cols], (2, oh, ow, 3), np.int8, {}
 
 
 def npu_layer(op, inputs, out_shape, args_words):

@@ -415,22 +415,28 @@ def _resize_nearest(op, ts, x):
     return [x[:, ys][:, :, xs]]
 
 
+def bilinear_coords(o_size, i_size, ac, hp):
+    """RESIZE_BILINEAR's (source position in 1/1024ths, first, second source index) of every
+    output position along one axis."""
+    if ac and o_size > 1:
+        s10 = ((1 << 10) * (i_size - 1) + (o_size - 1) // 2) // (o_size - 1)
+    else:
+        s10 = ((1 << 10) * i_size + o_size // 2) // o_size
+    res = []
+    for v in range(o_size):
+        sv = v * s10 + s10 // 2 - (1 << 9) if hp else v * s10
+        lo = max(ta.trunc_div(sv, 1 << 10), 0)
+        hi = min(ta.trunc_div(sv + (1 << 10) - 1, 1 << 10), i_size - 1)
+        res.append((sv, lo, hi))
+    return res
+
+
 def _resize_bilinear(op, ts, x):
     out = ts[op.outputs[0]]
     ac, hp = op.options["align_corners"], op.options["half_pixel_centers"]
 
     def coords(o_size, i_size):
-        if ac and o_size > 1:
-            s10 = ((1 << 10) * (i_size - 1) + (o_size - 1) // 2) // (o_size - 1)
-        else:
-            s10 = ((1 << 10) * i_size + o_size // 2) // o_size
-        res = []
-        for v in range(o_size):
-            sv = v * s10 + s10 // 2 - (1 << 9) if hp else v * s10
-            lo = max(ta.trunc_div(sv, 1 << 10), 0)
-            hi = min(ta.trunc_div(sv + (1 << 10) - 1, 1 << 10), i_size - 1)
-            res.append((sv, lo, hi))
-        return res
+        return bilinear_coords(o_size, i_size, ac, hp)
     xi = x.astype(np.int64)
     y = np.zeros(out.shape, np.int64)
     for i, (iy, y0, y1) in enumerate(coords(out.shape[1], x.shape[1])):

@@ -1,8 +1,12 @@
-"""TFLite front end, RESIZE_NEAREST_NEIGHBOR: a gather of rows, then of columns, on the
-model's own NHWC axes (no transpose), at the source indices TFLite's rule gives
-(tflite_eval.nearest_indices: float32 scale, half-pixel centres, align_corners), as two
-`aten::index_select.out` with constant indices. No value changes: the output keeps the
-input's quantisation (TFLite's int8 kernel requires it).
+"""TFLite front end, the resizes, on the model's own NHWC axes (no transpose); the output
+keeps the input's quantisation (TFLite's int8 kernels require it).
+
+- RESIZE_NEAREST_NEIGHBOR: a gather of rows, then of columns, at the source indices TFLite's
+  rule gives (tflite_eval.nearest_indices: float32 scale, half-pixel centres, align_corners),
+  as two `aten::index_select.out` with constant indices.
+- RESIZE_BILINEAR: `tflite::resize_bilinear.out` with the per-row and per-column tables of
+  source positions in 1/1024ths and their neighbours (tflite_eval.bilinear_coords), the
+  kernel weighting the four neighbours with TFLite's 10-bit fractions and rounding.
 """
 
 import numpy as np
@@ -12,9 +16,11 @@ from socsim_aot import tflite_frontend as tf
 from socsim_aot import tflite_reader as tr
 from socsim_aot.ir import CompileError, Node, Value
 from socsim_aot.schema import data_movement
+from socsim_aot.schema import tflite as tflite_hooks
 
 
-def _resize_nearest(b, op: tr.Operator):
+def _check_resize(b, op: tr.Operator):
+    """(input, output, align_corners, half_pixel_centers) of a resize, checked."""
     tf._same_quantisation(b, op, op.inputs[:1])
     ts = b.model.tensors
     x, y = ts[op.inputs[0]], ts[op.outputs[0]]
@@ -25,8 +31,12 @@ def _resize_nearest(b, op: tr.Operator):
     size = [int(v) for v in tf._constant(b, op, op.inputs[1], "the size").reshape(-1)]
     if size != list(y.shape[1:3]):
         raise CompileError(f"{op.where}: size {size} is not the output's {y.shape[1:3]}")
-    ac = bool(op.options.get("align_corners", False))
-    hp = bool(op.options.get("half_pixel_centers", False))
+    return x, y, bool(op.options.get("align_corners", False)), \
+        bool(op.options.get("half_pixel_centers", False))
+
+
+def _resize_nearest(b, op: tr.Operator):
+    x, y, ac, hp = _check_resize(b, op)
     rows = tflite_eval.nearest_indices(y.shape[1], x.shape[1], ac, hp)
     cols = tflite_eval.nearest_indices(y.shape[2], x.shape[2], ac, hp)
     if min(rows + cols) < 0:
@@ -45,5 +55,24 @@ def _resize_nearest(b, op: tr.Operator):
                         op.where))
 
 
-LOWERINGS = {"RESIZE_NEAREST_NEIGHBOR": (_resize_nearest, data_movement.INDEX_SELECT.name)}
-ARITY = {"RESIZE_NEAREST_NEIGHBOR": (2, 1)}
+def _resize_bilinear(b, op: tr.Operator):
+    x, y, ac, hp = _check_resize(b, op)
+    g = b.g
+    yname = b.value(op.outputs[0])
+    tables = []
+    for what, o_size, i_size in (("rows", y.shape[1], x.shape[1]),
+                                 ("columns", y.shape[2], x.shape[2])):
+        coords = np.array(tflite_eval.bilinear_coords(o_size, i_size, ac, hp), np.int64)
+        if np.any(np.abs(coords) >= 1 << 31) or \
+                np.any(np.abs(coords[:, 0] - 1024 * coords[:, 1]) > 1024):
+            raise CompileError(f"{op.where}: a resize from {i_size} to {o_size} is outside "
+                               "the supported range")
+        tables.append(g.add_const(f"{yname}::{what}", coords.astype(np.int32)))
+    g.nodes.append(Node(tflite_hooks.TFLITE_RESIZE_BILINEAR.name,
+                        [b.value(op.inputs[0])] + tables, [yname], {}, op.where))
+
+
+LOWERINGS = {"RESIZE_NEAREST_NEIGHBOR": (_resize_nearest, data_movement.INDEX_SELECT.name),
+             "RESIZE_BILINEAR": (_resize_bilinear,
+                                 tflite_hooks.TFLITE_RESIZE_BILINEAR.name)}
+ARITY = {"RESIZE_NEAREST_NEIGHBOR": (2, 1), "RESIZE_BILINEAR": (2, 1)}

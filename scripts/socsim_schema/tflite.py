@@ -68,3 +68,17 @@ TFLITE_MEAN, = register(
                                                             "(count s_out)"),
                    Arg("e", doc="its exponent, -31..30"), _REDUCE),
              dtypes=("int8",), kernel="reduce"))
+
+# tflite_resize_bilinear is TFLite's int8 RESIZE_BILINEAR on NHWC: each output row and column
+# has a source position in 1/1024ths and its two neighbours (the compiler's tables, TFLite's
+# rule), the four neighbours weighted by 10-bit fractions, the sum divided by 2^20 rounding
+# halves away from zero; the output keeps the input's quantisation.
+TFLITE_RESIZE_BILINEAR, = register(
+    Operator("tflite::resize_bilinear.out", "tflite_resize_bilinear",
+             "TFLite's int8 bilinear resize (NHWC): sum of the four neighbours times 10-bit "
+             "weights, / 2^20 rounding halves away from zero",
+             inputs=(Operand("x"),
+                     Operand("rows", "int32", "[OH, 3]: source position (1/1024ths), first "
+                             "and second source row of each output row"),
+                     Operand("columns", "int32", "[OW, 3]: the same for each output column")),
+             dtypes=("int8",), kernel="tflite_resize"))

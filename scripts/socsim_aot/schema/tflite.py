@@ -64,3 +64,21 @@ def _mean(ins, a, out):
 
 
 TFLITE_MEAN = hooks("tflite::mean.out", arg_values=_mean_args, reference=_mean)
+
+
+def _resize_bilinear(ins, a, out):
+    x, rows, cols = ins
+    xi = x.astype(np.int64)
+    y = np.zeros(out.shape, np.int64)
+    one = 1 << 10
+    for i, (sy, y0, y1) in enumerate(rows.astype(np.int64)):
+        for j, (sx, x0, x1) in enumerate(cols.astype(np.int64)):
+            dy, dx = sy - one * y0, sx - one * x0
+            v = (xi[:, y0, x0] * (one - dy) * (one - dx) + xi[:, y1, x0] * dy * (one - dx) +
+                 xi[:, y0, x1] * (one - dy) * dx + xi[:, y1, x1] * dy * dx)
+            r = np.where(v > 0, v + (1 << 19), v - (1 << 19))
+            y[:, i, j] = np.where(r >= 0, r >> 20, -((-r) >> 20))
+    return np.clip(y, -128, 127).astype(np.int8)
+
+
+TFLITE_RESIZE_BILINEAR = hooks("tflite::resize_bilinear.out", reference=_resize_bilinear)
