@@ -1,6 +1,9 @@
 // TFLite's int8 SUB and MUL with broadcasting (tflite::sub.out, tflite::mul.out;
 // firmware/int8/tflite_rounding.h) and tflite::lookup.out, a TFLite operator of one input as
-// the compiler's 256-entry table of its integer rule (lookup.h).
+// the compiler's 256-entry table of its integer rule (lookup.h); tflite::quantize.out,
+// TFLite's float32 -> int8 QUANTIZE (division in float32, rounding halves away from zero).
+#include <math.h>
+
 #include "firmware/int8/tflite_rounding.h"
 #include "firmware/kernels/elementwise.h"
 #include "firmware/kernels/unary_ops.h"
@@ -53,10 +56,29 @@ Error tflite_lookup_i8(const Tensor& x, const Tensor& table, Tensor& out, Memory
   return lookup_kernel_i8(x, table, out);
 }
 
+Error tflite_quantize_f32(const Tensor& x, Tensor& y, ops::TfliteQuantize::Args a,
+                         MemoryAllocator*) {
+  if (!x.same_shape(y)) return Error::kShapeMismatch;
+  const float scale = a.scale();
+  const float zp = static_cast<float>(a.zero_point());
+  if (!(scale > 0.0f) || !valid_zero_point(a.zero_point())) return Error::kBadOperatorArgs;
+  const float* px = x.data_as<float>();
+  int8_t* py = y.data_as<int8_t>();
+  const uint32_t n = y.numel();
+  for (uint32_t i = 0; i < n; ++i) {
+    float v = roundf(px[i] / scale) + zp;  // roundf: halves away from zero, as TfLiteRound
+    if (!(v >= -128.0f)) v = -128.0f;      // also NaN
+    if (v > 127.0f) v = 127.0f;
+    py[i] = static_cast<int8_t>(v);
+  }
+  return Error::kOk;
+}
+
 }  // namespace
 
 SOCSIM_KERNEL(ops::TfliteSub, tflite_sub_i8, kInt8);
 SOCSIM_KERNEL(ops::TfliteMul, tflite_mul_i8, kInt8);
 SOCSIM_KERNEL(ops::TfliteLookup, tflite_lookup_i8, kInt8);
+SOCSIM_KERNEL(ops::TfliteQuantize, tflite_quantize_f32, kFloat32);
 
 }  // namespace socsim::kernels

@@ -604,6 +604,10 @@ def tflite_cases(rng):
         yield f"tflite_mean_i8_{gname}", tflite_ops.TFLITE_MEAN, [_i8(rng, shape)], \
             _reduced(shape, axes, keep), np.int8, \
             dict(zp_in=-4, zp_out=13, m=m, e=e, reduce=mask)
+    x = np.concatenate([_f32(rng, (40,), 4), np.array([0.5, -0.5, 1.5, -2.5, 0.49999997,
+                                                      126.5, -200.0, 1e30], np.float32) * 0.05])
+    yield "tflite_quantize_f32", tflite_ops.TFLITE_QUANTIZE, [x.astype(np.float32)], (48,), \
+        np.int8, dict(scale=0.05, zero_point=-3)
     from socsim_aot import tflite_eval
     for gname, (h, w), (oh, ow), ac, hp in (("up_half_pixel", (4, 5), (7, 9), False, True),
                                             ("down_corners", (6, 7), (3, 4), True, False)):

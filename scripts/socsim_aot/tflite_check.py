@@ -52,16 +52,29 @@ def run_fixture(socsim, runner, fixtures, name, npu=False, max_cycles="200000000
         status, stdout, stderr = run.returncode, run.stdout, run.stderr
     if status != 0:
         raise RuntimeError(failure_reason(status, stdout, stderr, max_cycles))
-    want = np.concatenate([arrays[f"out{i}"].reshape(-1).astype(np.int64)
-                           for i in range(len(program.outputs))]) % 256  # printed as bytes
+    # int8 outputs are printed as unsigned bytes, float32 ones with 9 significant digits (which
+    # give the float32 back exactly): both compared as bit patterns
+    wants = [arrays[f"out{i}"].reshape(-1) for i in range(len(program.outputs))]
+    floats = np.concatenate([np.full(w.size, w.dtype == np.float32) for w in wants])
+    want = np.concatenate([w.astype(np.float32).view(np.uint32).astype(np.int64)
+                           if w.dtype == np.float32 else w.astype(np.int64) % 256
+                           for w in wants])
     printed = sim_check.RES_LINE.findall(stdout)
     if [int(i) for i, _ in printed] != list(range(want.size)):
         raise RuntimeError(f"{len(printed)} output lines, expected {want.size}")
-    got = np.array([int(v) for _, v in printed], np.int64)
+    try:
+        got = np.array([int(np.float32(float(v)).view(np.uint32)) if f else int(v)
+                        for (_, v), f in zip(printed, floats)], np.int64)
+    except ValueError as e:
+        raise RuntimeError(f"an output line is not a number ({e})") from None
     bad = got != want
     first = int(np.argmax(bad)) if np.any(bad) else -1
+
+    def shown(bits):
+        return float(np.int64(bits).astype(np.uint32).view(np.float32)) if floats[first] \
+            else int(bits)
     result = dict(program=program, differ=int(bad.sum()), first=first, count=want.size,
-                  got=int(got[first]), want=int(want[first]))
+                  got=shown(got[first]), want=shown(want[first]))
     for key, pattern in RUN_LINES.items():
         m = pattern.search(stdout)
         result[key] = int(m.group(1)) if m else None

@@ -13,6 +13,8 @@ TFLite's integer rule (tflite_eval.py evaluated at the 256 int8 values).
   reference kernels compute LOGISTIC and TANH of int8 through such a table themselves; for
   the others the table holds, per input value, what TFLite's arithmetic gives for it (a
   requantisation with the double rounding, then the clamp), so the lookup is that rule.
+- QUANTIZE from float32 -> `tflite::quantize.out` (float32 division, halves rounded away from
+  zero); DEQUANTIZE to float32 -> `quantized_decomposed::dequantize_per_tensor.out`.
 - MEAN (int8) -> `tflite::mean.out`: sum(x - zp_in) over the axes, scaled once by
   QuantizeMultiplier(s_in / (count s_out)) with the double rounding, plus zp_out.
 """
@@ -24,7 +26,7 @@ from socsim_aot import tflite_arith as ta
 from socsim_aot import tflite_frontend as tf
 from socsim_aot import tflite_reader as tr
 from socsim_aot.ir import CompileError, Node
-from socsim_aot.schema import activations
+from socsim_aot.schema import activations, quantization
 from socsim_aot.schema import tflite as tflite_hooks
 
 
@@ -74,9 +76,12 @@ def rule_table(model: tr.Model, op: tr.Operator) -> np.ndarray:
 def _table(b, op: tr.Operator):
     ts = b.model.tensors
     x, y = ts[op.inputs[0]], ts[op.outputs[0]]
+    if op.opcode == "QUANTIZE" and x.dtype == "float32":
+        _quantize_float(b, op)
+        return
     if op.opcode == "QUANTIZE" and x.dtype != "int8":
-        raise CompileError(f"{op.where}: QUANTIZE from {x.dtype}: only int8 to int8 (a "
-                           "requantisation) is supported")
+        raise CompileError(f"{op.where}: QUANTIZE from {x.dtype}: from float32 or int8 is "
+                           "supported")
     tf._check_int8(op, x, y)
     if list(x.shape) != list(y.shape):
         raise CompileError(f"{op.where}: input {x.shape} and output {y.shape} must be alike")
@@ -113,7 +118,35 @@ def _mean(b, op: tr.Operator):
                           [b.value(op.outputs[0])], {"args": args}, op.where))
 
 
+def _quantize_float(b, op: tr.Operator):
+    """QUANTIZE float32 -> int8: tflite::quantize.out (TFLite's float32 division and its
+    rounding of halves away from zero)."""
+    ts = b.model.tensors
+    x, y = ts[op.inputs[0]], ts[op.outputs[0]]
+    tf._check_int8(op, y)
+    if list(x.shape) != list(y.shape):
+        raise CompileError(f"{op.where}: input {x.shape} and output {y.shape} must be alike")
+    args = {"scale": float(y.scale[0]), "zero_point": int(y.zero_point[0])}
+    b.g.nodes.append(Node(tflite_hooks.TFLITE_QUANTIZE.name, [b.value(op.inputs[0])],
+                          [b.value(op.outputs[0])], {"args": args}, op.where))
+
+
+def _dequantize(b, op: tr.Operator):
+    """DEQUANTIZE int8 -> float32: the runtime's dequantize_per_tensor, float32(x - zp) s in
+    one float32 multiply, which is TFLite's float(double(s) (x - zp)): the product of a float32
+    and an integer of 9 bits is exact in double, so both round it once to float32."""
+    ts = b.model.tensors
+    x, y = ts[op.inputs[0]], ts[op.outputs[0]]
+    tf._check_int8(op, x)
+    if y.dtype != "float32" or list(x.shape) != list(y.shape):
+        raise CompileError(f"{op.where}: DEQUANTIZE to {y.dtype} {y.shape}: float32 of the "
+                           "input's shape is supported")
+    b.g.nodes.append(Node(quantization.DEQUANTIZE.name, [b.value(op.inputs[0])],
+                          [b.value(op.outputs[0])], {}, op.where))
+
+
 LOWERINGS = {
+    "DEQUANTIZE": (_dequantize, quantization.DEQUANTIZE.name),
     "MEAN": (_mean, tflite_hooks.TFLITE_MEAN.name),
     "SUB": (_sub, tflite_hooks.TFLITE_SUB.name),
     "MUL": (_mul, tflite_hooks.TFLITE_MUL.name),
@@ -121,4 +154,4 @@ LOWERINGS = {
 LOWERINGS.update({name: (_table, target) for name, target in TABLE_OPERATORS.items()})
 
 ARITY = {name: (1, 1) for name in TABLE_OPERATORS}
-ARITY.update({"SUB": (2, 1), "MUL": (2, 1), "MEAN": (2, 1)})
+ARITY.update({"SUB": (2, 1), "MUL": (2, 1), "MEAN": (2, 1), "DEQUANTIZE": (1, 1)})

@@ -363,8 +363,10 @@ def _quantize(op, ts, x):
     inp, out = ts[op.inputs[0]], ts[op.outputs[0]]
     s_out, zp_out = _q(out)
     if inp.dtype == "float32":
-        v = x.astype(np.float32) / np.float32(s_out)
-        r = np.where(v >= 0, np.floor(v + np.float32(0.5)), -np.floor(-v + np.float32(0.5)))
+        # TfLiteRound(x / float(scale)): float32 division, halves away from zero (exact in
+        # float64 for a float32 quotient)
+        v = (x.astype(np.float32) / np.float32(s_out)).astype(np.float64)
+        r = np.sign(v) * np.floor(np.abs(v) + 0.5)
         return [_store(out, r.astype(np.int64) + zp_out)]
     s_in, zp_in = _q(inp)
     m, e = ta.quantize_multiplier(float(np.float64(s_in) / np.float64(s_out)))

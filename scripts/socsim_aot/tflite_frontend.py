@@ -651,9 +651,9 @@ def load_graph(model: tr.Model, log=None) -> Graph:
     b = _Builder(model)
     for i in model.inputs:
         t = model.tensors[i]
-        if t.dtype not in ("int8",) or t.scale is None:
+        if not (t.dtype == "int8" and t.scale is not None) and t.dtype != "float32":
             raise CompileError(f"input tensor {i} '{t.name}' is {t.dtype}: int8 inputs with "
-                               "their quantisation are supported")
+                               "their quantisation, or float32 ones, are supported")
         b.g.inputs.append(b.value(i))
     for op in model.operators:
         _check_operands(model, op)

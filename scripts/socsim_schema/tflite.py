@@ -82,3 +82,11 @@ TFLITE_RESIZE_BILINEAR, = register(
                              "and second source row of each output row"),
                      Operand("columns", "int32", "[OW, 3]: the same for each output column")),
              dtypes=("int8",), kernel="tflite_resize"))
+
+# tflite_quantize is TFLite's QUANTIZE from float32 to int8: x / scale in float32, rounded half
+# away from zero (TfLiteRound), plus the zero point, clamped; NaN gives -128.
+TFLITE_QUANTIZE, = register(
+    Operator("tflite::quantize.out", "tflite_quantize",
+             "clamp(round_half_away(x / scale) + zero_point, -128, 127), the division in "
+             "float32; NaN gives -128", inputs=(Operand("x"),), outputs=(Operand("out", "int8"),),
+             args=(Arg("scale", "float32"), Arg("zero_point")), kernel="tflite_elementwise"))

@@ -82,3 +82,18 @@ def _resize_bilinear(ins, a, out):
 
 
 TFLITE_RESIZE_BILINEAR = hooks("tflite::resize_bilinear.out", reference=_resize_bilinear)
+
+
+def tflite_quantize_f32(x, scale, zero_point):
+    """TFLite's float32 -> int8 QUANTIZE: round(x / scale) (float32 division, halves away from
+    zero) + zero_point, clamped; NaN gives -128."""
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        v = (np.asarray(x, np.float32) / np.float32(scale)).astype(np.float64)
+        r = np.sign(v) * np.floor(np.abs(v) + 0.5) + zero_point  # exact for float32 v
+    r = np.where(np.isnan(r), -128.0, r)
+    return np.clip(r, -128, 127).astype(np.int8)
+
+
+TFLITE_QUANTIZE = hooks(
+    "tflite::quantize.out", arg_values=_add_args,
+    reference=lambda ins, a, out: tflite_quantize_f32(ins[0], a.scale, a.zero_point))
