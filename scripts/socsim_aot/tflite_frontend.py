@@ -22,9 +22,10 @@ What lowers today (docs/compiler.md, "TensorFlow Lite models"):
 - MAX_POOL_2D (no fused activation) -> `aten::max_pool2d.out`, which is NCHW: a permute_copy
   before and after each pool (the compile log counts them).
 
-Convolutions, pooling, ADD and the non-linear operators round twice in TFLite (a rounding
-doubling high multiply, then a rounding shift) or follow rules of their own
-(tflite_eval.py has every one of them); they wait for kernels with those rules.
+- CONV_2D, DEPTHWISE_CONV_2D (TFLite's double rounding), AVERAGE_POOL_2D, SOFTMAX, ADD: here.
+- MUL, SUB, MEAN, QUANTIZE, DEQUANTIZE and the one-input operators as tables of their integer
+  rule: tflite_elementwise.py; RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR: tflite_resize.py;
+  TRANSPOSE_CONV: tflite_transpose_conv.py (their entries join LOWERINGS below).
 """
 
 import collections
