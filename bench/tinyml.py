@@ -17,7 +17,8 @@ compared with TFLite's reference kernels bit for bit. Printed per model (a Markd
   weights       constant data of the CPU program (weights, biases, multipliers; bytes)
   exact         every output equal to the reference interpreter's (CPU / NPU)
   transposes    the NHWC<->NCHW transposes the front end adds around NCHW kernels: their
-                count, and their cycles in the CPU-only run (share of its cycles)
+                count, and their cycles on the core in the run with the NPU (share of its
+                cycles; the probes' `operator transpose` region)
 
 A model whose operators do not all lower yet gets a row naming them. Run after
 scripts/build.sh:
@@ -53,7 +54,7 @@ def row(name, socsim, runner) -> str:
     ops = len(model.operators)
     try:
         cpu = tflite_check.run_fixture(socsim, runner, FIXTURES, name)
-        npu = tflite_check.run_fixture(socsim, runner, FIXTURES, name, npu=True)
+        npu = tflite_check.run_fixture(socsim, runner, FIXTURES, name, npu=True, probes=True)
     except compiler.CompileError as e:
         return f"| {name} ({ops} ops) | not compiled: {e} |" + " |" * 8
     except RuntimeError as e:  # the run failed: tflite_check says why
@@ -64,7 +65,7 @@ def row(name, socsim, runner) -> str:
     return (f"| {name} ({ops} ops) | {cpu['cycles']:,} | {npu['cycles']:,} | "
             f"{cpu['cycles'] / npu['cycles']:.0f}x | {100 * (1 - on_cpu):.0f} % | {startup:,} | "
             f"{npu['program'].buffers[0]:,} | {_weights(cpu['program']):,} | {exact} | "
-            f"{_transposes(cpu)} |")
+            f"{_transposes(npu)} |")
 
 
 def _transposes(run) -> str:

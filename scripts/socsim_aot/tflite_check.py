@@ -29,11 +29,12 @@ RUN_LINES = {"cycles": re.compile(r"^Execution 1: (\d+) cycles", re.M),
 
 
 def run_fixture(socsim, runner, fixtures, name, npu=False, max_cycles="2000000000",
-                report=None):
+                report=None, probes=False):
     """Compiles and runs fixture `name`; a dict: program (the compiled program), differ
     (outputs unlike the reference's), first (index of the first, or -1), got/want there,
     count, cycles, program_load, method_load (None if not printed); `report`: a folder for
-    `socsim run --report` (the NPU's per-layer report, probes). Raises CompileError
+    `socsim run --report` (the NPU's per-layer report, probes); `probes`: print the run's
+    probe regions (transpose_cycles; they cost the firmware no cycles). Raises CompileError
     when the model does not compile, RuntimeError when the run fails."""
     arrays = np.load(os.path.join(fixtures, name + ".npz"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -44,8 +45,9 @@ def run_fixture(socsim, runner, fixtures, name, npu=False, max_cycles="200000000
         with open(input_path, "wb") as f:
             for i in range(len(program.inputs)):
                 f.write(np.ascontiguousarray(arrays[f"in{i}"]).tobytes())
-        cmd = [socsim, "run", "-q", "--firmware", runner, "--model", prog_path, "--max-cycles",
-               max_cycles, "--input", input_path]
+        cmd = [socsim, "run"] + ([] if probes else ["-q"]) + [
+            "--firmware", runner, "--model", prog_path, "--max-cycles", max_cycles,
+            "--input", input_path]
         if report:
             cmd += ["--report", report]
         run = subprocess.run(cmd + ["--", "--print-outputs"], capture_output=True, text=True)

@@ -631,6 +631,35 @@ def _check_shapes(model: tr.Model, op: tr.Operator):
                                "differ)")
 
 
+def cancel_transposes(g: Graph) -> int:
+    """Removes each pair of transposes that undo each other (an NCHW kernel's NCHW->NHWC
+    output transpose read only by the next NCHW kernel's NHWC->NCHW input transpose): the
+    second one's readers read the first one's input. Data movement only, so results are
+    unchanged. Returns the number of transposes removed."""
+    removed = 0
+    outputs = set(g.outputs)
+    producer = {out: node for node in g.nodes for out in node.outputs}
+    for second in list(g.nodes):
+        if second.op != data_movement.PERMUTE_COPY.name or second.outputs[0] in outputs:
+            continue
+        first = producer.get(second.inputs[0])
+        if first is None or first.op != data_movement.PERMUTE_COPY.name or \
+                first.outputs[0] in outputs or len(g.consumers(first.outputs[0])) != 1:
+            continue
+        p1, p2 = first.attrs["perm"], second.attrs["perm"]
+        if len(p1) != len(p2) or [p1[i] for i in p2] != list(range(len(p1))):
+            continue
+        source, middle, target = first.inputs[0], first.outputs[0], second.outputs[0]
+        for node in g.nodes:
+            node.inputs = [source if i == target else i for i in node.inputs]
+        g.nodes = [n for n in g.nodes if n is not first and n is not second]
+        for name in (middle, target):
+            g.values.pop(name, None)
+        producer = {out: node for node in g.nodes for out in node.outputs}
+        removed += 2
+    return removed
+
+
 def load_graph(model: tr.Model, log=None) -> Graph:
     """The IR of a TFLite model, every operator lowered, or CompileError naming those that
     cannot be."""
@@ -665,11 +694,14 @@ def load_graph(model: tr.Model, log=None) -> Graph:
         _check_shapes(model, op)
     for i in model.outputs:
         b.g.outputs.append(b.value(i))
+    cancelled = cancel_transposes(b.g)
     if log:
         counts = collections.Counter(op.opcode for op in model.operators)
         log(f"front end: TFLite schema {model.version}, {len(model.operators)} operators "
             f"({', '.join(f'{k} {n}' for k, n in counts.most_common())})")
         if b.transposes:
             log(f"front end: {b.transposes} NHWC<->NCHW transposes added around operators whose "
-                "kernels are NCHW (CONV_2D, DEPTHWISE_CONV_2D, the pools)")
+                "kernels are NCHW (CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, the pools), "
+                f"{cancelled} of them removed in pairs that undo each other, "
+                f"{b.transposes - cancelled} left")
     return b.g
