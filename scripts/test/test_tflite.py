@@ -317,6 +317,19 @@ class CompilerTest(unittest.TestCase):
                     np.transpose(expected[0], (0, 2, 1))  # relu, relu6: then a TRANSPOSE
                 np.testing.assert_array_equal(got, first)
 
+    def test_transposes_that_undo_each_other_are_removed(self):
+        """Between two NCHW kernels the NCHW->NHWC and NHWC->NCHW transposes cancel: DS-CNN
+        keeps only the first and the last of its 20; ResNet-8's ADDs (NHWC) keep theirs."""
+        from socsim_aot import program_format as pf
+        for name, left in (("ds_cnn", 2), ("mobilenet_v1_025", 2), ("resnet8", 14)):
+            with self.subTest(name):
+                result, out = self.compile(name)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                with open(out, "rb") as f:
+                    program = pf.read(f.read())
+                names = [i.name for i in program.instructions]
+                self.assertEqual(names.count("aten::permute_copy.out"), left)
+
     def test_uint8_models_are_refused_in_one_line(self):
         """TFLite's older uint8 quantisation: a clear refusal naming the tensor."""
         from socsim_aot import tflite_frontend
