@@ -631,33 +631,75 @@ def _check_shapes(model: tr.Model, op: tr.Operator):
                                "differ)")
 
 
+def _inverse(p1, p2) -> bool:
+    """Permutation p2 applied after p1 gives the identity."""
+    return len(p1) == len(p2) and [p1[i] for i in p2] == list(range(len(p1)))
+
+
+def _layout_free_adds(g: Graph, producer) -> bool:
+    """Moves one tflite::add.out whose inputs (of one shape) are both transposes of NCHW values
+    to the NCHW values, its NHWC output then made by a transpose after it; True if it moved
+    one (elementwise without broadcasting, the add is the same on either layout)."""
+    permute = data_movement.PERMUTE_COPY.name
+    for k, node in enumerate(g.nodes):
+        if node.op != tflite_hooks.TFLITE_ADD.name:
+            continue
+        firsts = [producer.get(i) for i in node.inputs]
+        if any(f is None or f.op != permute for f in firsts) or \
+                firsts[0].attrs["perm"] != firsts[1].attrs["perm"] or \
+                g.values[node.inputs[0]].shape != g.values[node.inputs[1]].shape or \
+                g.values[node.inputs[0]].shape != g.values[node.outputs[0]].shape:
+            continue
+        perm = firsts[0].attrs["perm"]
+        inverse = [perm.index(i) for i in range(len(perm))]
+        out = g.values[node.outputs[0]]
+        moved = f"{out.name}::{'x'.join(map(str, inverse))}"
+        g.values[moved] = Value(moved, list(g.values[firsts[0].inputs[0]].shape), out.dtype,
+                                scale=out.scale, zero_point=out.zero_point)
+        g.nodes.insert(k + 1, Node(permute, [moved], [out.name], {"perm": perm}, node.where))
+        node.inputs = [f.inputs[0] for f in firsts]
+        node.outputs = [moved]
+        return True
+    return False
+
+
 def cancel_transposes(g: Graph) -> int:
-    """Removes each pair of transposes that undo each other (an NCHW kernel's NCHW->NHWC
-    output transpose read only by the next NCHW kernel's NHWC->NCHW input transpose): the
-    second one's readers read the first one's input. Data movement only, so results are
-    unchanged. Returns the number of transposes removed."""
-    removed = 0
+    """Removes the transposes that undo each other: a transpose whose input is made by the
+    inverse transpose is skipped (its readers read that one's input), and a transpose nobody
+    reads any more goes. TFLite's ADD between NCHW kernels moves to their NCHW values first
+    (_layout_free_adds). Data movement only, so results are unchanged. Returns the number of
+    transposes removed less those added."""
+    permute = data_movement.PERMUTE_COPY.name
+    before = sum(1 for n in g.nodes if n.op == permute)
     outputs = set(g.outputs)
-    producer = {out: node for node in g.nodes for out in node.outputs}
-    for second in list(g.nodes):
-        if second.op != data_movement.PERMUTE_COPY.name or second.outputs[0] in outputs:
-            continue
-        first = producer.get(second.inputs[0])
-        if first is None or first.op != data_movement.PERMUTE_COPY.name or \
-                first.outputs[0] in outputs or len(g.consumers(first.outputs[0])) != 1:
-            continue
-        p1, p2 = first.attrs["perm"], second.attrs["perm"]
-        if len(p1) != len(p2) or [p1[i] for i in p2] != list(range(len(p1))):
-            continue
-        source, middle, target = first.inputs[0], first.outputs[0], second.outputs[0]
-        for node in g.nodes:
-            node.inputs = [source if i == target else i for i in node.inputs]
-        g.nodes = [n for n in g.nodes if n is not first and n is not second]
-        for name in (middle, target):
-            g.values.pop(name, None)
+    changed = True
+    while changed:
+        changed = False
         producer = {out: node for node in g.nodes for out in node.outputs}
-        removed += 2
-    return removed
+        for second in list(g.nodes):
+            first = producer.get(second.inputs[0])
+            if second.op != permute or second.outputs[0] in outputs or first is None or \
+                    first.op != permute or not _inverse(first.attrs["perm"], second.attrs["perm"]):
+                continue
+            source, target = first.inputs[0], second.outputs[0]
+            for node in g.nodes:
+                node.inputs = [source if i == target else i for i in node.inputs]
+            g.nodes.remove(second)
+            g.values.pop(target, None)
+            if not g.consumers(first.outputs[0]) and first.outputs[0] not in outputs:
+                g.nodes.remove(first)
+                g.values.pop(first.outputs[0], None)
+            changed = True
+            break
+        if not changed:
+            changed = _layout_free_adds(g, producer)
+        read = {i for node in g.nodes for i in node.inputs} | outputs
+        unread = [n for n in g.nodes if n.op == permute and n.outputs[0] not in read]
+        for node in unread:  # the transposes a moved add no longer reads
+            g.nodes.remove(node)
+            g.values.pop(node.outputs[0], None)
+        changed = changed or bool(unread)
+    return before - sum(1 for n in g.nodes if n.op == permute)
 
 
 def load_graph(model: tr.Model, log=None) -> Graph:
