@@ -16,6 +16,9 @@ compared with TFLite's reference kernels bit for bit. Printed per model (a Markd
   arena         planned memory of the activations (bytes, NPU program)
   weights       constant data of the CPU program (weights, biases, multipliers; bytes)
   exact         every output equal to the reference interpreter's (CPU / NPU)
+  transposes    the NHWC<->NCHW transposes the front end adds around NCHW kernels: their
+                count, and their cycles on the core in the run with the NPU (share of its
+                cycles; the probes' `operator transpose` region)
 
 A model whose operators do not all lower yet gets a row naming them. Run after
 scripts/build.sh:
@@ -35,7 +38,7 @@ from socsim_aot import tflite_frontend  # noqa: E402
 MODELS = ("ds_cnn", "mobilenet_v1_025", "resnet8", "autoencoder")
 FIXTURES = os.path.join(ROOT, "tests", "runtime", "tflite")
 HEADER = ("| model | CPU cycles | NPU cycles | speed-up | NPU share | start-up | arena | weights "
-          "| exact |\n|---|---:|---:|---:|---:|---:|---:|---:|---|")
+          "| exact | transposes |\n|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
 
 
 def _weights(program) -> int:
@@ -51,15 +54,24 @@ def row(name, socsim, runner) -> str:
     ops = len(model.operators)
     try:
         cpu = tflite_check.run_fixture(socsim, runner, FIXTURES, name)
-        npu = tflite_check.run_fixture(socsim, runner, FIXTURES, name, npu=True)
+        npu = tflite_check.run_fixture(socsim, runner, FIXTURES, name, npu=True, probes=True)
     except compiler.CompileError as e:
-        return f"| {name} ({ops} ops) | not compiled: {e} |" + " |" * 7
+        return f"| {name} ({ops} ops) | not compiled: {e} |" + " |" * 8
+    except RuntimeError as e:  # the run failed: tflite_check says why
+        return f"| {name} ({ops} ops) | run failed: {e} |" + " |" * 8
     on_cpu = _kernel_calls(npu["program"]) / max(_kernel_calls(cpu["program"]), 1)
     exact = "/".join("yes" if r["differ"] == 0 else f"{r['differ']} differ" for r in (cpu, npu))
     startup = (npu["program_load"] or 0) + (npu["method_load"] or 0)
     return (f"| {name} ({ops} ops) | {cpu['cycles']:,} | {npu['cycles']:,} | "
             f"{cpu['cycles'] / npu['cycles']:.0f}x | {100 * (1 - on_cpu):.0f} % | {startup:,} | "
-            f"{npu['program'].buffers[0]:,} | {_weights(cpu['program']):,} | {exact} |")
+            f"{npu['program'].buffers[0]:,} | {_weights(cpu['program']):,} | {exact} | "
+            f"{_transposes(npu)} |")
+
+
+def _transposes(run) -> str:
+    count = sum(1 for i in run["program"].instructions if i.name == "aten::permute_copy.out")
+    cycles = run["transpose_cycles"] or 0
+    return f"{count}: {cycles:,} ({100 * cycles / run['cycles']:.1f} %)"
 
 
 def main(argv=None) -> int:

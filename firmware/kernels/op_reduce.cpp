@@ -3,6 +3,7 @@
 // quantized_decomposed::mean.out / sum.out (docs/runtime.md). The argument `reduce` has one
 // entry per input axis, 1 where the axis is reduced; the output keeps the reduced axes as 1s
 // or drops them (keepdim), which its shape tells.
+#include "firmware/int8/tflite_rounding.h"
 #include "firmware/kernels/kernel_util.h"
 #include "firmware/kernels/strided.h"
 
@@ -140,6 +141,20 @@ Error sum_i8(const Tensor& x, Tensor& out, ops::QuantizedSum::Args a, MemoryAllo
   });
 }
 
+/// TFLite's int8 mean (tflite::mean.out): the sum of (x - zp_in) scaled once by TFLite's
+/// (m, e) with its double rounding (tflite_rounding.h), plus zp_out.
+Error tflite_mean_i8(const Tensor& x, Tensor& out, ops::TfliteMean::Args a, MemoryAllocator*) {
+  if (!TfliteSum::valid_scale(a.m(), a.e())) return Error::kBadOperatorArgs;
+  Reduction r;
+  int8_t* y = out.data_as<int8_t>();
+  const int32_t m = a.m();
+  const int32_t n = 31 - a.e();
+  const int32_t zp_out = a.zp_out();
+  return quantized_sum_of(x, out, a, &r, [&](uint32_t o, int32_t sum) {
+    y[o] = clamp_to_i8(int64_t{tflite_requantize(sum, m, n)} + zp_out, -128, 127);
+  });
+}
+
 }  // namespace
 
 SOCSIM_KERNEL(ops::Mean, mean_f32, kFloat32);
@@ -148,5 +163,6 @@ SOCSIM_KERNEL(ops::Amax, amax_f32, kFloat32);
 SOCSIM_KERNEL(ops::Amax, amax_i8, kInt8);
 SOCSIM_KERNEL(ops::QuantizedMean, mean_i8, kInt8);
 SOCSIM_KERNEL(ops::QuantizedSum, sum_i8, kInt8);
+SOCSIM_KERNEL(ops::TfliteMean, tflite_mean_i8, kInt8);
 
 }  // namespace socsim::kernels

@@ -767,7 +767,9 @@ def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
     if delegate == "cpu-packed":
         delegate_cpu_packed(g)
     elif delegate == "npu":
-        if quantize != "int8" and all(g.values[i].dtype == np.float32 for i in g.inputs):
+        # (a model quantised already, a TFLite one, may take float32 inputs and quantise them)
+        if quantize != "int8" and all(g.values[i].dtype == np.float32 for i in g.inputs) and \
+                not any(v.dtype == np.int8 for v in g.values.values()):
             raise CompileError("--delegate npu runs int8 operators: quantise the float32 model "
                                "with --quantize int8")
         g.npu_segments = npu_partition.partition(g, npu_ops or set())

@@ -46,6 +46,7 @@ from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE, REQUANTIZE
 from socsim_aot.schema.reduction import AMAX, MEAN, QUANTIZED_MEAN, QUANTIZED_SUM, SUM
 from socsim_aot.schema.softmax import QUANTIZED_SOFTMAX, SOFTMAX
 from socsim_aot.schema.tflite import TFLITE_ADD
+from socsim_aot.schema import tflite as tflite_ops
 from socsim_aot import tflite_arith
 from socsim_schema import layouts
 
@@ -257,6 +258,7 @@ def cases(seed=7):
     yield from per_channel_cases(rng)
     yield from one_d_window_cases(rng)
     yield from conv_transpose_cases(rng)
+    yield from tflite_cases(np.random.default_rng(seed + 29))
     yield from masked_softmax_cases(rng)
     yield from indexing_cases(rng)
 
@@ -570,6 +572,49 @@ def lookup_cases(rng):
         {"exponent": 3.0}
     yield "pow_f32_half", activations.POW, [np.abs(_f32(rng, (3, 7), 2))], (3, 7), f, \
         {"exponent": 0.5}
+
+
+def tflite_cases(rng):
+    """The operators with TFLite's own integer rules beside tflite::add.out (its own rng, so
+    the cases before keep their values)."""
+    tw = 2 * 0.05
+    (m_a, e_a), (m_b, e_b), (m_o, e_o) = (tflite_arith.quantize_multiplier(r) for r in
+                                          (0.05 / tw, 0.02 / tw, tw / ((1 << 20) * 0.04)))
+    sub_args = dict(zp_a=-3, m_a=m_a, e_a=e_a, zp_b=11, m_b=m_b, e_b=e_b, m_out=m_o, e_out=e_o,
+                    zp_out=2, act_min=-128, act_max=127)
+    yield "tflite_sub_i8", tflite_ops.TFLITE_SUB, [_i8(rng, (2, 8, 5)), _i8(rng, (2, 8, 5))], \
+        (2, 8, 5), np.int8, sub_args
+    yield "tflite_sub_i8_broadcast_relu", tflite_ops.TFLITE_SUB, \
+        [_i8(rng, (3, 1, 6)), _i8(rng, (4, 1))], (3, 4, 6), np.int8, dict(sub_args, act_min=2)
+    m, e = tflite_arith.quantize_multiplier(0.05 * 0.02 / 0.03)
+    mul_args = dict(zp_a=-3, zp_b=11, m=m, e=e, zp_out=-9, act_min=-128, act_max=127)
+    yield "tflite_mul_i8", tflite_ops.TFLITE_MUL, [_i8(rng, (2, 8, 5)), _i8(rng, (2, 8, 5))], \
+        (2, 8, 5), np.int8, mul_args
+    yield "tflite_mul_i8_broadcast_clamp", tflite_ops.TFLITE_MUL, \
+        [_i8(rng, (3, 1, 6)), _i8(rng, (4, 1))], (3, 4, 6), np.int8, \
+        dict(mul_args, act_min=-40, act_max=60)
+    yield "tflite_lookup_i8", tflite_ops.TFLITE_LOOKUP, \
+        [np.arange(-128, 128, dtype=np.int64).astype(np.int8).reshape(1, 4, 8, 8),
+         Const(_i8(rng, (256,)))], (1, 4, 8, 8), np.int8, {}
+    for gname, shape, axes, keep in (("hw_keep", (1, 7, 5, 6), (1, 2), True),
+                                     ("last", (3, 4, 9), (2,), False)):
+        mask = [int(d in axes) for d in range(len(shape))]
+        count = int(np.prod([shape[a] for a in axes]))
+        m, e = tflite_arith.quantize_multiplier(0.03 / (count * 0.004))
+        yield f"tflite_mean_i8_{gname}", tflite_ops.TFLITE_MEAN, [_i8(rng, shape)], \
+            _reduced(shape, axes, keep), np.int8, \
+            dict(zp_in=-4, zp_out=13, m=m, e=e, reduce=mask)
+    x = np.concatenate([_f32(rng, (40,), 4), np.array([0.5, -0.5, 1.5, -2.5, 0.49999997,
+                                                      126.5, -200.0, 1e30], np.float32) * 0.05])
+    yield "tflite_quantize_f32", tflite_ops.TFLITE_QUANTIZE, [x.astype(np.float32)], (48,), \
+        np.int8, dict(scale=0.05, zero_point=-3)
+    from socsim_aot import tflite_eval
+    for gname, (h, w), (oh, ow), ac, hp in (("up_half_pixel", (4, 5), (7, 9), False, True),
+                                            ("down_corners", (6, 7), (3, 4), True, False)):
+        rows, cols = (Const(np.array(tflite_eval.bilinear_coords(o, i, ac, hp), np.int32))
+                      for o, i in ((oh, h), (ow, w)))
+        yield f"tflite_resize_bilinear_i8_{gname}", tflite_ops.TFLITE_RESIZE_BILINEAR, \
+            [_i8(rng, (2, h, w, 3)), rows, cols], (2, oh, ow, 3), np.int8, {}
 
 
 def npu_layer(op, inputs, out_shape, args_words):

@@ -23,15 +23,18 @@ from socsim_aot import compiler, sim_check
 
 RUN_LINES = {"cycles": re.compile(r"^Execution 1: (\d+) cycles", re.M),
              "program_load": re.compile(r"^Program load: (\d+) cycles", re.M),
-             "method_load": re.compile(r"method load: (\d+) cycles", re.M)}
+             "method_load": re.compile(r"method load: (\d+) cycles", re.M),
+             # the probes' region of the NHWC<->NCHW transposes (permute_copy kernels)
+             "transpose_cycles": re.compile(r"^operator transpose\s+\d+\s+(\d+)", re.M)}
 
 
 def run_fixture(socsim, runner, fixtures, name, npu=False, max_cycles="2000000000",
-                report=None):
+                report=None, probes=False):
     """Compiles and runs fixture `name`; a dict: program (the compiled program), differ
     (outputs unlike the reference's), first (index of the first, or -1), got/want there,
     count, cycles, program_load, method_load (None if not printed); `report`: a folder for
-    `socsim run --report` (the NPU's per-layer report, probes). Raises CompileError
+    `socsim run --report` (the NPU's per-layer report, probes); `probes`: print the run's
+    probe regions (transpose_cycles; they cost the firmware no cycles). Raises CompileError
     when the model does not compile, RuntimeError when the run fails."""
     arrays = np.load(os.path.join(fixtures, name + ".npz"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -42,28 +45,61 @@ def run_fixture(socsim, runner, fixtures, name, npu=False, max_cycles="200000000
         with open(input_path, "wb") as f:
             for i in range(len(program.inputs)):
                 f.write(np.ascontiguousarray(arrays[f"in{i}"]).tobytes())
-        cmd = [socsim, "run", "-q", "--firmware", runner, "--model", prog_path, "--max-cycles",
-               max_cycles, "--input", input_path]
+        cmd = [socsim, "run"] + ([] if probes else ["-q"]) + [
+            "--firmware", runner, "--model", prog_path, "--max-cycles", max_cycles,
+            "--input", input_path]
         if report:
             cmd += ["--report", report]
         run = subprocess.run(cmd + ["--", "--print-outputs"], capture_output=True, text=True)
         status, stdout, stderr = run.returncode, run.stdout, run.stderr
     if status != 0:
-        raise RuntimeError(f"socsim exited {status}: {stderr.strip()}")
-    want = np.concatenate([arrays[f"out{i}"].reshape(-1).astype(np.int64)
-                           for i in range(len(program.outputs))]) % 256  # printed as bytes
+        raise RuntimeError(failure_reason(status, stdout, stderr, max_cycles))
+    # int8 outputs are printed as unsigned bytes, float32 ones with 9 significant digits (which
+    # give the float32 back exactly): both compared as bit patterns
+    wants = [arrays[f"out{i}"].reshape(-1) for i in range(len(program.outputs))]
+    floats = np.concatenate([np.full(w.size, w.dtype == np.float32) for w in wants])
+    want = np.concatenate([w.astype(np.float32).view(np.uint32).astype(np.int64)
+                           if w.dtype == np.float32 else w.astype(np.int64) % 256
+                           for w in wants])
     printed = sim_check.RES_LINE.findall(stdout)
     if [int(i) for i, _ in printed] != list(range(want.size)):
         raise RuntimeError(f"{len(printed)} output lines, expected {want.size}")
-    got = np.array([int(v) for _, v in printed], np.int64)
+    try:
+        got = np.array([int(np.float32(float(v)).view(np.uint32)) if f else int(v)
+                        for (_, v), f in zip(printed, floats)], np.int64)
+    except ValueError as e:
+        raise RuntimeError(f"an output line is not a number ({e})") from None
     bad = got != want
     first = int(np.argmax(bad)) if np.any(bad) else -1
+
+    def shown(bits):
+        return float(np.int64(bits).astype(np.uint32).view(np.float32)) if floats[first] \
+            else int(bits)
     result = dict(program=program, differ=int(bad.sum()), first=first, count=want.size,
-                  got=int(got[first]), want=int(want[first]))
+                  got=shown(got[first]), want=shown(want[first]))
     for key, pattern in RUN_LINES.items():
         m = pattern.search(stdout)
         result[key] = int(m.group(1)) if m else None
     return result
+
+
+# Lines of the run's standard output that say why the firmware stopped (the runner's own
+# messages and the exit line; the statistics after them say nothing about the cause).
+WHY_LINES = re.compile(r"^(executor_runner: .*|EXIT FAILURE.*|.*(?:fault|trap|exception).*)$",
+                       re.M | re.I)
+
+
+def failure_reason(status, stdout, stderr, max_cycles) -> str:
+    """One line saying why a run exited `status`: the cycle limit (socsim's 124), the
+    firmware's own messages (printed on its standard output, not socsim's error stream), or
+    socsim's error stream; never an empty message."""
+    if status == 124:
+        return f"the run reached --max-cycles {max_cycles} before the firmware exited"
+    why = [line.strip() for line in WHY_LINES.findall(stdout.split("\nProbes:")[0])]
+    why += [line.strip() for line in stderr.splitlines() if line.strip()]
+    if not why:
+        return f"socsim exited {status} and printed no reason"
+    return f"socsim exited {status}: " + "; ".join(why)
 
 
 def _report_names_operators(report, name) -> bool:

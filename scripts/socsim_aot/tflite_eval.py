@@ -363,8 +363,10 @@ def _quantize(op, ts, x):
     inp, out = ts[op.inputs[0]], ts[op.outputs[0]]
     s_out, zp_out = _q(out)
     if inp.dtype == "float32":
-        v = x.astype(np.float32) / np.float32(s_out)
-        r = np.where(v >= 0, np.floor(v + np.float32(0.5)), -np.floor(-v + np.float32(0.5)))
+        # TfLiteRound(x / float(scale)): float32 division, halves away from zero (exact in
+        # float64 for a float32 quotient)
+        v = (x.astype(np.float32) / np.float32(s_out)).astype(np.float64)
+        r = np.sign(v) * np.floor(np.abs(v) + 0.5)
         return [_store(out, r.astype(np.int64) + zp_out)]
     s_in, zp_in = _q(inp)
     m, e = ta.quantize_multiplier(float(np.float64(s_in) / np.float64(s_out)))
@@ -393,24 +395,42 @@ def _strided_slice(op, ts, x):
     return [x[tuple(index)]]
 
 
+def nearest_indices(o_size, i_size, ac, hp):
+    """RESIZE_NEAREST_NEIGHBOR's source index of every output position along one axis."""
+    scale = np.float32((i_size - 1) / (o_size - 1)) if ac and o_size > 1 else \
+        np.float32(i_size) / np.float32(o_size)
+    off = np.float32(0.5 if hp else 0.0)
+    res = []
+    for v in range(o_size):
+        f = (np.float32(v) + off) * scale
+        k = ta.tf_round(float(f)) if ac else int(math.floor(f))
+        k = min(k, i_size - 1)
+        res.append(max(k, 0) if hp else k)
+    return res
+
+
 def _resize_nearest(op, ts, x):
     out = ts[op.outputs[0]]
     ac, hp = op.options["align_corners"], op.options["half_pixel_centers"]
-
-    def index(o_size, i_size):
-        scale = np.float32((i_size - 1) / (o_size - 1)) if ac and o_size > 1 else \
-            np.float32(i_size) / np.float32(o_size)
-        off = np.float32(0.5 if hp else 0.0)
-        res = []
-        for v in range(o_size):
-            f = (np.float32(v) + off) * scale
-            k = ta.tf_round(float(f)) if ac else int(math.floor(f))
-            k = min(k, i_size - 1)
-            res.append(max(k, 0) if hp else k)
-        return res
-    ys = index(out.shape[1], x.shape[1])
-    xs = index(out.shape[2], x.shape[2])
+    ys = nearest_indices(out.shape[1], x.shape[1], ac, hp)
+    xs = nearest_indices(out.shape[2], x.shape[2], ac, hp)
     return [x[:, ys][:, :, xs]]
+
+
+def bilinear_coords(o_size, i_size, ac, hp):
+    """RESIZE_BILINEAR's (source position in 1/1024ths, first, second source index) of every
+    output position along one axis."""
+    if ac and o_size > 1:
+        s10 = ((1 << 10) * (i_size - 1) + (o_size - 1) // 2) // (o_size - 1)
+    else:
+        s10 = ((1 << 10) * i_size + o_size // 2) // o_size
+    res = []
+    for v in range(o_size):
+        sv = v * s10 + s10 // 2 - (1 << 9) if hp else v * s10
+        lo = max(ta.trunc_div(sv, 1 << 10), 0)
+        hi = min(ta.trunc_div(sv + (1 << 10) - 1, 1 << 10), i_size - 1)
+        res.append((sv, lo, hi))
+    return res
 
 
 def _resize_bilinear(op, ts, x):
@@ -418,17 +438,7 @@ def _resize_bilinear(op, ts, x):
     ac, hp = op.options["align_corners"], op.options["half_pixel_centers"]
 
     def coords(o_size, i_size):
-        if ac and o_size > 1:
-            s10 = ((1 << 10) * (i_size - 1) + (o_size - 1) // 2) // (o_size - 1)
-        else:
-            s10 = ((1 << 10) * i_size + o_size // 2) // o_size
-        res = []
-        for v in range(o_size):
-            sv = v * s10 + s10 // 2 - (1 << 9) if hp else v * s10
-            lo = max(ta.trunc_div(sv, 1 << 10), 0)
-            hi = min(ta.trunc_div(sv + (1 << 10) - 1, 1 << 10), i_size - 1)
-            res.append((sv, lo, hi))
-        return res
+        return bilinear_coords(o_size, i_size, ac, hp)
     xi = x.astype(np.int64)
     y = np.zeros(out.shape, np.int64)
     for i, (iy, y0, y1) in enumerate(coords(out.shape[1], x.shape[1])):

@@ -22,9 +22,10 @@ What lowers today (docs/compiler.md, "TensorFlow Lite models"):
 - MAX_POOL_2D (no fused activation) -> `aten::max_pool2d.out`, which is NCHW: a permute_copy
   before and after each pool (the compile log counts them).
 
-Convolutions, pooling, ADD and the non-linear operators round twice in TFLite (a rounding
-doubling high multiply, then a rounding shift) or follow rules of their own
-(tflite_eval.py has every one of them); they wait for kernels with those rules.
+- CONV_2D, DEPTHWISE_CONV_2D (TFLite's double rounding), AVERAGE_POOL_2D, SOFTMAX, ADD: here.
+- MUL, SUB, MEAN, QUANTIZE, DEQUANTIZE and the one-input operators as tables of their integer
+  rule: tflite_elementwise.py; RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR: tflite_resize.py;
+  TRANSPOSE_CONV: tflite_transpose_conv.py (their entries join LOWERINGS below).
 """
 
 import collections
@@ -163,20 +164,29 @@ def _fully_connected(b: _Builder, op: tr.Operator):
     g = b.g
     xname, yname = b.value(op.inputs[0]), b.value(op.outputs[0])
     where = f"{op.where}"
-    if list(x.shape[-1:]) != [features]:
+    target = yname
+    if list(x.shape[-1:]) != [features] or list(x.shape[:-1]) != list(y.shape[:-1]):
+        # The kernel keeps the input's leading axes: [rows, features] in, [rows, out_c] out,
+        # views around it when the model's shapes differ (a [1, 1, 1, 64] input to [1, 12]).
         flat = f"{yname}::rows"
         g.values[flat] = Value(flat, [rows, features], np.dtype(np.int8),
                                scale=float(x.scale[0]), zero_point=int(x.zero_point[0]))
         g.nodes.append(Node(data_movement.VIEW_COPY.name, [xname], [flat], {}, where))
         xname = flat
+        if list(y.shape) != [rows, out_c]:
+            target = f"{yname}::rows_out"
+            g.values[target] = Value(target, [rows, out_c], np.dtype(np.int8),
+                                     scale=float(y.scale[0]), zero_point=int(y.zero_point[0]))
     wname = g.add_const(f"{yname}::weight", np.ascontiguousarray(w.data, np.int8))
     g.values[wname].channel_scales = ws.astype(np.float32)
     bname = g.add_const(f"{yname}::bias", np.zeros(out_c, np.int32) if bias is None
                         else np.ascontiguousarray(bias.data, np.int32))
     rname = g.add_const(f"{yname}::requant", np.array(table, np.int32).reshape(-1, 2))
     lo, hi = _bounds(op, y)
-    g.nodes.append(Node(conv_hooks.QUANTIZED_LINEAR.name, [xname, wname, bname, rname], [yname],
-                        {"lo": lo, "hi": hi}, where))
+    g.nodes.append(Node(conv_hooks.QUANTIZED_LINEAR.name, [xname, wname, bname, rname],
+                        [target], {"lo": lo, "hi": hi}, where))
+    if target != yname:
+        g.nodes.append(Node(data_movement.VIEW_COPY.name, [target], [yname], {}, where))
 
 
 def _reshape(b: _Builder, op: tr.Operator):
@@ -415,9 +425,10 @@ def _softmax(b: _Builder, op: tr.Operator):
                           [yname], {"dim": len(x.shape) - 1}, op.where))
 
 
-def _add(b: _Builder, op: tr.Operator):
+def _add(b: _Builder, op: tr.Operator, name: str = tflite_hooks.TFLITE_ADD.name):
     """TFLite's int8 ADD (broadcasting): the runtime's tflite::add.out with TFLite's
-    multipliers (both inputs at twice the larger input scale, after a left shift of 20)."""
+    multipliers (both inputs at twice the larger input scale, after a left shift of 20);
+    SUB's operator (`name`) takes the same arguments."""
     ts = b.model.tensors
     xa, xb, y = ts[op.inputs[0]], ts[op.inputs[1]], ts[op.outputs[0]]
     _check_int8(op, xa, xb, y)
@@ -436,8 +447,7 @@ def _add(b: _Builder, op: tr.Operator):
             "zp_b": int(xb.zero_point[0]), "m_b": pairs[1][0], "e_b": pairs[1][1],
             "m_out": pairs[2][0], "e_out": pairs[2][1], "zp_out": int(y.zero_point[0]),
             "act_min": lo, "act_max": hi}
-    b.g.nodes.append(Node(tflite_hooks.TFLITE_ADD.name,
-                          [b.value(op.inputs[0]), b.value(op.inputs[1])],
+    b.g.nodes.append(Node(name, [b.value(op.inputs[0]), b.value(op.inputs[1])],
                           [b.value(op.outputs[0])], {"args": args}, op.where))
 
 
@@ -590,6 +600,14 @@ ARITY = {"FULLY_CONNECTED": (2, 1), "MAX_POOL_2D": (1, 1), "RESHAPE": (1, 1), "S
          "SOFTMAX": (1, 1), "ADD": (2, 1)}
 
 
+# The operators lowered in modules of their own (element-wise, resizing, transposed
+# convolution; they use this module's helpers) add their entries here.
+from socsim_aot import tflite_elementwise, tflite_resize, tflite_transpose_conv  # noqa: E402
+for _module in (tflite_elementwise, tflite_resize, tflite_transpose_conv):
+    LOWERINGS.update(_module.LOWERINGS)
+    ARITY.update(_module.ARITY)
+
+
 def _check_operands(model: tr.Model, op: tr.Operator):
     least, outputs = ARITY[op.opcode]
     if len(op.inputs) < least or any(i < 0 for i in op.inputs[:least]) or not op.outputs or \
@@ -613,6 +631,77 @@ def _check_shapes(model: tr.Model, op: tr.Operator):
                                "differ)")
 
 
+def _inverse(p1, p2) -> bool:
+    """Permutation p2 applied after p1 gives the identity."""
+    return len(p1) == len(p2) and [p1[i] for i in p2] == list(range(len(p1)))
+
+
+def _layout_free_adds(g: Graph, producer) -> bool:
+    """Moves one tflite::add.out whose inputs (of one shape) are both transposes of NCHW values
+    to the NCHW values, its NHWC output then made by a transpose after it; True if it moved
+    one (elementwise without broadcasting, the add is the same on either layout)."""
+    permute = data_movement.PERMUTE_COPY.name
+    for k, node in enumerate(g.nodes):
+        if node.op != tflite_hooks.TFLITE_ADD.name:
+            continue
+        firsts = [producer.get(i) for i in node.inputs]
+        if any(f is None or f.op != permute for f in firsts) or \
+                firsts[0].attrs["perm"] != firsts[1].attrs["perm"] or \
+                g.values[node.inputs[0]].shape != g.values[node.inputs[1]].shape or \
+                g.values[node.inputs[0]].shape != g.values[node.outputs[0]].shape:
+            continue
+        perm = firsts[0].attrs["perm"]
+        inverse = [perm.index(i) for i in range(len(perm))]
+        out = g.values[node.outputs[0]]
+        moved = f"{out.name}::{'x'.join(map(str, inverse))}"
+        g.values[moved] = Value(moved, list(g.values[firsts[0].inputs[0]].shape), out.dtype,
+                                scale=out.scale, zero_point=out.zero_point)
+        g.nodes.insert(k + 1, Node(permute, [moved], [out.name], {"perm": perm}, node.where))
+        node.inputs = [f.inputs[0] for f in firsts]
+        node.outputs = [moved]
+        return True
+    return False
+
+
+def cancel_transposes(g: Graph) -> int:
+    """Removes the transposes that undo each other: a transpose whose input is made by the
+    inverse transpose is skipped (its readers read that one's input), and a transpose nobody
+    reads any more goes. TFLite's ADD between NCHW kernels moves to their NCHW values first
+    (_layout_free_adds). Data movement only, so results are unchanged. Returns the number of
+    transposes removed less those added."""
+    permute = data_movement.PERMUTE_COPY.name
+    before = sum(1 for n in g.nodes if n.op == permute)
+    outputs = set(g.outputs)
+    changed = True
+    while changed:
+        changed = False
+        producer = {out: node for node in g.nodes for out in node.outputs}
+        for second in list(g.nodes):
+            first = producer.get(second.inputs[0])
+            if second.op != permute or second.outputs[0] in outputs or first is None or \
+                    first.op != permute or not _inverse(first.attrs["perm"], second.attrs["perm"]):
+                continue
+            source, target = first.inputs[0], second.outputs[0]
+            for node in g.nodes:
+                node.inputs = [source if i == target else i for i in node.inputs]
+            g.nodes.remove(second)
+            g.values.pop(target, None)
+            if not g.consumers(first.outputs[0]) and first.outputs[0] not in outputs:
+                g.nodes.remove(first)
+                g.values.pop(first.outputs[0], None)
+            changed = True
+            break
+        if not changed:
+            changed = _layout_free_adds(g, producer)
+        read = {i for node in g.nodes for i in node.inputs} | outputs
+        unread = [n for n in g.nodes if n.op == permute and n.outputs[0] not in read]
+        for node in unread:  # the transposes a moved add no longer reads
+            g.nodes.remove(node)
+            g.values.pop(node.outputs[0], None)
+        changed = changed or bool(unread)
+    return before - sum(1 for n in g.nodes if n.op == permute)
+
+
 def load_graph(model: tr.Model, log=None) -> Graph:
     """The IR of a TFLite model, every operator lowered, or CompileError naming those that
     cannot be."""
@@ -625,12 +714,18 @@ def load_graph(model: tr.Model, log=None) -> Graph:
         listed = ", ".join(f"{k} x{n}" for k, n in sorted(missing.items()))
         raise CompileError(f"{sum(missing.values())} operator(s) cannot be compiled yet "
                            f"({listed}): {WHY_NOT}")
+    uint8 = [t for t in model.tensors if t.dtype == "uint8" and t.scale is not None]
+    if uint8:
+        t = uint8[0]
+        raise CompileError(f"tensor {t.index} '{t.name}' is uint8: TFLite's older uint8 "
+                           "quantisation (asymmetric uint8 weights and activations) is not "
+                           "supported; convert the model with full-integer int8 quantisation")
     b = _Builder(model)
     for i in model.inputs:
         t = model.tensors[i]
-        if t.dtype not in ("int8",) or t.scale is None:
+        if not (t.dtype == "int8" and t.scale is not None) and t.dtype != "float32":
             raise CompileError(f"input tensor {i} '{t.name}' is {t.dtype}: int8 inputs with "
-                               "their quantisation are supported")
+                               "their quantisation, or float32 ones, are supported")
         b.g.inputs.append(b.value(i))
     for op in model.operators:
         _check_operands(model, op)
@@ -641,11 +736,14 @@ def load_graph(model: tr.Model, log=None) -> Graph:
         _check_shapes(model, op)
     for i in model.outputs:
         b.g.outputs.append(b.value(i))
+    cancelled = cancel_transposes(b.g)
     if log:
         counts = collections.Counter(op.opcode for op in model.operators)
         log(f"front end: TFLite schema {model.version}, {len(model.operators)} operators "
             f"({', '.join(f'{k} {n}' for k, n in counts.most_common())})")
         if b.transposes:
             log(f"front end: {b.transposes} NHWC<->NCHW transposes added around operators whose "
-                "kernels are NCHW (MAX_POOL_2D)")
+                "kernels are NCHW (CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, the pools), "
+                f"{cancelled} of them removed in pairs that undo each other, "
+                f"{b.transposes - cancelled} left")
     return b.g

@@ -186,7 +186,10 @@ class ReferenceOutputsTest(unittest.TestCase):
 
 COMPILE = os.path.join(ROOT, "scripts", "compile_model.py")
 LOWERED = ("fully_connected", "fully_connected_relu", "reshape", "autoencoder", "transpose",
-           "split", "strided_slice", "pad", "max_pool_2d", "max_pool_2d_same")
+           "split", "strided_slice", "pad", "max_pool_2d", "max_pool_2d_same",
+           "add", "sub", "mul", "concatenation", "mean", "relu", "relu6", "leaky_relu",
+           "logistic", "tanh", "hard_swish", "transpose_conv", "resize_nearest_neighbor",
+           "resize_bilinear", "quantize_dequantize")
 
 
 class CompilerTest(unittest.TestCase):
@@ -233,18 +236,24 @@ class CompilerTest(unittest.TestCase):
                 out = os.path.join(self.tmp.name, name + ".out")
                 run = subprocess.run([runner, prog, inp, out], capture_output=True, text=True)
                 self.assertEqual(run.returncode, 0, run.stderr)
-                got = np.fromfile(out, np.int8)
-                want = np.concatenate([e.reshape(-1) for e in expected])
+                got = np.fromfile(out, np.uint8)  # bytes: int8 and float32 bit for bit
+                want = np.frombuffer(b"".join(np.ascontiguousarray(e).tobytes()
+                                              for e in expected), np.uint8)
                 np.testing.assert_array_equal(got, want, name)
 
     def test_unsupported_operators_are_refused_in_one_line(self):
-        result, out = self.compile("add")  # ADD then MUL: MUL has no runtime kernel yet
-        self.assertEqual(result.returncode, 1)
-        lines = result.stderr.strip().splitlines()
-        self.assertEqual(len(lines), 1, result.stderr)
-        self.assertIn("cannot be compiled yet", lines[0])
-        self.assertIn("MUL x1", lines[0])
-        self.assertFalse(os.path.exists(out))
+        """Every fixture's operator lowers now: an operator without a lowering (the add model
+        with its MUL renamed to one) is refused by name in one line."""
+        from socsim_aot import tflite_frontend
+        model, _, _ = load("add")
+        model.operators[0].opcode = "SQUARED_DIFFERENCE"
+        with self.assertRaises(tflite_frontend.CompileError) as caught:
+            tflite_frontend.load_graph(model)
+        message = str(caught.exception)
+        self.assertIn("cannot be compiled yet", message)
+        self.assertIn("SQUARED_DIFFERENCE x1", message)
+        self.assertNotIn("\n", message)
+        self.assertIn("NOT LOWERED", tflite_frontend.needs_table(model))
 
     def test_quantisation_options_are_refused(self):
         result, _ = self.compile("fully_connected", "--quantize", "int8")
@@ -289,7 +298,64 @@ class CompilerTest(unittest.TestCase):
                                  "--print-ops"], capture_output=True, text=True)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("tflite::add.out", result.stdout)
-        self.assertIn("NOT LOWERED", result.stdout)
+        self.assertIn("tflite::mul.out", result.stdout)
+        self.assertNotIn("NOT LOWERED", result.stdout)
+        self.assertIn("SOCSIM_KERNEL_OPS=", result.stdout)
+
+    def test_unary_tables_are_the_integer_rules(self):
+        """The lookup table of each one-input operator is TFLite's rule at every int8 value:
+        the fixture's outputs are the table at its inputs, and the compiled program holds it."""
+        from socsim_aot import tflite_elementwise as te
+        for name in ("relu", "relu6", "leaky_relu", "logistic", "tanh", "hard_swish"):
+            with self.subTest(name):
+                model, inputs, expected = load(name)
+                op = model.operators[0]
+                table = te.rule_table(model, op)
+                self.assertEqual(table.shape, (256,))
+                got = table[inputs[0].astype(np.int64) + 128]
+                first = expected[0] if len(model.operators) == 1 else \
+                    np.transpose(expected[0], (0, 2, 1))  # relu, relu6: then a TRANSPOSE
+                np.testing.assert_array_equal(got, first)
+
+    def test_transposes_that_undo_each_other_are_removed(self):
+        """Between two NCHW kernels the NCHW->NHWC and NHWC->NCHW transposes cancel: DS-CNN
+        keeps only the first and the last of its 20, as do MobileNetV1 and ResNet-8 (its ADDs
+        move to NCHW)."""
+        from socsim_aot import program_format as pf
+        for name, left in (("ds_cnn", 2), ("mobilenet_v1_025", 2), ("resnet8", 2)):
+            with self.subTest(name):
+                result, out = self.compile(name)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                with open(out, "rb") as f:
+                    program = pf.read(f.read())
+                names = [i.name for i in program.instructions]
+                self.assertEqual(names.count("aten::permute_copy.out"), left)
+
+    def test_uint8_models_are_refused_in_one_line(self):
+        """TFLite's older uint8 quantisation: a clear refusal naming the tensor."""
+        from socsim_aot import tflite_frontend
+        model, _, _ = load("fully_connected")
+        t = model.tensors[model.inputs[0]]
+        t.dtype = "uint8"
+        with self.assertRaises(tflite_frontend.CompileError) as caught:
+            tflite_frontend.load_graph(model)
+        self.assertIn("is uint8", str(caught.exception))
+        self.assertIn(f"tensor {t.index}", str(caught.exception))
+        self.assertNotIn("\n", str(caught.exception))
+
+    def test_failed_runs_say_why(self):
+        """A run that fails names its cause: the runner's own lines (printed on its standard
+        output), the cycle limit, or that socsim printed nothing."""
+        from socsim_aot import tflite_check
+        stdout = ("Model: 1 bytes\nexecutor_runner: instruction 30 failed\n"
+                  "executor_runner: execute: ShapeMismatch (error 0x31): x.out\n"
+                  "EXIT FAILURE (exit code 1) @ cycle 5\n\nProbes: 5 cycles\nregion ...\n")
+        why = tflite_check.failure_reason(1, stdout, "", "100")
+        self.assertIn("instruction 30 failed", why)
+        self.assertIn("ShapeMismatch", why)
+        self.assertNotIn("Probes", why)
+        self.assertIn("--max-cycles 100", tflite_check.failure_reason(124, "", "", "100"))
+        self.assertIn("printed no reason", tflite_check.failure_reason(3, "", "", "100"))
 
 
 if __name__ == "__main__":
