@@ -264,9 +264,9 @@ def pareto_plot(rows, x, y, minimize=(True, True), label=None, path="pareto.png"
         texts.append(", ".join(distinct) + (f" (×{len(names)})" if len(names) > 1 else ""))
     placed, left_off = _place_labels(fig, ax, list(spots), texts,
                                      [(value(r, x), value(r, y)) for r in every])
-    if left_off:
-        ax.text(0.99, 0.01, f"{left_off} label(s) left off: no room", transform=ax.transAxes,
-                ha="right", va="bottom", fontsize=7, color="dimgrey", gid="note")
+    if left_off:  # in the title: a note inside the axes could cover a label
+        ax.set_title(f"{ax.get_title()}\n({left_off} of {len(texts)} labels left off: no room)",
+                     fontsize=10)
     offsets = [len(c.get_offsets()) for c in ax.collections]
     description = {"kind": "pareto", "x": x, "y": y, "dominated": offsets[0],
                    "front": offsets[1],
