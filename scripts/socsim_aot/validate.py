@@ -248,6 +248,16 @@ def _check_attribute_values(node, where: str, problems: List[str]):
                             f"{str(e).splitlines()[0]}")
 
 
+# ONNX operators' INT attributes that are flags (0 or 1); a pass or a kernel reading one as
+# "true when not 0" and another as "== 1" would disagree on any other value.
+FLAG_ATTRIBUTES = frozenset((
+    "transA", "transB", "keepdims", "ceil_mode", "count_include_pad", "allowzero",
+    "noop_with_empty_axes", "select_last_index", "exclusive", "reverse", "largest", "sorted",
+    "upper", "exclude_outside", "linear_before_reset", "input_forget", "saturate", "periodic",
+    "onesided", "inverse", "detect_negative", "detect_positive", "center_point_box",
+    "new_axis", "layout"))
+
+
 def _check_window_attributes(node, where: str, problems: List[str]):
     """Attributes that shape inference and the kernels divide or loop by."""
     from onnx import AttributeProto
@@ -265,6 +275,8 @@ def _check_window_attributes(node, where: str, problems: List[str]):
                                 "(a begin and an end per axis)")
         elif a.name in ("group", "blocksize") and a.type == AttributeProto.INT and a.i < 1:
             problems.append(f"{where}: attribute {a.name} = {a.i} (must be at least 1)")
+        elif a.name in FLAG_ATTRIBUTES and a.type == AttributeProto.INT and a.i not in (0, 1):
+            problems.append(f"{where}: attribute {a.name} = {a.i} (must be 0 or 1)")
 
 
 def _check_node_signature(node, where: str, opset: int, problems: List[str]):

@@ -419,6 +419,12 @@ CASES: List[Case] = [
          r"node 'resize' \(op Resize\): scales 'scales' .*axis 2 of size 4 .*beyond 2\^31"),
     Case("resize_scales_count", lambda: resize_model(scales=[2, 2]),
          r"node 'resize' \(op Resize\): scales 'scales' has 2 values for the rank-4 input"),
+    Case("gemm_trans_flag_not_0_or_1", lambda: model(
+        [helper.make_node("Gemm", ["x", "w", "b"], ["y"], name="fc", transB=1 << 31)],
+        [vi("x", [1, 8])], [vi("y", [1, 4])],
+        [init("w", np.ones((4, 8), np.float32)), init("b", np.zeros(4, np.float32))]),
+        r"node 'fc' \(op Gemm\): attribute transB = 2147483648 \(must be 0 or 1\)",
+        ("--quantize", "int8", "--samples", "1", "--delegate", "npu")),
     Case("resize_size_zero", lambda: resize_model(sizes=[1, 2, 0, 8]),
          r"node 'resize' \(op Resize\): sizes 'sizes' .*axis 2 has size 0"),
 ]
