@@ -729,8 +729,8 @@ def _check_resize(g, n, problems: List[str]):
 CHECKS = {"Conv": _check_conv, "Gemm": _check_matmul, "MatMul": _check_matmul,
           "BatchNormalization": _check_batch_norm, "MaxPool": _check_pool,
           "AveragePool": _check_pool, "GlobalAveragePool": _check_global_pool,
-          "GlobalMaxPool": _check_global_pool, "Clip": _check_clip, "Gather": _check_gather, "Reshape": _check_reshape,
-          "Resize": _check_resize}
+          "GlobalMaxPool": _check_global_pool, "Clip": _check_clip, "Gather": _check_gather,
+          "Reshape": _check_reshape, "Resize": _check_resize}
 AXIS_OPS = {"Concat": None, "Softmax": -1, "LogSoftmax": -1, "Flatten": 1, "Split": 0}
 
 
