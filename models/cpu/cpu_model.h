@@ -67,7 +67,8 @@ class CpuModel : public sc_core::sc_module {
     (void)value;
     return false;
   }
-  /// For a debugger: overwrites x`index` (1..31); false when the model cannot.
+  /// For a debugger, during a retire observer's call: overwrites x`index` (1..31) as if at
+  /// the boundary after the delivered instruction; false when the model cannot make it so.
   virtual bool debug_write_register(unsigned index, uint32_t value) {
     (void)index;
     (void)value;

@@ -40,8 +40,15 @@ class IssCpu : public CpuModel {
   bool debug_read_csr(uint32_t address, uint32_t* value) override {
     return iss_.read_csr(address, value);
   }
-  // Registers are not written (CpuModel's default): as on the RTL core, a record is delivered
-  // when its successor retires, and the pipeline has executed the instructions behind it.
+  /// A record is delivered when its successor retires, so the pipeline has executed one or
+  /// more instructions past the boundary the debugger shows: x`index` is written only when
+  /// none of them (nor a jalr in ID) reads or writes it, so that the write is the same as
+  /// one made at the boundary (Cv32e40pTiming::younger_may_use); false otherwise.
+  bool debug_write_register(unsigned index, uint32_t value) override {
+    if (index == 0 || index > 31 || iss_.timing().younger_may_use(index)) return false;
+    iss_.hart().write_reg(index, value);
+    return true;
+  }
 
  private:
   /// The SoC as the ISS's pipeline sees it: the bridge, the interrupt lines, and the sleep

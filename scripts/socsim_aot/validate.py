@@ -248,6 +248,16 @@ def _check_attribute_values(node, where: str, problems: List[str]):
                             f"{str(e).splitlines()[0]}")
 
 
+# ONNX operators' INT attributes that are flags (0 or 1); a pass or a kernel reading one as
+# "true when not 0" and another as "== 1" would disagree on any other value.
+FLAG_ATTRIBUTES = frozenset((
+    "transA", "transB", "keepdims", "ceil_mode", "count_include_pad", "allowzero",
+    "noop_with_empty_axes", "select_last_index", "exclusive", "reverse", "largest", "sorted",
+    "upper", "exclude_outside", "linear_before_reset", "input_forget", "saturate", "periodic",
+    "onesided", "inverse", "detect_negative", "detect_positive", "center_point_box",
+    "new_axis", "layout"))
+
+
 def _check_window_attributes(node, where: str, problems: List[str]):
     """Attributes that shape inference and the kernels divide or loop by."""
     from onnx import AttributeProto
@@ -265,6 +275,8 @@ def _check_window_attributes(node, where: str, problems: List[str]):
                                 "(a begin and an end per axis)")
         elif a.name in ("group", "blocksize") and a.type == AttributeProto.INT and a.i < 1:
             problems.append(f"{where}: attribute {a.name} = {a.i} (must be at least 1)")
+        elif a.name in FLAG_ATTRIBUTES and a.type == AttributeProto.INT and a.i not in (0, 1):
+            problems.append(f"{where}: attribute {a.name} = {a.i} (must be 0 or 1)")
 
 
 def _check_node_signature(node, where: str, opset: int, problems: List[str]):
@@ -683,10 +695,42 @@ def _check_batch_norm(g, n, problems: List[str]):
                             f"channels need [{x[1]}]")
 
 
+def _check_resize(g, n, problems: List[str]):
+    """Resize: constant scales finite and positive (a scale of 0 or below, NaN or inf makes an
+    empty, negative or unbounded output), one per axis; constant sizes positive."""
+    x = g.shape(n.inputs[0]) if n.inputs else None
+    for index, what in ((2, "scales"), (3, "sizes")):
+        value = g.const(n.inputs[index]) if len(n.inputs) > index and n.inputs[index] else None
+        if value is None or value.size == 0:
+            continue
+        flat = value.reshape(-1)
+        if x is not None and flat.size != len(x):
+            problems.append(f"{n.where}: {what} '{n.inputs[index]}' has {flat.size} values "
+                            f"for the rank-{len(x)} input {x}")
+            continue
+        if not (np.issubdtype(flat.dtype, np.integer) or np.issubdtype(flat.dtype, np.floating)):
+            problems.append(f"{n.where}: {what} '{n.inputs[index]}' are {flat.dtype}")
+            continue
+        with np.errstate(invalid="ignore"):
+            bad = [i for i, v in enumerate(flat.tolist()) if not (np.isfinite(v) and v > 0)]
+        if bad:
+            i = bad[0]
+            problems.append(f"{n.where}: {what} '{n.inputs[index]}' = {flat.tolist()}: axis {i} "
+                            f"has {what[:-1]} {flat[i]}; each must be finite and above 0")
+            continue
+        if x is not None and what == "scales":
+            big = [i for i, (d, v) in enumerate(zip(x, flat.tolist())) if d * v >= 2 ** 31]
+            if big:
+                i = big[0]
+                problems.append(f"{n.where}: scales '{n.inputs[index]}' = {flat.tolist()}: "
+                                f"axis {i} of size {x[i]} scaled by {flat[i]} is beyond 2^31")
+
+
 CHECKS = {"Conv": _check_conv, "Gemm": _check_matmul, "MatMul": _check_matmul,
           "BatchNormalization": _check_batch_norm, "MaxPool": _check_pool,
           "AveragePool": _check_pool, "GlobalAveragePool": _check_global_pool,
-          "GlobalMaxPool": _check_global_pool, "Clip": _check_clip, "Gather": _check_gather, "Reshape": _check_reshape}
+          "GlobalMaxPool": _check_global_pool, "Clip": _check_clip, "Gather": _check_gather,
+          "Reshape": _check_reshape, "Resize": _check_resize}
 AXIS_OPS = {"Concat": None, "Softmax": -1, "LogSoftmax": -1, "Flatten": 1, "Split": 0}
 
 

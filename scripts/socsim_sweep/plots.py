@@ -2,10 +2,20 @@
 
 Each plot also writes `<name>.png.json`, a description read back from the drawn figure
 (its series and their point counts, the front and the dominated points, the heat map's
-cells), so that what a plot shows can be checked without looking at it.
+cells, the axes' labels and scales, overlapping labels), so that what a plot shows can be
+checked without looking at it.
+
+For a paper: axes are labelled in words with their unit (from the name's suffix: `_us`,
+`_mm2`, `_uj`...), a parameter whose values are powers of two (three or more, spanning a
+factor of 4 or more) gets a base-2 logarithmic axis with a tick at each value, a metric axis
+spanning more than a factor of 100 a base-10 one; the Pareto front's labels are placed
+where they overlap no other label or point (a label that fits nowhere is left off and
+counted); the heat map's cells and colour bar show plain numbers (no offset, no 1e+05
+notation) and its title says how far the values spread when that is little.
 """
 
 import json
+import math
 import os
 
 import matplotlib
@@ -19,6 +29,84 @@ from socsim_sweep.report import (ENERGY_METRICS, _is_number, mixed_energy_note, 
 from socsim_sweep.study import short  # noqa: E402
 
 GREY = "#b0b0b0"
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+
+# Units of metric names, by suffix (docs/sweeps.md, "Outputs").
+UNITS = (("_percent", "%"), ("_pct", "%"), ("_mm2", "mm²"), ("_uj", "µJ"), ("_nj", "nJ"),
+         ("_pj", "pJ"), ("_mj", "mJ"), ("_us", "µs"), ("_ms", "ms"), ("_ns", "ns"),
+         ("_s", "s"), ("_mhz", "MHz"), ("_ghz", "GHz"), ("_gbps", "GB/s"), ("_mbps", "MB/s"),
+         ("_mb", "MB"), ("_kb", "KB"), ("_gb", "GB"), ("_bytes", "bytes"), ("_mw", "mW"),
+         ("_w", "W"), ("_cycles", "cycles"))
+WORDS = {"npu": "NPU", "ddr": "DDR", "cpu": "CPU", "mac": "MAC", "dma": "DMA", "sram": "SRAM",
+         "hbm2": "HBM2", "gbps": "GB/s", "ipc": "IPC"}
+
+
+def axis_label(name):
+    """A name as an axis reads it: the last two dotted parts in words, the unit its suffix
+    names in brackets ("cost.npu_area_mm2" -> "NPU area (mm²)", "npu.mac_array.rows" ->
+    "MAC array rows")."""
+    parts = name.split(".")
+    last = parts[-1]
+    unit = ""
+    lower = last.lower()
+    for suffix, u in UNITS:
+        if lower.endswith(suffix) and len(lower) > len(suffix):
+            unit, last = u, last[:-len(suffix)]
+            break
+    if lower in ("cycles", "total_cycles") or lower.endswith("cycles") and not unit:
+        unit = "cycles"
+        last = last[:-len("cycles")].rstrip("_") or last
+    words = " ".join(WORDS.get(w.lower(), w) for w in last.split("_") if w)
+    if len(parts) > 1 and parts[-2] not in ("regions", "total", "layers"):
+        parent = " ".join(WORDS.get(w.lower(), w) for w in parts[-2].split("_") if w)
+        if not (len(parts) == 2 and parts[0] == "cost"):  # the cost model's: named alone
+            words = f"{parent} {words}"
+    return f"{words} ({unit})" if unit and unit not in words else words
+
+
+def _powers_of_two(values):
+    """True for 3 or more positive powers of two spanning a factor of 4 or more."""
+    nums = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if len(nums) < 3 or len(nums) != len(values) or min(nums) <= 0:
+        return False
+    if not all(float(v).is_integer() and int(v) & (int(v) - 1) == 0 for v in nums):
+        return False
+    return max(nums) / min(nums) >= 4
+
+
+def _wide(values):
+    """True for positive values spanning more than a factor of 100 (a log axis)."""
+    nums = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return bool(nums) and min(nums) > 0 and max(nums) / min(nums) > 100
+
+
+def _log2_axis(axis, values):
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+    axis.set_major_locator(FixedLocator(sorted(values)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_locator(NullLocator())
+
+
+def plain(v, digits=4):
+    """A number for a label: plain digits, thousands grouped, `digits` significant ones
+    (489512.3 -> "489,512"; 0.00123 -> "0.00123"; 1.5e9 -> "1.5e+09")."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+        return str(v)
+    if v == 0:
+        return "0"
+    mag = abs(v)
+    if mag >= 1e9 or mag < 1e-4:
+        return f"{v:.{digits - 1}e}"
+    if mag >= 10 ** (digits - 1):
+        return f"{v:,.0f}"
+    decimals = digits - 1 - int(math.floor(math.log10(mag)))
+    text = f"{v:,.{max(0, decimals)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _plain_axis(axis):
+    from matplotlib.ticker import FuncFormatter
+    axis.set_major_formatter(FuncFormatter(lambda v, _: plain(v)))
 
 
 def _accepts(expr, row):
@@ -96,7 +184,7 @@ def line_plot(rows, x, y, series=None, path="plot.png", title=None):
         groups.setdefault(key, []).append(r)
     colour_of, style_of = {}, {}
     styles = ["-", "--", ":", "-."]
-    fig, ax = plt.subplots(figsize=(9.5, 5.0))
+    fig, ax = plt.subplots(figsize=(8.0, 4.8))
     for key, members in groups.items():
         members.sort(key=lambda r: xs.index(value(r, x)))
         first = members[0]
@@ -106,20 +194,35 @@ def line_plot(rows, x, y, series=None, path="plot.png", title=None):
         colour = colour_of.setdefault(colour_key, f"C{len(colour_of) % 10}")
         style = style_of.setdefault(rest_key, styles[len(style_of) % len(styles)])
         px = [value(r, x) if numeric else xs.index(value(r, x)) for r in members]
-        ax.plot(px, [value(r, y) for r in members], marker="o", color=colour, linestyle=style,
-                label=label)
+        # Series that coincide stay visible: each its own marker, open, a little apart.
+        index = len(ax.lines)
+        ax.plot(px, [value(r, y) for r in members], marker=MARKERS[index % len(MARKERS)],
+                markersize=7 - min(index, 3), markerfacecolor="none", color=colour,
+                linestyle=style, linewidth=1.4, alpha=0.85, label=label)
+    log_x = numeric and _powers_of_two(xs)
     if not numeric:
         ax.set_xticks(range(len(xs)))
         ax.set_xticklabels([short(v) for v in xs], rotation=20)
-    ax.set_xlabel(x)
-    ax.set_ylabel(y)
-    ax.set_title(title or f"{y} vs {x}")
+    elif log_x:
+        ax.set_xscale("log", base=2)
+        _log2_axis(ax.xaxis, xs)
+    ys = [value(r, y) for r in rows]
+    log_y = _wide(ys)
+    if log_y:
+        ax.set_yscale("log")
+    else:
+        _plain_axis(ax.yaxis)
+    ax.set_xlabel(axis_label(x))
+    ax.set_ylabel(axis_label(y))
+    ax.set_title(title or f"{axis_label(y)} vs {axis_label(x)}")
     ax.grid(True, alpha=0.3)
     if len(groups) > 1:
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
+                  title=", ".join(display[n] for n in others), title_fontsize=8)
     description = {"kind": "line", "x": x, "y": y,
                    "series": {line.get_label(): len(line.get_xdata()) for line in ax.lines}}
     description["points"] = sum(description["series"].values())
+    description["axes"] = _axes(ax)
     return _save(fig, ax, path, description)
 
 
@@ -137,21 +240,99 @@ def pareto_plot(rows, x, y, minimize=(True, True), label=None, path="pareto.png"
     if len(front) > 1:
         ax.step([value(r, x) for r in front], [value(r, y) for r in front],
                 where="post" if minimize[1] else "pre", color="C3", alpha=0.6, zorder=3)
-    for r in front:
-        text = short(value(r, label)) if label else f"#{r['idx']}"
-        ax.annotate(text, (value(r, x), value(r, y)), textcoords="offset points",
-                    xytext=(4, 4), fontsize=7)
-    ax.set_xlabel(x + (" (lower is better)" if minimize[0] else " (higher is better)"))
-    ax.set_ylabel(y + (" (lower is better)" if minimize[1] else " (higher is better)"))
-    ax.set_title(title or f"Pareto front: {y} vs {x}")
+    every = dominated + front
+    for axis, name, scale in ((ax.xaxis, x, ax.set_xscale), (ax.yaxis, y, ax.set_yscale)):
+        if _wide([value(r, name) for r in every]):
+            scale("log")
+        else:
+            _plain_axis(axis)
+    ax.set_xlabel(axis_label(x) + (", lower is better" if minimize[0] else
+                                   ", higher is better"))
+    ax.set_ylabel(axis_label(y) + (", lower is better" if minimize[1] else
+                                   ", higher is better"))
+    ax.set_title(title or f"Pareto front: {axis_label(y)} vs {axis_label(x)}")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="best")
+    # Points of the front at one place share one label: its distinct texts, and how many.
+    spots = {}
+    for r in front:
+        text = short(value(r, label)) if label else f"#{r['idx']}"
+        spots.setdefault((value(r, x), value(r, y)), []).append(text)
+    texts = []
+    for names in spots.values():
+        distinct = list(dict.fromkeys(names))
+        texts.append(", ".join(distinct) + (f" (×{len(names)})" if len(names) > 1 else ""))
+    placed, left_off = _place_labels(fig, ax, list(spots), texts,
+                                     [(value(r, x), value(r, y)) for r in every])
+    if left_off:  # in the title: a note inside the axes could cover a label
+        ax.set_title(f"{ax.get_title()}\n({left_off} of {len(texts)} labels left off: no room)",
+                     fontsize=10)
     offsets = [len(c.get_offsets()) for c in ax.collections]
     description = {"kind": "pareto", "x": x, "y": y, "dominated": offsets[0],
                    "front": offsets[1],
                    "front_points": [r["idx"] for r in front],
-                   "front_sweeps": [r["sweep"] for r in front]}
+                   "front_sweeps": [r["sweep"] for r in front],
+                   "labels": placed, "labels_left_off": left_off,
+                   "labels_overlapping": _overlaps(fig, ax)}
+    description["axes"] = _axes(ax)
     return _save(fig, ax, path, description)
+
+
+# Where a Pareto label may go, in points from its point: right, above, left, below, the
+# corners, then the same farther out.
+_LABEL_OFFSETS = [(d * a, d * b) for d in (5, 12, 22)
+                  for a, b in ((1, 0.2), (0, 1), (-1, 0.2), (0, -1.6), (1, 1), (-1, 1),
+                               (1, -1.4), (-1, -1.4))]
+
+
+def _place_labels(fig, ax, points, texts, all_points):
+    """Annotates each point with its text where the text's box overlaps no label placed
+    before it, no marker and stays inside the axes; returns (labels placed, left off)."""
+    fig.tight_layout()
+    renderer = fig.canvas.get_renderer()
+    inside = ax.get_window_extent(renderer)
+    marker_boxes = []
+    for px, py in all_points:
+        cx, cy = ax.transData.transform((px, py))
+        marker_boxes.append((cx - 4, cy - 4, cx + 4, cy + 4))
+    taken = []
+    placed = left_off = 0
+    for (px, py), text in zip(points, texts):
+        for dx, dy in _LABEL_OFFSETS:
+            ha = "left" if dx > 0 else "right" if dx < 0 else "center"
+            va = "bottom" if dy > 0 else "top" if dy < 0 else "center"
+            note = ax.annotate(text, (px, py), textcoords="offset points", xytext=(dx, dy),
+                               fontsize=8, ha=ha, va=va)
+            b = note.get_window_extent(renderer)
+            box = (b.x0 - 1, b.y0 - 1, b.x1 + 1, b.y1 + 1)
+            fits = inside.x0 <= box[0] and box[2] <= inside.x1 and \
+                inside.y0 <= box[1] and box[3] <= inside.y1
+            if fits and not any(_hit(box, o) for o in taken + marker_boxes):
+                taken.append(box)
+                placed += 1
+                break
+            note.remove()
+        else:
+            left_off += 1
+    return placed, left_off
+
+
+def _hit(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _overlaps(fig, ax):
+    """Pairs of the axes' text labels whose boxes overlap, read back from the figure."""
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in ax.texts]
+    return sum(1 for i in range(len(boxes)) for j in range(i)
+               if _hit((boxes[i].x0, boxes[i].y0, boxes[i].x1, boxes[i].y1),
+                       (boxes[j].x0, boxes[j].y0, boxes[j].x1, boxes[j].y1)))
+
+
+def _axes(ax):
+    return {"x_label": ax.get_xlabel(), "y_label": ax.get_ylabel(),
+            "x_scale": ax.get_xscale(), "y_scale": ax.get_yscale()}
 
 
 def heatmap(rows, x, y, metric, path="heatmap.png", title=None):
@@ -167,27 +348,51 @@ def heatmap(rows, x, y, metric, path="heatmap.png", title=None):
     grid = np.full((max(1, len(ys)), max(1, len(xs))), np.nan)
     for (i, j), vals in cells.items():
         grid[j, i] = sum(vals) / len(vals)
-    fig, ax = plt.subplots(figsize=(1.2 * len(xs) + 3, 0.6 * len(ys) + 2.5))
-    image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
-    fig.colorbar(image, ax=ax, label=metric)
+    fig, ax = plt.subplots(figsize=(1.3 * len(xs) + 3.2, 0.7 * len(ys) + 2.6))
+    lo, hi = (np.nanmin(grid), np.nanmax(grid)) if cells else (0.0, 0.0)
+    # Values close together (within 5 %): the colours show the percentage above the lowest,
+    # so that the scale says how small the differences are; the cells keep the values.
+    relative = bool(cells) and hi > lo > 0 and (hi - lo) / lo < 0.05
+    shown = 100 * (grid - lo) / lo if relative else grid
+    image = ax.imshow(shown, origin="lower", aspect="auto", cmap="viridis")
+    bar = fig.colorbar(image, ax=ax, label=(f"% above the lowest, {plain(float(lo))}"
+                                            if relative else axis_label(metric)))
+    _plain_axis(bar.ax.yaxis)
+    for j in range(grid.shape[0]):
+        for i in range(grid.shape[1]):
+            if (i, j) not in cells and cells:
+                ax.text(i, j, "no point", ha="center", va="center", fontsize=8, color=GREY)
     ax.set_xticks(range(len(xs)))
     ax.set_xticklabels([short(v) for v in xs])
     ax.set_yticks(range(len(ys)))
     ax.set_yticklabels([short(v) for v in ys])
-    lo, hi = (np.nanmin(grid), np.nanmax(grid)) if cells else (0.0, 0.0)
+    # Enough significant digits that cells of different values read differently.
+    digits = 3
+    while digits < 8 and len({plain(float(grid[j, i]), digits) for (i, j) in cells}) < \
+            len({float(grid[j, i]) for (i, j) in cells}):
+        digits += 1
     for (i, j) in cells:
         bright = hi > lo and (grid[j, i] - lo) / (hi - lo) > 0.6
-        ax.text(i, j, f"{grid[j, i]:.4g}", ha="center", va="center", fontsize=7,
-                color="black" if bright else "white")
-    ax.set_xlabel(x)
-    ax.set_ylabel(y)
+        ax.text(i, j, plain(float(grid[j, i]), digits), ha="center", va="center", fontsize=8,
+                color="black" if bright else "white", gid="cell")
+    ax.set_xlabel(axis_label(x))
+    ax.set_ylabel(axis_label(y))
     most = max((len(v) for v in cells.values()), default=0)
-    ax.set_title(title or f"{metric}" + (f" (mean of up to {most} points per cell)"
-                                         if most > 1 else ""))
+    spread = ""
+    if relative:
+        spread = f"\nall values within {100 * (hi - lo) / lo:.2g} % " \
+                 f"({plain(float(lo))} to {plain(float(hi))})"
+    ax.set_title(title or f"{axis_label(metric)}" + (f" (mean of up to {most} points per cell)"
+                                                     if most > 1 else "") + spread,
+                 fontsize=10)
     drawn = ax.images[0].get_array()
     description = {"kind": "heatmap", "x": x, "y": y, "value": metric,
                    "shape": list(drawn.shape) if cells else [0, 0],
-                   "cells": int(np.count_nonzero(~np.isnan(np.asarray(drawn, dtype=float))))}
+                   "cells": int(np.count_nonzero(~np.isnan(np.asarray(drawn, dtype=float)))),
+                   "cell_texts": sorted(t.get_text() for t in ax.texts if t.get_gid() == "cell"),
+                   "spread_percent": float(100 * (hi - lo) / lo) if cells and lo > 0 else None,
+                   "colour_scale": bar.ax.get_ylabel()}
+    description["axes"] = _axes(ax)
     return _save(fig, ax, path, description)
 
 

@@ -60,6 +60,30 @@ def relu_chain(n: int) -> bytes:
     return model(nodes, [vi("x", [1, 16])], [vi("y", [1, 16])])
 
 
+def identity_chain(n: int) -> bytes:
+    """x -> Relu -> Identity -> ... (n Identity nodes) -> y, a [1, 16] float input: every
+    Identity is a no-op the front end removes."""
+    names = ["x", "r"] + [f"t{i}" for i in range(n - 1)] + ["y"]
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu")]
+    nodes += [helper.make_node("Identity", [names[i + 1]], [names[i + 2]], name=f"id{i}")
+              for i in range(n)]
+    return model(nodes, [vi("x", [1, 16])], [vi("y", [1, 16])])
+
+
+def resize_model(scales=None, sizes=None) -> bytes:
+    """A nearest Resize of a [1, 2, 4, 4] input by constant scales or sizes."""
+    inits = [init("roi", np.zeros(0, np.float32))]
+    inputs = ["x", "roi"]
+    if sizes is None:
+        inits.append(init("scales", np.array(scales, np.float32)))
+        inputs.append("scales")
+    else:
+        inits.append(init("sizes", np.array(sizes, np.int64)))
+        inputs += ["", "sizes"]
+    nodes = [helper.make_node("Resize", inputs, ["y"], name="resize", mode="nearest")]
+    return model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", None)], inits)
+
+
 # ---- the cases ----------------------------------------------------------------------------------
 
 def _cycle():
@@ -385,6 +409,24 @@ CASES: List[Case] = [
          ("--quantize", "int8")),
     Case("npu_without_quantize", lambda: relu_chain(1), r"--delegate npu.*--quantize int8",
          ("--delegate", "npu"), 2),
+    Case("resize_scale_zero", lambda: resize_model(scales=[1, 1, 0, 0]),
+         r"node 'resize' \(op Resize\): scales 'scales' .*axis 2 has scale 0\.0"),
+    Case("resize_scale_nan", lambda: resize_model(scales=[1, 1, float("nan"), 2]),
+         r"node 'resize' \(op Resize\): scales 'scales' .*axis 2 has scale nan"),
+    Case("resize_scale_negative", lambda: resize_model(scales=[1, 1, 2, -2]),
+         r"node 'resize' \(op Resize\): scales 'scales' .*axis 3 has scale -2\.0"),
+    Case("resize_scale_huge", lambda: resize_model(scales=[1, 1, 1e30, 1]),
+         r"node 'resize' \(op Resize\): scales 'scales' .*axis 2 of size 4 .*beyond 2\^31"),
+    Case("resize_scales_count", lambda: resize_model(scales=[2, 2]),
+         r"node 'resize' \(op Resize\): scales 'scales' has 2 values for the rank-4 input"),
+    Case("gemm_trans_flag_not_0_or_1", lambda: model(
+        [helper.make_node("Gemm", ["x", "w", "b"], ["y"], name="fc", transB=1 << 31)],
+        [vi("x", [1, 8])], [vi("y", [1, 4])],
+        [init("w", np.ones((4, 8), np.float32)), init("b", np.zeros(4, np.float32))]),
+        r"node 'fc' \(op Gemm\): attribute transB = 2147483648 \(must be 0 or 1\)",
+        ("--quantize", "int8", "--samples", "1", "--delegate", "npu")),
+    Case("resize_size_zero", lambda: resize_model(sizes=[1, 2, 0, 8]),
+         r"node 'resize' \(op Resize\): sizes 'sizes' .*axis 2 has size 0"),
 ]
 
 

@@ -159,6 +159,38 @@ class HostileModelTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertLess(elapsed, 60, "a 20,000-node chain should compile in seconds")
 
+    def test_an_identity_chain_is_removed_in_one_walk(self):
+        # 20,000 Identity nodes: no-op removal rebuilt the node list and rewrote every reader
+        # once per removed node (quadratic). Now the list is walked and rebuilt once, and only
+        # the node writing the graph output goes through replace_uses.
+        from socsim_aot import onnx_graph, passes
+        from socsim_aot.onnx_graph import OnnxGraph
+        from socsim_aot.passes import no_ops
+        import onnx
+        g = onnx_graph.from_model(onnx.load_from_string(hostile_models.identity_chain(20000)))
+        calls = {"remove": 0, "replace_uses": 0}
+        for name in calls:
+            def counted(*args, _name=name, _real=getattr(OnnxGraph, name)):
+                calls[_name] += 1
+                return _real(g, *args)
+            setattr(g, name, counted)
+        report = no_ops.run(g, passes.Options())
+        self.assertEqual([n.op_type for n in g.nodes], ["Relu"])
+        self.assertEqual(g.nodes[0].inputs, ["x"])
+        self.assertEqual(g.nodes[0].outputs, ["y"])  # the graph output keeps its name
+        self.assertEqual(g.outputs, ["y"])
+        self.assertLessEqual(calls["remove"], 2)
+        self.assertEqual(calls["replace_uses"], 1)
+        self.assertEqual(report.details, {"Identity": 20000})
+        programs = []
+        for n in (1, 20000):  # the whole compiler: the same program as one Identity gives
+            path = self.path(f"identities{n}.onnx")
+            with open(path, "wb") as f:
+                f.write(hostile_models.identity_chain(n))
+            programs.append(program_format.write(compiler.compile_model(
+                path, compiler.CompileOptions())))
+        self.assertEqual(programs[0], programs[1])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -14,6 +14,12 @@
   flood:     `$` and then 64 MiB without `#`: the stub closes the connection at the
              announced PacketSize instead of buffering it (peak memory stays small), and the
              run goes on to its end.
+  regwrite:  register writes at a breakpoint in debug_add: x`s1` (the caller's loop counter,
+             which no instruction past the stop has used) set to 3 on the ISS makes the loop
+             call debug_add once more only (total 5, counter 10, exit 1); a5 (which the
+             instruction retired past the stop wrote) and any pc other than the stop's are
+             refused (E02), and nothing changes; the RTL core refuses every change (E02)
+             and the program ends as without the debugger.
   range:     gdb-multiarch `next` over a one-line loop (20,000 iterations) reaches the next
              line within 10 s: GDB range-steps (vCont;r), the stub keeps stepping while
              the pc stays on the line. --compare also times it with range stepping off.
@@ -291,11 +297,45 @@ def range_step(args):
         sys.exit(f"check_gdb: next over the loop took {times['on']:.1f} s with range stepping")
 
 
+def register_writes(args):
+    proc, port = start_socsim(args.socsim, args.cpu, args.firmware)
+    commands = ["set pagination off", "set confirm off", f"target remote :{port}",
+                "break debug_add", "continue", "set $a5 = 7", "set $s1 = 3", "print $s1",
+                "print $a5", "set $pc = $pc", "set $pc = 0x390", "print/x $pc", "delete",
+                "continue"]
+    cmd = [args.gdb, "-nx", "-batch"] + [a for c in commands for a in ("-ex", c)] + [args.firmware]
+    gdb = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         timeout=120)
+    rc, out, err = finish(proc)
+    text = gdb.stdout
+    print(text)
+    expect(text, r"Breakpoint 1, debug_add \(total=[^,]*0, value=[^)]*1\)", "stop in debug_add")
+    expect(text, r"Could not write register \"a5\"; remote failure reply 'E02'",
+           "a5, written past the stop, is refused")
+    expect(text, r"^\$2 = 5$", "a5 unchanged")
+    expect(text, r"Could not write register \"pc\"; remote failure reply 'E02'",
+           "a pc write is refused")
+    expect(text, r"^\$3 = 0x386$", "pc unchanged")
+    if args.cpu == "iss":
+        expect(text, r"^\$1 = 3$", "s1 written")
+        expect(text, r"exited with code 01", "the program saw the new loop counter")
+        expect(out, r"debug_check: total 5, counter 10", "one more call only: 1 + 4")
+        if rc != 1:
+            sys.exit(f"check_gdb: socsim status {rc}, not 1\n{err}")
+    else:
+        expect(text, r"Could not write register \"s1\"; remote failure reply 'E02'",
+               "the RTL core refuses register writes")
+        expect(text, r"^\$1 = 1$", "s1 unchanged")
+        expect(out, r"debug_check: total 10, counter 15", "the program ran as without GDB")
+        if rc != 0:
+            sys.exit(f"check_gdb: socsim status {rc}, not 0\n{err}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=["session", "interrupt", "wait", "signals", "flood",
-                                         "range"])
+                                         "range", "regwrite"])
     parser.add_argument("--socsim", required=True)
     parser.add_argument("--gdb", default="gdb-multiarch")
     parser.add_argument("--cpu", choices=["iss", "rtl"], required=True)
@@ -307,7 +347,7 @@ def main():
     args = parser.parse_args()
     try:
         {"session": session, "interrupt": interrupt, "wait": wait, "signals": signals,
-         "flood": flood, "range": range_step}[args.mode](args)
+         "flood": flood, "range": range_step, "regwrite": register_writes}[args.mode](args)
     finally:
         for proc in STARTED:
             if proc.poll() is None:

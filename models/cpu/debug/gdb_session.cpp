@@ -157,6 +157,7 @@ bool GdbSession::read_register(unsigned regnum, uint32_t* value) {
 
 bool GdbSession::write_register(unsigned regnum, uint32_t value) {
   if (regnum == 0) return true;  // x0 stays zero
+  if (regnum < 32 && value == regs_[regnum]) return true;  // unchanged (a G packet's others)
   if (regnum < 32) {
     if (!cpu_.debug_write_register(regnum, value)) return false;
     regs_[regnum] = value;

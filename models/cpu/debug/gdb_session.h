@@ -13,8 +13,10 @@
 // so it is the architectural state at the boundary on both models. On both CPU models records
 // are delivered one instruction late (rtl_core.h; the ISS models the same pipeline), so the
 // pipeline has moved a few cycles on when it stops: memory may already hold the next
-// instruction's store. Registers cannot be written for that reason; the CSRs are those the
-// CPU model shows (CpuModel::debug_read_csr).
+// instruction's store. A register is written only where the CPU model can make the write
+// equal to one at the boundary (CpuModel::debug_write_register: the ISS, for a register no
+// instruction past the boundary has used); the pc is not moved; the CSRs are those the CPU
+// model shows (CpuModel::debug_read_csr).
 #pragma once
 
 #include <cstdint>

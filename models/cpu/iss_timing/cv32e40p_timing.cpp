@@ -233,6 +233,34 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::count(bool sleeping, int written) {
   }
 }
 
+// ---- a debugger's register writes ---------------------------------------------------------
+
+namespace {
+
+// Whether an instruction's register fields (rd, rs1, rs2, and rs3 of the fused
+// multiply-adds) name x`index`.
+bool fields_name(uint32_t raw, unsigned index, bool fpu) {
+  const uint32_t insn = (raw & 3) != 3 ? expand_compressed(static_cast<uint16_t>(raw), fpu) : raw;
+  const uint32_t opcode = insn & 0x7F;
+  const bool r4 = opcode == 0x43 || opcode == 0x47 || opcode == 0x4B || opcode == 0x4F;
+  return ((insn >> 7) & 31) == index || ((insn >> 15) & 31) == index ||
+         ((insn >> 20) & 31) == index || (r4 && (insn >> 27) == index);
+}
+
+}  // namespace
+
+bool Cv32e40pTiming::younger_may_use(unsigned index) const {
+  if (!recording_) return true;  // the records hold no instruction bits
+  const bool fpu = hart_.config().fpu;
+  const Trace& t = trace_;
+  for (uint64_t i = t.head; i < t.tail; ++i) {
+    if (fields_name(t.ring[i & t.mask].rec.insn, index, fpu)) return true;
+  }
+  const State& s = memo_end_state_ != nullptr ? *memo_end_state_ : s_;
+  return s.id_valid && s.id != nullptr && s.id->ctl.xfer == Xfer::kJalr &&
+         fields_name(s.id->raw, index, fpu);
+}
+
 // ---- retire trace -------------------------------------------------------------------------
 
 void Cv32e40pTiming::flush_retire() {

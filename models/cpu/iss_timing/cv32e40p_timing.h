@@ -92,6 +92,14 @@ class Cv32e40pTiming {
   /// Checks the memo: every span it would skip is simulated as well and the two results are
   /// compared (state, registers, retirements); a difference stops the run with a fault.
   void set_memo_check(bool check) { memo_check_ = check; }
+  /// For a debugger, during a retire observer's call: true if an instruction past the last
+  /// delivered one may already have read or written x`index`: one that entered EX (the hart
+  /// executes it there; the one retired last is held until its successor retires), or a
+  /// jalr in ID that formed its target from the register file. Fields are taken from the
+  /// instruction bits, so the answer may be true for an instruction that does not use them,
+  /// never false for one that does. When it is false, writing x`index` now is the same as
+  /// writing it at the boundary the debugger shows.
+  bool younger_may_use(unsigned index) const;
 
  private:
   // An instruction as decoded in ID: a decode-cache entry.
@@ -410,6 +418,7 @@ class Cv32e40pTiming {
   };
   std::vector<MemoUndo> memo_undo_;
   bool memo_check_ = false;           // simulate every memoized span too, and compare
+  const State* memo_end_state_ = nullptr;  // during a memoized span's retirements: its end
   std::array<uint32_t, 32> memo_regs_;
 
   static constexpr unsigned kDecodeEntries = 4096;

@@ -15,7 +15,8 @@ _SAME_SHAPE = ("Reshape", "Flatten", "Squeeze", "Unsqueeze", "Expand", "Slice")
 _NEUTRAL = {"Add": 0, "Sub": 0, "Mul": 1, "Div": 1}
 
 
-def _passes_through(g: OnnxGraph, n: OnnxOp) -> bool:
+def _passes_through(g: OnnxGraph, n: OnnxOp, removed=frozenset()) -> bool:
+    """True if `n` passes its first input through; `removed`: nodes already taken out."""
     if n.domain:
         return False
     if n.op_type == "Identity":
@@ -27,7 +28,8 @@ def _passes_through(g: OnnxGraph, n: OnnxOp) -> bool:
         mask = n.outputs[1] if len(n.outputs) > 1 else ""
         identity = training is not None and not np.any(training) or \
             ratio is not None and not np.any(ratio)
-        return identity and (not mask or not g.consumers(mask) and mask not in g.outputs)
+        readers = [c for c in g.consumers(mask) if c not in removed] if mask else []
+        return identity and (not mask or not readers and mask not in g.outputs)
     x, y = n.inputs[0] if n.inputs else "", n.outputs[0]
     shape_x, shape_y = g.shape(x), g.shape(y)
     same = shape_x is not None and shape_x == shape_y
@@ -55,10 +57,46 @@ def _passes_through(g: OnnxGraph, n: OnnxOp) -> bool:
 
 
 def run(g: OnnxGraph, options: Options) -> Report:
+    """Removes every node that passes its input through, in one walk over the node list:
+    the readers of a removed node's output read its input (`alias`, resolved as each node is
+    reached and for every node at the end), and the removed nodes leave the list at the end.
+    A removed node that writes a graph output needs OnnxGraph.replace_uses (the output keeps
+    its name), which first makes the pending changes. Linear in the nodes where no graph
+    output is removed (a chain of 20,000 Identity nodes compiles in seconds)."""
     report = Report()
+    alias = {}  # a removed node's output -> the value its readers read instead
+    removed = set()
+
+    def resolve(name):
+        seen = name
+        while name in alias:
+            name = alias[name]
+        if seen != name:
+            alias[seen] = name  # shortens the next look-up of a long chain
+        return name
+
+    def flush():
+        if alias:
+            for m in g.nodes:
+                if any(i in alias for i in m.inputs):
+                    m.inputs = [resolve(i) for i in m.inputs]
+            alias.clear()
+        if removed:
+            g.remove(*removed)
+            removed.clear()
+
     for n in list(g.nodes):
-        if _passes_through(g, n):
-            g.remove(n)
-            g.replace_uses(n.outputs[0], n.inputs[0])
-            report.add(n.op_type)
+        if alias and any(i in alias for i in n.inputs):
+            n.inputs = [resolve(i) for i in n.inputs]
+        if not _passes_through(g, n, removed):
+            continue
+        removed.add(n)
+        report.add(n.op_type)
+        old, new = n.outputs[0], n.inputs[0]
+        if old in g.outputs:
+            flush()
+            g.replace_uses(old, new)
+        else:
+            alias[old] = new
+    flush()
     return report

@@ -222,5 +222,82 @@ class ParetoAndPlotTest(unittest.TestCase):
         self.assertEqual(d["cells"], 5)
 
 
+class PlotsForAPaperTest(unittest.TestCase):
+    """Log axes for powers of two, units in words, Pareto labels that overlap nothing, a heat
+    map of close values on a relative scale with plain numbers: read back from the figures'
+    descriptions."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.rows = []
+        for r in (16, 32, 64):
+            for c in (16, 32, 64):
+                for ddr in ("../ddr/lpddr4x-4266.yaml", "../ddr/ddr4-3200.yaml"):
+                    macs = r * c
+                    self.rows.append(row(len(self.rows), {
+                        "npu.mac_array.rows": r, "npu.mac_array.columns": c,
+                        "memory_map.ddr.preset": ddr}, {
+                        "npu_time_us": 300 + 2.0e5 / macs, "cost.npu_area_mm2": 0.9 + 4.5e-4 * macs,
+                        "execute_cycles": 489000 + 4000 * (c == 64) - 1500 * (r == 32)}))
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def test_axis_labels_name_units_in_words(self):
+        self.assertEqual(plots.axis_label("cost.npu_area_mm2"), "NPU area (mm²)")
+        self.assertEqual(plots.axis_label("npu_time_us"), "NPU time (µs)")
+        self.assertEqual(plots.axis_label("npu.mac_array.rows"), "MAC array rows")
+        self.assertEqual(plots.axis_label("ddr_gbps"), "DDR (GB/s)")
+        self.assertEqual(plots.axis_label("npu_mac_usage_percent"), "NPU MAC usage (%)")
+        self.assertEqual(plots.axis_label("execute_cycles"), "execute (cycles)")
+        self.assertEqual(plots.plain(489512.3), "489,512")
+        self.assertEqual(plots.plain(0.00123), "0.00123")
+        self.assertEqual(plots.plain(12.5), "12.5")
+
+    def test_powers_of_two_on_a_log_axis(self):
+        d = plots.line_plot(self.rows, "npu.mac_array.columns", "npu_time_us",
+                            "npu.mac_array.rows", self.path("l.png"))
+        self.assertEqual(d["axes"]["x_scale"], "log")
+        self.assertEqual(d["axes"]["x_label"], "MAC array columns")
+        self.assertEqual(d["axes"]["y_label"], "NPU time (µs)")
+        self.assertEqual(d["points"], 18)
+        # not powers of two, or only two of them: linear
+        rows = [row(i, {"n": n}, {"t": float(n)}) for i, n in enumerate((3, 6, 12))]
+        d = plots.line_plot(rows, "n", "t", path=self.path("l2.png"))
+        self.assertEqual(d["axes"]["x_scale"], "linear")
+        rows = [row(i, {"n": n}, {"t": float(n)}) for i, n in enumerate((16, 32))]
+        self.assertEqual(plots.line_plot(rows, "n", "t", path=self.path("l3.png"))
+                         ["axes"]["x_scale"], "linear")
+
+    def test_pareto_labels_overlap_nothing(self):
+        # A crowded front: 200 points close together, each labelled.
+        rows = [row(i, {"k": i}, {"a": 1 + 0.01 * i, "t": 100 - 0.01 * i}) for i in range(200)]
+        d = plots.pareto_plot(rows, "a", "t", label="k", path=self.path("p.png"))
+        self.assertEqual(d["front"], 200)
+        self.assertEqual(d["labels_overlapping"], 0)
+        self.assertEqual(d["labels"] + d["labels_left_off"], 200)
+        self.assertGreater(d["labels_left_off"], 0)  # they cannot all fit
+        # coincident points share one label
+        d = plots.pareto_plot(self.rows, "cost.npu_area_mm2", "npu_time_us",
+                              label="npu.mac_array.rows", path=self.path("p2.png"))
+        self.assertEqual(d["labels_overlapping"], 0)
+        self.assertLess(d["labels"] + d["labels_left_off"], d["front"])
+
+    def test_heatmap_of_close_values(self):
+        d = plots.heatmap(self.rows, "npu.mac_array.rows", "npu.mac_array.columns",
+                          "execute_cycles", self.path("h.png"))
+        self.assertEqual(d["cells"], 9)
+        self.assertIn("489,000", d["cell_texts"])
+        self.assertTrue(all("e+" not in t for t in d["cell_texts"]))
+        self.assertLess(d["spread_percent"], 5)
+        self.assertEqual(d["colour_scale"], "% above the lowest, 487,500")
+        self.assertIn("all values within", d["title"])
+        # values far apart: the metric itself
+        d = plots.heatmap(self.rows, "npu.mac_array.rows", "npu.mac_array.columns",
+                          "npu_time_us", self.path("h2.png"))
+        self.assertEqual(d["colour_scale"], "NPU time (µs)")
+
+
 if __name__ == "__main__":
     unittest.main()
