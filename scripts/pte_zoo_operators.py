@@ -21,8 +21,13 @@ Inception-v3 at 299x299) and its sequence models (nn.TransformerEncoderLayer d_m
 operators) and, with --out, writes them to a file, followed by the union of the operators
 with the models using each.
 
+With --write DIR, every program also goes to DIR/MODEL_FORM.pte with its input
+(DIR/MODEL_FORM.input.bin, the raw float32 bytes) and the outputs of ExecuTorch's portable
+runtime for it (DIR/MODEL_FORM.expected.bin), for whole-model runs on socsim
+(docs/executorch.md, "Whole models").
+
 Usage:
-  pte_zoo_operators.py [--models a,b] [--forms f32,int8,int8_pc] [--out FILE]
+  pte_zoo_operators.py [--models a,b] [--forms f32,int8,int8_pc] [--out FILE] [--write DIR]
 """
 
 import argparse
@@ -111,7 +116,16 @@ def model_of(name):
     kwargs = ({"aux_logits": False, "init_weights": True}
               if name in ("googlenet", "inception_v3") else {})
     size = 299 if name == "inception_v3" else 224
-    return getattr(torchvision.models, name)(weights=None, **kwargs).eval(), (1, 3, size, size)
+    module = getattr(torchvision.models, name)(weights=None, **kwargs)
+    # Batch norm statistics from data (a few batches in training mode): with fresh ones, the
+    # activations of random-weight networks such as MobileNetV2 vanish to noise.
+    for m in module.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.momentum = None  # the plain average of the batches
+    with torch.no_grad():
+        for _ in range(2):
+            module.train()(torch.randn(2, 3, size, size))
+    return module.eval(), (1, 3, size, size)
 
 
 def export_program(module, example, form, calibration=()):
@@ -151,6 +165,23 @@ def operators_of(program):
     return names
 
 
+def write_program(folder, stem, program, example):
+    """DIR/STEM.pte, .input.bin and the portable runtime's .expected.bin."""
+    import os
+    from executorch.extension.pybindings.portable_lib import _load_for_executorch
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, stem + ".pte")
+    with open(path, "wb") as f:
+        f.write(program.buffer)
+    with open(os.path.join(folder, stem + ".input.bin"), "wb") as f:
+        for t in example:
+            f.write(t.contiguous().numpy().tobytes())
+    outputs = _load_for_executorch(path).forward(list(example))
+    with open(os.path.join(folder, stem + ".expected.bin"), "wb") as f:
+        for o in outputs:
+            f.write(o.contiguous().numpy().tobytes())
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -158,6 +189,8 @@ def main():
     parser.add_argument("--models", default=",".join(SEQUENCE + CLASSIFIERS))
     parser.add_argument("--forms", default=",".join(FORMS))
     parser.add_argument("--out", help="also write the table to this file")
+    parser.add_argument("--write", metavar="DIR",
+                        help="also write the programs, inputs and portable-runtime outputs")
     args = parser.parse_args()
     import torch
     from importlib.metadata import version
@@ -190,6 +223,8 @@ def main():
                 for op in ops:
                     users.setdefault(op, []).append(f"{name}/{form}")
                 line = f"{name} | {form} | {len(program.buffer)} | {','.join(ops)}"
+                if args.write:
+                    write_program(args.write, f"{name}_{form}", program, example)
             print(line + f"   ({time.time() - start:.0f} s)", flush=True)
             lines.append(line)
             if args.out:  # as it goes: a long run stopped early keeps its rows
