@@ -28,6 +28,8 @@ operators it calls, and a header with the exporter's versions.
                 residual block (1x1 expand, depthwise 3x3, 1x1 project, each with batch norm,
                 and the residual add), global mean, linear; batch norm statistics random
   mbblock_int8  the same quantised with PT2E (per-channel weights; batch norm folded)
+  mbv3block_f32 MobileNetV3's pieces (1x3x16x16): conv + hardswish, depthwise conv +
+                hardswish, squeeze-and-excitation with a hardsigmoid gate, mean, linear
 
 Usage:
   gen_pte_fixtures.py OUT_DIR            write the programs
@@ -46,7 +48,8 @@ import numpy as np
 
 PINNED = {"torch": "2.15.0", "executorch": "1.5.1", "torchao": "0.18.0"}
 PROGRAMS = ("add", "add8", "convnet_f32", "convnet_int8", "add_xnnpack", "encoder_f32",
-            "encoder_int8", "lstm_f32", "gru_f32", "mbblock_f32", "mbblock_int8")
+            "encoder_int8", "lstm_f32", "gru_f32", "mbblock_f32", "mbblock_int8",
+            "mbv3block_f32")
 # The sequence programs: name -> (module builder of scripts/pte_zoo_operators.py, input
 # shape, quantisation form of pte_zoo_operators.export_program).
 SEQUENCE_PROGRAMS = {
@@ -56,6 +59,7 @@ SEQUENCE_PROGRAMS = {
     "gru_f32": (lambda z: z.recurrent_module("GRU", 4, 8, 1), (1, 3, 4), "f32"),
     "mbblock_f32": (lambda z: z.mobile_block_module(), (1, 3, 16, 16), "f32"),
     "mbblock_int8": (lambda z: z.mobile_block_module(), (1, 3, 16, 16), "int8_pc"),
+    "mbv3block_f32": (lambda z: z.mobile_v3_block_module(), (1, 3, 16, 16), "f32"),
 }
 
 

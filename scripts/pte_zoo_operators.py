@@ -102,6 +102,38 @@ def mobile_block_module():
     return MobileBlock().eval()
 
 
+def mobile_v3_block_module():
+    """MobileNetV3's pieces at a small size (1x3x16x16 input): conv + batch norm + hardswish,
+    depthwise conv + hardswish, squeeze-and-excitation (mean, 1x1 convs, ReLU, hardsigmoid,
+    the gate's product), global mean, linear 16-10."""
+    import torch
+    nn = torch.nn
+
+    class SqueezeExcite(nn.Module):
+        def __init__(self, c, squeeze):
+            super().__init__()
+            self.fc1 = nn.Conv2d(c, squeeze, 1)
+            self.fc2 = nn.Conv2d(squeeze, c, 1)
+
+        def forward(self, x):
+            s = x.mean([2, 3], keepdim=True)
+            return x * nn.functional.hardsigmoid(self.fc2(torch.relu(self.fc1(s))))
+
+    class MobileV3Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, stride=2, padding=1), nn.Hardswish())
+            self.dw = nn.Sequential(nn.Conv2d(16, 16, 3, padding=1, groups=16), nn.Hardswish())
+            self.se = SqueezeExcite(16, 8)
+            self.fc = nn.Linear(16, 10)
+
+        def forward(self, x):
+            x = self.se(self.dw(self.stem(x)))
+            return self.fc(x.mean([2, 3]))
+
+    return MobileV3Block().eval()
+
+
 def model_of(name):
     """(module, input shape)."""
     import torch

@@ -1680,6 +1680,89 @@ Error prepare_batch_norm(const PteOpContext& ctx, const Args& a, PteOpCall* call
   return Error::kOk;
 }
 
+// ---- aten::clamp.out(self, min?, max?, *, out): the clamp kernel (a missing bound: none) ----
+
+Error prepare_clamp(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "aten::clamp.out argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t types[2];
+  double lo = -kInf, hi = kInf;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
+  if (!a.is_null(1)) SOCSIM_RT_TRY(a.real(1, &lo));
+  if (!a.is_null(2)) SOCSIM_RT_TRY(a.real(2, &hi));
+  SOCSIM_RT_TRY(a.tensor(3, &y, &types[1]));
+  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::clamp.out dtypes (float32)", 0);
+  }
+  if (!(lo <= hi)) return a.fail(Error::kNotSupported, "aten::clamp.out min > max", 1);
+  const int32_t words[ops::Clamp::kArgs] = {float_word(static_cast<float>(lo)),
+                                            float_word(static_cast<float>(hi))};
+  call->run = run_one;
+  return bind<ops::Clamp>(ctx, call, 0, &x, 1, &y, 1, words, ops::Clamp::kArgs);
+}
+
+// ---- aten::div.out(self, other, *, out): the div kernel (true division, broadcasting) --------
+
+Error prepare_div(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "aten::div.out argument count", 0);
+  Tensor* t[3];
+  int8_t types[3];
+  for (uint32_t i = 0; i < 3; ++i) SOCSIM_RT_TRY(a.tensor(i, &t[i], &types[i]));
+  if (!same_types(types, 3) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::div.out dtypes (float32)", 2);
+  }
+  call->run = run_one;
+  return bind<ops::Div>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
+}
+
+// ---- dim_order_ops::_to_dim_order_copy.out(self, *, non_blocking, dim_order?, out): a copy
+//      (the same type: view_copy) or a conversion (_to_copy's cast kernel), contiguous --------
+
+/// int64 to float32, rounding to nearest as a C++ conversion does.
+Error run_long_to_float(const PteOpCall& c) {
+  const uint8_t* x = static_cast<const uint8_t*>(c.extra[0]->data);
+  float* y = c.extra[1]->data_as<float>();
+  const uint32_t n = c.extra[1]->numel();
+  for (uint32_t i = 0; i < n; ++i) {
+    int64_t v;
+    memcpy(&v, x + 8 * i, 8);
+    y[i] = static_cast<float>(v);
+  }
+  return Error::kOk;
+}
+
+Error prepare_to_dim_order_copy(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 4) {
+    return a.fail(Error::kBadOperatorArgs, "_to_dim_order_copy argument count", 0);
+  }
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t tx = 0, ty = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.tensor(3, &y, &ty));
+  if (!a.is_null(2)) {
+    PteList order;
+    SOCSIM_RT_TRY(a.int_list(2, &order));
+    bool contiguous = order.count == y->rank;
+    for (uint32_t i = 0; contiguous && i < order.count; ++i) contiguous = order.int_at(i) == i;
+    if (!contiguous) {
+      return a.fail(Error::kNotSupported, "_to_dim_order_copy dim_order (contiguous only)", 2);
+    }
+  }
+  if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "_to_dim_order_copy shapes", 3);
+  if (is_type(tx, PteScalarType::kLong) && is_type(ty, PteScalarType::kFloat)) {
+    call->run = run_long_to_float;  // e.g. an integer constant of the graph made float
+    call->extra[0] = x;
+    call->extra[1] = y;
+    return Error::kOk;
+  }
+  if (!runtime_readable(tx) || !runtime_readable(ty)) {
+    return a.fail(Error::kDtypeMismatch, "_to_dim_order_copy dtypes", 0);
+  }
+  call->run = run_one;
+  if (tx == ty) return bind<ops::ViewCopy>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
+  return bind<ops::ToCopy>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
+}
+
 // ---- the table ------------------------------------------------------------------------------
 
 struct Operator {
@@ -1732,6 +1815,10 @@ const Operator kOperators[] = {
     {"aten::hardtanh", "out", "aten::hardtanh.out", prepare_hardtanh},
     {"aten::_native_batch_norm_legit_no_training", "out",
      "aten::_native_batch_norm_legit_no_training.out", prepare_batch_norm, 3},
+    {"aten::clamp", "out", "aten::clamp.out", prepare_clamp},
+    {"aten::div", "out", "aten::div.out", prepare_div},
+    {"dim_order_ops::_to_dim_order_copy", "out", "dim_order_ops::_to_dim_order_copy.out",
+     prepare_to_dim_order_copy},
 };
 constexpr uint32_t kOperatorCount = sizeof(kOperators) / sizeof(kOperators[0]);
 
