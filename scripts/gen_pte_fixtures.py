@@ -30,6 +30,8 @@ operators it calls, and a header with the exporter's versions.
   mbblock_int8  the same quantised with PT2E (per-channel weights; batch norm folded)
   mbv3block_f32 MobileNetV3's pieces (1x3x16x16): conv + hardswish, depthwise conv +
                 hardswish, squeeze-and-excitation with a hardsigmoid gate, mean, linear
+  poolgelu_f32  conv, average pooling (3x3 stride 2 padding 1 without the padding in the
+                count; 2x2), GELU, mean, linear (1x3x16x16)
 
 Usage:
   gen_pte_fixtures.py OUT_DIR            write the programs
@@ -49,7 +51,7 @@ import numpy as np
 PINNED = {"torch": "2.15.0", "executorch": "1.5.1", "torchao": "0.18.0"}
 PROGRAMS = ("add", "add8", "convnet_f32", "convnet_int8", "add_xnnpack", "encoder_f32",
             "encoder_int8", "lstm_f32", "gru_f32", "mbblock_f32", "mbblock_int8",
-            "mbv3block_f32")
+            "mbv3block_f32", "poolgelu_f32")
 # The sequence programs: name -> (module builder of scripts/pte_zoo_operators.py, input
 # shape, quantisation form of pte_zoo_operators.export_program).
 SEQUENCE_PROGRAMS = {
@@ -60,6 +62,7 @@ SEQUENCE_PROGRAMS = {
     "mbblock_f32": (lambda z: z.mobile_block_module(), (1, 3, 16, 16), "f32"),
     "mbblock_int8": (lambda z: z.mobile_block_module(), (1, 3, 16, 16), "int8_pc"),
     "mbv3block_f32": (lambda z: z.mobile_v3_block_module(), (1, 3, 16, 16), "f32"),
+    "poolgelu_f32": (lambda z: z.pool_gelu_module(), (1, 3, 16, 16), "f32"),
 }
 
 

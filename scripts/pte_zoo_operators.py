@@ -134,6 +134,28 @@ def mobile_v3_block_module():
     return MobileV3Block().eval()
 
 
+def pool_gelu_module():
+    """Average pooling and GELU as GoogLeNet/DenseNet and ConvNeXt use them (1x3x16x16):
+    conv, avg_pool2d 3x3 stride 2 padding 1 (count_include_pad False), GELU, avg_pool2d 2x2,
+    global mean, linear 8-10."""
+    import torch
+    nn = torch.nn
+
+    class PoolGelu(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 8, 3, padding=1)
+            self.pool1 = nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False)
+            self.pool2 = nn.AvgPool2d(2)
+            self.fc = nn.Linear(8, 10)
+
+        def forward(self, x):
+            x = self.pool2(nn.functional.gelu(self.pool1(self.conv(x))))
+            return self.fc(x.mean([2, 3]))
+
+    return PoolGelu().eval()
+
+
 def model_of(name):
     """(module, input shape)."""
     import torch

@@ -1763,6 +1763,69 @@ Error prepare_to_dim_order_copy(const PteOpContext& ctx, const Args& a, PteOpCal
   return bind<ops::ToCopy>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
 }
 
+// ---- aten::gelu.out(self, *, approximate, out): the gelu kernel (the erf form) ---------------
+
+Error prepare_gelu(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "aten::gelu.out argument count", 0);
+  const PteValue& approximate = a.value(1);
+  if (approximate.kind != PteValueKind::kString) {
+    return a.fail(Error::kBadOperatorArgs, "aten::gelu.out approximate (a String)", 1);
+  }
+  if (approximate.list.count != 4 || memcmp(approximate.list.data, "none", 4) != 0) {
+    return a.fail(Error::kNotSupported, "aten::gelu.out approximate (only none)", 1);
+  }
+  Tensor* t[2];
+  int8_t types[2];
+  SOCSIM_RT_TRY(a.tensor(0, &t[0], &types[0]));
+  SOCSIM_RT_TRY(a.tensor(2, &t[1], &types[1]));
+  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::gelu.out dtypes (float32)", 0);
+  }
+  call->run = run_one;
+  return bind<ops::Gelu>(ctx, call, 0, t, 1, &t[1], 1, nullptr, 0);
+}
+
+// ---- aten::avg_pool2d.out(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+//      divisor_override?, *, out): the average pooling kernel ---------------------------------
+
+Error prepare_avg_pool(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 8) return a.fail(Error::kBadOperatorArgs, "avg_pool2d argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t types[2];
+  PteList kernel, stride, padding;
+  bool ceil_mode = false, include_pad = true;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
+  SOCSIM_RT_TRY(a.int_list(1, &kernel));
+  SOCSIM_RT_TRY(a.int_list(2, &stride));
+  SOCSIM_RT_TRY(a.int_list(3, &padding));
+  SOCSIM_RT_TRY(a.boolean(4, &ceil_mode));
+  SOCSIM_RT_TRY(a.boolean(5, &include_pad));
+  SOCSIM_RT_TRY(a.tensor(7, &y, &types[1]));
+  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::avg_pool2d.out dtypes (float32)", 0);
+  }
+  if (!a.is_null(6)) {
+    return a.fail(Error::kNotSupported, "aten::avg_pool2d.out divisor_override", 6);
+  }
+  int32_t k[2], s[2], p[2];
+  if (!pair_of(kernel, 1, nullptr, k)) {
+    return a.fail(Error::kBadOperatorArgs, "aten::avg_pool2d.out kernel_size", 1);
+  }
+  if (!pair_of(stride, 1, k, s)) {
+    return a.fail(Error::kBadOperatorArgs, "aten::avg_pool2d.out stride", 2);
+  }
+  if (!pair_of(padding, 0, nullptr, p) || p[0] * 2 > k[0] || p[1] * 2 > k[1]) {
+    return a.fail(Error::kBadOperatorArgs, "aten::avg_pool2d.out padding", 3);
+  }
+  if (x->rank != 4 || y->rank != 4) {
+    return a.fail(Error::kShapeMismatch, "aten::avg_pool2d.out shapes (NCHW)", 7);
+  }
+  const int32_t words[ops::AvgPool2d::kArgs] = {
+      k[0], k[1], s[0], s[1], p[0], p[1], p[0], p[1], ceil_mode ? 1 : 0, include_pad ? 1 : 0};
+  call->run = run_one;
+  return bind<ops::AvgPool2d>(ctx, call, 0, &x, 1, &y, 1, words, ops::AvgPool2d::kArgs);
+}
+
 // ---- the table ------------------------------------------------------------------------------
 
 struct Operator {
@@ -1819,6 +1882,8 @@ const Operator kOperators[] = {
     {"aten::div", "out", "aten::div.out", prepare_div},
     {"dim_order_ops::_to_dim_order_copy", "out", "dim_order_ops::_to_dim_order_copy.out",
      prepare_to_dim_order_copy},
+    {"aten::gelu", "out", "aten::gelu.out", prepare_gelu},
+    {"aten::avg_pool2d", "out", "aten::avg_pool2d.out", prepare_avg_pool},
 };
 constexpr uint32_t kOperatorCount = sizeof(kOperators) / sizeof(kOperators[0]);
 
