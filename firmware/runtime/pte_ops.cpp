@@ -262,6 +262,26 @@ Error prepare_convolution(const PteOpContext& ctx, const Args& a, PteOpCall* cal
   if (groups < 1 || groups > 65536) {
     return a.fail(Error::kBadOperatorArgs, "aten::convolution.out groups", 8);
   }
+  // ExecuTorch's portable kernel sums each window from 0 and adds the bias last; the kernel
+  // starts from the bias. For the same float32 rounding (which a PT2E program's quantize steps
+  // would otherwise amplify), the kernel gets zeros and the add kernel adds the bias after
+  // it, as a [C, 1, 1] view that broadcasts over the output's rows and columns.
+  Tensor* bias_view = nullptr;
+  if (in[2] != nullptr) {
+    bias_view = ctx.allocator->allocate_array<Tensor>(1);
+    if (bias_view == nullptr) return Error::kMemoryAllocationFailed;
+    if (in[2]->rank != 1 || in[2]->sizes[0] != in[1]->sizes[0]) {
+      return a.fail(Error::kShapeMismatch, "aten::convolution.out bias", 2);
+    }
+    bias_view->dtype = ScalarType::kFloat32;
+    bias_view->rank = 3;
+    bias_view->sizes[0] = in[2]->sizes[0];
+    bias_view->sizes[1] = 1;
+    bias_view->sizes[2] = 1;
+    bias_view->data = in[2]->data;
+    bias_view->nbytes = in[2]->nbytes;
+    in[2] = nullptr;
+  }
   if (in[2] == nullptr) {
     // No bias: zeros (the kernel adds a bias per output channel).
     const int32_t channels = in[1]->sizes[0];
@@ -287,8 +307,15 @@ Error prepare_convolution(const PteOpContext& ctx, const Args& a, PteOpCall* cal
                                                   static_cast<int32_t>(groups),
                                                   float_word(-kInf),
                                                   float_word(kInf)};
-  call->run = run_one;
-  return bind<ops::Convolution>(ctx, call, 0, in, 3, &out, 1, words, ops::Convolution::kArgs);
+  if (bias_view == nullptr) {
+    call->run = run_one;
+    return bind<ops::Convolution>(ctx, call, 0, in, 3, &out, 1, words, ops::Convolution::kArgs);
+  }
+  Tensor* sum_in[2] = {out, bias_view};
+  call->run = run_two;
+  SOCSIM_RT_TRY(
+      bind<ops::Convolution>(ctx, call, 0, in, 3, &out, 1, words, ops::Convolution::kArgs));
+  return bind<ops::Add>(ctx, call, 1, sum_in, 2, &out, 1, nullptr, 0);
 }
 
 // ---- aten::max_pool2d_with_indices.out(self, kernel_size, stride, padding, dilation,
