@@ -18,6 +18,20 @@ operators it calls, and a header with the exporter's versions.
                 dequantize_per_tensor, int8 weights dequantized at run time
   add_xnnpack   the add model delegated to ExecuTorch's XNNPACK backend (a DelegateCall and
                 its processed data in a segment; socsim has no such backend)
+  encoder_f32   a small nn.TransformerEncoderLayer (d_model 16, 2 heads, feed-forward 32,
+                batch first, sequence 4; the zoo's encoder at a smaller size)
+  encoder_int8  the same quantised with PT2E (XNNPACKQuantizer, symmetric, per-channel
+                weights: dequantize_per_channel beside the per-tensor operators)
+  lstm_f32      a two-layer nn.LSTM (4 inputs, 8 hidden, 3 steps)
+  gru_f32       an nn.GRU (4 inputs, 8 hidden, 3 steps)
+  mbblock_f32   MobileNetV2's pieces (1x3x16x16): conv + batch norm + ReLU6, an inverted
+                residual block (1x1 expand, depthwise 3x3, 1x1 project, each with batch norm,
+                and the residual add), global mean, linear; batch norm statistics random
+  mbblock_int8  the same quantised with PT2E (per-channel weights; batch norm folded)
+  mbv3block_f32 MobileNetV3's pieces (1x3x16x16): conv + hardswish, depthwise conv +
+                hardswish, squeeze-and-excitation with a hardsigmoid gate, mean, linear
+  poolgelu_f32  conv, average pooling (3x3 stride 2 padding 1 without the padding in the
+                count; 2x2), GELU, mean, linear (1x3x16x16)
 
 Usage:
   gen_pte_fixtures.py OUT_DIR            write the programs
@@ -35,7 +49,21 @@ import tempfile
 import numpy as np
 
 PINNED = {"torch": "2.15.0", "executorch": "1.5.1", "torchao": "0.18.0"}
-PROGRAMS = ("add", "add8", "convnet_f32", "convnet_int8", "add_xnnpack")
+PROGRAMS = ("add", "add8", "convnet_f32", "convnet_int8", "add_xnnpack", "encoder_f32",
+            "encoder_int8", "lstm_f32", "gru_f32", "mbblock_f32", "mbblock_int8",
+            "mbv3block_f32", "poolgelu_f32")
+# The sequence programs: name -> (module builder of scripts/pte_zoo_operators.py, input
+# shape, quantisation form of pte_zoo_operators.export_program).
+SEQUENCE_PROGRAMS = {
+    "encoder_f32": (lambda z: z.encoder_module(16, 2, 32), (1, 4, 16), "f32"),
+    "encoder_int8": (lambda z: z.encoder_module(16, 2, 32), (1, 4, 16), "int8_pc"),
+    "lstm_f32": (lambda z: z.recurrent_module("LSTM", 4, 8, 2), (1, 3, 4), "f32"),
+    "gru_f32": (lambda z: z.recurrent_module("GRU", 4, 8, 1), (1, 3, 4), "f32"),
+    "mbblock_f32": (lambda z: z.mobile_block_module(), (1, 3, 16, 16), "f32"),
+    "mbblock_int8": (lambda z: z.mobile_block_module(), (1, 3, 16, 16), "int8_pc"),
+    "mbv3block_f32": (lambda z: z.mobile_v3_block_module(), (1, 3, 16, 16), "f32"),
+    "poolgelu_f32": (lambda z: z.pool_gelu_module(), (1, 3, 16, 16), "f32"),
+}
 
 
 def versions():
@@ -81,6 +109,19 @@ def program_of(name):
             lowered = to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()])
             return lowered.to_executorch(), inputs
         return to_edge(ep).to_executorch(), inputs
+
+    if name in SEQUENCE_PROGRAMS:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import pte_zoo_operators as zoo_ops
+        build, shape, form = SEQUENCE_PROGRAMS[name]
+        torch.manual_seed(0)
+        module = build(zoo_ops)
+        rng = np.random.default_rng(2)
+        calib = [(torch.from_numpy(rng.standard_normal(shape).astype(np.float32)),)
+                 for _ in range(8)]
+        sample = rng.standard_normal(shape).astype(np.float32)
+        program = zoo_ops.export_program(module, (torch.from_numpy(sample),), form, calib)
+        return program, [sample]
 
     rng = np.random.default_rng(1)
     shape = (1, 3, 16, 16)

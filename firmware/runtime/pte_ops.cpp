@@ -262,6 +262,26 @@ Error prepare_convolution(const PteOpContext& ctx, const Args& a, PteOpCall* cal
   if (groups < 1 || groups > 65536) {
     return a.fail(Error::kBadOperatorArgs, "aten::convolution.out groups", 8);
   }
+  // ExecuTorch's portable kernel sums each window from 0 and adds the bias last; the kernel
+  // starts from the bias. For the same float32 rounding (which a PT2E program's quantize steps
+  // would otherwise amplify), the kernel gets zeros and the add kernel adds the bias after
+  // it, as a [C, 1, 1] view that broadcasts over the output's rows and columns.
+  Tensor* bias_view = nullptr;
+  if (in[2] != nullptr) {
+    bias_view = ctx.allocator->allocate_array<Tensor>(1);
+    if (bias_view == nullptr) return Error::kMemoryAllocationFailed;
+    if (in[2]->rank != 1 || in[2]->sizes[0] != in[1]->sizes[0]) {
+      return a.fail(Error::kShapeMismatch, "aten::convolution.out bias", 2);
+    }
+    bias_view->dtype = ScalarType::kFloat32;
+    bias_view->rank = 3;
+    bias_view->sizes[0] = in[2]->sizes[0];
+    bias_view->sizes[1] = 1;
+    bias_view->sizes[2] = 1;
+    bias_view->data = in[2]->data;
+    bias_view->nbytes = in[2]->nbytes;
+    in[2] = nullptr;
+  }
   if (in[2] == nullptr) {
     // No bias: zeros (the kernel adds a bias per output channel).
     const int32_t channels = in[1]->sizes[0];
@@ -287,8 +307,15 @@ Error prepare_convolution(const PteOpContext& ctx, const Args& a, PteOpCall* cal
                                                   static_cast<int32_t>(groups),
                                                   float_word(-kInf),
                                                   float_word(kInf)};
-  call->run = run_one;
-  return bind<ops::Convolution>(ctx, call, 0, in, 3, &out, 1, words, ops::Convolution::kArgs);
+  if (bias_view == nullptr) {
+    call->run = run_one;
+    return bind<ops::Convolution>(ctx, call, 0, in, 3, &out, 1, words, ops::Convolution::kArgs);
+  }
+  Tensor* sum_in[2] = {out, bias_view};
+  call->run = run_two;
+  SOCSIM_RT_TRY(
+      bind<ops::Convolution>(ctx, call, 0, in, 3, &out, 1, words, ops::Convolution::kArgs));
+  return bind<ops::Add>(ctx, call, 1, sum_in, 2, &out, 1, nullptr, 0);
 }
 
 // ---- aten::max_pool2d_with_indices.out(self, kernel_size, stride, padding, dilation,
@@ -624,6 +651,1208 @@ Error prepare_dequantize(const PteOpContext& ctx, const Args& a, PteOpCall* call
                                         ops::DequantizePerTensor::kArgs);
 }
 
+// ---- Operators of the sequence models and the zoo (transformer encoder, LSTM, GRU) ---------
+//
+// The argument lists below are those ExecuTorch 1.5.1's exporter writes (scripts/
+// pte_zoo_operators.py lists which model uses which). Where a kernel of the registry has the
+// semantics (softmax, layer norm, batched matmul, slicing, concatenation, the elementwise
+// and activation kernels), the operator is mapped onto it; data movement between shapes and
+// the boolean steps of the attention's safe softmax run as loops of their own here.
+
+/// Bytes per element of the ExecuTorch type of argument `i` (0: not a tensor type we read).
+uint32_t element_bytes(const Args& a, uint32_t i) {
+  return pte_element_size(a.value(i).dtype);
+}
+
+bool is_type(int8_t type, PteScalarType t) {
+  return type == static_cast<int8_t>(t);
+}
+
+/// The tensors of a TensorList argument (value indices checked to name tensors).
+Error tensor_list(const PteOpContext& ctx, const Args& a, uint32_t i, Tensor*** out,
+                  uint32_t* count, int8_t* first_type) {
+  const PteValue& v = a.value(i);
+  if (v.kind != PteValueKind::kTensorList || v.list.count == 0) {
+    return a.fail(Error::kBadOperatorArgs, "operator argument (a TensorList expected)", i);
+  }
+  Tensor** list = ctx.allocator->allocate_array<Tensor*>(v.list.count);
+  if (list == nullptr) return Error::kMemoryAllocationFailed;
+  for (uint32_t k = 0; k < v.list.count; ++k) {
+    const int32_t index = v.list.index_at(k);
+    if (index < 0 || static_cast<uint32_t>(index) >= ctx.value_count ||
+        ctx.values[index].kind != PteValueKind::kTensor) {
+      return a.fail(Error::kBadOperatorArgs, "TensorList item (a tensor expected)", i);
+    }
+    if (k == 0) *first_type = ctx.values[index].dtype;
+    if (ctx.values[index].dtype != *first_type) {
+      return a.fail(Error::kDtypeMismatch, "TensorList item dtypes", i);
+    }
+    list[k] = ctx.values[index].tensor;
+  }
+  *out = list;
+  *count = v.list.count;
+  return Error::kOk;
+}
+
+/// Element strides of `x` broadcast to `out`'s shape (numpy's rules: axes aligned at the
+/// end, 0 along an axis where x has 1 element or no axis); false when x does not broadcast.
+bool broadcast_strides(const Tensor& x, const Tensor& out, int32_t* strides) {
+  if (x.rank > out.rank) return false;
+  const uint32_t lead = out.rank - x.rank;
+  int32_t s = 1;
+  for (uint32_t k = out.rank; k-- > 0;) {
+    if (k < lead) {
+      strides[k] = 0;
+      continue;
+    }
+    const int32_t n = x.sizes[k - lead];
+    if (n != out.sizes[k] && n != 1) return false;
+    strides[k] = n == 1 ? 0 : s;
+    s *= n;
+  }
+  return true;
+}
+
+/// Walks the output in row-major order with up to three broadcast operands' offsets.
+struct BroadcastWalk {
+  uint32_t rank = 0;
+  int32_t sizes[kMaxRank] = {};
+  int32_t idx[kMaxRank] = {};
+  int32_t strides[3][kMaxRank] = {};
+  uint32_t offset[3] = {0, 0, 0};
+  uint32_t operands = 0;
+  void next() {
+    for (uint32_t k = rank; k-- > 0;) {
+      ++idx[k];
+      for (uint32_t o = 0; o < operands; ++o) offset[o] += strides[o][k];
+      if (idx[k] < sizes[k]) return;
+      for (uint32_t o = 0; o < operands; ++o) offset[o] -= strides[o][k] * sizes[k];
+      idx[k] = 0;
+    }
+  }
+};
+
+bool walk_of(const Tensor& out, const Tensor* const* xs, uint32_t n, BroadcastWalk* w) {
+  w->rank = out.rank;
+  w->operands = n;
+  for (uint32_t k = 0; k < out.rank; ++k) w->sizes[k] = out.sizes[k];
+  for (uint32_t o = 0; o < n; ++o) {
+    if (!broadcast_strides(*xs[o], out, w->strides[o])) return false;
+  }
+  return true;
+}
+
+/// Outer count, axis length and inner count (elements) of `x` around axis `axis`.
+void split_at(const Tensor& x, uint32_t axis, uint32_t* outer, uint32_t* length,
+              uint32_t* inner) {
+  *outer = 1;
+  *inner = 1;
+  for (uint32_t k = 0; k < axis; ++k) *outer *= static_cast<uint32_t>(x.sizes[k]);
+  for (uint32_t k = axis + 1; k < x.rank; ++k) *inner *= static_cast<uint32_t>(x.sizes[k]);
+  *length = x.rank == 0 ? 1 : static_cast<uint32_t>(x.sizes[axis]);
+}
+
+// ---- views: aten::unsqueeze_copy.out(self, dim, *, out), aten::squeeze_copy.dims_out(self,
+//      dims, *, out), dim_order_ops::_clone_dim_order.out(self, *, non_blocking, dim_order?,
+//      out): the same bytes under the output's shape (the view_copy kernel) ----------------
+
+Error prepare_same_bytes(const PteOpContext& ctx, const Args& a, PteOpCall* call,
+                         const char* what) {
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t types[2];
+  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
+  SOCSIM_RT_TRY(a.tensor(a.count() - 1, &y, &types[1]));
+  if (!same_types(types, 2)) return a.fail(Error::kDtypeMismatch, what, 0);
+  if (x->numel() != y->numel()) return a.fail(Error::kShapeMismatch, what, a.count() - 1);
+  call->run = run_one;
+  return bind<ops::ViewCopy>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
+}
+
+Error prepare_unsqueeze(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "unsqueeze_copy argument count", 0);
+  int64_t dim = 0;
+  uint32_t axis = 0;
+  SOCSIM_RT_TRY(a.integer(1, &dim));
+  Tensor* y = nullptr;
+  int8_t ty = 0;
+  SOCSIM_RT_TRY(a.tensor(2, &y, &ty));
+  if (!axis_of(dim, y->rank, &axis) || y->sizes[axis] != 1) {
+    return a.fail(Error::kBadOperatorArgs, "aten::unsqueeze_copy.out dim", 1);
+  }
+  return prepare_same_bytes(ctx, a, call, "aten::unsqueeze_copy.out");
+}
+
+Error prepare_squeeze_dims(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "squeeze_copy argument count", 0);
+  PteList dims;
+  SOCSIM_RT_TRY(a.int_list(1, &dims));
+  Tensor* x = nullptr;
+  int8_t tx = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  for (uint32_t i = 0; i < dims.count; ++i) {
+    uint32_t axis = 0;
+    if (!axis_of(dims.int_at(i), x->rank, &axis)) {
+      return a.fail(Error::kBadOperatorArgs, "aten::squeeze_copy.dims_out dims", 1);
+    }
+  }
+  return prepare_same_bytes(ctx, a, call, "aten::squeeze_copy.dims_out");
+}
+
+Error prepare_clone_dim_order(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "_clone_dim_order argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t tx = 0, ty = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.tensor(3, &y, &ty));
+  if (!a.is_null(2)) {
+    PteList order;
+    SOCSIM_RT_TRY(a.int_list(2, &order));
+    bool contiguous = order.count == y->rank;
+    for (uint32_t i = 0; contiguous && i < order.count; ++i) contiguous = order.int_at(i) == i;
+    if (!contiguous) {
+      return a.fail(Error::kNotSupported, "_clone_dim_order dim_order (contiguous only)", 2);
+    }
+  }
+  if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "_clone_dim_order shapes", 3);
+  return prepare_same_bytes(ctx, a, call, "dim_order_ops::_clone_dim_order.out");
+}
+
+// ---- aten::select_copy.int_out(self, dim, index, *, out) -------------------------------------
+
+Error run_select(const PteOpCall& c) {
+  const uint32_t outer = static_cast<uint32_t>(c.params[0]);
+  const uint32_t block = static_cast<uint32_t>(c.params[1]);   // bytes after the axis
+  const uint32_t stride = static_cast<uint32_t>(c.params[2]);  // bytes of one outer step
+  const uint32_t first = static_cast<uint32_t>(c.params[3]);   // bytes before the index
+  const uint8_t* x = static_cast<const uint8_t*>(c.extra[0]->data);
+  uint8_t* y = static_cast<uint8_t*>(c.extra[1]->data);
+  for (uint32_t o = 0; o < outer; ++o) memcpy(y + o * block, x + o * stride + first, block);
+  return Error::kOk;
+}
+
+Error prepare_select(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  (void)ctx;
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "select_copy argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t tx = 0, ty = 0;
+  int64_t dim = 0, index = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.integer(1, &dim));
+  SOCSIM_RT_TRY(a.integer(2, &index));
+  SOCSIM_RT_TRY(a.tensor(3, &y, &ty));
+  uint32_t axis = 0;
+  if (tx != ty || element_bytes(a, 0) == 0) {
+    return a.fail(Error::kDtypeMismatch, "aten::select_copy.int_out dtypes", 0);
+  }
+  if (x->rank == 0 || !axis_of(dim, x->rank, &axis)) {
+    return a.fail(Error::kBadOperatorArgs, "aten::select_copy.int_out dim", 1);
+  }
+  uint32_t outer, length, inner;
+  split_at(*x, axis, &outer, &length, &inner);
+  if (index < -static_cast<int64_t>(length) || index >= static_cast<int64_t>(length)) {
+    return a.fail(Error::kBadOperatorArgs, "aten::select_copy.int_out index", 2);
+  }
+  if (index < 0) index += length;
+  if (y->numel() != outer * inner || y->rank + 1 != x->rank) {
+    return a.fail(Error::kShapeMismatch, "aten::select_copy.int_out out", 3);
+  }
+  const uint32_t es = element_bytes(a, 0);
+  call->run = run_select;
+  call->extra[0] = x;
+  call->extra[1] = y;
+  call->params[0] = static_cast<int32_t>(outer);
+  call->params[1] = static_cast<int32_t>(inner * es);
+  call->params[2] = static_cast<int32_t>(length * inner * es);
+  call->params[3] = static_cast<int32_t>(static_cast<uint32_t>(index) * inner * es);
+  return Error::kOk;
+}
+
+// ---- aten::mul.Scalar_out(self, other, *, out): float32 x * float32(other) --------------------
+
+Error run_mul_scalar(const PteOpCall& c) {
+  float s;
+  memcpy(&s, &c.params[0], 4);
+  const float* x = c.extra[0]->data_as<float>();
+  float* y = c.extra[1]->data_as<float>();
+  const uint32_t n = c.extra[1]->numel();
+  for (uint32_t i = 0; i < n; ++i) y[i] = x[i] * s;
+  return Error::kOk;
+}
+
+Error prepare_mul_scalar(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  (void)ctx;
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "mul.Scalar_out argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t types[2];
+  double s = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
+  SOCSIM_RT_TRY(a.real(1, &s));
+  SOCSIM_RT_TRY(a.tensor(2, &y, &types[1]));
+  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::mul.Scalar_out dtypes (float32)", 0);
+  }
+  if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "aten::mul.Scalar_out", 2);
+  call->run = run_mul_scalar;
+  call->extra[0] = x;
+  call->extra[1] = y;
+  call->params[0] = float_word(static_cast<float>(s));
+  return Error::kOk;
+}
+
+// ---- aten::expand_copy.out(self, size, *, implicit, out): x broadcast to size ---------------
+
+Error run_expand(const PteOpCall& c) {
+  const Tensor* x = c.extra[0];
+  const Tensor& y = *c.extra[1];
+  const uint32_t es = static_cast<uint32_t>(c.params[0]);
+  BroadcastWalk w;
+  if (!walk_of(y, &x, 1, &w)) return Error::kShapeMismatch;
+  const uint8_t* px = static_cast<const uint8_t*>(x->data);
+  uint8_t* py = static_cast<uint8_t*>(y.data);
+  const uint32_t n = y.numel();
+  for (uint32_t i = 0; i < n; ++i, w.next()) memcpy(py + i * es, px + w.offset[0] * es, es);
+  return Error::kOk;
+}
+
+Error prepare_expand(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  (void)ctx;
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "expand_copy argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t tx = 0, ty = 0;
+  PteList size;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.int_list(1, &size));
+  SOCSIM_RT_TRY(a.tensor(3, &y, &ty));
+  if (tx != ty || element_bytes(a, 0) == 0) {
+    return a.fail(Error::kDtypeMismatch, "aten::expand_copy.out dtypes", 0);
+  }
+  if (size.count != y->rank || x->rank > y->rank) {
+    return a.fail(Error::kShapeMismatch, "aten::expand_copy.out size", 1);
+  }
+  const uint32_t lead = y->rank - x->rank;
+  for (uint32_t k = 0; k < size.count; ++k) {
+    const int64_t n = size.int_at(k);
+    const int64_t want = n == -1 && k >= lead ? x->sizes[k - lead] : n;
+    if (want != y->sizes[k]) return a.fail(Error::kShapeMismatch, "aten::expand_copy.out size", 1);
+  }
+  int32_t strides[kMaxRank];
+  if (!broadcast_strides(*x, *y, strides)) {
+    return a.fail(Error::kShapeMismatch, "aten::expand_copy.out (not broadcastable)", 0);
+  }
+  call->run = run_expand;
+  call->extra[0] = x;
+  call->extra[1] = y;
+  call->params[0] = static_cast<int32_t>(element_bytes(a, 0));
+  return Error::kOk;
+}
+
+// ---- aten::bmm.out(self, mat2, *, out): the batched matmul kernel ----------------------------
+
+Error prepare_bmm(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "aten::bmm.out argument count", 0);
+  Tensor* t[3];
+  int8_t types[3];
+  for (uint32_t i = 0; i < 3; ++i) SOCSIM_RT_TRY(a.tensor(i, &t[i], &types[i]));
+  if (!same_types(types, 3) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::bmm.out dtypes (float32)", 0);
+  }
+  if (t[0]->rank != 3 || t[1]->rank != 3 || t[2]->rank != 3 || t[0]->sizes[0] != t[1]->sizes[0]) {
+    return a.fail(Error::kShapeMismatch, "aten::bmm.out (3-D, same batch)", 0);
+  }
+  call->run = run_one;
+  return bind<ops::Matmul>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
+}
+
+// ---- aten::_softmax.out(self, dim, half_to_float, *, out): the softmax kernel ---------------
+
+Error prepare_softmax(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "aten::_softmax.out argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t types[2];
+  int64_t dim = 0;
+  bool half_to_float = false;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
+  SOCSIM_RT_TRY(a.integer(1, &dim));
+  SOCSIM_RT_TRY(a.boolean(2, &half_to_float));
+  SOCSIM_RT_TRY(a.tensor(3, &y, &types[1]));
+  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::_softmax.out dtypes (float32)", 0);
+  }
+  if (half_to_float) return a.fail(Error::kNotSupported, "aten::_softmax.out half_to_float", 2);
+  uint32_t axis = 0;
+  if (x->rank == 0 || !axis_of(dim, x->rank, &axis)) {
+    return a.fail(Error::kBadOperatorArgs, "aten::_softmax.out dim", 1);
+  }
+  const int32_t words[ops::Softmax::kArgs] = {static_cast<int32_t>(axis)};
+  call->run = run_one;
+  return bind<ops::Softmax>(ctx, call, 0, &x, 1, &y, 1, words, ops::Softmax::kArgs);
+}
+
+// ---- the safe softmax's boolean steps: aten::eq.Scalar_out(self, other, *, out),
+//      aten::logical_not.out(self, *, out), aten::any.out(self, dim, keepdim, *, out),
+//      aten::full_like.out(self, fill_value, *, memory_format?, out), aten::full.out(size,
+//      fill_value, *, out), aten::where.self_out(condition, self, other, *, out) ----------
+
+Error run_eq_scalar(const PteOpCall& c) {
+  float s;
+  memcpy(&s, &c.params[0], 4);
+  const float* x = c.extra[0]->data_as<float>();
+  uint8_t* y = static_cast<uint8_t*>(c.extra[1]->data);
+  const uint32_t n = c.extra[1]->numel();
+  for (uint32_t i = 0; i < n; ++i) y[i] = x[i] == s ? 1 : 0;
+  return Error::kOk;
+}
+
+Error prepare_eq_scalar(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  (void)ctx;
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "eq.Scalar_out argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t tx = 0, ty = 0;
+  double s = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.real(1, &s));
+  SOCSIM_RT_TRY(a.tensor(2, &y, &ty));
+  if (!is_type(tx, PteScalarType::kFloat) || !is_type(ty, PteScalarType::kBool)) {
+    return a.fail(Error::kDtypeMismatch, "aten::eq.Scalar_out dtypes (float32 -> bool)", 0);
+  }
+  if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "aten::eq.Scalar_out", 2);
+  call->run = run_eq_scalar;
+  call->extra[0] = x;
+  call->extra[1] = y;
+  call->params[0] = float_word(static_cast<float>(s));
+  return Error::kOk;
+}
+
+Error run_logical_not(const PteOpCall& c) {
+  const uint32_t n = c.extra[1]->numel();
+  uint8_t* y = static_cast<uint8_t*>(c.extra[1]->data);
+  if (c.params[0] != 0) {  // float32 input
+    const float* x = c.extra[0]->data_as<float>();
+    for (uint32_t i = 0; i < n; ++i) y[i] = x[i] == 0.0f ? 1 : 0;
+  } else {
+    const uint8_t* x = static_cast<const uint8_t*>(c.extra[0]->data);
+    for (uint32_t i = 0; i < n; ++i) y[i] = x[i] == 0 ? 1 : 0;
+  }
+  return Error::kOk;
+}
+
+Error prepare_logical_not(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  (void)ctx;
+  if (a.count() != 2) return a.fail(Error::kBadOperatorArgs, "logical_not argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t tx = 0, ty = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.tensor(1, &y, &ty));
+  const bool from_float = is_type(tx, PteScalarType::kFloat);
+  if ((!from_float && !is_type(tx, PteScalarType::kBool)) || !is_type(ty, PteScalarType::kBool)) {
+    return a.fail(Error::kDtypeMismatch, "aten::logical_not.out dtypes (bool or float32 -> bool)",
+                  0);
+  }
+  if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "aten::logical_not.out", 1);
+  call->run = run_logical_not;
+  call->extra[0] = x;
+  call->extra[1] = y;
+  call->params[0] = from_float ? 1 : 0;
+  return Error::kOk;
+}
+
+Error run_any(const PteOpCall& c) {
+  const uint32_t outer = static_cast<uint32_t>(c.params[0]);
+  const uint32_t length = static_cast<uint32_t>(c.params[1]);
+  const uint32_t inner = static_cast<uint32_t>(c.params[2]);
+  const uint8_t* x = static_cast<const uint8_t*>(c.extra[0]->data);
+  uint8_t* y = static_cast<uint8_t*>(c.extra[1]->data);
+  for (uint32_t o = 0; o < outer; ++o) {
+    for (uint32_t i = 0; i < inner; ++i) {
+      uint8_t any = 0;
+      for (uint32_t k = 0; k < length && any == 0; ++k) any = x[(o * length + k) * inner + i] != 0;
+      y[o * inner + i] = any;
+    }
+  }
+  return Error::kOk;
+}
+
+Error prepare_any(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  (void)ctx;
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "aten::any.out argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t tx = 0, ty = 0;
+  int64_t dim = 0;
+  bool keepdim = false;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.integer(1, &dim));
+  SOCSIM_RT_TRY(a.boolean(2, &keepdim));
+  SOCSIM_RT_TRY(a.tensor(3, &y, &ty));
+  if (!is_type(tx, PteScalarType::kBool) || !is_type(ty, PteScalarType::kBool)) {
+    return a.fail(Error::kDtypeMismatch, "aten::any.out dtypes (bool)", 0);
+  }
+  uint32_t axis = 0;
+  if (x->rank == 0 || !axis_of(dim, x->rank, &axis)) {
+    return a.fail(Error::kBadOperatorArgs, "aten::any.out dim", 1);
+  }
+  uint32_t outer, length, inner;
+  split_at(*x, axis, &outer, &length, &inner);
+  if (y->numel() != outer * inner || y->rank != (keepdim ? x->rank : x->rank - 1)) {
+    return a.fail(Error::kShapeMismatch, "aten::any.out out", 3);
+  }
+  call->run = run_any;
+  call->extra[0] = x;
+  call->extra[1] = y;
+  call->params[0] = static_cast<int32_t>(outer);
+  call->params[1] = static_cast<int32_t>(length);
+  call->params[2] = static_cast<int32_t>(inner);
+  return Error::kOk;
+}
+
+/// Fills extra[1] with the value of params (float32, int32, int8/uint8/bool or int64).
+Error run_fill(const PteOpCall& c) {
+  Tensor& y = *c.extra[1];
+  const uint32_t n = y.numel();
+  const int32_t es = c.params[1];
+  uint8_t* py = static_cast<uint8_t*>(y.data);
+  uint8_t value[8];
+  if (c.params[0] != 0) {  // float32
+    memcpy(value, &c.params[2], 4);
+  } else {
+    const int64_t v = static_cast<int64_t>(static_cast<uint32_t>(c.params[2])) |
+                      (static_cast<int64_t>(c.params[3]) << 32);
+    memcpy(value, &v, 8);  // little-endian: the low bytes are the narrower integer
+  }
+  for (uint32_t i = 0; i < n; ++i) memcpy(py + i * static_cast<uint32_t>(es), value, es);
+  return Error::kOk;
+}
+
+Error prepare_fill(const Args& a, uint32_t value_arg, Tensor* y, int8_t ty, PteOpCall* call) {
+  double d = 0;
+  SOCSIM_RT_TRY(a.real(value_arg, &d));
+  const bool is_float = is_type(ty, PteScalarType::kFloat);
+  if (!is_float && !is_type(ty, PteScalarType::kInt) && !is_type(ty, PteScalarType::kChar) &&
+      !is_type(ty, PteScalarType::kByte) && !is_type(ty, PteScalarType::kBool) &&
+      !is_type(ty, PteScalarType::kLong)) {
+    return a.fail(Error::kDtypeMismatch, "fill dtype", a.count() - 1);
+  }
+  call->run = run_fill;
+  call->extra[1] = y;
+  call->params[0] = is_float ? 1 : 0;
+  call->params[1] = static_cast<int32_t>(pte_element_size(ty));
+  if (is_float) {
+    call->params[2] = float_word(static_cast<float>(d));
+  } else {
+    if (!(d >= -9.2e18 && d <= 9.2e18)) return a.fail(Error::kBadOperatorArgs, "fill_value", 1);
+    int64_t v = a.value(value_arg).kind == PteValueKind::kInt ? a.value(value_arg).i
+                                                               : static_cast<int64_t>(d);
+    if (is_type(ty, PteScalarType::kBool)) v = v != 0 ? 1 : 0;
+    call->params[2] = static_cast<int32_t>(static_cast<uint32_t>(v & 0xFFFFFFFF));
+    call->params[3] = static_cast<int32_t>(v >> 32);
+  }
+  return Error::kOk;
+}
+
+Error prepare_full_like(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  (void)ctx;
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "full_like argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t tx = 0, ty = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.tensor(3, &y, &ty));
+  if (!a.is_null(2)) {
+    int64_t format = 0;
+    SOCSIM_RT_TRY(a.integer(2, &format));  // torch.contiguous_format or preserve_format
+    if (format != 0 && format != 1) {
+      return a.fail(Error::kNotSupported, "aten::full_like.out memory_format", 2);
+    }
+  }
+  if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "aten::full_like.out", 3);
+  return prepare_fill(a, 1, y, ty, call);
+}
+
+Error prepare_full(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  (void)ctx;
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "aten::full.out argument count", 0);
+  PteList size;
+  Tensor* y = nullptr;
+  int8_t ty = 0;
+  SOCSIM_RT_TRY(a.int_list(0, &size));
+  SOCSIM_RT_TRY(a.tensor(2, &y, &ty));
+  bool same = size.count == y->rank;
+  for (uint32_t k = 0; same && k < size.count; ++k) same = size.int_at(k) == y->sizes[k];
+  if (!same) return a.fail(Error::kShapeMismatch, "aten::full.out size", 0);
+  return prepare_fill(a, 1, y, ty, call);
+}
+
+Error run_where(const PteOpCall& c) {
+  const Tensor& y = *c.extra[1];
+  const Tensor* xs[3] = {c.extra[2], c.extra[0], c.extra[3]};  // condition, self, other
+  BroadcastWalk w;
+  if (!walk_of(y, xs, 3, &w)) return Error::kShapeMismatch;
+  const uint8_t* cond = static_cast<const uint8_t*>(xs[0]->data);
+  const float* pa = xs[1]->data_as<float>();
+  const float* pb = xs[2]->data_as<float>();
+  float* py = y.data_as<float>();
+  const uint32_t n = y.numel();
+  for (uint32_t i = 0; i < n; ++i, w.next()) {
+    py[i] = cond[w.offset[0]] != 0 ? pa[w.offset[1]] : pb[w.offset[2]];
+  }
+  return Error::kOk;
+}
+
+Error prepare_where(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  (void)ctx;
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "where.self_out argument count", 0);
+  Tensor* t[4];
+  int8_t types[4];
+  for (uint32_t i = 0; i < 4; ++i) SOCSIM_RT_TRY(a.tensor(i, &t[i], &types[i]));
+  if (!is_type(types[0], PteScalarType::kBool) || !is_type(types[1], PteScalarType::kFloat) ||
+      types[2] != types[1] || types[3] != types[1]) {
+    return a.fail(Error::kDtypeMismatch, "aten::where.self_out dtypes (bool, float32)", 0);
+  }
+  int32_t strides[kMaxRank];
+  for (uint32_t i = 0; i < 3; ++i) {
+    if (!broadcast_strides(*t[i], *t[3], strides)) {
+      return a.fail(Error::kShapeMismatch, "aten::where.self_out (not broadcastable)", i);
+    }
+  }
+  call->run = run_where;
+  call->extra[0] = t[1];
+  call->extra[1] = t[3];
+  call->extra[2] = t[0];
+  call->extra[3] = t[2];
+  return Error::kOk;
+}
+
+// ---- aten::native_layer_norm.out(input, normalized_shape, weight?, bias?, eps, *, out0,
+//      out1, out2): the layer norm kernel, then each row's mean and 1/sqrt(var + eps) --------
+
+Error run_layer_norm(const PteOpCall& c) {
+  SOCSIM_RT_TRY(c.fn[0](c.args[0]));
+  const uint32_t n = static_cast<uint32_t>(c.params[0]);
+  float eps;
+  memcpy(&eps, &c.params[1], 4);
+  const float* x = c.extra[0]->data_as<float>();
+  float* mean = c.extra[2]->data_as<float>();
+  float* rstd = c.extra[3]->data_as<float>();
+  const uint32_t rows = c.extra[2]->numel();
+  for (uint32_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * n;
+    float sum = 0.0f;
+    for (uint32_t i = 0; i < n; ++i) sum += xr[i];
+    const float m = sum / static_cast<float>(n);
+    float squares = 0.0f;
+    for (uint32_t i = 0; i < n; ++i) squares += (xr[i] - m) * (xr[i] - m);
+    mean[r] = m;
+    rstd[r] = 1.0f / sqrtf(squares / static_cast<float>(n) + eps);
+  }
+  return Error::kOk;
+}
+
+/// A float32 vector of `n` elements all equal to `value` (a missing weight or bias).
+Tensor* constant_vector(MemoryAllocator& alloc, uint32_t n, float value) {
+  Tensor* t = alloc.allocate_array<Tensor>(1);
+  float* data = alloc.allocate_array<float>(n);
+  if (t == nullptr || data == nullptr) return nullptr;
+  for (uint32_t i = 0; i < n; ++i) data[i] = value;
+  t->dtype = ScalarType::kFloat32;
+  t->rank = 1;
+  t->sizes[0] = static_cast<int32_t>(n);
+  t->data = data;
+  t->nbytes = n * 4;
+  return t;
+}
+
+Error prepare_layer_norm(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 8) {
+    return a.fail(Error::kBadOperatorArgs, "aten::native_layer_norm.out argument count", 0);
+  }
+  Tensor* in[3] = {nullptr, nullptr, nullptr};
+  Tensor *y = nullptr, *mean = nullptr, *rstd = nullptr;
+  int8_t types[6] = {};
+  PteList shape;
+  double eps = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &in[0], &types[0]));
+  SOCSIM_RT_TRY(a.int_list(1, &shape));
+  types[1] = types[2] = types[0];
+  if (!a.is_null(2)) SOCSIM_RT_TRY(a.tensor(2, &in[1], &types[1]));
+  if (!a.is_null(3)) SOCSIM_RT_TRY(a.tensor(3, &in[2], &types[2]));
+  SOCSIM_RT_TRY(a.real(4, &eps));
+  SOCSIM_RT_TRY(a.tensor(5, &y, &types[3]));
+  SOCSIM_RT_TRY(a.tensor(6, &mean, &types[4]));
+  SOCSIM_RT_TRY(a.tensor(7, &rstd, &types[5]));
+  if (!same_types(types, 6) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::native_layer_norm.out dtypes (float32)", 0);
+  }
+  const Tensor& x = *in[0];
+  if (shape.count == 0 || shape.count > x.rank) {
+    return a.fail(Error::kShapeMismatch, "aten::native_layer_norm.out normalized_shape", 1);
+  }
+  const uint32_t axis = x.rank - shape.count;
+  uint32_t n = 1;
+  for (uint32_t k = 0; k < shape.count; ++k) {
+    if (shape.int_at(k) != x.sizes[axis + k]) {
+      return a.fail(Error::kShapeMismatch, "aten::native_layer_norm.out normalized_shape", 1);
+    }
+    n *= static_cast<uint32_t>(x.sizes[axis + k]);
+  }
+  if (n == 0 || mean->numel() * n != x.numel() || rstd->numel() != mean->numel()) {
+    return a.fail(Error::kShapeMismatch, "aten::native_layer_norm.out mean/rstd", 6);
+  }
+  if (in[1] == nullptr && (in[1] = constant_vector(*ctx.allocator, n, 1.0f)) == nullptr) {
+    return Error::kMemoryAllocationFailed;
+  }
+  if (in[2] == nullptr && (in[2] = constant_vector(*ctx.allocator, n, 0.0f)) == nullptr) {
+    return Error::kMemoryAllocationFailed;
+  }
+  const float e = static_cast<float>(eps);
+  if (!(e >= 0.0f)) return a.fail(Error::kBadOperatorArgs, "aten::native_layer_norm.out eps", 4);
+  const int32_t words[ops::NativeLayerNorm::kArgs] = {static_cast<int32_t>(axis), float_word(e)};
+  call->run = run_layer_norm;
+  call->extra[0] = in[0];
+  call->extra[1] = y;
+  call->extra[2] = mean;
+  call->extra[3] = rstd;
+  call->params[0] = static_cast<int32_t>(n);
+  call->params[1] = float_word(e);
+  return bind<ops::NativeLayerNorm>(ctx, call, 0, in, 3, &y, 1, words,
+                                    ops::NativeLayerNorm::kArgs);
+}
+
+// ---- aten::slice_copy.Tensor_out(self, dim, start?, end?, step, *, out): the slice kernel --
+
+Error prepare_slice(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 6) return a.fail(Error::kBadOperatorArgs, "slice_copy argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t types[2];
+  int64_t dim = 0, start = 0, end = 0, step = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
+  SOCSIM_RT_TRY(a.integer(1, &dim));
+  SOCSIM_RT_TRY(a.integer(4, &step));
+  SOCSIM_RT_TRY(a.tensor(5, &y, &types[1]));
+  if (!same_types(types, 2)) return a.fail(Error::kDtypeMismatch, "slice_copy dtypes", 0);
+  uint32_t axis = 0;
+  if (x->rank == 0 || x->rank != y->rank || !axis_of(dim, x->rank, &axis)) {
+    return a.fail(Error::kBadOperatorArgs, "aten::slice_copy.Tensor_out dim", 1);
+  }
+  if (step < 1) return a.fail(Error::kBadOperatorArgs, "aten::slice_copy.Tensor_out step", 4);
+  const int64_t length = x->sizes[axis];
+  start = 0;
+  end = length;
+  if (!a.is_null(2)) SOCSIM_RT_TRY(a.integer(2, &start));
+  if (!a.is_null(3)) SOCSIM_RT_TRY(a.integer(3, &end));
+  // Python's slice rules: negative counts from the end, then clamped to [0, length].
+  if (start < 0) start += length;
+  if (end < 0) end += length;
+  start = start < 0 ? 0 : (start > length ? length : start);
+  end = end < start ? start : (end > length ? length : end);
+  const int64_t count = (end - start + step - 1) / step;
+  for (uint32_t k = 0; k < x->rank; ++k) {
+    const int64_t want = k == axis ? count : x->sizes[k];
+    if (y->sizes[k] != want) {
+      return a.fail(Error::kShapeMismatch, "aten::slice_copy.Tensor_out out", 5);
+    }
+  }
+  if (count == 0) return a.fail(Error::kNotSupported, "aten::slice_copy.Tensor_out (empty)", 5);
+  if (step > 65536) step = length;  // one element: the step is never taken
+  int32_t words[2 * kMaxRank];
+  for (uint32_t k = 0; k < x->rank; ++k) {
+    words[2 * k] = k == axis ? static_cast<int32_t>(start) : 0;
+    words[2 * k + 1] = k == axis ? static_cast<int32_t>(step) : 1;
+  }
+  call->run = run_one;
+  return bind<ops::SliceCopy>(ctx, call, 0, &x, 1, &y, 1, words, 2 * x->rank);
+}
+
+// ---- aten::split_with_sizes_copy.out(self, split_sizes, dim, *, out): consecutive slices
+//      of self along dim into the tensors of the out list -------------------------------------
+
+Error run_split(const PteOpCall& c) {
+  const uint32_t outer = static_cast<uint32_t>(c.params[0]);
+  const uint32_t row = static_cast<uint32_t>(c.params[1]);  // bytes of one outer step of x
+  const uint32_t inner = static_cast<uint32_t>(c.params[2]);  // bytes per index of the axis
+  const uint32_t axis = static_cast<uint32_t>(c.params[3]);
+  const uint8_t* x = static_cast<const uint8_t*>(c.extra[0]->data);
+  uint32_t first = 0;
+  for (uint32_t k = 0; k < c.list_count; ++k) {
+    const Tensor& y = *c.list[k];
+    const uint32_t block = static_cast<uint32_t>(y.sizes[axis]) * inner;
+    uint8_t* py = static_cast<uint8_t*>(y.data);
+    for (uint32_t o = 0; o < outer; ++o) memcpy(py + o * block, x + o * row + first, block);
+    first += block;
+  }
+  return Error::kOk;
+}
+
+Error prepare_split(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "split_with_sizes argument count", 0);
+  Tensor* x = nullptr;
+  int8_t tx = 0, ty = 0;
+  PteList sizes;
+  int64_t dim = 0;
+  Tensor** outs = nullptr;
+  uint32_t count = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.int_list(1, &sizes));
+  SOCSIM_RT_TRY(a.integer(2, &dim));
+  SOCSIM_RT_TRY(tensor_list(ctx, a, 3, &outs, &count, &ty));
+  if (tx != ty || pte_element_size(tx) == 0) {
+    return a.fail(Error::kDtypeMismatch, "split_with_sizes_copy dtypes", 0);
+  }
+  uint32_t axis = 0;
+  if (x->rank == 0 || !axis_of(dim, x->rank, &axis)) {
+    return a.fail(Error::kBadOperatorArgs, "split_with_sizes_copy dim", 2);
+  }
+  if (sizes.count != count) return a.fail(Error::kShapeMismatch, "split_with_sizes_copy out", 3);
+  int64_t total = 0;
+  for (uint32_t k = 0; k < count; ++k) {
+    const Tensor& y = *outs[k];
+    bool ok = y.rank == x->rank && sizes.int_at(k) == y.sizes[axis];
+    for (uint32_t d = 0; ok && d < x->rank; ++d) ok = d == axis || y.sizes[d] == x->sizes[d];
+    if (!ok) return a.fail(Error::kShapeMismatch, "split_with_sizes_copy out", 3);
+    total += y.sizes[axis];
+  }
+  if (total != x->sizes[axis]) {
+    return a.fail(Error::kShapeMismatch, "split_with_sizes_copy split_sizes", 1);
+  }
+  uint32_t outer, length, inner;
+  split_at(*x, axis, &outer, &length, &inner);
+  const uint32_t es = pte_element_size(tx);
+  call->run = run_split;
+  call->extra[0] = x;
+  call->extra[1] = outs[0];
+  call->list = outs;
+  call->list_count = count;
+  call->params[0] = static_cast<int32_t>(outer);
+  call->params[1] = static_cast<int32_t>(length * inner * es);
+  call->params[2] = static_cast<int32_t>(inner * es);
+  call->params[3] = static_cast<int32_t>(axis);
+  return Error::kOk;
+}
+
+// ---- elementwise kernels: aten::sigmoid.out, aten::tanh.out (self, *, out), aten::mul.out
+//      (self, other, *, out), aten::sub.out(self, other, *, alpha, out) ----------------------
+
+template <typename Op>
+Error prepare_unary(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 2) return a.fail(Error::kBadOperatorArgs, "unary operator argument count", 0);
+  Tensor* t[2];
+  int8_t types[2];
+  SOCSIM_RT_TRY(a.tensor(0, &t[0], &types[0]));
+  SOCSIM_RT_TRY(a.tensor(1, &t[1], &types[1]));
+  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "unary operator dtypes (float32)", 0);
+  }
+  call->run = run_one;
+  return bind<Op>(ctx, call, 0, t, 1, &t[1], 1, nullptr, 0);
+}
+
+Error prepare_mul(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "aten::mul.out argument count", 0);
+  Tensor* t[3];
+  int8_t types[3];
+  for (uint32_t i = 0; i < 3; ++i) SOCSIM_RT_TRY(a.tensor(i, &t[i], &types[i]));
+  if (!same_types(types, 3)) return a.fail(Error::kDtypeMismatch, "aten::mul.out dtypes", 2);
+  call->run = run_one;
+  return bind<ops::Mul>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
+}
+
+Error prepare_sub(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "aten::sub.out argument count", 0);
+  Tensor* t[3];
+  int8_t types[3];
+  double alpha = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &t[0], &types[0]));
+  SOCSIM_RT_TRY(a.tensor(1, &t[1], &types[1]));
+  SOCSIM_RT_TRY(a.real(2, &alpha));
+  SOCSIM_RT_TRY(a.tensor(3, &t[2], &types[2]));
+  if (alpha != 1.0) return a.fail(Error::kNotSupported, "aten::sub.out alpha (only 1)", 2);
+  if (!same_types(types, 3)) return a.fail(Error::kDtypeMismatch, "aten::sub.out dtypes", 3);
+  call->run = run_one;
+  return bind<ops::Sub>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
+}
+
+// ---- aten::cat.out(tensors, dim, *, out): the concatenation kernel ---------------------------
+
+Error prepare_cat(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "aten::cat.out argument count", 0);
+  Tensor** inputs = nullptr;
+  uint32_t count = 0;
+  int8_t types[2] = {};
+  int64_t dim = 0;
+  Tensor* y = nullptr;
+  SOCSIM_RT_TRY(tensor_list(ctx, a, 0, &inputs, &count, &types[0]));
+  SOCSIM_RT_TRY(a.integer(1, &dim));
+  SOCSIM_RT_TRY(a.tensor(2, &y, &types[1]));
+  if (!same_types(types, 2)) return a.fail(Error::kDtypeMismatch, "aten::cat.out dtypes", 2);
+  uint32_t axis = 0;
+  if (y->rank == 0 || !axis_of(dim, y->rank, &axis)) {
+    return a.fail(Error::kBadOperatorArgs, "aten::cat.out dim", 1);
+  }
+  const int32_t words[ops::Cat::kArgs] = {static_cast<int32_t>(axis)};
+  call->run = run_one;
+  return bind<ops::Cat>(ctx, call, 0, inputs, count, &y, 1, words, ops::Cat::kArgs);
+}
+
+// ---- quantized_decomposed::dequantize_per_channel.out(input, scales, zero_points?, axis,
+//      quant_min, quant_max, dtype, *, out_dtype?, out): float32(q - zero_point[c]) *
+//      scale[c] along axis -----------------------------------------------------------------
+
+Error run_dequantize_per_channel(const PteOpCall& c) {
+  const uint32_t outer = static_cast<uint32_t>(c.params[0]);
+  const uint32_t channels = static_cast<uint32_t>(c.params[1]);
+  const uint32_t inner = static_cast<uint32_t>(c.params[2]);
+  const int32_t scale_bytes = c.params[3];  // 4: float32 scales, 8: float64
+  const int32_t zp_bytes = c.params[4];     // 0: none, 4: int32, 8: int64
+  const int8_t* q = c.extra[0]->data_as<int8_t>();
+  float* y = c.extra[1]->data_as<float>();
+  const uint8_t* scales = static_cast<const uint8_t*>(c.extra[2]->data);
+  const uint8_t* zps = c.extra[3] != nullptr ? static_cast<const uint8_t*>(c.extra[3]->data)
+                                             : nullptr;
+  for (uint32_t ch = 0; ch < channels; ++ch) {
+    float scale;
+    if (scale_bytes == 8) {
+      double d;
+      memcpy(&d, scales + 8 * ch, 8);
+      scale = static_cast<float>(d);
+    } else {
+      memcpy(&scale, scales + 4 * ch, 4);
+    }
+    int32_t zp = 0;
+    if (zp_bytes == 8) {
+      int64_t v;
+      memcpy(&v, zps + 8 * ch, 8);
+      zp = static_cast<int32_t>(v);
+    } else if (zp_bytes == 4) {
+      memcpy(&zp, zps + 4 * ch, 4);
+    }
+    for (uint32_t o = 0; o < outer; ++o) {
+      const uint32_t base = (o * channels + ch) * inner;
+      for (uint32_t i = 0; i < inner; ++i) {
+        y[base + i] = static_cast<float>(q[base + i] - zp) * scale;
+      }
+    }
+  }
+  return Error::kOk;
+}
+
+Error prepare_dequantize_per_channel(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  (void)ctx;
+  if (a.count() != 8 && a.count() != 9) {
+    return a.fail(Error::kBadOperatorArgs, "dequantize_per_channel.out argument count", 0);
+  }
+  Tensor *x = nullptr, *scales = nullptr, *zps = nullptr, *y = nullptr;
+  int8_t tx = 0, ts = 0, tz = 0, ty = 0;
+  int64_t axis_arg = 0, qmin = 0, qmax = 0, dtype = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.tensor(1, &scales, &ts));
+  if (!a.is_null(2)) SOCSIM_RT_TRY(a.tensor(2, &zps, &tz));
+  SOCSIM_RT_TRY(a.integer(3, &axis_arg));
+  SOCSIM_RT_TRY(a.integer(4, &qmin));
+  SOCSIM_RT_TRY(a.integer(5, &qmax));
+  SOCSIM_RT_TRY(a.integer(6, &dtype));
+  if (a.count() == 9 && !a.is_null(7)) {
+    int64_t out_dtype = 0;
+    SOCSIM_RT_TRY(a.integer(7, &out_dtype));
+    if (out_dtype != static_cast<int64_t>(PteScalarType::kFloat)) {
+      return a.fail(Error::kNotSupported, "dequantize_per_channel.out out_dtype (float32)", 7);
+    }
+  }
+  SOCSIM_RT_TRY(a.tensor(a.count() - 1, &y, &ty));
+  if (!is_type(tx, PteScalarType::kChar) || !is_type(ty, PteScalarType::kFloat) ||
+      dtype != static_cast<int64_t>(PteScalarType::kChar)) {
+    return a.fail(Error::kDtypeMismatch, "dequantize_per_channel.out dtypes (int8 -> float32)", 0);
+  }
+  if (!is_type(ts, PteScalarType::kFloat) && !is_type(ts, PteScalarType::kDouble)) {
+    return a.fail(Error::kDtypeMismatch, "dequantize_per_channel.out scales (float)", 1);
+  }
+  if (zps != nullptr && !is_type(tz, PteScalarType::kLong) && !is_type(tz, PteScalarType::kInt)) {
+    return a.fail(Error::kDtypeMismatch, "dequantize_per_channel.out zero_points (integer)", 2);
+  }
+  if (qmin < -128 || qmax > 127 || qmin > qmax) {
+    return a.fail(Error::kBadOperatorArgs, "quant_min/quant_max", 4);
+  }
+  uint32_t axis = 0;
+  if (x->rank == 0 || !axis_of(axis_arg, x->rank, &axis)) {
+    return a.fail(Error::kBadOperatorArgs, "dequantize_per_channel.out axis", 3);
+  }
+  uint32_t outer, channels, inner;
+  split_at(*x, axis, &outer, &channels, &inner);
+  if (!x->same_shape(*y) || scales->numel() != channels ||
+      (zps != nullptr && zps->numel() != channels)) {
+    return a.fail(Error::kShapeMismatch, "dequantize_per_channel.out scales/zero_points", 1);
+  }
+  if (zps != nullptr) {  // zero points inside int8 (the product stays exact in float32)
+    const uint32_t zb = pte_element_size(tz);
+    for (uint32_t ch = 0; ch < channels; ++ch) {
+      int64_t v = 0;
+      if (zb == 8) {
+        memcpy(&v, static_cast<const uint8_t*>(zps->data) + 8 * ch, 8);
+      } else {
+        int32_t w;
+        memcpy(&w, static_cast<const uint8_t*>(zps->data) + 4 * ch, 4);
+        v = w;
+      }
+      if (v < -128 || v > 127) return a.fail(Error::kBadOperatorArgs, "zero_points", 2);
+    }
+  }
+  call->run = run_dequantize_per_channel;
+  call->extra[0] = x;
+  call->extra[1] = y;
+  call->extra[2] = scales;
+  call->extra[3] = zps;
+  call->params[0] = static_cast<int32_t>(outer);
+  call->params[1] = static_cast<int32_t>(channels);
+  call->params[2] = static_cast<int32_t>(inner);
+  call->params[3] = static_cast<int32_t>(pte_element_size(ts));
+  call->params[4] = zps != nullptr ? static_cast<int32_t>(pte_element_size(tz)) : 0;
+  return Error::kOk;
+}
+
+// ---- aten::hardtanh.out(self, min_val, max_val, *, out): the clamp kernel (ReLU6) ----------
+
+Error prepare_hardtanh(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "aten::hardtanh.out argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t types[2];
+  double lo = 0, hi = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
+  SOCSIM_RT_TRY(a.real(1, &lo));
+  SOCSIM_RT_TRY(a.real(2, &hi));
+  SOCSIM_RT_TRY(a.tensor(3, &y, &types[1]));
+  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::hardtanh.out dtypes (float32)", 0);
+  }
+  if (!(lo <= hi)) return a.fail(Error::kBadOperatorArgs, "aten::hardtanh.out min/max", 1);
+  const int32_t words[ops::Clamp::kArgs] = {float_word(static_cast<float>(lo)),
+                                            float_word(static_cast<float>(hi))};
+  call->run = run_one;
+  return bind<ops::Clamp>(ctx, call, 0, &x, 1, &y, 1, words, ops::Clamp::kArgs);
+}
+
+// ---- aten::_native_batch_norm_legit_no_training.out(input, weight?, bias?, running_mean,
+//      running_var, momentum, eps, *, out0, out1, out2): per channel (axis 1) of NCHW...,
+//      (x - mean) * (1 / sqrt(var + eps)) * weight + bias; out1 and out2 (the saved
+//      statistics of training) are empty in inference and are left alone ------------------
+
+Error run_batch_norm(const PteOpCall& c) {
+  const uint32_t outer = static_cast<uint32_t>(c.params[0]);
+  const uint32_t channels = static_cast<uint32_t>(c.params[1]);
+  const uint32_t inner = static_cast<uint32_t>(c.params[2]);
+  float eps;
+  memcpy(&eps, &c.params[3], 4);
+  const float* x = c.extra[0]->data_as<float>();
+  float* y = c.extra[1]->data_as<float>();
+  const float* mean = c.extra[2]->data_as<float>();
+  const float* var = c.extra[3]->data_as<float>();
+  const float* w = c.list[0] != nullptr ? c.list[0]->data_as<float>() : nullptr;
+  const float* b = c.list[1] != nullptr ? c.list[1]->data_as<float>() : nullptr;
+  for (uint32_t ch = 0; ch < channels; ++ch) {
+    const float invstd = 1.0f / sqrtf(var[ch] + eps);
+    const float m = mean[ch];
+    const float wc = w != nullptr ? w[ch] : 1.0f;
+    const float bc = b != nullptr ? b[ch] : 0.0f;
+    for (uint32_t o = 0; o < outer; ++o) {
+      const uint32_t base = (o * channels + ch) * inner;
+      for (uint32_t i = 0; i < inner; ++i) y[base + i] = (x[base + i] - m) * invstd * wc + bc;
+    }
+  }
+  return Error::kOk;
+}
+
+Error prepare_batch_norm(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 10) {
+    return a.fail(Error::kBadOperatorArgs, "_native_batch_norm_legit_no_training argument count",
+                  0);
+  }
+  Tensor* t[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};  // x, weight, bias, mean, var
+  Tensor* y = nullptr;
+  int8_t types[6] = {};
+  double eps = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &t[0], &types[0]));
+  types[1] = types[2] = types[0];
+  if (!a.is_null(1)) SOCSIM_RT_TRY(a.tensor(1, &t[1], &types[1]));
+  if (!a.is_null(2)) SOCSIM_RT_TRY(a.tensor(2, &t[2], &types[2]));
+  SOCSIM_RT_TRY(a.tensor(3, &t[3], &types[3]));
+  SOCSIM_RT_TRY(a.tensor(4, &t[4], &types[4]));
+  SOCSIM_RT_TRY(a.real(6, &eps));
+  SOCSIM_RT_TRY(a.tensor(7, &y, &types[5]));
+  if (!same_types(types, 6) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "_native_batch_norm_legit_no_training dtypes", 0);
+  }
+  const Tensor& x = *t[0];
+  if (x.rank < 2 || !x.same_shape(*y)) {
+    return a.fail(Error::kShapeMismatch, "_native_batch_norm_legit_no_training out", 7);
+  }
+  uint32_t outer, channels, inner;
+  split_at(x, 1, &outer, &channels, &inner);
+  for (uint32_t i = 1; i < 5; ++i) {
+    if (t[i] != nullptr && t[i]->numel() != channels) {
+      return a.fail(Error::kShapeMismatch, "_native_batch_norm_legit_no_training channels", i);
+    }
+  }
+  const float e = static_cast<float>(eps);
+  if (!(e >= 0.0f)) return a.fail(Error::kBadOperatorArgs, "batch norm eps", 6);
+  Tensor** wb = ctx.allocator->allocate_array<Tensor*>(2);
+  if (wb == nullptr) return Error::kMemoryAllocationFailed;
+  wb[0] = t[1];
+  wb[1] = t[2];
+  call->run = run_batch_norm;
+  call->extra[0] = t[0];
+  call->extra[1] = y;
+  call->extra[2] = t[3];
+  call->extra[3] = t[4];
+  call->list = wb;
+  call->list_count = 2;
+  call->params[0] = static_cast<int32_t>(outer);
+  call->params[1] = static_cast<int32_t>(channels);
+  call->params[2] = static_cast<int32_t>(inner);
+  call->params[3] = float_word(e);
+  return Error::kOk;
+}
+
+// ---- aten::clamp.out(self, min?, max?, *, out): the clamp kernel (a missing bound: none) ----
+
+Error prepare_clamp(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "aten::clamp.out argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t types[2];
+  double lo = -kInf, hi = kInf;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
+  if (!a.is_null(1)) SOCSIM_RT_TRY(a.real(1, &lo));
+  if (!a.is_null(2)) SOCSIM_RT_TRY(a.real(2, &hi));
+  SOCSIM_RT_TRY(a.tensor(3, &y, &types[1]));
+  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::clamp.out dtypes (float32)", 0);
+  }
+  if (!(lo <= hi)) return a.fail(Error::kNotSupported, "aten::clamp.out min > max", 1);
+  const int32_t words[ops::Clamp::kArgs] = {float_word(static_cast<float>(lo)),
+                                            float_word(static_cast<float>(hi))};
+  call->run = run_one;
+  return bind<ops::Clamp>(ctx, call, 0, &x, 1, &y, 1, words, ops::Clamp::kArgs);
+}
+
+// ---- aten::div.out(self, other, *, out): the div kernel (true division, broadcasting) --------
+
+Error prepare_div(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "aten::div.out argument count", 0);
+  Tensor* t[3];
+  int8_t types[3];
+  for (uint32_t i = 0; i < 3; ++i) SOCSIM_RT_TRY(a.tensor(i, &t[i], &types[i]));
+  if (!same_types(types, 3) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::div.out dtypes (float32)", 2);
+  }
+  call->run = run_one;
+  return bind<ops::Div>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
+}
+
+// ---- dim_order_ops::_to_dim_order_copy.out(self, *, non_blocking, dim_order?, out): a copy
+//      (the same type: view_copy) or a conversion (_to_copy's cast kernel), contiguous --------
+
+/// int64 to float32, rounding to nearest as a C++ conversion does.
+Error run_long_to_float(const PteOpCall& c) {
+  const uint8_t* x = static_cast<const uint8_t*>(c.extra[0]->data);
+  float* y = c.extra[1]->data_as<float>();
+  const uint32_t n = c.extra[1]->numel();
+  for (uint32_t i = 0; i < n; ++i) {
+    int64_t v;
+    memcpy(&v, x + 8 * i, 8);
+    y[i] = static_cast<float>(v);
+  }
+  return Error::kOk;
+}
+
+Error prepare_to_dim_order_copy(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 4) {
+    return a.fail(Error::kBadOperatorArgs, "_to_dim_order_copy argument count", 0);
+  }
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t tx = 0, ty = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.tensor(3, &y, &ty));
+  if (!a.is_null(2)) {
+    PteList order;
+    SOCSIM_RT_TRY(a.int_list(2, &order));
+    bool contiguous = order.count == y->rank;
+    for (uint32_t i = 0; contiguous && i < order.count; ++i) contiguous = order.int_at(i) == i;
+    if (!contiguous) {
+      return a.fail(Error::kNotSupported, "_to_dim_order_copy dim_order (contiguous only)", 2);
+    }
+  }
+  if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "_to_dim_order_copy shapes", 3);
+  if (is_type(tx, PteScalarType::kLong) && is_type(ty, PteScalarType::kFloat)) {
+    call->run = run_long_to_float;  // e.g. an integer constant of the graph made float
+    call->extra[0] = x;
+    call->extra[1] = y;
+    return Error::kOk;
+  }
+  if (!runtime_readable(tx) || !runtime_readable(ty)) {
+    return a.fail(Error::kDtypeMismatch, "_to_dim_order_copy dtypes", 0);
+  }
+  call->run = run_one;
+  if (tx == ty) return bind<ops::ViewCopy>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
+  return bind<ops::ToCopy>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
+}
+
+// ---- aten::gelu.out(self, *, approximate, out): the gelu kernel (the erf form) ---------------
+
+Error prepare_gelu(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "aten::gelu.out argument count", 0);
+  const PteValue& approximate = a.value(1);
+  if (approximate.kind != PteValueKind::kString) {
+    return a.fail(Error::kBadOperatorArgs, "aten::gelu.out approximate (a String)", 1);
+  }
+  if (approximate.list.count != 4 || memcmp(approximate.list.data, "none", 4) != 0) {
+    return a.fail(Error::kNotSupported, "aten::gelu.out approximate (only none)", 1);
+  }
+  Tensor* t[2];
+  int8_t types[2];
+  SOCSIM_RT_TRY(a.tensor(0, &t[0], &types[0]));
+  SOCSIM_RT_TRY(a.tensor(2, &t[1], &types[1]));
+  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::gelu.out dtypes (float32)", 0);
+  }
+  call->run = run_one;
+  return bind<ops::Gelu>(ctx, call, 0, t, 1, &t[1], 1, nullptr, 0);
+}
+
+// ---- aten::avg_pool2d.out(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+//      divisor_override?, *, out): the average pooling kernel ---------------------------------
+
+Error prepare_avg_pool(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 8) return a.fail(Error::kBadOperatorArgs, "avg_pool2d argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t types[2];
+  PteList kernel, stride, padding;
+  bool ceil_mode = false, include_pad = true;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
+  SOCSIM_RT_TRY(a.int_list(1, &kernel));
+  SOCSIM_RT_TRY(a.int_list(2, &stride));
+  SOCSIM_RT_TRY(a.int_list(3, &padding));
+  SOCSIM_RT_TRY(a.boolean(4, &ceil_mode));
+  SOCSIM_RT_TRY(a.boolean(5, &include_pad));
+  SOCSIM_RT_TRY(a.tensor(7, &y, &types[1]));
+  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::avg_pool2d.out dtypes (float32)", 0);
+  }
+  if (!a.is_null(6)) {
+    return a.fail(Error::kNotSupported, "aten::avg_pool2d.out divisor_override", 6);
+  }
+  int32_t k[2], s[2], p[2];
+  if (!pair_of(kernel, 1, nullptr, k)) {
+    return a.fail(Error::kBadOperatorArgs, "aten::avg_pool2d.out kernel_size", 1);
+  }
+  if (!pair_of(stride, 1, k, s)) {
+    return a.fail(Error::kBadOperatorArgs, "aten::avg_pool2d.out stride", 2);
+  }
+  if (!pair_of(padding, 0, nullptr, p) || p[0] * 2 > k[0] || p[1] * 2 > k[1]) {
+    return a.fail(Error::kBadOperatorArgs, "aten::avg_pool2d.out padding", 3);
+  }
+  if (x->rank != 4 || y->rank != 4) {
+    return a.fail(Error::kShapeMismatch, "aten::avg_pool2d.out shapes (NCHW)", 7);
+  }
+  const int32_t words[ops::AvgPool2d::kArgs] = {
+      k[0], k[1], s[0], s[1], p[0], p[1], p[0], p[1], ceil_mode ? 1 : 0, include_pad ? 1 : 0};
+  call->run = run_one;
+  return bind<ops::AvgPool2d>(ctx, call, 0, &x, 1, &y, 1, words, ops::AvgPool2d::kArgs);
+}
+
 // ---- the table ------------------------------------------------------------------------------
 
 struct Operator {
@@ -648,6 +1877,40 @@ const Operator kOperators[] = {
      "quantized_decomposed::quantize_per_tensor.out", prepare_quantize},
     {"quantized_decomposed::dequantize_per_tensor", "out",
      "quantized_decomposed::dequantize_per_tensor.out", prepare_dequantize},
+    {"aten::unsqueeze_copy", "out", "aten::unsqueeze_copy.out", prepare_unsqueeze},
+    {"aten::squeeze_copy", "dims_out", "aten::squeeze_copy.dims_out", prepare_squeeze_dims},
+    {"dim_order_ops::_clone_dim_order", "out", "dim_order_ops::_clone_dim_order.out",
+     prepare_clone_dim_order},
+    {"aten::select_copy", "int_out", "aten::select_copy.int_out", prepare_select},
+    {"aten::mul", "Scalar_out", "aten::mul.Scalar_out", prepare_mul_scalar},
+    {"aten::expand_copy", "out", "aten::expand_copy.out", prepare_expand},
+    {"aten::bmm", "out", "aten::bmm.out", prepare_bmm},
+    {"aten::_softmax", "out", "aten::_softmax.out", prepare_softmax},
+    {"aten::eq", "Scalar_out", "aten::eq.Scalar_out", prepare_eq_scalar},
+    {"aten::logical_not", "out", "aten::logical_not.out", prepare_logical_not},
+    {"aten::any", "out", "aten::any.out", prepare_any},
+    {"aten::full_like", "out", "aten::full_like.out", prepare_full_like},
+    {"aten::full", "out", "aten::full.out", prepare_full},
+    {"aten::where", "self_out", "aten::where.self_out", prepare_where},
+    {"aten::native_layer_norm", "out", "aten::native_layer_norm.out", prepare_layer_norm, 3},
+    {"aten::slice_copy", "Tensor_out", "aten::slice_copy.Tensor_out", prepare_slice},
+    {"aten::split_with_sizes_copy", "out", "aten::split_with_sizes_copy.out", prepare_split},
+    {"aten::sigmoid", "out", "aten::sigmoid.out", prepare_unary<ops::Sigmoid>},
+    {"aten::tanh", "out", "aten::tanh.out", prepare_unary<ops::Tanh>},
+    {"aten::mul", "out", "aten::mul.out", prepare_mul},
+    {"aten::sub", "out", "aten::sub.out", prepare_sub},
+    {"aten::cat", "out", "aten::cat.out", prepare_cat},
+    {"quantized_decomposed::dequantize_per_channel", "out",
+     "quantized_decomposed::dequantize_per_channel.out", prepare_dequantize_per_channel},
+    {"aten::hardtanh", "out", "aten::hardtanh.out", prepare_hardtanh},
+    {"aten::_native_batch_norm_legit_no_training", "out",
+     "aten::_native_batch_norm_legit_no_training.out", prepare_batch_norm, 3},
+    {"aten::clamp", "out", "aten::clamp.out", prepare_clamp},
+    {"aten::div", "out", "aten::div.out", prepare_div},
+    {"dim_order_ops::_to_dim_order_copy", "out", "dim_order_ops::_to_dim_order_copy.out",
+     prepare_to_dim_order_copy},
+    {"aten::gelu", "out", "aten::gelu.out", prepare_gelu},
+    {"aten::avg_pool2d", "out", "aten::avg_pool2d.out", prepare_avg_pool},
 };
 constexpr uint32_t kOperatorCount = sizeof(kOperators) / sizeof(kOperators[0]);
 
@@ -676,6 +1939,15 @@ Error pte_prepare_operator(const PteOpContext& ctx, const char* name, uint32_t n
     const uint32_t* outs = args + arg_count - 1 - op.outputs;
     bool ret_ok = op.outputs == 1 && ret == outs[0];
     const PteValue& rv = ctx.values[ret];
+    const PteValue& ov = ctx.values[outs[0]];
+    if (op.outputs == 1 && rv.kind == PteValueKind::kTensorList &&
+        ov.kind == PteValueKind::kTensorList && rv.list.count == ov.list.count) {
+      // An out TensorList (split): the return value lists the same tensors.
+      ret_ok = true;
+      for (uint32_t i = 0; i < rv.list.count; ++i) {
+        ret_ok = ret_ok && rv.list.index_at(i) == ov.list.index_at(i);
+      }
+    }
     if (op.outputs > 1 && rv.kind == PteValueKind::kTensorList && rv.list.count == op.outputs) {
       ret_ok = true;
       for (uint32_t i = 0; i < op.outputs; ++i) {

@@ -44,6 +44,8 @@ struct PteOpCall {
   Tensor* extra[4] = {nullptr, nullptr, nullptr, nullptr};
   int32_t params[8] = {};
   uint32_t elements = 0;  ///< numel of the first output (for profiling)
+  Tensor** list = nullptr;  ///< an operator's TensorList (e.g. split's outputs)
+  uint32_t list_count = 0;
 };
 
 /// What an operator's init sees: the method's values and its allocator.

@@ -50,7 +50,7 @@ class Aligned {
 /// Memory for one method: planned buffers as the program asks, generous pools.
 struct Memory {
   explicit Memory(const PteProgram& program)
-      : method_pool(1 << 13),
+      : method_pool(1 << 15),
         temp_pool(1 << 10),
         method(method_pool.data(), 8 * method_pool.size()),
         temp(temp_pool.data(), 8 * temp_pool.size()) {
@@ -142,7 +142,10 @@ TEST(PteFixtures, ManifestListsThePrograms) {
   std::vector<std::string> names;
   for (const Entry& e : manifest()) names.push_back(e.name);
   EXPECT_EQ(names, (std::vector<std::string>{"add", "add8", "convnet_f32", "convnet_int8",
-                                             "add_xnnpack"}));
+                                             "add_xnnpack", "encoder_f32", "encoder_int8",
+                                             "lstm_f32", "gru_f32", "mbblock_f32",
+                                             "mbblock_int8", "mbv3block_f32",
+                                             "poolgelu_f32"}));
 }
 
 // The programs without delegates, on the runtime's own operators.
@@ -308,7 +311,9 @@ Error try_program(const std::vector<uint8_t>& bytes, const std::vector<uint8_t>&
   return method->execute(diag);
 }
 
-const char* const kFixtures[] = {"add", "add8", "convnet_f32", "convnet_int8", "add_xnnpack"};
+const char* const kFixtures[] = {"add",          "add8",     "convnet_f32", "convnet_int8",
+                                 "add_xnnpack",  "encoder_int8", "lstm_f32", "gru_f32",
+                                 "mbblock_f32",  "mbv3block_f32", "poolgelu_f32"};
 
 TEST(PteRobustness, EveryTruncationIsRefused) {
   for (const char* name : kFixtures) {
