@@ -416,6 +416,7 @@ Error PteMethod::init_delegates(const PteProgram& program, PteDiagnostics* diag)
     }
     BackendInitContext context;
     context.method_allocator = memory_.method_allocator;
+    context.data_allocator = memory_.backend_data_allocator;
     void* handle = nullptr;
     const char* detail = nullptr;
     context.detail = &detail;

@@ -394,7 +394,7 @@ Result<MethodT> load_method(const ProgramT& program, Pools pools, Span* planned,
                             MemoryAllocator& temp_alloc, DiagT* diag) {
   const auto& meta = meta_of(program);
   const MemoryManager memory{&method_alloc, planned, meta.num_memory_planned_buffers(),
-                             &temp_alloc};
+                             &temp_alloc, pools != Pools::kStatic ? &region_alloc : nullptr};
   bool in_method_pool = false;
   Error placed = place_planned(meta, planned, method_alloc, region_alloc, pools,
                                pools != Pools::kRegion, &in_method_pool);

@@ -206,9 +206,13 @@ Error init_self_contained_blob(const runtime::BackendInitContext& context, const
       context.method_allocator->allocate(count * npu::kDescriptorSize, 16));
   auto* call_bytes = context.method_allocator->allocate_array<uint32_t>(inputs + outputs);
   uint8_t* scratch = nullptr;
-  if (scratch_size > 0) {
+  if (scratch_size > 0) {  // in the method pool if it fits, as the runner places planned memory
     scratch = static_cast<uint8_t*>(
         context.method_allocator->allocate(scratch_size, scratch_alignment));
+    if (scratch == nullptr && context.data_allocator != nullptr) {
+      scratch = static_cast<uint8_t*>(
+          context.data_allocator->allocate(scratch_size, scratch_alignment));
+    }
   }
   if (list == nullptr || call_bytes == nullptr || (scratch_size > 0 && scratch == nullptr)) {
     return Error::kMemoryAllocationFailed;
