@@ -201,6 +201,20 @@ def _node(w: _Writer, node):
             raise PartitionError(f"node '{node.name}': add with alpha != 1")
         w.add("Add" if name == "aten.add.Tensor" else "Mul", node, [x, w.name(a[1])])
     elif name == "aten.relu.default":
+        users = list(node.users)
+        if op_name(a[0]) in ("aten.add.Tensor", "aten.mul.Tensor") and len(users) == 1 and \
+                op_name(users[0]) == Q and int(users[0].args[2]) == 0:
+            # add/mul then ReLU, quantised once after the ReLU: with zero point 0 quantising
+            # before the ReLU gives the same integers, so the add's result gets the ReLU's
+            # quantisation (the compiler fuses the ReLU into the add's output stage instead
+            # of calibrating the add's result and requantising it).
+            s = w.const("scale", np.float32(users[0].args[1]))
+            z = w.const("zero_point", np.int8(0))
+            w.nodes.append(dict(op_type="QuantizeLinear", name=node.name + "__q",
+                                inputs=[x, s, z], outputs=[x + "__q"], attrs={}))
+            w.nodes.append(dict(op_type="DequantizeLinear", name=node.name + "__dq",
+                                inputs=[x + "__q", s, z], outputs=[x + "__dq"], attrs={}))
+            x = x + "__dq"
         w.add("Relu", node, [x])
     elif name == "aten.hardtanh.default":
         lo = a[1] if len(a) > 1 else -1.0
