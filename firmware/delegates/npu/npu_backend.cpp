@@ -184,7 +184,9 @@ Error init_self_contained_blob(const runtime::BackendInitContext& context, const
   if (inputs == 0 || outputs == 0 || inputs > 255 || outputs > 255) {
     return fail(context, "npu blob input_count/output_count");
   }
-  if (descriptors != header::kSize + place::kSize) return fail(context, "npu blob descriptors_offset");
+  if (descriptors != header::kSize + place::kSize) {
+    return fail(context, "npu blob descriptors_offset");
+  }
   if (static_cast<uint64_t>(descriptors) + static_cast<uint64_t>(count) * npu::kDescriptorSize >
           constants_offset ||
       constants_offset % npu::kConstantAlignment != 0) {
@@ -230,7 +232,9 @@ Error init_self_contained_blob(const runtime::BackendInitContext& context, const
   for (uint32_t i = 0; i < count; ++i) {
     npu::LayerDescriptor* d = &list[i];
     if (!known_opcode(d->op)) return fail(context, "npu descriptor op");
-    if (d->post_op != 0 && !known_opcode(d->post_op)) return fail(context, "npu descriptor post_op");
+    if (d->post_op != 0 && !known_opcode(d->post_op)) {
+      return fail(context, "npu descriptor post_op");
+    }
     if (d->dtype != npu::kDtypeInt8 && d->dtype != npu::kDtypeUInt8) {
       return fail(context, "npu descriptor dtype");
     }
