@@ -45,6 +45,12 @@ FAMILIES = {
     "add": ("add", "add_{n}.prog", False),
     "add8": ("add8", "add8_{n}.prog", False),
     "add8-delegated": ("add8", "add8_{n}_cpu_packed.prog", True),
+    # The same models as ExecuTorch 1.5.1 exports them (genuine .pte files, exported by
+    # socsim_executorch.seed_models in the environment of scripts/executorch-npu-venv.sh);
+    # the delegated one has its add on socsim's cpu-packed backend.
+    "add-pte": ("add", "add_{n}.pte", False),
+    "add8-pte": ("add8", "add8_{n}.pte", False),
+    "add8-delegated-pte": ("add8-cpu-packed", "add8_{n}_cpu_packed.pte", True),
 }
 DISAGREE = 0.01  # relative difference above which the two methods are said to disagree
 
@@ -256,10 +262,26 @@ def build_models(args, sizes_needed):
     models_dir = models_dir_for(args.out_dir, sources.digest())
     for family in args.family:
         model, pattern, _ = FAMILIES[family]
-        for n in sizes_needed:
-            if not os.path.exists(os.path.join(models_dir, pattern.format(n=n))):
-                zoo.build_model(model, models_dir, size=n)
+        missing = [n for n in sizes_needed
+                   if not os.path.exists(os.path.join(models_dir, pattern.format(n=n)))]
+        if missing and pattern.endswith(".pte"):
+            export_pte_models(args, model, models_dir, missing)
+            continue
+        for n in missing:
+            zoo.build_model(model, models_dir, size=n)
     return models_dir
+
+
+def export_pte_models(args, model, models_dir, sizes):
+    """The .pte families' programs, exported by ExecuTorch (--executorch-python)."""
+    if not os.path.exists(args.executorch_python):
+        raise SystemExit(f"socsim_cycle_cost: --executorch-python {args.executorch_python} "
+                         "does not exist (make it with scripts/executorch-npu-venv.sh)")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PYTHONPATH"] = os.path.join(ROOT, "scripts")
+    subprocess.run([args.executorch_python, "-m", "socsim_executorch.seed_models", models_dir,
+                    "--sizes", ",".join(str(n) for n in sizes), "--models", model],
+                   check=True, env=env)
 
 
 def build_small_runner(args):
@@ -541,6 +563,10 @@ def main(argv=None):
                         help="the socsim binary (default build/bin/socsim)")
     parser.add_argument("--runner", default=default_runner(), help="executor_runner.elf")
     parser.add_argument("--nm", default="riscv64-unknown-elf-nm", help="nm for the BSS size")
+    parser.add_argument("--executorch-python",
+                        default=os.path.join(ROOT, "build/executorch-npu-venv/bin/python"),
+                        help="python of the ExecuTorch environment that exports the .pte "
+                             "families (default build/executorch-npu-venv/bin/python)")
     parser.add_argument("-j", "--jobs", type=int, default=2, help="parallel runs (default 2)")
     parser.add_argument("-o", "--out-dir", default="cost",
                         help="models, run reports, CSV files and plots (default ./cost)")

@@ -16,6 +16,12 @@ constexpr const char* kMethodLoad = "socsim::runtime::Method::load";
 constexpr const char* kDelegateInit = "socsim::runtime::Method::init_delegates";
 constexpr const char* kKernelResolve = "socsim::runtime::Method::resolve_instructions";
 constexpr const char* kExecute = "socsim::runtime::Method::execute";
+// The same phases of an ExecuTorch program (.pte): each region counts either function.
+constexpr const char* kPteProgramLoad = "socsim::runtime::PteProgram::load";
+constexpr const char* kPteMethodLoad = "socsim::runtime::PteMethod::load";
+constexpr const char* kPteDelegateInit = "socsim::runtime::PteMethod::init_delegates";
+constexpr const char* kPteKernelResolve = "socsim::runtime::PteMethod::load_instructions";
+constexpr const char* kPteExecute = "socsim::runtime::PteMethod::execute";
 
 // A kernel's entry point is `Error fn(const KernelArgs&)` (SOCSIM_KERNEL defines it under the
 // typed kernel's name); a backend's execute is

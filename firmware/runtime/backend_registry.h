@@ -20,6 +20,12 @@ namespace socsim::runtime {
 struct BackendInitContext {
   /// Allocator for the delegate's handle and state (lives as long as the method).
   MemoryAllocator* method_allocator = nullptr;
+  /// Allocator for large buffers that do not fit the method allocator (lives as long as the
+  /// method; may be null).
+  MemoryAllocator* data_allocator = nullptr;
+  /// Where init() may store the name of the blob's field it refused (a static string), for
+  /// the loader's one-line message; may be null.
+  const char** detail = nullptr;
 };
 
 struct BackendExecuteContext {

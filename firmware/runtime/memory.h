@@ -69,6 +69,9 @@ struct MemoryManager {
   Span* planned_buffers = nullptr;
   size_t planned_buffer_count = 0;
   MemoryAllocator* temp_allocator = nullptr;
+  /// Where delegate backends take buffers too large for the method allocator (an NPU
+  /// partition's intermediate results); may be null.
+  MemoryAllocator* backend_data_allocator = nullptr;
 };
 
 }  // namespace socsim::runtime

@@ -416,9 +416,14 @@ Error PteMethod::init_delegates(const PteProgram& program, PteDiagnostics* diag)
     }
     BackendInitContext context;
     context.method_allocator = memory_.method_allocator;
+    context.data_allocator = memory_.backend_data_allocator;
     void* handle = nullptr;
+    const char* detail = nullptr;
+    context.detail = &detail;
     e = backend->init(context, blob, blob_size, &handle);
-    if (e != Error::kOk) return pte_fail(diag, e, "BackendDelegate (backend init)", i);
+    if (e != Error::kOk) {
+      return pte_fail(diag, e, detail != nullptr ? detail : "BackendDelegate (backend init)", i);
+    }
     delegates_.push(DelegateHandle(backend, handle));
     if (diag != nullptr) diag->name = nullptr;
   }

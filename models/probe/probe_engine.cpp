@@ -54,9 +54,13 @@ void ProbeEngine::add_builtin_regions() {
     def.end = *e;
     phase(def);
   };
-  auto function = [&](const char* name, const char* func, bool to_end, const char* category) {
+  auto function = [&](const char* name, const char* func, bool to_end, const char* category,
+                      const char* other = nullptr) {
     RegionDef def;
     def.functions = symbols_.functions_named(func);
+    if (other != nullptr) {  // the same phase of the other program format
+      for (int f : symbols_.functions_named(other)) def.functions.push_back(f);
+    }
     if (def.functions.empty()) return false;
     def.name = name;
     def.spec = func;
@@ -87,11 +91,11 @@ void ProbeEngine::add_builtin_regions() {
   function("main to exit", "main", true, nullptr);
 
   using namespace runtime_abi;
-  function("program load", kProgramLoad, false, "runtime");
-  function("method load", kMethodLoad, false, "runtime");
-  function("delegate init", kDelegateInit, false, "runtime");
-  function("kernel resolve", kKernelResolve, false, "runtime");
-  if (!function("execute", kExecute, false, "runtime")) return;
+  function("program load", kProgramLoad, false, "runtime", kPteProgramLoad);
+  function("method load", kMethodLoad, false, "runtime", kPteMethodLoad);
+  function("delegate init", kDelegateInit, false, "runtime", kPteDelegateInit);
+  function("kernel resolve", kKernelResolve, false, "runtime", kPteKernelResolve);
+  if (!function("execute", kExecute, false, "runtime", kPteExecute)) return;
   for (size_t i = 0; i < symbols_.function_count(); ++i) {
     const std::string& name = symbols_.function(static_cast<int>(i)).name;
     RegionDef def;

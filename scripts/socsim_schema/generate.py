@@ -181,6 +181,14 @@ def npu_descriptor_header() -> str:
            f"constexpr uint32_t kNameSize = {L.NPU_NAME_SIZE};",
            f"constexpr uint32_t kAddrCount = {len(L.NPU_SLOTS)};", ""]
     out += _record(L.NPU_BLOB_HEADER) + [""]
+    out += ["/// The self-contained blob (an ExecuTorch program's delegate data): its version,",
+            "/// the placement record after the header and the kinds of an address slot.",
+            f"constexpr uint32_t kBlobVersionSelfContained = {L.NPU_BLOB_VERSION_SELF_CONTAINED};",
+            f"constexpr uint32_t kAddrKindShift = {L.NPU_ADDR_KIND_SHIFT};",
+            f"constexpr uint32_t kAddrOffsetMask = 0x{L.NPU_ADDR_OFFSET_MASK:08X}u;",
+            f"constexpr uint32_t kConstantAlignment = {L.NPU_CONSTANT_ALIGNMENT};"]
+    out += [f"constexpr uint32_t kAddrKind{camel(k)} = {v};" for k, v in L.NPU_ADDR_KINDS.items()]
+    out += [""] + _record(L.NPU_BLOB_PLACEMENT) + [""]
     out.append("/// Address slots of a descriptor.")
     out.append("enum AddrSlot : uint32_t {")
     out += [f"  kAddr{camel(s)} = {i}," for i, s in enumerate(L.NPU_SLOTS)]

@@ -178,6 +178,30 @@ NPU_DESCRIPTOR = Record("layer_descriptor", "NPU layer descriptor", _fields(
     ("args", "i32", NPU_MAX_ARGS, "the CPU kernel's argument list"),
     ("name", "char", NPU_NAME_SIZE, "NUL-padded layer name")), 176)
 
+# The self-contained form of the npu blob (version 2), the delegate data of an ExecuTorch
+# program (docs/executorch-npu.md): a delegate call there passes only the partition's
+# activations, so the blob carries the layers' constants and the size of the scratch memory
+# of their intermediate results. After the header, a placement record; then the descriptors;
+# then the constants (at constants_offset, 16-byte aligned, to the blob's end). An address slot
+# names what it reads or writes by its top two bits: a call tensor (inputs, then outputs),
+# an offset in the constants, or an offset in the scratch memory.
+NPU_BLOB_VERSION_SELF_CONTAINED = 2
+NPU_ADDR_KIND_SHIFT = 30
+NPU_ADDR_KINDS = {"call": 0, "constant": 1, "scratch": 2}
+NPU_ADDR_OFFSET_MASK = (1 << NPU_ADDR_KIND_SHIFT) - 1
+NPU_CONSTANT_ALIGNMENT = 16
+
+NPU_BLOB_PLACEMENT = Record("npu_blob_placement", "npu blob placement record (version 2)",
+                            _fields(
+    ("input_count", "u32", 1, "inputs of the delegate call"),
+    ("output_count", "u32", 1, "outputs of the delegate call"),
+    ("descriptors_offset", "u32", 1, "where the descriptors start (after this record)"),
+    ("constants_offset", "u32", 1, "where the constants start (16-byte aligned)"),
+    ("constants_size", "u32", 1, "bytes of constants (to the blob's end)"),
+    ("scratch_size", "u32", 1, "bytes of scratch memory for intermediate results"),
+    ("scratch_alignment", "u32", 1, "alignment of the scratch memory (power of two)"),
+    ("reserved", "u32", 1, "0")), 32)
+
 # ---- the cpu-packed delegate blob -----------------------------------------------------------
 
 CPU_PACKED_MAGIC = b"CPK1"
@@ -187,4 +211,5 @@ CPU_PACKED_BLOB = Record("cpu_packed_blob", "cpu-packed delegate blob", _fields(
     ("magic", "char", 4, "`C` `P` `K` `1`"), ("version", "u32"), ("op", "u32", 1, "1 = add"),
     ("elements", "u32")), 16)
 
-ALL_RECORDS = PROGRAM_RECORDS + (NPU_BLOB_HEADER, NPU_DESCRIPTOR, CPU_PACKED_BLOB)
+ALL_RECORDS = PROGRAM_RECORDS + (NPU_BLOB_HEADER, NPU_DESCRIPTOR, CPU_PACKED_BLOB,
+                                  NPU_BLOB_PLACEMENT)

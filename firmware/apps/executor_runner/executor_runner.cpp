@@ -166,7 +166,9 @@ void on_end(void* context, ProfileEvent event, uint32_t index, const char* name,
     printf("  %s %lu %s: %lu elements, %llu cycles",
            event == ProfileEvent::kOperator ? "op" : "delegate", static_cast<unsigned long>(index),
            name, static_cast<unsigned long>(elements), static_cast<unsigned long long>(cycles));
-    if (event == ProfileEvent::kDelegate && strcmp(name, socsim::delegates::kNpuBackendId) == 0) {
+    if (event == ProfileEvent::kDelegate &&
+        (strcmp(name, socsim::delegates::kNpuBackendId) == 0 ||
+         strcmp(name, socsim::delegates::kNpuExecutorchBackendId) == 0)) {
       printf(", %llu npu cycles",
              static_cast<unsigned long long>(socsim::delegates::npu_backend_last_status().cycles));
     }
@@ -394,7 +396,7 @@ Result<MethodT> load_method(const ProgramT& program, Pools pools, Span* planned,
                             MemoryAllocator& temp_alloc, DiagT* diag) {
   const auto& meta = meta_of(program);
   const MemoryManager memory{&method_alloc, planned, meta.num_memory_planned_buffers(),
-                             &temp_alloc};
+                             &temp_alloc, pools != Pools::kStatic ? &region_alloc : nullptr};
   bool in_method_pool = false;
   Error placed = place_planned(meta, planned, method_alloc, region_alloc, pools,
                                pools != Pools::kRegion, &in_method_pool);

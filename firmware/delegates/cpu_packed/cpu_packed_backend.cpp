@@ -77,6 +77,9 @@ void destroy(void*) {}  // The handle lives in the method allocator.
 
 const runtime::Backend kCpuPackedBackend = {kCpuPackedBackendId, is_available, init, execute,
                                             destroy};
+// The same backend under the id ExecuTorch's exporter gives it (scripts/socsim_executorch).
+const runtime::Backend kCpuPackedExecutorchBackend = {kCpuPackedExecutorchBackendId,
+                                                      is_available, init, execute, destroy};
 
 }  // namespace
 
@@ -105,5 +108,6 @@ void cpu_packed_add_i8(const int8_t* a, const int8_t* b, int8_t* out, uint32_t n
 }
 
 SOCSIM_REGISTER_BACKEND(kCpuPackedBackend);
+SOCSIM_REGISTER_BACKEND(kCpuPackedExecutorchBackend);
 
 }  // namespace socsim::delegates

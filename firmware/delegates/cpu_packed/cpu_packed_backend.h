@@ -12,6 +12,8 @@
 namespace socsim::delegates {
 
 constexpr const char* kCpuPackedBackendId = "cpu-packed";
+/// Its id in an ExecuTorch program (the backend class of scripts/socsim_executorch).
+constexpr const char* kCpuPackedExecutorchBackendId = "SocsimCpuPackedBackend";
 
 /// Adds n int8 values wrapping modulo 256, four per word where the pointers allow.
 void cpu_packed_add_i8(const int8_t* a, const int8_t* b, int8_t* out, uint32_t n);

@@ -16,6 +16,9 @@
 namespace socsim::delegates {
 
 constexpr const char* kNpuBackendId = "npu";
+/// Its id in an ExecuTorch program (the backend class of scripts/socsim_executorch); both ids
+/// take the blob of a socsim program (version 1) and the self-contained one (version 2).
+constexpr const char* kNpuExecutorchBackendId = "SocsimNpuBackend";
 
 /// The status of the last command list the backend ran.
 struct NpuRunStatus {
