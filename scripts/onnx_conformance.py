@@ -46,7 +46,7 @@ BEGIN, END = "<!-- conformance-table:begin -->", "<!-- conformance-table:end -->
 # ONNX's backend test runner compares with rtol 1e-3 and atol 1e-7; atol is 1e-5 here, as
 # the runtime computes exp, log, tanh and friends in float32 with its own approximations.
 RTOL, ATOL = 1e-3, 1e-5
-FROZEN_TYPES = (7, 9)  # TensorProto INT64, BOOL: given to the compiler as constants
+FROZEN_TYPES = (7,)  # TensorProto INT64: given to the compiler as constants
 # Inputs that exported models hold as initializers (weights, biases, normalisation
 # parameters, clipping bounds, padding values, resize scales): given as constants whatever
 # their type. Operator: input indices.

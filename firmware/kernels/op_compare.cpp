@@ -1,6 +1,7 @@
 // The comparisons (aten::{eq,lt,gt,le,ge}.Tensor_out): a uint8 mask, 1 where the comparison
 // holds, else 0 (ONNX's bool tensors at run time), with broadcasting; float32, int8 (the
-// compiler brings quantised operands to one scale and zero point first) or int32 operands.
+// compiler brings quantised operands to one scale and zero point first), int32 or uint8
+// operands.
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {
@@ -42,6 +43,8 @@ Error compare(const Tensor& a, const Tensor& b, Tensor& out, MemoryAllocator*) {
       return compare_typed<kCmp, int8_t>(a, b, out);
     case ScalarType::kInt32:
       return compare_typed<kCmp, int32_t>(a, b, out);
+    case ScalarType::kUInt8:
+      return compare_typed<kCmp, uint8_t>(a, b, out);
     default:
       return Error::kDtypeMismatch;
   }
@@ -65,10 +68,10 @@ Error ge(const Tensor& a, const Tensor& b, Tensor& out, MemoryAllocator* m) {
 
 }  // namespace
 
-SOCSIM_KERNEL(ops::Eq, eq, kFloat32, kInt8, kInt32);
-SOCSIM_KERNEL(ops::Lt, lt, kFloat32, kInt8, kInt32);
-SOCSIM_KERNEL(ops::Gt, gt, kFloat32, kInt8, kInt32);
-SOCSIM_KERNEL(ops::Le, le, kFloat32, kInt8, kInt32);
-SOCSIM_KERNEL(ops::Ge, ge, kFloat32, kInt8, kInt32);
+SOCSIM_KERNEL(ops::Eq, eq, kFloat32, kInt8, kInt32, kUInt8);
+SOCSIM_KERNEL(ops::Lt, lt, kFloat32, kInt8, kInt32, kUInt8);
+SOCSIM_KERNEL(ops::Gt, gt, kFloat32, kInt8, kInt32, kUInt8);
+SOCSIM_KERNEL(ops::Le, le, kFloat32, kInt8, kInt32, kUInt8);
+SOCSIM_KERNEL(ops::Ge, ge, kFloat32, kInt8, kInt32, kUInt8);
 
 }  // namespace socsim::kernels

@@ -10,6 +10,8 @@ TopK is two operators computed by one kernel file: the values (the input's type;
 quantised values keep the input's scale) and the indices (int32: int64 in ONNX), both
 sorted best first, ties by the lower index (ONNX's rule for equal values); largest=0 takes
 the smallest. On an int8 quantised input the int8 values order as the real values do.
+
+And, Or, Xor and Not combine masks (uint8: nonzero is true; the result 0 or 1).
 """
 
 from socsim_schema.core import Arg, Operand, Operator, register
@@ -20,11 +22,12 @@ _TOPK_ARGS = (Arg("k", doc="elements kept, in [1, size of dim]"),
 _PAIR = (Operand("a"), Operand("b"))
 _MASK = (Operand("out", "uint8", "1 where true, 0 where false"),)
 _TYPES = ("float32", "int8", "int32")
+_COMPARED = _TYPES + ("uint8",)
 
 
 def _compare(name, what):
     return Operator(f"aten::{name}.Tensor_out", name, f"1 where {what}, else 0 (uint8), "
-                    "broadcasting", inputs=_PAIR, outputs=_MASK, dtypes=_TYPES,
+                    "broadcasting", inputs=_PAIR, outputs=_MASK, dtypes=_COMPARED,
                     kernel="compare")
 
 
@@ -38,7 +41,7 @@ def _compare(name, what):
              inputs=(Operand("x"),), outputs=(Operand("indices", "int32"),), args=_TOPK_ARGS,
              dtypes=("float32", "int8"), kernel="topk"),
     Operator("aten::eq.Tensor_out", "eq", "1 where a == b, else 0 (uint8), broadcasting",
-             inputs=_PAIR, outputs=_MASK, dtypes=_TYPES, kernel="compare",
+             inputs=_PAIR, outputs=_MASK, dtypes=_COMPARED, kernel="compare",
              onnx=("Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual")),
     _compare("lt", "a < b"),
     _compare("gt", "a > b"),
@@ -50,3 +53,19 @@ def _compare(name, what):
              inputs=(Operand("x"), Operand("condition", "uint8", "nonzero selects x"),
                      Operand("y")),
              dtypes=_TYPES, kernel="where", onnx=("Where",)))
+
+
+_MASKS = (Operand("a", "T", "a mask: nonzero is true"), Operand("b", "T", "a mask"))
+LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR, LOGICAL_NOT = register(
+    Operator("aten::logical_and.out", "logical_and", "1 where a and b are nonzero, else 0, "
+             "broadcasting", inputs=_MASKS, outputs=_MASK, dtypes=("uint8",),
+             kernel="logical", onnx=("And", "Or", "Xor", "Not")),
+    Operator("aten::logical_or.out", "logical_or", "1 where a or b is nonzero, else 0, "
+             "broadcasting", inputs=_MASKS, outputs=_MASK, dtypes=("uint8",),
+             kernel="logical"),
+    Operator("aten::logical_xor.out", "logical_xor", "1 where exactly one of a and b is "
+             "nonzero, else 0, broadcasting", inputs=_MASKS, outputs=_MASK,
+             dtypes=("uint8",), kernel="logical"),
+    Operator("aten::logical_not.out", "logical_not", "1 where x is 0, else 0",
+             inputs=(Operand("x", "T", "a mask"),), outputs=_MASK, dtypes=("uint8",),
+             kernel="logical"))

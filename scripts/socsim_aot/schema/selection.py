@@ -135,3 +135,40 @@ EQ, LT, GT, LE, GE = (
     for op in _NUMPY)
 WHERE = hooks("aten::where.self_out", lower=_lower_where, quantize=_quantize_where,
               reference=_where)
+
+
+# ---- And, Or, Xor, Not on masks -----------------------------------------------------------
+
+_LOGICAL = {"And": "aten::logical_and.out", "Or": "aten::logical_or.out",
+            "Xor": "aten::logical_xor.out", "Not": "aten::logical_not.out"}
+_LOGICAL_NUMPY = {"aten::logical_and.out": np.logical_and, "aten::logical_or.out": np.logical_or,
+                  "aten::logical_xor.out": np.logical_xor}
+
+
+def _lower_logical(n):
+    op = _LOGICAL[n.op_type]
+    names = n.inputs[:1 if n.op_type == "Not" else 2]
+    values = [n.g.value(i) for i in names]
+    if all(v.const is not None for v in values):
+        fn = np.logical_not if n.op_type == "Not" else _LOGICAL_NUMPY[op]
+        n.g.add_const(n.outputs[0], np.asarray(fn(*[v.const for v in values]))
+                      .reshape(n.output().shape))
+        return
+    names = [n.g.add_const(f"{n.outputs[0]}::{k}", v.const.astype(np.uint8))
+             if v.const is not None else name for k, (name, v) in enumerate(zip(names, values))]
+    n.emit(op, names)
+
+
+def _logical_reference(op):
+    def reference(ins, a, out):
+        if op == "aten::logical_not.out":
+            return (ins[0] == 0).astype(np.uint8).reshape(out.shape)
+        return _LOGICAL_NUMPY[op](ins[0] != 0, ins[1] != 0).astype(np.uint8).reshape(out.shape)
+    return reference
+
+
+LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR, LOGICAL_NOT = (
+    hooks(op, **({"lower": _lower_logical} if op == "aten::logical_and.out" else {}),
+          quantize=lambda q, node: None, reference=_logical_reference(op))
+    for op in ("aten::logical_and.out", "aten::logical_or.out", "aten::logical_xor.out",
+               "aten::logical_not.out"))
