@@ -61,8 +61,8 @@ def _same_type(n, names):
     constant compared with int64 ids, which are int32 at run time)."""
     values = [n.g.value(i) for i in names]
     runtime = [v.dtype for v in values if v.const is None]
-    if not runtime:
-        return names
+    if not runtime:  # int64 constants chosen at run time: int32, as int64 values are
+        runtime = [np.dtype(np.int32) if values[0].dtype == np.int64 else values[0].dtype]
     out = []
     for name, v in zip(names, values):
         if v.const is not None and v.dtype != runtime[0]:
