@@ -53,7 +53,8 @@ FROZEN_TYPES = (7,)  # TensorProto INT64: given to the compiler as constants
 PARAMETER_INPUTS = {"Conv": (1, 2), "ConvTranspose": (1, 2), "Gemm": (1, 2), "PRelu": (1,),
                     "BatchNormalization": (1, 2, 3, 4), "InstanceNormalization": (1, 2),
                     "LayerNormalization": (1, 2), "GroupNormalization": (1, 2),
-                    "Clip": (1, 2), "Pad": (1, 2, 3), "Resize": (1, 2, 3), "Dropout": (1,)}
+                    "Clip": (1, 2), "Pad": (1, 2, 3), "Resize": (1, 2, 3), "Dropout": (1,),
+                    "MatMulInteger": (2, 3), "ConvInteger": (1, 2, 3)}
 NODE_DATA = os.path.join("lib", "python3.11", "site-packages", "onnx", "backend", "test",
                          "data", "node")
 
