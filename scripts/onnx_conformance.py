@@ -7,10 +7,11 @@ compared with the expected ones; with --sim N, N of the passing tests run again 
 simulator (socsim run with executor_runner --print-outputs). docs/onnx-conformance.md
 describes the rules and holds the generated table (--write-docs).
 
-Inputs of type int64 or bool (shapes, axes, indices, pads, repeats, masks), and the inputs
-of PARAMETER_INPUTS (weights, biases, normalisation parameters, clipping bounds, resize
-scales): what exported models hold as initializers, are given to the compiler as constants
-with the test's values; every other input stays a program input. Results:
+Inputs of type int64 (shapes, axes, indices, pads, repeats), and the inputs of
+PARAMETER_INPUTS (weights, biases, zero points, normalisation parameters, clipping bounds,
+resize scales): what exported models hold as initializers, are given to the compiler as
+constants with the test's values; every other input stays a program input (bool ones as
+uint8 bytes, the runtime's masks). Results:
 
   pass           every output within the tolerance (float: |got - want| <= atol + rtol |want|,
                  NaN where NaN; integers and booleans exact)
