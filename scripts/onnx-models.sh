@@ -4,7 +4,8 @@
 # MobileNetV3-Small and a DS-CNN) exported by torch 1.13, run by onnxruntime in float32,
 # compiled int8 with the NPU delegate, run on the simulator and compared
 # (scripts/onnx_models.py; docs/compiler.md, "Ten models against onnxruntime"). Opt-in: it
-# needs the onnx venv (scripts/onnx-venv.sh) and a build, and takes about an hour.
+# needs the onnx venv (scripts/onnx-venv.sh) and a build. The simulator runs the CPU on the
+# ISS (cpu.model=iss: the RTL core's cycles, faster).
 #
 # Usage: scripts/onnx-models.sh BUILD_DIR OUT_DIR [--models a,b]
 # Exits with status 1 when a model does not compile, fails on the simulator, or its outputs
@@ -25,4 +26,4 @@ venv_python=$("$root/scripts/onnx-venv.sh" ${SOCSIM_ONNX_VENV:+"$SOCSIM_ONNX_VEN
 "$venv_python" "$root/scripts/onnx_models.py" reference "$out" "$@"
 SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 PYTHONPATH="$root/scripts" /usr/bin/python3 \
   "$root/scripts/onnx_models.py" run "$out" --socsim "$build/bin/socsim" \
-  --runner "$build/firmware/apps/executor_runner/executor_runner.elf" "$@"
+  --runner "$build/firmware/apps/executor_runner/executor_runner.elf" --set cpu.model=iss "$@"

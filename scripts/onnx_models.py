@@ -456,8 +456,11 @@ def _kernel_calls(program):
     return sum(1 for i in program.instructions if i.name)
 
 
-def run_one(directory, name, socsim, runner, npu_config, max_cycles):
-    """One row of the table: a dict of the measured fields (error: the reason it stopped)."""
+def run_one(directory, name, socsim, runner, npu_config, max_cycles, settings=(),
+            reuse=False):
+    """One row of the table: a dict of the measured fields (error: the reason it stopped).
+    `settings`: socsim run --set KEY=VALUE; `reuse`: an existing NPU program file of the
+    model is run as it is (not compiled again)."""
     from socsim_aot import compiler
     path = os.path.join(directory, f"{name}.onnx")
     x = np.load(os.path.join(directory, f"{name}.input.npy"))
@@ -466,8 +469,14 @@ def run_one(directory, name, socsim, runner, npu_config, max_cycles):
     calibration = os.path.join(directory, f"{name}.calibration.npz")
     prog = os.path.join(directory, f"{name}_int8_npu.prog")
     try:
-        program = compiler.compile_file(path, prog, quantize="int8", calibration=calibration,
-                                        delegate="npu", npu_config=npu_config)
+        if reuse and os.path.exists(prog):
+            from socsim_aot import program_format as pf
+            with open(prog, "rb") as f:
+                program = pf.read(f.read())
+        else:
+            program = compiler.compile_file(path, prog, quantize="int8",
+                                            calibration=calibration, delegate="npu",
+                                            npu_config=npu_config)
         cpu_only = compiler.compile_model(path, compiler.CompileOptions(
             quantize="int8", calibration=calibration))
     except compiler.CompileError as e:
@@ -478,9 +487,11 @@ def run_one(directory, name, socsim, runner, npu_config, max_cycles):
     inp = os.path.join(directory, f"{name}.input.bin")
     (x.astype(np.int32) if x.dtype == np.int64 else x).tofile(inp)
     started = time.time()
-    run = subprocess.run([socsim, "run", "-q", "--firmware", runner, "--model", prog,
-                          "--max-cycles", str(max_cycles), "--input", inp, "--",
-                          "--print-outputs"], capture_output=True, text=True)
+    cmd = [socsim, "run", "-q", "--firmware", runner, "--model", prog, "--max-cycles",
+           str(max_cycles), "--input", inp]
+    for setting in settings:
+        cmd += ["--set", setting]
+    run = subprocess.run(cmd + ["--", "--print-outputs"], capture_output=True, text=True)
     row["seconds"] = time.time() - started
     if run.returncode != 0:
         row["error"] = f"socsim exited {run.returncode}: {run.stderr.strip()[-300:]}"
@@ -518,6 +529,12 @@ def main(argv=None) -> int:
     parser.add_argument("--npu-config", help="run: NPU preset (default: the compiler's)")
     parser.add_argument("--max-cycles", type=int, default=20_000_000_000,
                         help="run: socsim run --max-cycles (default 2e10)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="run: socsim run --set (repeatable); cpu.model=iss runs the "
+                             "same cycles faster than the default RTL core")
+    parser.add_argument("--reuse-programs", action="store_true",
+                        help="run: run NAME_int8_npu.prog files already in DIRECTORY as they "
+                             "are")
     parser.add_argument("--min-correlation", type=float, default=MIN_CORRELATION,
                         help=f"run: the least correlation that passes (default "
                              f"{MIN_CORRELATION})")
@@ -548,7 +565,7 @@ def main(argv=None) -> int:
     print(HEADER, flush=True)
     for name in names:
         r = run_one(args.directory, name, args.socsim, args.runner, npu_config,
-                    args.max_cycles)
+                    args.max_cycles, args.set, args.reuse_programs)
         rows.append(r)
         print(format_row(r), flush=True)
     bad = [r["name"] for r in rows
