@@ -7,10 +7,11 @@ compared with the expected ones; with --sim N, N of the passing tests run again 
 simulator (socsim run with executor_runner --print-outputs). docs/onnx-conformance.md
 describes the rules and holds the generated table (--write-docs).
 
-Inputs of type int64 or bool (shapes, axes, indices, pads, repeats, masks), and the inputs
-of PARAMETER_INPUTS (weights, biases, normalisation parameters, clipping bounds, resize
-scales): what exported models hold as initializers, are given to the compiler as constants
-with the test's values; every other input stays a program input. Results:
+Inputs of type int64 (shapes, axes, indices, pads, repeats), and the inputs of
+PARAMETER_INPUTS (weights, biases, zero points, normalisation parameters, clipping bounds,
+resize scales): what exported models hold as initializers, are given to the compiler as
+constants with the test's values; every other input stays a program input (bool ones as
+uint8 bytes, the runtime's masks). Results:
 
   pass           every output within the tolerance (float: |got - want| <= atol + rtol |want|,
                  NaN where NaN; integers and booleans exact)
@@ -46,14 +47,15 @@ BEGIN, END = "<!-- conformance-table:begin -->", "<!-- conformance-table:end -->
 # ONNX's backend test runner compares with rtol 1e-3 and atol 1e-7; atol is 1e-5 here, as
 # the runtime computes exp, log, tanh and friends in float32 with its own approximations.
 RTOL, ATOL = 1e-3, 1e-5
-FROZEN_TYPES = (7, 9)  # TensorProto INT64, BOOL: given to the compiler as constants
+FROZEN_TYPES = (7,)  # TensorProto INT64: given to the compiler as constants
 # Inputs that exported models hold as initializers (weights, biases, normalisation
 # parameters, clipping bounds, padding values, resize scales): given as constants whatever
 # their type. Operator: input indices.
 PARAMETER_INPUTS = {"Conv": (1, 2), "ConvTranspose": (1, 2), "Gemm": (1, 2), "PRelu": (1,),
                     "BatchNormalization": (1, 2, 3, 4), "InstanceNormalization": (1, 2),
                     "LayerNormalization": (1, 2), "GroupNormalization": (1, 2),
-                    "Clip": (1, 2), "Pad": (1, 2, 3), "Resize": (1, 2, 3), "Dropout": (1,)}
+                    "Clip": (1, 2), "Pad": (1, 2, 3), "Resize": (1, 2, 3), "Dropout": (1,),
+                    "MatMulInteger": (2, 3), "ConvInteger": (1, 2, 3)}
 NODE_DATA = os.path.join("lib", "python3.11", "site-packages", "onnx", "backend", "test",
                          "data", "node")
 

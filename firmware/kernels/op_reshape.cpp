@@ -13,6 +13,6 @@ Error reshape(const Tensor& x, Tensor& y, MemoryAllocator*) {
 
 }  // namespace
 
-SOCSIM_KERNEL(ops::ViewCopy, reshape, kFloat32, kInt8, kInt32);
+SOCSIM_KERNEL(ops::ViewCopy, reshape, kFloat32, kInt8, kInt32, kUInt8);
 
 }  // namespace socsim::kernels

@@ -102,9 +102,11 @@ def _value(og: onnx_graph.OnnxGraph, name: str, where: str) -> Value:
                            "runtime's tensors have at least one element")
     if t.dtype == np.int64:  # token ids, positions: int32 at run time (docs/compiler.md)
         return Value(name, list(t.shape), np.dtype(np.int32))
+    if t.dtype == np.bool_:  # masks: uint8 0 or 1 at run time (docs/compiler.md)
+        return Value(name, list(t.shape), np.dtype(np.uint8))
     if t.dtype is None or t.dtype not in [np.dtype(d) for d in ACTIVATION_DTYPES]:
         raise CompileError(f"{where}: value '{name}' is {t.dtype}, which is not a tensor type "
-                           "of the runtime (float32, int8, uint8, int32; int64 as int32)")
+                           "of the runtime (float32, int8, uint8, int32; int64 as int32, bool as uint8)")
     return Value(name, list(t.shape), np.dtype(t.dtype))
 
 
@@ -232,13 +234,19 @@ def fuse_activations(g: Graph):
             g.nodes.remove(act)
 
 
+DTYPE_NAMES = ("float32", "int8", "int32", "uint8")
+
+
 def check_types(g: Graph):
     """Plain (unquantised) integer graphs support only the operators whose schema entry has a
     kernel for the type (wrapping int8 arithmetic, data movement); everything else must be
     float32."""
     for node in g.nodes:
         op = schema.get(node.op)
-        dtypes = {g.value(i).dtype for i in node.inputs if g.value(i).const is None}
+        # An operand of a named type (Where's uint8 condition) is the wrapper's to check.
+        named = [o.dtype in DTYPE_NAMES for o in op.inputs] if op.inputs else []
+        dtypes = {g.value(i).dtype for k, i in enumerate(node.inputs)
+                  if g.value(i).const is None and not (named and named[min(k, len(named) - 1)])}
         for dt in dtypes:
             if dt == np.float32 or np.dtype(dt).name in op.dtypes:
                 continue

@@ -27,6 +27,9 @@ from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU
 from socsim_aot.schema.conv_transpose import ZERO_INSERT
 from socsim_aot.schema.masking import MASKED_SOFTMAX, QUANTIZED_MASKED_SOFTMAX
 from socsim_aot.schema.indexing import ARGMAX, ARGMIN, TO_COPY
+from socsim_aot.schema.selection import (EQ, GE, GT, LE, LOGICAL_AND, LOGICAL_NOT,
+                                         LOGICAL_OR, LOGICAL_XOR, LT, TOPK_INDICES,
+                                         TOPK_VALUES, WHERE)
 from socsim_aot.schema.conv import (CONVOLUTION, LINEAR, QUANTIZED_CONVOLUTION,
                                     QUANTIZED_LINEAR, window_out)
 from socsim_aot.schema.data_movement import (CAT, CONSTANT_PAD_ND, INDEX_SELECT, PERMUTE_COPY,
@@ -261,6 +264,7 @@ def cases(seed=7):
     yield from tflite_cases(np.random.default_rng(seed + 29))
     yield from masked_softmax_cases(rng)
     yield from indexing_cases(rng)
+    yield from selection_cases(rng)
 
 
 def one_d_window_cases(rng):
@@ -366,6 +370,46 @@ def indexing_cases(rng):
         for dst, dtype in targets.items():
             if src != dst:
                 yield f"cast_{src}_to_{dst}", TO_COPY, [x], x.shape, dtype, {}
+
+
+def selection_cases(rng):
+    """TopK (largest and smallest, every axis, ties: the lower index first, k = the whole
+    axis), the five comparisons with broadcasting and equal values, Where with a broadcast
+    condition."""
+    ties = rng.integers(-3, 4, (3, 5, 4)).astype(np.float32)
+    for dim, k in ((0, 2), (1, 5), (2, 3)):
+        shape = tuple(k if d == dim else s for d, s in enumerate(ties.shape))
+        for largest in (True, False):
+            tag = f"{'max' if largest else 'min'}_dim{dim}"
+            args = dict(k=k, dim=dim, largest=largest)
+            yield f"topk_f32_{tag}", TOPK_VALUES, [ties], shape, np.float32, args
+            yield f"topk_indices_f32_{tag}", TOPK_INDICES, [ties], shape, np.int32, args
+    x8 = _i8(rng, (4, 40))
+    yield "topk_i8", TOPK_VALUES, [x8], (4, 7), np.int8, dict(k=7, dim=1, largest=True)
+    yield "topk_indices_i8", TOPK_INDICES, [x8], (4, 7), np.int32, \
+        dict(k=7, dim=1, largest=False)
+    a = rng.integers(-2, 3, (2, 3, 4))
+    b = rng.integers(-2, 3, (3, 1))
+    for op in (EQ, LT, GT, LE, GE):
+        kind = op.name.split("::")[1].split(".")[0]
+        for tag, dtype in (("f32", np.float32), ("i8", np.int8), ("i32", np.int32)):
+            yield f"{kind}_{tag}", op, [a.astype(dtype), b.astype(dtype)], (2, 3, 4), \
+                np.uint8, {}
+        yield f"{kind}_u8", op, [(a + 128).astype(np.uint8), (b * 60 + 128).astype(np.uint8)], \
+            (2, 3, 4), np.uint8, {}
+    cond = (rng.integers(0, 3, (1, 3, 1)) * 60).astype(np.uint8)  # nonzero bytes other than 1
+    yield "reshape_u8", VIEW_COPY, [cond], (3, 1), np.uint8, {}
+    masks = (rng.integers(0, 3, (2, 3, 4)) * 100).astype(np.uint8), cond  # 0, 100 and 200
+    for op in (LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR):
+        yield op.name.split("::")[1].split(".")[0], op, list(masks), (2, 3, 4), np.uint8, {}
+    yield "logical_not", LOGICAL_NOT, [masks[0]], (2, 3, 4), np.uint8, {}
+    yield "where_f32", WHERE, [_f32(rng, (2, 3, 4)), cond, _f32(rng, (4,))], (2, 3, 4), \
+        np.float32, {}
+    yield "where_i8", WHERE, [_i8(rng, (2, 1, 4)), cond, _i8(rng, (2, 3, 4))], (2, 3, 4), \
+        np.int8, {}
+    yield "where_i32", WHERE, [rng.integers(-9, 9, (3, 4)).astype(np.int32), cond,
+                               rng.integers(-9, 9, (2, 3, 4)).astype(np.int32)], (2, 3, 4), \
+        np.int32, {}
 
 
 def per_channel_cases(rng):
@@ -692,3 +736,4 @@ def main(argv=None):
 
 if __name__ == "__main__":
     sys.exit(main())
+

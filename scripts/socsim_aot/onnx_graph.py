@@ -356,6 +356,9 @@ def from_model(model) -> OnnxGraph:
     from onnx import helper, numpy_helper
     g = OnnxGraph()
     g.file_opset = g.opset = opsets.file_opset(model)
+    lifted = opsets.lift_unchanged(model, g.opset) if g.opset < opsets.MIN_OPSET else None
+    if lifted is not None:  # every operator reads the same at the lowest opset read
+        model, g.opset = lifted, opsets.MIN_OPSET
     problem = opsets.check_range(g.opset)
     if problem:
         raise CompileError(problem)

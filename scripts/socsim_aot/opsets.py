@@ -477,3 +477,28 @@ def _shapes_without(model, waiting) -> Dict[str, list]:
         if t.static:
             shapes[vi.name] = list(t.shape)
     return shapes
+
+
+def lift_unchanged(model, opset: int):
+    """A model of an opset below MIN_OPSET whose every operator of the default domain has the
+    same version there as at MIN_OPSET (And, Or, Xor since 7, Not since 1, MatMulInteger
+    since 10, ...): the same model importing MIN_OPSET, which reads identically. None when
+    some operator changed in between (or is unknown)."""
+    import onnx
+    from onnx import defs, helper
+    for node in model.graph.node:
+        if node.domain not in ("", "ai.onnx"):
+            continue
+        try:
+            old = defs.get_schema(node.op_type, opset).since_version
+            new = defs.get_schema(node.op_type, MIN_OPSET).since_version
+        except Exception:  # noqa: BLE001 - an operator this onnx does not know
+            return None
+        if old != new or any(a.type == onnx.AttributeProto.GRAPH for a in node.attribute):
+            return None
+    copy = onnx.ModelProto()
+    copy.CopyFrom(model)
+    others = [o for o in copy.opset_import if o.domain not in ("", "ai.onnx")]
+    del copy.opset_import[:]
+    copy.opset_import.extend([helper.make_opsetid("", MIN_OPSET)] + others)
+    return copy

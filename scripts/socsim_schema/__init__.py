@@ -18,3 +18,4 @@ from socsim_schema import (conv, elementwise, activations, pooling, softmax,  # 
                            data_movement, quantization, reduction, matmul, normalization,
                            resize, conv_transpose, masking, indexing)
 from socsim_schema import tflite  # noqa: F401,E402
+from socsim_schema import selection  # noqa: F401,E402

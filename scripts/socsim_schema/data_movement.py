@@ -11,7 +11,8 @@ from socsim_schema.core import Arg, Operand, Operator, register
 
 VIEW_COPY, PERMUTE_COPY, CAT = register(
     Operator("aten::view_copy.out", "view_copy", "the same bytes under a new shape",
-             inputs=(Operand("x"),), dtypes=("float32", "int8", "int32"), kernel="reshape",
+             inputs=(Operand("x"),), dtypes=("float32", "int8", "int32", "uint8"),
+             kernel="reshape",
              onnx=("Reshape", "Flatten", "Squeeze", "Unsqueeze")),
     Operator("aten::permute_copy.out", "permute_copy", "out.shape[i] = x.shape[perm[i]]",
              inputs=(Operand("x"),), args=(Arg("perm", "int32[]", "one entry per axis"),),

@@ -169,7 +169,7 @@ class FrontEndTest(unittest.TestCase):
     def test_opsets_outside_the_range_are_refused(self):
         x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])
         y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])
-        model = helper.make_model(helper.make_graph([helper.make_node("Relu", ["x"], ["y"])],
+        model = helper.make_model(helper.make_graph([helper.make_node("Clip", ["x"], ["y"])],
                                                     "g", [x], [y]),
                                   opset_imports=[helper.make_opsetid("", 9)])
         onnx.save(model, self.path("old.onnx"))

@@ -205,8 +205,10 @@ class RewriteTest(unittest.TestCase):
         self.assertIn("(op Pad): not supported: Pad mode 'wrap'", lines[1])
 
     def test_opsets_out_of_range(self):
+        """Clip changed at opset 11 (min and max became inputs): an opset-10 Clip is not
+        read as opset 11."""
         for opset in (10, 26):
-            model = opset18_model([helper.make_node("Relu", ["x"], ["y"])],
+            model = opset18_model([helper.make_node("Clip", ["x"], ["y"])],
                                   [f32("x", [4])], [f32("y", [4])], opset=opset)
             path = os.path.join(tempfile.mkdtemp(), "m.onnx")
             onnx.save(model, path)
@@ -214,6 +216,21 @@ class RewriteTest(unittest.TestCase):
             self.assertEqual(status, compiler.EXIT_MODEL)
             self.assertIn(f"opset {opset} is not supported (opsets 11-21", err)
             self.assertEqual(len(err.strip().splitlines()), 1)
+
+    def test_opsets_below_11_read_when_no_operator_changed(self):
+        """Not (version 1) and Or (version 7) read the same at opset 11: an opset-7 model of
+        them compiles as opset 11 (And/Or/Xor/Not's node tests are written at 7 or 1)."""
+        from socsim_aot import reference
+        mask = [helper.make_tensor_value_info(n, onnx.TensorProto.BOOL, [4]) for n in "mky"]
+        model = opset18_model([helper.make_node("Not", ["m"], ["n"]),
+                               helper.make_node("Or", ["n", "k"], ["y"])], mask[:2], mask[2:],
+                              opset=7)
+        path = os.path.join(tempfile.mkdtemp(), "m.onnx")
+        onnx.save(model, path)
+        program = compiler.compile_model(path, compiler.CompileOptions())
+        got = reference.run(program, [np.array([1, 0, 1, 0], np.uint8),
+                                      np.array([0, 0, 1, 1], np.uint8)])[0]
+        np.testing.assert_array_equal(got, [0, 1, 1, 1])
 
     def test_opset_22_reads_when_only_types_changed(self):
         model = opset18_model([helper.make_node("Relu", ["x"], ["y"])],

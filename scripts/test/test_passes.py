@@ -547,5 +547,52 @@ class PassTest(unittest.TestCase):
             self.assertEqual(ops(g), ["SiLU"])
 
 
+class IntegerProductsTest(unittest.TestCase):
+    """MatMulInteger as float32 operators: exact int32 results within the 2^24 bound, the
+    node kept (with its reason) beyond it."""
+
+    def model(self, k):
+        import onnx
+        rng = np.random.default_rng(9)
+        b = rng.integers(-128, 128, (k, 5)).astype(np.int8)
+        graph = helper.make_graph(
+            [helper.make_node("MatMulInteger", ["a", "b", "za", "zb"], ["y"], name="mmi")],
+            "g", [helper.make_tensor_value_info("a", TensorProto.UINT8, [3, k])],
+            [helper.make_tensor_value_info("y", TensorProto.INT32, [3, 5])],
+            [numpy_helper.from_array(b, "b"),
+             numpy_helper.from_array(np.array(131, np.uint8), "za"),
+             numpy_helper.from_array(np.array(-3, np.int8), "zb")])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        return onnx.ModelProto.FromString(model.SerializeToString()), b
+
+    def test_exact_within_the_bound(self):
+        import os
+        import tempfile
+        import onnx
+        from socsim_aot import compiler, reference
+        model, b = self.model(40)
+        path = os.path.join(tempfile.mkdtemp(), "m.onnx")
+        onnx.save(model, path)
+        program = compiler.compile_model(path, compiler.CompileOptions())
+        a = np.random.default_rng(10).integers(0, 256, (3, 40)).astype(np.uint8)
+        want = (a.astype(np.int64) - 131) @ (b.astype(np.int64) + 3)
+        got = reference.run(program, [a])[0]
+        self.assertEqual(got.dtype, np.int32)
+        np.testing.assert_array_equal(got, want)
+
+    def test_refused_beyond_the_bound(self):
+        import os
+        import tempfile
+        import onnx
+        from socsim_aot import compiler
+        from socsim_aot.ir import CompileError
+        model, _ = self.model(1000)  # 1000 x 131 x 131 > 2^24
+        path = os.path.join(tempfile.mkdtemp(), "m.onnx")
+        onnx.save(model, path)
+        with self.assertRaises(CompileError) as ctx:
+            compiler.compile_model(path, compiler.CompileOptions())
+        self.assertIn("MatMulInteger with sums up to 1000", str(ctx.exception))
+
+
 if __name__ == "__main__":
     unittest.main()

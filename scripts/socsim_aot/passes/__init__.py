@@ -73,6 +73,7 @@ def _pipeline() -> List[Pass]:
                                    fuse_glu, fuse_layer_norm, fuse_silu, import_qdq, mask_softmax,
                                    no_ops, reduce_as_pool, reshape_chains, transpose_clip,
                                    unroll_rnn)
+    from socsim_aot.passes import integer_products
     return [
         Pass("import_qdq", import_qdq.run, "quantisation nodes imported"),
         Pass("fold_constants", fold_constants.run, "nodes folded"),
@@ -91,6 +92,7 @@ def _pipeline() -> List[Pass]:
         Pass("fuse_silu", fuse_silu.run, "SiLU subgraphs fused"),
         Pass("reduce_mean_as_pool", reduce_as_pool.run, "ReduceMean nodes rewritten"),
         Pass("channel_shuffle_as_conv", channel_shuffle.run, "channel shuffles rewritten"),
+        Pass("integer_products", integer_products.run, "integer products rewritten"),
     ]
 
 

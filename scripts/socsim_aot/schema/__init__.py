@@ -21,6 +21,7 @@ from socsim_aot.schema import (conv, elementwise, activations, pooling, softmax,
                                normalization, resize, conv_transpose,
                                masking, indexing)
 from socsim_aot.schema import tflite  # noqa: F401,E402
+from socsim_aot.schema import selection  # noqa: F401,E402
 from socsim_aot.schema import hooks
 
 hooks.check_complete()

@@ -159,9 +159,10 @@ def _lower_linear(n):
         lower_matmul(n)
         return
     w = n.const(n.inputs[1], "the weight (B)")
+    x = n.inputs[0]
     if n.op_type == "Gemm":
         if a.get("transA", 0):
-            n.fail("only Gemm with transA=0")
+            x = _transposed_a(n)
         if not a.get("transB", 0):
             w = w.T
         if a.get("alpha", 1.0) != 1.0:  # alpha (A B) = A (alpha B)
@@ -183,7 +184,21 @@ def _lower_linear(n):
     else:
         b = np.zeros(w.shape[0], np.float32)
     bname = g.add_const(n.outputs[0] + "::bias", b.astype(np.float32))
-    n.emit(LINEAR.name, [n.inputs[0], wname, bname], lo=-ir.INF, hi=ir.INF)
+    n.emit(LINEAR.name, [x, wname, bname], lo=-ir.INF, hi=ir.INF)
+
+
+def _transposed_a(n):
+    """Gemm's transA=1: A [K, M] transposed to [M, K] first (a constant A folded, an
+    activation by permute_copy)."""
+    from socsim_aot.schema.data_movement import PERMUTE_COPY
+    a = n.g.value(n.inputs[0])
+    if len(a.shape) != 2:
+        n.fail(f"Gemm with transA=1 needs a 2-D A (shape {list(a.shape)})")
+    if a.const is not None:
+        return n.g.add_const(n.outputs[0] + "::a_t", np.ascontiguousarray(a.const.T))
+    t = n.value("a_t", a.shape[::-1], a.dtype)
+    n.emit_to(PERMUTE_COPY.name, [n.inputs[0]], t, perm=[1, 0])
+    return t
 
 
 def _linear(ins, a, out):

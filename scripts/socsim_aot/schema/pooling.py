@@ -20,7 +20,8 @@ def _lower_pool(n):
         n.fail(f"only 1-D and 2-D pooling are supported (kernel_shape {kernel})")
     window = as_2d_window(a, len(kernel))
     if any(d != 1 for d in window["dilations"]):
-        n.fail("dilated pooling is not supported")
+        _lower_dilated_pool(n, [1] * (2 - len(kernel)) + kernel, window)
+        return
     attrs = dict(kernel=[1] * (2 - len(kernel)) + kernel, stride=window["strides"],
                  pads=window["pads"], ceil=int(a.get("ceil_mode", 0)))
     if n.op_type == "AveragePool":
@@ -28,6 +29,82 @@ def _lower_pool(n):
                **attrs)
     else:
         n.emit(MAX_POOL2D.name, n.inputs[:1], **attrs)
+
+
+def _lower_dilated_pool(n, kernel, window):
+    """A pool with dilations, which the kernels and NPU layers do not have: the input padded
+    (MaxPool: with float32's lowest value, which no window's maximum is unless all its
+    values are; AveragePool: with 0), one strided slice per tap of the window (each
+    [N, C, OH, OW]), stacked on a new leading axis by Concat, reduced over it by ReduceMax
+    or ReduceMean; an average that does not count the padding is then scaled by the
+    constant (taps / count) of each output position."""
+    from socsim_aot.schema.data_movement import CAT, CONSTANT_PAD_ND, VIEW_COPY, emit_slice
+    from socsim_aot.schema.elementwise import MUL
+    from socsim_aot.schema.reduction import AMAX, MEAN
+    x, y = n.g.value(n.inputs[0]), n.output()
+    shape = as_nchw(x.shape)
+    (kh, kw), (sh, sw), (dh, dw) = kernel, window["strides"], window["dilations"]
+    pt, pl, pb, pr = window["pads"]
+    ceil = int(n.attrs.get("ceil_mode", 0))
+    average = n.op_type == "AveragePool"
+    if average and ceil:
+        n.fail("AveragePool with dilations and ceil_mode=1 is not supported")
+    if len(n.outputs) > 1 and n.outputs[1]:
+        n.fail("MaxPool's second output (Indices) is not supported")
+    oh = window_out(shape[2], kh, sh, pt, pb, dh, ceil)
+    ow = window_out(shape[3], kw, sw, pl, pr, dw, ceil)
+    if [shape[0], shape[1], oh, ow] != as_nchw(y.shape):
+        n.fail(f"dilated pool output {[oh, ow]} does not match the output {y.shape}")
+    # Extra padding so that ceil-mode windows are whole slices.
+    eb = max(0, (oh - 1) * sh + dh * (kh - 1) + 1 - (shape[2] + pt + pb))
+    er = max(0, (ow - 1) * sw + dw * (kw - 1) + 1 - (shape[3] + pl + pr))
+    src = n.inputs[0]
+    if len(x.shape) != 4:
+        src = n.value("nchw", shape, x.dtype)
+        n.emit_to(VIEW_COPY.name, n.inputs[:1], src)
+    padded = [shape[0], shape[1], shape[2] + pt + pb + eb, shape[3] + pl + pr + er]
+    if padded != shape:
+        low = 0.0 if average else float(np.finfo(np.float32).min)
+        value = n.g.add_const(n.outputs[0] + "::pad_value", np.array([low], np.float32))
+        p = n.value("padded", padded, x.dtype)
+        n.emit_to(CONSTANT_PAD_ND.name, [src, value], p,
+                  pads=[0, 0, 0, 0, pt, pb + eb, pl, pr + er])
+        src = p
+    taps = []
+    for i in range(kh):
+        for j in range(kw):
+            tap = n.value(f"tap{i}_{j}", [shape[0], shape[1], oh, ow], x.dtype)
+            emit_slice(n, src, tap, [[0, 1, shape[0]], [0, 1, shape[1]], [i * dh, sh, oh],
+                                     [j * dw, sw, ow]])
+            lifted = n.value(f"tap{i}_{j}_5d", [1, shape[0], shape[1], oh, ow], x.dtype)
+            n.emit_to(VIEW_COPY.name, [tap], lifted)
+            taps.append(lifted)
+    stacked = n.value("taps", [len(taps), shape[0], shape[1], oh, ow], x.dtype)
+    n.emit_to(CAT.name, taps, stacked, axis=0)
+    reduce = [1, 0, 0, 0, 0]
+    scale = None
+    if average and not int(n.attrs.get("count_include_pad", 0)):
+        inside = np.zeros(padded[2:], np.float64)
+        inside[pt:pt + shape[2], pl:pl + shape[3]] = 1
+        count = sum(inside[i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                           j * dw:j * dw + sw * (ow - 1) + 1:sw]
+                    for i in range(kh) for j in range(kw))
+        if np.any(count == 0):
+            n.fail("a dilated average window holds no input value")
+        if np.any(count != len(taps)):
+            scale = (len(taps) / count).astype(np.float32)
+    last = y.shape if scale is None else [shape[0], shape[1], oh, ow]
+    pooled = n.value("pooled", [shape[0], shape[1], oh, ow], x.dtype)
+    n.emit_to(AMAX.name if not average else MEAN.name, [stacked], pooled, reduce=reduce)
+    if scale is not None:
+        factor = n.g.add_const(n.outputs[0] + "::count_scale", scale)
+        if list(last) == list(y.shape):
+            n.emit(MUL.name, [pooled, factor])
+            return
+        scaled = n.value("scaled", last, x.dtype)
+        n.emit_to(MUL.name, [pooled, factor], scaled)
+        pooled = scaled
+    n.emit(VIEW_COPY.name, [pooled])
 
 
 def _geometry(node):
