@@ -40,8 +40,9 @@ MAX_WINDOW = 1 << 16
 MAX_PROBLEMS = 50
 
 # The runtime's tensor types (ONNX element types): graph inputs must be one. int64 (token
-# ids, indices) is int32 at the program's boundary (docs/compiler.md).
-RUNTIME_TYPES = {1: "float32", 2: "uint8", 3: "int8", 6: "int32", 7: "int64 (as int32)"}
+# ids, indices) is int32 at the program's boundary, bool (masks) int8 (docs/compiler.md).
+RUNTIME_TYPES = {1: "float32", 2: "uint8", 3: "int8", 6: "int32", 7: "int64 (as int32)",
+                 9: "bool (as int8)"}
 # Operators whose inputs all have one element type (ONNX's type constraint T for all).
 SAME_TYPE_OPS = ("Add", "Sub", "Mul", "Div", "Sum", "Min", "Max", "Mean", "Equal", "Less",
                  "Greater", "LessOrEqual", "GreaterOrEqual", "Concat", "MatMul", "Gemm", "Mod",
