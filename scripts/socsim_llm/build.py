@@ -6,8 +6,9 @@ bundle file for the firmware runner, with the torch reference of greedy generati
     scripts/socsim_llm/build.py --size small --prompt-tokens 16 --generate 8 \\
         --quantize int8 --delegate npu -o build/llm/small
 
-writes small.slm (the bundle), small.reference.json (torch's tokens and logits of the
-default prompt, the activation check, the cache scales) and the two ONNX files.
+writes small.slm (the bundle) and small.reference.json (torch's tokens and logits of the
+default prompt, the activation check, the cache scales); --keep-onnx keeps the two ONNX files
+(small.prefill.onnx, small.decode.onnx).
 docs/llm.md explains the choices (the cache as program inputs and outputs, int8 at fixed
 scales, the prompt).
 """
@@ -33,11 +34,11 @@ CACHE_HEADROOM = 1.25  # the cache scales cover 1.25 x the largest |k|, |v| seen
 
 
 def states(decoder, ids):
-    """Per layer (kt [1, H, Dh, n], v [1, H, n, Dh]) of the whole sequence ids [1, n]."""
+    """Per layer (kt [H, Dh, n], v [H, n, Dh]) of the whole sequence ids [n]."""
     torch = lm._torch()
-    n = ids.shape[1]
+    n = ids.shape[0]
     with torch.no_grad():
-        x = decoder.embed(ids) + decoder.position(torch.arange(n).unsqueeze(0))
+        x = decoder.embed(ids) + decoder.position(torch.arange(n))
         causal = torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
         out = []
         for block in decoder.blocks:
@@ -50,9 +51,9 @@ def activation_check(decoder, config, rng):
     """The spread of the logits and the top-1 margin over random sequences (healthy, not flat:
     docs/llm.md)."""
     torch = lm._torch()
-    ids = torch.from_numpy(rng.integers(0, config.vocab, (1, config.context)))
+    ids = torch.from_numpy(rng.integers(0, config.vocab, config.context))
     with torch.no_grad():
-        logits = decoder.forward_full(ids)[0].numpy()
+        logits = decoder.forward_full(ids).numpy()
     top2 = np.sort(logits, -1)[:, -2:]
     return dict(logit_std=float(logits.std()), logit_max=float(np.abs(logits).max()),
                 top1_margin_median=float(np.median(top2[:, 1] - top2[:, 0])),
@@ -68,19 +69,19 @@ def calibration(decoder, config, prompt: int, rng):
     pre_ids, dec = [], {n: [] for n in lm.input_names(c)}
     peaks = {n: 0.0 for n in lm.cache_names(c)}
     for _ in range(CALIBRATION_SEQUENCES):
-        ids = rng.integers(0, c.vocab, (1, c.context))
-        pre_ids.append(ids[:, :prompt])
+        ids = rng.integers(0, c.vocab, c.context)
+        pre_ids.append(ids[None, :prompt])
         layer_states = states(decoder, torch.from_numpy(ids))
         for i, (kt, v) in enumerate(layer_states):
             peaks[f"k{i}"] = max(peaks[f"k{i}"], float(np.abs(kt).max()))
             peaks[f"v{i}"] = max(peaks[f"v{i}"], float(np.abs(v).max()))
         for p in rng.integers(1, c.context, 2):
-            dec["ids"].append(ids[:, p:p + 1])
+            dec["ids"].append(ids[None, p:p + 1])
             dec["pos"].append(np.array([[p]]))
             dec["mask"].append(step_mask(c, p).astype(np.int8))
             for i, (kt, v) in enumerate(layer_states):
                 k_cache, v_cache = np.zeros_like(kt), np.zeros_like(v)
-                k_cache[..., :p], v_cache[:, :, :p] = kt[..., :p], v[:, :, :p]
+                k_cache[..., :p], v_cache[:, :p] = kt[..., :p], v[:, :p]
                 dec[f"k{i}"].append(k_cache)
                 dec[f"v{i}"].append(v_cache)
     scales = {n: CACHE_HEADROOM * peak / 127.0 for n, peak in peaks.items()}
@@ -89,7 +90,7 @@ def calibration(decoder, config, prompt: int, rng):
 
 def step_mask(config, p: int):
     """The decode step's mask at position p: cache rows p.. excluded, the token itself kept."""
-    m = np.zeros((1, config.heads, 1, config.context + 1), bool)
+    m = np.zeros((config.heads, 1, config.context + 1), bool)
     m[..., p:config.context] = True
     return m
 
@@ -108,8 +109,8 @@ def export(decoder, config, prompt: int, out_dir: str, name: str):
         args = (torch.zeros(1, 1, dtype=torch.int64), torch.zeros(1, 1, dtype=torch.int64),
                 torch.from_numpy(step_mask(c, 0)))
         for _ in range(c.layers):
-            args += (torch.zeros(1, c.heads, c.head_dim, c.context),
-                     torch.zeros(1, c.heads, c.context, c.head_dim))
+            args += (torch.zeros(c.heads, c.head_dim, c.context),
+                     torch.zeros(c.heads, c.context, c.head_dim))
         torch.onnx.export(lm.DecodeStep.module(decoder), args, decode_path,
                           opset_version=OPSET, input_names=lm.input_names(c),
                           output_names=lm.decode_output_names(c))
@@ -131,8 +132,8 @@ def compile_programs(paths, calib, scales, options, log=None):
             np.savez(npz, **arrays)
             prog = os.path.join(tmp, "program.prog")
             kw = dict(options)
-            if kw.get("quantize") == "int8":
-                kw.update(calibration=npz, int8_io=tuple(io))
+            if kw.get("quantize") == "int8":  # int8 logits: argmax needs no dequantisation
+                kw.update(calibration=npz, int8_io=tuple(io), output_type="int8")
             compiler.compile_file(path, prog, log, **kw)
             with open(prog, "rb") as f:
                 data = f.read()
@@ -155,8 +156,10 @@ def main(argv=None) -> int:
     parser.add_argument("--npu-config", help="NPU preset whose operator list the compiler "
                         "delegates (configs/npu/*.yaml)")
     parser.add_argument("-o", "--output", required=True,
-                        help="output path without extension: writes OUT.slm, "
-                        "OUT.reference.json, OUT.prefill.onnx, OUT.decode.onnx")
+                        help="output path without extension: writes OUT.slm and "
+                        "OUT.reference.json")
+    parser.add_argument("--keep-onnx", action="store_true",
+                        help="keep OUT.prefill.onnx and OUT.decode.onnx")
     parser.add_argument("-q", "--quiet", action="store_true")
     args = parser.parse_args(argv)
     config = lm.SIZES[args.size]
@@ -183,10 +186,12 @@ def main(argv=None) -> int:
         f"top-1 margin {check['top1_margin_median']:.3f}, {check['distinct_argmax']} distinct "
         f"argmax over {config.context} positions")
     pre_ids, dec, scales = calibration(decoder, config, args.prompt_tokens, rng)
-    paths = export(decoder, config, args.prompt_tokens, out_dir, name)
     options = dict(quantize=args.quantize, delegate=args.delegate, npu_config=args.npu_config)
-    prefill, decode = compile_programs(paths, (pre_ids, dec), scales, options,
-                                       None if args.quiet else log)
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = export(decoder, config, args.prompt_tokens,
+                       out_dir if args.keep_onnx else tmp, name)
+        prefill, decode = compile_programs(paths, (pre_ids, dec), scales, options,
+                                           None if args.quiet else log)
     data = bundle.write(config, args.prompt_tokens, prefill, decode)
     with open(os.path.join(out_dir, name + ".slm"), "wb") as f:
         f.write(data)
@@ -198,7 +203,7 @@ def main(argv=None) -> int:
                                               "context", "ff_width", "seed")},
                      prompt=prompt, tokens=tokens,
                      margins=[float(m) for m in top2[:, 1] - top2[:, 0]],
-                     logits=[[float(v) for v in row] for row in logits],
+                     logits=[[round(float(v), 5) for v in row] for row in logits],
                      activations=check, cache_scales=scales,
                      quantize=args.quantize, delegate=args.delegate,
                      bundle_bytes=len(data))

@@ -42,6 +42,16 @@ class Generator:
         self.v = [np.zeros((f["heads"], f["context"], f["head_dim"]), self.cache_dtype)
                   for _ in range(f["layers"])]
 
+    @staticmethod
+    def dequantize(program, logits):
+        """float32 logits: int8 ones times their scale (the runner's --print-logits)."""
+        t = program.tensors[program.outputs[0]]
+        if logits.dtype == np.float32:
+            return logits.reshape(-1)
+        scale = np.float32(t.scale)
+        return ((logits.astype(np.int32) - int(t.zero_point)).astype(np.float32) *
+                scale).reshape(-1)
+
     def run(self, prompt, steps: int):
         """(tokens, logits [steps, vocab]) of greedy generation."""
         f = self.fields
@@ -53,19 +63,19 @@ class Generator:
         for i in range(f["layers"]):
             self.k[i][:, :, :n] = outs[1 + 2 * i].reshape(f["heads"], f["head_dim"], n)
             self.v[i][:, :n] = outs[2 + 2 * i].reshape(f["heads"], n, f["head_dim"])
-        logits = [outs[0].reshape(-1)]
+        logits = [self.dequantize(self.prefill, outs[0])]
         tokens = [int(np.argmax(logits[-1]))]
         for p in range(n, n + steps - 1):
-            mask = np.zeros((1, f["heads"], 1, f["context"] + 1), np.int8)
+            mask = np.zeros((f["heads"], 1, f["context"] + 1), np.int8)
             mask[..., p:f["context"]] = 1
             ins = [np.array([[tokens[-1]]], np.int32), np.array([[p]], np.int32), mask]
             for i in range(f["layers"]):
-                ins += [self.k[i][None], self.v[i][None]]
+                ins += [self.k[i], self.v[i]]
             outs = reference.run(self.decode, ins)
             for i in range(f["layers"]):
                 self.k[i][:, :, p] = outs[1 + 2 * i].reshape(f["heads"], f["head_dim"])
                 self.v[i][:, p] = outs[2 + 2 * i].reshape(f["heads"], f["head_dim"])
-            logits.append(outs[0].reshape(-1))
+            logits.append(self.dequantize(self.decode, outs[0]))
             tokens.append(int(np.argmax(logits[-1])))
         return tokens, np.stack(logits)
 
@@ -81,7 +91,7 @@ def compare(tokens, logits, ref):
     steps = max(same, 1)
     torch_logits = np.array(ref["logits"][:steps])
     err = np.abs(logits[:steps] - torch_logits).max()
-    return dict(tokens_equal=same, tokens=len(want),
+    return dict(tokens_equal=same, tokens=min(len(tokens), len(want)),
                 max_logit_error=float(err),
                 relative_logit_error=float(err / np.abs(torch_logits).max()),
                 min_torch_margin=float(min(ref["margins"][:steps])))

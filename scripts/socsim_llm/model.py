@@ -3,12 +3,14 @@ multi-head causal attention, GELU MLP), a final LayerNorm and a head tied to the
 
 Three ways to run the same weights:
 - `forward_full(ids)`: the whole sequence with a causal mask (the torch reference);
-- `Prefill`: a prompt of N tokens -> the last position's logits and every layer's keys and
-  values, keys transposed ([1, H, Dh, N]) and values as they are ([1, H, N, Dh]);
-- `DecodeStep`: one token at position p, with the cache of positions < p as inputs
-  (keys [1, H, Dh, T], values [1, H, T, Dh], T the context) and a bool mask [1, H, 1, T + 1]
-  (True: excluded; the last column is the token itself) -> logits and the token's key column
-  [1, H, Dh, 1] and value row [1, H, 1, Dh], which the runner writes into the cache at p.
+- `Prefill`: a prompt of N tokens (ids [1, N]) -> the last position's logits [1, vocab] and
+  every layer's keys and values, keys transposed ([H, Dh, N]) and values as they are
+  ([H, N, Dh]);
+- `DecodeStep`: one token (ids [1, 1]) at position p (pos [1, 1]), with the cache of
+  positions < p as inputs (keys [H, Dh, T], values [H, T, Dh], T the context) and a bool
+  mask [H, 1, T + 1] (True: excluded; the last column is the token itself) -> logits and the
+  token's key column [H, Dh, 1] and value row [H, 1, Dh], which the runner writes into the
+  cache at p.
 
 Keys are kept transposed so that both attention products read the cache as a matmul's right
 operand without a transpose (scores = q @ K^T, out = p @ V).
@@ -72,31 +74,37 @@ def build(config: Config):
         return layer
 
     class Block(nn.Module):
+        """Activations are [n, d_model] (one sequence): torch exports each Linear as one Gemm
+        with its bias, a fully connected layer of the NPU. The attention scale 1/sqrt(Dh) is
+        folded into the query projection's weights and bias at construction."""
+
         def __init__(self):
             super().__init__()
             residual = c.block_gain
             self.norm1, self.norm2 = nn.LayerNorm(c.d_model), nn.LayerNorm(c.d_model)
             self.q, self.k, self.v = (linear(c.d_model, c.d_model) for _ in range(3))
+            with torch.no_grad():
+                self.q.weight.mul_(1.0 / math.sqrt(c.head_dim))
+                self.q.bias.mul_(1.0 / math.sqrt(c.head_dim))
             self.proj = linear(c.d_model, c.d_model, residual)
             self.up = linear(c.d_model, c.ff_width)
             self.down = linear(c.ff_width, c.d_model, residual)
-            self.scale = 1.0 / math.sqrt(c.head_dim)
 
         def heads(self, x, n):
-            return x.view(1, n, c.heads, c.head_dim).transpose(1, 2)    # [1, H, n, Dh]
+            return x.view(n, c.heads, c.head_dim).transpose(0, 1)       # [H, n, Dh]
 
         def qkv(self, x, n):
             h = self.norm1(x)
-            q = self.heads(self.q(h) * self.scale, n)
-            kt = self.heads(self.k(h), n).transpose(2, 3)                # [1, H, Dh, n]
+            q = self.heads(self.q(h), n)
+            kt = self.heads(self.k(h), n).transpose(1, 2)                # [H, Dh, n]
             return q, kt, self.heads(self.v(h), n)
 
         def finish(self, x, att, n):
-            x = x + self.proj(att.transpose(1, 2).reshape(1, n, c.d_model))
+            x = x + self.proj(att.transpose(0, 1).reshape(n, c.d_model))
             return x + self.down(F.gelu(self.up(self.norm2(x))))
 
         def full(self, x, causal):
-            n = x.shape[1]
+            n = x.shape[0]
             q, kt, v = self.qkv(x, n)
             scores = (q @ kt).masked_fill(causal, float("-inf"))
             return self.finish(x, torch.softmax(scores, -1) @ v, n), kt, v
@@ -123,9 +131,9 @@ def build(config: Config):
             return F.linear(self.norm(x), self.embed.weight)   # tied to the embedding
 
         def forward_full(self, ids):
-            """Logits [1, n, vocab] of every position of ids [1, n] (no cache)."""
-            n = ids.shape[1]
-            x = self.embed(ids) + self.position(torch.arange(n).unsqueeze(0))
+            """Logits [n, vocab] of every position of ids [n] (no cache)."""
+            n = ids.shape[0]
+            x = self.embed(ids) + self.position(torch.arange(n))
             causal = torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
             for block in self.blocks:
                 x = block.full(x, causal)[0]
@@ -147,15 +155,15 @@ class Prefill:
                 self.d = decoder
                 self.register_buffer("causal",
                                      torch.triu(torch.ones(prompt, prompt, dtype=torch.bool), 1))
-                self.register_buffer("positions", torch.arange(prompt).unsqueeze(0))
+                self.register_buffer("positions", torch.arange(prompt))
 
             def forward(self, ids):
-                x = self.d.embed(ids) + self.d.position(self.positions)
+                x = self.d.embed(ids.reshape(-1)) + self.d.position(self.positions)
                 caches = []
                 for block in self.d.blocks:
                     x, kt, v = block.full(x, self.causal)
                     caches += [kt, v]
-                return (self.d.head(x[:, -1:, :]).reshape(1, -1),) + tuple(caches)
+                return (self.d.head(x[-1:]),) + tuple(caches)
         return PrefillModule().eval()
 
 
@@ -170,12 +178,12 @@ class DecodeStep:
                 self.d = decoder
 
             def forward(self, ids, pos, mask, *caches):
-                x = self.d.embed(ids) + self.d.position(pos)
+                x = self.d.embed(ids.reshape(1)) + self.d.position(pos.reshape(1))
                 news = []
                 for i, block in enumerate(self.d.blocks):
                     x, kt, v = block.step(x, mask, caches[2 * i], caches[2 * i + 1])
                     news += [kt, v]
-                return (self.d.head(x).reshape(1, -1),) + tuple(news)
+                return (self.d.head(x),) + tuple(news)
         return DecodeModule().eval()
 
 
@@ -199,7 +207,7 @@ def greedy(decoder, prompt_ids, steps: int):
     logits = []
     with torch.no_grad():
         for _ in range(steps):
-            out = decoder.forward_full(torch.tensor([ids]))[0, -1]
+            out = decoder.forward_full(torch.tensor(ids))[-1]
             logits.append(out.numpy())
             ids.append(int(out.argmax()))
     import numpy as np
