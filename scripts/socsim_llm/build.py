@@ -30,7 +30,8 @@ from socsim_llm import model as lm  # noqa: E402
 
 OPSET = 17  # LayerNormalization as one node
 CALIBRATION_SEQUENCES = 8
-CACHE_HEADROOM = 1.25  # the cache scales cover 1.25 x the largest |k|, |v| seen
+CACHE_HEADROOM = 1.25  # the cache and logit scales cover 1.25 x the largest |value| seen
+GREEDY_TOKENS = 24     # each calibration sequence continues its prompt greedily this far
 
 
 def states(decoder, ids):
@@ -61,21 +62,30 @@ def activation_check(decoder, config, rng):
 
 
 def calibration(decoder, config, prompt: int, rng):
-    """Calibration inputs of both programs and the cache scales: random sequences of the
-    context's length; the decode samples take a random position p and the cache of
-    positions < p (the rest zero), as a generation would have it."""
+    """Calibration inputs of both programs and the fixed scales (caches, logits): random
+    sequences of the context's length whose prompt is continued greedily for GREEDY_TOKENS
+    (generation repeats tokens, which random sequences never do: its logits and keys reach
+    further); the decode samples take a position p in the greedy part and one anywhere, with
+    the cache of positions < p (the rest zero), as a generation would have it."""
     torch = lm._torch()
     c = config
     pre_ids, dec = [], {n: [] for n in lm.input_names(c)}
-    peaks = {n: 0.0 for n in lm.cache_names(c)}
+    peaks = {n: 0.0 for n in lm.cache_names(c) + ["logits"]}
+    greedy = min(GREEDY_TOKENS, c.context - prompt)
     for _ in range(CALIBRATION_SEQUENCES):
         ids = rng.integers(0, c.vocab, c.context)
+        ids[prompt:prompt + greedy] = lm.greedy(decoder, ids[:prompt].tolist(), greedy)[0]
         pre_ids.append(ids[None, :prompt])
         layer_states = states(decoder, torch.from_numpy(ids))
+        with torch.no_grad():
+            logits = decoder.forward_full(torch.from_numpy(ids)).numpy()
+        peaks["logits"] = max(peaks["logits"], float(np.abs(logits).max()))
         for i, (kt, v) in enumerate(layer_states):
             peaks[f"k{i}"] = max(peaks[f"k{i}"], float(np.abs(kt).max()))
             peaks[f"v{i}"] = max(peaks[f"v{i}"], float(np.abs(v).max()))
-        for p in rng.integers(1, c.context, 2):
+        positions = [int(rng.integers(prompt, prompt + greedy)) if greedy else 1,
+                     int(rng.integers(1, c.context))]
+        for p in positions:
             dec["ids"].append(ids[None, p:p + 1])
             dec["pos"].append(np.array([[p]]))
             dec["mask"].append(step_mask(c, p).astype(np.int8))
@@ -118,22 +128,24 @@ def export(decoder, config, prompt: int, out_dir: str, name: str):
 
 
 def compile_programs(paths, calib, scales, options, log=None):
-    """(prefill bytes, decode bytes); int8: the cache values at their fixed scales."""
+    """(prefill bytes, decode bytes); int8: the cache values and the logits at their fixed
+    scales (`scales`: cache names and "logits")."""
     from socsim_aot import program_format as pf
     pre_ids, dec = calib
+    caches = {n: s for n, s in scales.items() if n != "logits"}
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         for path, arrays, io in ((paths[0], {"a00": pre_ids}, list(scales.items())),
                                  (paths[1], {f"a{i:02d}": dec[n] for i, n in
                                              enumerate(dec)},
                                   list(scales.items()) +
-                                  [(n + "_new", s) for n, s in scales.items()])):
+                                  [(n + "_new", s) for n, s in caches.items()])):
             npz = os.path.join(tmp, "calibration.npz")
             np.savez(npz, **arrays)
             prog = os.path.join(tmp, "program.prog")
             kw = dict(options)
             if kw.get("quantize") == "int8":  # int8 logits: argmax needs no dequantisation
-                kw.update(calibration=npz, int8_io=tuple(io), output_type="int8")
+                kw.update(calibration=npz, int8_io=tuple(io))
             compiler.compile_file(path, prog, log, **kw)
             with open(prog, "rb") as f:
                 data = f.read()

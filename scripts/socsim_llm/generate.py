@@ -52,8 +52,10 @@ class Generator:
         return ((logits.astype(np.int32) - int(t.zero_point)).astype(np.float32) *
                 scale).reshape(-1)
 
-    def run(self, prompt, steps: int):
-        """(tokens, logits [steps, vocab]) of greedy generation."""
+    def run(self, prompt, steps: int, forced=None):
+        """(tokens, logits [steps, vocab]) of greedy generation; with `forced` (a token list)
+        each step is fed forced[step - 1] instead of the previous argmax (teacher forcing:
+        every step's choice compared on the same history)."""
         f = self.fields
         n = f["prompt"]
         if len(prompt) != n:
@@ -68,7 +70,8 @@ class Generator:
         for p in range(n, n + steps - 1):
             mask = np.zeros((f["heads"], 1, f["context"] + 1), np.int8)
             mask[..., p:f["context"]] = 1
-            ins = [np.array([[tokens[-1]]], np.int32), np.array([[p]], np.int32), mask]
+            fed = tokens[-1] if forced is None else forced[p - n]
+            ins = [np.array([[fed]], np.int32), np.array([[p]], np.int32), mask]
             for i in range(f["layers"]):
                 ins += [self.k[i], self.v[i]]
             outs = reference.run(self.decode, ins)
@@ -97,6 +100,23 @@ def compare(tokens, logits, ref):
                 min_torch_margin=float(min(ref["margins"][:steps])))
 
 
+def teacher_forced(tokens, logits, ref):
+    """Agreement when every step is fed torch's previous token: steps whose argmax equals
+    torch's, and of the others the largest torch top-1 margin (a disagreement within the
+    int8 error of the logits is a near tie, not a defect)."""
+    want = ref["tokens"][:len(tokens)]
+    torch_logits = np.array(ref["logits"][:len(tokens)])
+    diff = [i for i in range(len(want)) if tokens[i] != want[i]]
+    err = np.abs(logits - torch_logits).max(axis=1)
+    return dict(steps=len(want), argmax_equal=len(want) - len(diff),
+                differing_steps=diff,
+                largest_margin_where_different=max((ref["margins"][i] for i in diff),
+                                                   default=None),
+                largest_logit_error=float(err.max()),
+                median_relative_logit_error=float(np.median(
+                    err / np.abs(torch_logits).max(axis=1))))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("bundle")
@@ -104,17 +124,29 @@ def main(argv=None) -> int:
     parser.add_argument("--prompt", help="int32 token ids (raw little-endian); default: the "
                         "runner's deterministic prompt")
     parser.add_argument("--reference", help="build.py's .reference.json to compare with")
+    parser.add_argument("--teacher-forced", action="store_true",
+                        help="feed torch's tokens (from --reference) and compare every step's "
+                        "argmax with torch's")
     args = parser.parse_args(argv)
     with open(args.bundle, "rb") as fh:
         gen = Generator(fh.read())
     f = gen.fields
     prompt = (np.fromfile(args.prompt, "<i4").tolist() if args.prompt
               else default_prompt(f["prompt"], f["vocab"]))
-    tokens, logits = gen.run(prompt, args.generate)
-    print("tokens:", " ".join(map(str, tokens)))
+    ref = None
     if args.reference:
         with open(args.reference) as fh:
-            print(json.dumps(compare(tokens, logits, json.load(fh))))
+            ref = json.load(fh)
+    if args.teacher_forced:
+        if ref is None:
+            parser.error("--teacher-forced needs --reference")
+        tokens, logits = gen.run(prompt, args.generate, forced=ref["tokens"])
+        print(json.dumps(teacher_forced(tokens, logits, ref)))
+        return 0
+    tokens, logits = gen.run(prompt, args.generate)
+    print("tokens:", " ".join(map(str, tokens)))
+    if ref is not None:
+        print(json.dumps(compare(tokens, logits, ref)))
     return 0
 
 
