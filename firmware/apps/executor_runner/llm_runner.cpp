@@ -37,6 +37,7 @@ constexpr uint32_t kProbePrefill = 101;
 constexpr uint32_t kProbeDecode = 102;
 constexpr uint32_t kHeaderSize = 64;
 constexpr uint32_t kMaxPlanned = 8;
+constexpr uint32_t kTableReserve = 128 * 1024;  // method tables of both programs
 
 struct Header {
   uint32_t layers, heads, head_dim, context, vocab, prompt;
@@ -105,7 +106,8 @@ void on_end(void* context, ProfileEvent event, uint32_t index, const char* name,
   }
 }
 
-// Planned memory of one method: the method pool when it fits, else the boot-info pool.
+// Planned memory of one method: the method pool (SRAM in the default SoC) when it fits,
+// else the boot-info pool (DDR), so the CPU operators work on SRAM where they can.
 Result<Method> load(const Program& program, Span* planned, MemoryAllocator& method_alloc,
                     MemoryAllocator& region_alloc, MemoryAllocator& temp_alloc,
                     MethodDiagnostics* diag) {
@@ -113,8 +115,16 @@ Result<Method> load(const Program& program, Span* planned, MemoryAllocator& meth
   if (meta.num_memory_planned_buffers() > kMaxPlanned) return Error::kNotSupported;
   for (uint32_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
     planned[i].size = meta.memory_planned_buffer_size(i);
-    planned[i].data = static_cast<uint8_t*>(region_alloc.allocate(planned[i].size, 16));
+    // Room for the method's own tables (tensors, instructions) is kept in the method pool.
+    const bool fits = planned[i].size + kTableReserve <= method_alloc.size() - method_alloc.used();
+    planned[i].data = fits ? static_cast<uint8_t*>(method_alloc.allocate(planned[i].size, 16))
+                           : nullptr;
+    if (planned[i].data == nullptr) {
+      planned[i].data = static_cast<uint8_t*>(region_alloc.allocate(planned[i].size, 16));
+    }
     if (planned[i].data == nullptr) return Error::kMemoryAllocationFailed;
+    printf("Planned buffer %lu: %lu bytes in the %s pool\n", static_cast<unsigned long>(i),
+           static_cast<unsigned long>(planned[i].size), fits ? "method" : "boot-info");
   }
   const MemoryManager memory{&method_alloc, planned, meta.num_memory_planned_buffers(),
                              &temp_alloc};
