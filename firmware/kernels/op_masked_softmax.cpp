@@ -1,6 +1,6 @@
 // Softmax over one axis of the positions a constant mask keeps: aten::_masked_softmax.out
 // (float32) and quantized_decomposed::masked_softmax.out (int8), the attention of a causal
-// decoder (socsim_schema/masking.py). The mask is int8 of x's shape, nonzero where a
+// decoder (socsim_schema/masking.py). The mask is uint8 of x's shape, nonzero where a
 // position is excluded; excluded positions come out 0 (int8: -128, the output's zero point),
 // and so does a line excluded whole.
 //
@@ -13,7 +13,7 @@
 namespace socsim::kernels {
 namespace {
 
-/// The lines of x along dim; the mask (int8, checked by the wrapper) must have x's shape.
+/// The lines of x along dim; the mask (uint8, checked by the wrapper) must have x's shape.
 Error masked_lines(const Tensor& x, const Tensor& mask, Tensor& out, int32_t dim, Lines* lines) {
   if (!mask.same_shape(x)) return Error::kShapeMismatch;
   return lines->init(x, out, dim);
@@ -24,12 +24,12 @@ Error masked_softmax_f32(const Tensor& in, const Tensor& mask_t, Tensor& out,
   Lines lines;
   SOCSIM_RT_TRY(masked_lines(in, mask_t, out, args.dim(), &lines));
   const float* x = in.data_as<float>();
-  const int8_t* mask = mask_t.data_as<int8_t>();
+  const uint8_t* mask = mask_t.data_as<uint8_t>();
   float* y = out.data_as<float>();
   const uint32_t n = lines.n, step = lines.inner;
   lines.each([&](uint32_t at) {
     const float* xr = x + at;
-    const int8_t* mr = mask + at;
+    const uint8_t* mr = mask + at;
     float* yr = y + at;
     bool any = false;
     float max = 0.0f;
@@ -60,12 +60,12 @@ Error masked_softmax_i8(const Tensor& in, const Tensor& mask_t, const Tensor& ta
     if (table[i] < 0 || table[i] > 65536) return Error::kBadOperatorArgs;
   }
   const int8_t* x = in.data_as<int8_t>();
-  const int8_t* mask = mask_t.data_as<int8_t>();
+  const uint8_t* mask = mask_t.data_as<uint8_t>();
   int8_t* y = out.data_as<int8_t>();
   const uint32_t n = lines.n, step = lines.inner;
   lines.each([&](uint32_t at) {
     const int8_t* xr = x + at;
-    const int8_t* mr = mask + at;
+    const uint8_t* mr = mask + at;
     int8_t* yr = y + at;
     int32_t max = -128;
     for (uint32_t i = 0; i < n; ++i) {

@@ -280,6 +280,7 @@ class IoTypes:
     mean: tuple = (0.0,)
     std: tuple = (1.0,)
     output_type: str = "float32"  # "float32" | "int8"
+    int8_io: tuple = ()           # (name, scale) pairs: int8 at the boundary at that scale
 
 
 def _per_channel(values, channels: int, what: str) -> np.ndarray:
@@ -372,11 +373,15 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
         share_concat_scales(g)
     new_nodes = []
     quantizer = Quantizer(g, new_nodes)
+    fixed = _fixed_io(g, io)
     # Inputs: quantize right after entry (integer inputs: converted by a first layer).
     renames = {}
     for name in g.inputs:
         v = g.values[name]
         if v.dtype != np.float32:  # integer inputs (token ids) stay as they are
+            continue
+        if name in fixed:  # int8 state (a KV cache): read as it is, at its given scale
+            v.dtype, v.scale, v.zero_point = np.dtype(np.int8), fixed[name], 0
             continue
         if io.input_type != "float32":
             renames[name] = _integer_input(g, quantizer, name, io)
@@ -409,6 +414,10 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
     final_outputs = []
     for name in g.outputs:
         v = g.values[name]
+        if name in fixed:
+            _requantize_output(g, new_nodes, name, fixed[name])
+            final_outputs.append(name)
+            continue
         if io.output_type == "int8" or v.dtype == np.int32:  # int32: indices (ArgMax)
             final_outputs.append(name)
             continue
@@ -425,6 +434,42 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
         final_outputs.append(name)
     g.nodes = new_nodes
     g.outputs = final_outputs
+
+
+def _fixed_io(g: Graph, io: IoTypes) -> Dict[str, float]:
+    """--int8-io NAME=SCALE: inputs and outputs kept int8 at a given scale (zero point 0), so
+    that state one execution writes (a KV cache row) is read as it is by the next, or by
+    another program compiled with the same scale."""
+    fixed = {}
+    for name, scale in io.int8_io:
+        if name not in g.inputs and name not in g.outputs:
+            raise CompileError(f"--int8-io {name}={scale}: the model has no input or output "
+                               f"'{name}' (inputs: {', '.join(g.inputs)}; outputs: "
+                               f"{', '.join(g.outputs)})")
+        if not (np.isfinite(scale) and scale > 0):
+            raise CompileError(f"--int8-io {name}={scale}: the scale must be positive")
+        if g.values[name].dtype != np.float32:
+            raise CompileError(f"--int8-io {name}: a float32 value is needed, '{name}' is "
+                               f"{g.values[name].dtype}")
+        fixed[name] = float(scale)
+    return fixed
+
+
+def _requantize_output(g: Graph, new_nodes: List[Node], name: str, scale: float):
+    """The int8 output `name` at `scale`: its producer writes an intermediate value at the
+    calibrated scale, a requantize writes `name` (nothing when the scales agree)."""
+    v = g.values[name]
+    if v.scale == scale and v.zero_point == 0:
+        return
+    own = Value(name + "::own", v.shape, np.dtype(np.int8), scale=v.scale,
+                zero_point=v.zero_point)
+    g.values[own.name] = own
+    for node in new_nodes:
+        node.inputs = [own.name if i == name else i for i in node.inputs]
+        node.outputs = [own.name if o == name else o for o in node.outputs]
+    v.scale, v.zero_point = scale, 0
+    new_nodes.append(Node(schema.quantization.REQUANTIZE.name, [own.name], [name], {},
+                          f"graph output '{name}' (--int8-io)"))
 
 
 # ---- lowering to program instructions ------------------------------------------------------
@@ -713,9 +758,11 @@ class CompileOptions:
     mean: tuple = (0.0,)                  # the integer input's normalisation
     std: tuple = (1.0,)
     output_type: str = "float32"          # "int8": quantised outputs
+    int8_io: tuple = ()                   # (name, scale): int8 state inputs/outputs
 
     def io_types(self) -> IoTypes:
-        return IoTypes(self.input_type, tuple(self.mean), tuple(self.std), self.output_type)
+        return IoTypes(self.input_type, tuple(self.mean), tuple(self.std), self.output_type,
+                       tuple(self.int8_io))
 
     def pass_options(self, npu_operators) -> passes.Options:
         return passes.Options(npu_operators=npu_operators, quantize=self.quantize,
@@ -764,10 +811,14 @@ def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
     if quantize != "int8" and (io.input_type != "float32" or io.output_type != "float32"):
         raise CompileError("--input-type and --output-type are those of a quantised program: "
                            "add --quantize int8")
+    if quantize != "int8" and io.int8_io:
+        raise CompileError("--int8-io keeps values of a quantised program int8: add "
+                           "--quantize int8")
     if quantize == "int8":
-        if any(g.values[i].dtype not in (np.float32, np.int32) for i in g.inputs):
+        if any(g.values[i].dtype not in (np.float32, np.int32, np.int8, np.uint8)
+               for i in g.inputs):
             raise CompileError("int8 quantisation needs a float32 model (integer inputs: "
-                               "int32 or int64 indices such as token ids)")
+                               "int32 or int64 indices such as token ids, bool masks)")
         if not samples:
             raise CompileError("int8 quantisation needs calibration samples")
         ranges = calibrate(g, samples) if samples != [None] else {}
@@ -899,6 +950,16 @@ def _floats(text: str) -> tuple:
         raise argparse.ArgumentTypeError(f"'{text}' is not a comma-separated list of numbers")
 
 
+def _name_scale(text: str) -> tuple:
+    name, _, scale = text.rpartition("=")
+    try:
+        if name:
+            return name, float(scale)
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"'{text}' is not NAME=SCALE")
+
+
 def _sample_count(text: str) -> int:
     try:
         count = int(text)
@@ -967,6 +1028,12 @@ def main(argv=None) -> int:
                         help="element type of the quantised program's outputs (default "
                              "float32: dequantised on the CPU); int8 leaves them quantised, "
                              "their scale and zero point in the program file")
+    parser.add_argument("--int8-io", type=_name_scale, action="append", default=[],
+                        metavar="NAME=SCALE",
+                        help="keep the quantised program's input or output NAME int8 at "
+                             "scale SCALE (zero point 0), neither quantised nor dequantised: "
+                             "state that one execution writes and the next reads, such as a "
+                             "KV cache (repeatable; needs --quantize int8)")
     parser.add_argument("--npu-config", metavar="PRESET",
                         help="NPU preset (configs/npu/*.yaml) whose operator list decides "
                              "what --delegate npu moves to the NPU (default "
@@ -1000,7 +1067,7 @@ def main(argv=None) -> int:
                              samples=args.samples, delegate=args.delegate,
                              npu_config=args.npu_config, disabled_passes=tuple(args.no_pass),
                              input_type=args.input_type, mean=args.mean, std=args.std,
-                             output_type=args.output_type)
+                             output_type=args.output_type, int8_io=tuple(args.int8_io))
 
     def log(line):
         if not args.quiet:

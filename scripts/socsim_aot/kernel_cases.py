@@ -333,9 +333,9 @@ def conv_transpose_cases(rng):
 def masked_softmax_cases(rng):
     """Causal masks (the upper triangle excluded), a key-padding mask over another axis and a
     line excluded whole (all 0)."""
-    causal = np.broadcast_to(np.triu(np.ones((6, 6), np.int8), 1), (2, 3, 6, 6)).copy()
+    causal = np.broadcast_to(np.triu(np.ones((6, 6), np.uint8), 1), (2, 3, 6, 6)).copy()
     causal[1, 2, 4] = 1  # a line masked whole
-    padding = np.zeros((2, 5, 4), np.int8)
+    padding = np.zeros((2, 5, 4), np.uint8)
     padding[:, 3:] = 1  # the last two keys along axis 1
     yield "masked_softmax_f32_causal", MASKED_SOFTMAX, \
         [_f32(rng, (2, 3, 6, 6), 4), Const(causal)], (2, 3, 6, 6), np.float32, dict(dim=3)

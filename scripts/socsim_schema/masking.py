@@ -5,7 +5,7 @@ Where(keep, scores, -big) before Softmax into this operator, so the int8 program
 to quantise -inf: the masked positions take no part in the maximum or the sum and come out
 exactly 0 (a line masked whole comes out all 0, as ATen's _masked_softmax).
 
-The mask is an int8 constant of the input's shape, nonzero where a position is excluded.
+The mask is a uint8 tensor of the input's shape, nonzero where a position is excluded.
 int8 uses the softmax table of socsim_schema/softmax.py over the positions kept; masked
 outputs are -128 (0 at the output scale 1/256, zero point -128).
 """
@@ -13,7 +13,7 @@ outputs are -128 (0 at the output scale 1/256, zero point -128).
 from socsim_schema.core import Arg, Operand, Operator, register
 
 _DIM = (Arg("dim", doc="the axis, in [0, rank)"),)
-_MASK = Operand("mask", "int8", "constant, the input's shape: nonzero where excluded")
+_MASK = Operand("mask", "uint8", "the input's shape: nonzero where excluded")
 
 MASKED_SOFTMAX, QUANTIZED_MASKED_SOFTMAX = register(
     Operator("aten::_masked_softmax.out", "masked_softmax",

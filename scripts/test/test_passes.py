@@ -386,7 +386,7 @@ class PassTest(unittest.TestCase):
 
     def test_causal_masks_fuse_into_the_softmax(self):
         """Add of a 0/-inf (or -1e9) constant and Where with a constant condition and -inf,
-        each before a Softmax over the last axis, become MaskedSoftmax with an int8 mask;
+        each before a Softmax over the last axis, become MaskedSoftmax with a uint8 mask;
         an additive bias that is not a mask, and a Softmax over another axis below opset 13,
         stay."""
         upper = np.triu(np.ones((5, 5), bool), 1)
@@ -399,7 +399,7 @@ class PassTest(unittest.TestCase):
             self.rewrite(g, mask_softmax.fuse, report)
             self.assertEqual(ops(g), ["MaskedSoftmax"])
             mask = g.const(g.nodes[0].inputs[1])
-            self.assertEqual((mask.dtype, mask.shape), (np.dtype(np.int8), (2, 5, 5)))
+            self.assertEqual((mask.dtype, mask.shape), (np.dtype(np.uint8), (2, 5, 5)))
             np.testing.assert_array_equal(mask[1], upper)
         g = graph([helper.make_node("Where", ["c", "ninf", "x"], ["s"]),
                    helper.make_node("Softmax", ["s"], ["y"], axis=2)],

@@ -30,6 +30,12 @@
 //                        backend also the NPU cycles of its command list)
 //   --npu-poll           the npu backend polls the NPU's status register instead of
 //                        sleeping in WFI until its interrupt
+// A language-model bundle (magic "SLM1", docs/llm.md) runs prefill and decode steps instead
+// (llm_runner.h); its arguments:
+//   --prompt-tokens N    the prompt's length (must be the bundle's; default: the bundle's)
+//   --generate K         tokens to generate (default 8): the first from prefill's logits,
+//                        then K - 1 decode steps
+//   --print-logits       every step's logits as "logits[step][i] = v"
 // Cycles are CPU clock cycles elapsed (socsim_elapsed_cycles: they include time the core
 // sleeps in WFI while the NPU runs, which mcycle does not count).
 // Exit status 0 on success; 1 with a message naming the error otherwise (an NPU error: its
@@ -41,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "firmware/apps/executor_runner/llm_runner.h"
 #include "firmware/delegates/npu/npu_backend.h"
 #include "firmware/runtime/method.h"
 #include "firmware/runtime/profiling.h"
@@ -90,6 +97,7 @@ struct Options {
   bool print_outputs = false;
   bool profile = false;
   bool npu_poll = false;
+  socsim::apps::LlmOptions llm;
 };
 
 int fail(const char* what, Error error, const char* name = nullptr) {
@@ -129,6 +137,19 @@ bool parse(int argc, char** argv, Options* options) {
         return false;
       }
       options->inputs = inputs;
+    } else if ((strcmp(argv[i], "--prompt-tokens") == 0 || strcmp(argv[i], "--generate") == 0) &&
+               i + 1 < argc) {
+      const bool prompt = strcmp(argv[i], "--prompt-tokens") == 0;
+      char* end = nullptr;
+      const long n = strtol(argv[++i], &end, 10);
+      if (end == argv[i] || *end != '\0' || n < 1 || n > 65536) {
+        printf("executor_runner: %s needs a number from 1 to 65536\n",
+               prompt ? "--prompt-tokens" : "--generate");
+        return false;
+      }
+      (prompt ? options->llm.prompt_tokens : options->llm.generate) = static_cast<uint32_t>(n);
+    } else if (strcmp(argv[i], "--print-logits") == 0) {
+      options->llm.print_logits = true;
     } else if (strcmp(argv[i], "--print-outputs") == 0) {
       options->print_outputs = true;
     } else if (strcmp(argv[i], "--profile") == 0) {
@@ -139,7 +160,7 @@ bool parse(int argc, char** argv, Options* options) {
       printf(
           "executor_runner: unknown argument '%s' (known: --num-executions N, --pools "
           "auto|static|region, --copy-inputs, --inputs-in-place, --print-outputs, --profile, "
-          "--npu-poll)\n",
+          "--npu-poll, --prompt-tokens N, --generate K, --print-logits)\n",
           argv[i]);
       return false;
     }
@@ -531,6 +552,13 @@ int main(int argc, char** argv) {
   socsim::delegates::npu_backend_set_polling(options.npu_poll);
   if (PteProgram::has_identifier(model, model_size)) {
     return run_pte(options, info, model, model_size, input, input_size);
+  }
+  if (socsim::apps::is_llm_bundle(model, model_size)) {
+    MemoryAllocator method_alloc(g_method_pool, sizeof(g_method_pool));
+    MemoryAllocator temp_alloc(g_temp_pool, sizeof(g_temp_pool));
+    options.llm.profile = options.profile;
+    return socsim::apps::run_llm(options.llm, info, model, model_size, input, input_size,
+                                 method_alloc, temp_alloc);
   }
 
   const uint32_t t0 = socsim_elapsed_cycles();

@@ -2,11 +2,16 @@
 M whose values are 0 or a large negative number (-inf, torch.finfo(float32).min, -1e9, -1e4:
 the ways causal and padding masks are written), and Softmax(Where(keep, scores, v)) with a
 constant condition and a constant large negative v (either branch), become one masked
-softmax (socsim_schema/masking.py) with the mask as an int8 constant of the scores' shape.
+softmax (socsim_schema/masking.py) with the mask as a uint8 constant of the scores' shape.
 The scores stay finite, so the int8 program calibrates and quantises them as any activation;
 the float32 program computes exactly what the graph did (exp(-inf) = 0). A mask computed
 from the input's shape (Trilu, Range, Less, Expand...) is folded into a constant first
 (fold_constants).
+
+A mask that changes at run time (a decoder's step over a KV cache whose later rows are not yet
+written) is a bool graph input M of the scores' shape in Softmax(Where(M, v, scores)), v a
+constant large negative number: M itself (uint8 in the program, 1 = excluded) becomes the
+masked softmax's mask operand.
 
 Only a softmax over the last axis or, from opset 13, any axis is rewritten (before opset 13 a
 softmax over another axis flattens the trailing axes).
@@ -40,12 +45,25 @@ def _additive(g: OnnxGraph, add: OnnxOp, shape):
     return None
 
 
+def _runtime_mask(g: OnnxGraph, where: OnnxOp, shape):
+    """(scores, mask input name) of Where(M, v, scores) with M a bool graph input of the
+    scores' shape and v a constant large negative number."""
+    cond, other, scores = where.inputs
+    t = g.types.get(cond)
+    v = g.const(other)
+    if cond not in g.inputs or t is None or t.dtype != np.bool_ or t.shape is None or \
+            list(t.shape) != list(shape) or v is None or g.is_const(scores) or \
+            v.dtype.kind != "f" or not np.all(v <= EXCLUDED):
+        return None
+    return scores, cond
+
+
 def _selected(g: OnnxGraph, where: OnnxOp, shape):
     """(scores, mask) of Where(C, scores, v) or Where(C, v, scores): C constant, v a
-    constant large negative number."""
+    constant large negative number; or a run-time mask (_runtime_mask)."""
     cond = g.const(where.inputs[0])
     if cond is None:
-        return None
+        return _runtime_mask(g, where, shape)
     for scores, other, excluded_when in ((where.inputs[1], where.inputs[2], False),
                                          (where.inputs[2], where.inputs[1], True)):
         v = g.const(other)
@@ -72,7 +90,8 @@ def fuse(g: OnnxGraph, report: Report):
         scores, mask = found
         if g.shape(scores) != shape:
             continue  # the scores themselves broadcast: keep the graph as it is
-        mask_name = g.add_const(sm.name + "::mask", np.ascontiguousarray(mask, np.int8))
+        mask_name = mask if isinstance(mask, str) else \
+            g.add_const(sm.name + "::mask", np.ascontiguousarray(mask, np.uint8))
         g.nodes[g.nodes.index(sm)] = OnnxOp("MaskedSoftmax", [scores, mask_name],
                                             list(sm.outputs), {"dim": axis}, sm.name, DOMAIN)
         g.remove(producer)
