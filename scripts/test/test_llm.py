@@ -6,7 +6,7 @@ fusion, --int8-io).
   generates torch's greedy tokens with logits within 1e-4 of the largest (the cache layout,
   the mask and the position handling are exact);
 - int8 + NPU: the cache inputs and outputs are int8 at the scales given, the mask is a
-  program input feeding the masked softmax, the logits correlate with torch's at 0.98;
+  uint8 program input feeding the masked softmax, the logits correlate with torch's at 0.98;
 - --int8-io refuses a name the model does not have, with a message naming it.
 """
 
@@ -62,8 +62,8 @@ class LanguageModelTest(unittest.TestCase):
         names = lm.input_names(CONFIG)
         for i, tid in enumerate(program.inputs):
             t = program.tensors[tid]
-            if names[i] == "mask":
-                self.assertEqual(pf.DTYPE_NAMES[t.dtype], "int8")
+            if names[i] == "mask":  # bool: uint8 at run time, 0 or 1
+                self.assertEqual(pf.DTYPE_NAMES[t.dtype], "uint8")
             elif names[i] in scales:
                 self.assertEqual(pf.DTYPE_NAMES[t.dtype], "int8")
                 self.assertAlmostEqual(t.scale, scales[names[i]], places=6)

@@ -523,13 +523,37 @@ class HostileFileTest(SweepFileCase):
 
 class ExampleFilesTest(unittest.TestCase):
     def test_every_example_expands(self):
+        """Every study in configs/sweeps expands. Studies whose programs are made first into
+        the build folder (their headers say how) are loaded from a copy of configs/ beside
+        a stand-in build folder holding empty files of those names: the files' contents are
+        read when a point runs, not when the study is loaded."""
         folder = os.path.join(ROOT, "configs", "sweeps")
         files = sorted(f for f in os.listdir(folder) if f.endswith(".yaml"))
         self.assertTrue(files)
-        for name in files:
-            path = os.path.join(folder, name)
-            points, _ = expand.expand(spec.load(path, DEFAULT_CONFIG, SOCSIM))
-            self.assertTrue(points, name)
+        missing = re.compile(r"no such file: (.*)$")
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "configs"))
+            for sub in os.listdir(os.path.join(ROOT, "configs")):
+                os.symlink(os.path.join(ROOT, "configs", sub), os.path.join(tmp, "configs", sub))
+            build = os.path.join(tmp, "build") + os.sep
+            for name in files:
+                path = os.path.join(tmp, "configs", "sweeps", name)
+                for _ in range(50):
+                    try:
+                        points, _ = expand.expand(spec.load(path, DEFAULT_CONFIG, SOCSIM))
+                        break
+                    except SweepError as e:
+                        found = missing.search(str(e))
+                        stand_in = found and os.path.normpath(found.group(1))
+                        # only generated inputs under build/ may be stood in for
+                        if not stand_in or not stand_in.startswith(build):
+                            raise
+                        self.assertFalse(os.path.exists(stand_in), str(e))
+                        os.makedirs(os.path.dirname(stand_in), exist_ok=True)
+                        open(stand_in, "wb").close()
+                else:
+                    self.fail(f"{name}: too many missing files")
+                self.assertTrue(points, name)
 
 
 if __name__ == "__main__":
