@@ -191,6 +191,9 @@ class Check:
         self.expect(all(all(isinstance(x, (int, float)) for x in row) and row[0] > 0 and
                         row[0] == sum(row[1:]) for row in classes),
                     f"ddr + on-chip-dma + compute bound layers = all layers ({classes[:3]})")
+        self.expect(any(isinstance(row[1], (int, float)) and isinstance(row[2], (int, float))
+                        and row[1] + row[2] > 0 for row in classes),
+                    "some point has DMA-bound layers (the wider arrays: 1 or 2 of 5)")
         by_shape = {(r["params"]["npu.mac_array.rows"], r["params"]["npu.mac_array.columns"]):
                     r for r in rows}
         self.expect(by_shape[(8, 16)]["metrics"]["npu_cycles"] >
