@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "platform/report/npu_report.h"
 #include "platform/report/trace_events.h"
 #include "platform/soc.h"
 
@@ -46,7 +47,9 @@ void add_cpu(Timeline& timeline, const ProbeSession& probes, const TimelineRecor
   if (calls.functions()) timeline.add_spans(pid, "functions", "function", std::move(functions));
 }
 
-void add_npu(Timeline& timeline, const Npu& npu, const std::vector<NpuDmaRecord>* dma) {
+// `ddr`: the DDR regions, so that a layer's bound is the report's (npu_bound).
+void add_npu(Timeline& timeline, const Npu& npu, const std::vector<NpuDmaRecord>* dma,
+             const std::vector<NpuDdrRegion>& ddr) {
   const double mhz = npu.clock().mhz();
   const int pid = timeline.add_process(std::string("npu ") + npu.basename());
   std::map<unsigned, std::vector<Timeline::Span>> cores;
@@ -57,7 +60,7 @@ void add_npu(Timeline& timeline, const Npu& npu, const std::vector<NpuDmaRecord>
         {"cycles", l.elapsed_cycles},   {"npu_cycles", l.npu_cycles},
         {"ddr_cycles", l.ddr_cycles}, {"read_bytes", l.read_bytes},
         {"write_bytes", l.write_bytes}, {"mac_usage", l.mac_usage},
-        {"bound", l.bandwidth_bound() ? "bandwidth" : "compute"}, {"cores_used", l.cores_used}};
+        {"bound", npu_bound(l, &ddr)}, {"cores_used", l.cores_used}};
     for (unsigned c = 0; c < std::max(1u, l.cores_used); ++c) {
       cores[c].push_back({l.name, l.start_cycle / mhz, (l.start_cycle + l.elapsed_cycles) / mhz, args});
     }
@@ -120,8 +123,13 @@ void write_timeline(std::ostream& out, Soc& soc, const ProbeSession& probes,
   Timeline timeline;
   const double mhz = soc.cpu_clock().mhz();
   add_cpu(timeline, probes, recording, mhz);
+  std::vector<NpuDdrRegion> npu_ddr;
+  for (Ddr* ddr : soc.ddrs()) {
+    const RegionConfig* region = soc.config().find_region(ddr->basename());
+    if (region != nullptr) npu_ddr.push_back({region->base, region->size, std::nullopt});
+  }
   for (size_t i = 0; i < soc.npus().size(); ++i) {
-    add_npu(timeline, *soc.npus()[i], recording ? &recording->dma[i] : nullptr);
+    add_npu(timeline, *soc.npus()[i], recording ? &recording->dma[i] : nullptr, npu_ddr);
   }
   nlohmann::json bins = nlohmann::json::object();
   if (recording != nullptr) {
