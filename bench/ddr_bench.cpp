@@ -10,6 +10,9 @@
 //    every preset with FCFS and FR-FCFS: bandwidth, mean and p99 latency, row-hit rate.
 //    DDR4-3200 rows show the Ramulator 2.1 figures for the same traces next to them
 //    (docs/ddr.md says how they were obtained).
+// 3. Shared DDR: two initiators (a stream and a random one, reads only and with writes),
+//    saturating and at 30 % of the peak, under each preset's mapping and a row-bank-column
+//    one, both schedulers: bandwidth, read latency, and each initiator's bandwidth and latency.
 //
 // Usage: ddr_bench [--presets DIR] [--requests N] [--speed-requests N] [--speed-runs N]
 //                  [--speed-only | --validation-only] [--write-traces DIR]
@@ -83,6 +86,47 @@ Trace strided(const DdrTiming& ddr, size_t count) {
   Trace t;
   for (size_t i = 0; i < count; ++i) t.push_back({0, false, i * stride % capacity, kLine, 0});
   return t;
+}
+
+// Two initiators, one request each in turn: initiator 0 streams sequential lines from the
+// bottom of the device, initiator 1 reads uniformly random lines over all of it; with
+// `writes`, every second line of the stream is a write (a copy: read a line, write a line)
+// and every third request of the random initiator.
+Trace two_initiators(uint64_t capacity, size_t count, bool writes, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Trace t;
+  size_t stream = 0, random = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (i % 2 == 0) {
+      const bool write = writes && stream % 2 == 1;
+      t.push_back({0, write, uint64_t{stream} * kLine % capacity, kLine, 0});
+      ++stream;
+    } else {
+      const bool write = writes && random % 3 == 2;
+      t.push_back({0, write, rng() % (capacity / kLine) * kLine, kLine, 1});
+      ++random;
+    }
+  }
+  return t;
+}
+
+// The preset's mapping with its non-channel bits reassigned row-bank-column (Ramulator's
+// RoBaRaCoCh order, from the lowest bit: channel, column, rank, bank, bank group, row): a
+// stream stays in one row of one bank for a whole row instead of spreading over bank groups.
+DdrConfig row_bank_column(DdrConfig c) {
+  socsim::DdrAddressMapping& m = c.mapping;
+  std::vector<uint32_t> bits;
+  for (const auto* field : {&m.column, &m.rank, &m.bank, &m.bank_group, &m.row}) {
+    bits.insert(bits.end(), field->begin(), field->end());
+  }
+  std::sort(bits.begin(), bits.end());
+  size_t next = 0;
+  for (auto* field : {&m.column, &m.rank, &m.bank, &m.bank_group, &m.row}) {
+    const size_t n = field->size();
+    field->assign(bits.begin() + next, bits.begin() + next + n);
+    next += n;
+  }
+  return c;
 }
 
 // Spaces the requests so that they offer `load` x the peak bandwidth.
@@ -165,11 +209,12 @@ Row measure(const DdrConfig& config, Trace trace) {
           bursts ? static_cast<double>(total.row_hits) / bursts : 0.0};
 }
 
-void write_trace(const std::string& file, const Trace& trace) {
+void write_trace(const std::string& file, const Trace& trace,
+                 std::vector<std::string> initiators = {"trace"}) {
   std::ofstream out(file);
   socsim::DdrTrace t;
   t.records = trace;
-  t.initiators = {"trace"};
+  t.initiators = std::move(initiators);
   socsim::write_ddr_trace(out, t, socsim::DdrTraceContext{});
 }
 
@@ -312,6 +357,86 @@ void print_validation(const std::vector<DdrConfig>& presets, const Options& o) {
   }
 }
 
+// A two-initiator trace: all requests' bandwidth and row hits, the reads' latency (both
+// initiators), and each initiator's bandwidth and mean latency (its reads and writes).
+struct TwoRow {
+  Row all;
+  double gbps[2], mean_ns[2];
+};
+
+TwoRow measure_two(const DdrConfig& config, const Trace& trace) {
+  Trace split = trace;  // reads keep their initiator (0, 1); writes are 2 + initiator
+  for (DdrTraceRecord& r : split) r.initiator += r.is_write ? 2 : 0;
+  DdrTiming ddr(config);
+  replay_queued(ddr, split);
+  const auto& in = ddr.stats().initiators();
+  socsim::DdrCounters reads, of[2];
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (i < 2) reads.merge(in[i]);
+    of[i % 2].merge(in[i]);
+  }
+  const socsim::DdrCounters& total = ddr.stats().total();
+  const uint64_t bursts = total.row_hits + total.row_misses + total.row_conflicts;
+  TwoRow row;
+  row.all = {total.bandwidth_bytes_per_s() / 1e9, reads.latency.mean_ps() / 1000.0,
+             reads.latency.quantile_ps(0.99) / 1000.0,
+             bursts ? static_cast<double>(total.row_hits) / bursts : 0.0};
+  for (int i = 0; i < 2; ++i) {
+    row.gbps[i] = of[i].bandwidth_bytes_per_s() / 1e9;
+    row.mean_ns[i] = of[i].latency.mean_ps() / 1000.0;
+  }
+  return row;
+}
+
+// Shared DDR: a stream and a random initiator, reads only and with writes, saturating and at
+// 30 % of the peak, under the preset's mapping and row-bank-column, both schedulers. The
+// controller arbitrates between initiators only by its scheduler (docs/ddr.md, "Shared DDR").
+void print_two_initiators(const std::vector<DdrConfig>& presets, const Options& o) {
+  std::printf(
+      "\nTwo initiators (stream + random, one request each in turn): %zu 64-byte requests per "
+      "trace; GB/s, read latency mean / p99 ns, row hits; per initiator GB/s and mean ns\n",
+      o.requests);
+  std::printf("%-18s %-9s %-9s %-4s %-6s %7s %8s %8s %5s   %s\n", "preset", "mapping", "trace",
+              "load", "sched", "GB/s", "mean", "p99", "hits", "stream GB/s ns   random GB/s ns");
+  const struct {
+    const char* name;
+    double load;
+  } loads[] = {{"sat", 0}, {"30%", 0.3}};
+  for (const DdrConfig& preset : presets) {
+    for (const bool rbc : {false, true}) {
+      const DdrConfig mapped = rbc ? row_bank_column(preset) : preset;
+      for (const bool writes : {false, true}) {
+        for (const auto& load : loads) {
+          const Trace trace =
+              at_load(two_initiators(preset.capacity_bytes(), o.requests, writes, 4), load.load,
+                      preset.peak_bytes_per_s());
+          const char* map_name = rbc ? "row-bank" : "preset";
+          const char* trace_name = writes ? "2i rw" : "2i read";
+          if (!o.trace_dir.empty()) {
+            std::string name = preset.name + "_two_initiators_" + (writes ? "rw" : "read") +
+                               "_" + load.name;
+            for (char& ch : name) {
+              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+            }
+            if (!rbc) write_trace(o.trace_dir + "/" + name + ".trace", trace, {"stream", "random"});
+          }
+          for (socsim::DdrSchedulerKind kind :
+               {socsim::DdrSchedulerKind::kFcfs, socsim::DdrSchedulerKind::kFrFcfs}) {
+            DdrConfig config = mapped;
+            config.controller.scheduler = kind;
+            const TwoRow r = measure_two(config, trace);
+            std::printf("%-18s %-9s %-9s %-4s %-6s %7.2f %8.1f %8.1f %4.0f%%   %6.2f %6.1f   "
+                        "%6.2f %6.1f\n",
+                        preset.name.c_str(), map_name, trace_name, load.name,
+                        socsim::to_string(kind), r.all.gbps, r.all.mean_ns, r.all.p99_ns,
+                        100 * r.all.hit_rate, r.gbps[0], r.mean_ns[0], r.gbps[1], r.mean_ns[1]);
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -329,5 +454,6 @@ int main(int argc, char** argv) {
   }
   if (options.speed) print_speed(presets, options);
   if (options.validation) print_validation(presets, options);
+  if (options.validation) print_two_initiators(presets, options);
   return 0;
 }

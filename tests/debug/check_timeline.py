@@ -86,6 +86,16 @@ def validate(timeline, summary):
     return spans, counters
 
 
+def check_bounds(spans, npu):
+    """Each NPU layer's bound in the timeline is the report's class (ddr, on-chip-dma,
+    compute), not a class of its own."""
+    bounds = {(e["name"], e["args"].get("bound")) for (p, t), es in spans.items()
+              if p.startswith("npu") and t.startswith("core 0") for e in es}
+    if bounds != {(l["name"], l["bound"]) for l in npu["layers"]} or \
+            any(b not in ("compute", "ddr", "on-chip-dma") for _, b in bounds):
+        fail(f"NPU layers' bounds {sorted(bounds)} differ from npu_layers.json's")
+
+
 def check_npu_run(args):
     out = os.path.join(args.out, "npu")
     timeline, summary = run(args, out, args.runner, ["--model", args.model, "--input", args.input])
@@ -105,13 +115,17 @@ def check_npu_run(args):
     expected = [(l["name"], l["start_cycle"] / npu["clock_mhz"]) for l in npu["layers"]]
     if sorted(layers) != sorted(expected) or not expected:
         fail(f"NPU layers on core 0 {layers} differ from npu_layers.json {expected}")
-    # Each layer's bound is the report's Bound column (compute, ddr, on-chip-dma).
-    bounds = {(e["name"], e["ts"]): e["args"].get("bound") for (p, t), es in spans.items()
-              if p.startswith("npu") and t.startswith("core 0") for e in es}
-    for l in npu["layers"]:
-        got = bounds.get((l["name"], l["start_cycle"] / npu["clock_mhz"]))
-        if got != l["bound"] or got not in ("compute", "ddr", "on-chip-dma"):
-            fail(f"layer {l['name']}: timeline bound {got!r}, report's Bound {l['bound']!r}")
+    check_bounds(spans, npu)
+    # A narrow DMA port makes layers DMA-bound: their bound too is the report's.
+    narrow = os.path.join(args.out, "npu_narrow")
+    narrow_timeline, narrow_summary = run(args, narrow, args.runner,
+                                          ["--model", args.model, "--input", args.input,
+                                           "--set", "npu.dma.bytes_per_cycle=1"])
+    with open(os.path.join(narrow, "npu_layers.json")) as f:
+        narrow_npu = json.load(f)
+    if all(l["bound"] == "compute" for l in narrow_npu["layers"]):
+        fail("no DMA-bound layer with npu.dma.bytes_per_cycle=1")
+    check_bounds(validate(narrow_timeline, narrow_summary)[0], narrow_npu)
     npu_processes = {p for p, _ in spans if p.startswith("npu")}
     for l in npu["layers"]:
         for core in range(max(1, l["cores_used"])):

@@ -132,7 +132,10 @@ class Check:
           npu_cycles: sum(npu_layers.layers.total_cycles)
           mac_usage: mean(npu_layers.layers.mac_usage_percent)
           ddr_gbps: ddr.ddr.total.bandwidth_gbps
-          bandwidth_bound: count(select(npu_layers.layers, bound="bandwidth"))
+          layers: count(npu_layers.layers)
+          ddr_bound: count(select(npu_layers.layers, bound="ddr"))
+          dma_bound: count(select(npu_layers.layers, bound="on-chip-dma"))
+          compute_bound: count(select(npu_layers.layers, bound="compute"))
         """
 
     # ---- cases --------------------------------------------------------------------------
@@ -180,6 +183,17 @@ class Check:
                        for m in ("cycles", "execute_cycles", "npu_cycles", "mac_usage",
                                  "ddr_gbps", "cost.npu_area_mm2", "cost.energy_uj"))
         self.expect(complete, "every point has every metric")
+        # The Bound classes of npu_layers.json (docs/npu.md): every layer is in exactly one,
+        # so a class renamed in the report and not here shows as a missing layer.
+        classes = [(r["metrics"].get("layers"), r["metrics"].get("ddr_bound"),
+                    r["metrics"].get("dma_bound"), r["metrics"].get("compute_bound"))
+                   for r in rows]
+        self.expect(all(all(isinstance(x, (int, float)) for x in row) and row[0] > 0 and
+                        row[0] == sum(row[1:]) for row in classes),
+                    f"ddr + on-chip-dma + compute bound layers = all layers ({classes[:3]})")
+        self.expect(any(isinstance(row[1], (int, float)) and isinstance(row[2], (int, float))
+                        and row[1] + row[2] > 0 for row in classes),
+                    "some point has DMA-bound layers (the wider arrays: 1 or 2 of 5)")
         by_shape = {(r["params"]["npu.mac_array.rows"], r["params"]["npu.mac_array.columns"]):
                     r for r in rows}
         self.expect(by_shape[(8, 16)]["metrics"]["npu_cycles"] >

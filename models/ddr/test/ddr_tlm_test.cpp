@@ -128,6 +128,50 @@ TEST_F(DdrTlmTest, InitiatorExtensionSeparatesStatistics) {
   });
 }
 
+// An NPU-sized output (921,600 bytes in 28,800 writes of 32 bytes, a read of 64 bytes between
+// every eight writes) beside a CPU's reads: each initiator's counters hold its own requests
+// and bytes once, however its writes were posted, drained or merged in a line.
+TEST_F(DdrTlmTest, PerInitiatorCountsEachByteOnce) {
+  run([](Initiator& cpu, Ddr& ddr) {
+    std::array<uint8_t, 64> buf{};
+    InitiatorExtension npu(1, "npu");
+    constexpr uint64_t kOutput = 921600, kWrite = 32;
+    uint64_t npu_reads = 0, cpu_reads = 0;
+    for (uint64_t addr = 0; addr < kOutput; addr += kWrite) {
+      const Access w = cpu.transport(tlm::TLM_WRITE_COMMAND, addr, buf.data(), kWrite,
+                                     sc_core::SC_ZERO_TIME, &npu);
+      ASSERT_EQ(w.status, tlm::TLM_OK_RESPONSE);
+      sc_core::wait(w.delay);
+      if (addr % (8 * kWrite) == 0) {
+        const Access r = cpu.transport(tlm::TLM_READ_COMMAND, 0xE0000 + addr % 0x10000,
+                                       buf.data(), 64, sc_core::SC_ZERO_TIME, &npu);
+        sc_core::wait(r.delay);
+        ++npu_reads;
+      }
+      if (addr % (64 * kWrite) == 0) {
+        sc_core::wait(sc_time(200, SC_NS));  // an idle gap: queued writes drain
+        cpu.transport(tlm::TLM_READ_COMMAND, addr, buf.data(), 4);
+        ++cpu_reads;
+      }
+    }
+    ddr.timing().finish();  // the writes still queued are written (end_of_simulation)
+    const DdrStats& stats = ddr.stats();
+    ASSERT_EQ(stats.initiators().size(), 2u);
+    const DdrCounters& n = stats.initiators()[1];
+    EXPECT_EQ(n.writes, kOutput / kWrite);
+    EXPECT_EQ(n.bytes_written, kOutput);
+    EXPECT_EQ(n.reads, npu_reads);
+    EXPECT_EQ(n.bytes_read, npu_reads * 64);
+    const DdrCounters& c = stats.initiators()[0];
+    EXPECT_EQ(c.writes, 0u);
+    EXPECT_EQ(c.bytes_written, 0u);
+    EXPECT_EQ(c.reads, cpu_reads);
+    EXPECT_EQ(c.bytes_read, cpu_reads * 4);
+    EXPECT_EQ(stats.total().bytes_written, kOutput);
+    EXPECT_EQ(stats.total().bytes_read, npu_reads * 64 + cpu_reads * 4);
+  });
+}
+
 TEST_F(DdrTlmTest, OutOfRangeIsAnAddressErrorAndDebugIsUntimed) {
   run([](Initiator& cpu, Ddr& ddr) {
     std::array<uint8_t, 8> buf{1, 2, 3, 4, 5, 6, 7, 8};

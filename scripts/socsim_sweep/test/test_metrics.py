@@ -18,7 +18,7 @@ LAYERS = {"clock_mhz": 1000.0, "rows": 16, "columns": 8, "cores": 2,
                "read_bytes": 300, "write_bytes": 100, "total_cycles": 50, "bound": "compute"},
               {"name": "fc", "op_type": "FullyConnected", "data_type": "INT16", "macs": 10,
                "read_bytes": 50, "write_bytes": 50, "total_cycles": 30,
-               "bound": "bandwidth"}]}
+               "bound": "ddr"}]}
 
 
 def expr(text):
@@ -35,7 +35,7 @@ class ExprTest(unittest.TestCase):
     def test_fields_of_lists_and_reductions(self):
         s = scope({"npu_layers": LAYERS})
         self.assertEqual(expr("sum(npu_layers.layers.total_cycles)").evaluate(s), 80)
-        self.assertEqual(expr("count(select(npu_layers.layers, bound='bandwidth'))")
+        self.assertEqual(expr("count(select(npu_layers.layers, bound='ddr'))")
                          .evaluate(s), 1)
         self.assertEqual(expr('npu_layers.layers["fc"].macs').evaluate(s), 10)
         self.assertEqual(expr("npu_layers.layers[0].op_type").evaluate(s), "Conv")
