@@ -25,7 +25,7 @@ OPERATOR_CASES = (
     "logistic", "tanh",
     "hard_swish", "relu", "relu6", "leaky_relu", "concatenation", "pad", "quantize_dequantize",
     "transpose", "strided_slice", "split", "resize_nearest_neighbor", "resize_bilinear",
-    "transpose_conv")
+    "transpose_conv", "conv_2d_uint8_io", "fully_connected_uint8_io")
 MODELS = ("ds_cnn", "mobilenet_v1_025", "resnet8", "autoencoder")
 
 # Every operator the issue lists is exercised by at least one fixture.
