@@ -712,9 +712,8 @@ def _check_uint8(model: tr.Model):
         for i in list(op.inputs) + list(op.outputs):
             if i >= 0:
                 users[i].add(op.opcode)
-    for t in model.tensors:
-        if t.dtype != "uint8" or t.scale is None:
-            continue
+    uint8 = [t for t in model.tensors if t.dtype == "uint8" and t.scale is not None]
+    for t in sorted(uint8, key=lambda t: t.data is None):  # weights first: the reason
         if t.data is not None:
             zp = int(t.zero_point.flat[0]) if t.zero_point is not None else 0
             raise CompileError(f"tensor {t.index} '{t.name}' is constant uint8 (weights with "

@@ -358,6 +358,20 @@ class CompilerTest(unittest.TestCase):
         self.assertIn("zero point 128", message)
         self.assertNotIn("\n", message)
 
+    def test_legacy_uint8_model_is_refused_naming_its_weights(self):
+        """A model of TF1's older asymmetric uint8 quantisation made by the converter (uint8
+        activations, uint8 weights with zero point 120): compile_model.py exits 1 with one
+        line naming the weights tensor and its zero point."""
+        model, _, _ = load("legacy_uint8")
+        w = model.tensors[model.operators[0].inputs[1]]
+        self.assertEqual((w.dtype, int(w.zero_point[0])), ("uint8", 120))
+        result, _ = self.compile("legacy_uint8")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, result.stderr)
+        self.assertIn(f"tensor {w.index} '{w.name}' is constant uint8 (weights with zero point "
+                      "120)", lines[0])
+
     def test_uint8_io_programs_read_and_write_uint8(self):
         """A model converted with uint8 input and output: the program's input and output are
         uint8 (the program file records quantisation for int8 tensors only, as for the uint8
