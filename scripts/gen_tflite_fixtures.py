@@ -9,8 +9,11 @@ Every model is a small Keras network with random weights, converted by TensorFlo
 TFLiteConverter with full-integer quantisation (a representative dataset of 16 samples from a
 normal distribution, TFLITE_BUILTINS_INT8): per-channel int8 weights, int8 activations with
 zero points, int32 biases, int8 inputs and outputs (the `quantize_dequantize` case keeps float
-inputs and outputs, which makes the converter add QUANTIZE and DEQUANTIZE). For each NAME the
-output folder gets:
+inputs and outputs, which makes the converter add QUANTIZE and DEQUANTIZE; the `*_uint8_io`
+cases have uint8 inputs and outputs, inference_input_type and inference_output_type uint8 as
+TinyML deployments often ask, which makes it add QUANTIZE between uint8 and int8; the
+`legacy_uint8` case is TF1's older asymmetric uint8 quantisation, uint8 weights with a zero
+point, which the compiler refuses). For each NAME the output folder gets:
 
   NAME.tflite   the converter's flatbuffer
   NAME.npz      in0, in1, ... (the inputs, in the model's input types) and out0, out1, ...
@@ -197,6 +200,22 @@ def resize_bilinear(keras, tf):
         lambda x: tf.image.resize(x, (7, 9), method="bilinear")))
 
 
+def conv_2d_uint8_io(keras, tf):
+    # Converted with uint8 input and output: QUANTIZE uint8 -> int8 before the convolution and
+    # int8 -> uint8 after it.
+    return _seq(keras, (8, 7, 3), keras.layers.Conv2D(5, 3, padding="same", activation="relu"))
+
+
+def fully_connected_uint8_io(keras, tf):
+    return _seq(keras, (24,), keras.layers.Dense(12), keras.layers.Softmax())
+
+
+def legacy_uint8(keras, tf):
+    """TFLite's older asymmetric uint8 quantisation (weights uint8 with a zero point): made by
+    the TF1 converter from a graph (convert_legacy_uint8), not from Keras."""
+    raise NotImplementedError
+
+
 def transpose_conv(keras, tf):
     return _seq(keras, (5, 5, 4), keras.layers.Conv2DTranspose(3, 3, strides=2,
                                                                padding="same"))
@@ -276,9 +295,10 @@ CASES = {f.__name__: f for f in (
     reshape, softmax, logistic, tanh, hard_swish, relu, relu6, leaky_relu, concatenation, pad,
     quantize_dequantize, transpose, strided_slice, split, resize_nearest_neighbor,
     resize_bilinear, transpose_conv, ds_cnn, mobilenet_v1_025, resnet8, autoencoder,
-    max_pool_2d_same)}
+    max_pool_2d_same, conv_2d_uint8_io, fully_connected_uint8_io, legacy_uint8)}
 MODELS = ("ds_cnn", "mobilenet_v1_025", "resnet8", "autoencoder")
 FLOAT_IO = ("quantize_dequantize",)
+UINT8_IO = ("conv_2d_uint8_io", "fully_connected_uint8_io")  # inference_input/output_type uint8
 
 
 # ---- conversion and reference ----------------------------------------------------------------
@@ -295,7 +315,30 @@ def _randomise_batch_norm(keras, model, rng):
                                rng.uniform(0.5, 2.0, n).astype(np.float32)])
 
 
+def convert_legacy_uint8(tf):
+    """A fully connected layer and ReLU quantised the old way: TF1's converter with
+    inference_type uint8, the input's (mean, std) and default activation ranges (0, 6), which
+    makes uint8 activations and uint8 weights with a non-zero zero point."""
+    rng = np.random.default_rng(_seed("legacy_uint8"))
+    tf.compat.v1.disable_eager_execution()
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [1, 24], name="x")
+        w = tf.constant(rng.normal(0, 0.3, (24, 12)).astype(np.float32))
+        y = tf.nn.relu(tf.matmul(x, w), name="y")
+        with tf.compat.v1.Session(graph=g) as session:
+            conv = tf.compat.v1.lite.TFLiteConverter.from_session(session, [x], [y])
+            conv.inference_type = tf.uint8
+            conv.quantized_input_stats = {"x": (128.0, 32.0)}
+            conv.default_ranges_stats = (0.0, 6.0)
+            data = conv.convert()
+    tf.compat.v1.enable_eager_execution()
+    return data
+
+
 def convert(name, tf, keras):
+    if name == "legacy_uint8":
+        return convert_legacy_uint8(tf)
     keras.utils.set_random_seed(_seed(name))
     model = CASES[name](keras, tf)
     rng = np.random.default_rng(_seed(name))
@@ -311,7 +354,10 @@ def convert(name, tf, keras):
     conv.optimizations = [tf.lite.Optimize.DEFAULT]
     conv.representative_dataset = representative
     conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-    if name not in FLOAT_IO:
+    if name in UINT8_IO:
+        conv.inference_input_type = tf.uint8
+        conv.inference_output_type = tf.uint8
+    elif name not in FLOAT_IO:
         conv.inference_input_type = tf.int8
         conv.inference_output_type = tf.int8
     return conv.convert()
@@ -332,7 +378,8 @@ def reference(name, flatbuffer):
         if d["dtype"] == np.float32:
             x = rng.standard_normal(d["shape"]).astype(np.float32)
         else:
-            x = rng.integers(-128, 128, d["shape"]).astype(d["dtype"])
+            lo = 0 if d["dtype"] == np.uint8 else -128
+            x = rng.integers(lo, lo + 256, d["shape"]).astype(d["dtype"])
         interp.set_tensor(d["index"], x)
         arrays[f"in{i}"] = x
     interp.invoke()

@@ -1,7 +1,9 @@
 // TFLite's int8 SUB and MUL with broadcasting (tflite::sub.out, tflite::mul.out;
 // firmware/int8/tflite_rounding.h) and tflite::lookup.out, a TFLite operator of one input as
 // the compiler's 256-entry table of its integer rule (lookup.h); tflite::quantize.out,
-// TFLite's float32 -> int8 QUANTIZE (division in float32, rounding halves away from zero).
+// TFLite's float32 -> int8 QUANTIZE (division in float32, rounding halves away from zero);
+// tflite::lookup_bytes.out, a table between int8 and uint8 (QUANTIZE at uint8 model inputs and
+// outputs).
 #include <math.h>
 
 #include "firmware/int8/tflite_rounding.h"
@@ -56,6 +58,34 @@ Error tflite_lookup_i8(const Tensor& x, const Tensor& table, Tensor& out, Memory
   return lookup_kernel_i8(x, table, out);
 }
 
+// tflite::lookup_bytes.out: out = table[x - min(T)], the output int8 or uint8 (the table holds
+// its bytes): a QUANTIZE between a uint8 model input or output and int8.
+// `flip` makes x - min(T) of the input's byte: 0x80 for int8, 0 for uint8.
+Error tflite_lookup_bytes(const Tensor& x, const Tensor& table, Tensor& out, uint8_t flip) {
+  if (table.rank != 1 || table.sizes[0] != 256 || !x.same_shape(out)) {
+    return Error::kShapeMismatch;
+  }
+  if (out.dtype != ScalarType::kInt8 && out.dtype != ScalarType::kUInt8) {
+    return Error::kDtypeMismatch;
+  }
+  const uint8_t* t = table.data_as<uint8_t>();
+  const uint8_t* px = x.data_as<uint8_t>();  // the input's bytes
+  uint8_t* py = out.data_as<uint8_t>();
+  const uint32_t n = out.numel();
+  for (uint32_t i = 0; i < n; ++i) py[i] = t[static_cast<uint8_t>(px[i] ^ flip)];
+  return Error::kOk;
+}
+
+Error tflite_lookup_bytes_i8(const Tensor& x, const Tensor& table, Tensor& out,
+                             MemoryAllocator*) {
+  return tflite_lookup_bytes(x, table, out, 0x80);
+}
+
+Error tflite_lookup_bytes_u8(const Tensor& x, const Tensor& table, Tensor& out,
+                             MemoryAllocator*) {
+  return tflite_lookup_bytes(x, table, out, 0x00);
+}
+
 Error tflite_quantize_f32(const Tensor& x, Tensor& y, ops::TfliteQuantize::Args a,
                          MemoryAllocator*) {
   if (!x.same_shape(y)) return Error::kShapeMismatch;
@@ -80,5 +110,7 @@ SOCSIM_KERNEL(ops::TfliteSub, tflite_sub_i8, kInt8);
 SOCSIM_KERNEL(ops::TfliteMul, tflite_mul_i8, kInt8);
 SOCSIM_KERNEL(ops::TfliteLookup, tflite_lookup_i8, kInt8);
 SOCSIM_KERNEL(ops::TfliteQuantize, tflite_quantize_f32, kFloat32);
+SOCSIM_KERNEL(ops::TfliteLookupBytes, tflite_lookup_bytes_i8, kInt8);
+SOCSIM_KERNEL(ops::TfliteLookupBytes, tflite_lookup_bytes_u8, kUInt8);
 
 }  // namespace socsim::kernels

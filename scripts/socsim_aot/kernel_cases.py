@@ -659,6 +659,13 @@ def tflite_cases(rng):
                       for o, i in ((oh, h), (ow, w)))
         yield f"tflite_resize_bilinear_i8_{gname}", tflite_ops.TFLITE_RESIZE_BILINEAR, \
             [_i8(rng, (2, h, w, 3)), rows, cols], (2, oh, ow, 3), np.int8, {}
+    table = Const(rng.integers(0, 256, 256).astype(np.uint8))
+    yield "tflite_lookup_bytes_i8_to_u8", tflite_ops.TFLITE_LOOKUP_BYTES, \
+        [np.arange(-128, 128, dtype=np.int64).astype(np.int8).reshape(4, 64), table], (4, 64), \
+        np.uint8, {}
+    yield "tflite_lookup_bytes_u8_to_i8", tflite_ops.TFLITE_LOOKUP_BYTES, \
+        [np.arange(0, 256, dtype=np.int64).astype(np.uint8)[::-1].reshape(1, 16, 16), table], \
+        (1, 16, 16), np.int8, {}
 
 
 def npu_layer(op, inputs, out_shape, args_words):

@@ -13,6 +13,8 @@ TFLite's integer rule (tflite_eval.py evaluated at the 256 int8 values).
   reference kernels compute LOGISTIC and TANH of int8 through such a table themselves; for
   the others the table holds, per input value, what TFLite's arithmetic gives for it (a
   requantisation with the double rounding, then the clamp), so the lookup is that rule.
+- QUANTIZE between uint8 and int8 (uint8 model inputs and outputs) ->
+  `tflite::lookup_bytes.out`, the table of TFLite's requantisation at the 256 input values.
 - QUANTIZE from float32 -> `tflite::quantize.out` (float32 division, halves rounded away from
   zero); DEQUANTIZE to float32 -> `quantized_decomposed::dequantize_per_tensor.out`.
 - MEAN (int8) -> `tflite::mean.out`: sum(x - zp_in) over the axes, scaled once by
@@ -79,9 +81,12 @@ def _table(b, op: tr.Operator):
     if op.opcode == "QUANTIZE" and x.dtype == "float32":
         _quantize_float(b, op)
         return
+    if op.opcode == "QUANTIZE" and "uint8" in (x.dtype, y.dtype):
+        _quantize_uint8(b, op)
+        return
     if op.opcode == "QUANTIZE" and x.dtype != "int8":
-        raise CompileError(f"{op.where}: QUANTIZE from {x.dtype}: from float32 or int8 is "
-                           "supported")
+        raise CompileError(f"{op.where}: QUANTIZE from {x.dtype}: from float32, int8 or uint8 "
+                           "is supported")
     tf._check_int8(op, x, y)
     if list(x.shape) != list(y.shape):
         raise CompileError(f"{op.where}: input {x.shape} and output {y.shape} must be alike")
@@ -89,6 +94,35 @@ def _table(b, op: tr.Operator):
     table = b.g.add_const(f"{yname}::table", rule_table(b.model, op))
     b.g.nodes.append(Node(TABLE_OPERATORS[op.opcode], [b.value(op.inputs[0]), table], [yname],
                           {}, op.where))
+
+
+def _quantize_uint8(b, op: tr.Operator):
+    """QUANTIZE between uint8 and int8 (a model converted with uint8 input or output:
+    inference_input_type / inference_output_type uint8) -> `tflite::lookup_bytes.out`, the
+    table of TFLite's requantisation (the double rounding, then the output type's clamp) at
+    each of the 256 input values; the model's input or output stays uint8."""
+    ts = b.model.tensors
+    x, y = ts[op.inputs[0]], ts[op.outputs[0]]
+    for t in (x, y):
+        if t.dtype not in ("int8", "uint8") or t.scale is None or t.per_axis:
+            raise CompileError(f"{op.where}: tensor {t.index} '{t.name}' is {t.dtype}"
+                               f"{'' if t.scale is not None else ' without quantisation'}; "
+                               "QUANTIZE between int8 and uint8 with one scale and zero point "
+                               "each is supported")
+    if list(x.shape) != list(y.shape):
+        raise CompileError(f"{op.where}: input {x.shape} and output {y.shape} must be alike")
+    first = -128 if x.dtype == "int8" else 0
+    values = np.arange(first, first + 256, dtype=np.int64).astype(tf.NUMPY_TYPES[x.dtype])
+    try:
+        out = tflite_eval._dispatch(op, b.model.tensors, [values])[0]
+    except tflite_eval.UnsupportedOperator as e:
+        raise CompileError(str(e)) from None
+    table = np.ascontiguousarray(np.asarray(out).reshape(256).astype(tf.NUMPY_TYPES[y.dtype])
+                                 .view(np.uint8))
+    yname = b.value(op.outputs[0])
+    tname = b.g.add_const(f"{yname}::table", table)
+    b.g.nodes.append(Node(tflite_hooks.TFLITE_LOOKUP_BYTES.name, [b.value(op.inputs[0]), tname],
+                          [yname], {}, op.where))
 
 
 def _mean(b, op: tr.Operator):

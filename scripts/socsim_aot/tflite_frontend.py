@@ -702,6 +702,34 @@ def cancel_transposes(g: Graph) -> int:
     return before - sum(1 for n in g.nodes if n.op == permute)
 
 
+def _check_uint8(model: tr.Model):
+    """uint8 is compiled where a QUANTIZE converts it to or from int8 (an int8 model converted
+    with uint8 input or output); any other uint8 tensor is refused by name: uint8 weights
+    (TFLite's older asymmetric quantisation, a weight zero point the int8 kernels have no term
+    for) or uint8 activations read or written by other operators."""
+    users = collections.defaultdict(set)
+    for op in model.operators:
+        for i in list(op.inputs) + list(op.outputs):
+            if i >= 0:
+                users[i].add(op.opcode)
+    uint8 = [t for t in model.tensors if t.dtype == "uint8" and t.scale is not None]
+    for t in sorted(uint8, key=lambda t: t.data is None):  # weights first: the reason
+        if t.data is not None:
+            zp = int(t.zero_point.flat[0]) if t.zero_point is not None else 0
+            raise CompileError(f"tensor {t.index} '{t.name}' is constant uint8 (weights with "
+                               f"zero point {zp}): TFLite's older asymmetric uint8 "
+                               "quantisation is not supported (the int8 kernels have no "
+                               "weight zero point); convert the model with full-integer int8 "
+                               "quantisation")
+        others = sorted(users[t.index] - {"QUANTIZE"})
+        if others:
+            raise CompileError(f"tensor {t.index} '{t.name}' is uint8 and used by "
+                               f"{', '.join(others)}: uint8 activations are supported only "
+                               "through QUANTIZE to or from int8 (a model converted with "
+                               "uint8 input or output); convert the model with full-integer "
+                               "int8 quantisation")
+
+
 def load_graph(model: tr.Model, log=None) -> Graph:
     """The IR of a TFLite model, every operator lowered, or CompileError naming those that
     cannot be."""
@@ -714,18 +742,13 @@ def load_graph(model: tr.Model, log=None) -> Graph:
         listed = ", ".join(f"{k} x{n}" for k, n in sorted(missing.items()))
         raise CompileError(f"{sum(missing.values())} operator(s) cannot be compiled yet "
                            f"({listed}): {WHY_NOT}")
-    uint8 = [t for t in model.tensors if t.dtype == "uint8" and t.scale is not None]
-    if uint8:
-        t = uint8[0]
-        raise CompileError(f"tensor {t.index} '{t.name}' is uint8: TFLite's older uint8 "
-                           "quantisation (asymmetric uint8 weights and activations) is not "
-                           "supported; convert the model with full-integer int8 quantisation")
+    _check_uint8(model)
     b = _Builder(model)
     for i in model.inputs:
         t = model.tensors[i]
-        if not (t.dtype == "int8" and t.scale is not None) and t.dtype != "float32":
-            raise CompileError(f"input tensor {i} '{t.name}' is {t.dtype}: int8 inputs with "
-                               "their quantisation, or float32 ones, are supported")
+        if not (t.dtype in ("int8", "uint8") and t.scale is not None) and t.dtype != "float32":
+            raise CompileError(f"input tensor {i} '{t.name}' is {t.dtype}: int8 or uint8 inputs "
+                               "with their quantisation, or float32 ones, are supported")
         b.g.inputs.append(b.value(i))
     for op in model.operators:
         _check_operands(model, op)

@@ -90,3 +90,18 @@ TFLITE_QUANTIZE, = register(
              "clamp(round_half_away(x / scale) + zero_point, -128, 127), the division in "
              "float32; NaN gives -128", inputs=(Operand("x"),), outputs=(Operand("out", "int8"),),
              args=(Arg("scale", "float32"), Arg("zero_point")), kernel="tflite_elementwise"))
+
+# tflite_lookup_bytes is a TFLite operator of one input between int8 and uint8 (QUANTIZE from a
+# uint8 model input to int8, or from int8 to a uint8 model output: TFLite's requantisation with
+# the double rounding), as the compiler's table of its output bytes: out = table[x - min(T)],
+# the output int8 or uint8 (the table's bytes read as the output's type).
+TFLITE_LOOKUP_BYTES, = register(
+    Operator("tflite::lookup_bytes.out", "tflite_lookup_bytes",
+             "table[x - min(T)] as the output's type (int8 or uint8): a TFLite operator of one "
+             "input between int8 and uint8, its integer rule evaluated by the compiler at every "
+             "input value",
+             inputs=(Operand("x"),
+                     Operand("table", "uint8", "[256]: the output's byte for every input value, "
+                             "from the smallest")),
+             outputs=(Operand("out", "any", "int8 or uint8"),),
+             dtypes=("int8", "uint8"), kernel="tflite_elementwise"))

@@ -25,7 +25,7 @@ OPERATOR_CASES = (
     "logistic", "tanh",
     "hard_swish", "relu", "relu6", "leaky_relu", "concatenation", "pad", "quantize_dequantize",
     "transpose", "strided_slice", "split", "resize_nearest_neighbor", "resize_bilinear",
-    "transpose_conv")
+    "transpose_conv", "conv_2d_uint8_io", "fully_connected_uint8_io")
 MODELS = ("ds_cnn", "mobilenet_v1_025", "resnet8", "autoencoder")
 
 # Every operator the issue lists is exercised by at least one fixture.
@@ -189,7 +189,8 @@ LOWERED = ("fully_connected", "fully_connected_relu", "reshape", "autoencoder", 
            "split", "strided_slice", "pad", "max_pool_2d", "max_pool_2d_same",
            "add", "sub", "mul", "concatenation", "mean", "relu", "relu6", "leaky_relu",
            "logistic", "tanh", "hard_swish", "transpose_conv", "resize_nearest_neighbor",
-           "resize_bilinear", "quantize_dequantize")
+           "resize_bilinear", "quantize_dequantize", "conv_2d_uint8_io",
+           "fully_connected_uint8_io")
 
 
 class CompilerTest(unittest.TestCase):
@@ -342,6 +343,63 @@ class CompilerTest(unittest.TestCase):
         self.assertIn("is uint8", str(caught.exception))
         self.assertIn(f"tensor {t.index}", str(caught.exception))
         self.assertNotIn("\n", str(caught.exception))
+
+    def test_uint8_weights_are_refused_in_one_line(self):
+        """uint8 weights (TFLite's older asymmetric quantisation): refused naming the tensor
+        and its zero point."""
+        from socsim_aot import tflite_frontend
+        model, _, _ = load("fully_connected")
+        w = model.tensors[model.operators[0].inputs[1]]
+        w.dtype, w.zero_point = "uint8", np.array([128])
+        with self.assertRaises(tflite_frontend.CompileError) as caught:
+            tflite_frontend.load_graph(model)
+        message = str(caught.exception)
+        self.assertIn(f"tensor {w.index} '{w.name}' is constant uint8", message)
+        self.assertIn("zero point 128", message)
+        self.assertNotIn("\n", message)
+
+    def test_legacy_uint8_model_is_refused_naming_its_weights(self):
+        """A model of TF1's older asymmetric uint8 quantisation made by the converter (uint8
+        activations, uint8 weights with zero point 120): compile_model.py exits 1 with one
+        line naming the weights tensor and its zero point."""
+        model, _, _ = load("legacy_uint8")
+        w = model.tensors[model.operators[0].inputs[1]]
+        self.assertEqual((w.dtype, int(w.zero_point[0])), ("uint8", 120))
+        result, _ = self.compile("legacy_uint8")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, result.stderr)
+        self.assertIn(f"tensor {w.index} '{w.name}' is constant uint8 (weights with zero point "
+                      "120)", lines[0])
+
+    def test_uint8_io_programs_read_and_write_uint8(self):
+        """A model converted with uint8 input and output: the program's input and output are
+        uint8 (the program file records quantisation for int8 tensors only, as for the uint8
+        inputs of ONNX models), and each QUANTIZE between uint8 and int8 is one
+        tflite::lookup_bytes.out holding TFLite's requantisation at the 256 input values."""
+        from socsim_aot import program_format as pf
+        from socsim_aot import tflite_eval
+        result, out = self.compile("conv_2d_uint8_io")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(out, "rb") as f:
+            program = pf.read(f.read())
+        model, _, _ = load("conv_2d_uint8_io")
+        for p_index, m_index in ((program.inputs[0], model.inputs[0]),
+                                 (program.outputs[0], model.outputs[0])):
+            self.assertEqual(model.tensors[m_index].dtype, "uint8")
+            self.assertEqual(pf.DTYPES[program.tensors[p_index].dtype], np.dtype(np.uint8))
+        names = [i.name for i in program.instructions]
+        self.assertEqual(names.count("tflite::lookup_bytes.out"), 2)
+        first = program.instructions[0]
+        self.assertEqual(first.name, "tflite::lookup_bytes.out")
+        table = np.asarray(program.tensors[first.inputs[1]].constant).view(np.uint8)
+        quantize = model.operators[0]
+        want = tflite_eval._dispatch(quantize, model.tensors,
+                                     [np.arange(256).astype(np.uint8)])[0]
+        np.testing.assert_array_equal(table.view(np.int8), want.astype(np.int8))
+        # The converter's input QUANTIZE is the shift by 128 (equal scales): x - 128.
+        np.testing.assert_array_equal(table.view(np.int8).astype(np.int64),
+                                      np.arange(256) - 128)
 
     def test_failed_runs_say_why(self):
         """A run that fails names its cause: the runner's own lines (printed on its standard

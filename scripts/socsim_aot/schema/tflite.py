@@ -97,3 +97,14 @@ def tflite_quantize_f32(x, scale, zero_point):
 TFLITE_QUANTIZE = hooks(
     "tflite::quantize.out", arg_values=_add_args,
     reference=lambda ins, a, out: tflite_quantize_f32(ins[0], a.scale, a.zero_point))
+
+
+def _lookup_bytes(ins, a, out):
+    from socsim_aot import program_format
+    x, table = ins
+    first = -128 if x.dtype == np.int8 else 0
+    return table.astype(np.uint8)[x.astype(np.int64) - first].view(
+        program_format.DTYPES[out.dtype])
+
+
+TFLITE_LOOKUP_BYTES = hooks("tflite::lookup_bytes.out", reference=_lookup_bytes)
