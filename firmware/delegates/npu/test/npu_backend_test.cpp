@@ -61,7 +61,7 @@ class NpuBlobTest : public ::testing::Test {
   Error init(const std::vector<uint8_t>& bytes, const char** detail) {
     copy_.assign(bytes.size() + 16, 0);
     uint8_t* at = copy_.data() + (16 - reinterpret_cast<uintptr_t>(copy_.data()) % 16) % 16;
-    memcpy(at, bytes.data(), bytes.size());
+    if (!bytes.empty()) memcpy(at, bytes.data(), bytes.size());  // (no source when empty)
     pool_.assign(1 << 20, 0);
     runtime::MemoryAllocator alloc(pool_.data(), pool_.size());
     runtime::BackendInitContext context;
