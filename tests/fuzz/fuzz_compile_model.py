@@ -20,16 +20,11 @@ keep the file an ONNX model and reach the compiler's later stages.
 Run through scripts/fuzz.sh (target compile_model), which passes libFuzzer's arguments.
 """
 
-import atexit
-import io
 import os
 import random
-import shutil
 import sys
-import tempfile
 import warnings
 import zlib
-from contextlib import redirect_stderr, redirect_stdout
 
 import atheris
 import onnx
@@ -37,24 +32,14 @@ import onnx
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
+import compiler_fuzz  # noqa: E402 (beside this file)
+
 with atheris.instrument_imports(include=["socsim_aot"]):
     from socsim_aot import compiler
 
 OPTION_SETS = ([], ["--quantize", "int8", "--samples", "1"],
                ["--quantize", "int8", "--samples", "1", "--delegate", "npu"])
-ACCEPTED = (0, compiler.EXIT_MODEL)
-
-
-def _scratch():
-    base = os.environ.get("TMPDIR") or ("/dev/shm" if os.path.isdir("/dev/shm") else None)
-    top = tempfile.mkdtemp(prefix="socsim-fuzz-compile-", dir=base)
-    atexit.register(shutil.rmtree, top, True)
-    return top
-
-
-SCRATCH = _scratch()
-MODEL = os.path.join(SCRATCH, "input.onnx")
-PROGRAM = os.path.join(SCRATCH, "output.prog")
+MODEL, PROGRAM = compiler_fuzz.scratch_paths("socsim-fuzz-compile-", "input.onnx")
 
 
 # Values a mutated integer field takes: bounds, signs, the sizes that once failed.
@@ -128,15 +113,8 @@ def custom_mutator(data, max_size, seed):
 
 
 def test_one_input(data):
-    with open(MODEL, "wb") as f:
-        f.write(data)
-    argv = [MODEL, "-o", PROGRAM, "-q"] + OPTION_SETS[zlib.crc32(data) % len(OPTION_SETS)]
-    log = io.StringIO()
-    with redirect_stdout(log), redirect_stderr(log):
-        status = compiler.main(argv)
-    if status not in ACCEPTED:
-        raise RuntimeError(f"compile_model {' '.join(argv[3:])} exited {status}:\n"
-                           f"{log.getvalue()}")
+    compiler_fuzz.compile_checked(compiler, MODEL, PROGRAM, data,
+                                  OPTION_SETS[zlib.crc32(data) % len(OPTION_SETS)])
 
 
 def main():

@@ -14,52 +14,31 @@ leaves intact, the lowerings.
 Run through scripts/fuzz.sh (target compile_tflite), which passes libFuzzer's arguments.
 """
 
-import atexit
-import io
 import os
-import shutil
 import sys
-import tempfile
 import zlib
-from contextlib import redirect_stderr, redirect_stdout
 
 import atheris
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
+import compiler_fuzz  # noqa: E402 (beside this file)
+
 with atheris.instrument_imports(include=["socsim_aot"]):
     from socsim_aot import compiler
 
 OPTION_SETS = ([], ["--delegate", "npu"])
-ACCEPTED = (0, compiler.EXIT_MODEL)
 
 
-def _scratch():
-    base = os.environ.get("TMPDIR") or ("/dev/shm" if os.path.isdir("/dev/shm") else None)
-    top = tempfile.mkdtemp(prefix="socsim-fuzz-tflite-", dir=base)
-    atexit.register(shutil.rmtree, top, True)
-    return top
-
-
-SCRATCH = _scratch()
-MODEL = os.path.join(SCRATCH, "input.tflite")
-PROGRAM = os.path.join(SCRATCH, "output.prog")
+MODEL, PROGRAM = compiler_fuzz.scratch_paths("socsim-fuzz-tflite-", "input.tflite")
 
 
 def test_one_input(data):
-    with open(MODEL, "wb") as f:
-        f.write(data)
     # --delegate npu without --quantize is a usage error (status 2) for a file that is not
     # recognised as TFLite (no TFL3 identifier), so only identified files get it
     options = OPTION_SETS[zlib.crc32(data) % len(OPTION_SETS)] if data[4:8] == b"TFL3" else []
-    argv = [MODEL, "-o", PROGRAM, "-q"] + options
-    log = io.StringIO()
-    with redirect_stdout(log), redirect_stderr(log):
-        status = compiler.main(argv)
-    if status not in ACCEPTED:
-        raise RuntimeError(f"compile_model {' '.join(argv[3:])} exited {status}:\n"
-                           f"{log.getvalue()}")
+    compiler_fuzz.compile_checked(compiler, MODEL, PROGRAM, data, options)
 
 
 def main():
