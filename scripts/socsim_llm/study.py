@@ -90,12 +90,29 @@ def _ddr_name(s):
     return s["ddr_device"].split()[0]
 
 
-def decode_plot(pts, path):
+def _axes():
+    """A figure of the study's size on the non-interactive backend: (pyplot, figure, axes)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
     fig, ax = plt.subplots(figsize=(8, 5.5))
+    return plt, fig, ax
+
+
+def _finish(plt, fig, ax, path, title, xlabel, legend_size):
+    """The study's common frame (labels, grid, legend beside the axes), written to path."""
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=legend_size, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def decode_plot(pts, path):
+    import numpy as np
+    plt, fig, ax = _axes()
     models = sorted({p["model"] for p in pts})
     colours = dict(zip(models, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
     bw = np.linspace(20, 60, 50)
@@ -138,22 +155,14 @@ def decode_plot(pts, path):
                                  decode_cpu_share=round(s["decode"]["cpu_share"], 3),
                                  decode_mac_usage=round(s["decode"]["mac_usage_phase"], 6)))
     ax.set_yscale("log")
-    ax.set_xlabel("DDR preset peak bandwidth (GB/s)")
     ax.set_ylabel("decode tokens/s")
-    ax.set_title("Decode: simulated vs NPU alone vs roofline (int8, NPU rk3588-like)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=6.5, loc="center left", bbox_to_anchor=(1.0, 0.5))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _finish(plt, fig, ax, path, "Decode: simulated vs NPU alone vs roofline (int8, NPU rk3588-like)",
+            "DDR preset peak bandwidth (GB/s)", 6.5)
     return rows
 
 
 def prefill_plot(pts, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(8, 5.5))
+    plt, fig, ax = _axes()
     arrays = sorted({(int(float(p["row"]["npu.cores"])), int(float(p["row"]["npu.mac_array.rows"])))
                      for p in pts})
     colours = dict(zip(arrays, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
@@ -183,14 +192,9 @@ def prefill_plot(pts, path):
                              cpu_share=round(s["prefill"]["cpu_share"], 3)))
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("prefill MACs (prompt of 16, 64, 128 tokens)")
     ax.set_ylabel("time (ms)")
-    ax.set_title("Prefill: simulated vs NPU alone vs roofline (small model, LPDDR5)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _finish(plt, fig, ax, path, "Prefill: simulated vs NPU alone vs roofline (small model, LPDDR5)",
+            "prefill MACs (prompt of 16, 64, 128 tokens)", 7)
     return rows
 
 
