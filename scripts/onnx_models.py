@@ -135,7 +135,9 @@ def kws_1d():
     return _warm(Kws(), shape), shape, 13
 
 
-def vit(image=64, patch=8, dim=64, depth=4, heads=4, classes=10):
+def vit(image=64, patch=8, dim=64, depth=4, heads=4, classes=10, zero_tokens=False):
+    """zero_tokens: the class token and position embedding all zeros, as at initialisation
+    (scripts/test/test_vit.py: a constant without a range of its own)."""
     import torch
     nn = torch.nn
 
@@ -156,8 +158,13 @@ def vit(image=64, patch=8, dim=64, depth=4, heads=4, classes=10):
         def __init__(self):
             super().__init__()
             self.embed = nn.Conv2d(3, dim, patch, patch)
-            self.cls = nn.Parameter(torch.randn(1, 1, dim) * 0.02)
-            self.pos = nn.Parameter(torch.randn(1, (image // patch) ** 2 + 1, dim) * 0.02)
+            tokens = (image // patch) ** 2 + 1
+            if zero_tokens:
+                self.cls = nn.Parameter(torch.zeros(1, 1, dim))
+                self.pos = nn.Parameter(torch.zeros(1, tokens, dim))
+            else:
+                self.cls = nn.Parameter(torch.randn(1, 1, dim) * 0.02)
+                self.pos = nn.Parameter(torch.randn(1, tokens, dim) * 0.02)
             self.blocks = nn.Sequential(*[Block() for _ in range(depth)])
             self.norm = nn.LayerNorm(dim)
             self.head = nn.Linear(dim, classes)

@@ -12,44 +12,17 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import numpy as np
 
+import onnx_models
 from socsim_aot import compiler, reference
 from socsim_aot import program_format as pf
 
 
-def make_vit(image=32, patch=8, dim=32, depth=2, heads=4, classes=10):
+def make_vit():
+    """The ONNX model set's ViT (scripts/onnx_models.py), small: 32x32 images, width 32, two
+    blocks, its class token and position embedding zeros."""
     import torch
-    nn = torch.nn
-
-    class Block(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.norm1 = nn.LayerNorm(dim)
-            self.attn = nn.MultiheadAttention(dim, heads, batch_first=True)
-            self.norm2 = nn.LayerNorm(dim)
-            self.mlp = nn.Sequential(nn.Linear(dim, 2 * dim), nn.GELU(), nn.Linear(2 * dim, dim))
-
-        def forward(self, x):
-            y = self.norm1(x)
-            x = x + self.attn(y, y, y, need_weights=False)[0]
-            return x + self.mlp(self.norm2(x))
-
-    class ViT(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.embed = nn.Conv2d(3, dim, patch, patch)
-            self.cls = nn.Parameter(torch.zeros(1, 1, dim))
-            self.pos = nn.Parameter(torch.zeros(1, (image // patch) ** 2 + 1, dim))
-            self.blocks = nn.Sequential(*[Block() for _ in range(depth)])
-            self.norm = nn.LayerNorm(dim)
-            self.head = nn.Linear(dim, classes)
-
-        def forward(self, x):
-            x = self.embed(x).flatten(2).transpose(1, 2)
-            x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], 1) + self.pos
-            return self.head(self.norm(self.blocks(x))[:, 0])
-
     torch.manual_seed(0)
-    return ViT().eval()
+    return onnx_models.vit(image=32, dim=32, depth=2, zero_tokens=True)[0]
 
 
 class VitTest(unittest.TestCase):
