@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import sqlite3
 import statistics
 import subprocess
@@ -31,14 +32,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STAGE = re.compile(r"estimate stage: (\d+) point\(s\) estimated in ([0-9.]+) s")
 
 
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def sweep(args, *more):
+    """Runs `socsim sweep run FILE MORE`: (result, wall seconds, CPU seconds of the sweep
+    and everything it started)."""
+    cpu = children_cpu()
     start = time.perf_counter()
     done = subprocess.run([args.socsim, "sweep", "run", args.file, "--dir", args.dir,
                            "-j", str(args.jobs), *more], capture_output=True, text=True)
     wall = time.perf_counter() - start
     if done.returncode not in (0, 1):
         sys.exit(f"socsim sweep run failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return done, wall
+    return done, wall, children_cpu() - cpu
 
 
 def db(args):
@@ -61,20 +70,22 @@ def main(argv=None):
     parser.add_argument("--socsim", default=os.path.join(build, "bin", "socsim"))
     args = parser.parse_args(argv)
 
-    done, _ = sweep(args, "--stage", "estimate")  # compiles the model, plans
+    done, first_wall, _ = sweep(args, "--stage", "estimate")  # compiles the model, plans
     conn = db(args)
     name = conn.execute("SELECT name FROM sweeps WHERE file=?",
                         (os.path.abspath(args.file),)).fetchone()["name"]
-    rates, walls, points = [], [], 0
+    rates, walls, cpus, points = [], [], [], 0
     for _ in range(args.runs):
         with conn:
             conn.execute("UPDATE points SET estimate_key=NULL WHERE sweep=?", (name,))
-        done, wall = sweep(args, "--stage", "estimate")
+        done, wall, cpu = sweep(args, "--stage", "estimate")
         n, seconds = STAGE.search(done.stderr).groups()
         points = int(n)
         rates.append(60 * points / float(seconds))
         walls.append(wall)
+        cpus.append(cpu)
     rate, stage_wall = statistics.median(rates), statistics.median(walls)
+    stage_cpu = statistics.median(cpus)
 
     # one process per point: the same `socsim estimate` the batch runs, one point each
     rows = conn.execute("SELECT params FROM points WHERE sweep=? AND active=1 ORDER BY idx",
@@ -84,6 +95,7 @@ def main(argv=None):
     study = Study(args.file, args.dir, args.socsim, quiet=True)
     study.plan()
     singles = []
+    single_cpu = children_cpu()
     step = max(1, len(study.plans) // args.single)
     with tempfile.TemporaryDirectory() as tmp:
         for plan in study.plans[::step][:args.single]:
@@ -95,8 +107,9 @@ def main(argv=None):
             subprocess.run(cmd, check=True, capture_output=True)
             singles.append(time.perf_counter() - start)
     single_s = statistics.median(singles)
+    single_cpu = (children_cpu() - single_cpu) / len(singles)
 
-    done, sim_wall = sweep(args)
+    done, sim_wall, _ = sweep(args)
     sims = [r["wall_s"] for r in conn.execute(
         "SELECT wall_s FROM points WHERE sweep=? AND active=1 AND candidate=1 AND "
         "status='ok'", (name,))]
@@ -112,12 +125,15 @@ def main(argv=None):
     print(f"| points | {total:,} ({os.path.basename(args.file)}) |")
     print(f"| estimate stage, points per minute (median of {args.runs}, -j {args.jobs}) | "
           f"{rate:,.0f} ({points:,} points in {60 * points / rate:.1f} s) |")
-    print(f"| estimate stage, the whole command (planning, choice, CSV, plot) | "
-          f"{stage_wall:.1f} s |")
-    print(f"| one `socsim estimate` process per point instead (median of "
-          f"{len(singles)}, one at a time) | {single_s * 1000:.0f} ms a point: "
-          f"{total * single_s / args.jobs:.0f} s for {total:,} points on {args.jobs} "
-          f"processes |")
+    print(f"| the first run (zoo export, compilation, planning, estimates) | "
+          f"{first_wall:.1f} s |")
+    print(f"| estimate stage, the whole command (planning, choice, CSV, plot), median | "
+          f"{stage_wall:.1f} s wall, {stage_cpu:.1f} s CPU "
+          f"({1000 * stage_cpu / total:.1f} ms a point) |")
+    print(f"| one `socsim estimate` process per point instead ({len(singles)} points, one "
+          f"at a time) | {single_s * 1000:.0f} ms wall (median), {single_cpu * 1000:.1f} ms "
+          f"CPU a point: {total * single_s / args.jobs:.0f} s for {total:,} points on "
+          f"{args.jobs} processes |")
     print(f"| candidates simulated | {len(sims)} of {cands} candidates "
           f"({comparison['margin_percent']}) |")
     print(f"| simulate stage, wall | {sim_wall:.1f} s ({per_run:.2f} s a run, median; "
@@ -126,6 +142,14 @@ def main(argv=None):
     print(f"| simulating every point instead (extrapolated: {total:,} x {per_run:.2f} s / "
           f"{args.jobs}) | {everything:,.0f} s ({everything / 3600:.1f} h): "
           f"{everything / two_stage_s:.0f}x the two stages |")
+    errors = [i["error_percent"][o] for i in comparison["candidates_table"]
+              for o in comparison["objectives"] if i["error_percent"][o]]
+    if errors:
+        print(f"| estimate's error over the simulated candidates (non-zero ones) | "
+              f"{min(errors):+.1f} % to {max(errors):+.1f} % |")
+    for o, r in comparison["order_changes"].items():
+        print(f"| candidate pairs swapped by the simulation, {o} | {r['swapped']} of "
+              f"{r['pairs']} (largest rank shift {r['largest_rank_shift']}) |")
     print(f"| fronts | estimated {comparison['estimated_front']}, simulated "
           f"{comparison['simulated_front']}, agree: {comparison['fronts_agree']} |")
     return 0

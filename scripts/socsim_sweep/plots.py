@@ -445,17 +445,17 @@ def two_stage_plot(rows, x, y, comparison, path="two-stage.png"):
     margin_text = (" within " + ", ".join(f"{m:g} % in {o}" for o, m in margins.items()) +
                    " of the estimated front") if margins else ": the estimated front"
     ax.scatter([e[0] for e in cands], [e[1] for e in cands], facecolors="none",
-               edgecolors="C0", s=34, linewidths=1.0, zorder=3,
+               edgecolors="C0", s=60, linewidths=1.1, zorder=3,
                label=f"candidates{margin_text} ({len(cands)})")
     if len(front) > 1:
         ax.step([e[0] for e in front], [e[1] for e in front], where="post", color="C0",
-                alpha=0.8, linewidth=1.2, zorder=3, label=f"estimated front ({len(front)})")
+                linewidth=1.4, linestyle="--", zorder=5, label=f"estimated front ({len(front)})")
     for s in sims:
         e = by_point.get(s[2]["point"])
         if e is not None:
             ax.plot([e[0], s[0]], [e[1], s[1]], color="C1", alpha=0.5, linewidth=0.7,
                     zorder=2)
-    ax.scatter([s[0] for s in sims], [s[1] for s in sims], color="C1", s=22, zorder=4,
+    ax.scatter([s[0] for s in sims], [s[1] for s in sims], color="C1", s=14, zorder=4,
                label=f"simulated candidates ({len(sims)})")
     if len(sim_front) > 1:
         ax.step([s[0] for s in sim_front], [s[1] for s in sim_front], where="post",
@@ -463,13 +463,19 @@ def two_stage_plot(rows, x, y, comparison, path="two-stage.png"):
                 label=f"simulated front ({len(sim_front)})")
     every_x = [e[0] for e in est] + [s[0] for s in sims]
     every_y = [e[1] for e in est] + [s[1] for s in sims]
+    # Thousands of points crowd the low end of an axis spanning a factor of 4 or more: a
+    # log axis (ticks at 1, 2 and 5 of each decade; more within a factor of 20) spreads the
+    # front out.
     for axis, values, scale in ((ax.xaxis, every_x, ax.set_xscale),
                                 (ax.yaxis, every_y, ax.set_yscale)):
-        if _wide(values) or (values and min(values) > 0 and max(values) / min(values) > 10):
+        if values and min(values) > 0 and max(values) / min(values) >= 4:
+            from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
             scale("log")
-            from matplotlib.ticker import FuncFormatter
+            subs = (1.0, 2.0, 5.0) if max(values) / min(values) > 20 else \
+                (1.0, 1.5, 2.0, 3.0, 5.0, 7.0)
+            axis.set_major_locator(LogLocator(base=10, subs=subs))
             axis.set_major_formatter(FuncFormatter(lambda v, _: plain(v)))
-            axis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+            axis.set_minor_formatter(NullFormatter())
         else:
             _plain_axis(axis)
     ax.set_xlabel(axis_label(x) + ", lower is better")
@@ -478,7 +484,7 @@ def two_stage_plot(rows, x, y, comparison, path="two-stage.png"):
     ax.set_title(f"Two-stage study: {len(est)} points estimated, {len(sims)} simulated "
                  f"({agree})", fontsize=11)
     ax.grid(True, alpha=0.3, which="major")
-    ax.legend(fontsize=8, loc="upper right", framealpha=0.9)
+    ax.legend(fontsize=8, loc="upper right", framealpha=0.95)
     description = {"kind": "two-stage", "x": x, "y": y, "estimated": len(est),
                    "candidates": len(cands), "estimated_front": [e[2]["idx"] for e in front],
                    "simulated": len(sims),

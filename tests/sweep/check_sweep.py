@@ -937,6 +937,24 @@ class Check:
                     "order of npu_time_us:" in out,
                     "report: the simulated points and the comparison")
 
+        # socsim estimate --batch: a point's bad SoC is that point's error; a line that is
+        # not a point ends the batch with status 2, naming the line
+        prog = f"{self.zoo}/convnet_int8_npu.prog"
+        soc = f"{self.root}/configs/soc/default.yaml"
+        lines = "".join(json.dumps(p) + "\n" for p in (
+            {"id": 1, "model": prog, "config": soc, "set": ["npu.cores=2"]},
+            {"id": 2, "model": prog, "config": soc, "set": ["npu.mac_array.rowz=8"]}))
+        done = subprocess.run([self.socsim, "estimate", "--batch", "-"], input=lines,
+                              capture_output=True, text=True)
+        answers = [json.loads(line) for line in done.stdout.splitlines()]
+        self.expect(done.returncode == 0 and len(answers) == 2 and
+                    answers[0]["estimate"]["cores"] == 2 and "rowz" in answers[1]["error"],
+                    f"estimate --batch: one answer per point, errors per point ({done.stderr})")
+        done = subprocess.run([self.socsim, "estimate", "--batch", "-"],
+                              input=lines + "[1, 2]\n", capture_output=True, text=True)
+        self.expect(done.returncode == 2 and "-:3: expected {" in done.stderr,
+                    f"estimate --batch: a line that is not a point: {done.stderr.strip()}")
+
         # bad sections: status 2, file, line and key
         bad = self.sweep_file("bad_two", sweep_body.replace("MARGIN", "5").replace(
             "objectives: [cost.npu_area_mm2, npu_time_us]",
