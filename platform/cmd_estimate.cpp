@@ -217,7 +217,8 @@ int run_batch(const std::string& path) {
     if (!point.is_object() || !point.contains("model") || !point["model"].is_string() ||
         !point.value("config", nlohmann::json()).is_string() ||
         !point.value("set", nlohmann::json::array()).is_array()) {
-      throw ConfigError(where + ": expected {\"id\": ..., \"model\": PROG, \"config\": FILE, "
+      throw ConfigError(where +
+                        ": expected {\"id\": ..., \"model\": PROG, \"config\": FILE, "
                         "\"set\": [\"key=value\", ...]}");
     }
     std::vector<std::string> sets;

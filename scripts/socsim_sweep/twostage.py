@@ -25,6 +25,7 @@ import time
 
 from socsim_sweep import runner
 from socsim_sweep.expr import EvalError
+from socsim_sweep.metrics import earlier_or_param
 from socsim_sweep.source import SweepError
 from socsim_sweep.spec import ESTIMATE_COSTS
 
@@ -74,12 +75,9 @@ def estimate_metrics(sweep, params, estimate):
     values, errors = {}, {}
 
     def lookup(name):
-        if name in values:
-            if values[name] is None:
-                raise EvalError(f"estimate metric '{name}' has no value")
-            return True, values[name]
-        if name in params:
-            return True, params[name]
+        found = earlier_or_param(name, values, params, "estimate metric")
+        if found[0]:
+            return found
         if name == "estimate":
             return True, estimate
         if name.startswith("cost."):
