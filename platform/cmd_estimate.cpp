@@ -8,6 +8,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "models/common/config.h"
@@ -25,6 +26,7 @@ namespace {
 constexpr const char* kUsage =
     R"(Usage: socsim estimate --model PROG [--config FILE] [--set key.path=value ...]
                        [--json FILE] [--compare DIR] [--repeat N]
+       socsim estimate --batch FILE
 
 Estimates the per-layer NPU report of a compiled program (compile_model.py --delegate npu)
 on a SoC without simulating it: every layer of the program's npu delegate calls, in order,
@@ -41,12 +43,19 @@ the DDR (its contention, latency and refresh beyond bandwidth and latency); the 
 operators are listed as time the estimate does not have.
 --repeat N evaluates the program N times and prints the evaluations per minute.
 
+--batch FILE estimates many points in one process (a sweep's estimate stage,
+docs/sweeps.md "Two-stage studies"): FILE has one JSON object per line, {"id": ...,
+"model": PROG, "config": FILE, "set": ["key=value", ...]} ("-": standard input); each
+gives one line on standard output, {"id": ..., "estimate": <the --json object>} or
+{"id": ..., "error": "<why>"} when that point's SoC or program is not valid. A program is
+read once however many lines name it.
+
 Exit status: 0; 1 when --compare's run does not have the estimate's layers; 2 for a usage,
-configuration or program-file error.
+configuration or program-file error (with --batch: a line that is not such an object).
 )";
 
 struct Options {
-  std::string config, model, json, compare;
+  std::string config, model, json, compare, batch;
   std::vector<std::string> sets;
   uint64_t repeat = 0;
 };
@@ -92,7 +101,17 @@ nlohmann::json estimate_json(const NpuConfig& c, const std::vector<NpuLayerRecor
                    {"write_bytes", l.write_bytes}, {"task_number", l.tasks},
                    {"bound", bound_of(l)}});
   }
-  return {{"preset", c.name}, {"clock_mhz", c.clock_mhz}, {"cores", c.cores},
+  uint64_t frame = 0;
+  for (const NpuLayerRecord& l : layers) frame += l.elapsed_cycles;
+  return {{"preset", c.name},
+          {"clock_mhz", c.clock_mhz},
+          {"cores", c.cores},
+          {"rows", c.rows},
+          {"columns", c.columns},
+          {"buffer_per_core", c.buffer_bytes},
+          {"peak_macs_per_cycle", c.peak_macs_per_cycle(NpuDataType::kInt8)},
+          {"frame_cycles", frame},
+          {"frame_us", frame / c.clock_mhz},
           {"layers", out}};
 }
 
@@ -162,19 +181,83 @@ int compare(std::ostream& out, const NpuConfig& c, const std::vector<NpuLayerRec
   return 0;
 }
 
-int run(const Options& o) {
-  const SocConfig soc = load_soc_config(o.config, o.sets);
+// The estimate of one program on one SoC (its first npu and ddr regions).
+std::vector<NpuLayerRecord> estimate_soc(const SocConfig& soc, const NpuProgramLayers& program,
+                                         const NpuConfig** npu_out) {
   const RegionConfig* npu_region = soc.first_of_type("npu");
   const RegionConfig* ddr_region = soc.first_of_type("ddr");
   if (npu_region == nullptr) throw ConfigError(soc.file + ": the SoC has no npu region");
   const NpuConfig& npu = npu_region->model_as<NpuConfig>();
   const NpuEstimateDdr ddr =
       ddr_region ? npu_estimate_ddr(ddr_region->model_as<DdrConfig>()) : NpuEstimateDdr{};
+  *npu_out = &npu;
+  return estimate_npu_layers(npu, ddr, program);
+}
+
+// --batch: one estimate per input line, one JSON line out per point; a point whose SoC or
+// program is not valid gets its error and the others go on.
+int run_batch(const std::string& path) {
+  std::ifstream file;
+  if (path != "-") {
+    file.open(path);
+    if (!file) throw ConfigError(path + ": cannot open file");
+  }
+  std::istream& in = path == "-" ? std::cin : file;
+  std::map<std::string, NpuProgramLayers> programs;
+  std::string text;
+  for (uint64_t number = 1; std::getline(in, text); ++number) {
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = path + ":" + std::to_string(number);
+    nlohmann::json point;
+    try {
+      point = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+      throw ConfigError(where + ": not a JSON object");
+    }
+    if (!point.is_object() || !point.contains("model") || !point["model"].is_string() ||
+        !point.value("config", nlohmann::json()).is_string() ||
+        !point.value("set", nlohmann::json::array()).is_array()) {
+      throw ConfigError(where +
+                        ": expected {\"id\": ..., \"model\": PROG, \"config\": FILE, "
+                        "\"set\": [\"key=value\", ...]}");
+    }
+    std::vector<std::string> sets;
+    for (const auto& s : point.value("set", nlohmann::json::array())) {
+      if (!s.is_string()) throw ConfigError(where + ": set: expected strings key=value");
+      sets.push_back(s.get<std::string>());
+    }
+    nlohmann::json out = {{"id", point.value("id", nlohmann::json())}};
+    try {
+      const std::string model = point["model"].get<std::string>();
+      auto it = programs.find(model);
+      if (it == programs.end()) it = programs.emplace(model, read_npu_program_layers(model)).first;
+      const SocConfig soc = load_soc_config(point["config"].get<std::string>(), sets);
+      const NpuConfig* npu = nullptr;
+      const std::vector<NpuLayerRecord> layers = estimate_soc(soc, it->second, &npu);
+      out["estimate"] = estimate_json(*npu, layers);
+    } catch (const ConfigError& e) {
+      out["error"] = e.what();
+    }
+    std::cout << out.dump() << "\n";
+  }
+  std::cout.flush();
+  if (!std::cout) throw ConfigError("standard output: cannot write");
+  return 0;
+}
+
+int run(const Options& o) {
+  if (!o.batch.empty()) return run_batch(o.batch);
+  const SocConfig soc = load_soc_config(o.config, o.sets);
   const NpuProgramLayers program = read_npu_program_layers(o.model);
-  std::vector<NpuLayerRecord> layers = estimate_npu_layers(npu, ddr, program);
+  const NpuConfig* npu_ptr = nullptr;
+  std::vector<NpuLayerRecord> layers = estimate_soc(soc, program, &npu_ptr);
+  const NpuConfig& npu = *npu_ptr;
   if (o.repeat > 0) {
     // The program is read once (a sweep evaluates one program on many SoCs); each
     // evaluation plans, tiles and schedules every layer again.
+    const RegionConfig* ddr_region = soc.first_of_type("ddr");
+    const NpuEstimateDdr ddr =
+        ddr_region ? npu_estimate_ddr(ddr_region->model_as<DdrConfig>()) : NpuEstimateDdr{};
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
     for (uint64_t i = 0; i < o.repeat; ++i) layers = estimate_npu_layers(npu, ddr, program);
@@ -214,7 +297,9 @@ int cmd_estimate(const std::vector<std::string>& args) {
       ("compare", po::value(&o.compare)->value_name("DIR"),
        "a `socsim run --report DIR` of the same program and SoC to set beside the estimate")
       ("repeat", po::value(&o.repeat)->value_name("N"),
-       "evaluate N times and print the evaluations per minute");
+       "evaluate N times and print the evaluations per minute")
+      ("batch", po::value(&o.batch)->value_name("FILE"),
+       "estimate the points of FILE (JSON lines), one JSON line out each");
   // clang-format on
   po::variables_map vm;
   try {
@@ -229,7 +314,7 @@ int cmd_estimate(const std::vector<std::string>& args) {
     std::cout << options << "\n";
     return 0;
   }
-  if (o.model.empty()) {
+  if (o.model.empty() && o.batch.empty()) {
     std::cerr << "socsim estimate: --model is required\n\n" << options << "\n";
     return kExitUsage;
   }

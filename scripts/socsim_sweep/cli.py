@@ -20,7 +20,7 @@ import signal
 import sqlite3
 import sys
 
-from socsim_sweep import report, runner, slurm
+from socsim_sweep import report, runner, slurm, twostage
 from socsim_sweep.expand import expand
 from socsim_sweep.study import Study, default_config, describe_params, log, open_db
 from socsim_sweep.source import SweepError
@@ -80,7 +80,20 @@ def cmd_run(args):
     log(f"sweep '{study.sweep.name}': {study.summary()}")
     if _has_slurm_points(study):
         slurm.refresh(study)
+    candidates = None
+    if study.sweep.two_stage:
+        candidates = estimate_stage(study, args)
+        if args.stage == "estimate":
+            return finish(study, args)
+    elif args.stage == "estimate":
+        raise SweepError(f"--stage estimate: {study.sweep.file} has no two_stage section "
+                         "(docs/sweeps.md, Two-stage studies)")
     todo, skipped = study.select(rerun_failed=args.rerun_failed, only=only)
+    if candidates is not None and only is None:
+        left = sum(1 for p in todo if p.key not in candidates)
+        todo = [p for p in todo if p.key in candidates]
+        if left:
+            log(f"{left} point(s) are not candidates: estimated, not simulated")
     if skipped.get("ok"):
         log(f"{skipped['ok']} point(s) already have results in {study.env.results_dir}")
     if skipped.get("failed"):
@@ -105,6 +118,22 @@ def cmd_run(args):
     return finish(study, args)
 
 
+def estimate_stage(study, args):
+    """Stage 1 of a two-stage study: estimates the points without one, chooses the
+    candidates; returns their keys."""
+    figures = twostage.run_estimates(study, args.jobs, log)
+    rate = (f" ({60 * figures['estimated'] / figures['seconds']:.0f} points/min)"
+            if figures["estimated"] and figures["seconds"] > 0 else "")
+    log(f"estimate stage: {figures['estimated']} point(s) estimated in "
+        f"{figures['seconds']:.1f} s{rate}, {figures['kept']} kept from before")
+    keys, choice = twostage.choose(study)
+    log(f"estimate stage: {choice['front']} point(s) on the estimated front, "
+        f"{choice['candidates']} candidate(s) within the margin to simulate"
+        + (f"; {choice['without_estimate']} point(s) without an estimate"
+           if choice["without_estimate"] else ""))
+    return keys
+
+
 def finish(study, args):
     """The CSV, the plots and the status lines at the end of a run."""
     rows = study.db.points([study.sweep.name])
@@ -116,7 +145,20 @@ def finish(study, args):
     report.print_energy_note(rows, sys.stdout)
     problems = report.metric_problems(rows)
     report.print_metric_problems(problems, sys.stdout)
-    return 1 if failed or problems else 0
+    estimate_problems = two_stage_outputs(study.sweep, rows, study.env.results_dir)
+    return 1 if failed or problems or estimate_problems else 0
+
+
+def two_stage_outputs(sweep, rows, results_dir, out=sys.stdout):
+    """A two-stage study's comparison, CSV, JSON and plot; returns the points without an
+    estimate (each printed with its reason)."""
+    if not sweep.two_stage:
+        return []
+    comparison = twostage.compare(sweep, rows)
+    twostage.print_comparison(comparison, out)
+    twostage.write_outputs(sweep, rows, comparison, os.path.join(results_dir, sweep.name),
+                           out)
+    return twostage.print_estimate_problems(rows, out)
 
 
 def rerun_hint(sweep, args, failed):
@@ -171,7 +213,12 @@ def cmd_status(args):
     report.print_energy_note(ok, sys.stdout)
     problems = report.metric_problems(ok)
     report.print_metric_problems(problems, sys.stdout)
-    return 1 if failed or problems else 0
+    estimate_problems = []
+    if study.sweep.two_stage:
+        rows = study.db.points([study.sweep.name])
+        twostage.print_stage_status(rows, sys.stdout)
+        estimate_problems = twostage.print_estimate_problems(rows, sys.stdout)
+    return 1 if failed or problems or estimate_problems else 0
 
 
 def _has_slurm_points(study):
@@ -214,10 +261,18 @@ def cmd_report(args):
     if args.status:
         rows = [r for r in rows if r["status"] in args.status.split(",")]
     extra = cli_plots(args, rows)
-    report.print_table(rows, sys.stdout, args.columns.split(",") if args.columns else None)
+    # A two-stage study's points left out by the estimate were not simulated: the table
+    # shows the others (two_stage.csv has every point).
+    shown = [r for r in rows if r["status"] != "estimated"]
+    report.print_table(shown, sys.stdout, args.columns.split(",") if args.columns else None)
+    if len(shown) < len(rows):
+        print(f"({len(rows) - len(shown)} point(s) estimated only, not simulated: "
+              "two_stage.csv lists them)")
+    estimate_problems = []
     if len(studies) == 1 and not args.csv and not args.out:
         outputs(studies[0].sweep, rows, args.dir, sys.stdout)
         folder = os.path.join(args.dir, names[0])
+        estimate_problems = two_stage_outputs(studies[0].sweep, rows, args.dir)
     else:
         folder = args.out or os.path.join(args.dir, "report-" + "+".join(names))
         write_csv(rows, args.csv or os.path.join(folder, "results.csv"), sys.stdout)
@@ -227,7 +282,7 @@ def cmd_report(args):
     # --recompute): the block run and status end with, and exit 1 as they do.
     problems = report.metric_problems(rows)
     report.print_metric_problems(problems, sys.stdout)
-    return 1 if problems else 0
+    return 1 if problems or estimate_problems else 0
 
 
 def cmd_points(args):
@@ -293,6 +348,10 @@ def parser():
                    help="where the points run (default local)")
     r.add_argument("--rerun-failed", action="store_true",
                    help="run the failed points again too")
+    r.add_argument("--stage", choices=["all", "estimate"], default="all",
+                   help="a two-stage study (the file's two_stage section): `estimate` runs "
+                        "the estimate stage alone and chooses the candidates; `all` "
+                        "(default) simulates the candidates too")
     r.add_argument("--point", metavar="N[,M,A-B]",
                    help="run exactly these points (numbers as `points` and `status` show "
                         "them), whatever their status")

@@ -106,9 +106,23 @@ class CostModel:
 
     def evaluate(self, reports):
         """The cost metrics of one run from its reports (a dict of parsed report files)."""
-        out = {}
-        geometry = npu_geometry(reports)
         layers = (reports.get("npu_layers") or {}).get("layers", [])
+        out = self.npu_costs(npu_geometry(reports), layers)
+        ddr_uj, ddr_source = self.ddr_energy_uj(reports.get("ddr"))
+        if ddr_uj is not None:
+            out["cost.ddr_energy_uj"] = ddr_uj
+            out["cost.ddr_energy_source"] = ddr_source
+        parts = [out.get(k) for k in ("cost.mac_energy_uj", "cost.sram_energy_uj",
+                                      "cost.ddr_energy_uj")]
+        if any(p is not None for p in parts):
+            out["cost.energy_uj"] = sum(p for p in parts if p is not None)
+        return out
+
+    def npu_costs(self, geometry, layers):
+        """The NPU's area and MAC and buffer energy: `geometry` is (cores, rows, columns,
+        buffer bytes per core) or None, `layers` the NPU layers (macs, read_bytes,
+        write_bytes, data_type) of a run or of an estimate."""
+        out = {}
         if geometry is not None:
             cores, rows, columns, buffer_bytes = geometry
             mac_area = cores * rows * columns * self.mac_area_um2 * 1e-6
@@ -125,14 +139,6 @@ class CostModel:
             sram_pj = 2 * traffic * self.sram_pj_per_byte(buffer_bytes)
             out["cost.mac_energy_uj"] = mac_pj * 1e-6
             out["cost.sram_energy_uj"] = sram_pj * 1e-6
-        ddr_uj, ddr_source = self.ddr_energy_uj(reports.get("ddr"))
-        if ddr_uj is not None:
-            out["cost.ddr_energy_uj"] = ddr_uj
-            out["cost.ddr_energy_source"] = ddr_source
-        parts = [out.get(k) for k in ("cost.mac_energy_uj", "cost.sram_energy_uj",
-                                      "cost.ddr_energy_uj")]
-        if any(p is not None for p in parts):
-            out["cost.energy_uj"] = sum(p for p in parts if p is not None)
         return out
 
     def ddr_energy_uj(self, ddr):

@@ -8,8 +8,12 @@ Tables:
       one row per point of a sweep; params and metrics are JSON objects; wall_s is the
       point's socsim run from start to exit, sim_seconds the simulation alone (as
       summary.json's host_seconds); status is
-      pending | running | submitted | ok | failed; active is 1 for the points of the
-      sweep file as last run (0 for points a changed file no longer has).
+      pending | running | submitted | ok | failed | estimated (a two-stage study's point
+      that its estimate left out of the candidates: not simulated); active is 1 for the
+      points of the sweep file as last run (0 for points a changed file no longer has).
+      A two-stage study's columns: estimate (its estimate metrics, JSON), estimate_error,
+      estimate_key (what they were computed from), candidate (1: simulated as a Pareto
+      candidate), est_front (1: on the estimated front).
   point_values(point_id, kind, name, value)
       the same parameters (kind 'param') and metrics (kind 'metric') one per row, for
       plain SQL across sweeps.
@@ -42,6 +46,12 @@ CREATE VIEW IF NOT EXISTS results AS
 """
 
 
+# Columns of the two-stage studies, added to a database an earlier version made.
+TWO_STAGE_COLUMNS = (("estimate", "TEXT"), ("estimate_error", "TEXT"),
+                     ("estimate_key", "TEXT"), ("candidate", "INTEGER"),
+                     ("est_front", "INTEGER"))
+
+
 class Database:
     def __init__(self, path):
         self.path = path
@@ -49,6 +59,11 @@ class Database:
         self.conn.row_factory = sqlite3.Row
         self.conn.execute("PRAGMA foreign_keys = ON")
         self.conn.executescript(SCHEMA)
+        have = {r["name"] for r in self.conn.execute("PRAGMA table_info(points)")}
+        with self.conn:
+            for name, kind in TWO_STAGE_COLUMNS:
+                if name not in have:
+                    self.conn.execute(f"ALTER TABLE points ADD COLUMN {name} {kind}")
 
     def close(self):
         self.conn.close()
@@ -135,6 +150,37 @@ class Database:
             self.conn.execute("UPDATE points SET status='failed', error=?, finished=? "
                               "WHERE sweep=? AND key=?", (error, time.time(), sweep, key))
 
+    def record_estimates(self, sweep, items):
+        """Stores estimates: (key, estimate key, metrics or None, error or None) each."""
+        with self.conn:
+            for key, estimate_key, metrics, error in items:
+                self.conn.execute(
+                    "UPDATE points SET estimate=?, estimate_error=?, estimate_key=? "
+                    "WHERE sweep=? AND key=?",
+                    (json.dumps(metrics) if metrics is not None else None, error,
+                     estimate_key, sweep, key))
+                point_id = self.point_id(sweep, key)
+                self.conn.execute("DELETE FROM point_values WHERE point_id=? AND "
+                                  "kind='estimate'", (point_id,))
+                self._set_values(point_id, "estimate", metrics)
+
+    def estimate_keys(self, sweep):
+        """{point key: estimate key} of the points that have an estimate (or its error)."""
+        return {r["key"]: r["estimate_key"] for r in self.conn.execute(
+            "SELECT key, estimate_key FROM points WHERE sweep=? AND estimate_key IS NOT NULL",
+            (sweep,))}
+
+    def set_selection(self, sweep, flags):
+        """Stores the estimate stage's choice: {key: (candidate, on the estimated front)}.
+        Points not yet run become pending (candidates) or estimated (the others)."""
+        with self.conn:
+            for key, (candidate, front) in flags.items():
+                self.conn.execute(
+                    "UPDATE points SET candidate=?, est_front=?, status=CASE WHEN status IN "
+                    "('pending', 'estimated') THEN ? ELSE status END WHERE sweep=? AND key=?",
+                    (int(candidate), int(front), "pending" if candidate else "estimated",
+                     sweep, key))
+
     def _set_values(self, point_id, kind, values):
         for name, value in (values or {}).items():
             if isinstance(value, (list, dict)):
@@ -167,6 +213,7 @@ class Database:
             d["params"] = json.loads(d["params"])
             d["metrics"] = json.loads(d["metrics"]) if d["metrics"] else {}
             d["metric_errors"] = json.loads(d["metric_errors"]) if d["metric_errors"] else {}
+            d["estimate"] = json.loads(d["estimate"]) if d.get("estimate") else None
             out.append(d)
         return out
 

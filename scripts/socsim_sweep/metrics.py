@@ -38,6 +38,18 @@ class Reports:
         return {name: self.get(name) for name in REPORTS}
 
 
+def earlier_or_param(name, values, params, what):
+    """(True, value) when `name` is a metric evaluated before (`values`; one without a value
+    is an error) or a parameter of the point, else (False, None)."""
+    if name in values:
+        if values[name] is None:
+            raise EvalError(f"{what} '{name}' has no value")
+        return True, values[name]
+    if name in params:
+        return True, params[name]
+    return False, None
+
+
 def evaluate(sweep, params, report_dir):
     """(metrics, errors, reports): metric name -> value (None when it could not be read),
     metric name -> why not, and the point's Reports."""
@@ -56,12 +68,9 @@ def evaluate(sweep, params, report_dir):
         return cost
 
     def lookup(name):
-        if name in metrics:
-            if metrics[name] is None:
-                raise EvalError(f"metric '{name}' has no value")
-            return True, metrics[name]
-        if name in params:
-            return True, params[name]
+        found = earlier_or_param(name, metrics, params, "metric")
+        if found[0]:
+            return found
         if name in REPORTS:
             value = reports.get(name)
             if value is None:

@@ -30,6 +30,10 @@ class Plan:
         self.report_dir = None
         self.timeout_s = None
         self.error = None
+        # what `socsim estimate` needs (the estimate stage of a two-stage study)
+        self.config = None
+        self.program = None
+        self.sets = []
 
     def to_json(self):
         return {"index": self.index, "params": self.params, "key": self.key,
@@ -159,6 +163,7 @@ def build_plans(sweep, points, jobs, env):
         plan.options = options
         plan.firmware_args = [str(a) for a in run["args"]]
         plan.timeout_s = run["timeout_s"]
+        plan.config, plan.program, plan.sets = run["config"], program, sets
 
         identity = {
             "socsim": socsim_digest,

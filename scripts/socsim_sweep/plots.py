@@ -422,3 +422,72 @@ def draw(plot, rows, folder):
                                  f"Pareto front: {f['y']} vs {f['x']}{suffix}" if mixed else None)
     return path, heatmap(rows, f["x"], f["y"], f["value"], path,
                          f"{f['value']}{suffix}" if mixed else None)
+
+
+def two_stage_plot(rows, x, y, comparison, path="two-stage.png"):
+    """A two-stage study (docs/sweeps.md): every estimated point grey, the candidates within
+    the margin as open circles, the estimated front joined by steps; each simulated
+    candidate as a filled marker joined to its estimate by a thin line, the simulated front
+    joined by steps."""
+    est = [(r["estimate"][x], r["estimate"][y], r) for r in rows
+           if r.get("estimate") and _is_number(r["estimate"].get(x)) and
+           _is_number(r["estimate"].get(y))]
+    others = [e for e in est if not e[2].get("candidate")]
+    cands = [e for e in est if e[2].get("candidate")]
+    front = sorted((e for e in est if e[2].get("est_front")), key=lambda e: (e[0], e[1]))
+    sims = [(i["simulated"][x], i["simulated"][y], i) for i in comparison["candidates_table"]]
+    by_point = {e[2]["idx"]: e for e in est}
+    sim_front = sorted((s for s in sims if s[2]["sim_front"]), key=lambda s: (s[0], s[1]))
+    fig, ax = plt.subplots(figsize=(8.5, 5.8))
+    ax.scatter([e[0] for e in others], [e[1] for e in others], color=GREY, s=6, alpha=0.5,
+               linewidths=0, label=f"estimated, not simulated ({len(others)})", zorder=1)
+    margins = {o: m for o, m in comparison["margin_percent"].items() if m}
+    margin_text = (" within " + ", ".join(f"{m:g} % in {o}" for o, m in margins.items()) +
+                   " of the estimated front") if margins else ": the estimated front"
+    ax.scatter([e[0] for e in cands], [e[1] for e in cands], facecolors="none",
+               edgecolors="C0", s=60, linewidths=1.1, zorder=3,
+               label=f"candidates{margin_text} ({len(cands)})")
+    if len(front) > 1:
+        ax.step([e[0] for e in front], [e[1] for e in front], where="post", color="C0",
+                linewidth=1.4, linestyle="--", zorder=5, label=f"estimated front ({len(front)})")
+    for s in sims:
+        e = by_point.get(s[2]["point"])
+        if e is not None:
+            ax.plot([e[0], s[0]], [e[1], s[1]], color="C1", alpha=0.5, linewidth=0.7,
+                    zorder=2)
+    ax.scatter([s[0] for s in sims], [s[1] for s in sims], color="C1", s=14, zorder=4,
+               label=f"simulated candidates ({len(sims)})")
+    if len(sim_front) > 1:
+        ax.step([s[0] for s in sim_front], [s[1] for s in sim_front], where="post",
+                color="C3", linewidth=1.6, zorder=4,
+                label=f"simulated front ({len(sim_front)})")
+    every_x = [e[0] for e in est] + [s[0] for s in sims]
+    every_y = [e[1] for e in est] + [s[1] for s in sims]
+    # Thousands of points crowd the low end of an axis spanning a factor of 4 or more: a
+    # log axis (ticks at 1, 2 and 5 of each decade; more within a factor of 20) spreads the
+    # front out.
+    for axis, values, scale in ((ax.xaxis, every_x, ax.set_xscale),
+                                (ax.yaxis, every_y, ax.set_yscale)):
+        if values and min(values) > 0 and max(values) / min(values) >= 4:
+            from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+            scale("log")
+            subs = (1.0, 2.0, 5.0) if max(values) / min(values) > 20 else \
+                (1.0, 1.5, 2.0, 3.0, 5.0, 7.0)
+            axis.set_major_locator(LogLocator(base=10, subs=subs))
+            axis.set_major_formatter(FuncFormatter(lambda v, _: plain(v)))
+            axis.set_minor_formatter(NullFormatter())
+        else:
+            _plain_axis(axis)
+    ax.set_xlabel(axis_label(x) + ", lower is better")
+    ax.set_ylabel(axis_label(y) + ", lower is better")
+    agree = "fronts agree" if comparison["fronts_agree"] else "fronts differ"
+    ax.set_title(f"Two-stage study: {len(est)} points estimated, {len(sims)} simulated "
+                 f"({agree})", fontsize=11)
+    ax.grid(True, alpha=0.3, which="major")
+    ax.legend(fontsize=8, loc="upper right", framealpha=0.95)
+    description = {"kind": "two-stage", "x": x, "y": y, "estimated": len(est),
+                   "candidates": len(cands), "estimated_front": [e[2]["idx"] for e in front],
+                   "simulated": len(sims),
+                   "simulated_front": [s[2]["point"] for s in sim_front],
+                   "axes": _axes(ax)}
+    return _save(fig, ax, path, description)

@@ -90,7 +90,7 @@ def print_table(rows, out, names=None):
 def print_status(sweep_name, counts, rows_failed, queued, out, rerun_hint):
     total = sum(counts.values())
     parts = [f"{counts.get(s, 0)} {s}" for s in ("ok", "failed", "running", "submitted",
-                                                  "pending") if counts.get(s)]
+                                                  "pending", "estimated") if counts.get(s)]
     out.write(f"sweep '{sweep_name}': {total} points: {', '.join(parts) or 'none'}\n")
     if queued:
         out.write("  in the Slurm queue: " +

@@ -126,6 +126,23 @@ class PlotSpec:
         self.where = where      # Expr over parameters and metrics, or None
 
 
+class TwoStage:
+    """A sweep file's `two_stage:` section (docs/sweeps.md, "Two-stage studies"): the
+    estimate stage's metrics, the objectives whose Pareto front picks the points to
+    simulate, and the margin that widens it."""
+
+    def __init__(self, node):
+        self.node = node
+        self.metrics = []       # (name, Expr) over `estimate`, parameters, cost.*, earlier ones
+        self.objectives = []    # metric names, minimised; each an estimate and a run metric
+        self.margins = {}       # objective -> fraction (0.1 for 10 %)
+        self.batch = 256        # points per `socsim estimate --batch` process
+
+    def definition(self):
+        """What an estimate's metrics depend on besides the point (part of its key)."""
+        return [[n, e.text] for n, e in self.metrics]
+
+
 class Sweep:
     """A validated sweep description."""
 
@@ -144,6 +161,7 @@ class Sweep:
         self.metrics = []        # (name, Expr)
         self.plots = []
         self.cost = cost_model.CostModel()
+        self.two_stage = None    # TwoStage or None
 
     def parameter(self, name):
         for p in self.parameters:
@@ -207,6 +225,8 @@ def load(path, default_config, socsim):
     _read_metrics(sweep, top.get("metrics"))
     if (plots := top.get("plots")) is not None:
         _read_plots(sweep, plots)
+    if (two := top.get("two_stage")) is not None:
+        _read_two_stage(sweep, two)
     top.done()
     if (count := expand.count(sweep)) > expand.MAX_POINTS:
         root.fail(f"the sweep has {count} points before its constraints; at most "
@@ -639,6 +659,75 @@ def _read_plots(sweep, node):
                         sweep.parameter(name) is not None, "a parameter or a metric")
         m.done()
         sweep.plots.append(PlotSpec(kind, fields, pnode, where))
+
+
+# The cost model's figures an estimate has (docs/sweeps.md, "Two-stage studies"): the NPU's
+# area from its configuration, MAC and buffer energy from its layers; no DDR energy.
+ESTIMATE_COSTS = ("cost.npu_area_mm2", "cost.mac_area_mm2", "cost.sram_area_mm2",
+                  "cost.mac_energy_uj", "cost.sram_energy_uj")
+MAX_BATCH = 100_000
+
+
+def _read_two_stage(sweep, node):
+    if not sweep.models:
+        node.fail("a two-stage study estimates a compiled model: it needs a models section")
+    two = TwoStage(node)
+    m = node.as_map()
+    names = set()
+
+    def known(prefix):
+        return (prefix in ("estimate", "cost") or prefix in names or
+                sweep.parameter(prefix) is not None)
+
+    metrics_node = m.get("metrics", required=True)
+    for name, mnode in metrics_node.as_map().entries():
+        if not NAME_RE.match(name) or name in ("estimate", "cost") or name in REPORTS:
+            mnode.fail("estimate metric names use letters, digits, '_', '.' and '-' and are "
+                       "not estimate, cost or a report's name")
+        expr = Expr(mnode.as_str(), mnode)
+        check_names(expr, known, "estimate (socsim estimate --json), cost, a parameter or an "
+                    "earlier estimate metric")
+        two.metrics = [(n, e) for n, e in two.metrics if n != name]
+        two.metrics.append((name, expr))
+        names.add(name)
+    run_metrics = {n for n, _ in sweep.metrics} | set(cost_model.COST_METRICS)
+    objectives_node = m.get("objectives", required=True)
+    items = objectives_node.as_list(allow_empty=False)
+    if len(items) < 2:
+        objectives_node.fail("a Pareto front needs at least two objectives")
+    for item in items:
+        name = item.as_str()
+        if name in two.objectives:
+            item.fail(f"'{name}' is an objective twice")
+        if name not in names and name not in ESTIMATE_COSTS:
+            item.fail(f"'{name}' is not a metric of two_stage.metrics (nor an estimate's cost: "
+                      f"{', '.join(ESTIMATE_COSTS)})")
+        if name not in run_metrics:
+            item.fail(f"'{name}' is not a metric of the metrics section (the simulated value "
+                      "the estimate's is compared with)")
+        two.objectives.append(name)
+    if (n := m.get("margin_percent")) is not None:
+        if n.is_map():
+            for name, v in n.as_map().entries():
+                if name not in two.objectives:
+                    v.fail(f"'{name}' is not an objective ({', '.join(two.objectives)})")
+                two.margins[name] = _margin(v)
+        else:
+            margin = _margin(n)
+            two.margins = {name: margin for name in two.objectives}
+    if (n := m.get("batch")) is not None:
+        two.batch = n.as_int(minimum=1)
+        if two.batch > MAX_BATCH:
+            n.fail(f"at most {MAX_BATCH} points per estimate process")
+    m.done()
+    sweep.two_stage = two
+
+
+def _margin(node):
+    value = _finite(node)
+    if not 0 <= value < 100:
+        node.fail(f"a margin is a percentage from 0 to below 100, got {value}")
+    return value / 100
 
 
 def format_value(value):

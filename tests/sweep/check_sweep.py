@@ -18,6 +18,11 @@ convnet), one case per CTest test:
   bad_files  bad sweep files end with status 2 and file:line: key; a metric no point can
              evaluate is in the summary and exits 1
   mobilenet  configs/sweeps/mobilenet_npu.yaml (32 MobileNetV2 points) locally and on Slurm
+  two_stage  a two-stage study of 32 points: the estimate stage (batched) against a bare
+             `socsim estimate` of every point, the front and the candidates against their
+             definition and known numbers, the simulate stage running the candidates alone,
+             resuming, a wider margin simulating only the new candidates, status, report,
+             CSV, plot, --stage estimate, bad sections
 """
 
 import argparse
@@ -68,6 +73,31 @@ def steps_of(cluster):
 def blocks(*parts):
     """YAML text from blocks, each dedented on its own."""
     return "".join(textwrap.dedent(p).strip("\n") + "\n" for p in parts)
+
+
+def area_mm2(cores, rows, columns, buffer_bytes):
+    """The cost model's NPU area (docs/sweeps.md): 419 um^2 a MAC, 1.215 um^2 a bit."""
+    return (cores * rows * columns * 419.0 + cores * buffer_bytes * 8 * 600 * 0.045 ** 2) * 1e-6
+
+
+def pareto_by_definition(values, margins):
+    """(front, candidates) by the definition, every point against every other: q leaves p
+    out when q_i <= p_i - m_i |p_i| for all i and q_i < p_i for some i."""
+    def beats(q, p, m):
+        return all(qi <= pi - mi * abs(pi) for qi, pi, mi in zip(q, p, m)) and \
+            any(qi < pi for qi, pi in zip(q, p))
+    zero = [0.0] * len(margins)
+    front = {i for i, p in values.items()
+             if not any(beats(q, p, zero) for j, q in values.items() if j != i)}
+    cands = {i for i, p in values.items()
+             if not any(beats(q, p, margins) for j, q in values.items() if j != i)}
+    return front, cands
+
+
+# The convnet's estimated front and its 5 % candidates over the 32 points of the two_stage
+# case (point numbers: rows x columns x cores in file order).
+KNOWN_FRONT = [0, 2, 4, 12, 20]
+KNOWN_CANDIDATES = [0, 2, 4, 10, 12, 18, 20, 21, 22, 23, 28, 29, 30, 31]
 
 
 class Check:
@@ -763,11 +793,188 @@ class Check:
         self.expect(status == 1 and "npu_cycles: 2 point(s)" in out,
                     f"status shows it too and exits 1 ({status})")
 
+    def case_two_stage(self):
+        results = os.path.join(self.work, "results")
+        sweep_body = blocks(f"""
+            run:
+              config: {self.root}/configs/soc/default.yaml
+              cpu: iss
+            """, self.convnet_program(), """
+            parameters:
+              npu.mac_array.rows: [8, 16, 32, 64]
+              npu.mac_array.columns: [8, 16, 32, 64]
+              npu.cores: [1, 2]
+            metrics:
+              npu_time_us: >-
+                sum(select(npu_layers.layers, frame=0).elapsed_cycles) / npu_layers.clock_mhz
+            two_stage:
+              metrics:
+                npu_time_us: estimate.frame_us
+              objectives: [cost.npu_area_mm2, npu_time_us]
+              margin_percent: {npu_time_us: MARGIN}
+              batch: 5
+            plots:
+              - {kind: pareto, x: cost.npu_area_mm2, y: npu_time_us, name: pareto}
+            """)
+        path = self.sweep_file("two", sweep_body.replace("MARGIN", "5"))
+
+        # stage 1 alone
+        status, out, err = self.sweep("run", path, "--dir", results, "-j", "2", "--stage",
+                                      "estimate", check_status=0)
+        self.expect(status == 0, f"--stage estimate exits 0 (got {status})")
+        self.expect("estimate stage: 32 point(s) estimated" in err and
+                    "7 batch(es) of up to 5" in err, "32 points estimated in 7 batches of 5")
+        rows = self.rows(results, "two")
+        self.expect(all(r["status"] in ("pending", "estimated") for r in rows) and
+                    not any(os.path.isdir(r["report_dir"]) for r in rows),
+                    "the estimate stage simulates nothing")
+
+        # every estimate against a bare `socsim estimate --json` of the point
+        buffer_bytes = 384 * 1024  # the rk3588-like preset's buffer_per_core (384KiB)
+        values, mismatches = {}, []
+        for r in rows:
+            p = r["params"]
+            out_json = os.path.join(self.work, "est.json")
+            subprocess.run([self.socsim, "estimate", "--model", f"{self.zoo}/convnet_int8_npu.prog",
+                            "-c", f"{self.root}/configs/soc/default.yaml",
+                            "--set", f"npu.mac_array.rows={p['npu.mac_array.rows']}",
+                            "--set", f"npu.mac_array.columns={p['npu.mac_array.columns']}",
+                            "--set", f"npu.cores={p['npu.cores']}", "--json", out_json],
+                           check=True, capture_output=True)
+            with open(out_json) as f:
+                bare = json.load(f)
+            frame_us = sum(l["elapsed_cycles"] for l in bare["layers"]) / bare["clock_mhz"]
+            est = json.loads(r["estimate"])
+            area = area_mm2(p["npu.cores"], p["npu.mac_array.rows"], p["npu.mac_array.columns"],
+                            buffer_bytes)
+            if abs(est["npu_time_us"] - frame_us) > 1e-9 or \
+                    abs(est["cost.npu_area_mm2"] - area) > 1e-12:
+                mismatches.append((r["idx"], est, frame_us, area))
+            values[r["idx"]] = (area, frame_us)
+        self.expect(not mismatches, f"batched estimates = bare socsim estimate, area by hand "
+                                    f"({mismatches[:2]})")
+        front, cands = pareto_by_definition(values, [0.0, 0.05])
+        got_front = {r["idx"] for r in rows if r["est_front"]}
+        got_cands = {r["idx"] for r in rows if r["candidate"]}
+        self.expect(got_front == front and got_cands == cands,
+                    f"front {sorted(got_front)} and candidates {sorted(got_cands)} as defined "
+                    f"({sorted(front)}, {sorted(cands)})")
+        # Known numbers (the convnet on the rk3588-like preset; they change with the NPU's
+        # timing model): the front and the points 5 % behind it.
+        self.expect(sorted(got_front) == KNOWN_FRONT and sorted(got_cands) == KNOWN_CANDIDATES,
+                    f"front {sorted(got_front)} == {KNOWN_FRONT}, candidates "
+                    f"{sorted(got_cands)} == {KNOWN_CANDIDATES}")
+        self.expect(all(r["status"] == ("pending" if r["candidate"] else "estimated")
+                        for r in rows), "candidates pending, the others estimated")
+
+        # an estimate lost (a stage killed half-way): only it is estimated again
+        conn = sqlite3.connect(os.path.join(results, "results.db"))
+        with conn:
+            conn.execute("UPDATE points SET estimate_key=NULL WHERE sweep='two' AND idx < 3")
+        conn.close()
+        status, out, err = self.sweep("run", path, "--dir", results, "--stage", "estimate")
+        self.expect(status == 0 and "estimate stage: 3 point(s) estimated" in err and
+                    "29 kept from before" in err, "a rerun estimates the 3 points without one")
+
+        # stage 2: the candidates alone are simulated
+        status, out, err = self.sweep("run", path, "--dir", results, "-j", "2", check_status=0)
+        rows = self.rows(results, "two")
+        simulated = {r["idx"] for r in rows if r["status"] == "ok"}
+        self.expect(status == 0 and simulated == got_cands and
+                    f"running {len(got_cands)} point(s)" in err,
+                    f"the {len(got_cands)} candidates are simulated, nothing else "
+                    f"({sorted(simulated)})")
+        self.expect(all(os.path.isdir(r["report_dir"]) == (r["idx"] in got_cands) for r in rows),
+                    "report folders for the candidates only")
+        with open(os.path.join(results, "two", "two_stage.json")) as f:
+            comparison = json.load(f)
+        sim = {r["idx"]: (r["metrics"]["cost.npu_area_mm2"], r["metrics"]["npu_time_us"])
+               for r in rows if r["status"] == "ok"}
+        sim_front, _ = pareto_by_definition(sim, [0.0, 0.0])
+        self.expect(comparison["simulated_front"] == sorted(sim_front) and
+                    comparison["estimated_front"] == sorted(front) and
+                    comparison["fronts_agree"] == (sorted(sim_front) == sorted(front)),
+                    f"the simulated front {comparison['simulated_front']} by definition")
+        table = {i["point"]: i for i in comparison["candidates_table"]}
+        self.expect(set(table) == got_cands and all(
+            abs(table[i]["simulated"]["npu_time_us"] - sim[i][1]) < 1e-9 and
+            abs(table[i]["estimate"]["npu_time_us"] - values[i][1]) < 1e-9 and
+            table[i]["error_percent"]["cost.npu_area_mm2"] == 0 for i in table),
+            "estimate beside simulation per candidate; the area the same on both sides")
+        self.expect("fronts agree" in out or "fronts differ" in out,
+                    "run prints the comparison")
+        png = os.path.join(results, "two", "plots", "two-stage.png")
+        with open(png + ".json") as f:
+            drawn = json.load(f)
+        self.expect(open(png, "rb").read(4) == b"\x89PNG" and drawn["estimated"] == 32 and
+                    drawn["candidates"] == len(got_cands) and
+                    drawn["simulated"] == len(got_cands), f"two-stage.png draws it ({drawn})")
+        with open(os.path.join(results, "two", "two_stage.csv")) as f:
+            table_rows = list(csv.DictReader(f))
+        self.expect(len(table_rows) == 32 and "estimate.npu_time_us" in table_rows[0] and
+                    "simulated.npu_time_us" in table_rows[0], "two_stage.csv: 32 points")
+
+        # nothing to do the second time
+        status, out, err = self.sweep("run", path, "--dir", results)
+        self.expect(status == 0 and "0 point(s) estimated" in err and "running" not in err,
+                    "a second run estimates and simulates nothing")
+        # a wider margin: the new candidates alone are simulated, no estimate is redone
+        with open(path, "w") as f:
+            f.write("name: two\n" + sweep_body.replace("MARGIN", "30"))
+        wide_front, wide = pareto_by_definition(values, [0.0, 0.30])
+        status, out, err = self.sweep("run", path, "--dir", results, "-j", "2", check_status=0)
+        rows = self.rows(results, "two")
+        self.expect(status == 0 and "0 point(s) estimated" in err and
+                    f"running {len(wide - got_cands)} point(s)" in err and
+                    {r["idx"] for r in rows if r["status"] == "ok"} == wide,
+                    f"30 %: {len(wide - got_cands)} more candidates simulated, the others kept")
+        status, out, _ = self.sweep("status", "two", "--dir", results)
+        self.expect(status == 0 and f"{32 - len(wide)} estimated" in out and
+                    f"{len(wide)} candidates, {len(wide)} of them simulated" in out,
+                    f"status counts the stages: {out.strip()}")
+        status, out, _ = self.sweep("report", "two", "--dir", results)
+        self.expect(status == 0 and f"({32 - len(wide)} point(s) estimated only" in out and
+                    "order of npu_time_us:" in out,
+                    "report: the simulated points and the comparison")
+
+        # socsim estimate --batch: a point's bad SoC is that point's error; a line that is
+        # not a point ends the batch with status 2, naming the line
+        prog = f"{self.zoo}/convnet_int8_npu.prog"
+        soc = f"{self.root}/configs/soc/default.yaml"
+        lines = "".join(json.dumps(p) + "\n" for p in (
+            {"id": 1, "model": prog, "config": soc, "set": ["npu.cores=2"]},
+            {"id": 2, "model": prog, "config": soc, "set": ["npu.mac_array.rowz=8"]}))
+        done = subprocess.run([self.socsim, "estimate", "--batch", "-"], input=lines,
+                              capture_output=True, text=True)
+        answers = [json.loads(line) for line in done.stdout.splitlines()]
+        self.expect(done.returncode == 0 and len(answers) == 2 and
+                    answers[0]["estimate"]["cores"] == 2 and "rowz" in answers[1]["error"],
+                    f"estimate --batch: one answer per point, errors per point ({done.stderr})")
+        done = subprocess.run([self.socsim, "estimate", "--batch", "-"],
+                              input=lines + "[1, 2]\n", capture_output=True, text=True)
+        self.expect(done.returncode == 2 and "-:3: expected {" in done.stderr,
+                    f"estimate --batch: a line that is not a point: {done.stderr.strip()}")
+
+        # bad sections: status 2, file, line and key
+        bad = self.sweep_file("bad_two", sweep_body.replace("MARGIN", "5").replace(
+            "objectives: [cost.npu_area_mm2, npu_time_us]",
+            "objectives: [cost.npu_area_mm2, npu_cycles]"))
+        status, _, err = self.sweep("run", bad, "--dir", results)
+        self.expect(status == 2 and re.search(r"bad_two.yaml:\d+: two_stage.objectives.*"
+                                              "npu_cycles", err), f"a bad objective: {err.strip()}")
+        plain = self.sweep_file("plain", self.convnet_program(), """
+            parameters:
+              npu.cores: [1, 2]
+            """)
+        status, _, err = self.sweep("run", plain, "--dir", results, "--stage", "estimate")
+        self.expect(status == 2 and "has no two_stage section" in err,
+                    f"--stage estimate without a two_stage section: {err.strip()}")
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("case", choices=["local", "failing", "resume", "slurm", "slurm_stop",
-                                         "compare", "bad_files", "mobilenet"])
+                                         "compare", "bad_files", "mobilenet", "two_stage"])
     parser.add_argument("--socsim", required=True)
     parser.add_argument("--zoo", required=True, help="the build's model zoo folder")
     parser.add_argument("--root", required=True, help="the source tree")
