@@ -8,7 +8,7 @@
   prepare.py sources ET_ROOT OPS
       The kernel sources that define those operators' kernels, ';'-separated: the kernel
       function named by kernels/portable/functions.yaml or kernels/quantized/quantized.yaml,
-      found in the .cpp file that defines it.
+      found in the .cpp file that defines it (or, for a kernel a macro defines, names it).
 """
 
 import json
@@ -33,7 +33,9 @@ def program_operators(flatc, schema_dir, work, pte):
                  f"{proc.stderr.strip() or proc.stdout.strip()}")
     name = os.path.splitext(os.path.basename(pte))[0] + ".json"
     with open(os.path.join(work, name)) as f:
-        program = json.load(f)
+        # flatc writes infinite and NaN doubles as bare inf/nan, which JSON has not
+        text = re.sub(r"(?<=[:\[,\s])-?(?:inf|nan)(?=[\s,\]])", "null", f.read())
+    program = json.loads(text)
     ops = []
     for plan in program.get("execution_plan", []):
         for op in plan.get("operators", []):
@@ -79,6 +81,13 @@ def kernel_sources(et_root, ops):
                         cache[folder][name] = f.read()
         definition = re.compile(r"^[A-Za-z].*[&\s*]" + re.escape(fn) + r"\(", re.M)
         files = [n for n, text in cache[folder].items() if definition.search(text)]
+        if not files:
+            # kernels defined by a macro (e.g. a unary function's): the file naming the
+            # kernel, preferring op_<operator>.cpp
+            word = re.compile(r"\b" + re.escape(fn) + r"\b")
+            base = "op_" + op.split("::")[-1].split(".")[0] + ".cpp"
+            files = sorted((n for n, text in cache[folder].items() if word.search(text)),
+                           key=lambda n: n != base)
         if not files:
             missing.append(op)
             continue
