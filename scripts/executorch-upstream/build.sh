@@ -29,9 +29,12 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 socsim_root=$(cd "$here/../.." && pwd)
 
 if [[ $# -lt 5 ]]; then
-  sed -n '2,26p' "$0" >&2
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
   exit 2
 fi
+die() { echo "executorch-upstream: $*" >&2; exit 1; }
+[[ -d "$1" ]] || die "ET_ROOT $1 is not a directory"
+[[ -d "$2" ]] || die "SOCSIM_BUILD $2 is not a directory"
 et_root=$(cd "$1" && pwd)
 socsim_build=$(cd "$2" && pwd)
 mkdir -p "$3"
@@ -39,9 +42,10 @@ out=$(cd "$3" && pwd)
 python=$4
 shift 4
 ptes=()
-for p in "$@"; do ptes+=("$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"); done
-
-die() { echo "executorch-upstream: $*" >&2; exit 1; }
+for p in "$@"; do
+  [[ -f "$p" ]] || die "program $p does not exist"
+  ptes+=("$(cd "$(dirname "$p")" && pwd)/$(basename "$p")")
+done
 [[ -f "$et_root/runtime/executor/program.cpp" ]] || die "$et_root is not an ExecuTorch checkout (no runtime/executor/program.cpp)"
 fb="$et_root/third-party/flatbuffers"
 [[ -f "$fb/include/flatbuffers/flatbuffers.h" ]] || die "$fb is empty: git submodule update --init third-party/flatbuffers"
@@ -83,8 +87,12 @@ fi
 # 3. The schema's headers, and an include root whose executorch/ is the checkout.
 gen="$out/generated"
 mkdir -p "$gen/executorch/schema" "$out/include"
-"$flatc" --cpp --cpp-std c++11 --gen-mutable --scoped-enums -o "$gen/executorch/schema" \
+mkdir -p "$out/schema-new"
+"$flatc" --cpp --cpp-std c++11 --gen-mutable --scoped-enums -o "$out/schema-new" \
   "$et_root/schema/program.fbs" "$et_root/schema/scalar_type.fbs"
+for h in "$out"/schema-new/*.h; do   # unchanged headers keep their time: no recompilation
+  cmp -s "$h" "$gen/executorch/schema/$(basename "$h")" || cp "$h" "$gen/executorch/schema/"
+done
 ln -sfn "$fb/include/flatbuffers" "$gen/flatbuffers"
 ln -sfn "$et_root" "$out/include/executorch"
 

@@ -33,8 +33,13 @@ def program_operators(flatc, schema_dir, work, pte):
                  f"{proc.stderr.strip() or proc.stdout.strip()}")
     name = os.path.splitext(os.path.basename(pte))[0] + ".json"
     with open(os.path.join(work, name)) as f:
-        # flatc writes infinite and NaN doubles as bare inf/nan, which JSON has not
-        text = re.sub(r"(?<=[:\[,\s])-?(?:inf|nan)(?=[\s,\]])", "null", f.read())
+        return operators_of(f.read())
+
+
+def operators_of(flatc_json):
+    """The operator names of a program as flatc's JSON of it gives them, in order."""
+    # flatc writes infinite and NaN doubles as bare inf/nan, which JSON has not
+    text = re.sub(r"(?<=[:\[,\s])-?(?:inf|nan)(?=[\s,\]}])", "null", flatc_json)
     program = json.loads(text)
     ops = []
     for plan in program.get("execution_plan", []):
