@@ -92,9 +92,14 @@ def main():
         print()
         print("| # | operator | ExecuTorch runtime | socsim runtime | ratio |")
         print("|---|---|---|---|---|")
-        by_index = {i: c for i, _, c in ss_ops}
+        by_index = {i: (op, c) for i, op, c in ss_ops}
+        if sorted(by_index) != [i for i, _, _ in up_ops]:
+            sys.exit(f"compare.py: {name}: the runners list different instructions")
         for i, op, c in up_ops:
-            s = by_index.get(i, 0)
+            if by_index[i][0] != op:
+                sys.exit(f"compare.py: {name}: instruction {i} is {op} for ExecuTorch's "
+                         f"runtime, {by_index[i][0]} for socsim's")
+            s = by_index[i][1]
             print(f"| {i} | `{op}` | {c:,} | {s:,} | {ratio(c, s)} |")
         up_sum = sum(c for _, _, c in up_ops)
         ss_sum = sum(c for _, _, c in ss_ops)
