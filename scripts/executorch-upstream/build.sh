@@ -15,14 +15,15 @@
 #                 scripts/executorch-venv.sh prints
 #   PTE...        the programs whose operators are built in (selective build)
 # Environment: FLATC (a flatc of the submodule's version; default: built from the submodule),
-# ET_CXX_HEADERS (below), ET_JOBS (parallel jobs, default 2).
+# ET_CXX_HEADERS and ET_CXX_CONFIG_DIR (below), ET_JOBS (parallel jobs, default 2).
 # Needs: riscv64-unknown-elf-gcc + picolibc (as socsim's firmware), a host C++ compiler and
 # CMake/Ninja (for flatc), and C++ standard library headers for a newlib-like target: the
 # target toolchain has none. ET_CXX_HEADERS=DIR (a libstdc++ include directory of GCC 12
 # configured for newlib, e.g. /usr/include/newlib/c++/12.2.1) names them; otherwise Debian's
 # libstdc++-arm-none-eabi-dev (architecture-independent headers of GCC 12.2 for newlib) is
 # fetched with `apt-get download` and unpacked into OUT_DIR (the headers are templates; its
-# ARM-specific files are not used by this code).
+# ARM-specific files are not used by this code). The directory holding bits/c++config.h is
+# DIR/arm-none-eabi, or ET_CXX_CONFIG_DIR.
 # Prints the runner's path on the last line.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
