@@ -229,8 +229,10 @@ int main(int argc, char** argv) {
   if (n_planned > kMaxPlannedBuffers) return fail("planned buffers", Error::NotSupported);
   size_t used = 0;
   for (size_t i = 0; i < n_planned; ++i) {
-    const size_t size = static_cast<size_t>(meta->memory_planned_buffer_size(i).get());
-    if (used + size > sizeof(g_planned_pool)) {
+    Result<int64_t> planned_size = meta->memory_planned_buffer_size(i);
+    if (!planned_size.ok()) return fail("planned buffers", planned_size.error());
+    const size_t size = static_cast<size_t>(*planned_size);
+    if (*planned_size < 0 || used + size > sizeof(g_planned_pool)) {
       return fail("planned buffers", Error::MemoryAllocationFailed);
     }
     planned[i] = Span<uint8_t>(g_planned_pool + used, size);
