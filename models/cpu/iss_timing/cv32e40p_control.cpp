@@ -139,15 +139,18 @@ Control control_of(const DecodedInsn& d, FpuLatency lat) {
   if (major == 0x0F || (major == 0x73 && ((d.bits >> 12) & 7) == 0)) {
     c.apu_reads6 |= (uint64_t{1} << d.rs1) | (uint64_t{1} << d.rs2);  // fence, ecall, mret ...
   }
+  // (fadd.s and fsub.s take rs2 as their third operand, the fused four rs3)
   const bool third_operand = c.mem_store || c.xfer != Xfer::kNone ||
-                             (d.op >= Op::kFmaddS && d.op <= Op::kFnmaddS);
+                             (d.op >= Op::kFmaddS && d.op <= Op::kFnmaddS) ||
+                             d.op == Op::kFaddS || d.op == Op::kFsubS;
   if (!third_operand && d.op != Op::kIllegal) c.apu_reads6 |= 1;  // REGC_ZERO: address 0
   if (d.op != Op::kIllegal) {
     // x0 as a named integer operand (x1..x31 are in reads already; Zfinx's in fregs6)
     if ((r.reads & kRs1) && d.rs1 == 0) c.apu_reads6 |= 1;
     if ((r.reads & 2) && d.rs2 == 0) c.apu_reads6 |= 1;
   }
-  if (c.sys == Sys::kNone) {
+  // (a status CSR access writes its rd through the ALU port like any CSR instruction)
+  if (c.sys == Sys::kNone || c.sys == Sys::kCsrStatus) {
     c.alu_port = r.rd_we && !is_float_op(d.op);
     if (!lat.zfinx && (d.op == Op::kFlw || writes_f_register(d.op))) {
       c.we6 = true;

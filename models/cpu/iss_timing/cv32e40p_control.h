@@ -40,7 +40,7 @@ struct Control {
   /// operand (fsqrt.s, fclass.s, the conversions), the rs1 and rs2 fields of the system
   /// instructions and fence (the multiplexers' defaults), and address 0 for every
   /// instruction whose third operand is left at its default (all but stores, branches,
-  /// jumps and the fused four).
+  /// jumps, fadd.s, fsub.s and the fused four).
   uint64_t apu_reads6 = 0;
   uint8_t waddr6 = 0;       ///< the register written (an x or F register), valid with we6
   bool we6 = false;         ///< writes a register (x0 included), through the ALU or LSU port

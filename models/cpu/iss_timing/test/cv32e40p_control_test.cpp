@@ -94,8 +94,8 @@ TEST(Cv32e40pControl, FloatOperationsHaveTheirApuClass) {
   EXPECT_TRUE(a.we6);
   EXPECT_EQ(a.waddr6, 32 + 3);
   EXPECT_FALSE(a.alu_port);  // the dispatcher writes APU results, not regfile_alu_we
-  // f1, f2, and address 0 (the third operand's default, REGC_ZERO: x0)
-  EXPECT_EQ(a.apu_reads6, (uint64_t{1} << 33) | (uint64_t{1} << 34) | 1);
+  // f1, f2 (fadd.s takes rs2 as its third operand: no address 0)
+  EXPECT_EQ(a.apu_reads6, (uint64_t{1} << 33) | (uint64_t{1} << 34));
   const Control s = control_of(decode(fsqrt, fp));
   EXPECT_EQ(s.reads6, uint64_t{1} << 33);
   EXPECT_EQ(s.apu_reads6, (uint64_t{1} << 33) | (uint64_t{1} << 32) | 1);  // rs2 field 0: f0
@@ -124,11 +124,14 @@ TEST(Cv32e40pControl, ZfinxUsesTheXRegisters) {
   EXPECT_EQ(a.reads, 0x6u);
   EXPECT_EQ(a.reads6, 0x6u);
   EXPECT_EQ(a.freads, 0u);
-  EXPECT_EQ(a.apu_reads6, 0x7u);  // x1, x2, address 0
+  EXPECT_EQ(a.apu_reads6, 0x6u);  // x1, x2
+  const uint32_t fmul = r_type(0x08, 2, 1, 0, 3, 0x53);  // fmul.s x3, x1, x2
+  EXPECT_EQ(control_of(decode(fmul, fp), zfinx).apu_reads6, 0x7u);  // and address 0
   EXPECT_EQ(control_of(decode(fsqrt, fp), zfinx).apu_reads6, 0x3u);  // x1; rs2 field 0: x0
   EXPECT_EQ(control_of(decode(fcvt_swu, fp), zfinx).apu_reads6, 0x23u);  // x5, x1, x0
   // fadd.s x3, x0, x2: x0 is no load-use dependence, but the dispatcher sees it read
   const Control z = control_of(decode(r_type(0x00, 2, 0, 0, 3, 0x53), fp), zfinx);
+  EXPECT_EQ(z.reads, 0x4u);
   EXPECT_EQ(z.reads6, 0x4u);
   EXPECT_EQ(z.apu_reads6, 0x5u);
 }
