@@ -141,8 +141,10 @@ if ((fpu)); then
     -o "$cache/fpu/float_kernels_soft.elf" || exit 2
   riscv64-unknown-elf-gcc -march=rv32imfc -misa-spec=2.2 -mabi=ilp32f "${kernels[@]}" \
     -o "$cache/fpu/float_kernels_fpu.elf" || exit 2
-  riscv64-unknown-elf-gcc -march=rv32imc -misa-spec=2.2 -mabi=ilp32 "${kernels[@]}" \
-    "$root/firmware/crt/zfinx_float.S" -o "$cache/fpu/float_kernels_zfinx.elf" || exit 2
+  # (zfinx_float.S before libgcc: its routines take the place of libgcc's)
+  riscv64-unknown-elf-gcc -march=rv32imc -misa-spec=2.2 -mabi=ilp32 \
+    "${kernels[@]/#-lgcc/$root/firmware/crt/zfinx_float.S}" -lgcc \
+    -o "$cache/fpu/float_kernels_zfinx.elf" || exit 2
   "$harness" "$cache/fpu/float_kernels_soft.elf" > "$cache/fpu/float_kernels.soft.out" 2>&1 \
     || status=1
   echo "float kernels, soft float on socsim's core (cycles):" \
