@@ -64,9 +64,12 @@ done
 harness="$build/bin/rv_harness"
 programs=()
 for elf in "$build"/tests/timing/*.elf; do
-  # fpu_timing.elf and random_float_*.elf need the FPU: not integer programs (the --fpu checks
-  # below run their own)
-  case $(basename "$elf") in fpu_timing.elf | random_float_*.elf) ;; *) programs+=("$elf") ;; esac
+  # fpu_timing*.elf, random_float_*.elf and rv32f_conformance_*.elf need the FPU: not integer
+  # programs (the --fpu checks below run their own)
+  case $(basename "$elf") in
+    fpu_timing*.elf | random_float_*.elf | rv32f_conformance_*.elf) ;;
+    *) programs+=("$elf") ;;
+  esac
 done
 if [[ ! -x "$harness" || ! -e "${programs[0]}" ]]; then
   echo "cv32e40p-check: $build has no rv_harness or timing programs: run scripts/build.sh" >&2
