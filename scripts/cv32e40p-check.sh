@@ -22,7 +22,7 @@
 # comparisons (the SoC runs only).
 #
 # --fpu checks the CV32E40P built with its FPU instead (docs/fpu.md), once per configuration
-# in SOCSIM_CV32E40P_FPU_CONFIGS (default "0,0,0 1,1,0 2,2,0 0,0,1": FPU_ADDMUL_LAT,
+# in SOCSIM_CV32E40P_FPU_CONFIGS (default "0,0,0 1,1,0 2,2,0 0,0,1 1,1,1 2,2,1": FPU_ADDMUL_LAT,
 # FPU_OTHERS_LAT, ZFINX; each a Verilator build of FPnew, several minutes): the timing suite and
 # the random programs make the same requests in the same cycles as on socsim's core (integer
 # code keeps its timing with the FPU present); the RV32F conformance programs (rv32f_conformance,
@@ -153,7 +153,7 @@ if ((fpu)); then
   echo "float kernels, soft float on socsim's core (cycles):" \
        "$(grep -v '^rv_harness' "$cache/fpu/float_kernels.soft.out" | paste -sd ';' \
           | sed 's/;/; /g')"
-  for config in ${SOCSIM_CV32E40P_FPU_CONFIGS:-0,0,0 1,1,0 2,2,0 0,0,1}; do
+  for config in ${SOCSIM_CV32E40P_FPU_CONFIGS:-0,0,0 1,1,0 2,2,0 0,0,1 1,1,1 2,2,1}; do
     IFS=, read -r addmul others zfinx <<< "$config"
     if ((zfinx)); then name="zfinx-$addmul-$others"; else name="fpu1-$addmul-$others"; fi
     fbuild="$cache/build-$name"
