@@ -22,17 +22,19 @@
 # comparisons (the SoC runs only).
 #
 # --fpu checks the CV32E40P built with its FPU instead (docs/fpu.md), once per configuration
-# in SOCSIM_CV32E40P_FPU_CONFIGS (default "0,0,0 1,1,0 2,2,0 0,0,1": FPU_ADDMUL_LAT,
+# in SOCSIM_CV32E40P_FPU_CONFIGS (default "0,0,0 1,1,0 2,2,0 0,0,1 1,1,1 2,2,1": FPU_ADDMUL_LAT,
 # FPU_OTHERS_LAT, ZFINX; each a Verilator build of FPnew, several minutes): the timing suite and
 # the random programs make the same requests in the same cycles as on socsim's core (integer
 # code keeps its timing with the FPU present); the RV32F conformance programs (rv32f_conformance,
 # seeds in SOCSIM_CV32E40P_FPU_SEEDS, default "1 2", 128 operand triples each) give the results
 # and flags socsim's float arithmetic computes, bit for bit; the F instruction costs
-# (tests/timing/fpu_timing.S) are printed; and (without Zfinx) the ISS with the same FPU
-# latencies (rv_harness --core iss --fpu-lat) makes the same requests in the same cycles as
-# the genuine core on fpu_timing.S, the float kernels, the conformance programs and
-# SOCSIM_CV32E40P_FPU_RANDOM (default 12) random float programs
-# (scripts/gen_random_float_program.py, 1500 instructions each).
+# (tests/timing/fpu_timing.S) are printed; and the ISS with the same FPU configuration
+# (rv_harness --core iss --fpu-lat, with --zfinx for ZFINX=1) makes the same requests in the
+# same cycles as the genuine core on fpu_timing.S, the float kernels, the conformance programs
+# and SOCSIM_CV32E40P_FPU_RANDOM (default 12) random float programs
+# (scripts/gen_random_float_program.py, 1500 instructions each). For Zfinx the programs are
+# built for rv32imc_zfinx (fpu_timing.S with -DZFINX, random programs with --zfinx, the
+# float kernels as soft float with firmware/crt/zfinx_float.S linked before libgcc).
 #
 # Without --checkout (or SOCSIM_CV32E40P_RTL in the environment), the CV32E40P sources are
 # taken from PyPI's pythondata-cpu-cv32e40p (a packaging of the openhwgroup/cv32e40p
@@ -62,9 +64,12 @@ done
 harness="$build/bin/rv_harness"
 programs=()
 for elf in "$build"/tests/timing/*.elf; do
-  # fpu_timing.elf and random_float_*.elf need the FPU: not integer programs (the --fpu checks
-  # below run their own)
-  case $(basename "$elf") in fpu_timing.elf | random_float_*.elf) ;; *) programs+=("$elf") ;; esac
+  # fpu_timing*.elf, random_float_*.elf and rv32f_conformance_*.elf need the FPU: not integer
+  # programs (the --fpu checks below run their own)
+  case $(basename "$elf") in
+    fpu_timing*.elf | random_float_*.elf | rv32f_conformance_*.elf) ;;
+    *) programs+=("$elf") ;;
+  esac
 done
 if [[ ! -x "$harness" || ! -e "${programs[0]}" ]]; then
   echo "cv32e40p-check: $build has no rv_harness or timing programs: run scripts/build.sh" >&2
@@ -139,12 +144,16 @@ if ((fpu)); then
     -o "$cache/fpu/float_kernels_soft.elf" || exit 2
   riscv64-unknown-elf-gcc -march=rv32imfc -misa-spec=2.2 -mabi=ilp32f "${kernels[@]}" \
     -o "$cache/fpu/float_kernels_fpu.elf" || exit 2
+  # (zfinx_float.S before libgcc: its routines take the place of libgcc's)
+  riscv64-unknown-elf-gcc -march=rv32imc -misa-spec=2.2 -mabi=ilp32 \
+    "${kernels[@]/#-lgcc/$root/firmware/crt/zfinx_float.S}" -lgcc \
+    -o "$cache/fpu/float_kernels_zfinx.elf" || exit 2
   "$harness" "$cache/fpu/float_kernels_soft.elf" > "$cache/fpu/float_kernels.soft.out" 2>&1 \
     || status=1
   echo "float kernels, soft float on socsim's core (cycles):" \
        "$(grep -v '^rv_harness' "$cache/fpu/float_kernels.soft.out" | paste -sd ';' \
           | sed 's/;/; /g')"
-  for config in ${SOCSIM_CV32E40P_FPU_CONFIGS:-0,0,0 1,1,0 2,2,0 0,0,1}; do
+  for config in ${SOCSIM_CV32E40P_FPU_CONFIGS:-0,0,0 1,1,0 2,2,0 0,0,1 1,1,1 2,2,1}; do
     IFS=, read -r addmul others zfinx <<< "$config"
     if ((zfinx)); then name="zfinx-$addmul-$others"; else name="fpu1-$addmul-$others"; fi
     fbuild="$cache/build-$name"
@@ -206,67 +215,76 @@ if ((fpu)); then
         head -5 "$program.out"
       fi
     done
-    if ((!zfinx)); then
-      "$fbuild/bin/rv_harness" "$cache/fpu/float_kernels_fpu.elf" \
-        > "$cache/fpu/float_kernels.$name.out" 2>&1 || status=1
-      echo "  float kernels with the FPU (cycles):" \
-           "$(grep -v '^rv_harness' "$cache/fpu/float_kernels.$name.out" | paste -sd ';' \
-              | sed 's/;/; /g')"
-      if [[ "$(grep checksum "$cache/fpu/float_kernels.$name.out")" != \
-            "$(grep checksum "$cache/fpu/float_kernels.soft.out")" ]]; then
-        status=1
-        echo "  float kernels: the checksum differs from soft float's"
-      fi
-      riscv64-unknown-elf-gcc -march=rv32imfc_zicsr_zifencei -mabi=ilp32 "${rv32f_flags[@]}" \
-        "$root/tests/timing/fpu_timing.S" "$root/tests/timing/support.c" \
-        -o "$cache/fpu/fpu_timing.elf" || exit 2
-      "$fbuild/bin/rv_harness" "$cache/fpu/fpu_timing.elf" > "$cache/fpu/fpu_timing.$name.out" \
-        2>&1 || status=1
-      echo "  F instruction costs (cycles; tests/timing/fpu_timing.S):"
-      grep -v '^rv_harness' "$cache/fpu/fpu_timing.$name.out" | paste -sd ';' \
-        | sed 's/;/; /g' | fold -s -w 96 | sed 's/^/    /'
-      # The ISS with the same FPU configuration (rv_harness --core iss --fpu-lat): the F
-      # programs make the same requests in the same cycles as on the genuine core.
-      for ((i = 1; i <= float_count; i++)); do
-        elf="$cache/fpu/random_float_$i.elf"
-        if [[ ! -e "$elf" ]]; then
-          /usr/bin/python3 "$root/scripts/gen_random_float_program.py" --seed "$((2000 + i))" \
-            --count 1500 -o "$cache/fpu/random_float_$i.S"
-          riscv64-unknown-elf-gcc -march=rv32imfc_zicsr -mabi=ilp32 -nostdlib -nostartfiles \
-            -Wl,-Ttext=0 -Wl,-e,_start "$cache/fpu/random_float_$i.S" -o "$elf" || exit 2
-        fi
-      done
-      iss_same=0 iss_total=0 iss_insns=0 iss_requests=0
-      iss_programs=("$cache/fpu/fpu_timing.elf" "$cache/fpu/float_kernels_fpu.elf")
-      for seed in ${SOCSIM_CV32E40P_FPU_SEEDS:-1 2}; do
-        iss_programs+=("$cache/fpu/rv32f_$name.$seed.elf")
-      done
-      for ((i = 1; i <= float_count; i++)); do
-        iss_programs+=("$cache/fpu/random_float_$i.elf")
-      done
-      for elf in "${iss_programs[@]}"; do
-        prog=$(basename "$elf" .elf)
-        "$fbuild/bin/rv_harness" "$elf" --bus-trace "$cache/fpu/$prog.$name.trace" \
-          > /dev/null 2>&1 || true
-        "$harness" "$elf" --core iss --fpu-lat "$addmul,$others" --trace \
-          --bus-trace "$cache/fpu/$prog.$name.iss.trace" > "$cache/fpu/$prog.$name.iss.out" \
-          2>&1 || true
-        iss_total=$((iss_total + 1))
-        if verdict=$("$root/scripts/cv32e40p-compare.py" "$cache/fpu/$prog.$name.iss.trace" \
-                     "$cache/fpu/$prog.$name.trace" --max-reports 3); then
-          iss_same=$((iss_same + 1))
-          iss_insns=$((iss_insns + $(grep -cE '^ *[0-9]+ [0-9a-f]{8} [0-9a-f]{8}' "$cache/fpu/$prog.$name.iss.out" || true)))
-          iss_requests=$((iss_requests + $(wc -l < "$cache/fpu/$prog.$name.trace")))
-        else
-          status=1
-          echo "  ISS, $prog: $verdict"
-        fi
-      done
-      echo "  the ISS (--fpu-lat $addmul,$others): $iss_same of $iss_total F programs with the" \
-           "same bus traces ($iss_requests requests, $iss_insns instructions retired)"
+    # The F programs of this configuration: for Zfinx (ZFINX=1) fpu_timing.S with -DZFINX,
+    # the float kernels as soft float with firmware/crt/zfinx_float.S in place of libgcc's
+    # single-precision routines (GCC 12 does not generate Zfinx code from C), random programs
+    # with --zfinx; the ISS with --zfinx.
+    if ((zfinx)); then
+      march_f=rv32imc_zfinx_zicsr_zifencei zfinx_flags=(-DZFINX) iss_flags=(--zfinx)
+      timing_elf=fpu_timing_zfinx kernels_elf=float_kernels_zfinx random_prefix=random_float_zfinx_
     else
-      echo "  the ISS: Zfinx is not modelled (no comparison)"
+      march_f=rv32imfc_zicsr_zifencei zfinx_flags=() iss_flags=()
+      timing_elf=fpu_timing kernels_elf=float_kernels_fpu random_prefix=random_float_
     fi
+    "$fbuild/bin/rv_harness" "$cache/fpu/$kernels_elf.elf" \
+      > "$cache/fpu/float_kernels.$name.out" 2>&1 || status=1
+    echo "  float kernels with the FPU (cycles):" \
+         "$(grep -v '^rv_harness' "$cache/fpu/float_kernels.$name.out" | paste -sd ';' \
+            | sed 's/;/; /g')"
+    if [[ "$(grep checksum "$cache/fpu/float_kernels.$name.out")" != \
+          "$(grep checksum "$cache/fpu/float_kernels.soft.out")" ]]; then
+      status=1
+      echo "  float kernels: the checksum differs from soft float's"
+    fi
+    riscv64-unknown-elf-gcc -march="$march_f" -mabi=ilp32 "${zfinx_flags[@]}" "${rv32f_flags[@]}" \
+      "$root/tests/timing/fpu_timing.S" "$root/tests/timing/support.c" \
+      -o "$cache/fpu/$timing_elf.elf" || exit 2
+    "$fbuild/bin/rv_harness" "$cache/fpu/$timing_elf.elf" > "$cache/fpu/fpu_timing.$name.out" \
+      2>&1 || status=1
+    echo "  F instruction costs (cycles; tests/timing/fpu_timing.S):"
+    grep -v '^rv_harness' "$cache/fpu/fpu_timing.$name.out" | paste -sd ';' \
+      | sed 's/;/; /g' | fold -s -w 96 | sed 's/^/    /'
+    # The ISS with the same FPU configuration (rv_harness --core iss --fpu-lat): the F
+    # programs make the same requests in the same cycles as on the genuine core.
+    for ((i = 1; i <= float_count; i++)); do
+      elf="$cache/fpu/$random_prefix$i.elf"
+      if [[ ! -e "$elf" ]]; then
+        /usr/bin/python3 "$root/scripts/gen_random_float_program.py" --seed "$((2000 + i))" \
+          --count 1500 "${zfinx_flags[@]/-DZFINX/--zfinx}" -o "$cache/fpu/$random_prefix$i.S"
+        riscv64-unknown-elf-gcc -march="${march_f%_zifencei}" -mabi=ilp32 -nostdlib \
+          -nostartfiles -Wl,-Ttext=0 -Wl,-e,_start "$cache/fpu/$random_prefix$i.S" -o "$elf" \
+          || exit 2
+      fi
+    done
+    iss_same=0 iss_total=0 iss_insns=0 iss_requests=0
+    iss_programs=("$cache/fpu/$timing_elf.elf" "$cache/fpu/$kernels_elf.elf")
+    for seed in ${SOCSIM_CV32E40P_FPU_SEEDS:-1 2}; do
+      iss_programs+=("$cache/fpu/rv32f_$name.$seed.elf")
+    done
+    for ((i = 1; i <= float_count; i++)); do
+      iss_programs+=("$cache/fpu/$random_prefix$i.elf")
+    done
+    for elf in "${iss_programs[@]}"; do
+      prog=$(basename "$elf" .elf)
+      "$fbuild/bin/rv_harness" "$elf" --bus-trace "$cache/fpu/$prog.$name.trace" \
+        > /dev/null 2>&1 || true
+      "$harness" "$elf" --core iss "${iss_flags[@]}" --fpu-lat "$addmul,$others" --trace \
+        --bus-trace "$cache/fpu/$prog.$name.iss.trace" > "$cache/fpu/$prog.$name.iss.out" \
+        2>&1 || true
+      iss_total=$((iss_total + 1))
+      if verdict=$("$root/scripts/cv32e40p-compare.py" "$cache/fpu/$prog.$name.iss.trace" \
+                   "$cache/fpu/$prog.$name.trace" --max-reports 3); then
+        iss_same=$((iss_same + 1))
+        iss_insns=$((iss_insns + $(grep -cE '^ *[0-9]+ [0-9a-f]{8} [0-9a-f]{8}' "$cache/fpu/$prog.$name.iss.out" || true)))
+        iss_requests=$((iss_requests + $(wc -l < "$cache/fpu/$prog.$name.trace")))
+      else
+        status=1
+        echo "  ISS, $prog: $verdict"
+      fi
+    done
+    echo "  the ISS (${iss_flags[*]:+${iss_flags[*]} }--fpu-lat $addmul,$others): $iss_same of" \
+         "$iss_total F programs with the" \
+         "same bus traces ($iss_requests requests, $iss_insns instructions retired)"
   done
   if ((status == 0)); then
     echo "cv32e40p-check: the CV32E40P with its FPU agrees with socsim's core on integer" \

@@ -12,6 +12,11 @@ loads and stores (misaligned ones included) beside them, mulh and divisions, CSR
 fflags and frm (fsrm and fscsr flush the pipeline). Control flow only goes forward, so every
 program terminates; it ends by writing 0 to the exit register. The same seed always gives the
 same program.
+
+With --zfinx the program is for a core with ZFINX=1 (rv32imc_zfinx): the float operands are x
+registers (x16 and up stand for the F registers, and operands and results are also drawn from
+the integer pool, and now and then x0), so float results feed integer instructions and integer
+results float ones; flw/fsw become lw/sw of those registers and fmv becomes mv.
 """
 import argparse
 import random
@@ -33,15 +38,29 @@ ALU = ["add", "sub", "xor", "or", "and", "slt", "sltu", "sll", "srl"]
 MULDIV = ["mul", "mulh", "mulhu", "div", "remu"]
 
 
-def generate(seed, count, fregs=6):
+ZFINX_BASE = 16  # with --zfinx: x16.. stand for f0..
+
+
+def generate(seed, count, fregs=6, zfinx=False):
     rng = random.Random(seed)
     fpool = list(range(fregs))
 
+    def freg(r):  # the register standing for F register r
+        return f"x{ZFINX_BASE + r}" if zfinx else f"f{r}"
+
     def x():
+        if zfinx and rng.random() < 0.2:
+            return freg(rng.choice(fpool))
         return f"x{rng.choice(XPOOL)}"
 
     def f():
-        return f"f{rng.choice(fpool)}"
+        if zfinx:
+            u = rng.random()
+            if u < 0.03:
+                return "x0"
+            if u < 0.2:
+                return f"x{rng.choice(XPOOL)}"
+        return freg(rng.choice(fpool))
 
     out = [f"/* Random float program, seed {seed}, {count} instructions. Generated. */",
            "    .section .text", "    .globl _start", "    .org 0x80", "_start:",
@@ -50,8 +69,9 @@ def generate(seed, count, fregs=6):
     for i in range(32):  # the data area: special values and random words
         out += [f"    li x5, {rng.choice(SPECIAL + [rng.getrandbits(32)])}",
                 f"    sw x5, {4 * i}(x8)"]
+    load, store = ("lw", "sw") if zfinx else ("flw", "fsw")
     for r in fpool:
-        out.append(f"    flw f{r}, {4 * rng.randrange(32)}(x8)")
+        out.append(f"    {load} {freg(r)}, {4 * rng.randrange(32)}(x8)")
     for r in XPOOL:
         out.append(f"    li x{r}, {rng.choice([0, 1, 3, -1, 7, 100, rng.getrandbits(32)]) & 0xFFFFFFFF}")
     label = 0
@@ -82,13 +102,13 @@ def generate(seed, count, fregs=6):
             out.append(f"    {rng.choice(['fcvt.s.w', 'fcvt.s.wu'])} {f()}, {x()}, "
                        f"{rng.choice(RM)}")
         elif kind == "mv_xw":
-            out.append(f"    fmv.x.w {x()}, {f()}")
+            out.append(f"    mv {x()}, {f()}" if zfinx else f"    fmv.x.w {x()}, {f()}")
         elif kind == "mv_wx":
-            out.append(f"    fmv.w.x {f()}, {x()}")
+            out.append(f"    mv {f()}, {x()}" if zfinx else f"    fmv.w.x {f()}, {x()}")
         elif kind == "flw":
-            out.append(f"    flw {f()}, {4 * rng.randrange(32)}(x8)")
+            out.append(f"    {load} {f()}, {4 * rng.randrange(32)}(x8)")
         elif kind == "fsw":
-            out.append(f"    fsw {f()}, {4 * rng.randrange(32, 64)}(x8)")
+            out.append(f"    {store} {f()}, {4 * rng.randrange(32, 64)}(x8)")
         elif kind == "alu":
             out.append(f"    {rng.choice(ALU)} {x()}, {x()}, {x()}")
         elif kind == "muldiv":
@@ -123,7 +143,7 @@ def generate(seed, count, fregs=6):
         out.append(f"{p[1]}:")
     # the results: every F register and the flags stored, so the bus traces compare them
     for r in fpool:
-        out.append(f"    fsw f{r}, {4 * (64 + r)}(x8)")
+        out.append(f"    {store} {freg(r)}, {4 * (64 + r)}(x8)")
     out += ["    frcsr x5", "    sw x5, 400(x8)",
             "    li x5, 0x20000004", "    sw x0, 0(x5)", "1:  j 1b", ""]
     return "\n".join(out)
@@ -136,12 +156,15 @@ def main():
     parser.add_argument("--count", type=int, default=500, help="number of random instructions")
     parser.add_argument("--fregs", type=int, default=6,
                         help="F registers used (fewer: more dependences; default 6)")
+    parser.add_argument("--zfinx", action="store_true",
+                        help="for a core with ZFINX=1 (float operands in x registers)")
     parser.add_argument("-o", "--output", help="output .S file (default: stdout)")
     args = parser.parse_args()
-    if not 2 <= args.fregs <= 32:
-        print("gen_random_float_program: --fregs must be 2..32", file=sys.stderr)
+    limit = 16 if args.zfinx else 32
+    if not 2 <= args.fregs <= limit:
+        print(f"gen_random_float_program: --fregs must be 2..{limit}", file=sys.stderr)
         return 2
-    text = generate(args.seed, args.count, args.fregs)
+    text = generate(args.seed, args.count, args.fregs, args.zfinx)
     if args.output:
         with open(args.output, "w") as f:
             f.write(text)

@@ -21,7 +21,18 @@ find_program(CMAKE_SIZE ${SOCSIM_RISCV_PREFIX}size)
 # ilp32f ABI (floats in f registers, hardware float in every kernel). There is no rv32imfc
 # picolibc either; gcc then links the rv32imf/ilp32f one (no compressed instructions, no A).
 # Such firmware runs only on a core with F registers.
+#
+# SOCSIM_FIRMWARE_ZFINX=ON builds for a CV32E40P with its FPU and ZFINX=1 (float operands in the
+# x registers): GCC 12 does not generate Zfinx code from C, so the firmware is the soft-float
+# build (rv32imc / ilp32, whose float arguments and results are bit patterns in x registers)
+# with libgcc's single-precision routines replaced by their Zfinx instructions
+# (crt/zfinx_float.S). Such firmware runs only on a core with Zfinx.
 set(SOCSIM_FIRMWARE_FPU OFF CACHE BOOL "Build the firmware for RV32IMFC / ilp32f (hardware float)")
+set(SOCSIM_FIRMWARE_ZFINX OFF CACHE BOOL
+    "Build the firmware for a core with Zfinx (soft-float ABI, libgcc's float routines as Zfinx)")
+if(SOCSIM_FIRMWARE_FPU AND SOCSIM_FIRMWARE_ZFINX)
+  message(FATAL_ERROR "SOCSIM_FIRMWARE_FPU and SOCSIM_FIRMWARE_ZFINX exclude each other")
+endif()
 if(SOCSIM_FIRMWARE_FPU)
   set(SOCSIM_RISCV_ARCH_FLAGS "-march=rv32imfc -misa-spec=2.2 -mabi=ilp32f")
 else()

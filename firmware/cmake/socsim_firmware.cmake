@@ -83,6 +83,11 @@ set(SOCSIM_FW_LINKER_SCRIPT "${socsim_fw_dir}/link/sections.ld")
 # Start-up code and HAL: object libraries, so every object is offered to the linker (weak hooks,
 # `_exit` and `stdout` needed by picolibc) and --gc-sections drops what is unused.
 add_library(socsim_crt OBJECT "${socsim_fw_dir}/crt/crt0.S" "${socsim_fw_dir}/crt/vectors.S")
+# SOCSIM_FIRMWARE_ZFINX: libgcc's single-precision routines as Zfinx instructions, objects
+# linked before libgcc (crt/zfinx_float.S, docs/fpu.md).
+if(SOCSIM_FIRMWARE_ZFINX)
+  target_sources(socsim_crt PRIVATE "${socsim_fw_dir}/crt/zfinx_float.S")
+endif()
 # No debug information for crt0: the assembler writes its address ranges before the linker
 # relaxes the code, so they would claim the function placed after .init (main, often) and GDB
 # would show main as part of _start, without its lines.

@@ -24,8 +24,10 @@ IssConfig iss_config_of(const CpuConfig& cpu) {
   config.mtvec_addr = cpu.mtvec_addr;
   config.hart_id = cpu.hart_id;
   config.num_mhpmcounters = cpu.num_mhpmcounters;
-  // "on"; a CpuConfig made in code without options takes the default, off.
-  config.fpu = cpu.options.count("fpu") != 0 && cpu.option("fpu").choice == 1;
+  // "on" or "zfinx"; a CpuConfig made in code without options takes the default, off.
+  const unsigned fpu = cpu.options.count("fpu") != 0 ? cpu.option("fpu").choice : 0;
+  config.fpu = fpu != 0;
+  config.zfinx = fpu == 2;
   if (config.fpu && cpu.options.count("fpu_addmul_lat") != 0) {
     config.fpu_addmul_lat = static_cast<unsigned>(cpu.option("fpu_addmul_lat").u);
   }
@@ -38,7 +40,8 @@ IssConfig iss_config_of(const CpuConfig& cpu) {
 std::string iss_description(const IssConfig& config) {
   if (!config.fpu) return "ISS";
   return "ISS (CV32E40P with FPU=1, FPU_ADDMUL_LAT=" + std::to_string(config.fpu_addmul_lat) +
-         ", FPU_OTHERS_LAT=" + std::to_string(config.fpu_others_lat) + ", ZFINX=0)";
+         ", FPU_OTHERS_LAT=" + std::to_string(config.fpu_others_lat) +
+         ", ZFINX=" + (config.zfinx ? "1" : "0") + ")";
 }
 
 std::string IssCpu::estimate_reason() const {

@@ -18,14 +18,15 @@ CpuModelType iss_type() {
   t.capabilities.retire_trace = true;
   t.capabilities.gdb = true;
   t.keys = {ConfigKey::choice(
-                "fpu", {"off", "on"}, "off",
-                "the core's FPU: on is the CV32E40P with FPU=1 (RV32F, f0..f31, fcsr; "
-                "docs/fpu.md)"),
+                "fpu", {"off", "on", "zfinx"}, "off",
+                "the core's FPU: on is the CV32E40P with FPU=1 (RV32F, f0..f31, fcsr), "
+                "zfinx the same with ZFINX=1 (float operands in the x registers, no F "
+                "registers; docs/fpu.md)"),
             ConfigKey::unsigned_in("fpu_addmul_lat", 0, 2, "0",
-                                   "with cpu.fpu on: the CV32E40P's FPU_ADDMUL_LAT, pipeline "
+                                   "with cpu.fpu on or zfinx: the CV32E40P's FPU_ADDMUL_LAT, pipeline "
                                    "registers of fadd/fsub/fmul/fmadd... (timing only)"),
             ConfigKey::unsigned_in("fpu_others_lat", 0, 2, "0",
-                                   "with cpu.fpu on: the CV32E40P's FPU_OTHERS_LAT, pipeline "
+                                   "with cpu.fpu on or zfinx: the CV32E40P's FPU_OTHERS_LAT, pipeline "
                                    "registers of comparisons, conversions, moves, sign "
                                    "injection (timing only)")};
   t.build = [](const CpuConfig& cpu, const CpuBuildContext& c) -> std::unique_ptr<CpuModel> {

@@ -45,6 +45,8 @@ struct BareHarnessOptions {
   /// ... with these FPU_ADDMUL_LAT and FPU_OTHERS_LAT (0..2; docs/fpu.md).
   unsigned fpu_addmul_lat = 0;
   unsigned fpu_others_lat = 0;
+  /// ... with ZFINX=1 (float operands in the x registers; IssConfig::zfinx).
+  bool zfinx = false;
 };
 
 struct RunResult {

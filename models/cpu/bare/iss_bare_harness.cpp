@@ -10,6 +10,7 @@ IssConfig bare_config(const BareHarnessOptions& options) {
   c.fpu = options.fpu;
   c.fpu_addmul_lat = options.fpu_addmul_lat;
   c.fpu_others_lat = options.fpu_others_lat;
+  c.zfinx = options.zfinx;
   return c;
 }
 

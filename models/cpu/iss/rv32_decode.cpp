@@ -66,7 +66,7 @@ DecodedInsn decode(uint32_t raw, FpDecodeState fp) {
   if ((raw & 3) != 3) {
     d.length = 2;
     raw &= 0xFFFF;
-    i = expand_compressed(static_cast<uint16_t>(raw), fp.fpu);
+    i = expand_compressed(static_cast<uint16_t>(raw), fp.fpu && !fp.zfinx);
   }
   d.bits = i != 0 ? i : raw;
   d.rd = static_cast<uint8_t>(bits(d.bits, 11, 7));
@@ -99,6 +99,10 @@ DecodedInsn decode(uint32_t raw, FpDecodeState fp) {
                               op == Op::kFcvtSWu;
     const uint32_t rm = bits(i, 14, 12);
     if (!fp.fpu || !fp.fs_on) d.op = Op::kIllegal;
+    // Zfinx: no F registers to load, store or move (cv32e40p_decoder.sv).
+    if (fp.zfinx && (op == Op::kFlw || op == Op::kFsw || op == Op::kFmvXW || op == Op::kFmvWX)) {
+      d.op = Op::kIllegal;
+    }
     if (rounds && (rm == 5 || rm == 6 || (rm == 7 && fp.frm > 4))) d.op = Op::kIllegal;
   }
   return d;

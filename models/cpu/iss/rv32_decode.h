@@ -25,16 +25,23 @@ struct DecodedInsn {
 /// What the legality of F instructions depends on: the FPU's presence (a core parameter),
 /// mstatus.FS (Off: every F instruction and fflags/frm/fcsr access is illegal) and frm (an
 /// instruction with the dynamic rounding mode is illegal while frm holds 5..7).
+/// With `zfinx` (ZFINX = 1) the F instructions use the x registers: flw, fsw, fmv.x.w,
+/// fmv.w.x and the compressed F loads and stores are illegal, and FS never makes anything
+/// illegal (`fs_on` is then true).
 struct FpDecodeState {
   bool fpu = false;
   bool fs_on = false;
   uint8_t frm = 0;
+  bool zfinx = false;
   /// A small number that differs whenever decoding may differ (0 without the FPU).
-  uint8_t key() const { return fpu ? static_cast<uint8_t>(0x10 | (fs_on ? 8 : 0) | frm) : 0; }
+  uint8_t key() const {
+    return fpu ? static_cast<uint8_t>(0x10 | (zfinx ? 0x20 : 0) | (fs_on ? 8 : 0) | frm) : 0;
+  }
 };
 
 /// Decodes an instruction as fetched: a 32-bit one, or a 16-bit one in the low half. Without
-/// `fp.fpu` every F instruction (and c.flw, c.fsw, c.flwsp, c.fswsp) is illegal.
+/// `fp.fpu` every F instruction (and c.flw, c.fsw, c.flwsp, c.fswsp) is illegal; with
+/// `fp.zfinx` those that move F registers (flw, fsw, fmv.x.w, fmv.w.x, the compressed ones).
 DecodedInsn decode(uint32_t raw, FpDecodeState fp = {});
 
 /// Expands a 16-bit RVC instruction to its 32-bit equivalent; 0 if illegal. With `fpu` the

@@ -128,7 +128,7 @@ uint32_t Rv32Hart::csr_read(uint32_t addr) const {
       return csr::kMstatusMpp | (mstatus_mpie_ ? csr::kMstatusMpie : 0) |
              (mstatus_mie_ ? csr::kMstatusMie : 0) | (fs_ << csr::kMstatusFsShift) |
              (fs_ == 3 ? csr::kMstatusSd : 0);
-    case csr::kMisa: return csr::kMisaValue | (config_.fpu ? csr::kMisaF : 0);
+    case csr::kMisa: return csr::kMisaValue | (config_.fpu && !config_.zfinx ? csr::kMisaF : 0);
     case csr::kMimpid: return config_.fpu ? 1 : 0;
     case csr::kFflags: return fflags_;
     case csr::kFrm: return frm_;
@@ -178,16 +178,16 @@ int Rv32Hart::csr_write(const DecodedInsn& d, uint32_t operand) {
     case csr::kMstatus:
       mstatus_mie_ = (v & csr::kMstatusMie) != 0;
       mstatus_mpie_ = (v & csr::kMstatusMpie) != 0;
-      if (config_.fpu) fs_ = (v >> csr::kMstatusFsShift) & 3;
+      if (config_.fpu && !config_.zfinx) fs_ = (v >> csr::kMstatusFsShift) & 3;
       break;
-    // fflags, frm, fcsr (the decoder lets them through only with the FPU and FS not Off):
-    // writing one makes FS Dirty.
-    case csr::kFflags: fflags_ = v & 0x1F; fs_ = 3; break;
-    case csr::kFrm: frm_ = v & 7; fs_ = 3; break;
+    // fflags, frm, fcsr (the decoder lets them through only with the FPU and FS not Off, or
+    // with Zfinx): writing one makes FS Dirty (not with Zfinx: FS stays Off).
+    case csr::kFflags: fflags_ = v & 0x1F; fs_ = fs_dirty(); break;
+    case csr::kFrm: frm_ = v & 7; fs_ = fs_dirty(); break;
     case csr::kFcsr:
       fflags_ = v & 0x1F;
       frm_ = (v >> 5) & 7;
-      fs_ = 3;
+      fs_ = fs_dirty();
       break;
     case csr::kMie: mie_ = v & csr::kIrqMask; break;
     case csr::kMtvec:
@@ -209,7 +209,9 @@ void Rv32Hart::execute_float(const DecodedInsn& d, Execution* e) {
   const uint32_t i = d.bits;
   const uint32_t rm_field = (i >> 12) & 7;
   const auto rm = static_cast<f32::Rounding>(rm_field == 7 ? frm_ : rm_field);
-  const uint32_t a = f_[d.rs1], b = f_[d.rs2], c = f_[i >> 27];
+  // Zfinx: the float operands are x registers (x0 reads 0).
+  const auto& regs = config_.zfinx ? x_ : f_;
+  const uint32_t a = regs[d.rs1], b = regs[d.rs2], c = regs[i >> 27];
   const uint32_t xa = x_[d.rs1];
   uint32_t flags = 0;
   uint32_t v = 0;
@@ -257,10 +259,10 @@ void Rv32Hart::execute_float(const DecodedInsn& d, Execution* e) {
     case Op::kFmvWX: v = xa; break;
     default: return;
   }
-  // Every FPU result writes fflags (ORed) and makes FS Dirty.
+  // Every FPU result writes fflags (ORed) and makes FS Dirty (FS stays Off with Zfinx).
   fflags_ |= flags;
-  fs_ = 3;
-  if (writes_f_register(d.op)) {
+  fs_ = fs_dirty();
+  if (writes_f_register(d.op) && !config_.zfinx) {
     f_[d.rd] = v;
   } else {
     write_reg(d.rd, v);

@@ -29,6 +29,11 @@ struct IssConfig {
   /// registers of FPnew's ADDMUL and NONCOMP/CONV groups (timing only).
   unsigned fpu_addmul_lat = 0;
   unsigned fpu_others_lat = 0;
+  /// With `fpu`: ZFINX = 1, float instructions read and write the x registers. No F
+  /// registers, no flw/fsw/fmv.x.w/fmv.w.x/c.flw/c.fsw/c.flwsp/c.fswsp, misa.F reads 0 and
+  /// mstatus.FS is not used (reads Off, F instructions legal whatever it holds); fflags, frm
+  /// and fcsr remain (docs/fpu.md).
+  bool zfinx = false;
 };
 
 /// What an executed instruction computed, for the pipeline and the retire trace.
@@ -74,7 +79,8 @@ class Rv32Hart {
   /// The F registers (all 0 without the FPU) and what F decoding depends on now.
   uint32_t freg(unsigned i) const { return f_[i]; }
   FpDecodeState fp_decode_state() const {
-    return FpDecodeState{config_.fpu, fs_ != 0, static_cast<uint8_t>(frm_)};
+    return FpDecodeState{config_.fpu, config_.zfinx || fs_ != 0, static_cast<uint8_t>(frm_),
+                         config_.zfinx};
   }
 
   /// Executes `d`, the instruction at `pc`: results written to rd, control flow. Loads and
@@ -133,13 +139,16 @@ class Rv32Hart {
   uint32_t mcause_ = 0;
   uint32_t mip_ = 0;
   Counters counters_;
-  // The FPU's state (config_.fpu): f0..f31, fcsr's fields and mstatus.FS.
+  // The FPU's state (config_.fpu): f0..f31 (not with ZFINX), fcsr's fields and mstatus.FS
+  // (0 with ZFINX).
   std::array<uint32_t, 32> f_{};
   uint32_t fflags_ = 0;
   uint32_t frm_ = 0;
   uint32_t fs_ = 0;  // 0 Off, 1 Initial, 2 Clean, 3 Dirty
 
   void execute_float(const DecodedInsn& d, Execution* e);
+  /// FS after a float result or an fcsr write: Dirty, or Off with Zfinx (FS is not used).
+  uint32_t fs_dirty() const { return config_.zfinx ? 0 : 3; }
 };
 
 // ---- the semantics of each instruction (inline: the pipeline model executes one per cycle) ----

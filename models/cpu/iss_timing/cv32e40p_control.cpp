@@ -94,14 +94,26 @@ Control control_of(const DecodedInsn& d, FpuLatency lat) {
   c.rd_we = r.rd_we;
   c.mem_load = (d.op >= Op::kLb && d.op <= Op::kLhu) || d.op == Op::kFlw;
   c.mem_store = (d.op >= Op::kSb && d.op <= Op::kSw) || d.op == Op::kFsw;
-  if (writes_f_register(d.op) || d.op == Op::kFsw) c.rd = 0;  // no x register written
+  // F register fields: 6-bit addresses 32..63, or the x registers with Zfinx.
+  const uint8_t fbase = lat.zfinx ? 0 : 32;
+  if (lat.zfinx) {
+    if (writes_f_register(d.op)) c.rd_we = true;  // the result goes to x rd
+  } else if (writes_f_register(d.op) || d.op == Op::kFsw) {
+    c.rd = 0;  // no x register written
+  }
+  uint64_t fregs6 = 0;  // F operands, 6-bit addresses
   if (is_float_op(d.op) && d.op != Op::kFlw) {
     const bool x_source = d.op == Op::kFcvtSW || d.op == Op::kFcvtSWu || d.op == Op::kFmvWX;
     const bool one_source = d.op == Op::kFsqrtS || d.op == Op::kFcvtWS ||
                             d.op == Op::kFcvtWuS || d.op == Op::kFmvXW || d.op == Op::kFclassS;
-    if (d.op != Op::kFsw && !x_source) c.freads |= 1u << d.rs1;
-    if (!x_source && !one_source) c.freads |= 1u << d.rs2;
-    if (d.op >= Op::kFmaddS && d.op <= Op::kFnmaddS) c.freads |= 1u << (d.bits >> 27);
+    if (d.op != Op::kFsw && !x_source) fregs6 |= uint64_t{1} << (fbase + d.rs1);
+    if (!x_source && !one_source) fregs6 |= uint64_t{1} << (fbase + d.rs2);
+    if (d.op >= Op::kFmaddS && d.op <= Op::kFnmaddS) fregs6 |= uint64_t{1} << (fbase + (d.bits >> 27));
+  }
+  if (lat.zfinx) {
+    c.reads |= static_cast<uint32_t>(fregs6) & ~1u;  // x0 never (as for integer operands)
+  } else {
+    c.freads = static_cast<uint32_t>(fregs6 >> 32);
   }
   c.mulh = d.op == Op::kMulh || d.op == Op::kMulhsu || d.op == Op::kMulhu;
   c.csr_access = (d.bits & 0x7F) == 0x73 && ((d.bits >> 12) & 7) != 0;
@@ -119,16 +131,31 @@ Control control_of(const DecodedInsn& d, FpuLatency lat) {
   // addresses, the APU latency class (ADDMUL: fadd, fsub, fmul, the fused four; DIVSQRT;
   // the rest NONCOMP or CONV), the write ports.
   c.reads6 = c.reads | (uint64_t{c.freads} << 32);
-  c.apu_reads6 = c.reads6;
+  c.apu_reads6 = c.reads6 | fregs6;
   if (is_float_op(d.op) && (d.bits & 0x7F) == 0x53 && d.op != Op::kFmvXW && d.op != Op::kFmvWX) {
-    c.apu_reads6 |= uint64_t{1} << (32 + ((d.bits >> 20) & 31));
+    c.apu_reads6 |= uint64_t{1} << (fbase + d.rs2);
   }
-  if (c.sys == Sys::kNone) {
+  const uint32_t major = d.bits & 0x7F;
+  if (major == 0x0F || (major == 0x73 && ((d.bits >> 12) & 7) == 0)) {
+    c.apu_reads6 |= (uint64_t{1} << d.rs1) | (uint64_t{1} << d.rs2);  // fence, ecall, mret ...
+  }
+  // (fadd.s and fsub.s take rs2 as their third operand, the fused four rs3)
+  const bool third_operand = c.mem_store || c.xfer != Xfer::kNone ||
+                             (d.op >= Op::kFmaddS && d.op <= Op::kFnmaddS) ||
+                             d.op == Op::kFaddS || d.op == Op::kFsubS;
+  if (!third_operand && d.op != Op::kIllegal) c.apu_reads6 |= 1;  // REGC_ZERO: address 0
+  if (d.op != Op::kIllegal) {
+    // x0 as a named integer operand (x1..x31 are in reads already; Zfinx's in fregs6)
+    if ((r.reads & kRs1) && d.rs1 == 0) c.apu_reads6 |= 1;
+    if ((r.reads & 2) && d.rs2 == 0) c.apu_reads6 |= 1;
+  }
+  // (a status CSR access writes its rd through the ALU port like any CSR instruction)
+  if (c.sys == Sys::kNone || c.sys == Sys::kCsrStatus) {
     c.alu_port = r.rd_we && !is_float_op(d.op);
-    if (d.op == Op::kFlw || writes_f_register(d.op)) {
+    if (!lat.zfinx && (d.op == Op::kFlw || writes_f_register(d.op))) {
       c.we6 = true;
       c.waddr6 = static_cast<uint8_t>(32 + d.rd);
-    } else if (r.rd_we || c.mem_load) {
+    } else if (c.rd_we || c.mem_load) {
       c.we6 = true;
       c.waddr6 = d.rd;
     }

@@ -35,8 +35,12 @@ struct Control {
   // The genuine core's 6-bit register addresses (x0..x31, then f0..f31 as 32..63; FPU only).
   uint64_t reads6 = 0;      ///< registers read in ID (x0 left out)
   /// The registers the APU dispatcher's dependence check sees read (apu_read_regs, from the
-  /// operand multiplexers): reads6, and for OP-FP instructions but fmv the F register named
-  /// by the rs2 field even when it is not an operand (fsqrt.s, fclass.s, the conversions).
+  /// operand multiplexers, x0 included: the dispatcher does not leave it out): reads6, for
+  /// OP-FP instructions but fmv the register named by the rs2 field even when it is not an
+  /// operand (fsqrt.s, fclass.s, the conversions), the rs1 and rs2 fields of the system
+  /// instructions and fence (the multiplexers' defaults), and address 0 for every
+  /// instruction whose third operand is left at its default (all but stores, branches,
+  /// jumps, fadd.s, fsub.s and the fused four).
   uint64_t apu_reads6 = 0;
   uint8_t waddr6 = 0;       ///< the register written (an x or F register), valid with we6
   bool we6 = false;         ///< writes a register (x0 included), through the ALU or LSU port
@@ -48,10 +52,12 @@ struct Control {
   uint8_t apu_cycles = 0;   ///< classes 2 and 3 but fdiv/fsqrt: cycles to the result
 };
 
-/// The genuine core's FPU latency parameters (IssConfig::fpu_addmul_lat, fpu_others_lat).
+/// The genuine core's FPU latency parameters (IssConfig::fpu_addmul_lat, fpu_others_lat)
+/// and ZFINX (IssConfig::zfinx: float operands and results in the x registers).
 struct FpuLatency {
   unsigned addmul = 0;
   unsigned others = 0;
+  bool zfinx = false;
 };
 
 /// Illegal instructions, ecall and ebreak trap (they do not count as instructions).

@@ -460,7 +460,8 @@ inline const Cv32e40pTiming::DecodeEntry& Cv32e40pTiming::decode_at(uint32_t pc,
     e.fp_key = fp.key();
     e.insn = decode(raw, fp);
     e.ctl = cv32e40p::control_of(e.insn, {hart_.config().fpu_addmul_lat,
-                                          hart_.config().fpu_others_lat});
+                                          hart_.config().fpu_others_lat,
+                                          hart_.config().zfinx});
   }
   return e;
 }

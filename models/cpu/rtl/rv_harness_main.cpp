@@ -4,10 +4,11 @@
 //
 //   rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]
 //              [--random-waits SEED] [--check-memo] [--fpu]
-//              [--fpu-lat ADDMUL,OTHERS]
+//              [--fpu-lat ADDMUL,OTHERS] [--zfinx]
 //
 // --fpu (ISS): the ISS with the CV32E40P's FPU (FPU=1, latencies 0; docs/fpu.md);
-// --fpu-lat A,O the same with FPU_ADDMUL_LAT = A and FPU_OTHERS_LAT = O (0..2).
+// --fpu-lat A,O the same with FPU_ADDMUL_LAT = A and FPU_OTHERS_LAT = O (0..2); --zfinx
+// (ISS) the FPU with ZFINX=1 (float operands in the x registers).
 // --check-memo (ISS): every span the ISS's memo would skip is simulated too and compared; a
 // difference ends the run with status 3 and says where (models/cpu/iss_timing/cv32e40p_memo.cpp).
 //
@@ -65,7 +66,8 @@ bool run_program(Harness& harness, const std::string& elf, socsim::RetireObserve
 int usage() {
   std::fprintf(stderr,
                "usage: rv_harness <elf> [--core rtl|iss] [--max-cycles N] [--trace] [--bus-trace FILE]"
-               " [--random-waits SEED] [--check-memo] [--fpu] [--fpu-lat ADDMUL,OTHERS]\n");
+               " [--random-waits SEED] [--check-memo] [--fpu] [--fpu-lat ADDMUL,OTHERS]"
+               " [--zfinx]\n");
   return 2;
 }
 
@@ -93,6 +95,9 @@ int main(int argc, char** argv) {
       bus_trace_path = argv[++i];
     } else if (arg == "--fpu") {
       options.fpu = true;
+    } else if (arg == "--zfinx") {
+      options.fpu = true;
+      options.zfinx = true;
     } else if (arg == "--fpu-lat" && i + 1 < argc) {
       // ADDMUL,OTHERS: the ISS's FPU_ADDMUL_LAT and FPU_OTHERS_LAT (0..2 each)
       const std::string v = argv[++i];

@@ -131,5 +131,56 @@ TEST(Rv32fHart, WithoutTheFpuNothingChanges) {
   EXPECT_EQ(hart.fp_decode_state().key(), 0u);
 }
 
+// ZFINX = 1: float instructions on the x registers; no F loads, stores or moves; no misa.F,
+// no mstatus.FS (F instructions legal whatever it holds); fflags, frm, fcsr remain.
+TEST(Rv32fDecode, ZfinxLegality) {
+  const FpDecodeState zfinx{true, true, 0, true};
+  EXPECT_EQ(decode(fadd(0), zfinx).op, Op::kFaddS);
+  EXPECT_EQ(decode(test::i_type(4, 9, 2, 8, 0x07), zfinx).op, Op::kIllegal);       // flw
+  EXPECT_EQ(decode(test::s_type(4, 8, 9, 2) | 0x04, zfinx).op, Op::kIllegal);      // fsw
+  EXPECT_EQ(decode(r_type(0x70, 0, 1, 0, 5, kOpFp), zfinx).op, Op::kIllegal);      // fmv.x.w
+  EXPECT_EQ(decode(r_type(0x78, 0, 5, 0, 1, kOpFp), zfinx).op, Op::kIllegal);      // fmv.w.x
+  EXPECT_EQ(decode(r_type(0x70, 0, 1, 1, 5, kOpFp), zfinx).op, Op::kFclassS);      // fclass.s
+  EXPECT_EQ(decode(0x60c0, zfinx).op, Op::kIllegal);  // c.flw
+  EXPECT_EQ(decode(0xe406, zfinx).op, Op::kIllegal);  // c.fswsp
+  const uint32_t csrr_fcsr = (0x003u << 20) | (2u << 12) | (10u << 7) | 0x73;
+  EXPECT_EQ(decode(csrr_fcsr, zfinx).op, Op::kCsrrs);
+  EXPECT_NE(zfinx.key(), (FpDecodeState{true, true, 0}.key()));
+}
+
+TEST(Rv32fHart, ZfinxComputesInTheXRegisters) {
+  IssConfig config;
+  config.fpu = true;
+  config.zfinx = true;
+  Rv32Hart hart(config);
+  EXPECT_EQ(hart.csr_read(csr::kMisa), csr::kMisaValue);  // no F
+  EXPECT_EQ(hart.csr_read(csr::kMimpid), 1u);
+  EXPECT_TRUE(hart.fp_decode_state().fs_on);  // FS Off, yet F instructions are legal
+  DecodedInsn set_fs = decode((0x300u << 20) | (1u << 15) | (2u << 12) | 0x73);  // csrs mstatus
+  hart.csr_write(set_fs, 0x6000);
+  EXPECT_EQ(hart.csr_read(csr::kMstatus), csr::kMstatusMpp);  // FS not written
+  const FpDecodeState fp = hart.fp_decode_state();
+  Execution e;
+  hart.write_reg(1, 0x3F800000u);  // 1.0
+  hart.write_reg(2, 0x40400000u);  // 3.0
+  hart.execute(decode(r_type(0x0C, 2, 1, 0, 3, kOpFp), fp), 0, &e);  // fdiv.s x3, x1, x2
+  EXPECT_EQ(hart.reg(3), 0x3EAAAAABu);
+  EXPECT_EQ(e.rd_value, 0x3EAAAAABu);
+  EXPECT_EQ(e.operand_b, 20u);
+  EXPECT_EQ(hart.freg(3), 0u);  // no F registers
+  EXPECT_EQ(hart.csr_read(csr::kFflags), uint32_t{f32::kInexact});
+  EXPECT_EQ(hart.csr_read(csr::kMstatus), csr::kMstatusMpp);  // FS stays Off, SD clear
+  // fmadd.s x4, x1, x2, x3 (rs3 from bits 31:27); fadd.s x0, x1, x2 writes nothing
+  hart.execute(decode((3u << 27) | r_type(0x00, 2, 1, 0, 4, 0x43), fp), 0, &e);
+  EXPECT_EQ(hart.reg(4), 0x40555555u);  // 1 * 3 + 1/3, rounded once
+  hart.execute(decode(r_type(0x00, 2, 1, 0, 0, kOpFp), fp), 0, &e);
+  EXPECT_EQ(hart.reg(0), 0u);
+  // fcsr writes keep FS Off
+  DecodedInsn w_fcsr = decode((0x003u << 20) | (1u << 15) | (1u << 12) | 0x73, fp);
+  hart.csr_write(w_fcsr, 2u << 5);
+  EXPECT_EQ(hart.csr_read(csr::kFrm), 2u);
+  EXPECT_EQ(hart.csr_read(csr::kMstatus), csr::kMstatusMpp);
+}
+
 }  // namespace
 }  // namespace socsim

@@ -94,13 +94,56 @@ TEST(Cv32e40pControl, FloatOperationsHaveTheirApuClass) {
   EXPECT_TRUE(a.we6);
   EXPECT_EQ(a.waddr6, 32 + 3);
   EXPECT_FALSE(a.alu_port);  // the dispatcher writes APU results, not regfile_alu_we
+  // f1, f2 (fadd.s takes rs2 as its third operand: no address 0)
   EXPECT_EQ(a.apu_reads6, (uint64_t{1} << 33) | (uint64_t{1} << 34));
   const Control s = control_of(decode(fsqrt, fp));
   EXPECT_EQ(s.reads6, uint64_t{1} << 33);
-  EXPECT_EQ(s.apu_reads6, (uint64_t{1} << 33) | (uint64_t{1} << 32));  // rs2 field 0: f0
+  EXPECT_EQ(s.apu_reads6, (uint64_t{1} << 33) | (uint64_t{1} << 32) | 1);  // rs2 field 0: f0
   const Control e = control_of(decode(feq, fp));
   EXPECT_EQ(e.waddr6, 7);
   EXPECT_FALSE(e.alu_port);
+}
+
+// ZFINX = 1: the F register fields name x registers; results go to x rd (an APU write, not
+// the ALU port), operands are x registers for the load-use stall and the dispatcher.
+TEST(Cv32e40pControl, ZfinxUsesTheXRegisters) {
+  const FpDecodeState fp{true, true, 0, true};
+  const FpuLatency zfinx{1, 1, true};
+  const uint32_t fadd = r_type(0x00, 2, 1, 0, 3, 0x53);      // fadd.s x3, x1, x2
+  const uint32_t fsqrt = r_type(0x2C, 0, 1, 0, 3, 0x53);     // fsqrt.s x3, x1
+  const uint32_t fcvt_swu = r_type(0x68, 1, 5, 0, 3, 0x53);  // fcvt.s.wu x3, x5 (rs2 field 1)
+  const Control a = control_of(decode(fadd, fp), zfinx);
+  EXPECT_EQ(a.unit, Unit::kApu);
+  EXPECT_EQ(a.apu_class, 2);
+  EXPECT_TRUE(a.we6);
+  EXPECT_TRUE(a.rd_we);
+  EXPECT_EQ(a.rd, 3);
+  EXPECT_EQ(a.waddr6, 3);
+  EXPECT_EQ(a.wb_rd, 3);
+  EXPECT_FALSE(a.alu_port);
+  EXPECT_EQ(a.reads, 0x6u);
+  EXPECT_EQ(a.reads6, 0x6u);
+  EXPECT_EQ(a.freads, 0u);
+  EXPECT_EQ(a.apu_reads6, 0x6u);  // x1, x2
+  const uint32_t fmul = r_type(0x08, 2, 1, 0, 3, 0x53);  // fmul.s x3, x1, x2
+  EXPECT_EQ(control_of(decode(fmul, fp), zfinx).apu_reads6, 0x7u);  // and address 0
+  EXPECT_EQ(control_of(decode(fsqrt, fp), zfinx).apu_reads6, 0x3u);  // x1; rs2 field 0: x0
+  EXPECT_EQ(control_of(decode(fcvt_swu, fp), zfinx).apu_reads6, 0x23u);  // x5, x1, x0
+  // fadd.s x3, x0, x2: x0 is no load-use dependence, but the dispatcher sees it read
+  const Control z = control_of(decode(r_type(0x00, 2, 0, 0, 3, 0x53), fp), zfinx);
+  EXPECT_EQ(z.reads, 0x4u);
+  EXPECT_EQ(z.reads6, 0x4u);
+  EXPECT_EQ(z.apu_reads6, 0x5u);
+}
+
+// The dispatcher's read set of integer instructions (apu_read_regs): address 0 for every
+// instruction whose third operand is left at its default, not for stores, branches, jumps.
+TEST(Cv32e40pControl, DispatcherSeesAddressZeroRead) {
+  EXPECT_EQ(of(i_type(1, 5, 0, 6, 0x13)).apu_reads6, (1u << 5) | 1u);  // addi x6, x5, 1
+  EXPECT_EQ(of(s_type(0, 5, 6, 2)).apu_reads6, (1u << 5) | (1u << 6));  // sw x5, 0(x6)
+  EXPECT_EQ(of(s_type(0, 0, 6, 2)).apu_reads6, (1u << 6) | 1u);         // sw x0, 0(x6)
+  EXPECT_EQ(of(b_type(8, 6, 5, 1)).apu_reads6, (1u << 5) | (1u << 6));  // bne x5, x6
+  EXPECT_EQ(of(0x30200073).apu_reads6, (1u << 2) | 1u);  // mret: its rs2 field (2), address 0
 }
 
 }  // namespace
