@@ -200,6 +200,18 @@ std::vector<std::pair<uint64_t, uint64_t>> chunk_sizes(uint64_t total, uint64_t 
   return out;
 }
 
+// Buffer bytes a convolution tile takes: its input and weights (two copies when double
+// buffered) and its output tile; with `buffer_banks` the input and the weights each in whole
+// banks and no output (RK3588's CBUF holds features and weights in banks of their own; the
+// results leave through the post-processor, docs/npu.md "Tiling").
+uint64_t conv_buffer_need(const NpuConfig& c, uint64_t in_tile, uint64_t w_tile,
+                          uint64_t out_tile) {
+  const uint64_t copies = c.double_buffer ? 2 : 1;
+  if (c.buffer_banks == 0) return copies * (in_tile + w_tile) + out_tile;
+  const uint64_t bank = c.buffer_bytes / c.buffer_banks;
+  return copies * (ceil_div(in_tile, bank) + ceil_div(w_tile, bank)) * bank;
+}
+
 // Chooses the tiling of one core's `mr` output channels (`cores` cores work alike, each
 // reading the whole input through the one DMA queue). Of the tilings that fit the buffer,
 // the one whose double-buffered time max(compute cycles with every tile's fill and drain,
@@ -244,7 +256,7 @@ ConvTiling choose_conv_tiling(const NpuConfig& c, const ConvView& v, double thro
         const uint64_t w_tile =
             tm * (v.depthwise ? 1 : tn) * v.kh * v.kw * b + v.channel_bytes * tm;
         const uint64_t out_tile = v.n * tm * th * v.wo * b;
-        const uint64_t need = 2 * (in_tile + w_tile) + out_tile;
+        const uint64_t need = conv_buffer_need(c, in_tile, w_tile, out_tile);
         const uint64_t tiles = m_tiles * n_tiles * r_tiles;
         ConvTiling cand{tm, tn, th, false, UINT64_MAX, UINT64_MAX, tiles, need};
         if (smallest.buffer == 0 || need < smallest.buffer) smallest = cand;
@@ -268,8 +280,8 @@ ConvTiling choose_conv_tiling(const NpuConfig& c, const ConvView& v, double thro
             w_traffic = weights_total * (m_tiles > 1 || n_tiles > 1 ? r_tiles : 1);
           }
           const uint64_t traffic = in_traffic + w_traffic + out_total;
-          const uint64_t time =
-              std::max(compute, ceil_div(cores * traffic, c.dma.bytes_per_cycle));
+          const uint64_t dma = ceil_div(cores * traffic, c.dma.bytes_per_cycle);
+          const uint64_t time = c.double_buffer ? std::max(compute, dma) : compute + dma;
           if (std::make_tuple(time, traffic, tiles) <
               std::make_tuple(best.time, best.traffic, best.tiles)) {
             best = cand;
@@ -424,7 +436,7 @@ void plan_vector_layer(const NpuConfig& c, const NpuVectorView& vv, LayerPlan* p
   while (th == 0) {
     for (uint64_t cand : row_tile_heights(ho)) {
       const uint64_t in_tile = n * tc * most_rows_in(cand) * win * b * operands;
-      if (2 * in_tile + n * tc * cand * wo * b <= c.buffer_bytes) {
+      if ((c.double_buffer ? 2 : 1) * in_tile + n * tc * cand * wo * b <= c.buffer_bytes) {
         th = cand;
         break;
       }
@@ -506,9 +518,11 @@ ScheduleTimes schedule_layer(const NpuConfig& config, const LayerPlan& plan, uin
   uint64_t end = ready;
   for (size_t i = 0; i < plan.tiles.size(); ++i) {
     const NpuTile& tile = plan.tiles[i];
-    // The next tile loads into the other half of the buffer while this one computes.
+    // Double buffered, the next tile loads into the other half of the buffer while this one
+    // computes; otherwise after this one's compute (below).
+    const bool next = i + 1 < plan.tiles.size();
     uint64_t next_ready = 0;
-    if (i + 1 < plan.tiles.size()) next_ready = load(plan.tiles[i + 1], compute_start);
+    if (next && config.double_buffer) next_ready = load(plan.tiles[i + 1], compute_start);
     const uint64_t compute_end = compute_start + tile.compute_cycles;
     times.compute_cycles += tile.compute_cycles;
     end = std::max(end, compute_end);
@@ -519,6 +533,7 @@ ScheduleTimes schedule_layer(const NpuConfig& config, const LayerPlan& plan, uin
       end = std::max(end, done);
     }
     compute_start = std::max(compute_end, next_ready);
+    if (next && !config.double_buffer) compute_start = load(plan.tiles[i + 1], compute_end);
   }
   times.end = end;
   times.dma_cycles = dma_busy;

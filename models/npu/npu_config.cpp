@@ -116,6 +116,15 @@ ConfigTable<NpuConfig> make_npu_keys() {
       config_field(ConfigKey::size_in("buffer_per_core", 4096, 1ull << 30, nullptr,
                                       "on-chip buffer of each core"),
                    &C::buffer_bytes),
+      config_field(ConfigKey::unsigned_in("buffer_banks", 0, 4096, "0",
+                                          "N > 0: the buffer is N equal banks; a convolution "
+                                          "tile holds its input and weights in whole banks, "
+                                          "the output not at all; 0: one byte budget"),
+                   &C::buffer_banks),
+      config_field(ConfigKey::boolean("double_buffer", "true",
+                                      "false: one copy of a tile's operands, the next tile "
+                                      "loads after this one computes"),
+                   &C::double_buffer),
       config_field_at<C>(ConfigKey::unsigned_in("dma.bytes_per_cycle", 1, 4096, nullptr,
                                                 "issue rate of the DMA engine, bytes per NPU "
                                                 "cycle"),

@@ -85,6 +85,13 @@ struct NpuConfig {
   bool tiling = true;  ///< false: every layer in one tile, whatever the buffer (SCALE-Sim)
   std::array<NpuAlignment, kNpuDataTypes> alignment{};
   uint64_t buffer_bytes = 256 * 1024;  ///< on-chip buffer per core
+  /// N > 0: the buffer is N equal banks and a convolution tile holds its input and its
+  /// weights in whole banks of their own, the output not at all (RK3588's CBUF: 12 banks of
+  /// 32 KiB, data and weight banks set per task); 0: one byte budget, the output tile in it.
+  uint32_t buffer_banks = 0;
+  /// true: a tile's operands load while the previous tile computes (two copies in the
+  /// buffer); false: one copy, the next tile loads after this one's compute.
+  bool double_buffer = true;
   NpuDma dma;
   uint32_t setup_cycles = 0;      ///< per layer: descriptor decode, configuration
   uint32_t writeback_cycles = 0;  ///< per layer: output pipeline latency before the last write

@@ -199,6 +199,26 @@ void on_end(void* context, ProfileEvent event, uint32_t index, const char* name,
 
 // ---- inputs and outputs ------------------------------------------------------------------
 
+/// Byte i of `n` bytes at `p` = i % 128, stored a 32-bit word (four bytes) at a time where
+/// the address is word-aligned: one bus write per four elements instead of one per element.
+void fill_bytes(uint8_t* p, uint32_t n) {
+  uint32_t i = 0;
+  for (; i < n && reinterpret_cast<uintptr_t>(p + i) % 4 != 0; ++i) p[i] = i % 128;
+  using Word = uint32_t __attribute__((may_alias));
+  if (i % 4 == 0) {
+    // Bytes v, v+1, v+2, v+3 with v = i % 128 <= 124: no byte wraps inside a word.
+    for (; i + 4 <= n; i += 4) {
+      *reinterpret_cast<Word*>(p + i) = (i % 128) * 0x01010101u + 0x03020100u;
+    }
+  } else {
+    for (; i + 4 <= n; i += 4) {
+      *reinterpret_cast<Word*>(p + i) = (i % 128) | ((i + 1) % 128) << 8 |
+                                        ((i + 2) % 128) << 16 | ((i + 3) % 128) << 24;
+    }
+  }
+  for (; i < n; ++i) p[i] = i % 128;  // little-endian words: byte i is the lowest
+}
+
 void fill_default(Tensor& t) {
   const uint32_t n = t.numel();
   switch (t.dtype) {
@@ -210,7 +230,7 @@ void fill_default(Tensor& t) {
       break;
     case ScalarType::kInt8:
     case ScalarType::kUInt8:
-      for (uint32_t i = 0; i < n; ++i) t.data_as<uint8_t>()[i] = static_cast<uint8_t>(i % 128);
+      fill_bytes(t.data_as<uint8_t>(), n);
       break;
   }
 }

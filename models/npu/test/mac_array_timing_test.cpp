@@ -407,6 +407,60 @@ TEST(Rk3588Calibration, DdrCyclesOfLongerPublicLogs) {
   EXPECT_EQ(without_floor_off, 2);  // the two 1x1 64 -> 64 rows, at half silicon's cycles
 }
 
+// RK3588's CBUF as banks (buffer_banks: 12 of 32 KiB; data and weights in whole banks of
+// their own, set per task; the output not held) and one copy of a task's operands
+// (double_buffer: false): the 3x3 s2 128 -> 256 row, whose 295 KB of weights socsim's
+// double-buffered byte budget cannot hold, then keeps its weights whole beside the input
+// (9 + 3 banks) and moves each byte once, as RKNN's column counts; every row of both logs and
+// the three calibration rows within 10 % (docs/npu.md, "Whole networks", the CBUF banks).
+TEST(Rk3588Calibration, CbufBanksHoldTheLargeRowsWeightsOnce) {
+  NpuConfig c = load_npu_preset(kConfigs + "/npu/rk3588-like.yaml");
+  c.cores = 1;
+  c.buffer_banks = 12;
+  c.double_buffer = false;
+  for (const LogRow& row : kLogRows) {
+    const LayerPlan p = plan_layer(c, conv(row.cin, row.h, row.w, row.cout, row.k, row.stride));
+    const ScheduleTimes t = schedule_layer(c, p, 0, ideal_dma(c));
+    const uint64_t ddr = t.dma_cycles + npu::kDescriptorSize / c.dma.bytes_per_cycle;
+    RecordProperty(row.what, std::to_string(ddr));
+    EXPECT_NEAR(double(ddr) / row.ddr, 1.0, 0.10) << row.what << ": " << ddr;
+  }
+  const SiliconRow& first = kSiliconRows[0];
+  const LayerPlan p =
+      plan_layer(c, conv(first.cin, first.h, first.w, first.cout, first.k, first.stride));
+  const uint64_t ddr = schedule_layer(c, p, 0, ideal_dma(c)).dma_cycles +
+                       npu::kDescriptorSize / c.dma.bytes_per_cycle;
+  EXPECT_NEAR(double(ddr) / first.ddr, 1.0, 0.10) << ddr;
+  for (const SiliconRow& row : kSiliconRows) {
+    const LayerPlan q = plan_layer(c, conv(row.cin, row.h, row.w, row.cout, row.k, row.stride));
+    EXPECT_NEAR(double(q.compute_cycles) / row.npu, 1.0, 0.005) << row.cin << "->" << row.cout;
+  }
+}
+
+// One copy of the operands: each tile loads after the previous tile's compute, behind that
+// tile's write in the one DMA queue, so a layer takes setup + every tile's load, compute and
+// write (ideal DMA, writeback_cycles 0); double buffered it takes less.
+TEST(MacArrayTiming, SingleBufferedTilesLoadAfterTheCompute) {
+  NpuConfig c = load_npu_preset(kConfigs + "/npu/rk3588-like.yaml");
+  c.cores = 1;
+  c.buffer_banks = 12;
+  c.double_buffer = false;
+  const LayerPlan p = plan_layer(c, conv(64, 160, 160, 64, 3, 1));
+  ASSERT_GT(p.tiles.size(), 1u);
+  const uint64_t rate = c.dma.bytes_per_cycle;
+  auto cycles = [rate](uint64_t bytes) { return (bytes + rate - 1) / rate; };
+  ASSERT_EQ(c.writeback_cycles, 0u);
+  uint64_t want = c.setup_cycles;
+  for (const NpuTile& t : p.tiles)
+    want += cycles(t.input_bytes) + cycles(t.weight_bytes) + t.compute_cycles +
+            cycles(t.output_bytes);
+  EXPECT_EQ(schedule_layer(c, p, 0, ideal_dma(c)).end, want);
+  NpuConfig twice = c;
+  twice.double_buffer = true;
+  const LayerPlan q = plan_layer(twice, conv(64, 160, 160, 64, 3, 1));
+  EXPECT_LT(schedule_layer(twice, q, 0, ideal_dma(twice)).end, want);
+}
+
 // Every 1x1 row of the public RK3588 logs found (docs/npu.md, "Calibration", the table of
 // 1x1 rows): NPU cycles with the floor on (pointwise_channels_per_cycle: 8) within 10 %. Rows
 // where the floor binds (Cin <= 96: Cout/8 cycles per pixel above the ceil(Cin/32) x
