@@ -32,6 +32,15 @@ operators it calls, and a header with the exporter's versions.
                 hardswish, squeeze-and-excitation with a hardsigmoid gate, mean, linear
   poolgelu_f32  conv, average pooling (3x3 stride 2 padding 1 without the padding in the
                 count; 2x2), GELU, mean, linear (1x3x16x16)
+  adaptivepool_f32, adaptivepool_int8
+                AlexNet's and VGG's end (1x3x14x14): conv + ReLU + max pool, adaptive average
+                pooling 7x7 to 3x3 (overlapping windows), linear; the int8 one PT2E
+                quantised (per-tensor)
+  cnblock_f32, cnblock_int8
+                ConvNeXt's pieces (1x3x16x16): 4x4 stem, channels-last layer norm, a block
+                (depthwise 7x7, layer norm, linear, GELU, linear, layer scale, residual),
+                global average pooling, layer norm, linear; the int8 one PT2E quantised
+                (per-channel)
 
 Usage:
   gen_pte_fixtures.py OUT_DIR            write the programs
@@ -51,7 +60,8 @@ import numpy as np
 PINNED = {"torch": "2.15.0", "executorch": "1.5.1", "torchao": "0.18.0"}
 PROGRAMS = ("add", "add8", "convnet_f32", "convnet_int8", "add_xnnpack", "encoder_f32",
             "encoder_int8", "lstm_f32", "gru_f32", "mbblock_f32", "mbblock_int8",
-            "mbv3block_f32", "poolgelu_f32")
+            "mbv3block_f32", "poolgelu_f32", "adaptivepool_f32", "adaptivepool_int8",
+            "cnblock_f32", "cnblock_int8")
 # The sequence programs: name -> (module builder of scripts/pte_zoo_operators.py, input
 # shape, quantisation form of pte_zoo_operators.export_program).
 SEQUENCE_PROGRAMS = {
@@ -63,6 +73,10 @@ SEQUENCE_PROGRAMS = {
     "mbblock_int8": (lambda z: z.mobile_block_module(), (1, 3, 16, 16), "int8_pc"),
     "mbv3block_f32": (lambda z: z.mobile_v3_block_module(), (1, 3, 16, 16), "f32"),
     "poolgelu_f32": (lambda z: z.pool_gelu_module(), (1, 3, 16, 16), "f32"),
+    "adaptivepool_f32": (lambda z: z.adaptive_pool_module(), (1, 3, 14, 14), "f32"),
+    "adaptivepool_int8": (lambda z: z.adaptive_pool_module(), (1, 3, 14, 14), "int8"),
+    "cnblock_f32": (lambda z: z.convnext_block_module(), (1, 3, 16, 16), "f32"),
+    "cnblock_int8": (lambda z: z.convnext_block_module(), (1, 3, 16, 16), "int8_pc"),
 }
 
 

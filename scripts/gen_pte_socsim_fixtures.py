@@ -58,12 +58,19 @@ def convnet_npu(tmp):
     calibration = [(torch.randn(1, 3, 16, 16, generator=gen),) for _ in range(8)]
     kept = os.path.join(tmp, "partitions")
     os.makedirs(kept)
-    with torch.no_grad():
-        q = quantize_pt2e(model, calibration[0], calibration)
-        ep = torch.export.export(q, calibration[0])
-        edge = to_edge_transform_and_lower(
-            ep, partitioner=[SocsimNpuPartitioner(keep_partitions=kept)],
-            compile_config=EdgeCompileConfig(_check_ir_validity=False))
+    # The folder goes into the program as a compile spec: relative to `tmp`, so that the
+    # program's bytes do not depend on the temporary folder's name.
+    here = os.getcwd()
+    os.chdir(tmp)
+    try:
+        with torch.no_grad():
+            q = quantize_pt2e(model, calibration[0], calibration)
+            ep = torch.export.export(q, calibration[0])
+            edge = to_edge_transform_and_lower(
+                ep, partitioner=[SocsimNpuPartitioner(keep_partitions="partitions")],
+                compile_config=EdgeCompileConfig(_check_ir_validity=False))
+    finally:
+        os.chdir(here)
     scale, zp = _input_scale(edge)
     rng = np.random.default_rng(1)
     x = ((rng.integers(-100, 100, (1, 3, 16, 16)) - zp) * np.float32(scale)).astype(np.float32)

@@ -156,6 +156,73 @@ def pool_gelu_module():
     return PoolGelu().eval()
 
 
+def adaptive_pool_module():
+    """AlexNet's and VGG's end at a small size (1x3x14x14): conv + ReLU + max pool to 7x7,
+    adaptive average pooling to 3x3 (windows of 3 that overlap, as AlexNet's 6x6 to 7x7),
+    flatten, linear 72-10."""
+    import torch
+    nn = torch.nn
+
+    class AdaptivePool(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 8, 3, padding=1)
+            self.pool = nn.AdaptiveAvgPool2d((3, 3))
+            self.fc = nn.Linear(72, 10)
+
+        def forward(self, x):
+            x = nn.functional.max_pool2d(torch.relu(self.conv(x)), 2)
+            return self.fc(torch.flatten(self.pool(x), 1))
+
+    return AdaptivePool().eval()
+
+
+def convnext_block_module():
+    """ConvNeXt's pieces as torchvision writes them, at a small size (1x3x16x16): a 4x4
+    stride-4 stem and a channels-last layer norm, one block (depthwise 7x7, permute, layer
+    norm, linear 8-32, GELU, linear 32-8, permute back, layer scale, residual), global
+    average pooling, layer norm, linear 8-10."""
+    import torch
+    nn = torch.nn
+
+    class LayerNorm2d(nn.LayerNorm):
+        def forward(self, x):
+            x = x.permute(0, 2, 3, 1)
+            x = nn.functional.layer_norm(x, self.normalized_shape, self.weight, self.bias,
+                                         self.eps)
+            return x.permute(0, 3, 1, 2)
+
+    class Block(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.dwconv = nn.Conv2d(dim, dim, 7, padding=3, groups=dim)
+            self.norm = nn.LayerNorm(dim, eps=1e-6)
+            self.fc1 = nn.Linear(dim, 4 * dim)
+            self.fc2 = nn.Linear(4 * dim, dim)
+            self.layer_scale = nn.Parameter(torch.rand(dim, 1, 1))
+
+        def forward(self, x):
+            y = self.dwconv(x).permute(0, 2, 3, 1)
+            y = self.fc2(nn.functional.gelu(self.fc1(self.norm(y)))).permute(0, 3, 1, 2)
+            return x + self.layer_scale * y
+
+    class ConvNextBlock(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Conv2d(3, 8, 4, stride=4)
+            self.stem_norm = LayerNorm2d(8, eps=1e-6)
+            self.block = Block(8)
+            self.pool = nn.AdaptiveAvgPool2d(1)
+            self.norm = LayerNorm2d(8, eps=1e-6)
+            self.fc = nn.Linear(8, 10)
+
+        def forward(self, x):
+            x = self.block(self.stem_norm(self.stem(x)))
+            return self.fc(torch.flatten(self.norm(self.pool(x)), 1))
+
+    return ConvNextBlock().eval()
+
+
 def model_of(name):
     """(module, input shape)."""
     import torch

@@ -34,6 +34,6 @@ Error slice(const Tensor& x, Tensor& y, ops::SliceCopy::Args args, MemoryAllocat
 
 }  // namespace
 
-SOCSIM_KERNEL(ops::SliceCopy, slice, kFloat32, kInt8, kInt32);
+SOCSIM_KERNEL(ops::SliceCopy, slice, kFloat32, kInt8, kInt32, kUInt8);
 
 }  // namespace socsim::kernels

@@ -316,6 +316,7 @@ Error PteMethod::load_tensor(const PteProgram& program, const FbTable& t, uint32
   }
   value->tensor = tensor;
   value->dtype = type;
+  value->constant = !allocation.present() && data_buffer != 0;
   return Error::kOk;
 }
 

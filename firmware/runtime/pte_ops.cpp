@@ -108,12 +108,30 @@ bool runtime_readable(int8_t type) {
   }
 }
 
-/// Prepares kernel call `slot` of `call`: kernel `Op` for the first input's dtype, operands
-/// and argument words copied into the method allocator.
+/// Room for `n` kernel calls in `call`.
+Error reserve_calls(const PteOpContext& ctx, PteOpCall* call, uint32_t n) {
+  call->fn = ctx.allocator->allocate_array<KernelFn>(n);
+  call->args = ctx.allocator->allocate_array<KernelArgs>(n);
+  if (call->fn == nullptr || call->args == nullptr) return Error::kMemoryAllocationFailed;
+  call->capacity = n;
+  call->calls = 0;
+  return Error::kOk;
+}
+
+/// Runs the call's kernels in order.
+Error run_kernels(const PteOpCall& c) {
+  for (uint32_t i = 0; i < c.calls; ++i) SOCSIM_RT_TRY(c.fn[i](c.args[i]));
+  return Error::kOk;
+}
+
+/// Prepares kernel call `slot` of `call` (room for two unless reserved): kernel `Op` for the
+/// first input's dtype, operands and argument words copied into the method allocator.
 template <typename Op>
 Error bind(const PteOpContext& ctx, PteOpCall* call, uint32_t slot, Tensor* const* inputs,
            uint32_t input_count, Tensor* const* outputs, uint32_t output_count,
            const int32_t* words, uint32_t word_count) {
+  if (call->fn == nullptr) SOCSIM_RT_TRY(reserve_calls(ctx, call, 2));
+  if (slot >= call->capacity) return Error::kInvalidState;
   MemoryAllocator& alloc = *ctx.allocator;
   Tensor** operands = alloc.allocate_array<Tensor*>(input_count + output_count);
   int32_t* args = alloc.allocate_array<int32_t>(word_count);
@@ -127,6 +145,8 @@ Error bind(const PteOpContext& ctx, PteOpCall* call, uint32_t slot, Tensor* cons
   const Kernel* kernel = find_kernel(Op::kName, Op::kNameLength, dtype);
   if (kernel == nullptr) return Error::kOperatorMissing;
   call->fn[slot] = kernel->fn;
+  if (slot + 1 > call->calls) call->calls = slot + 1;
+  if (call->run == nullptr) call->run = run_kernels;
   KernelArgs& k = call->args[slot];
   k.inputs = operands;
   k.input_count = input_count;
@@ -136,15 +156,6 @@ Error bind(const PteOpContext& ctx, PteOpCall* call, uint32_t slot, Tensor* cons
   k.arg_count = word_count;
   k.temp = ctx.temp;
   return Error::kOk;
-}
-
-Error run_one(const PteOpCall& c) {
-  return c.fn[0](c.args[0]);
-}
-
-Error run_two(const PteOpCall& c) {
-  SOCSIM_RT_TRY(c.fn[0](c.args[0]));
-  return c.fn[1](c.args[1]);
 }
 
 int32_t float_word(float f) {
@@ -199,7 +210,7 @@ Error prepare_add(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   SOCSIM_RT_TRY(a.tensor(3, &t[2], &types[2]));
   if (alpha != 1.0) return a.fail(Error::kNotSupported, "aten::add.out alpha (only 1)", 2);
   if (!same_types(types, 3)) return a.fail(Error::kDtypeMismatch, "aten::add.out dtypes", 3);
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Add>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
 }
 
@@ -212,7 +223,7 @@ Error prepare_relu(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   SOCSIM_RT_TRY(a.tensor(0, &t[0], &types[0]));
   SOCSIM_RT_TRY(a.tensor(1, &t[1], &types[1]));
   if (!same_types(types, 2)) return a.fail(Error::kDtypeMismatch, "aten::relu.out dtypes", 1);
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Relu>(ctx, call, 0, t, 1, &t[1], 1, nullptr, 0);
 }
 
@@ -308,11 +319,11 @@ Error prepare_convolution(const PteOpContext& ctx, const Args& a, PteOpCall* cal
                                                   float_word(-kInf),
                                                   float_word(kInf)};
   if (bias_view == nullptr) {
-    call->run = run_one;
+    call->run = run_kernels;
     return bind<ops::Convolution>(ctx, call, 0, in, 3, &out, 1, words, ops::Convolution::kArgs);
   }
   Tensor* sum_in[2] = {out, bias_view};
-  call->run = run_two;
+  call->run = run_kernels;
   SOCSIM_RT_TRY(
       bind<ops::Convolution>(ctx, call, 0, in, 3, &out, 1, words, ops::Convolution::kArgs));
   return bind<ops::Add>(ctx, call, 1, sum_in, 2, &out, 1, nullptr, 0);
@@ -456,7 +467,7 @@ Error prepare_mean(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (keepdim != (y->rank == x->rank) && x->rank > 0) {
     return a.fail(Error::kShapeMismatch, "aten::mean.out keepdim", 2);
   }
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Mean>(ctx, call, 0, &x, 1, &y, 1, reduce, x->rank);
 }
 
@@ -482,7 +493,7 @@ Error prepare_permute(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
     }
     perm[i] = static_cast<int32_t>(axis);
   }
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::PermuteCopy>(ctx, call, 0, &x, 1, &y, 1, perm, x->rank);
 }
 
@@ -508,7 +519,7 @@ Error prepare_view(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
     if (n == -1 && ++inferred == 1) continue;
     if (n != y->sizes[i]) return a.fail(Error::kShapeMismatch, "aten::view_copy.out size", 1);
   }
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::ViewCopy>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
 }
 
@@ -537,7 +548,7 @@ Error prepare_addmm(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   // out = mat1 @ mat2 (the matmul kernel), then out += self (the add kernel, broadcasting).
   Tensor* product_in[2] = {t[1], t[2]};
   Tensor* sum_in[2] = {t[3], t[0]};
-  call->run = run_two;
+  call->run = run_kernels;
   SOCSIM_RT_TRY(bind<ops::Matmul>(ctx, call, 0, product_in, 2, &t[3], 1, nullptr, 0));
   return bind<ops::Add>(ctx, call, 1, sum_in, 2, &t[3], 1, nullptr, 0);
 }
@@ -646,7 +657,7 @@ Error prepare_dequantize(const PteOpContext& ctx, const Args& a, PteOpCall* call
     return a.fail(Error::kDtypeMismatch, "dequantize_per_tensor.out dtypes (int8 -> float32)", 0);
   }
   const int32_t words[ops::DequantizePerTensor::kArgs] = {float_word(scale), zp};
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::DequantizePerTensor>(ctx, call, 0, &x, 1, &y, 1, words,
                                         ops::DequantizePerTensor::kArgs);
 }
@@ -713,35 +724,6 @@ bool broadcast_strides(const Tensor& x, const Tensor& out, int32_t* strides) {
   return true;
 }
 
-/// Walks the output in row-major order with up to three broadcast operands' offsets.
-struct BroadcastWalk {
-  uint32_t rank = 0;
-  int32_t sizes[kMaxRank] = {};
-  int32_t idx[kMaxRank] = {};
-  int32_t strides[3][kMaxRank] = {};
-  uint32_t offset[3] = {0, 0, 0};
-  uint32_t operands = 0;
-  void next() {
-    for (uint32_t k = rank; k-- > 0;) {
-      ++idx[k];
-      for (uint32_t o = 0; o < operands; ++o) offset[o] += strides[o][k];
-      if (idx[k] < sizes[k]) return;
-      for (uint32_t o = 0; o < operands; ++o) offset[o] -= strides[o][k] * sizes[k];
-      idx[k] = 0;
-    }
-  }
-};
-
-bool walk_of(const Tensor& out, const Tensor* const* xs, uint32_t n, BroadcastWalk* w) {
-  w->rank = out.rank;
-  w->operands = n;
-  for (uint32_t k = 0; k < out.rank; ++k) w->sizes[k] = out.sizes[k];
-  for (uint32_t o = 0; o < n; ++o) {
-    if (!broadcast_strides(*xs[o], out, w->strides[o])) return false;
-  }
-  return true;
-}
-
 /// Outer count, axis length and inner count (elements) of `x` around axis `axis`.
 void split_at(const Tensor& x, uint32_t axis, uint32_t* outer, uint32_t* length,
               uint32_t* inner) {
@@ -750,6 +732,63 @@ void split_at(const Tensor& x, uint32_t axis, uint32_t* outer, uint32_t* length,
   for (uint32_t k = 0; k < axis; ++k) *outer *= static_cast<uint32_t>(x.sizes[k]);
   for (uint32_t k = axis + 1; k < x.rank; ++k) *inner *= static_cast<uint32_t>(x.sizes[k]);
   *length = x.rank == 0 ? 1 : static_cast<uint32_t>(x.sizes[axis]);
+}
+
+/// A descriptor of `base`'s data under another element type and shape (from the method
+/// allocator); nullptr when out of memory.
+Tensor* view_of(const PteOpContext& ctx, const Tensor& base, ScalarType dtype, uint32_t rank,
+                const int32_t* sizes) {
+  Tensor* t = ctx.allocator->allocate_array<Tensor>(1);
+  if (t == nullptr) return nullptr;
+  t->dtype = dtype;
+  t->rank = rank;
+  for (uint32_t d = 0; d < rank; ++d) t->sizes[d] = sizes[d];
+  t->data = base.data;
+  t->nbytes = base.nbytes;
+  return t;
+}
+
+/// A constant one-element tensor of `bytes` (1, 4 or 8 bytes) as the runtime type `dtype`
+/// (shape [1]; an 8-byte value as [8] bytes).
+Tensor* scalar_tensor(const PteOpContext& ctx, ScalarType dtype, const void* bytes,
+                      uint32_t size) {
+  Tensor* t = ctx.allocator->allocate_array<Tensor>(1);
+  uint32_t* data = ctx.allocator->allocate_array<uint32_t>(2);
+  if (t == nullptr || data == nullptr) return nullptr;
+  memcpy(data, bytes, size);
+  t->dtype = dtype;
+  t->rank = 1;
+  t->sizes[0] = dtype == ScalarType::kUInt8 ? static_cast<int32_t>(size) : 1;
+  t->data = data;
+  t->nbytes = size;
+  return t;
+}
+
+/// `t` as the data-movement kernels see it: itself for the runtime's types (ExecuTorch's
+/// bool is its uint8), else its bytes as uint8 with one more trailing axis of the element's
+/// size (int64, float64, int16: the bytes move as they are). kNotSupported when the tensor
+/// has rank kMaxRank already.
+Error movable(const PteOpContext& ctx, Tensor* t, int8_t type, Tensor** out) {
+  const uint32_t size = pte_element_size(type);
+  if (runtime_readable(type) || size == 1) {
+    *out = t;
+    return Error::kOk;
+  }
+  if (size == 0 || t->rank >= kMaxRank) return Error::kNotSupported;
+  int32_t sizes[kMaxRank];
+  for (uint32_t d = 0; d < t->rank; ++d) sizes[d] = t->sizes[d];
+  sizes[t->rank] = static_cast<int32_t>(size);
+  *out = view_of(ctx, *t, ScalarType::kUInt8, t->rank + 1, sizes);
+  return *out == nullptr ? Error::kMemoryAllocationFailed : Error::kOk;
+}
+
+/// The slice kernel's (first, step) words taking index `first` of axis `axis` of `x` (every
+/// other axis whole).
+void slice_words(const Tensor& x, uint32_t axis, int32_t first, int32_t* words) {
+  for (uint32_t k = 0; k < x.rank; ++k) {
+    words[2 * k] = k == axis ? first : 0;
+    words[2 * k + 1] = 1;
+  }
 }
 
 // ---- views: aten::unsqueeze_copy.out(self, dim, *, out), aten::squeeze_copy.dims_out(self,
@@ -764,7 +803,7 @@ Error prepare_same_bytes(const PteOpContext& ctx, const Args& a, PteOpCall* call
   SOCSIM_RT_TRY(a.tensor(a.count() - 1, &y, &types[1]));
   if (!same_types(types, 2)) return a.fail(Error::kDtypeMismatch, what, 0);
   if (x->numel() != y->numel()) return a.fail(Error::kShapeMismatch, what, a.count() - 1);
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::ViewCopy>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
 }
 
@@ -817,21 +856,10 @@ Error prepare_clone_dim_order(const PteOpContext& ctx, const Args& a, PteOpCall*
   return prepare_same_bytes(ctx, a, call, "dim_order_ops::_clone_dim_order.out");
 }
 
-// ---- aten::select_copy.int_out(self, dim, index, *, out) -------------------------------------
-
-Error run_select(const PteOpCall& c) {
-  const uint32_t outer = static_cast<uint32_t>(c.params[0]);
-  const uint32_t block = static_cast<uint32_t>(c.params[1]);   // bytes after the axis
-  const uint32_t stride = static_cast<uint32_t>(c.params[2]);  // bytes of one outer step
-  const uint32_t first = static_cast<uint32_t>(c.params[3]);   // bytes before the index
-  const uint8_t* x = static_cast<const uint8_t*>(c.extra[0]->data);
-  uint8_t* y = static_cast<uint8_t*>(c.extra[1]->data);
-  for (uint32_t o = 0; o < outer; ++o) memcpy(y + o * block, x + o * stride + first, block);
-  return Error::kOk;
-}
+// ---- aten::select_copy.int_out(self, dim, index, *, out): the slice kernel, its output
+//      the out tensor with the selected axis kept (length 1) --------------------------------
 
 Error prepare_select(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  (void)ctx;
   if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "select_copy argument count", 0);
   Tensor *x = nullptr, *y = nullptr;
   int8_t tx = 0, ty = 0;
@@ -853,34 +881,26 @@ Error prepare_select(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
     return a.fail(Error::kBadOperatorArgs, "aten::select_copy.int_out index", 2);
   }
   if (index < 0) index += length;
-  if (y->numel() != outer * inner || y->rank + 1 != x->rank) {
-    return a.fail(Error::kShapeMismatch, "aten::select_copy.int_out out", 3);
+  bool same = y->rank + 1 == x->rank;
+  for (uint32_t k = 0; same && k < y->rank; ++k) same = y->sizes[k] == x->sizes[k < axis ? k : k + 1];
+  if (!same) return a.fail(Error::kShapeMismatch, "aten::select_copy.int_out out", 3);
+  int32_t sizes[kMaxRank];
+  for (uint32_t k = 0; k < x->rank; ++k) sizes[k] = k == axis ? 1 : x->sizes[k];
+  Tensor* kept = view_of(ctx, *y, y->dtype, x->rank, sizes);
+  if (kept == nullptr) return Error::kMemoryAllocationFailed;
+  Tensor *vx = nullptr, *vy = nullptr;
+  if (movable(ctx, x, tx, &vx) != Error::kOk || movable(ctx, kept, ty, &vy) != Error::kOk) {
+    return a.fail(Error::kNotSupported, "aten::select_copy.int_out (rank with the bytes)", 0);
   }
-  const uint32_t es = element_bytes(a, 0);
-  call->run = run_select;
-  call->extra[0] = x;
-  call->extra[1] = y;
-  call->params[0] = static_cast<int32_t>(outer);
-  call->params[1] = static_cast<int32_t>(inner * es);
-  call->params[2] = static_cast<int32_t>(length * inner * es);
-  call->params[3] = static_cast<int32_t>(static_cast<uint32_t>(index) * inner * es);
-  return Error::kOk;
+  int32_t words[2 * kMaxRank];
+  slice_words(*vx, axis, static_cast<int32_t>(index), words);
+  return bind<ops::SliceCopy>(ctx, call, 0, &vx, 1, &vy, 1, words, 2 * vx->rank);
 }
 
-// ---- aten::mul.Scalar_out(self, other, *, out): float32 x * float32(other) --------------------
-
-Error run_mul_scalar(const PteOpCall& c) {
-  float s;
-  memcpy(&s, &c.params[0], 4);
-  const float* x = c.extra[0]->data_as<float>();
-  float* y = c.extra[1]->data_as<float>();
-  const uint32_t n = c.extra[1]->numel();
-  for (uint32_t i = 0; i < n; ++i) y[i] = x[i] * s;
-  return Error::kOk;
-}
+// ---- aten::mul.Scalar_out(self, other, *, out): the mul kernel, other a constant
+//      one-element float32(other) -----------------------------------------------------------
 
 Error prepare_mul_scalar(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  (void)ctx;
   if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "mul.Scalar_out argument count", 0);
   Tensor *x = nullptr, *y = nullptr;
   int8_t types[2];
@@ -892,30 +912,15 @@ Error prepare_mul_scalar(const PteOpContext& ctx, const Args& a, PteOpCall* call
     return a.fail(Error::kDtypeMismatch, "aten::mul.Scalar_out dtypes (float32)", 0);
   }
   if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "aten::mul.Scalar_out", 2);
-  call->run = run_mul_scalar;
-  call->extra[0] = x;
-  call->extra[1] = y;
-  call->params[0] = float_word(static_cast<float>(s));
-  return Error::kOk;
+  const float value = static_cast<float>(s);
+  Tensor* t[2] = {x, scalar_tensor(ctx, ScalarType::kFloat32, &value, 4)};
+  if (t[1] == nullptr) return Error::kMemoryAllocationFailed;
+  return bind<ops::Mul>(ctx, call, 0, t, 2, &y, 1, nullptr, 0);
 }
 
-// ---- aten::expand_copy.out(self, size, *, implicit, out): x broadcast to size ---------------
-
-Error run_expand(const PteOpCall& c) {
-  const Tensor* x = c.extra[0];
-  const Tensor& y = *c.extra[1];
-  const uint32_t es = static_cast<uint32_t>(c.params[0]);
-  BroadcastWalk w;
-  if (!walk_of(y, &x, 1, &w)) return Error::kShapeMismatch;
-  const uint8_t* px = static_cast<const uint8_t*>(x->data);
-  uint8_t* py = static_cast<uint8_t*>(y.data);
-  const uint32_t n = y.numel();
-  for (uint32_t i = 0; i < n; ++i, w.next()) memcpy(py + i * es, px + w.offset[0] * es, es);
-  return Error::kOk;
-}
+// ---- aten::expand_copy.out(self, size, *, implicit, out): the expand kernel -----------------
 
 Error prepare_expand(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  (void)ctx;
   if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "expand_copy argument count", 0);
   Tensor *x = nullptr, *y = nullptr;
   int8_t tx = 0, ty = 0;
@@ -939,11 +944,11 @@ Error prepare_expand(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (!broadcast_strides(*x, *y, strides)) {
     return a.fail(Error::kShapeMismatch, "aten::expand_copy.out (not broadcastable)", 0);
   }
-  call->run = run_expand;
-  call->extra[0] = x;
-  call->extra[1] = y;
-  call->params[0] = static_cast<int32_t>(element_bytes(a, 0));
-  return Error::kOk;
+  Tensor *vx = nullptr, *vy = nullptr;
+  if (movable(ctx, x, tx, &vx) != Error::kOk || movable(ctx, y, ty, &vy) != Error::kOk) {
+    return a.fail(Error::kNotSupported, "aten::expand_copy.out (rank with the bytes)", 0);
+  }
+  return bind<ops::ExpandCopy>(ctx, call, 0, &vx, 1, &vy, 1, nullptr, 0);
 }
 
 // ---- aten::bmm.out(self, mat2, *, out): the batched matmul kernel ----------------------------
@@ -959,7 +964,7 @@ Error prepare_bmm(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (t[0]->rank != 3 || t[1]->rank != 3 || t[2]->rank != 3 || t[0]->sizes[0] != t[1]->sizes[0]) {
     return a.fail(Error::kShapeMismatch, "aten::bmm.out (3-D, same batch)", 0);
   }
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Matmul>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
 }
 
@@ -984,27 +989,19 @@ Error prepare_softmax(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
     return a.fail(Error::kBadOperatorArgs, "aten::_softmax.out dim", 1);
   }
   const int32_t words[ops::Softmax::kArgs] = {static_cast<int32_t>(axis)};
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Softmax>(ctx, call, 0, &x, 1, &y, 1, words, ops::Softmax::kArgs);
 }
 
-// ---- the safe softmax's boolean steps: aten::eq.Scalar_out(self, other, *, out),
-//      aten::logical_not.out(self, *, out), aten::any.out(self, dim, keepdim, *, out),
-//      aten::full_like.out(self, fill_value, *, memory_format?, out), aten::full.out(size,
-//      fill_value, *, out), aten::where.self_out(condition, self, other, *, out) ----------
-
-Error run_eq_scalar(const PteOpCall& c) {
-  float s;
-  memcpy(&s, &c.params[0], 4);
-  const float* x = c.extra[0]->data_as<float>();
-  uint8_t* y = static_cast<uint8_t*>(c.extra[1]->data);
-  const uint32_t n = c.extra[1]->numel();
-  for (uint32_t i = 0; i < n; ++i) y[i] = x[i] == s ? 1 : 0;
-  return Error::kOk;
-}
+// ---- the safe softmax's boolean steps: aten::eq.Scalar_out(self, other, *, out) (the eq
+//      kernel against a constant one-element tensor), aten::logical_not.out(self, *, out)
+//      (the logical_not kernel; float32: eq against 0), aten::any.out(self, dim, keepdim, *,
+//      out) (the amax kernel on the 0/1 bytes as int8), aten::full_like.out(self, fill_value,
+//      *, memory_format?, out) and aten::full.out(size, fill_value, *, out) (the expand
+//      kernel from a constant one-element tensor), aten::where.self_out(condition, self,
+//      other, *, out) (the where kernel) ------------------------------------------------------
 
 Error prepare_eq_scalar(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  (void)ctx;
   if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "eq.Scalar_out argument count", 0);
   Tensor *x = nullptr, *y = nullptr;
   int8_t tx = 0, ty = 0;
@@ -1016,28 +1013,13 @@ Error prepare_eq_scalar(const PteOpContext& ctx, const Args& a, PteOpCall* call)
     return a.fail(Error::kDtypeMismatch, "aten::eq.Scalar_out dtypes (float32 -> bool)", 0);
   }
   if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "aten::eq.Scalar_out", 2);
-  call->run = run_eq_scalar;
-  call->extra[0] = x;
-  call->extra[1] = y;
-  call->params[0] = float_word(static_cast<float>(s));
-  return Error::kOk;
-}
-
-Error run_logical_not(const PteOpCall& c) {
-  const uint32_t n = c.extra[1]->numel();
-  uint8_t* y = static_cast<uint8_t*>(c.extra[1]->data);
-  if (c.params[0] != 0) {  // float32 input
-    const float* x = c.extra[0]->data_as<float>();
-    for (uint32_t i = 0; i < n; ++i) y[i] = x[i] == 0.0f ? 1 : 0;
-  } else {
-    const uint8_t* x = static_cast<const uint8_t*>(c.extra[0]->data);
-    for (uint32_t i = 0; i < n; ++i) y[i] = x[i] == 0 ? 1 : 0;
-  }
-  return Error::kOk;
+  const float value = static_cast<float>(s);
+  Tensor* t[2] = {x, scalar_tensor(ctx, ScalarType::kFloat32, &value, 4)};
+  if (t[1] == nullptr) return Error::kMemoryAllocationFailed;
+  return bind<ops::Eq>(ctx, call, 0, t, 2, &y, 1, nullptr, 0);
 }
 
 Error prepare_logical_not(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  (void)ctx;
   if (a.count() != 2) return a.fail(Error::kBadOperatorArgs, "logical_not argument count", 0);
   Tensor *x = nullptr, *y = nullptr;
   int8_t tx = 0, ty = 0;
@@ -1049,31 +1031,15 @@ Error prepare_logical_not(const PteOpContext& ctx, const Args& a, PteOpCall* cal
                   0);
   }
   if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "aten::logical_not.out", 1);
-  call->run = run_logical_not;
-  call->extra[0] = x;
-  call->extra[1] = y;
-  call->params[0] = from_float ? 1 : 0;
-  return Error::kOk;
-}
-
-Error run_any(const PteOpCall& c) {
-  const uint32_t outer = static_cast<uint32_t>(c.params[0]);
-  const uint32_t length = static_cast<uint32_t>(c.params[1]);
-  const uint32_t inner = static_cast<uint32_t>(c.params[2]);
-  const uint8_t* x = static_cast<const uint8_t*>(c.extra[0]->data);
-  uint8_t* y = static_cast<uint8_t*>(c.extra[1]->data);
-  for (uint32_t o = 0; o < outer; ++o) {
-    for (uint32_t i = 0; i < inner; ++i) {
-      uint8_t any = 0;
-      for (uint32_t k = 0; k < length && any == 0; ++k) any = x[(o * length + k) * inner + i] != 0;
-      y[o * inner + i] = any;
-    }
-  }
-  return Error::kOk;
+  if (!from_float) return bind<ops::LogicalNot>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
+  // A float is false exactly when it equals 0 (either sign; NaN is true).
+  const float zero = 0.0f;
+  Tensor* t[2] = {x, scalar_tensor(ctx, ScalarType::kFloat32, &zero, 4)};
+  if (t[1] == nullptr) return Error::kMemoryAllocationFailed;
+  return bind<ops::Eq>(ctx, call, 0, t, 2, &y, 1, nullptr, 0);
 }
 
 Error prepare_any(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  (void)ctx;
   if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "aten::any.out argument count", 0);
   Tensor *x = nullptr, *y = nullptr;
   int8_t tx = 0, ty = 0;
@@ -1095,34 +1061,19 @@ Error prepare_any(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (y->numel() != outer * inner || y->rank != (keepdim ? x->rank : x->rank - 1)) {
     return a.fail(Error::kShapeMismatch, "aten::any.out out", 3);
   }
-  call->run = run_any;
-  call->extra[0] = x;
-  call->extra[1] = y;
-  call->params[0] = static_cast<int32_t>(outer);
-  call->params[1] = static_cast<int32_t>(length);
-  call->params[2] = static_cast<int32_t>(inner);
-  return Error::kOk;
+  // Bools are the bytes 0 and 1: their maximum over the axis is their "any".
+  Tensor* vx = view_of(ctx, *x, ScalarType::kInt8, x->rank, x->sizes);
+  Tensor* vy = view_of(ctx, *y, ScalarType::kInt8, y->rank, y->sizes);
+  if (vx == nullptr || vy == nullptr) return Error::kMemoryAllocationFailed;
+  int32_t reduce[kMaxRank] = {};
+  reduce[axis] = 1;
+  return bind<ops::Amax>(ctx, call, 0, &vx, 1, &vy, 1, reduce, x->rank);
 }
 
-/// Fills extra[1] with the value of params (float32, int32, int8/uint8/bool or int64).
-Error run_fill(const PteOpCall& c) {
-  Tensor& y = *c.extra[1];
-  const uint32_t n = y.numel();
-  const int32_t es = c.params[1];
-  uint8_t* py = static_cast<uint8_t*>(y.data);
-  uint8_t value[8];
-  if (c.params[0] != 0) {  // float32
-    memcpy(value, &c.params[2], 4);
-  } else {
-    const int64_t v = static_cast<int64_t>(static_cast<uint32_t>(c.params[2])) |
-                      (static_cast<int64_t>(c.params[3]) << 32);
-    memcpy(value, &v, 8);  // little-endian: the low bytes are the narrower integer
-  }
-  for (uint32_t i = 0; i < n; ++i) memcpy(py + i * static_cast<uint32_t>(es), value, es);
-  return Error::kOk;
-}
-
-Error prepare_fill(const Args& a, uint32_t value_arg, Tensor* y, int8_t ty, PteOpCall* call) {
+/// The fill of `y` (ExecuTorch type `ty`) with Scalar argument `value_arg`: the expand
+/// kernel from a constant one-element tensor of the value in y's type.
+Error prepare_fill(const PteOpContext& ctx, const Args& a, uint32_t value_arg, Tensor* y,
+                   int8_t ty, PteOpCall* call) {
   double d = 0;
   SOCSIM_RT_TRY(a.real(value_arg, &d));
   const bool is_float = is_type(ty, PteScalarType::kFloat);
@@ -1131,25 +1082,28 @@ Error prepare_fill(const Args& a, uint32_t value_arg, Tensor* y, int8_t ty, PteO
       !is_type(ty, PteScalarType::kLong)) {
     return a.fail(Error::kDtypeMismatch, "fill dtype", a.count() - 1);
   }
-  call->run = run_fill;
-  call->extra[1] = y;
-  call->params[0] = is_float ? 1 : 0;
-  call->params[1] = static_cast<int32_t>(pte_element_size(ty));
+  const uint32_t size = pte_element_size(ty);
+  uint8_t bytes[8] = {};
   if (is_float) {
-    call->params[2] = float_word(static_cast<float>(d));
+    const float f = static_cast<float>(d);
+    memcpy(bytes, &f, 4);
   } else {
     if (!(d >= -9.2e18 && d <= 9.2e18)) return a.fail(Error::kBadOperatorArgs, "fill_value", 1);
     int64_t v = a.value(value_arg).kind == PteValueKind::kInt ? a.value(value_arg).i
                                                                : static_cast<int64_t>(d);
     if (is_type(ty, PteScalarType::kBool)) v = v != 0 ? 1 : 0;
-    call->params[2] = static_cast<int32_t>(static_cast<uint32_t>(v & 0xFFFFFFFF));
-    call->params[3] = static_cast<int32_t>(v >> 32);
+    memcpy(bytes, &v, 8);  // little-endian: the low bytes are the narrower integer
   }
-  return Error::kOk;
+  Tensor* vy = nullptr;
+  if (movable(ctx, y, ty, &vy) != Error::kOk) {
+    return a.fail(Error::kNotSupported, "fill (rank with the bytes)", a.count() - 1);
+  }
+  Tensor* value = scalar_tensor(ctx, vy->dtype, bytes, size);
+  if (value == nullptr) return Error::kMemoryAllocationFailed;
+  return bind<ops::ExpandCopy>(ctx, call, 0, &value, 1, &vy, 1, nullptr, 0);
 }
 
 Error prepare_full_like(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  (void)ctx;
   if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "full_like argument count", 0);
   Tensor *x = nullptr, *y = nullptr;
   int8_t tx = 0, ty = 0;
@@ -1163,11 +1117,10 @@ Error prepare_full_like(const PteOpContext& ctx, const Args& a, PteOpCall* call)
     }
   }
   if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "aten::full_like.out", 3);
-  return prepare_fill(a, 1, y, ty, call);
+  return prepare_fill(ctx, a, 1, y, ty, call);
 }
 
 Error prepare_full(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  (void)ctx;
   if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "aten::full.out argument count", 0);
   PteList size;
   Tensor* y = nullptr;
@@ -1177,27 +1130,10 @@ Error prepare_full(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   bool same = size.count == y->rank;
   for (uint32_t k = 0; same && k < size.count; ++k) same = size.int_at(k) == y->sizes[k];
   if (!same) return a.fail(Error::kShapeMismatch, "aten::full.out size", 0);
-  return prepare_fill(a, 1, y, ty, call);
-}
-
-Error run_where(const PteOpCall& c) {
-  const Tensor& y = *c.extra[1];
-  const Tensor* xs[3] = {c.extra[2], c.extra[0], c.extra[3]};  // condition, self, other
-  BroadcastWalk w;
-  if (!walk_of(y, xs, 3, &w)) return Error::kShapeMismatch;
-  const uint8_t* cond = static_cast<const uint8_t*>(xs[0]->data);
-  const float* pa = xs[1]->data_as<float>();
-  const float* pb = xs[2]->data_as<float>();
-  float* py = y.data_as<float>();
-  const uint32_t n = y.numel();
-  for (uint32_t i = 0; i < n; ++i, w.next()) {
-    py[i] = cond[w.offset[0]] != 0 ? pa[w.offset[1]] : pb[w.offset[2]];
-  }
-  return Error::kOk;
+  return prepare_fill(ctx, a, 1, y, ty, call);
 }
 
 Error prepare_where(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  (void)ctx;
   if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "where.self_out argument count", 0);
   Tensor* t[4];
   int8_t types[4];
@@ -1212,12 +1148,8 @@ Error prepare_where(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
       return a.fail(Error::kShapeMismatch, "aten::where.self_out (not broadcastable)", i);
     }
   }
-  call->run = run_where;
-  call->extra[0] = t[1];
-  call->extra[1] = t[3];
-  call->extra[2] = t[0];
-  call->extra[3] = t[2];
-  return Error::kOk;
+  Tensor* in[3] = {t[1], t[0], t[2]};  // the kernel's order: x, condition, y
+  return bind<ops::Where>(ctx, call, 0, in, 3, &t[3], 1, nullptr, 0);
 }
 
 // ---- aten::native_layer_norm.out(input, normalized_shape, weight?, bias?, eps, *, out0,
@@ -1356,29 +1288,12 @@ Error prepare_slice(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
     words[2 * k] = k == axis ? static_cast<int32_t>(start) : 0;
     words[2 * k + 1] = k == axis ? static_cast<int32_t>(step) : 1;
   }
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::SliceCopy>(ctx, call, 0, &x, 1, &y, 1, words, 2 * x->rank);
 }
 
-// ---- aten::split_with_sizes_copy.out(self, split_sizes, dim, *, out): consecutive slices
-//      of self along dim into the tensors of the out list -------------------------------------
-
-Error run_split(const PteOpCall& c) {
-  const uint32_t outer = static_cast<uint32_t>(c.params[0]);
-  const uint32_t row = static_cast<uint32_t>(c.params[1]);  // bytes of one outer step of x
-  const uint32_t inner = static_cast<uint32_t>(c.params[2]);  // bytes per index of the axis
-  const uint32_t axis = static_cast<uint32_t>(c.params[3]);
-  const uint8_t* x = static_cast<const uint8_t*>(c.extra[0]->data);
-  uint32_t first = 0;
-  for (uint32_t k = 0; k < c.list_count; ++k) {
-    const Tensor& y = *c.list[k];
-    const uint32_t block = static_cast<uint32_t>(y.sizes[axis]) * inner;
-    uint8_t* py = static_cast<uint8_t*>(y.data);
-    for (uint32_t o = 0; o < outer; ++o) memcpy(py + o * block, x + o * row + first, block);
-    first += block;
-  }
-  return Error::kOk;
-}
+// ---- aten::split_with_sizes_copy.out(self, split_sizes, dim, *, out): one slice kernel
+//      call per tensor of the out list, consecutive blocks along dim ------------------------
 
 Error prepare_split(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "split_with_sizes argument count", 0);
@@ -1411,18 +1326,26 @@ Error prepare_split(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (total != x->sizes[axis]) {
     return a.fail(Error::kShapeMismatch, "split_with_sizes_copy split_sizes", 1);
   }
-  uint32_t outer, length, inner;
-  split_at(*x, axis, &outer, &length, &inner);
-  const uint32_t es = pte_element_size(tx);
-  call->run = run_split;
-  call->extra[0] = x;
+  Tensor* vx = nullptr;
+  if (movable(ctx, x, tx, &vx) != Error::kOk) {
+    return a.fail(Error::kNotSupported, "split_with_sizes_copy (rank with the bytes)", 0);
+  }
+  SOCSIM_RT_TRY(reserve_calls(ctx, call, count));
+  int32_t first = 0;
+  for (uint32_t k = 0; k < count; ++k) {
+    Tensor* vy = nullptr;
+    SOCSIM_RT_TRY(movable(ctx, outs[k], ty, &vy));
+    const int32_t length = outs[k]->sizes[axis];
+    if (length > 0) {  // an empty part copies nothing (the slice kernel wants one element)
+      int32_t words[2 * kMaxRank];
+      slice_words(*vx, axis, first, words);
+      SOCSIM_RT_TRY(bind<ops::SliceCopy>(ctx, call, call->calls, &vx, 1, &vy, 1, words,
+                                         2 * vx->rank));
+    }
+    first += length;
+  }
+  call->run = run_kernels;
   call->extra[1] = outs[0];
-  call->list = outs;
-  call->list_count = count;
-  call->params[0] = static_cast<int32_t>(outer);
-  call->params[1] = static_cast<int32_t>(length * inner * es);
-  call->params[2] = static_cast<int32_t>(inner * es);
-  call->params[3] = static_cast<int32_t>(axis);
   return Error::kOk;
 }
 
@@ -1439,7 +1362,7 @@ Error prepare_unary(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
     return a.fail(Error::kDtypeMismatch, "unary operator dtypes (float32)", 0);
   }
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<Op>(ctx, call, 0, t, 1, &t[1], 1, nullptr, 0);
 }
 
@@ -1449,7 +1372,7 @@ Error prepare_mul(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   int8_t types[3];
   for (uint32_t i = 0; i < 3; ++i) SOCSIM_RT_TRY(a.tensor(i, &t[i], &types[i]));
   if (!same_types(types, 3)) return a.fail(Error::kDtypeMismatch, "aten::mul.out dtypes", 2);
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Mul>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
 }
 
@@ -1464,7 +1387,7 @@ Error prepare_sub(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   SOCSIM_RT_TRY(a.tensor(3, &t[2], &types[2]));
   if (alpha != 1.0) return a.fail(Error::kNotSupported, "aten::sub.out alpha (only 1)", 2);
   if (!same_types(types, 3)) return a.fail(Error::kDtypeMismatch, "aten::sub.out dtypes", 3);
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Sub>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
 }
 
@@ -1486,54 +1409,56 @@ Error prepare_cat(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
     return a.fail(Error::kBadOperatorArgs, "aten::cat.out dim", 1);
   }
   const int32_t words[ops::Cat::kArgs] = {static_cast<int32_t>(axis)};
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Cat>(ctx, call, 0, inputs, count, &y, 1, words, ops::Cat::kArgs);
 }
 
 // ---- quantized_decomposed::dequantize_per_channel.out(input, scales, zero_points?, axis,
-//      quant_min, quant_max, dtype, *, out_dtype?, out): float32(q - zero_point[c]) *
-//      scale[c] along axis -----------------------------------------------------------------
+//      quant_min, quant_max, dtype, *, out_dtype?, out): the per-channel dequantize kernel;
+//      float64 scales and int64 or missing zero points of the program's constants become
+//      float32 and int32 vectors at load --------------------------------------------------
 
-Error run_dequantize_per_channel(const PteOpCall& c) {
-  const uint32_t outer = static_cast<uint32_t>(c.params[0]);
-  const uint32_t channels = static_cast<uint32_t>(c.params[1]);
-  const uint32_t inner = static_cast<uint32_t>(c.params[2]);
-  const int32_t scale_bytes = c.params[3];  // 4: float32 scales, 8: float64
-  const int32_t zp_bytes = c.params[4];     // 0: none, 4: int32, 8: int64
-  const int8_t* q = c.extra[0]->data_as<int8_t>();
-  float* y = c.extra[1]->data_as<float>();
-  const uint8_t* scales = static_cast<const uint8_t*>(c.extra[2]->data);
-  const uint8_t* zps = c.extra[3] != nullptr ? static_cast<const uint8_t*>(c.extra[3]->data)
-                                             : nullptr;
-  for (uint32_t ch = 0; ch < channels; ++ch) {
-    float scale;
-    if (scale_bytes == 8) {
+/// `t` (ExecuTorch type `type`, `n` elements) as a vector of the kernel's 4-byte type: itself
+/// when it has that type, else converted at load from float64 (to float32) or int64 (to
+/// int32), which needs constant data; nullptr `t`: zeros. kNotSupported for another type or
+/// planned data, kBadOperatorArgs for an int64 outside int32.
+Error vector_of(const PteOpContext& ctx, Tensor* t, int8_t type, bool constant, uint32_t n,
+                bool to_float, Tensor** out) {
+  const PteScalarType same = to_float ? PteScalarType::kFloat : PteScalarType::kInt;
+  const PteScalarType wide = to_float ? PteScalarType::kDouble : PteScalarType::kLong;
+  if (t != nullptr && is_type(type, same)) {
+    *out = t;
+    return Error::kOk;
+  }
+  if (t != nullptr && (!is_type(type, wide) || !constant)) return Error::kNotSupported;
+  Tensor* v = ctx.allocator->allocate_array<Tensor>(1);
+  uint32_t* data = ctx.allocator->allocate_array<uint32_t>(n);
+  if (v == nullptr || (data == nullptr && n > 0)) return Error::kMemoryAllocationFailed;
+  for (uint32_t i = 0; t != nullptr && i < n; ++i) {
+    const uint8_t* at = static_cast<const uint8_t*>(t->data) + 8 * i;
+    if (to_float) {
       double d;
-      memcpy(&d, scales + 8 * ch, 8);
-      scale = static_cast<float>(d);
+      memcpy(&d, at, 8);
+      const float f = static_cast<float>(d);
+      memcpy(&data[i], &f, 4);
     } else {
-      memcpy(&scale, scales + 4 * ch, 4);
-    }
-    int32_t zp = 0;
-    if (zp_bytes == 8) {
-      int64_t v;
-      memcpy(&v, zps + 8 * ch, 8);
-      zp = static_cast<int32_t>(v);
-    } else if (zp_bytes == 4) {
-      memcpy(&zp, zps + 4 * ch, 4);
-    }
-    for (uint32_t o = 0; o < outer; ++o) {
-      const uint32_t base = (o * channels + ch) * inner;
-      for (uint32_t i = 0; i < inner; ++i) {
-        y[base + i] = static_cast<float>(q[base + i] - zp) * scale;
-      }
+      int64_t w;
+      memcpy(&w, at, 8);
+      if (w < INT32_MIN || w > INT32_MAX) return Error::kBadOperatorArgs;
+      const int32_t k = static_cast<int32_t>(w);
+      memcpy(&data[i], &k, 4);
     }
   }
+  v->dtype = to_float ? ScalarType::kFloat32 : ScalarType::kInt32;
+  v->rank = 1;
+  v->sizes[0] = static_cast<int32_t>(n);
+  v->data = data;
+  v->nbytes = 4 * n;
+  *out = v;
   return Error::kOk;
 }
 
 Error prepare_dequantize_per_channel(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  (void)ctx;
   if (a.count() != 8 && a.count() != 9) {
     return a.fail(Error::kBadOperatorArgs, "dequantize_per_channel.out argument count", 0);
   }
@@ -1559,12 +1484,6 @@ Error prepare_dequantize_per_channel(const PteOpContext& ctx, const Args& a, Pte
       dtype != static_cast<int64_t>(PteScalarType::kChar)) {
     return a.fail(Error::kDtypeMismatch, "dequantize_per_channel.out dtypes (int8 -> float32)", 0);
   }
-  if (!is_type(ts, PteScalarType::kFloat) && !is_type(ts, PteScalarType::kDouble)) {
-    return a.fail(Error::kDtypeMismatch, "dequantize_per_channel.out scales (float)", 1);
-  }
-  if (zps != nullptr && !is_type(tz, PteScalarType::kLong) && !is_type(tz, PteScalarType::kInt)) {
-    return a.fail(Error::kDtypeMismatch, "dequantize_per_channel.out zero_points (integer)", 2);
-  }
   if (qmin < -128 || qmax > 127 || qmin > qmax) {
     return a.fail(Error::kBadOperatorArgs, "quant_min/quant_max", 4);
   }
@@ -1578,31 +1497,18 @@ Error prepare_dequantize_per_channel(const PteOpContext& ctx, const Args& a, Pte
       (zps != nullptr && zps->numel() != channels)) {
     return a.fail(Error::kShapeMismatch, "dequantize_per_channel.out scales/zero_points", 1);
   }
-  if (zps != nullptr) {  // zero points inside int8 (the product stays exact in float32)
-    const uint32_t zb = pte_element_size(tz);
-    for (uint32_t ch = 0; ch < channels; ++ch) {
-      int64_t v = 0;
-      if (zb == 8) {
-        memcpy(&v, static_cast<const uint8_t*>(zps->data) + 8 * ch, 8);
-      } else {
-        int32_t w;
-        memcpy(&w, static_cast<const uint8_t*>(zps->data) + 4 * ch, 4);
-        v = w;
-      }
-      if (v < -128 || v > 127) return a.fail(Error::kBadOperatorArgs, "zero_points", 2);
-    }
+  Tensor* in[3] = {x, nullptr, nullptr};
+  Error e = vector_of(ctx, scales, ts, a.value(1).constant, channels, true, &in[1]);
+  if (e != Error::kOk) {
+    return a.fail(e, "dequantize_per_channel.out scales (float32, or constant float64)", 1);
   }
-  call->run = run_dequantize_per_channel;
-  call->extra[0] = x;
-  call->extra[1] = y;
-  call->extra[2] = scales;
-  call->extra[3] = zps;
-  call->params[0] = static_cast<int32_t>(outer);
-  call->params[1] = static_cast<int32_t>(channels);
-  call->params[2] = static_cast<int32_t>(inner);
-  call->params[3] = static_cast<int32_t>(pte_element_size(ts));
-  call->params[4] = zps != nullptr ? static_cast<int32_t>(pte_element_size(tz)) : 0;
-  return Error::kOk;
+  e = vector_of(ctx, zps, tz, zps != nullptr && a.value(2).constant, channels, false, &in[2]);
+  if (e != Error::kOk) {
+    return a.fail(e, "dequantize_per_channel.out zero_points (int32, or constant int64)", 2);
+  }
+  const int32_t words[ops::DequantizePerChannel::kArgs] = {static_cast<int32_t>(axis)};
+  return bind<ops::DequantizePerChannel>(ctx, call, 0, in, 3, &y, 1, words,
+                                         ops::DequantizePerChannel::kArgs);
 }
 
 // ---- aten::hardtanh.out(self, min_val, max_val, *, out): the clamp kernel (ReLU6) ----------
@@ -1622,39 +1528,14 @@ Error prepare_hardtanh(const PteOpContext& ctx, const Args& a, PteOpCall* call) 
   if (!(lo <= hi)) return a.fail(Error::kBadOperatorArgs, "aten::hardtanh.out min/max", 1);
   const int32_t words[ops::Clamp::kArgs] = {float_word(static_cast<float>(lo)),
                                             float_word(static_cast<float>(hi))};
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Clamp>(ctx, call, 0, &x, 1, &y, 1, words, ops::Clamp::kArgs);
 }
 
 // ---- aten::_native_batch_norm_legit_no_training.out(input, weight?, bias?, running_mean,
-//      running_var, momentum, eps, *, out0, out1, out2): per channel (axis 1) of NCHW...,
-//      (x - mean) * (1 / sqrt(var + eps)) * weight + bias; out1 and out2 (the saved
-//      statistics of training) are empty in inference and are left alone ------------------
-
-Error run_batch_norm(const PteOpCall& c) {
-  const uint32_t outer = static_cast<uint32_t>(c.params[0]);
-  const uint32_t channels = static_cast<uint32_t>(c.params[1]);
-  const uint32_t inner = static_cast<uint32_t>(c.params[2]);
-  float eps;
-  memcpy(&eps, &c.params[3], 4);
-  const float* x = c.extra[0]->data_as<float>();
-  float* y = c.extra[1]->data_as<float>();
-  const float* mean = c.extra[2]->data_as<float>();
-  const float* var = c.extra[3]->data_as<float>();
-  const float* w = c.list[0] != nullptr ? c.list[0]->data_as<float>() : nullptr;
-  const float* b = c.list[1] != nullptr ? c.list[1]->data_as<float>() : nullptr;
-  for (uint32_t ch = 0; ch < channels; ++ch) {
-    const float invstd = 1.0f / sqrtf(var[ch] + eps);
-    const float m = mean[ch];
-    const float wc = w != nullptr ? w[ch] : 1.0f;
-    const float bc = b != nullptr ? b[ch] : 0.0f;
-    for (uint32_t o = 0; o < outer; ++o) {
-      const uint32_t base = (o * channels + ch) * inner;
-      for (uint32_t i = 0; i < inner; ++i) y[base + i] = (x[base + i] - m) * invstd * wc + bc;
-    }
-  }
-  return Error::kOk;
-}
+//      running_var, momentum, eps, *, out0, out1, out2): the batch norm kernel (per channel of
+//      axis 1; a missing weight or bias: ones, zeros); out1 and out2 (the saved statistics
+//      of training) are empty in inference and are left alone ------------------------------
 
 Error prepare_batch_norm(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (a.count() != 10) {
@@ -1680,8 +1561,7 @@ Error prepare_batch_norm(const PteOpContext& ctx, const Args& a, PteOpCall* call
   if (x.rank < 2 || !x.same_shape(*y)) {
     return a.fail(Error::kShapeMismatch, "_native_batch_norm_legit_no_training out", 7);
   }
-  uint32_t outer, channels, inner;
-  split_at(x, 1, &outer, &channels, &inner);
+  const uint32_t channels = static_cast<uint32_t>(x.sizes[1]);
   for (uint32_t i = 1; i < 5; ++i) {
     if (t[i] != nullptr && t[i]->numel() != channels) {
       return a.fail(Error::kShapeMismatch, "_native_batch_norm_legit_no_training channels", i);
@@ -1689,22 +1569,14 @@ Error prepare_batch_norm(const PteOpContext& ctx, const Args& a, PteOpCall* call
   }
   const float e = static_cast<float>(eps);
   if (!(e >= 0.0f)) return a.fail(Error::kBadOperatorArgs, "batch norm eps", 6);
-  Tensor** wb = ctx.allocator->allocate_array<Tensor*>(2);
-  if (wb == nullptr) return Error::kMemoryAllocationFailed;
-  wb[0] = t[1];
-  wb[1] = t[2];
-  call->run = run_batch_norm;
-  call->extra[0] = t[0];
-  call->extra[1] = y;
-  call->extra[2] = t[3];
-  call->extra[3] = t[4];
-  call->list = wb;
-  call->list_count = 2;
-  call->params[0] = static_cast<int32_t>(outer);
-  call->params[1] = static_cast<int32_t>(channels);
-  call->params[2] = static_cast<int32_t>(inner);
-  call->params[3] = float_word(e);
-  return Error::kOk;
+  if (t[1] == nullptr && (t[1] = constant_vector(*ctx.allocator, channels, 1.0f)) == nullptr) {
+    return Error::kMemoryAllocationFailed;
+  }
+  if (t[2] == nullptr && (t[2] = constant_vector(*ctx.allocator, channels, 0.0f)) == nullptr) {
+    return Error::kMemoryAllocationFailed;
+  }
+  const int32_t words[ops::BatchNorm::kArgs] = {float_word(e)};
+  return bind<ops::BatchNorm>(ctx, call, 0, t, 5, &y, 1, words, ops::BatchNorm::kArgs);
 }
 
 // ---- aten::clamp.out(self, min?, max?, *, out): the clamp kernel (a missing bound: none) ----
@@ -1724,7 +1596,7 @@ Error prepare_clamp(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (!(lo <= hi)) return a.fail(Error::kNotSupported, "aten::clamp.out min > max", 1);
   const int32_t words[ops::Clamp::kArgs] = {float_word(static_cast<float>(lo)),
                                             float_word(static_cast<float>(hi))};
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Clamp>(ctx, call, 0, &x, 1, &y, 1, words, ops::Clamp::kArgs);
 }
 
@@ -1738,7 +1610,7 @@ Error prepare_div(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (!same_types(types, 3) || !is_type(types[0], PteScalarType::kFloat)) {
     return a.fail(Error::kDtypeMismatch, "aten::div.out dtypes (float32)", 2);
   }
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Div>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
 }
 
@@ -1785,7 +1657,7 @@ Error prepare_to_dim_order_copy(const PteOpContext& ctx, const Args& a, PteOpCal
   if (!runtime_readable(tx) || !runtime_readable(ty)) {
     return a.fail(Error::kDtypeMismatch, "_to_dim_order_copy dtypes", 0);
   }
-  call->run = run_one;
+  call->run = run_kernels;
   if (tx == ty) return bind<ops::ViewCopy>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
   return bind<ops::ToCopy>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
 }
@@ -1808,7 +1680,7 @@ Error prepare_gelu(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
     return a.fail(Error::kDtypeMismatch, "aten::gelu.out dtypes (float32)", 0);
   }
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::Gelu>(ctx, call, 0, t, 1, &t[1], 1, nullptr, 0);
 }
 
@@ -1849,8 +1721,92 @@ Error prepare_avg_pool(const PteOpContext& ctx, const Args& a, PteOpCall* call) 
   }
   const int32_t words[ops::AvgPool2d::kArgs] = {
       k[0], k[1], s[0], s[1], p[0], p[1], p[0], p[1], ceil_mode ? 1 : 0, include_pad ? 1 : 0};
-  call->run = run_one;
+  call->run = run_kernels;
   return bind<ops::AvgPool2d>(ctx, call, 0, &x, 1, &y, 1, words, ops::AvgPool2d::kArgs);
+}
+
+// ---- aten::_adaptive_avg_pool2d.out(self, output_size, *, out): the adaptive average
+//      pooling kernel (the output's last two axes are output_size) ---------------------------
+
+Error prepare_adaptive_avg_pool(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 3) {
+    return a.fail(Error::kBadOperatorArgs, "_adaptive_avg_pool2d argument count", 0);
+  }
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t types[2];
+  PteList size;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
+  SOCSIM_RT_TRY(a.int_list(1, &size));
+  SOCSIM_RT_TRY(a.tensor(2, &y, &types[1]));
+  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
+    return a.fail(Error::kDtypeMismatch, "aten::_adaptive_avg_pool2d.out dtypes (float32)", 0);
+  }
+  if ((x->rank != 3 && x->rank != 4) || y->rank != x->rank) {
+    return a.fail(Error::kShapeMismatch, "aten::_adaptive_avg_pool2d.out (CHW or NCHW)", 2);
+  }
+  if (size.count != 2 || size.int_at(0) != y->sizes[y->rank - 2] ||
+      size.int_at(1) != y->sizes[y->rank - 1]) {
+    return a.fail(Error::kShapeMismatch, "aten::_adaptive_avg_pool2d.out output_size", 1);
+  }
+  return bind<ops::AdaptiveAvgPool2dWindows>(ctx, call, 0, &x, 1, &y, 1, nullptr, 0);
+}
+
+// ---- aten::as_strided_copy.out(self, size, stride, storage_offset?, *, out): the strided
+//      copy kernel, self given as a view of the output's rank over its storage ------------
+
+Error prepare_as_strided(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  if (a.count() != 5) return a.fail(Error::kBadOperatorArgs, "as_strided_copy argument count", 0);
+  Tensor *x = nullptr, *y = nullptr;
+  int8_t tx = 0, ty = 0;
+  PteList size, stride;
+  int64_t offset = 0;
+  SOCSIM_RT_TRY(a.tensor(0, &x, &tx));
+  SOCSIM_RT_TRY(a.int_list(1, &size));
+  SOCSIM_RT_TRY(a.int_list(2, &stride));
+  if (!a.is_null(3)) SOCSIM_RT_TRY(a.integer(3, &offset));
+  SOCSIM_RT_TRY(a.tensor(4, &y, &ty));
+  if (tx != ty || pte_element_size(tx) == 0) {
+    return a.fail(Error::kDtypeMismatch, "aten::as_strided_copy.out dtypes", 0);
+  }
+  if (y->rank == 0) return a.fail(Error::kNotSupported, "aten::as_strided_copy.out (scalar)", 4);
+  bool same = size.count == y->rank;
+  for (uint32_t k = 0; same && k < size.count; ++k) same = size.int_at(k) == y->sizes[k];
+  if (!same) return a.fail(Error::kShapeMismatch, "aten::as_strided_copy.out size", 1);
+  if (stride.count != y->rank) {
+    return a.fail(Error::kBadOperatorArgs, "aten::as_strided_copy.out stride", 2);
+  }
+  // Every element read must lie in self's storage (64-bit sums: no overflow).
+  int64_t last = offset;
+  int32_t words[1 + kMaxRank + 1];
+  words[0] = 0;
+  for (uint32_t k = 0; k < y->rank; ++k) {
+    const int64_t s = stride.int_at(k);
+    if (s < 0 || s > 0x7FFFFFFF) {
+      return a.fail(Error::kBadOperatorArgs, "aten::as_strided_copy.out stride", 2);
+    }
+    if (y->sizes[k] > 0) last += (y->sizes[k] - 1) * s;
+    words[1 + k] = static_cast<int32_t>(s);
+  }
+  if (offset < 0 || (y->numel() > 0 && last >= static_cast<int64_t>(x->numel()))) {
+    return a.fail(Error::kBadOperatorArgs, "aten::as_strided_copy.out (outside self)", 3);
+  }
+  words[0] = static_cast<int32_t>(offset);
+  // self as [numel, 1, ...] of the output's rank: the kernel reads its flat storage.
+  int32_t sizes[kMaxRank];
+  for (uint32_t k = 0; k < y->rank; ++k) sizes[k] = k == 0 ? static_cast<int32_t>(x->numel()) : 1;
+  Tensor* flat = view_of(ctx, *x, x->dtype, y->rank, sizes);
+  if (flat == nullptr) return Error::kMemoryAllocationFailed;
+  Tensor *vx = nullptr, *vy = nullptr;
+  if (movable(ctx, flat, tx, &vx) != Error::kOk || movable(ctx, y, ty, &vy) != Error::kOk) {
+    return a.fail(Error::kNotSupported, "aten::as_strided_copy.out (rank with the bytes)", 0);
+  }
+  uint32_t count = 1 + y->rank;
+  if (vy->rank > y->rank) {  // the bytes of a wide element: one more axis, stride 1
+    const int32_t es = vy->sizes[y->rank];
+    for (uint32_t k = 0; k < count; ++k) words[k] *= es;
+    words[count++] = 1;
+  }
+  return bind<ops::AsStridedCopy>(ctx, call, 0, &vx, 1, &vy, 1, words, count);
 }
 
 // ---- the table ------------------------------------------------------------------------------
@@ -1911,6 +1867,9 @@ const Operator kOperators[] = {
      prepare_to_dim_order_copy},
     {"aten::gelu", "out", "aten::gelu.out", prepare_gelu},
     {"aten::avg_pool2d", "out", "aten::avg_pool2d.out", prepare_avg_pool},
+    {"aten::_adaptive_avg_pool2d", "out", "aten::_adaptive_avg_pool2d.out",
+     prepare_adaptive_avg_pool},
+    {"aten::as_strided_copy", "out", "aten::as_strided_copy.out", prepare_as_strided},
 };
 constexpr uint32_t kOperatorCount = sizeof(kOperators) / sizeof(kOperators[0]);
 
@@ -1960,7 +1919,7 @@ Error pte_prepare_operator(const PteOpContext& ctx, const char* name, uint32_t n
     const Args a(ctx, args, arg_count - 1);
     SOCSIM_RT_TRY(op.prepare(ctx, a, call));
     // Every tensor the kernels read or write must be of a type they know.
-    const KernelArgs* k = call->fn[0] != nullptr ? &call->args[0] : nullptr;
+    const KernelArgs* k = call->calls > 0 ? &call->args[0] : nullptr;
     if (k != nullptr && k->output_count > 0) call->elements = k->outputs[0]->numel();
     if (k == nullptr && call->extra[1] != nullptr) call->elements = call->extra[1]->numel();
     return Error::kOk;

@@ -28,19 +28,24 @@ struct PteList {
 struct PteValue {
   PteValueKind kind = PteValueKind::kNone;
   int8_t dtype = -1;  ///< tensors: ExecuTorch element type
+  bool constant = false;  ///< tensors: data in the program's constants (fixed at load)
   int64_t i = 0;      ///< Int; Bool as 0/1
   double d = 0.0;     ///< Double
   Tensor* tensor = nullptr;
   PteList list;  ///< the lists; String: data/count are its bytes
 };
 
-/// One prepared operator call: up to two kernel calls of the registry plus the operator's
-/// own step (e.g. max pooling's indices), all with arguments fixed at load.
+/// One prepared operator call: kernel calls of the registry (`calls` of them, in order, e.g.
+/// one per output of a split) plus, for a few operators, the operator's own step (max
+/// pooling's int64 indices, layer norm's statistics, ExecuTorch's quantize), all with
+/// arguments fixed at load.
 struct PteOpCall {
   const char* name = nullptr;  ///< "aten::add.out" (static, NUL-terminated)
   Error (*run)(const PteOpCall& call) = nullptr;
-  KernelFn fn[2] = {nullptr, nullptr};
-  KernelArgs args[2];
+  KernelFn* fn = nullptr;      ///< `calls` kernels (from the method allocator)
+  KernelArgs* args = nullptr;  ///< and their operands and argument words
+  uint32_t calls = 0;          ///< kernel calls bound (run in order)
+  uint32_t capacity = 0;       ///< room in fn/args
   Tensor* extra[4] = {nullptr, nullptr, nullptr, nullptr};
   int32_t params[8] = {};
   uint32_t elements = 0;  ///< numel of the first output (for profiling)

@@ -37,6 +37,10 @@ from socsim_aot.schema.data_movement import (CAT, CONSTANT_PAD_ND, INDEX_SELECT,
                                              VIEW_COPY)
 from socsim_aot.schema import normalization
 from socsim_aot.schema.matmul import MATMUL, QUANTIZED_MATMUL
+from socsim_aot.schema.data_movement import AS_STRIDED_COPY, EXPAND_COPY
+from socsim_aot.schema.normalization import BATCH_NORM
+from socsim_aot.schema.pooling import ADAPTIVE_AVG_POOL2D_WINDOWS
+from socsim_aot.schema.quantization import DEQUANTIZE_PER_CHANNEL
 from socsim_aot.schema.normalization import LAYER_NORM, QUANTIZED_LAYER_NORM
 from socsim_aot.schema import resize
 from socsim_aot.schema.resize import (QUANTIZED_UPSAMPLE_BILINEAR2D, UPSAMPLE_BILINEAR2D,
@@ -265,6 +269,46 @@ def cases(seed=7):
     yield from masked_softmax_cases(rng)
     yield from indexing_cases(rng)
     yield from selection_cases(rng)
+    yield from executorch_cases(rng)
+
+
+def executorch_cases(rng):
+    """The kernels of ExecuTorch's operators (docs/executorch.md): adaptive average pooling
+    (windows that overlap, that are the identity, and of uneven sizes), strided copies (an
+    overlapping window view, a transposing view, an offset), broadcast copies of every type,
+    inference batch norm and per-channel dequantisation."""
+    f = np.float32
+    for name, xs, out in (("overlap", (1, 3, 6, 6), (1, 3, 7, 7)),
+                          ("identity", (2, 2, 7, 7), (2, 2, 7, 7)),
+                          ("uneven", (1, 4, 13, 10), (1, 4, 3, 4)),
+                          ("global", (2, 3, 5, 4), (2, 3, 1, 1))):
+        yield f"adaptive_avg_pool2d_f32_{name}", ADAPTIVE_AVG_POOL2D_WINDOWS, [_f32(rng, xs)], \
+            out, f, {}
+    u8 = rng.integers(0, 2, (2, 3, 4)).astype(np.uint8)
+    data = {"f32": _f32(rng, (2, 3, 4)), "i8": _i8(rng, (2, 3, 4)), "u8": u8,
+            "i32": rng.integers(-2 ** 31, 2 ** 31, (2, 3, 4)).astype(np.int32)}
+    for name, x in data.items():
+        # overlapping windows of 3 along each row, and a transpose of the last two axes
+        yield f"as_strided_{name}_windows", AS_STRIDED_COPY, [x], (2, 2, 3), x.dtype, \
+            dict(storage_offset=0, strides=[12, 1, 1])
+        yield f"as_strided_{name}_transpose", AS_STRIDED_COPY, [x], (2, 4, 3), x.dtype, \
+            dict(storage_offset=0, strides=[12, 1, 4])
+        yield f"expand_{name}", EXPAND_COPY, [x[:, :1, :]], (3, 2, 5, 4), x.dtype, {}
+    yield "as_strided_f32_offset", AS_STRIDED_COPY, [data["f32"]], (2, 2, 2), f, \
+        dict(storage_offset=5, strides=[8, 0, 3])
+    yield "slice_u8", SLICE_COPY, [u8], (2, 1, 4), np.uint8, \
+        dict(slices=[0, 1, 2, 1, 0, 1])
+    c = 5
+    for name, shape in (("nchw", (2, c, 4, 3)), ("nc", (3, c))):
+        var = Const(rng.uniform(0.01, 3.0, c).astype(f))
+        yield f"batch_norm_f32_{name}", BATCH_NORM, \
+            [_f32(rng, shape, 2), Const(_f32(rng, (c,))), Const(_f32(rng, (c,))),
+             Const(_f32(rng, (c,))), var], shape, f, dict(eps=1e-5)
+    scales = Const(rng.uniform(0.001, 0.1, 6).astype(f))
+    zps = Const(rng.integers(-128, 128, 6).astype(np.int32))
+    for axis, shape in ((0, (6, 3, 2, 2)), (1, (2, 6, 5))):
+        yield f"dequantize_per_channel_axis{axis}", DEQUANTIZE_PER_CHANNEL, \
+            [_i8(rng, shape), scales, zps], shape, f, dict(axis=axis)
 
 
 def one_d_window_cases(rng):
@@ -743,4 +787,3 @@ def main(argv=None):
 
 if __name__ == "__main__":
     sys.exit(main())
-

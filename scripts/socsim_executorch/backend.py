@@ -141,11 +141,13 @@ class SocsimNpuPartitioner(_SocsimPartitioner):
     def __init__(self, npu_config: str = None, keep_partitions: str = None):
         """`npu_config`: the NPU preset whose operator list decides (default: the
         compiler's); `keep_partitions`: a folder where each partition's description is kept
-        (partitionN.npz, for lower_npu.py --reference)."""
+        (partitionN.npz, for lower_npu.py --reference), as given: the program keeps the
+        compile spec, so a relative path (from the working directory of the lowering) keeps
+        the program's bytes independent of where it was made."""
         specs = [CompileSpec(NPU_CONFIG_SPEC, os.path.abspath(npu_config).encode())] \
             if npu_config else []
         if keep_partitions:
-            specs.append(CompileSpec(KEEP_SPEC, os.path.abspath(keep_partitions).encode()))
+            specs.append(CompileSpec(KEEP_SPEC, keep_partitions.encode()))
         super().__init__(specs)
 
     def picked(self, ep):

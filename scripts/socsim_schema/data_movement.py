@@ -30,7 +30,7 @@ SLICE_COPY, INDEX_SELECT, CONSTANT_PAD_ND, REFLECTION_PAD2D, REPLICATION_PAD2D =
              "out[i...] = x[first + i step...] on every axis (ONNX Slice; Split is one per "
              "output)", inputs=(Operand("x"),),
              args=(Arg("slices", "int32[]", "first index and step of every axis (two words "
-                   "per axis)", per_axis=2),), dtypes=_MOVING, kernel="slice",
+                   "per axis)", per_axis=2),), dtypes=_MOVING + ("uint8",), kernel="slice",
              onnx=("Slice", "Split")),
     Operator("aten::index_select.out", "index_select",
              "x gathered along dim at constant indices of any shape (ONNX Gather)",
@@ -48,3 +48,17 @@ SLICE_COPY, INDEX_SELECT, CONSTANT_PAD_ND, REFLECTION_PAD2D, REPLICATION_PAD2D =
     Operator("aten::replication_pad2d.out", "replication_pad2d",
              "the last two axes padded with copies of their edge", inputs=(Operand("x"),),
              args=PAD2D_ARGS, dtypes=("float32", "int8"), kernel="pad"))
+
+_BYTES = ("float32", "int8", "int32", "uint8")
+
+# ExecuTorch's copies of strided and broadcast views (docs/executorch.md).
+AS_STRIDED_COPY, EXPAND_COPY = register(
+    Operator("aten::as_strided_copy.out", "as_strided_copy",
+             "out[i...] = x's element storage_offset + sum i[d] strides[d] in row-major order "
+             "(x of the output's rank, read as its flat storage)", inputs=(Operand("x"),),
+             args=(Arg("storage_offset", doc="elements, at least 0"),
+                   Arg("strides", "int32[]", "elements, at least 0, one per axis")),
+             dtypes=_BYTES, kernel="as_strided"),
+    Operator("aten::expand_copy.out", "expand_copy",
+             "x broadcast to the output's shape (numpy's rules: axes aligned at the end, an "
+             "axis of 1 repeated)", inputs=(Operand("x"),), dtypes=_BYTES, kernel="expand"))

@@ -32,3 +32,17 @@ LAYER_NORM, QUANTIZED_LAYER_NORM = register(
              args=(_AXIS, Arg("zp_in"), Arg("zp_out"),
                    Arg("eps_q", doc="round(N^2 eps / s_in^2)")), dtypes=("int8",),
              kernel="layer_norm"))
+
+# Inference batch normalisation as ExecuTorch's exporter writes it
+# (_native_batch_norm_legit_no_training): per channel c of axis 1,
+# invstd = float32(1 / sqrt(double(var[c]) + double(eps))) (the reciprocal and the root in
+# double precision, as ExecuTorch's portable kernel computes them), then
+# ((x - mean[c]) * invstd) * weight[c] + bias[c] in float32, in that order.
+(BATCH_NORM,) = register(
+    Operator("aten::_native_batch_norm_legit_no_training.out", "batch_norm",
+             "((x - mean) invstd) weight + bias per channel (axis 1), invstd = 1 / sqrt(var + "
+             "eps) in double precision",
+             inputs=(Operand("x"), Operand("weight", doc="[C]"), Operand("bias", doc="[C]"),
+                     Operand("mean", doc="[C] running mean"),
+                     Operand("var", doc="[C] running variance")),
+             args=(Arg("eps", "float32"),), kernel="batch_norm"))

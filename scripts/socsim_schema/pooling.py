@@ -41,3 +41,12 @@ ADAPTIVE_AVG_POOL2D, QUANTIZED_ADAPTIVE_AVG_POOL2D = register(
              "div_round(sum (x - zp_in) m, H W 2^n) + zp_out per plane, saturated", inputs=_X,
              outputs=_Y, args=REQUANT, dtypes=("int8",), kernel="global_avg_pool2d",
              npu=NpuLayer(7, "GlobalAveragePool", ("global_avg_pool2d",), "pooling")))
+
+# ExecuTorch's form of torch's adaptive average pooling to any output size (AlexNet's and
+# VGG's 7x7 before their classifiers): the output's H and W give the windows.
+(ADAPTIVE_AVG_POOL2D_WINDOWS,) = register(
+    Operator("aten::_adaptive_avg_pool2d.out", "adaptive_avg_pool2d_windows",
+             "mean over adaptive windows: output row i of Ho averages input rows floor(i H / Ho) "
+             "to ceil((i + 1) H / Ho) - 1 (columns alike), summed in row-major order from 0 "
+             "and divided by the window's element count", inputs=_X, outputs=_Y,
+             kernel="adaptive_avg_pool2d"))

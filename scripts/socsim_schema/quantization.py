@@ -20,3 +20,13 @@ QUANTIZE, DEQUANTIZE, REQUANTIZE = register(
              inputs=(Operand("x", npu_slot="input"),), outputs=(Operand("out", npu_slot="output"),),
              args=(Arg("zp_in"), Arg("zp_out"), Arg("m"), Arg("n")), dtypes=("int8",),
              kernel="requantize", npu=NpuLayer(20, "Requantize", ("requantize",), "requantize")))
+
+# Per-channel dequantisation (PT2E's per-channel weights, ExecuTorch's
+# dequantize_per_channel): c is the element's index along `axis`.
+(DEQUANTIZE_PER_CHANNEL,) = register(
+    Operator("quantized_decomposed::dequantize_per_channel.out", "dequantize_per_channel",
+             "float32(x - zero_points[c]) * scales[c], c the index along axis",
+             inputs=(Operand("x"), Operand("scales", "float32", "one per channel"),
+                     Operand("zero_points", "int32", "one per channel, in [-128, 127]")),
+             outputs=(Operand("out", "float32"),), args=(Arg("axis"),), dtypes=("int8",),
+             kernel="dequantize"))

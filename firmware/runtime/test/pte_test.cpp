@@ -145,7 +145,9 @@ TEST(PteFixtures, ManifestListsThePrograms) {
                                              "add_xnnpack", "encoder_f32", "encoder_int8",
                                              "lstm_f32", "gru_f32", "mbblock_f32",
                                              "mbblock_int8", "mbv3block_f32",
-                                             "poolgelu_f32"}));
+                                             "poolgelu_f32", "adaptivepool_f32",
+                                             "adaptivepool_int8", "cnblock_f32",
+                                             "cnblock_int8"}));
 }
 
 // The programs without delegates, on the runtime's own operators.
@@ -255,6 +257,171 @@ TEST(PteDelegates, TheDelegateCallReachesTheBackend) {
   EXPECT_TRUE(std::equal(StandIn::blob.begin(), StandIn::blob.end(), file.begin() + base));
 }
 
+// ---- operators on element types the kernels do not have: their bytes move through the
+// data-movement kernels as uint8 with one more axis (int64), or as uint8 (bool) ----------
+
+/// The values of one operator call, built by hand, and the call prepared from them.
+class OpBench {
+ public:
+  OpBench() : pool_(1 << 13), alloc_(pool_.data(), 8 * pool_.size()) { values_.reserve(32); }
+
+  uint32_t tensor(PteScalarType type, std::vector<int32_t> sizes, void* data) {
+    Tensor* t = alloc_.allocate_array<Tensor>(1);
+    t->dtype = type == PteScalarType::kFloat ? ScalarType::kFloat32 : ScalarType::kUInt8;
+    t->rank = static_cast<uint32_t>(sizes.size());
+    uint32_t n = pte_element_size(static_cast<int8_t>(type));
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      t->sizes[d] = sizes[d];
+      n *= static_cast<uint32_t>(sizes[d]);
+    }
+    t->data = data;
+    t->nbytes = n;
+    PteValue v;
+    v.kind = PteValueKind::kTensor;
+    v.dtype = static_cast<int8_t>(type);
+    v.tensor = t;
+    return add(v);
+  }
+  uint32_t integer(int64_t i) {
+    PteValue v;
+    v.kind = PteValueKind::kInt;
+    v.i = i;
+    return add(v);
+  }
+  uint32_t boolean(bool b) {
+    PteValue v;
+    v.kind = PteValueKind::kBool;
+    v.i = b ? 1 : 0;
+    return add(v);
+  }
+  uint32_t int_list(std::vector<int64_t> items) {
+    lists_.push_back(std::move(items));
+    PteValue v;
+    v.kind = PteValueKind::kIntList;
+    v.list.data = reinterpret_cast<const uint8_t*>(lists_.back().data());
+    v.list.count = static_cast<uint32_t>(lists_.back().size());
+    return add(v);
+  }
+  uint32_t tensor_list(std::vector<int32_t> indices) {
+    indices_.push_back(std::move(indices));
+    PteValue v;
+    v.kind = PteValueKind::kTensorList;
+    v.list.data = reinterpret_cast<const uint8_t*>(indices_.back().data());
+    v.list.count = static_cast<uint32_t>(indices_.back().size());
+    return add(v);
+  }
+  /// Prepares and runs `name`.`overload` on `args` (the last one the return value).
+  Error run(const char* name, const char* overload, std::vector<uint32_t> args) {
+    PteOpContext ctx;
+    ctx.values = values_.data();
+    ctx.value_count = static_cast<uint32_t>(values_.size());
+    ctx.allocator = &alloc_;
+    ctx.temp = &alloc_;
+    PteOpCall call;
+    SOCSIM_RT_TRY(pte_prepare_operator(ctx, name, static_cast<uint32_t>(strlen(name)), overload,
+                                       static_cast<uint32_t>(strlen(overload)), args.data(),
+                                       static_cast<uint32_t>(args.size()), &call));
+    return call.run(call);
+  }
+
+ private:
+  uint32_t add(const PteValue& v) {
+    values_.push_back(v);
+    return static_cast<uint32_t>(values_.size() - 1);
+  }
+  std::vector<uint64_t> pool_;
+  MemoryAllocator alloc_;
+  std::vector<PteValue> values_;
+  std::vector<std::vector<int64_t>> lists_;
+  std::vector<std::vector<int32_t>> indices_;
+};
+
+TEST(PteOperators, Int64AndBoolMoveAsBytes) {
+  const int64_t big = int64_t{1} << 40;
+  {  // full.out: int64 and bool
+    int64_t y[6] = {};
+    OpBench b;
+    const uint32_t out = b.tensor(PteScalarType::kLong, {2, 3}, y);
+    ASSERT_EQ(b.run("aten::full", "out", {b.int_list({2, 3}), b.integer(big + 7), out, out}),
+              Error::kOk);
+    for (int64_t v : y) EXPECT_EQ(v, big + 7);
+    uint8_t flags[5] = {9, 9, 9, 9, 9};
+    OpBench c;
+    const uint32_t f = c.tensor(PteScalarType::kBool, {5}, flags);
+    ASSERT_EQ(c.run("aten::full", "out", {c.int_list({5}), c.integer(3), f, f}), Error::kOk);
+    for (uint8_t v : flags) EXPECT_EQ(v, 1);
+  }
+  {  // expand_copy.out: int64 [1, 3] to [2, 3]
+    int64_t x[3] = {-1, big, 5};
+    int64_t y[6] = {};
+    OpBench b;
+    const uint32_t out = b.tensor(PteScalarType::kLong, {2, 3}, y);
+    ASSERT_EQ(b.run("aten::expand_copy", "out",
+                    {b.tensor(PteScalarType::kLong, {1, 3}, x), b.int_list({2, -1}),
+                     b.boolean(false), out, out}),
+              Error::kOk);
+    EXPECT_EQ(std::vector<int64_t>(y, y + 6), (std::vector<int64_t>{-1, big, 5, -1, big, 5}));
+  }
+  {  // select_copy.int_out: the last column of an int64 [2, 3]
+    int64_t x[6] = {1, 2, big, 4, 5, -big};
+    int64_t y[2] = {};
+    OpBench b;
+    const uint32_t out = b.tensor(PteScalarType::kLong, {2}, y);
+    ASSERT_EQ(b.run("aten::select_copy", "int_out",
+                    {b.tensor(PteScalarType::kLong, {2, 3}, x), b.integer(1), b.integer(-1), out,
+                     out}),
+              Error::kOk);
+    EXPECT_EQ(y[0], big);
+    EXPECT_EQ(y[1], -big);
+  }
+  {  // split_with_sizes_copy.out: bool [2, 5] into [2, 2] and [2, 3]
+    uint8_t x[10] = {1, 0, 0, 1, 1, 0, 1, 1, 0, 0};
+    uint8_t y0[4] = {}, y1[6] = {};
+    OpBench b;
+    const uint32_t in = b.tensor(PteScalarType::kBool, {2, 5}, x);
+    const uint32_t o0 = b.tensor(PteScalarType::kBool, {2, 2}, y0);
+    const uint32_t o1 = b.tensor(PteScalarType::kBool, {2, 3}, y1);
+    const uint32_t outs = b.tensor_list({static_cast<int32_t>(o0), static_cast<int32_t>(o1)});
+    ASSERT_EQ(b.run("aten::split_with_sizes_copy", "out",
+                    {in, b.int_list({2, 3}), b.integer(1), outs, outs}),
+              Error::kOk);
+    EXPECT_EQ(std::vector<uint8_t>(y0, y0 + 4), (std::vector<uint8_t>{1, 0, 0, 1}));
+    EXPECT_EQ(std::vector<uint8_t>(y1, y1 + 6), (std::vector<uint8_t>{0, 1, 1, 1, 0, 0}));
+  }
+  {  // as_strided_copy.out: int64 [6] as [2, 2], strides (3, 1), offset 1
+    int64_t x[6] = {0, 1, 2, big, 4, 5};
+    int64_t y[4] = {};
+    OpBench b;
+    const uint32_t out = b.tensor(PteScalarType::kLong, {2, 2}, y);
+    ASSERT_EQ(b.run("aten::as_strided_copy", "out",
+                    {b.tensor(PteScalarType::kLong, {6}, x), b.int_list({2, 2}),
+                     b.int_list({3, 1}), b.integer(1), out, out}),
+              Error::kOk);
+    EXPECT_EQ(std::vector<int64_t>(y, y + 4), (std::vector<int64_t>{1, 2, 4, 5}));
+  }
+}
+
+TEST(PteOperators, BadArgumentsAreRefusedAtLoad) {
+  float x[6] = {};
+  float y[4] = {};
+  {  // a strided view reaching past self's storage
+    OpBench b;
+    const uint32_t out = b.tensor(PteScalarType::kFloat, {2, 2}, y);
+    EXPECT_EQ(b.run("aten::as_strided_copy", "out",
+                    {b.tensor(PteScalarType::kFloat, {6}, x), b.int_list({2, 2}),
+                     b.int_list({3, 1}), b.integer(2), out, out}),
+              Error::kBadOperatorArgs);
+  }
+  {  // an output_size other than the output's
+    OpBench b;
+    const uint32_t out = b.tensor(PteScalarType::kFloat, {1, 1, 2, 2}, y);
+    EXPECT_EQ(b.run("aten::_adaptive_avg_pool2d", "out",
+                    {b.tensor(PteScalarType::kFloat, {1, 1, 2, 3}, x), b.int_list({1, 2}), out,
+                     out}),
+              Error::kShapeMismatch);
+  }
+}
+
 TEST(PteProgram, RecognisesTheIdentifier) {
   const std::vector<uint8_t> bytes = read_file(fixture("add.pte"));
   EXPECT_TRUE(PteProgram::has_identifier(bytes.data(), bytes.size()));
@@ -313,7 +480,8 @@ Error try_program(const std::vector<uint8_t>& bytes, const std::vector<uint8_t>&
 
 const char* const kFixtures[] = {"add",          "add8",     "convnet_f32", "convnet_int8",
                                  "add_xnnpack",  "encoder_int8", "lstm_f32", "gru_f32",
-                                 "mbblock_f32",  "mbv3block_f32", "poolgelu_f32"};
+                                 "mbblock_f32",  "mbv3block_f32", "poolgelu_f32",
+                                 "adaptivepool_int8", "cnblock_f32"};
 
 TEST(PteRobustness, EveryTruncationIsRefused) {
   for (const char* name : kFixtures) {

@@ -282,3 +282,19 @@ SLICE_COPY, INDEX_SELECT, CONSTANT_PAD_ND, REFLECTION_PAD2D, REPLICATION_PAD2D =
     hooks("aten::replication_pad2d.out", quantize=same_scale,
           arg_values=lambda g, node: {a.name: node.attrs[a.name] for a in PAD2D_ARGS},
           reference=_pad2d("edge")))
+
+
+def _as_strided(ins, a, out):
+    flat = ins[0].reshape(-1)
+    index = np.full(out.shape, a.storage_offset, np.int64)
+    for d, stride in enumerate(a.strides):
+        shape = [1] * len(out.shape)
+        shape[d] = out.shape[d]
+        index = index + np.arange(out.shape[d], dtype=np.int64).reshape(shape) * stride
+    return flat[index]
+
+
+AS_STRIDED_COPY, EXPAND_COPY = (
+    hooks("aten::as_strided_copy.out", reference=_as_strided),
+    hooks("aten::expand_copy.out",
+          reference=lambda ins, a, out: np.broadcast_to(ins[0], out.shape).copy()))

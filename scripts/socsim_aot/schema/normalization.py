@@ -186,3 +186,18 @@ LAYER_NORM, QUANTIZED_LAYER_NORM = (
           reference=_layer_norm),
     hooks("quantized_decomposed::layer_norm.out", arg_values=_quantized_args,
           reference=_quantized_layer_norm))
+
+
+def _batch_norm(ins, a, out):
+    """Per channel of axis 1: invstd in double precision rounded to float32, then each step
+    in float32."""
+    x, weight, bias, mean, var = ins
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    invstd = (1.0 / np.sqrt(var.astype(np.float64) + float(a.eps))).astype(np.float32)
+    y = (x - mean.reshape(shape)).astype(np.float32)
+    y = (y * invstd.reshape(shape)).astype(np.float32)
+    y = (y * weight.reshape(shape)).astype(np.float32)
+    return (y + bias.reshape(shape)).astype(np.float32)
+
+
+(BATCH_NORM,) = (hooks("aten::_native_batch_norm_legit_no_training.out", reference=_batch_norm),)

@@ -226,3 +226,26 @@ ADAPTIVE_AVG_POOL2D, QUANTIZED_ADAPTIVE_AVG_POOL2D = (
     hooks("quantized_decomposed::adaptive_avg_pool2d.out", arg_values=_requant,
           reference=_quantized_global, npu_accepts=_npu_pool("global_avg_pool2d"),
           npu_shapes=_pool_shapes))
+
+
+def _adaptive_windows(ins, a, out):
+    """ExecuTorch's adaptive average pooling: each output element is the float32 sum of its
+    window in row-major order from 0, divided by the window's element count."""
+    x = ins[0]
+    h, w = x.shape[-2:]
+    oh, ow = out.shape[-2:]
+    y = np.zeros(x.shape[:-2] + (oh, ow), np.float32)
+    for i in range(oh):
+        r0, r1 = i * h // oh, -(-(i + 1) * h // oh)
+        for j in range(ow):
+            c0, c1 = j * w // ow, -(-(j + 1) * w // ow)
+            total = np.zeros(x.shape[:-2], np.float32)
+            for r in range(r0, r1):
+                for c in range(c0, c1):
+                    total = (total + x[..., r, c]).astype(np.float32)
+            y[..., i, j] = total / np.float32((r1 - r0) * (c1 - c0))
+    return y.reshape(out.shape)
+
+
+(ADAPTIVE_AVG_POOL2D_WINDOWS,) = (
+    hooks("aten::_adaptive_avg_pool2d.out", reference=_adaptive_windows),)

@@ -31,3 +31,15 @@ QUANTIZE, DEQUANTIZE, REQUANTIZE = (
           reference=lambda ins, a, out: fx.dequantize_i8(ins[0], a.scale, a.zero_point)),
     hooks("quantized_decomposed::requantize.out", arg_values=_requantize_args,
           reference=_requantize))
+
+
+def _dequantize_per_channel(ins, a, out):
+    x, scales, zero_points = ins
+    shape = [1] * x.ndim
+    shape[a.axis] = -1
+    q = x.astype(np.int32) - zero_points.astype(np.int32).reshape(shape)
+    return (q.astype(np.float32) * scales.astype(np.float32).reshape(shape)).astype(np.float32)
+
+
+(DEQUANTIZE_PER_CHANNEL,) = (
+    hooks("quantized_decomposed::dequantize_per_channel.out", reference=_dequantize_per_channel),)
