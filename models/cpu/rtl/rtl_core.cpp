@@ -67,6 +67,9 @@ RtlCore::RtlCore(const RtlCoreConfig& config)
   top_->hart_id_i = config_.hart_id;
   top_->dm_halt_addr_i = config_.dm_halt_addr;
   top_->dm_exception_addr_i = config_.dm_exception_addr;
+  top_->fpu_i = config_.fpu ? 1 : 0;
+  top_->fpu_addmul_lat_i = config_.fpu_addmul_lat & 3;
+  top_->fpu_others_lat_i = config_.fpu_others_lat & 3;
   top_->debug_req_i = 0;
   ports_.instr_req = &top_->instr_req_o;
   ports_.instr_addr = &top_->instr_addr_o;
@@ -86,10 +89,21 @@ RtlCore::~RtlCore() {
 #ifdef SOCSIM_GENUINE_CV32E40P
 bool RtlCore::has_retire_trace() { return false; }
 const char* RtlCore::description() { return "OpenHW CV32E40P (" SOCSIM_GENUINE_CV32E40P ")"; }
+bool RtlCore::has_runtime_fpu() { return false; }
 #else
 bool RtlCore::has_retire_trace() { return true; }
 const char* RtlCore::description() { return "socsim rv_core"; }
+bool RtlCore::has_runtime_fpu() { return true; }
 #endif
+
+std::string RtlCore::description(const RtlCoreConfig& config) {
+  std::string d = description();
+  if (has_runtime_fpu() && config.fpu) {
+    d += " (CV32E40P with FPU=1, FPU_ADDMUL_LAT=" + std::to_string(config.fpu_addmul_lat) +
+         ", FPU_OTHERS_LAT=" + std::to_string(config.fpu_others_lat) + ", ZFINX=0)";
+  }
+  return d;
+}
 
 void RtlCore::reset() {
   top_->instr_gnt_i = 0;

@@ -32,6 +32,11 @@ struct RtlCoreConfig {
   uint32_t hart_id = 0;
   uint32_t dm_halt_addr = 0x1A11'0800;
   uint32_t dm_exception_addr = 0;
+  /// socsim's rv_core: its FPU (the CV32E40P's FPU = 1 with these FPU_ADDMUL_LAT and
+  /// FPU_OTHERS_LAT, 0..2; docs/fpu.md). The genuine core's FPU is fixed when it is built.
+  bool fpu = false;
+  unsigned fpu_addmul_lat = 0;
+  unsigned fpu_others_lat = 0;
 };
 
 class RtlCore {
@@ -81,6 +86,12 @@ class RtlCore {
   static bool has_retire_trace();
   /// "socsim rv_core" or "OpenHW CV32E40P (<checkout>)".
   static const char* description();
+  /// Whether the FPU of this build's core is chosen at run time (RtlCoreConfig::fpu): socsim's
+  /// rv_core; the genuine core's is a parameter fixed when it is Verilated.
+  static bool has_runtime_fpu();
+  /// description() with the configuration's FPU: "socsim rv_core (CV32E40P with FPU=1,
+  /// FPU_ADDMUL_LAT=1, FPU_OTHERS_LAT=1, ZFINX=0)".
+  static std::string description(const RtlCoreConfig& config);
   /// Whether this build of the core can write waveforms: the traced variant (socsim-trace,
   /// rtl/CMakeLists.txt) can; the default one is built without tracing, for speed.
   static bool has_waveforms();

@@ -6,7 +6,8 @@
 //              [--random-waits SEED] [--check-memo] [--fpu]
 //              [--fpu-lat ADDMUL,OTHERS]
 //
-// --fpu (ISS): the ISS with the CV32E40P's FPU (FPU=1, latencies 0; docs/fpu.md);
+// --fpu: the core with the CV32E40P's FPU (FPU=1, latencies 0; docs/fpu.md), the ISS or
+// socsim's rv_core (the genuine core's FPU is fixed when it is built: it ignores the option);
 // --fpu-lat A,O the same with FPU_ADDMUL_LAT = A and FPU_OTHERS_LAT = O (0..2).
 // --check-memo (ISS): every span the ISS's memo would skip is simulated too and compared; a
 // difference ends the run with status 3 and says where (models/cpu/iss_timing/cv32e40p_memo.cpp).
@@ -94,7 +95,7 @@ int main(int argc, char** argv) {
     } else if (arg == "--fpu") {
       options.fpu = true;
     } else if (arg == "--fpu-lat" && i + 1 < argc) {
-      // ADDMUL,OTHERS: the ISS's FPU_ADDMUL_LAT and FPU_OTHERS_LAT (0..2 each)
+      // ADDMUL,OTHERS: the FPU's FPU_ADDMUL_LAT and FPU_OTHERS_LAT (0..2 each)
       const std::string v = argv[++i];
       if (v.size() != 3 || v[1] != ',' || v[0] < '0' || v[0] > '2' || v[2] < '0' || v[2] > '2') {
         std::cerr << "rv_harness: --fpu-lat takes ADDMUL,OTHERS, each 0, 1 or 2 (got " << v
