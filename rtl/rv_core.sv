@@ -115,6 +115,7 @@ module rv_core #(
   logic        id_valid_q, id_compressed, id_illegal_c;
   logic [31:0] id_instr, id_raw_q, id_pc_q;
   decode_t     dec;
+  fp_decode_t  fdec;
   logic [4:0]  id_rs1, id_rs2, id_rd;
   logic [31:0] rf_a, rf_b, rs1_val, rs2_val, id_opa, id_opb, id_target;
   logic        load_stall, jr_stall, id_free, id_ready;
@@ -244,7 +245,8 @@ module rv_core #(
     .frm_i        (frm),
     .addmul_lat_i (addmul_lat_q),
     .others_lat_i (others_lat_q),
-    .dec_o        (dec)
+    .dec_o        (dec),
+    .fdec_o       (fdec)
   );
 
   assign id_rs1 = id_instr[19:15];
@@ -372,15 +374,15 @@ module rv_core #(
   // f0..f31): the registers ID reads, and the one it writes through the ALU port (not an APU
   // operation's), against a load's destination in EX or waiting in WB.
   logic [5:0] id_waddr6, ex_waddr6_q, wb_waddr6_q;
-  assign id_waddr6 = {dec.fdest, id_rd};
+  assign id_waddr6 = {fdec.fdest, id_rd};
   function automatic logic reads6(logic [5:0] t);
     return (t[5] == 1'b0 && reads(t[4:0])) ||
-           (t[5] == 1'b1 && ((dec.frs1_used && id_rs1 == t[4:0]) ||
-                             (dec.frs2_used && id_rs2 == t[4:0]) ||
-                             (dec.frs3_used && id_rs3 == t[4:0])));
+           (t[5] == 1'b1 && ((fdec.frs1_used && id_rs1 == t[4:0]) ||
+                             (fdec.frs2_used && id_rs2 == t[4:0]) ||
+                             (fdec.frs3_used && id_rs3 == t[4:0])));
   endfunction
   function automatic logic depends6(logic [5:0] t);
-    return reads6(t) || (id_valid_q && dec.alu_port && dec.we6 && id_waddr6 == t);
+    return reads6(t) || (id_valid_q && fdec.alu_port && fdec.we6 && id_waddr6 == t);
   endfunction
   assign load_stall = fpu_q ? (ex_load && depends6(ex_waddr6_q)) ||
                               (wb_load_wait && depends6(wb_waddr6_q))
@@ -504,13 +506,13 @@ module rv_core #(
     end else begin
       ex_valid_q <= id_ready || (ex_valid_q && !ex_done);
       if (id_ready) begin
-        ex_f_we_q         <= dec.fdest && dec.unit == UNIT_APU;
-        ex_fload_q        <= dec.fdest && dec.mem_load;
+        ex_f_we_q         <= fdec.fdest && dec.unit == UNIT_APU;
+        ex_fload_q        <= fdec.fdest && dec.mem_load;
         ex_fd_q           <= id_rd;
         ex_waddr6_q       <= id_waddr6;
-        ex_we6_q          <= dec.we6;
-        ex_alu_port_q     <= dec.alu_port;
-        ex_apu_class_q    <= dec.apu_class;
+        ex_we6_q          <= fdec.we6;
+        ex_alu_port_q     <= fdec.alu_port;
+        ex_apu_class_q    <= fdec.apu_class;
         ex_compressed_q   <= id_compressed;
         ex_rd_we_q        <= dec.rd_we;
         ex_mem_load_q     <= dec.mem_load;
@@ -522,10 +524,10 @@ module rv_core #(
         ex_raw_q          <= id_raw_q;
         ex_opa_q          <= id_opa;
         ex_opb_q          <= id_opb;
-        ex_wdata_q        <= dec.frs2_used ? frs2_val : rs2_val;  // fsw: an F register
+        ex_wdata_q        <= fdec.frs2_used ? frs2_val : rs2_val;  // fsw: an F register
         ex_target_q       <= id_target;
         ex_intr_cause_q   <= {1'b1, 26'b0, intr_tag_id_q};
-        ex_rd_q           <= dec.fdest ? 5'd0 : id_rd;  // no x register written
+        ex_rd_q           <= fdec.fdest ? 5'd0 : id_rd;  // no x register written
         ex_md_op_q        <= dec.md_op;
         ex_mem_size_q     <= dec.mem_size;
         ex_csr_addr_q     <= id_instr[31:20];
@@ -729,7 +731,7 @@ module rv_core #(
       apu_flags_q     <= flags[4:0];
       // fdiv.s / fsqrt.s: what it costs alone, less its request's cycle, the next
       // instruction's and the ungranted one
-      ex_apu_cycles_q <= dec.apu_divsqrt ? 5'(cycles - 2 - nack) : {3'b0, dec.apu_lat};
+      ex_apu_cycles_q <= fdec.apu_divsqrt ? 5'(cycles - 2 - nack) : {3'b0, fdec.apu_lat};
       ex_apu_nack_q   <= nack[0];
     end else if (apu_valid_req && !apu_req) begin
       ex_apu_nack_q   <= 1'b0;
@@ -792,10 +794,10 @@ module rv_core #(
   assign apu_busy_fl   = apu_active_q && !apu_valid;
   assign apu_decoding  = id_valid_q && in_decode;
   assign apu_read_dep  = (apu_busy_ex && (reads6(ex_waddr6_q) ||
-                                          (dec.frs2_apu && ex_waddr6_q == {1'b1, id_rs2}))) ||
+                                          (fdec.frs2_apu && ex_waddr6_q == {1'b1, id_rs2}))) ||
                          (apu_busy_fl && (reads6(apu_addr_q) ||
-                                          (dec.frs2_apu && apu_addr_q == {1'b1, id_rs2})));
-  assign apu_write_dep = dec.we6 && dec.unit != UNIT_APU &&
+                                          (fdec.frs2_apu && apu_addr_q == {1'b1, id_rs2})));
+  assign apu_write_dep = fdec.we6 && dec.unit != UNIT_APU &&
                          ((apu_busy_ex && ex_waddr6_q == id_waddr6) ||
                           (apu_busy_fl && apu_addr_q == id_waddr6));
   assign id_csr_access = id_instr[6:0] == 7'b1110011 && id_instr[14:12] != 3'b000;

@@ -14,7 +14,8 @@ module rv_decoder (
   input  logic [2:0]       frm_i,
   input  logic [1:0]       addmul_lat_i,
   input  logic [1:0]       others_lat_i,
-  output rv_pkg::decode_t  dec_o
+  output rv_pkg::decode_t  dec_o,
+  output rv_pkg::fp_decode_t fdec_o
 );
   import rv_pkg::*;
 
@@ -85,18 +86,20 @@ module rv_decoder (
   assign fp_legal = fpu_i && fs_on_i;
 
   // An F operation for the APU: its latency class and cycles from the group's latency.
-  function automatic void fp_op(inout rv_pkg::decode_t d, input logic [1:0] group,
-                                input logic [1:0] addmul_lat, input logic [1:0] others_lat);
+  function automatic void fp_op(inout rv_pkg::decode_t d, inout rv_pkg::fp_decode_t f,
+                                input logic [1:0] group, input logic [1:0] addmul_lat,
+                                input logic [1:0] others_lat);
     logic [1:0] lat;
     lat           = (group == 2'd0) ? addmul_lat : others_lat;
     d.unit        = UNIT_APU;
-    d.apu_divsqrt = (group == 2'd2);
-    d.apu_class   = (group == 2'd2 || lat >= 2'd2) ? 2'd3 : lat + 2'd1;
-    d.apu_lat     = (group == 2'd2) ? 2'd0 : lat;
+    f.apu_divsqrt = (group == 2'd2);
+    f.apu_class   = (group == 2'd2 || lat >= 2'd2) ? 2'd3 : lat + 2'd1;
+    f.apu_lat     = (group == 2'd2) ? 2'd0 : lat;
   endfunction
 
   always_comb begin
     dec_o              = '0;
+    fdec_o             = '0;
     dec_o.unit         = UNIT_ALU;
     dec_o.alu_op       = ALU_ADD;
     dec_o.opa_sel      = OPA_RS1;
@@ -263,98 +266,98 @@ module rv_decoder (
         dec_o.rs1_used = 1'b1;
         dec_o.mem_load = 1'b1;
         dec_o.mem_size = 2'd2;
-        dec_o.fdest    = 1'b1;
+        fdec_o.fdest    = 1'b1;
         illegal        = !fp_legal || funct3 != 3'b010;
       end
       OPC_STORE_FP: begin  // fsw
         dec_o.unit      = UNIT_LSU;
         dec_o.imm       = imm_s;
         dec_o.rs1_used  = 1'b1;
-        dec_o.frs2_used = 1'b1;
+        fdec_o.frs2_used = 1'b1;
         dec_o.mem_store = 1'b1;
         dec_o.mem_size  = 2'd2;
         illegal         = !fp_legal || funct3 != 3'b010;
       end
       OPC_MADD, OPC_MSUB, OPC_NMSUB, OPC_NMADD: begin
-        dec_o.frs1_used = 1'b1;
-        dec_o.frs2_used = 1'b1;
-        dec_o.frs3_used = 1'b1;
-        dec_o.fdest     = 1'b1;
+        fdec_o.frs1_used = 1'b1;
+        fdec_o.frs2_used = 1'b1;
+        fdec_o.frs3_used = 1'b1;
+        fdec_o.fdest     = 1'b1;
         fp_rounds       = 1'b1;
         fp_group        = 2'd0;
-        fp_op(dec_o, 2'd0, addmul_lat_i, others_lat_i);
+        fp_op(dec_o, fdec_o, 2'd0, addmul_lat_i, others_lat_i);
         illegal         = !fp_legal || instr_i[26:25] != 2'b00;
       end
       OPC_OP_FP: begin
-        dec_o.frs2_apu = 1'b1;
+        fdec_o.frs2_apu = 1'b1;
         illegal        = !fp_legal;
         unique case (funct7)
           7'b000_0000, 7'b000_0100, 7'b000_1000: begin  // fadd, fsub, fmul
-            dec_o.frs1_used = 1'b1;
-            dec_o.frs2_used = 1'b1;
-            dec_o.fdest     = 1'b1;
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.frs2_used = 1'b1;
+            fdec_o.fdest     = 1'b1;
             fp_rounds       = 1'b1;
             fp_group        = 2'd0;
           end
           7'b000_1100: begin  // fdiv
-            dec_o.frs1_used = 1'b1;
-            dec_o.frs2_used = 1'b1;
-            dec_o.fdest     = 1'b1;
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.frs2_used = 1'b1;
+            fdec_o.fdest     = 1'b1;
             fp_rounds       = 1'b1;
             fp_group        = 2'd2;
           end
           7'b010_1100: begin  // fsqrt
-            dec_o.frs1_used = 1'b1;
-            dec_o.fdest     = 1'b1;
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.fdest     = 1'b1;
             fp_rounds       = 1'b1;
             fp_group        = 2'd2;
             if (instr_i[24:20] != 5'd0) illegal = 1'b1;
           end
           7'b001_0000: begin  // fsgnj, fsgnjn, fsgnjx
-            dec_o.frs1_used = 1'b1;
-            dec_o.frs2_used = 1'b1;
-            dec_o.fdest     = 1'b1;
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.frs2_used = 1'b1;
+            fdec_o.fdest     = 1'b1;
             if (funct3 > 3'b010) illegal = 1'b1;
           end
           7'b001_0100: begin  // fmin, fmax
-            dec_o.frs1_used = 1'b1;
-            dec_o.frs2_used = 1'b1;
-            dec_o.fdest     = 1'b1;
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.frs2_used = 1'b1;
+            fdec_o.fdest     = 1'b1;
             if (funct3 > 3'b001) illegal = 1'b1;
           end
           7'b110_0000: begin  // fcvt.w.s, fcvt.wu.s
-            dec_o.frs1_used = 1'b1;
+            fdec_o.frs1_used = 1'b1;
             dec_o.rd_we     = 1'b1;
             fp_rounds       = 1'b1;
             if (instr_i[24:21] != 4'd0) illegal = 1'b1;
           end
           7'b111_0000: begin  // fmv.x.w (funct3 0), fclass.s (1)
-            dec_o.frs1_used = 1'b1;
+            fdec_o.frs1_used = 1'b1;
             dec_o.rd_we     = 1'b1;
-            dec_o.frs2_apu  = funct3[0];
+            fdec_o.frs2_apu  = funct3[0];
             if (funct3 > 3'b001 || instr_i[24:20] != 5'd0) illegal = 1'b1;
           end
           7'b101_0000: begin  // fle (0), flt (1), feq (2)
-            dec_o.frs1_used = 1'b1;
-            dec_o.frs2_used = 1'b1;
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.frs2_used = 1'b1;
             dec_o.rd_we     = 1'b1;
             if (funct3 > 3'b010) illegal = 1'b1;
           end
           7'b110_1000: begin  // fcvt.s.w, fcvt.s.wu
             dec_o.rs1_used = 1'b1;
-            dec_o.fdest    = 1'b1;
+            fdec_o.fdest    = 1'b1;
             fp_rounds      = 1'b1;
             if (instr_i[24:21] != 4'd0) illegal = 1'b1;
           end
           7'b111_1000: begin  // fmv.w.x
             dec_o.rs1_used = 1'b1;
-            dec_o.fdest    = 1'b1;
-            dec_o.frs2_apu = 1'b0;
+            fdec_o.fdest    = 1'b1;
+            fdec_o.frs2_apu = 1'b0;
             if (funct3 != 3'b000 || instr_i[24:20] != 5'd0) illegal = 1'b1;
           end
           default: illegal = 1'b1;
         endcase
-        fp_op(dec_o, fp_group, addmul_lat_i, others_lat_i);
+        fp_op(dec_o, fdec_o, fp_group, addmul_lat_i, others_lat_i);
       end
       default: illegal = 1'b1;
     endcase
@@ -364,10 +367,11 @@ module rv_decoder (
       illegal = 1'b1;
 
     // Which registers it writes, as the CV32E40P's 6-bit addresses, and through which port.
-    dec_o.we6      = dec_o.sys == SYS_NONE && (dec_o.fdest || dec_o.rd_we || dec_o.mem_load);
-    dec_o.alu_port = dec_o.sys == SYS_NONE && dec_o.rd_we && dec_o.unit != UNIT_APU;
+    fdec_o.we6      = dec_o.sys == SYS_NONE && (fdec_o.fdest || dec_o.rd_we || dec_o.mem_load);
+    fdec_o.alu_port = dec_o.sys == SYS_NONE && dec_o.rd_we && dec_o.unit != UNIT_APU;
 
     if (illegal || illegal_c_i) begin
+      fdec_o          = '0;
       dec_o           = '0;
       dec_o.unit      = UNIT_NONE;
       dec_o.alu_op    = ALU_ADD;

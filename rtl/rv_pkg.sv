@@ -78,8 +78,12 @@ package rv_pkg;
     xfer_e       xfer;
     sys_e        sys;
     logic        csr_write;   // the CSR instruction writes its CSR
-    // FPU only (rv_fpu.sv; all 0 without it). Register addresses as the CV32E40P's 6-bit
-    // ones: x0..x31, then f0..f31.
+  } decode_t;
+
+  // What the decoder tells the FPU's part of the pipeline (all 0 without the FPU). A struct of
+  // its own: decode_t stays within 64 bits, which the simulator keeps in one machine word.
+  // Register addresses as the CV32E40P's 6-bit ones: x0..x31, then f0..f31.
+  typedef struct packed {
     logic        frs1_used;   // reads F register rs1 (rs2, rs3)
     logic        frs2_used;
     logic        frs3_used;
@@ -92,7 +96,7 @@ package rv_pkg;
                               // 3 "multicycle" (FPU_*_LAT = 2, fdiv.s, fsqrt.s)
     logic [1:0]  apu_lat;     // cycles from request to result (classes 2 and 3; not div/sqrt)
     logic        apu_divsqrt; // fdiv.s / fsqrt.s: cycles from the operation's operands
-  } decode_t;
+  } fp_decode_t;
 
   // ---------------------------------------------------------------------------------------------
   // Controller
