@@ -18,7 +18,7 @@
 module rv_core #(
   parameter int unsigned COREV_PULP       = 0,  // must be 0
   parameter int unsigned COREV_CLUSTER    = 0,  // must be 0
-  parameter int unsigned FPU              = 0,  // must be 0: the FPU is chosen by fpu_i
+  parameter int unsigned FPU              = 0,  // 1: with the FPU, enabled by fpu_i (below)
   parameter int unsigned FPU_ADDMUL_LAT   = 0,  // unused: fpu_addmul_lat_i
   parameter int unsigned FPU_OTHERS_LAT   = 0,  // unused: fpu_others_lat_i
   parameter int unsigned ZFINX            = 0,  // must be 0
@@ -33,9 +33,11 @@ module rv_core #(
   input  logic [31:0] dm_halt_addr_i,
   input  logic [31:0] hart_id_i,
   input  logic [31:0] dm_exception_addr_i,
-  // The FPU (the CV32E40P's FPU = 1, FPU_ADDMUL_LAT, FPU_OTHERS_LAT parameters, ZFINX = 0),
-  // chosen when the core is reset (sampled during reset, as boot_addr_i): RV32F, f0..f31,
-  // fcsr, the APU dispatcher (docs/fpu.md). 0: the core without FPU, unchanged.
+  // With FPU = 1, the FPU (the CV32E40P's FPU = 1, FPU_ADDMUL_LAT, FPU_OTHERS_LAT parameters,
+  // ZFINX = 0), chosen when the core is reset (sampled during reset, as boot_addr_i): RV32F,
+  // f0..f31, fcsr, the APU dispatcher (docs/fpu.md); 0: the core without FPU, unchanged.
+  // (FPU = 0 leaves the FPU's logic out of the simulated model: the integer-only core keeps
+  // its simulation speed.)
   input  logic        fpu_i,
   input  logic [1:0]  fpu_addmul_lat_i,     // 0..2
   input  logic [1:0]  fpu_others_lat_i,     // 0..2
@@ -115,7 +117,8 @@ module rv_core #(
   logic        id_valid_q, id_compressed, id_illegal_c;
   logic [31:0] id_instr, id_raw_q, id_pc_q;
   decode_t     dec;
-  fp_decode_t  fdec;
+  fp_decode_t  fdec, fdec_raw;
+  assign fdec = (FPU != 0) ? fdec_raw : '0;
   logic [4:0]  id_rs1, id_rs2, id_rd;
   logic [31:0] rf_a, rf_b, rs1_val, rs2_val, id_opa, id_opb, id_target;
   logic        load_stall, jr_stall, id_free, id_ready;
@@ -158,7 +161,7 @@ module rv_core #(
   // flops also keep them out of every combinational path)
   // =============================================================================================
   logic [31:0] boot_addr_q, hart_id_q;
-  logic        fpu_q;
+  logic        fpu_q, fpu_on;
   logic [1:0]  addmul_lat_q, others_lat_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -170,6 +173,9 @@ module rv_core #(
       others_lat_q <= fpu_others_lat_i;
     end
   end
+  // FPU = 0 (the core built without it): a constant, so the simulator leaves every FPU path
+  // out; FPU = 1: fpu_i chooses at reset.
+  assign fpu_on = (FPU != 0) && fpu_q;
 
   // =============================================================================================
   // IF stage
@@ -229,7 +235,7 @@ module rv_core #(
 
   rv_rvc_expand u_rvc_expand (
     .instr_i         (id_raw_q),
-    .fpu_i           (fpu_q),
+    .fpu_i           (fpu_on),
     .instr_o         (id_instr),
     .is_compressed_o (id_compressed),
     .illegal_o       (id_illegal_c)
@@ -240,13 +246,13 @@ module rv_core #(
   rv_decoder u_decoder (
     .instr_i      (id_instr),
     .illegal_c_i  (id_illegal_c),
-    .fpu_i        (fpu_q),
+    .fpu_i        (fpu_on),
     .fs_on_i      (fs_on),
     .frm_i        (frm),
     .addmul_lat_i (addmul_lat_q),
     .others_lat_i (others_lat_q),
     .dec_o        (dec),
-    .fdec_o       (fdec)
+    .fdec_o       (fdec_raw)
   );
 
   assign id_rs1 = id_instr[19:15];
@@ -294,36 +300,46 @@ module rv_core #(
   logic        ffw_ex, ffw_wb;
   assign id_rs3 = id_instr[31:27];
 
-  rv_fregfile u_fregfile (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .raddr_a_i (id_rs1),
-    .rdata_a_o (frf_a),
-    .raddr_b_i (id_rs2),
-    .rdata_b_o (frf_b),
-    .raddr_c_i (id_rs3),
-    .rdata_c_o (frf_c),
-    .we_a_i    (ex_done && ex_f_we_q),
-    .waddr_a_i (ex_fd_q),
-    .wdata_a_i (ex_result),
-    .we_b_i    (lsu_resp_final && wb_valid_q && wb_fload_q),
-    .waddr_b_i (wb_frd_q),
-    .wdata_b_i (lsu_load_value)
-  );
+  if (FPU != 0) begin : g_fregs
+    rv_fregfile u_fregfile (
+      .clk_i     (clk_i),
+      .rst_ni    (rst_ni),
+      .raddr_a_i (id_rs1),
+      .rdata_a_o (frf_a),
+      .raddr_b_i (id_rs2),
+      .rdata_b_o (frf_b),
+      .raddr_c_i (id_rs3),
+      .rdata_c_o (frf_c),
+      .we_a_i    (ex_done && ex_f_we_q),
+      .waddr_a_i (ex_fd_q),
+      .wdata_a_i (ex_result),
+      .we_b_i    (lsu_resp_final && wb_valid_q && wb_fload_q),
+      .waddr_b_i (wb_frd_q),
+      .wdata_b_i (lsu_load_value)
+    );
 
-  assign ffw_ex = ex_valid_q && ex_f_we_q;
-  assign ffw_wb = wb_valid_q && wb_fload_q && lsu_resp_final;
+    assign ffw_ex = ex_valid_q && ex_f_we_q;
+    assign ffw_wb = wb_valid_q && wb_fload_q && lsu_resp_final;
 
-  always_comb begin
-    frs1_val = frf_a;
-    if (ffw_ex && ex_fd_q == id_rs1)      frs1_val = ex_result;
-    else if (ffw_wb && wb_frd_q == id_rs1) frs1_val = lsu_load_value;
-    frs2_val = frf_b;
-    if (ffw_ex && ex_fd_q == id_rs2)      frs2_val = ex_result;
-    else if (ffw_wb && wb_frd_q == id_rs2) frs2_val = lsu_load_value;
-    frs3_val = frf_c;
-    if (ffw_ex && ex_fd_q == id_rs3)      frs3_val = ex_result;
-    else if (ffw_wb && wb_frd_q == id_rs3) frs3_val = lsu_load_value;
+    always_comb begin
+      frs1_val = frf_a;
+      if (ffw_ex && ex_fd_q == id_rs1)      frs1_val = ex_result;
+      else if (ffw_wb && wb_frd_q == id_rs1) frs1_val = lsu_load_value;
+      frs2_val = frf_b;
+      if (ffw_ex && ex_fd_q == id_rs2)      frs2_val = ex_result;
+      else if (ffw_wb && wb_frd_q == id_rs2) frs2_val = lsu_load_value;
+      frs3_val = frf_c;
+      if (ffw_ex && ex_fd_q == id_rs3)      frs3_val = ex_result;
+      else if (ffw_wb && wb_frd_q == id_rs3) frs3_val = lsu_load_value;
+    end
+  end else begin : g_no_fregs
+    assign frs1_val = '0;
+    assign frs2_val = '0;
+    assign frs3_val = '0;
+    assign {frf_a, frf_b, frf_c, ffw_ex, ffw_wb} = '0;
+    logic unused_fregs;  // what only the FPU reads
+    assign unused_fregs = ^{frf_a, frf_b, frf_c, frs1_val, frs3_val, ex_f_we_q, wb_fload_q,
+                            wb_frd_q, ffw_ex, ffw_wb, fdec};
   end
 
   always_comb begin
@@ -384,7 +400,7 @@ module rv_core #(
   function automatic logic depends6(logic [5:0] t);
     return reads6(t) || (id_valid_q && fdec.alu_port && fdec.we6 && id_waddr6 == t);
   endfunction
-  assign load_stall = fpu_q ? (ex_load && depends6(ex_waddr6_q)) ||
+  assign load_stall = fpu_on ? (ex_load && depends6(ex_waddr6_q)) ||
                               (wb_load_wait && depends6(wb_waddr6_q))
                             : (ex_load && dep_ex) || (wb_load_wait && dep_wb);
   assign jr_stall   = jr_stall_x || apu_jr_stall;
@@ -653,7 +669,7 @@ module rv_core #(
     .mtvec_base_o     (mtvec_base),
     .mtvec_vectored_o (mtvec_vectored),
     .mepc_o           (mepc),
-    .fpu_i            (fpu_q),
+    .fpu_i            (fpu_on),
     .fflags_we_i      (ex_done && ex_apu),
     .fflags_i         (apu_flags_q),
     .fs_dirty_i       (ex_done && (ex_apu || ex_fload_q)),
@@ -715,27 +731,31 @@ module rv_core #(
   logic [4:0]  ex_apu_cycles_q;  // cycles from the request to the result (classes 2, 3)
   logic        ex_apu_nack_q;    // the request is not granted for a cycle (subnormal divisor)
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      apu_result_q    <= '0;
-      apu_flags_q     <= '0;
-      ex_apu_cycles_q <= '0;
-      ex_apu_nack_q   <= 1'b0;
-    end else if (id_ready && dec.unit == UNIT_APU) begin
-      /* verilator lint_off UNUSEDSIGNAL */
-      int result, flags, cycles, nack;  // (fflags are flags' low 5 bits)
-      /* verilator lint_on UNUSEDSIGNAL */
-      rv_fpu_execute(id_instr, {29'b0, frm}, frs1_val, frs2_val, frs3_val, rs1_val, result, flags,
-                     cycles, nack);
-      apu_result_q    <= result;
-      apu_flags_q     <= flags[4:0];
-      // fdiv.s / fsqrt.s: what it costs alone, less its request's cycle, the next
-      // instruction's and the ungranted one
-      ex_apu_cycles_q <= fdec.apu_divsqrt ? 5'(cycles - 2 - nack) : {3'b0, fdec.apu_lat};
-      ex_apu_nack_q   <= nack[0];
-    end else if (apu_valid_req && !apu_req) begin
-      ex_apu_nack_q   <= 1'b0;
+  if (FPU != 0) begin : g_fpu_execute
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        apu_result_q    <= '0;
+        apu_flags_q     <= '0;
+        ex_apu_cycles_q <= '0;
+        ex_apu_nack_q   <= 1'b0;
+      end else if (id_ready && dec.unit == UNIT_APU) begin
+        /* verilator lint_off UNUSEDSIGNAL */
+        int result, flags, cycles, nack;  // (fflags are flags' low 5 bits)
+        /* verilator lint_on UNUSEDSIGNAL */
+        rv_fpu_execute(id_instr, {29'b0, frm}, frs1_val, frs2_val, frs3_val, rs1_val, result, flags,
+                       cycles, nack);
+        apu_result_q    <= result;
+        apu_flags_q     <= flags[4:0];
+        // fdiv.s / fsqrt.s: what it costs alone, less its request's cycle, the next
+        // instruction's and the ungranted one
+        ex_apu_cycles_q <= fdec.apu_divsqrt ? 5'(cycles - 2 - nack) : {3'b0, fdec.apu_lat};
+        ex_apu_nack_q   <= nack[0];
+      end else if (apu_valid_req && !apu_req) begin
+        ex_apu_nack_q   <= 1'b0;
+      end
     end
+  end else begin : g_no_fpu_execute
+    assign {apu_result_q, apu_flags_q, ex_apu_cycles_q, ex_apu_nack_q} = '0;
   end
 
 
@@ -760,29 +780,35 @@ module rv_core #(
   assign apu_valid_req    = ex_apu && !apu_stall_type;
   assign apu_req          = apu_valid_req && !ex_apu_nack_q;
   assign apu_returned_req = apu_req && ex_apu_class_q == 2'd1;
-  assign apu_ex_wait      = fpu_q && (apu_stall_type || (apu_valid_req && !apu_req) ||
+  assign apu_ex_wait      = fpu_on && (apu_stall_type || (apu_valid_req && !apu_req) ||
                                       apu_wb_contention);
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      apu_active_q <= 1'b0;
-      apu_rvalid_q <= 1'b0;
-      apu_addr_q   <= '0;
-      apu_class_q  <= '0;
-      apu_cnt_q    <= '0;
-    end else if (fpu_q) begin
-      if (apu_rvalid && apu_multicycle && apu_hold) apu_rvalid_q <= 1'b1;
-      else if (apu_rvalid_q && !apu_hold)          apu_rvalid_q <= 1'b0;
-      if (apu_req && !apu_returned_req) begin
-        apu_active_q <= 1'b1;
-        apu_addr_q   <= ex_waddr6_q;
-        apu_class_q  <= ex_apu_class_q;
-        apu_cnt_q    <= ex_apu_cycles_q;
+  if (FPU != 0) begin : g_apu_regs
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        apu_active_q <= 1'b0;
+        apu_rvalid_q <= 1'b0;
+        apu_addr_q   <= '0;
+        apu_class_q  <= '0;
+        apu_cnt_q    <= '0;
       end else begin
-        if (apu_valid) apu_active_q <= 1'b0;
-        if (apu_cnt_q != 5'd0) apu_cnt_q <= apu_cnt_q - 5'd1;
+        if (apu_rvalid && apu_multicycle && apu_hold) apu_rvalid_q <= 1'b1;
+        else if (apu_rvalid_q && !apu_hold)          apu_rvalid_q <= 1'b0;
+        if (apu_req && !apu_returned_req) begin
+          apu_active_q <= 1'b1;
+          apu_addr_q   <= ex_waddr6_q;
+          apu_class_q  <= ex_apu_class_q;
+          apu_cnt_q    <= ex_apu_cycles_q;
+        end else begin
+          if (apu_valid) apu_active_q <= 1'b0;
+          if (apu_cnt_q != 5'd0) apu_cnt_q <= apu_cnt_q - 5'd1;
+        end
       end
     end
+  end else begin : g_no_apu_regs
+    assign {apu_active_q, apu_rvalid_q, apu_addr_q, apu_class_q, apu_cnt_q} = '0;
+    logic unused_apu;  // what only the FPU's registers read
+    assign unused_apu = ^{apu_returned_req, ex_apu_cycles_q};
   end
 
   // Dependences in ID (read, write, jalr): on the valid instruction being decoded, the
@@ -801,10 +827,10 @@ module rv_core #(
                          ((apu_busy_ex && ex_waddr6_q == id_waddr6) ||
                           (apu_busy_fl && apu_addr_q == id_waddr6));
   assign id_csr_access = id_instr[6:0] == 7'b1110011 && id_instr[14:12] != 3'b000;
-  assign apu_id_stall  = fpu_q && ((apu_decoding && (apu_read_dep || apu_write_dep)) ||
+  assign apu_id_stall  = fpu_on && ((apu_decoding && (apu_read_dep || apu_write_dep)) ||
                                    (id_csr_access && ((ex_apu && ex_apu_class_q >= 2'd2) ||
                                                       apu_active_q)));
-  assign apu_jr_stall  = fpu_q && apu_decoding && dec.xfer == XFER_JALR && apu_active_q &&
+  assign apu_jr_stall  = fpu_on && apu_decoding && dec.xfer == XFER_JALR && apu_active_q &&
                          apu_addr_q == {1'b0, id_rs1};
 
   // A conditional branch needs nothing from WB: as in the CV32E40P (whose EX is always ready
@@ -953,9 +979,10 @@ module rv_core #(
                            debug_req_i};
 
   initial begin : g_param_check
-    if (COREV_PULP != 0 || COREV_CLUSTER != 0 || FPU != 0 || ZFINX != 0 ||
+    if (COREV_PULP != 0 || COREV_CLUSTER != 0 || FPU > 1 || ZFINX != 0 ||
         NUM_MHPMCOUNTERS > 29) begin
-      $display("rv_core: unsupported parameters (COREV_PULP, COREV_CLUSTER, FPU, ZFINX must be 0;",
+      $display("rv_core: unsupported parameters (COREV_PULP, COREV_CLUSTER, ZFINX must be 0;",
+               " FPU 0 or 1;",
                " NUM_MHPMCOUNTERS <= 29)");
       $stop;
     end

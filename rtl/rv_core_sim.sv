@@ -8,7 +8,8 @@
 // a grant cannot depend on the request of the same cycle (OBI allows a grant without a
 // request).
 module rv_core_sim #(
-  parameter int unsigned NUM_MHPMCOUNTERS = 1
+  parameter int unsigned NUM_MHPMCOUNTERS = 1,
+  parameter int unsigned FPU              = 0   // 1: with the FPU (fpu_i enables it)
 ) (
 `include "rv_core_sim_ports.svh"
 );
@@ -16,7 +17,8 @@ module rv_core_sim #(
 `include "rv_core_sim_inputs.svh"
 
   rv_core #(
-    .NUM_MHPMCOUNTERS (NUM_MHPMCOUNTERS)
+    .NUM_MHPMCOUNTERS (NUM_MHPMCOUNTERS),
+    .FPU              (FPU)
   ) u_core (
     .clk_i               (clk_i),
     .rst_ni              (rst_ni),

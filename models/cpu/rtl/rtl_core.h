@@ -21,6 +21,7 @@
 #include "models/cpu/retire.h"
 
 class Vrv_core_sim;
+class Vrv_core_sim_fpu;
 class VerilatedContext;
 
 namespace socsim {
@@ -120,7 +121,13 @@ class RtlCore {
   uint32_t last_delivered_pc() const { return last_delivered_pc_; }
 
  private:
-  void capture_retire();
+  // The cycle's work on whichever model the core is (templates over the two Verilated types).
+  template <class Top> void init_top(Top& top);
+  template <class Top> void reset_top(Top& top);
+  template <class Top> void begin_cycle_top(Top& top, const ObiInputs& instr,
+                                            const ObiInputs& data);
+  template <class Top> void end_cycle_top(Top& top);
+  template <class Top> void capture_retire(Top& top);
   void deliver();
   /// Delivers the pending record (an interrupt taken after it leads to `pc`) and makes the
   /// next one pending, numbered and stamped with this cycle; its fields are the caller's.
@@ -162,7 +169,11 @@ class RtlCore {
   RtlCoreConfig config_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Waveform> waveform_;
+  /// The Verilated core: rv_core without its FPU (FPU = 0), or, with RtlCoreConfig::fpu, the
+  /// model built with it (FPU = 1; rtl/CMakeLists.txt): two models, so that the integer-only
+  /// core's simulation carries none of the FPU's logic. Exactly one is made.
   std::unique_ptr<Vrv_core_sim> top_;
+  std::unique_ptr<Vrv_core_sim_fpu> top_fpu_;
   Ports ports_;
   uint32_t irq_ = 0;
   uint64_t cycle_ = 0;
