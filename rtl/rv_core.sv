@@ -1,6 +1,7 @@
 // rv_core: an RV32IMC + Zicsr + Zifencei machine-mode core with the pipeline and cycle timing
-// of the OpenHW CV32E40P (COREV_PULP = 0, FPU = 0). Same parameters and ports as the
-// CV32E40P top level, plus a retire-trace port (rvfi_*).
+// of the OpenHW CV32E40P (COREV_PULP = 0, FPU = 0; with FPU = 1 and fpu_i, the CV32E40P's FPU:
+// RV32F, the APU dispatcher's timing, docs/fpu.md). Same parameters and ports as the CV32E40P
+// top level, plus the FPU's run-time choice and a retire-trace port (rvfi_*).
 //
 // Pipeline: IF (rv_fetch: prefetch buffer, aligner, RVC expansion) -> ID (decode, register
 // read with forwarding, hazards; jal/jalr redirect here) -> EX (ALU, branch decision,

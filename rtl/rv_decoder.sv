@@ -1,6 +1,7 @@
 // rv_decoder: decodes one 32-bit (possibly expanded RVC) instruction in the ID stage into the
-// control fields of rv_pkg::decode_t. Everything outside RV32IMC + Zicsr + Zifencei in
-// machine mode decodes as illegal (sys = SYS_ILLEGAL, no side effects).
+// control fields of rv_pkg::decode_t (and, for the FPU, rv_pkg::fp_decode_t). Everything outside
+// RV32IMC + Zicsr + Zifencei in machine mode (and RV32F, with the FPU while mstatus.FS is not
+// Off) decodes as illegal (sys = SYS_ILLEGAL, no side effects).
 //
 // CSR accesses that the CV32E40P treats as "status" accesses (they flush the pipeline and cost
 // 4 cycles) decode with sys = SYS_CSR_STATUS: mstatus, mepc, mtvec, mcause, all counters and

@@ -1,7 +1,8 @@
 // rv_fregfile: f0..f31 (the FPU's registers; f0 is a register like any other), three
 // combinational read ports (rs1, rs2, rs3 of the fused multiply-adds) and two write ports:
-// port A from EX (an F operation's result) and port B from WB (flw). Without the FPU nothing
-// writes it.
+// port A from EX (an F operation's result) and port B from WB (flw). Both may write one register
+// in the same cycle (an F operation that writes the destination of the flw in WB, which is
+// older): port A, the younger instruction's, takes precedence. Only in the core with its FPU.
 module rv_fregfile (
   input  logic        clk_i,
   input  logic        rst_ni,
