@@ -39,6 +39,7 @@ module rv_controller (
   output logic              halt_if_o,        // no instruction enters ID
   output logic              halt_id_o,        // the ID instruction does not enter EX
   output logic              is_decoding_o,
+  output logic              in_decode_o,      // the state machine is in DECODE (FPU hazards)
   output logic              kill_id_o,        // drop the instruction in ID
   output logic              mtvec_init_o,
   output logic              csr_save_o,
@@ -57,6 +58,8 @@ module rv_controller (
   ctrl_state_e state_d, state_q;
   sys_e        flush_sys_d, flush_sys_q;
   ctrl_state_e state_prev_q;  // state of the previous cycle
+
+  assign in_decode_o = state_q == CTRL_DECODE;
   logic        flush_csr_d, flush_csr_q;
   logic [31:0] flush_pc_d, flush_pc_q;
   logic        jump_done_d, jump_done_q;

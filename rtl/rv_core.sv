@@ -1,6 +1,7 @@
 // rv_core: an RV32IMC + Zicsr + Zifencei machine-mode core with the pipeline and cycle timing
-// of the OpenHW CV32E40P (COREV_PULP = 0, FPU = 0). Same parameters and ports as the
-// CV32E40P top level, plus a retire-trace port (rvfi_*).
+// of the OpenHW CV32E40P (COREV_PULP = 0, FPU = 0; with FPU = 1 and fpu_i, the CV32E40P's FPU:
+// RV32F, the APU dispatcher's timing, docs/fpu.md). Same parameters and ports as the CV32E40P
+// top level, plus the FPU's run-time choice and a retire-trace port (rvfi_*).
 //
 // Pipeline: IF (rv_fetch: prefetch buffer, aligner, RVC expansion) -> ID (decode, register
 // read with forwarding, hazards; jal/jalr redirect here) -> EX (ALU, branch decision,
@@ -18,9 +19,9 @@
 module rv_core #(
   parameter int unsigned COREV_PULP       = 0,  // must be 0
   parameter int unsigned COREV_CLUSTER    = 0,  // must be 0
-  parameter int unsigned FPU              = 0,  // must be 0
-  parameter int unsigned FPU_ADDMUL_LAT   = 0,
-  parameter int unsigned FPU_OTHERS_LAT   = 0,
+  parameter int unsigned FPU              = 0,  // 1: with the FPU, enabled by fpu_i (below)
+  parameter int unsigned FPU_ADDMUL_LAT   = 0,  // unused: fpu_addmul_lat_i
+  parameter int unsigned FPU_OTHERS_LAT   = 0,  // unused: fpu_others_lat_i
   parameter int unsigned ZFINX            = 0,  // must be 0
   parameter int unsigned NUM_MHPMCOUNTERS = 1   // 0..29
 ) (
@@ -33,6 +34,14 @@ module rv_core #(
   input  logic [31:0] dm_halt_addr_i,
   input  logic [31:0] hart_id_i,
   input  logic [31:0] dm_exception_addr_i,
+  // With FPU = 1, the FPU (the CV32E40P's FPU = 1, FPU_ADDMUL_LAT, FPU_OTHERS_LAT parameters,
+  // ZFINX = 0), chosen when the core is reset (sampled during reset, as boot_addr_i): RV32F,
+  // f0..f31, fcsr, the APU dispatcher (docs/fpu.md); 0: the core without FPU, unchanged.
+  // (FPU = 0 leaves the FPU's logic out of the simulated model: the integer-only core keeps
+  // its simulation speed.)
+  input  logic        fpu_i,
+  input  logic [1:0]  fpu_addmul_lat_i,     // 0..2
+  input  logic [1:0]  fpu_others_lat_i,     // 0..2
   // OBI instruction interface
   output logic        instr_req_o,
   input  logic        instr_gnt_i,
@@ -97,7 +106,7 @@ module rv_core #(
   logic        if_valid, if_accept, id_take;
   logic [31:0] if_raw, if_pc;
   // controller
-  logic        fetch_req, pc_set, halt_if, halt_id, is_decoding, kill_id, mtvec_init;
+  logic        fetch_req, pc_set, halt_if, halt_id, is_decoding, in_decode, kill_id, mtvec_init;
   pc_sel_e     pc_sel;
   logic [31:0] flush_pc, pc_target;
   logic        csr_save, csr_save_irq, csr_mret;
@@ -109,6 +118,8 @@ module rv_core #(
   logic        id_valid_q, id_compressed, id_illegal_c;
   logic [31:0] id_instr, id_raw_q, id_pc_q;
   decode_t     dec;
+  fp_decode_t  fdec, fdec_raw;
+  assign fdec = (FPU != 0) ? fdec_raw : '0;
   logic [4:0]  id_rs1, id_rs2, id_rd;
   logic [31:0] rf_a, rf_b, rs1_val, rs2_val, id_opa, id_opb, id_target;
   logic        load_stall, jr_stall, id_free, id_ready;
@@ -117,7 +128,9 @@ module rv_core #(
   logic        ex_mem_unsigned_q, ex_csr_write_q, ex_intr_q;
   logic [31:0] ex_pc_q, ex_raw_q, ex_opa_q, ex_opb_q, ex_wdata_q, ex_target_q;
   logic [31:0] ex_intr_cause_q;
-  logic [4:0]  ex_rd_q;
+  logic [4:0]  ex_rd_q, ex_fd_q;
+  logic        ex_fload_q, ex_we6_q, ex_alu_port_q;
+  logic [1:0]  ex_apu_class_q;
   logic [1:0]  ex_md_op_q, ex_mem_size_q;
   logic [11:0] ex_csr_addr_q;
   unit_e       ex_unit_q;
@@ -126,6 +139,8 @@ module rv_core #(
   sys_e        ex_sys_q;
   logic [31:0] alu_result, mult_result, div_result, csr_rdata, ex_result, ex_next_pc;
   logic        mult_ready, div_ready, lsu_ex_done, ex_unit_done, ex_done, ex_ready;
+  logic        mulh_late, lsu_split, apu_ex_wait;
+  logic [31:0] apu_result_q;
   logic        branch_taken_ex;
   logic [31:0] mtvec_base, mepc;
   logic        mtvec_vectored;
@@ -147,13 +162,21 @@ module rv_core #(
   // flops also keep them out of every combinational path)
   // =============================================================================================
   logic [31:0] boot_addr_q, hart_id_q;
+  logic        fpu_q, fpu_on;
+  logic [1:0]  addmul_lat_q, others_lat_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      boot_addr_q <= boot_addr_i;
-      hart_id_q   <= hart_id_i;
+      boot_addr_q  <= boot_addr_i;
+      hart_id_q    <= hart_id_i;
+      fpu_q        <= fpu_i;
+      addmul_lat_q <= fpu_addmul_lat_i;
+      others_lat_q <= fpu_others_lat_i;
     end
   end
+  // FPU = 0 (the core built without it): a constant, so the simulator leaves every FPU path
+  // out; FPU = 1: fpu_i chooses at reset.
+  assign fpu_on = (FPU != 0) && fpu_q;
 
   // =============================================================================================
   // IF stage
@@ -213,15 +236,24 @@ module rv_core #(
 
   rv_rvc_expand u_rvc_expand (
     .instr_i         (id_raw_q),
+    .fpu_i           (fpu_on),
     .instr_o         (id_instr),
     .is_compressed_o (id_compressed),
     .illegal_o       (id_illegal_c)
   );
 
+  logic       fs_on;
+  logic [2:0] frm;
   rv_decoder u_decoder (
-    .instr_i     (id_instr),
-    .illegal_c_i (id_illegal_c),
-    .dec_o       (dec)
+    .instr_i      (id_instr),
+    .illegal_c_i  (id_illegal_c),
+    .fpu_i        (fpu_on),
+    .fs_on_i      (fs_on),
+    .frm_i        (frm),
+    .addmul_lat_i (addmul_lat_q),
+    .others_lat_i (others_lat_q),
+    .dec_o        (dec),
+    .fdec_o       (fdec_raw)
   );
 
   assign id_rs1 = id_instr[19:15];
@@ -240,7 +272,8 @@ module rv_core #(
     .wdata_a_i (ex_result),
     .we_b_i    (lsu_resp_final && wb_valid_q && wb_load_q),
     .waddr_b_i (wb_rd_q),
-    .wdata_b_i (lsu_load_value)
+    .wdata_b_i (lsu_load_value),
+    .a_apu_i   (ex_unit_q == UNIT_APU)
   );
 
   // Operand forwarding: EX result (valid in the cycle EX completes), then the load in WB.
@@ -257,6 +290,57 @@ module rv_core #(
     if (id_rs2 == 5'd0)                      rs2_val = '0;
     else if (fw_ex && ex_rd_q == id_rs2)     rs2_val = ex_result;
     else if (fw_wb && wb_rd_q == id_rs2)     rs2_val = lsu_load_value;
+  end
+
+  // F registers (FPU only): operands with the same forwarding (an F result leaving EX, flw's
+  // data in WB).
+  logic [4:0]  id_rs3;
+  logic [31:0] frf_a, frf_b, frf_c, frs1_val, frs2_val, frs3_val;
+  logic        ex_f_we_q, wb_fload_q;
+  logic [4:0]  wb_frd_q;
+  logic        ffw_ex, ffw_wb;
+  assign id_rs3 = id_instr[31:27];
+
+  if (FPU != 0) begin : g_fregs
+    rv_fregfile u_fregfile (
+      .clk_i     (clk_i),
+      .rst_ni    (rst_ni),
+      .raddr_a_i (id_rs1),
+      .rdata_a_o (frf_a),
+      .raddr_b_i (id_rs2),
+      .rdata_b_o (frf_b),
+      .raddr_c_i (id_rs3),
+      .rdata_c_o (frf_c),
+      .we_a_i    (ex_done && ex_f_we_q),
+      .waddr_a_i (ex_fd_q),
+      .wdata_a_i (ex_result),
+      .we_b_i    (lsu_resp_final && wb_valid_q && wb_fload_q),
+      .waddr_b_i (wb_frd_q),
+      .wdata_b_i (lsu_load_value)
+    );
+
+    assign ffw_ex = ex_valid_q && ex_f_we_q;
+    assign ffw_wb = wb_valid_q && wb_fload_q && lsu_resp_final;
+
+    always_comb begin
+      frs1_val = frf_a;
+      if (ffw_ex && ex_fd_q == id_rs1)      frs1_val = ex_result;
+      else if (ffw_wb && wb_frd_q == id_rs1) frs1_val = lsu_load_value;
+      frs2_val = frf_b;
+      if (ffw_ex && ex_fd_q == id_rs2)      frs2_val = ex_result;
+      else if (ffw_wb && wb_frd_q == id_rs2) frs2_val = lsu_load_value;
+      frs3_val = frf_c;
+      if (ffw_ex && ex_fd_q == id_rs3)      frs3_val = ex_result;
+      else if (ffw_wb && wb_frd_q == id_rs3) frs3_val = lsu_load_value;
+    end
+  end else begin : g_no_fregs
+    assign frs1_val = '0;
+    assign frs2_val = '0;
+    assign frs3_val = '0;
+    assign {frf_a, frf_b, frf_c, ffw_ex, ffw_wb} = '0;
+    logic unused_fregs;  // what only the FPU reads
+    assign unused_fregs = ^{frf_a, frf_b, frf_c, frs1_val, frs3_val, ex_f_we_q, wb_fload_q,
+                            wb_frd_q, ffw_ex, ffw_wb, fdec};
   end
 
   always_comb begin
@@ -277,7 +361,7 @@ module rv_core #(
   assign id_target = (dec.xfer == XFER_JALR) ? ((rf_a + dec.imm) & ~32'd1) : id_pc_q + dec.imm;
 
   // Hazards
-  logic ex_load, wb_load_wait, dep_ex, dep_wb;
+  logic ex_load, wb_load_wait, dep_ex, dep_wb, jr_stall_x, apu_jr_stall, apu_id_stall;
   assign ex_load      = ex_valid_q && ex_mem_load_q;
   assign wb_load_wait = wb_valid_q && wb_load_q && !lsu_resp_final;
 
@@ -299,11 +383,29 @@ module rv_core #(
   // rd and rs1 differ, and `lw a0, 0(a0)` followed by a fetch bubble delays its successor.
   assign dep_ex     = depends(ex_rd_q);
   assign dep_wb     = depends(wb_rd_q);
-  assign load_stall = (ex_load && dep_ex) || (wb_load_wait && dep_wb);
-  assign jr_stall   = (dec.xfer == XFER_JALR) && (id_rs1 != 5'd0) &&
+  assign jr_stall_x = (dec.xfer == XFER_JALR) && (id_rs1 != 5'd0) &&
                       ((ex_valid_q && (ex_rd_we_q || ex_mem_load_q) && ex_rd_q == id_rs1) ||
                        (wb_valid_q && wb_load_q && wb_rd_q == id_rs1));
-  assign id_free    = !load_stall && !jr_stall && ex_ready;
+
+  // With the FPU the load-use stall compares the CV32E40P's 6-bit register addresses (x0..x31,
+  // f0..f31): the registers ID reads, and the one it writes through the ALU port (not an APU
+  // operation's), against a load's destination in EX or waiting in WB.
+  logic [5:0] id_waddr6, ex_waddr6_q, wb_waddr6_q;
+  assign id_waddr6 = {fdec.fdest, id_rd};
+  function automatic logic reads6(logic [5:0] t);
+    return (t[5] == 1'b0 && reads(t[4:0])) ||
+           (t[5] == 1'b1 && ((fdec.frs1_used && id_rs1 == t[4:0]) ||
+                             (fdec.frs2_used && id_rs2 == t[4:0]) ||
+                             (fdec.frs3_used && id_rs3 == t[4:0])));
+  endfunction
+  function automatic logic depends6(logic [5:0] t);
+    return reads6(t) || (id_valid_q && fdec.alu_port && fdec.we6 && id_waddr6 == t);
+  endfunction
+  assign load_stall = fpu_on ? (ex_load && depends6(ex_waddr6_q)) ||
+                              (wb_load_wait && depends6(wb_waddr6_q))
+                            : (ex_load && dep_ex) || (wb_load_wait && dep_wb);
+  assign jr_stall   = jr_stall_x || apu_jr_stall;
+  assign id_free    = !load_stall && !jr_stall && !apu_id_stall && ex_ready;
   assign id_ready   = id_valid_q && is_decoding && !halt_id && id_free;
 
   // =============================================================================================
@@ -352,6 +454,7 @@ module rv_core #(
     .halt_if_o         (halt_if),
     .halt_id_o         (halt_id),
     .is_decoding_o     (is_decoding),
+    .in_decode_o       (in_decode),
     .kill_id_o         (kill_id),
     .mtvec_init_o      (mtvec_init),
     .csr_save_o        (csr_save),
@@ -410,9 +513,23 @@ module rv_core #(
       ex_alu_op_q       <= ALU_ADD;
       ex_xfer_q         <= XFER_NONE;
       ex_sys_q          <= SYS_NONE;
+      ex_f_we_q         <= 1'b0;
+      ex_fload_q        <= 1'b0;
+      ex_fd_q           <= '0;
+      ex_waddr6_q       <= '0;
+      ex_we6_q          <= 1'b0;
+      ex_alu_port_q     <= 1'b0;
+      ex_apu_class_q    <= '0;
     end else begin
       ex_valid_q <= id_ready || (ex_valid_q && !ex_done);
       if (id_ready) begin
+        ex_f_we_q         <= fdec.fdest && dec.unit == UNIT_APU;
+        ex_fload_q        <= fdec.fdest && dec.mem_load;
+        ex_fd_q           <= id_rd;
+        ex_waddr6_q       <= id_waddr6;
+        ex_we6_q          <= fdec.we6;
+        ex_alu_port_q     <= fdec.alu_port;
+        ex_apu_class_q    <= fdec.apu_class;
         ex_compressed_q   <= id_compressed;
         ex_rd_we_q        <= dec.rd_we;
         ex_mem_load_q     <= dec.mem_load;
@@ -424,10 +541,10 @@ module rv_core #(
         ex_raw_q          <= id_raw_q;
         ex_opa_q          <= id_opa;
         ex_opb_q          <= id_opb;
-        ex_wdata_q        <= rs2_val;
+        ex_wdata_q        <= fdec.frs2_used ? frs2_val : rs2_val;  // fsw: an F register
         ex_target_q       <= id_target;
         ex_intr_cause_q   <= {1'b1, 26'b0, intr_tag_id_q};
-        ex_rd_q           <= id_rd;
+        ex_rd_q           <= fdec.fdest ? 5'd0 : id_rd;  // no x register written
         ex_md_op_q        <= dec.md_op;
         ex_mem_size_q     <= dec.mem_size;
         ex_csr_addr_q     <= id_instr[31:20];
@@ -455,7 +572,8 @@ module rv_core #(
     .b_i          (ex_opb_q),
     .ex_advance_i (ex_done),
     .result_o     (mult_result),
-    .ready_o      (mult_ready)
+    .ready_o      (mult_ready),
+    .late_o       (mulh_late)
   );
 
   rv_div u_div (
@@ -481,6 +599,7 @@ module rv_core #(
     .wdata_i        (ex_wdata_q),
     .ex_advance_i   (ex_done),
     .ex_done_o      (lsu_ex_done),
+    .split_o        (lsu_split),
     .resp_final_o   (lsu_resp_final),
     .busy_o         (lsu_busy),
     .load_value_o   (lsu_load_value),
@@ -551,6 +670,12 @@ module rv_core #(
     .mtvec_base_o     (mtvec_base),
     .mtvec_vectored_o (mtvec_vectored),
     .mepc_o           (mepc),
+    .fpu_i            (fpu_on),
+    .fflags_we_i      (ex_done && ex_apu),
+    .fflags_i         (apu_flags_q),
+    .fs_dirty_i       (ex_done && (ex_apu || ex_fload_q)),
+    .fs_on_o          (fs_on),
+    .frm_o            (frm),
     .events_i         (events),
     .sleeping_i       (core_sleep_o),
     .irq_i            (irq_i),
@@ -565,16 +690,156 @@ module rv_core #(
       UNIT_DIV: begin ex_result = div_result;  ex_unit_done = div_ready;   end
       UNIT_LSU: begin ex_result = alu_result;  ex_unit_done = lsu_ex_done; end
       UNIT_CSR: begin ex_result = ex_first_q ? csr_rdata : csr_value_q; ex_unit_done = 1'b1; end
+      UNIT_APU: begin ex_result = apu_result_q; ex_unit_done = 1'b1;        end
       default:  begin ex_result = alu_result;  ex_unit_done = 1'b1;        end
     endcase
   end
+
+  // =============================================================================================
+  // The APU dispatcher and the FPU's timing (FPU only; docs/fpu.md). The rules of the
+  // CV32E40P with FPnew: an F operation in EX is requested unless the one in flight could
+  // return out of order (stall_type: a class-1 or class-3 operation while one is in flight, a
+  // class-2 one after a class-3 one); FPnew grants it (a subnormal divisor: a cycle later). A
+  // class-1 result comes in the cycle of its request, a class-2 one a cycle later, a class-3
+  // one ("multicycle", FPU_*_LAT = 2, fdiv.s, fsqrt.s) after its cycles, on the ALU write
+  // port: there it takes the port from a non-APU instruction in EX that writes it (EX waits
+  // a cycle), or is held a cycle while EX has a misaligned access, a load response meets an
+  // instruction writing the ALU port, a mulh computes its upper half, or a jalr in ID meets
+  // one. One operation is in flight at most (the classes never fill the genuine dispatcher's
+  // second slot).
+  //
+  // Data: the operation is computed as it enters EX (rv_fpu_execute, DPI-C: the ISS's RV32F
+  // arithmetic) and its result written when it leaves EX; the dependence stalls keep every
+  // younger instruction that reads it (or writes its register, or reads fcsr) in ID until the
+  // cycle its result returns, so the early write is never seen before that cycle.
+  // =============================================================================================
+  import "DPI-C" function void rv_fpu_execute(input int instr, input int frm_value,
+                                              input int a, input int b, input int c,
+                                              input int xa, output int result,
+                                              output int flags, output int cycles,
+                                              output int nack);
+
+  // the operation in flight: its destination (6-bit), class, cycles to its result; a held
+  // multicycle result
+  logic       apu_active_q, apu_rvalid_q;
+  logic [5:0] apu_addr_q;
+  logic [1:0] apu_class_q;
+  logic [4:0] apu_cnt_q;
+  logic       ex_apu, ex_alu_we, apu_multicycle, apu_jalr_dep, apu_hold, apu_rvalid;
+  logic       apu_valid, apu_wb_contention, apu_stall_type, apu_valid_req, apu_req;
+  logic       apu_returned_req;
+  logic [4:0]  apu_flags_q;
+  logic [4:0]  ex_apu_cycles_q;  // cycles from the request to the result (classes 2, 3)
+  logic        ex_apu_nack_q;    // the request is not granted for a cycle (subnormal divisor)
+
+  if (FPU != 0) begin : g_fpu_execute
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        apu_result_q    <= '0;
+        apu_flags_q     <= '0;
+        ex_apu_cycles_q <= '0;
+        ex_apu_nack_q   <= 1'b0;
+      end else if (id_ready && dec.unit == UNIT_APU) begin
+        /* verilator lint_off UNUSEDSIGNAL */
+        int result, flags, cycles, nack;  // (fflags are flags' low 5 bits)
+        /* verilator lint_on UNUSEDSIGNAL */
+        rv_fpu_execute(id_instr, {29'b0, frm}, frs1_val, frs2_val, frs3_val, rs1_val, result, flags,
+                       cycles, nack);
+        apu_result_q    <= result;
+        apu_flags_q     <= flags[4:0];
+        // fdiv.s / fsqrt.s: what it costs alone, less its request's cycle, the next
+        // instruction's and the ungranted one
+        ex_apu_cycles_q <= fdec.apu_divsqrt ? 5'(cycles - 2 - nack) : {3'b0, fdec.apu_lat};
+        ex_apu_nack_q   <= nack[0];
+      end else if (apu_valid_req && !apu_req) begin
+        ex_apu_nack_q   <= 1'b0;
+      end
+    end
+  end else begin : g_no_fpu_execute
+    assign {apu_result_q, apu_flags_q, ex_apu_cycles_q, ex_apu_nack_q} = '0;
+  end
+
+
+  assign ex_apu         = ex_valid_q && ex_unit_q == UNIT_APU;
+  assign ex_alu_we      = ex_valid_q && ex_alu_port_q;
+  assign apu_multicycle = apu_active_q && apu_class_q == 2'd3;
+  assign apu_jalr_dep   = id_valid_q && in_decode && dec.xfer == XFER_JALR &&
+                          ((ex_apu && ex_we6_q && ex_waddr6_q == {1'b0, id_rs1}) ||
+                           (apu_active_q && apu_addr_q == {1'b0, id_rs1}));
+  assign apu_hold       = (ex_valid_q && lsu_split) || (data_rvalid_i && ex_alu_we) ||
+                          (ex_valid_q && ex_unit_q == UNIT_MUL && ex_md_op_q != MD_MUL &&
+                           mulh_late) ||
+                          (dec.xfer == XFER_JALR && ex_alu_we && !apu_jalr_dep);
+  assign apu_rvalid     = apu_active_q && apu_cnt_q == 5'd1;
+  assign apu_valid      = (apu_rvalid || apu_rvalid_q) && !(apu_multicycle && apu_hold);
+  assign apu_wb_contention = apu_valid && apu_multicycle && ex_alu_we;
+  assign apu_stall_type = ex_apu && apu_active_q &&
+                          (ex_apu_class_q == 2'd1 || ex_apu_class_q == 2'd3 ||
+                           (ex_apu_class_q == 2'd2 && apu_class_q == 2'd3));
+  // (an operation that stays in EX after its request, EX waiting for WB, is requested again
+  // in the next cycle the rules allow, as in the CV32E40P)
+  assign apu_valid_req    = ex_apu && !apu_stall_type;
+  assign apu_req          = apu_valid_req && !ex_apu_nack_q;
+  assign apu_returned_req = apu_req && ex_apu_class_q == 2'd1;
+  assign apu_ex_wait      = fpu_on && (apu_stall_type || (apu_valid_req && !apu_req) ||
+                                      apu_wb_contention);
+
+  if (FPU != 0) begin : g_apu_regs
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        apu_active_q <= 1'b0;
+        apu_rvalid_q <= 1'b0;
+        apu_addr_q   <= '0;
+        apu_class_q  <= '0;
+        apu_cnt_q    <= '0;
+      end else begin
+        if (apu_rvalid && apu_multicycle && apu_hold) apu_rvalid_q <= 1'b1;
+        else if (apu_rvalid_q && !apu_hold)          apu_rvalid_q <= 1'b0;
+        if (apu_req && !apu_returned_req) begin
+          apu_active_q <= 1'b1;
+          apu_addr_q   <= ex_waddr6_q;
+          apu_class_q  <= ex_apu_class_q;
+          apu_cnt_q    <= ex_apu_cycles_q;
+        end else begin
+          if (apu_valid) apu_active_q <= 1'b0;
+          if (apu_cnt_q != 5'd0) apu_cnt_q <= apu_cnt_q - 5'd1;
+        end
+      end
+    end
+  end else begin : g_no_apu_regs
+    assign {apu_active_q, apu_rvalid_q, apu_addr_q, apu_class_q, apu_cnt_q} = '0;
+    logic unused_apu;  // what only the FPU's registers read
+    assign unused_apu = ^{apu_returned_req, ex_apu_cycles_q};
+  end
+
+  // Dependences in ID (read, write, jalr): on the valid instruction being decoded, the
+  // operation requested in EX (not returning in this cycle) and the one in flight (until its
+  // result is written); a CSR access waits while an operation of class 2 or 3 is in EX or one
+  // is in flight.
+  logic apu_busy_ex, apu_busy_fl, apu_decoding, apu_read_dep, apu_write_dep, id_csr_access;
+  assign apu_busy_ex   = apu_valid_req && ex_apu_class_q != 2'd1;
+  assign apu_busy_fl   = apu_active_q && !apu_valid;
+  assign apu_decoding  = id_valid_q && in_decode;
+  assign apu_read_dep  = (apu_busy_ex && (reads6(ex_waddr6_q) ||
+                                          (fdec.frs2_apu && ex_waddr6_q == {1'b1, id_rs2}))) ||
+                         (apu_busy_fl && (reads6(apu_addr_q) ||
+                                          (fdec.frs2_apu && apu_addr_q == {1'b1, id_rs2})));
+  assign apu_write_dep = fdec.we6 && dec.unit != UNIT_APU &&
+                         ((apu_busy_ex && ex_waddr6_q == id_waddr6) ||
+                          (apu_busy_fl && apu_addr_q == id_waddr6));
+  assign id_csr_access = id_instr[6:0] == 7'b1110011 && id_instr[14:12] != 3'b000;
+  assign apu_id_stall  = fpu_on && ((apu_decoding && (apu_read_dep || apu_write_dep)) ||
+                                   (id_csr_access && ((ex_apu && ex_apu_class_q >= 2'd2) ||
+                                                      apu_active_q)));
+  assign apu_jr_stall  = fpu_on && apu_decoding && dec.xfer == XFER_JALR && apu_active_q &&
+                         apu_addr_q == {1'b0, id_rs1};
 
   // A conditional branch needs nothing from WB: as in the CV32E40P (whose EX is always ready
   // with a branch in it), it leaves EX after its cycle even while WB waits for a response,
   // skipping WB (retire channel rvfi_br_*).
   logic ex_branch, ex_branch_skip;
   assign ex_branch       = ex_valid_q && (ex_xfer_q == XFER_BRANCH);
-  assign ex_done         = ex_valid_q && ex_unit_done && (wb_free || ex_branch);
+  assign ex_done         = ex_valid_q && ex_unit_done && !apu_ex_wait && (wb_free || ex_branch);
   assign ex_branch_skip  = ex_done && ex_branch && !wb_free;
   // EX can take an instruction when its own is done, or, when it is empty, when WB is not
   // waiting for a response (the CV32E40P's ex_ready includes WB's readiness either way).
@@ -655,10 +920,16 @@ module rv_core #(
       wb_intr_cause_q <= '0;
       wb_rd_q         <= '0;
       wb_mem_size_q   <= '0;
+      wb_fload_q      <= 1'b0;
+      wb_frd_q        <= '0;
+      wb_waddr6_q     <= '0;
     end else begin
       wb_valid_q <= (ex_done && !ex_branch_skip) || (wb_valid_q && !wb_done);
       if (ex_done && !ex_branch_skip) begin
         wb_load_q       <= ex_mem_load_q;
+        wb_fload_q      <= ex_fload_q;
+        wb_frd_q        <= ex_fd_q;
+        wb_waddr6_q     <= ex_waddr6_q;
         wb_mem_q        <= ex_unit_q == UNIT_LSU;
         wb_mem_write_q  <= ex_mem_store_q;
         wb_trap_q       <= ex_trap;
@@ -709,9 +980,10 @@ module rv_core #(
                            debug_req_i};
 
   initial begin : g_param_check
-    if (COREV_PULP != 0 || COREV_CLUSTER != 0 || FPU != 0 || ZFINX != 0 ||
+    if (COREV_PULP != 0 || COREV_CLUSTER != 0 || FPU > 1 || ZFINX != 0 ||
         NUM_MHPMCOUNTERS > 29) begin
-      $display("rv_core: unsupported parameters (COREV_PULP, COREV_CLUSTER, FPU, ZFINX must be 0;",
+      $display("rv_core: unsupported parameters (COREV_PULP, COREV_CLUSTER, ZFINX must be 0;",
+               " FPU 0 or 1;",
                " NUM_MHPMCOUNTERS <= 29)");
       $stop;
     end

@@ -8,7 +8,8 @@
 // a grant cannot depend on the request of the same cycle (OBI allows a grant without a
 // request).
 module rv_core_sim #(
-  parameter int unsigned NUM_MHPMCOUNTERS = 1
+  parameter int unsigned NUM_MHPMCOUNTERS = 1,
+  parameter int unsigned FPU              = 0   // 1: with the FPU (fpu_i enables it)
 ) (
 `include "rv_core_sim_ports.svh"
 );
@@ -16,7 +17,8 @@ module rv_core_sim #(
 `include "rv_core_sim_inputs.svh"
 
   rv_core #(
-    .NUM_MHPMCOUNTERS (NUM_MHPMCOUNTERS)
+    .NUM_MHPMCOUNTERS (NUM_MHPMCOUNTERS),
+    .FPU              (FPU)
   ) u_core (
     .clk_i               (clk_i),
     .rst_ni              (rst_ni),
@@ -27,6 +29,9 @@ module rv_core_sim #(
     .dm_halt_addr_i      (dm_halt_addr_i),
     .hart_id_i           (hart_id_i),
     .dm_exception_addr_i (dm_exception_addr_i),
+    .fpu_i               (fpu_i),
+    .fpu_addmul_lat_i    (fpu_addmul_lat_i),
+    .fpu_others_lat_i    (fpu_others_lat_i),
     .instr_req_o         (instr_req_o),
     .instr_gnt_i         (instr_gnt_q),
     .instr_rvalid_i      (instr_rvalid_q),

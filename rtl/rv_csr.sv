@@ -30,6 +30,14 @@ module rv_csr #(
   output logic [31:0] mtvec_base_o,   // 256-byte aligned trap base
   output logic        mtvec_vectored_o,
   output logic [31:0] mepc_o,
+  // the FPU (rv_fpu.sv): present; an F result's fflags (ORed in) and an F register written
+  // (mstatus.FS becomes Dirty); mstatus.FS not Off; fcsr.frm
+  input  logic        fpu_i,
+  input  logic        fflags_we_i,
+  input  logic [4:0]  fflags_i,
+  input  logic        fs_dirty_i,
+  output logic        fs_on_o,
+  output logic [2:0]  frm_o,
   // counters
   input  logic [rv_pkg::NUM_EVENTS-1:0] events_i,  // performance events of this cycle
   input  logic        sleeping_i,     // the core clock is gated: counters stop
@@ -60,6 +68,12 @@ module rv_csr #(
   logic [NUM_EVENTS-1:0] events_q;
   logic [63:0] hpm_value [NumHpm];
   logic [15:0] hpm_event [NumHpm];
+  logic [1:0]  fs_q;      // mstatus.FS (FPU only; 0 Off, 3 Dirty)
+  logic [4:0]  fflags_q;  // FPU only
+  logic [2:0]  frm_q;
+
+  assign fs_on_o = fs_q != 2'd0;
+  assign frm_o   = frm_q;
 
   assign mtvec_base_o     = {mtvec_base_q, 8'b0};
   assign mtvec_vectored_o = mtvec_mode_q;
@@ -95,8 +109,13 @@ module rv_csr #(
       rdata_o = {16'b0, hpm_event[addr_i[4:0] - 5'd3]};
     end else begin
       unique case (addr_i)
-        CSR_MSTATUS:       rdata_o = {19'b0, 2'b11, 3'b0, mpie_q, 3'b0, mie_bit_q, 3'b0};
-        CSR_MISA:          rdata_o = MISA_VALUE;
+        CSR_MSTATUS:       rdata_o = {fs_q == 2'd3, 16'b0, fs_q, 2'b11, 3'b0, mpie_q, 3'b0,
+                                      mie_bit_q, 3'b0};
+        CSR_MISA:          rdata_o = fpu_i ? MISA_VALUE | MISA_F : MISA_VALUE;
+        CSR_MIMPID:        rdata_o = {31'b0, fpu_i};
+        CSR_FFLAGS:        rdata_o = {27'b0, fflags_q};
+        CSR_FRM:           rdata_o = {29'b0, frm_q};
+        CSR_FCSR:          rdata_o = {24'b0, frm_q, fflags_q};
         CSR_MIE:           rdata_o = mie_q;
         CSR_MTVEC:         rdata_o = {mtvec_base_q, 7'b0, mtvec_mode_q};
         CSR_MCOUNTINHIBIT: rdata_o = inhibit_q;
@@ -107,7 +126,7 @@ module rv_csr #(
         CSR_MVENDORID:     rdata_o = MVENDORID_VALUE;
         CSR_MARCHID:       rdata_o = MARCHID_VALUE;
         CSR_MHARTID:       rdata_o = hart_id_i;
-        default:           rdata_o = '0;  // mtval, mimpid, trigger CSRs
+        default:           rdata_o = '0;  // mtval, trigger CSRs
       endcase
     end
   end
@@ -146,6 +165,9 @@ module rv_csr #(
       mcause_code_q <= '0;
       inhibit_q     <= InhibitMask;
       irq_q         <= '0;
+      fs_q          <= '0;
+      fflags_q      <= '0;
+      frm_q         <= '0;
       events_q      <= '0;
     end else begin
       irq_q    <= irq_i & IRQ_MASK;
@@ -157,7 +179,19 @@ module rv_csr #(
       if (wr(we_i, addr_i, CSR_MSTATUS)) begin
         mie_bit_q <= wval[3];
         mpie_q    <= wval[7];
+        if (fpu_i) fs_q <= wval[14:13];
       end
+      // fflags, frm, fcsr (the decoder lets them through only with the FPU and FS not Off):
+      // a write makes FS Dirty, as does an F result or flw
+      if (wr(we_i, addr_i, CSR_FFLAGS)) fflags_q <= wval[4:0];
+      if (wr(we_i, addr_i, CSR_FRM))    frm_q    <= wval[2:0];
+      if (wr(we_i, addr_i, CSR_FCSR)) begin
+        fflags_q <= wval[4:0];
+        frm_q    <= wval[7:5];
+      end
+      if (we_i && (addr_i == CSR_FFLAGS || addr_i == CSR_FRM || addr_i == CSR_FCSR)) fs_q <= 2'd3;
+      if (fflags_we_i) fflags_q <= fflags_q | fflags_i;
+      if (fs_dirty_i)  fs_q     <= 2'd3;
       if (wr(we_i, addr_i, CSR_MIE))           mie_q        <= wval & IRQ_MASK;
       if (wr(we_i, addr_i, CSR_MSCRATCH))      mscratch_q   <= wval;
       if (wr(we_i, addr_i, CSR_MEPC))          mepc_q       <= {wval[31:1], 1'b0};

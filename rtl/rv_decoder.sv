@@ -1,6 +1,7 @@
 // rv_decoder: decodes one 32-bit (possibly expanded RVC) instruction in the ID stage into the
-// control fields of rv_pkg::decode_t. Everything outside RV32IMC + Zicsr + Zifencei in
-// machine mode decodes as illegal (sys = SYS_ILLEGAL, no side effects).
+// control fields of rv_pkg::decode_t (and, for the FPU, rv_pkg::fp_decode_t). Everything outside
+// RV32IMC + Zicsr + Zifencei in machine mode (and RV32F, with the FPU while mstatus.FS is not
+// Off) decodes as illegal (sys = SYS_ILLEGAL, no side effects).
 //
 // CSR accesses that the CV32E40P treats as "status" accesses (they flush the pipeline and cost
 // 4 cycles) decode with sys = SYS_CSR_STATUS: mstatus, mepc, mtvec, mcause, all counters and
@@ -8,7 +9,14 @@
 module rv_decoder (
   input  logic [31:0]      instr_i,         // expanded instruction
   input  logic             illegal_c_i,     // reserved compressed encoding
-  output rv_pkg::decode_t  dec_o
+  // the FPU (rv_fpu.sv): present, mstatus.FS not Off, fcsr.frm, the latency parameters
+  input  logic             fpu_i,
+  input  logic             fs_on_i,
+  input  logic [2:0]       frm_i,
+  input  logic [1:0]       addmul_lat_i,
+  input  logic [1:0]       others_lat_i,
+  output rv_pkg::decode_t  dec_o,
+  output rv_pkg::fp_decode_t fdec_o
 );
   import rv_pkg::*;
 
@@ -45,6 +53,11 @@ module rv_decoder (
     return st;
   endfunction
 
+  // fflags, frm and fcsr exist with the FPU while mstatus.FS is not Off.
+  function automatic logic is_fp_csr(logic [11:0] a);
+    return a == CSR_FFLAGS || a == CSR_FRM || a == CSR_FCSR;
+  endfunction
+
   // ---------------------------------------------------------------------------------------------
   // Fields and immediates
   // ---------------------------------------------------------------------------------------------
@@ -68,9 +81,26 @@ module rv_decoder (
                      instr_i[30:21], 1'b0};
 
   logic illegal;
+  logic fp_legal;    // F instructions may decode (FPU present, FS not Off)
+  logic fp_rounds;   // the instruction has an rm field (checked below)
+  logic [1:0] fp_group;  // 0 ADDMUL, 1 NONCOMP/CONV, 2 DIVSQRT
+  assign fp_legal = fpu_i && fs_on_i;
+
+  // An F operation for the APU: its latency class and cycles from the group's latency.
+  function automatic void fp_op(inout rv_pkg::decode_t d, inout rv_pkg::fp_decode_t f,
+                                input logic [1:0] group, input logic [1:0] addmul_lat,
+                                input logic [1:0] others_lat);
+    logic [1:0] lat;
+    lat           = (group == 2'd0) ? addmul_lat : others_lat;
+    d.unit        = UNIT_APU;
+    f.apu_divsqrt = (group == 2'd2);
+    f.apu_class   = (group == 2'd2 || lat >= 2'd2) ? 2'd3 : lat + 2'd1;
+    f.apu_lat     = (group == 2'd2) ? 2'd0 : lat;
+  endfunction
 
   always_comb begin
     dec_o              = '0;
+    fdec_o             = '0;
     dec_o.unit         = UNIT_ALU;
     dec_o.alu_op       = ALU_ADD;
     dec_o.opa_sel      = OPA_RS1;
@@ -78,6 +108,8 @@ module rv_decoder (
     dec_o.xfer         = XFER_NONE;
     dec_o.sys          = SYS_NONE;
     illegal            = 1'b0;
+    fp_rounds          = 1'b0;
+    fp_group           = 2'd1;
 
     unique case (opcode)
       OPC_LUI: begin
@@ -219,15 +251,128 @@ module rv_decoder (
           dec_o.rd_we     = 1'b1;
           // csrrs/csrrc with rs1 = x0 (or zimm = 0) only read
           dec_o.csr_write = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
-          dec_o.sys       = csr_is_status(csr_addr) ? SYS_CSR_STATUS : SYS_NONE;
-          illegal         = !csr_exists(csr_addr) ||
-                            (dec_o.csr_write && csr_addr[11:10] == 2'b11);
+          // a write of frm or fcsr (not fflags) flushes like a status CSR
+          dec_o.sys       = (csr_is_status(csr_addr) ||
+                             (dec_o.csr_write && (csr_addr == CSR_FRM || csr_addr == CSR_FCSR)))
+                                ? SYS_CSR_STATUS : SYS_NONE;
+          illegal         = is_fp_csr(csr_addr) ? !fp_legal :
+                            (!csr_exists(csr_addr) ||
+                             (dec_o.csr_write && csr_addr[11:10] == 2'b11));
         end
+      end
+      // ------------------------------------------------------------------------------- RV32F
+      OPC_LOAD_FP: begin  // flw
+        dec_o.unit     = UNIT_LSU;
+        dec_o.imm      = imm_i;
+        dec_o.rs1_used = 1'b1;
+        dec_o.mem_load = 1'b1;
+        dec_o.mem_size = 2'd2;
+        fdec_o.fdest    = 1'b1;
+        illegal        = !fp_legal || funct3 != 3'b010;
+      end
+      OPC_STORE_FP: begin  // fsw
+        dec_o.unit      = UNIT_LSU;
+        dec_o.imm       = imm_s;
+        dec_o.rs1_used  = 1'b1;
+        fdec_o.frs2_used = 1'b1;
+        dec_o.mem_store = 1'b1;
+        dec_o.mem_size  = 2'd2;
+        illegal         = !fp_legal || funct3 != 3'b010;
+      end
+      OPC_MADD, OPC_MSUB, OPC_NMSUB, OPC_NMADD: begin
+        fdec_o.frs1_used = 1'b1;
+        fdec_o.frs2_used = 1'b1;
+        fdec_o.frs3_used = 1'b1;
+        fdec_o.fdest     = 1'b1;
+        fp_rounds       = 1'b1;
+        fp_group        = 2'd0;
+        fp_op(dec_o, fdec_o, 2'd0, addmul_lat_i, others_lat_i);
+        illegal         = !fp_legal || instr_i[26:25] != 2'b00;
+      end
+      OPC_OP_FP: begin
+        fdec_o.frs2_apu = 1'b1;
+        illegal        = !fp_legal;
+        unique case (funct7)
+          7'b000_0000, 7'b000_0100, 7'b000_1000: begin  // fadd, fsub, fmul
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.frs2_used = 1'b1;
+            fdec_o.fdest     = 1'b1;
+            fp_rounds       = 1'b1;
+            fp_group        = 2'd0;
+          end
+          7'b000_1100: begin  // fdiv
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.frs2_used = 1'b1;
+            fdec_o.fdest     = 1'b1;
+            fp_rounds       = 1'b1;
+            fp_group        = 2'd2;
+          end
+          7'b010_1100: begin  // fsqrt
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.fdest     = 1'b1;
+            fp_rounds       = 1'b1;
+            fp_group        = 2'd2;
+            if (instr_i[24:20] != 5'd0) illegal = 1'b1;
+          end
+          7'b001_0000: begin  // fsgnj, fsgnjn, fsgnjx
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.frs2_used = 1'b1;
+            fdec_o.fdest     = 1'b1;
+            if (funct3 > 3'b010) illegal = 1'b1;
+          end
+          7'b001_0100: begin  // fmin, fmax
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.frs2_used = 1'b1;
+            fdec_o.fdest     = 1'b1;
+            if (funct3 > 3'b001) illegal = 1'b1;
+          end
+          7'b110_0000: begin  // fcvt.w.s, fcvt.wu.s
+            fdec_o.frs1_used = 1'b1;
+            dec_o.rd_we     = 1'b1;
+            fp_rounds       = 1'b1;
+            if (instr_i[24:21] != 4'd0) illegal = 1'b1;
+          end
+          7'b111_0000: begin  // fmv.x.w (funct3 0), fclass.s (1)
+            fdec_o.frs1_used = 1'b1;
+            dec_o.rd_we     = 1'b1;
+            fdec_o.frs2_apu  = funct3[0];
+            if (funct3 > 3'b001 || instr_i[24:20] != 5'd0) illegal = 1'b1;
+          end
+          7'b101_0000: begin  // fle (0), flt (1), feq (2)
+            fdec_o.frs1_used = 1'b1;
+            fdec_o.frs2_used = 1'b1;
+            dec_o.rd_we     = 1'b1;
+            if (funct3 > 3'b010) illegal = 1'b1;
+          end
+          7'b110_1000: begin  // fcvt.s.w, fcvt.s.wu
+            dec_o.rs1_used = 1'b1;
+            fdec_o.fdest    = 1'b1;
+            fp_rounds      = 1'b1;
+            if (instr_i[24:21] != 4'd0) illegal = 1'b1;
+          end
+          7'b111_1000: begin  // fmv.w.x
+            dec_o.rs1_used = 1'b1;
+            fdec_o.fdest    = 1'b1;
+            fdec_o.frs2_apu = 1'b0;
+            if (funct3 != 3'b000 || instr_i[24:20] != 5'd0) illegal = 1'b1;
+          end
+          default: illegal = 1'b1;
+        endcase
+        fp_op(dec_o, fdec_o, fp_group, addmul_lat_i, others_lat_i);
       end
       default: illegal = 1'b1;
     endcase
 
+    // rm 5 and 6 are reserved; 7 (dynamic) needs one of the five modes in frm.
+    if (fp_rounds && (funct3 == 3'b101 || funct3 == 3'b110 || (funct3 == 3'b111 && frm_i > 3'd4)))
+      illegal = 1'b1;
+
+    // Which registers it writes, as the CV32E40P's 6-bit addresses, and through which port.
+    fdec_o.we6      = dec_o.sys == SYS_NONE && (fdec_o.fdest || dec_o.rd_we || dec_o.mem_load);
+    fdec_o.alu_port = dec_o.sys == SYS_NONE && dec_o.rd_we && dec_o.unit != UNIT_APU;
+
     if (illegal || illegal_c_i) begin
+      fdec_o          = '0;
       dec_o           = '0;
       dec_o.unit      = UNIT_NONE;
       dec_o.alu_op    = ALU_ADD;

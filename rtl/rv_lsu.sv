@@ -18,6 +18,7 @@ module rv_lsu (
   input  logic [31:0] wdata_i,      // store data (unaligned, in the low bytes)
   input  logic        ex_advance_i, // EX hands its instruction on
   output logic        ex_done_o,    // the last transaction is granted this cycle
+  output logic        split_o,      // EX holds a misaligned access (two transactions)
   // WB
   output logic        resp_final_o, // the last response of the access in WB arrives
   output logic        busy_o,       // a request is made or outstanding
@@ -80,6 +81,7 @@ module rv_lsu (
     endcase
   end
   assign ex_done_o = active_i && phase_done && last;
+  assign split_o   = active_i && split;
   assign busy_o    = data_req_o || (cnt_q != 2'd0);
 
   always_comb begin

@@ -12,7 +12,8 @@ module rv_mult (
   input  logic [31:0]         b_i,
   input  logic                ex_advance_i, // the EX stage hands its instruction on
   output logic [31:0]         result_o,
-  output logic                ready_o     // result valid in this cycle
+  output logic                ready_o,    // result valid in this cycle
+  output logic                late_o      // mulh*: past its first EX cycle (FPU timing)
 );
   import rv_pkg::*;
 
@@ -29,6 +30,7 @@ module rv_mult (
 
   assign result_o = (op_i == MD_MUL) ? product[31:0] : product[63:32];
   assign ready_o  = (op_i == MD_MUL) || (cnt_q == MULH_LAST_CYCLE);
+  assign late_o   = cnt_q != '0;
 
   always_comb begin
     cnt_d = cnt_q;

@@ -16,7 +16,15 @@ package rv_pkg;
     OPC_BRANCH   = 7'b1100011,
     OPC_JALR     = 7'b1100111,
     OPC_JAL      = 7'b1101111,
-    OPC_SYSTEM   = 7'b1110011
+    OPC_SYSTEM   = 7'b1110011,
+    // RV32F (FPU only)
+    OPC_LOAD_FP  = 7'b0000111,
+    OPC_STORE_FP = 7'b0100111,
+    OPC_MADD     = 7'b1000011,
+    OPC_MSUB     = 7'b1000111,
+    OPC_NMSUB    = 7'b1001011,
+    OPC_NMADD    = 7'b1001111,
+    OPC_OP_FP    = 7'b1010011
   } opcode_e;
 
   // ---------------------------------------------------------------------------------------------
@@ -28,7 +36,8 @@ package rv_pkg;
     UNIT_DIV,   // iterative divider
     UNIT_LSU,   // loads and stores
     UNIT_CSR,   // CSR read-modify-write
-    UNIT_NONE   // no EX work (system instructions, traps)
+    UNIT_NONE,  // no EX work (system instructions, traps)
+    UNIT_APU    // an F operation, sent to the FPU through the APU dispatcher (rv_fpu)
   } unit_e;
 
   typedef enum logic [3:0] {
@@ -71,6 +80,24 @@ package rv_pkg;
     logic        csr_write;   // the CSR instruction writes its CSR
   } decode_t;
 
+  // What the decoder tells the FPU's part of the pipeline (all 0 without the FPU). A struct of
+  // its own: decode_t stays within 64 bits, which the simulator keeps in one machine word.
+  // Register addresses as the CV32E40P's 6-bit ones: x0..x31, then f0..f31.
+  typedef struct packed {
+    logic        frs1_used;   // reads F register rs1 (rs2, rs3)
+    logic        frs2_used;
+    logic        frs3_used;
+    logic        frs2_apu;    // the APU's dependence check also sees F register rs2 (OP-FP
+                              // but fmv: the field names an operand multiplexer's register)
+    logic        fdest;       // writes F register rd (flw, F results): no x register
+    logic        we6;         // writes a register (x or F, x0 included) from EX or a load
+    logic        alu_port;    // writes through the ALU port (regfile_alu_we): not an APU op
+    logic [1:0]  apu_class;   // APU latency class: 1 result at the request, 2 a cycle later,
+                              // 3 "multicycle" (FPU_*_LAT = 2, fdiv.s, fsqrt.s)
+    logic [1:0]  apu_lat;     // cycles from request to result (classes 2 and 3; not div/sqrt)
+    logic        apu_divsqrt; // fdiv.s / fsqrt.s: cycles from the operation's operands
+  } fp_decode_t;
+
   // ---------------------------------------------------------------------------------------------
   // Controller
   // ---------------------------------------------------------------------------------------------
@@ -87,6 +114,9 @@ package rv_pkg;
   // CSR addresses (RISC-V privileged spec 1.11; CV32E40P user manual, "Control and Status
   // Registers")
   // ---------------------------------------------------------------------------------------------
+  localparam logic [11:0] CSR_FFLAGS        = 12'h001;  // FPU only
+  localparam logic [11:0] CSR_FRM           = 12'h002;
+  localparam logic [11:0] CSR_FCSR          = 12'h003;
   localparam logic [11:0] CSR_MSTATUS       = 12'h300;
   localparam logic [11:0] CSR_MISA          = 12'h301;
   localparam logic [11:0] CSR_MIE           = 12'h304;
@@ -103,6 +133,7 @@ package rv_pkg;
   localparam logic [11:0] CSR_MHARTID       = 12'hF14;
 
   localparam logic [31:0] MISA_VALUE      = 32'h4000_1104;  // RV32 I M C
+  localparam logic [31:0] MISA_F          = 32'h0000_0020;  // F, with the FPU
   localparam logic [31:0] MVENDORID_VALUE = 32'h0000_0602;  // OpenHW Group
   localparam logic [31:0] MARCHID_VALUE   = 32'h0000_0004;  // CV32E40P
 

@@ -1,7 +1,9 @@
 // rv_regfile: 31 x 32-bit integer registers (x0 reads 0), two combinational read ports and two
 // write ports: port A from EX (ALU, multiplier, divider, CSR, link) and port B from WB (loads).
-// A simultaneous write to the same register by both ports cannot happen: the ID stage stalls an
-// instruction that would write the destination of a load still in EX.
+// A simultaneous write to the same register by both ports happens only with the FPU: the ID
+// stage stalls an instruction that would write the destination of a load still in EX, but not
+// an F operation with an x destination (as in the CV32E40P, whose APU results bypass that
+// check); the EX write is the younger instruction's and takes precedence.
 module rv_regfile (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -14,7 +16,8 @@ module rv_regfile (
   input  logic [31:0] wdata_a_i,
   input  logic        we_b_i,     // WB (load) write
   input  logic [4:0]  waddr_b_i,
-  input  logic [31:0] wdata_b_i
+  input  logic [31:0] wdata_b_i,
+  input  logic        a_apu_i     // port A writes an F operation's result (FPU only)
 );
 
   `include "rv_assert.svh"
@@ -34,6 +37,6 @@ module rv_regfile (
   end
 
   `RV_ASSERT(RegfileNoWriteConflict,
-             !(we_a_i && we_b_i && waddr_a_i == waddr_b_i && waddr_a_i != 5'd0))
+             !(we_a_i && we_b_i && waddr_a_i == waddr_b_i && waddr_a_i != 5'd0 && !a_apu_i))
 
 endmodule

@@ -1,6 +1,7 @@
 // rv_rvc_expand: expands a 16-bit RVC instruction into its 32-bit equivalent (RISC-V
-// unprivileged spec, chapter "C" standard extension, RV32 subset without floating point).
-// 32-bit instructions pass through unchanged. Reserved and floating-point encodings set
+// unprivileged spec, chapter "C" standard extension, RV32 subset; with the FPU the
+// single-precision loads and stores).
+// 32-bit instructions pass through unchanged. Reserved and double-precision encodings set
 // illegal_o; the decoder then raises an illegal-instruction trap with the original bits.
 // 32-bit encodings (macros rather than functions: the simulator then builds each result only in
 // the case arm that needs it)
@@ -12,6 +13,7 @@
 
 module rv_rvc_expand (
   input  logic [31:0] instr_i,         // fetched bits; a 16-bit instruction in [15:0]
+  input  logic        fpu_i,           // the core has its FPU: c.flw, c.fsw, c.flwsp, c.fswsp
   output logic [31:0] instr_o,         // 32-bit equivalent
   output logic        is_compressed_o, // instr_i[1:0] != 2'b11
   output logic        illegal_o        // reserved or unsupported compressed encoding
@@ -57,7 +59,16 @@ module rv_rvc_expand (
                                   OPC_LOAD);  // c.lw
           3'b110: instr_o = `RVC_S(sw_off, rs2_p, rd_p, 3'b010,
                                   OPC_STORE);  // c.sw
-          default: illegal_o = 1'b1;  // floating point and reserved
+          3'b011: begin  // c.flw (FPU only)
+            instr_o   = `RVC_I({5'b0, c[5], c[12:10], c[6], 2'b00}, rd_p, 3'b010, rs2_p,
+                              OPC_LOAD_FP);
+            illegal_o = !fpu_i;
+          end
+          3'b111: begin  // c.fsw (FPU only)
+            instr_o   = `RVC_S(sw_off, rs2_p, rd_p, 3'b010, OPC_STORE_FP);
+            illegal_o = !fpu_i;
+          end
+          default: illegal_o = 1'b1;  // double precision and reserved
         endcase
       end
       // -------------------------------------------------------------------------------- C1
@@ -137,7 +148,16 @@ module rv_rvc_expand (
           end
           3'b110: instr_o = `RVC_S(swsp_off, rs2_full, 5'd2, 3'b010,
                                   OPC_STORE);  // c.swsp
-          default: illegal_o = 1'b1;  // floating point
+          3'b011: begin  // c.flwsp (FPU only; f0 is a register like any other)
+            instr_o   = `RVC_I({4'b0, c[3:2], c[12], c[6:4], 2'b00}, 5'd2, 3'b010, rd_full,
+                              OPC_LOAD_FP);
+            illegal_o = !fpu_i;
+          end
+          3'b111: begin  // c.fswsp (FPU only)
+            instr_o   = `RVC_S(swsp_off, rs2_full, 5'd2, 3'b010, OPC_STORE_FP);
+            illegal_o = !fpu_i;
+          end
+          default: illegal_o = 1'b1;  // double precision
         endcase
       end
       default: ;  // 32-bit instruction: unchanged

@@ -88,6 +88,20 @@ std::string cpu_model_list(bool quoted, const std::function<bool(const CpuModelT
   return out;
 }
 
+std::vector<ConfigKey> cpu_fpu_keys() {
+  return {ConfigKey::choice("fpu", {"off", "on", "zfinx"}, "off",
+                            "the core's FPU: on is the CV32E40P with FPU=1 (RV32F, f0..f31, "
+                            "fcsr), zfinx the same with ZFINX=1 (float operands in the x "
+                            "registers, no F registers; the ISS only; docs/fpu.md)"),
+          ConfigKey::unsigned_in("fpu_addmul_lat", 0, 2, "0",
+                                 "with cpu.fpu on or zfinx: the CV32E40P's FPU_ADDMUL_LAT, "
+                                 "pipeline registers of fadd/fsub/fmul/fmadd... (timing only)"),
+          ConfigKey::unsigned_in("fpu_others_lat", 0, 2, "0",
+                                 "with cpu.fpu on or zfinx: the CV32E40P's FPU_OTHERS_LAT, "
+                                 "pipeline registers of comparisons, conversions, moves, sign "
+                                 "injection (timing only)")};
+}
+
 std::vector<ConfigKey> cpu_option_keys() {
   std::map<std::string, ConfigKey> keys;
   for (const auto& [name, type] : registry()) {

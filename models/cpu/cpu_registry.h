@@ -113,4 +113,8 @@ std::string cpu_model_list(bool quoted,
 /// The option keys of all registered models, each once, sorted by name.
 std::vector<ConfigKey> cpu_option_keys();
 
+/// `cpu.fpu`, `cpu.fpu_addmul_lat`, `cpu.fpu_others_lat`: the CV32E40P's FPU (docs/fpu.md),
+/// declared alike by the models that have it (the ISS, socsim's rv_core).
+std::vector<ConfigKey> cpu_fpu_keys();
+
 }  // namespace socsim

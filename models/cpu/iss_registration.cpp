@@ -17,18 +17,7 @@ CpuModelType iss_type() {
   t.capabilities.cycle_exact = RtlCore::has_retire_trace();
   t.capabilities.retire_trace = true;
   t.capabilities.gdb = true;
-  t.keys = {ConfigKey::choice(
-                "fpu", {"off", "on", "zfinx"}, "off",
-                "the core's FPU: on is the CV32E40P with FPU=1 (RV32F, f0..f31, fcsr), "
-                "zfinx the same with ZFINX=1 (float operands in the x registers, no F "
-                "registers; docs/fpu.md)"),
-            ConfigKey::unsigned_in("fpu_addmul_lat", 0, 2, "0",
-                                   "with cpu.fpu on or zfinx: the CV32E40P's FPU_ADDMUL_LAT, pipeline "
-                                   "registers of fadd/fsub/fmul/fmadd... (timing only)"),
-            ConfigKey::unsigned_in("fpu_others_lat", 0, 2, "0",
-                                   "with cpu.fpu on or zfinx: the CV32E40P's FPU_OTHERS_LAT, pipeline "
-                                   "registers of comparisons, conversions, moves, sign "
-                                   "injection (timing only)")};
+  t.keys = cpu_fpu_keys();
   t.build = [](const CpuConfig& cpu, const CpuBuildContext& c) -> std::unique_ptr<CpuModel> {
     return std::make_unique<IssCpu>("cpu", c.clock, iss_config_of(cpu), c.irq, c.control,
                                     cpu.quantum_cycles);

@@ -15,6 +15,8 @@ RtlCpu::RtlCpu(sc_core::sc_module_name name, const ClockDomain& clock,
       control_(control),
       quantum_(quantum_cycles ? quantum_cycles : 1),
       hart_id_(config.hart_id),
+      fpu_(config.fpu && RtlCore::has_runtime_fpu()),
+      description_(RtlCore::description(config)),
       core_(std::make_unique<RtlCore>(config)),
       server_(bridge),
       sleep_(clock, irq, quantum_) {
@@ -26,10 +28,10 @@ RtlCpu::~RtlCpu() = default;
 
 bool RtlCpu::debug_read_csr(uint32_t address, uint32_t* value) {
   switch (address) {
-    case csr::kMisa: *value = csr::kMisaValue; return true;
+    case csr::kMisa: *value = csr::kMisaValue | (fpu_ ? csr::kMisaF : 0); return true;
     case csr::kMvendorid: *value = csr::kMvendoridValue; return true;
     case csr::kMarchid: *value = csr::kMarchidValue; return true;
-    case csr::kMimpid: *value = 0; return true;
+    case csr::kMimpid: *value = fpu_ ? 1 : 0; return true;
     case csr::kMhartid: *value = hart_id_; return true;
     default: return false;
   }

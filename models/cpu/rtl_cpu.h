@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "models/common/irq.h"
 #include "models/common/sim_control.h"
@@ -31,7 +32,8 @@ class RtlCpu : public CpuModel, private RetireObserver {
   const char* kind() const override { return "rtl"; }
   bool cycle_exact() const override { return true; }
   bool has_retire_trace() const override { return RtlCore::has_retire_trace(); }
-  const char* description() const override { return RtlCore::description(); }
+  /// The core, and its FPU configuration when it has one (summary.json's cpu_description).
+  const char* description() const override { return description_.c_str(); }
   uint64_t cycles() const override { return core_->cycle(); }
   uint64_t instructions() const override { return core_->delivered(); }
   uint32_t pc() const override { return core_->last_delivered_pc(); }
@@ -67,6 +69,8 @@ class RtlCpu : public CpuModel, private RetireObserver {
   SimControl& control_;
   uint64_t quantum_;
   uint32_t hart_id_;
+  bool fpu_;
+  std::string description_;
   std::unique_ptr<RtlCore> core_;
   ObiServer server_;
   BusObserver* bus_observer_ = nullptr;

@@ -1,6 +1,7 @@
 // CPU model `rtl`: the Verilated core (models/cpu/rtl_cpu.h), socsim's rv_core or, in a build
 // configured with SOCSIM_CV32E40P_RTL, the OpenHW CV32E40P, which has no retire trace.
 #include "models/cpu/cpu_registry.h"
+#include "models/cpu/iss_cpu.h"
 #include "models/cpu/rtl_cpu.h"
 #include "models/cpu/rtl/rtl_core.h"
 
@@ -20,6 +21,8 @@ CpuModelType rtl_type() {
   t.capabilities.gdb = RtlCore::has_retire_trace();
   t.capabilities.waveforms = true;
   t.capabilities.waveforms_need_traced_build = !RtlCore::has_waveforms();
+  // socsim's rv_core has the CV32E40P's FPU as a run-time choice (docs/fpu.md)
+  if (RtlCore::has_runtime_fpu()) t.keys = cpu_fpu_keys();
   t.check = [](const CpuConfig& cpu) {
     if (cpu.num_mhpmcounters != RtlCore::kNumMhpmcounters) {
       // A Verilog parameter of the core, fixed when it is Verilated.
@@ -30,12 +33,21 @@ CpuModelType rtl_type() {
                         std::to_string(RtlCore::kNumMhpmcounters) + " or use --cpu iss");
     }
     const auto fpu = cpu.options.find("fpu");
+    if (RtlCore::has_runtime_fpu()) {
+      // socsim's rv_core: the FPU with F registers at any latency, not yet ZFINX
+      if (fpu != cpu.options.end() && fpu->second.choice == 2) {
+        throw ConfigError(cpu.file + ": cpu.fpu is zfinx, but socsim's rv_core (the rtl CPU "
+                          "model) has the FPU with F registers only: use --cpu iss for "
+                          "cpu.fpu: zfinx, or cpu.fpu: on (docs/fpu.md)");
+      }
+      return;
+    }
     if (fpu != cpu.options.end() && fpu->second.choice != 0) {
-      // An FPU is a Verilog parameter of the core, fixed when it is Verilated: the option is
-      // the ISS's (docs/fpu.md).
-      throw ConfigError(cpu.file + ": cpu.fpu is on, but the rtl CPU model of this build is " +
-                        RtlCore::description() + ", whose FPU is fixed when it is built: "
-                        "use --cpu iss for cpu.fpu: on (docs/fpu.md)");
+      // The genuine core's FPU is a Verilog parameter, fixed when it is Verilated.
+      throw ConfigError(cpu.file + ": cpu.fpu is " +
+                        (fpu->second.choice == 2 ? "zfinx" : "on") +
+                        ", but the rtl CPU model of this build is " + RtlCore::description() +
+                        ", whose FPU is fixed when it is built: use --cpu iss (docs/fpu.md)");
     }
     for (const char* key : {"fpu_addmul_lat", "fpu_others_lat"}) {
       const auto lat = cpu.options.find(key);
@@ -51,6 +63,13 @@ CpuModelType rtl_type() {
     rtl.boot_addr = cpu.boot_addr;
     rtl.mtvec_addr = cpu.mtvec_addr;
     rtl.hart_id = cpu.hart_id;
+    if (RtlCore::has_runtime_fpu()) {
+      // the same reading of the keys as the ISS's (its lockstep partner)
+      const IssConfig iss = iss_config_of(cpu);
+      rtl.fpu = iss.fpu;
+      rtl.fpu_addmul_lat = iss.fpu_addmul_lat;
+      rtl.fpu_others_lat = iss.fpu_others_lat;
+    }
     return std::make_unique<RtlCpu>("cpu", c.clock, rtl, c.irq, c.control, cpu.quantum_cycles);
   };
   return t;

@@ -7,9 +7,11 @@ three times: with the bus trace (every cycle simulated), without (its memo of re
 at work, see models/cpu/iss_timing/cv32e40p_memo.cpp), and with --check-memo (every span the
 memo skips simulated too and compared); all must match the RTL core.
 
-  compare_cores.py HARNESS [--seeds 0,1,7] ELF...
+  compare_cores.py HARNESS [--seeds 0,1,7] [--fpu-lat A,O] ELF...
 
 Seed 0 is zero-wait memory; any other seed draws random grants and response delays from it.
+--fpu-lat gives both cores the CV32E40P's FPU with FPU_ADDMUL_LAT = A and FPU_OTHERS_LAT = O
+(rv_harness --fpu-lat; docs/fpu.md): float programs, F instruction for F instruction.
 Prints one line per run and a summary; exit status 0 if every run agrees, 1 otherwise, 2 on
 usage errors.
 """
@@ -54,18 +56,22 @@ def main():
     parser.add_argument("harness", help="rv_harness")
     parser.add_argument("elfs", nargs="+", help="programs")
     parser.add_argument("--seeds", default="0", help="comma-separated wait-state seeds; 0: none")
+    parser.add_argument("--fpu-lat", metavar="A,O",
+                        help="both cores with the FPU, these latencies (rv_harness --fpu-lat)")
     args = parser.parse_args()
+    fpu = ["--fpu-lat", args.fpu_lat] if args.fpu_lat else []
     seeds = [int(s) for s in args.seeds.split(",")]
     failures = 0
+    total_requests = total_instructions = 0
     with tempfile.TemporaryDirectory() as directory:
         for elf in args.elfs:
             for seed in seeds:
                 name = f"{os.path.basename(elf)} {'zero-wait' if seed == 0 else f'waits {seed}'}"
-                rtl = run(args.harness, "rtl", elf, seed, directory)
-                iss = run(args.harness, "iss", elf, seed, directory)
-                memo = run(args.harness, "iss", elf, seed, directory, bus_trace=False)
+                rtl = run(args.harness, "rtl", elf, seed, directory, extra=fpu)
+                iss = run(args.harness, "iss", elf, seed, directory, extra=fpu)
+                memo = run(args.harness, "iss", elf, seed, directory, bus_trace=False, extra=fpu)
                 checked = run(args.harness, "iss", elf, seed, directory, bus_trace=False,
-                              extra=["--check-memo"])
+                              extra=["--check-memo", *fpu])
                 problem = None
                 for what, a, b in (("bus request", rtl[1], iss[1]),
                                    ("retired instruction", rtl[2], iss[2]),
@@ -80,6 +86,8 @@ def main():
                     problem = f"end: rtl '{rtl[0]}', iss '{iss[0]}'"
                 if problem is None and " exit " not in rtl[0]:
                     problem = f"no exit: {rtl[0]}"
+                total_requests += len(rtl[1])
+                total_instructions += len(rtl[2])
                 if problem is None:
                     print(f"{name}: identical, {len(rtl[1])} requests, {len(rtl[2])} "
                           f"instructions; {rtl[0]}")
@@ -87,7 +95,9 @@ def main():
                     failures += 1
                     print(f"{name}: DIFFERENT: {problem}")
     runs = len(args.elfs) * len(seeds)
-    print(f"compare_cores: {runs - failures} of {runs} runs identical in time")
+    print(f"compare_cores: {runs - failures} of {runs} runs identical in time"
+          f"{f' (FPU latencies {args.fpu_lat})' if args.fpu_lat else ''}; "
+          f"{total_requests} requests, {total_instructions} instructions")
     return 1 if failures else 0
 
 

@@ -40,7 +40,8 @@ struct BareHarnessOptions {
   /// enables, store data); nullptr: none. Two cores that agree cycle for cycle print the
   /// same lines, whatever their internals (scripts/cv32e40p-compare.py diffs them).
   std::ostream* bus_trace = nullptr;
-  /// The ISS with the FPU (IssConfig::fpu; the rtl core is built with or without it).
+  /// The core with the FPU (IssConfig::fpu, RtlCoreConfig::fpu; the genuine core is built
+  /// with or without it).
   bool fpu = false;
   /// ... with these FPU_ADDMUL_LAT and FPU_OTHERS_LAT (0..2; docs/fpu.md).
   unsigned fpu_addmul_lat = 0;

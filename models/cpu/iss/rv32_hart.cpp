@@ -8,6 +8,8 @@ int32_t sext(uint32_t v, unsigned width) {
   return static_cast<int32_t>((v ^ m) - m);
 }
 
+}  // namespace
+
 // fdiv.s / fsqrt.s cycles as measured on the genuine core (docs/fpu.md), what each costs
 // alone: 4 for special operands (zero, infinite or NaN; a negative square root). fdiv.s:
 // with d the difference of the operands' exponents (a subnormal's normalised), 6 when
@@ -70,8 +72,6 @@ uint32_t divsqrt_cycles(uint32_t a, uint32_t b, bool is_div, uint32_t result) {
   // A quotient below 1 (ma < mb) has a leading 0 bit: one more bit to compute.
   return 7 + (bits_of(ma / x) + (ma < mb ? 1 : 0)) / 2 + extra;
 }
-
-}  // namespace
 
 Rv32Hart::Rv32Hart(const IssConfig& config) : config_(config) { reset(); }
 
@@ -205,68 +205,83 @@ int Rv32Hart::csr_write(const DecodedInsn& d, uint32_t operand) {
 
 // ---- RV32F --------------------------------------------------------------------------------
 
+FloatResult execute_float_op(const DecodedInsn& d, uint32_t frm, uint32_t a, uint32_t b,
+                             uint32_t c, uint32_t xa) {
+  const uint32_t rm_field = (d.bits >> 12) & 7;
+  const auto rm = static_cast<f32::Rounding>(rm_field == 7 ? frm : rm_field);
+  FloatResult r;
+  uint32_t& v = r.value;
+  uint32_t* flags = &r.flags;
+  switch (d.op) {
+    case Op::kFmaddS: v = f32::fma(a, b, c, false, false, rm, flags); break;
+    case Op::kFmsubS: v = f32::fma(a, b, c, false, true, rm, flags); break;
+    case Op::kFnmsubS: v = f32::fma(a, b, c, true, false, rm, flags); break;
+    case Op::kFnmaddS: v = f32::fma(a, b, c, true, true, rm, flags); break;
+    case Op::kFaddS: v = f32::add(a, b, rm, flags); break;
+    case Op::kFsubS: v = f32::sub(a, b, rm, flags); break;
+    case Op::kFmulS: v = f32::mul(a, b, rm, flags); break;
+    case Op::kFdivS:
+      v = f32::div(a, b, rm, flags);
+      r.cycles = divsqrt_cycles(a, b, true, v);
+      r.nack = ((b >> 23) & 0xFF) == 0 && (b & 0x7FFFFFu) != 0 && ((a >> 23) & 0xFF) != 0xFF &&
+                       (a & 0x7FFFFFFFu) != 0
+                   ? 1
+                   : 0;
+      break;
+    case Op::kFsqrtS:
+      v = f32::sqrt(a, rm, flags);
+      r.cycles = divsqrt_cycles(a, 0x3F800000u, false, v);
+      break;
+    case Op::kFsgnjS: v = f32::sign_inject(a, b); break;
+    case Op::kFsgnjnS: v = f32::sign_inject_negated(a, b); break;
+    case Op::kFsgnjxS: v = f32::sign_inject_xor(a, b); break;
+    case Op::kFminS: v = f32::min(a, b, flags); break;
+    case Op::kFmaxS: v = f32::max(a, b, flags); break;
+    case Op::kFcvtWS: v = f32::to_int32(a, rm, flags); break;
+    case Op::kFcvtWuS: v = f32::to_uint32(a, rm, flags); break;
+    case Op::kFmvXW: v = a; break;
+    case Op::kFeqS: v = f32::eq(a, b, flags); break;
+    case Op::kFltS: v = f32::lt(a, b, flags); break;
+    case Op::kFleS: v = f32::le(a, b, flags); break;
+    case Op::kFclassS: v = f32::classify(a); break;
+    case Op::kFcvtSW: v = f32::from_int32(xa, rm, flags); break;
+    case Op::kFcvtSWu: v = f32::from_uint32(xa, rm, flags); break;
+    case Op::kFmvWX: v = xa; break;
+    default: r.valid = false; break;
+  }
+  return r;
+}
+
 void Rv32Hart::execute_float(const DecodedInsn& d, Execution* e) {
-  const uint32_t i = d.bits;
-  const uint32_t rm_field = (i >> 12) & 7;
-  const auto rm = static_cast<f32::Rounding>(rm_field == 7 ? frm_ : rm_field);
-  // Zfinx: the float operands are x registers (x0 reads 0).
-  const auto& regs = config_.zfinx ? x_ : f_;
-  const uint32_t a = regs[d.rs1], b = regs[d.rs2], c = regs[i >> 27];
   const uint32_t xa = x_[d.rs1];
-  uint32_t flags = 0;
-  uint32_t v = 0;
   switch (d.op) {
     case Op::kFlw:
       e->mem_addr = xa + static_cast<uint32_t>(d.imm);
       return;
     case Op::kFsw:
       e->mem_addr = xa + static_cast<uint32_t>(d.imm);
-      e->store_data = b;
+      e->store_data = f_[d.rs2];
       return;
-    case Op::kFmaddS: v = f32::fma(a, b, c, false, false, rm, &flags); break;
-    case Op::kFmsubS: v = f32::fma(a, b, c, false, true, rm, &flags); break;
-    case Op::kFnmsubS: v = f32::fma(a, b, c, true, false, rm, &flags); break;
-    case Op::kFnmaddS: v = f32::fma(a, b, c, true, true, rm, &flags); break;
-    case Op::kFaddS: v = f32::add(a, b, rm, &flags); break;
-    case Op::kFsubS: v = f32::sub(a, b, rm, &flags); break;
-    case Op::kFmulS: v = f32::mul(a, b, rm, &flags); break;
-    case Op::kFdivS:
-      v = f32::div(a, b, rm, &flags);
-      e->operand_b = divsqrt_cycles(a, b, true, v);
-      e->fpu_nack = ((b >> 23) & 0xFF) == 0 && (b & 0x7FFFFFu) != 0 && ((a >> 23) & 0xFF) != 0xFF &&
-                            (a & 0x7FFFFFFFu) != 0
-                        ? 1
-                        : 0;
+    default:
       break;
-    case Op::kFsqrtS:
-      v = f32::sqrt(a, rm, &flags);
-      e->operand_b = divsqrt_cycles(a, 0x3F800000u, false, v);
-      break;
-    case Op::kFsgnjS: v = f32::sign_inject(a, b); break;
-    case Op::kFsgnjnS: v = f32::sign_inject_negated(a, b); break;
-    case Op::kFsgnjxS: v = f32::sign_inject_xor(a, b); break;
-    case Op::kFminS: v = f32::min(a, b, &flags); break;
-    case Op::kFmaxS: v = f32::max(a, b, &flags); break;
-    case Op::kFcvtWS: v = f32::to_int32(a, rm, &flags); break;
-    case Op::kFcvtWuS: v = f32::to_uint32(a, rm, &flags); break;
-    case Op::kFmvXW: v = a; break;
-    case Op::kFeqS: v = f32::eq(a, b, &flags); break;
-    case Op::kFltS: v = f32::lt(a, b, &flags); break;
-    case Op::kFleS: v = f32::le(a, b, &flags); break;
-    case Op::kFclassS: v = f32::classify(a); break;
-    case Op::kFcvtSW: v = f32::from_int32(xa, rm, &flags); break;
-    case Op::kFcvtSWu: v = f32::from_uint32(xa, rm, &flags); break;
-    case Op::kFmvWX: v = xa; break;
-    default: return;
+  }
+  // Zfinx: the float operands are x registers (x0 reads 0).
+  const auto& regs = config_.zfinx ? x_ : f_;
+  const FloatResult r =
+      execute_float_op(d, frm_, regs[d.rs1], regs[d.rs2], regs[d.bits >> 27], xa);
+  if (!r.valid) return;
+  if (d.op == Op::kFdivS || d.op == Op::kFsqrtS) {
+    e->operand_b = r.cycles;
+    e->fpu_nack = r.nack;
   }
   // Every FPU result writes fflags (ORed) and makes FS Dirty (FS stays Off with Zfinx).
-  fflags_ |= flags;
+  fflags_ |= r.flags;
   fs_ = fs_dirty();
   if (writes_f_register(d.op) && !config_.zfinx) {
-    f_[d.rd] = v;
+    f_[d.rd] = r.value;
   } else {
-    write_reg(d.rd, v);
-    e->rd_value = d.rd != 0 ? v : 0;
+    write_reg(d.rd, r.value);
+    e->rd_value = d.rd != 0 ? r.value : 0;
   }
 }
 

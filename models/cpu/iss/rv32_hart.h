@@ -51,6 +51,26 @@ struct Execution {
   uint32_t fpu_nack = 0;
 };
 
+/// An RV32F operation's outcome (execute_float_op()).
+struct FloatResult {
+  bool valid = true;    ///< false: not an FPU operation (flw, fsw, anything else)
+  uint32_t value = 0;   ///< the result: an F register's bits or an x register's value
+  uint32_t flags = 0;   ///< the fflags it raises
+  uint32_t cycles = 0;  ///< fdiv.s / fsqrt.s: what it costs alone (divsqrt_cycles())
+  uint32_t nack = 0;    ///< fdiv.s: cycles its request is not granted (a subnormal divisor)
+};
+
+/// The arithmetic of an RV32F operation `d` (not flw/fsw) on its operands: F registers a
+/// (rs1), b (rs2), c (rs3), x register xa (rs1); frm for the dynamic rounding mode. The one
+/// implementation of F semantics: the ISS's hart and socsim's Verilated core (through DPI-C,
+/// models/cpu/rtl/rv_fpu_dpi.cpp) both call it.
+FloatResult execute_float_op(const DecodedInsn& d, uint32_t frm, uint32_t a, uint32_t b,
+                             uint32_t c, uint32_t xa);
+
+/// fdiv.s (is_div) / fsqrt.s cycles on the genuine core, the request and the following
+/// instruction's cycle included, for operands a, b and the result (docs/fpu.md).
+uint32_t divsqrt_cycles(uint32_t a, uint32_t b, bool is_div, uint32_t result);
+
 /// mcycle, minstret, the mhpmcounters, their event selectors and mcountinhibit.
 struct Counters {
   uint64_t mcycle = 0;

@@ -4,7 +4,8 @@ namespace socsim {
 
 BareHarness::BareHarness(const BareHarnessOptions& options)
     : BareHarnessBase(options),
-      core_(RtlCoreConfig{BareSystem::kBootAddr, 0, 0, BareSystem::kDebugBase, 0}) {}
+      core_(RtlCoreConfig{BareSystem::kBootAddr, 0, 0, BareSystem::kDebugBase, 0, options.fpu,
+                          options.fpu_addmul_lat, options.fpu_others_lat}) {}
 
 RunResult BareHarness::run() {
   core_.reset();

@@ -1,6 +1,12 @@
 #include "models/cpu/rtl/rtl_core.h"
 
 #include "Vrv_core_sim.h"
+#ifdef SOCSIM_RTL_FPU_MODEL
+#include "Vrv_core_sim_fpu.h"
+#else
+// A build of the genuine core has no model with socsim's FPU: top_fpu_ stays empty.
+class Vrv_core_sim_fpu {};
+#endif
 #include "verilated.h"
 #ifdef SOCSIM_RTL_TRACE
 #include "verilated_fst_c.h"
@@ -22,6 +28,9 @@ bool RtlCore::has_waveforms() { return true; }
 
 std::string RtlCore::open_waveform(const std::string& path, uint64_t first, uint64_t end,
                                    uint64_t period_ps) {
+  if (!top_) {
+    return "the traced build has the core without its FPU only: no waveforms with cpu.fpu: on";
+  }
   context_->traceEverOn(true);
   waveform_ = std::make_unique<Waveform>();
   waveform_->first = first;
@@ -61,57 +70,79 @@ void RtlCore::dump_waveform(bool) {}
 
 RtlCore::RtlCore(const RtlCoreConfig& config)
     : config_(config), context_(std::make_unique<VerilatedContext>()) {
+#ifdef SOCSIM_RTL_FPU_MODEL
+  if (config_.fpu) {
+    top_fpu_ = std::make_unique<Vrv_core_sim_fpu>(context_.get(), "rv_core_sim");
+    init_top(*top_fpu_);
+    return;
+  }
+#endif
   top_ = std::make_unique<Vrv_core_sim>(context_.get(), "rv_core_sim");
-  top_->boot_addr_i = config_.boot_addr;
-  top_->mtvec_addr_i = config_.mtvec_addr;
-  top_->hart_id_i = config_.hart_id;
-  top_->dm_halt_addr_i = config_.dm_halt_addr;
-  top_->dm_exception_addr_i = config_.dm_exception_addr;
-  top_->debug_req_i = 0;
-  ports_.instr_req = &top_->instr_req_o;
-  ports_.instr_addr = &top_->instr_addr_o;
-  ports_.data_req = &top_->data_req_o;
-  ports_.data_we = &top_->data_we_o;
-  ports_.data_be = &top_->data_be_o;
-  ports_.data_addr = &top_->data_addr_o;
-  ports_.data_wdata = &top_->data_wdata_o;
-  ports_.core_sleep = &top_->core_sleep_o;
+  init_top(*top_);
+}
+
+template <class Top>
+void RtlCore::init_top(Top& top) {
+  top.boot_addr_i = config_.boot_addr;
+  top.mtvec_addr_i = config_.mtvec_addr;
+  top.hart_id_i = config_.hart_id;
+  top.dm_halt_addr_i = config_.dm_halt_addr;
+  top.dm_exception_addr_i = config_.dm_exception_addr;
+  top.fpu_i = config_.fpu ? 1 : 0;
+  top.fpu_addmul_lat_i = config_.fpu_addmul_lat & 3;
+  top.fpu_others_lat_i = config_.fpu_others_lat & 3;
+  top.debug_req_i = 0;
+  ports_.instr_req = &top.instr_req_o;
+  ports_.instr_addr = &top.instr_addr_o;
+  ports_.data_req = &top.data_req_o;
+  ports_.data_we = &top.data_we_o;
+  ports_.data_be = &top.data_be_o;
+  ports_.data_addr = &top.data_addr_o;
+  ports_.data_wdata = &top.data_wdata_o;
+  ports_.core_sleep = &top.core_sleep_o;
 }
 
 RtlCore::~RtlCore() {
   close_waveform();
-  top_->final();
+  if (top_) top_->final();
+#ifdef SOCSIM_RTL_FPU_MODEL
+  if (top_fpu_) top_fpu_->final();
+#endif
 }
 
 #ifdef SOCSIM_GENUINE_CV32E40P
 bool RtlCore::has_retire_trace() { return false; }
 const char* RtlCore::description() { return "OpenHW CV32E40P (" SOCSIM_GENUINE_CV32E40P ")"; }
+bool RtlCore::has_runtime_fpu() { return false; }
 #else
 bool RtlCore::has_retire_trace() { return true; }
 const char* RtlCore::description() { return "socsim rv_core"; }
+#ifdef SOCSIM_RTL_FPU_MODEL
+bool RtlCore::has_runtime_fpu() { return true; }
+#else
+bool RtlCore::has_runtime_fpu() { return false; }
+#endif
 #endif
 
-void RtlCore::reset() {
-  top_->instr_gnt_i = 0;
-  top_->instr_rvalid_i = 0;
-  top_->data_gnt_i = 0;
-  top_->data_rvalid_i = 0;
-  top_->irq_i = 0;
-  top_->fetch_enable_i = 0;
-  top_->clk_i = 0;
-  top_->rst_ni = 1;
-  top_->eval();
-  top_->rst_ni = 0;  // a real falling edge: the reset is asynchronous
-  top_->eval();
-  for (int i = 0; i < 2; ++i) {
-    top_->clk_i = 1;
-    top_->eval();
-    top_->clk_i = 0;
-    top_->eval();
+std::string RtlCore::description(const RtlCoreConfig& config) {
+  std::string d = description();
+  if (has_runtime_fpu() && config.fpu) {
+    d += " (CV32E40P with FPU=1, FPU_ADDMUL_LAT=" + std::to_string(config.fpu_addmul_lat) +
+         ", FPU_OTHERS_LAT=" + std::to_string(config.fpu_others_lat) + ", ZFINX=0)";
   }
-  top_->rst_ni = 1;
-  top_->fetch_enable_i = 1;  // seen by the core from the first cycle on
-  top_->eval();
+  return d;
+}
+
+void RtlCore::reset() {
+#ifdef SOCSIM_RTL_FPU_MODEL
+  if (top_fpu_) {
+    reset_top(*top_fpu_);
+  } else {
+    reset_top(*top_);
+  }
+#else
+  reset_top(*top_);
+#endif
   cycle_ = 0;
   order_ = 0;
   has_pending_ = false;
@@ -122,41 +153,98 @@ void RtlCore::reset() {
   failed_fetch_executed_ = false;
 }
 
+template <class Top>
+void RtlCore::reset_top(Top& top) {
+  top.instr_gnt_i = 0;
+  top.instr_rvalid_i = 0;
+  top.data_gnt_i = 0;
+  top.data_rvalid_i = 0;
+  top.irq_i = 0;
+  top.fetch_enable_i = 0;
+  top.clk_i = 0;
+  top.rst_ni = 1;
+  top.eval();
+  top.rst_ni = 0;  // a real falling edge: the reset is asynchronous
+  top.eval();
+  for (int i = 0; i < 2; ++i) {
+    top.clk_i = 1;
+    top.eval();
+    top.clk_i = 0;
+    top.eval();
+  }
+  top.rst_ni = 1;
+  top.fetch_enable_i = 1;  // seen by the core from the first cycle on
+  top.eval();
+}
+
 void RtlCore::begin_cycle(const ObiInputs& instr, const ObiInputs& data) {
-  top_->instr_gnt_i = instr.gnt;
-  top_->instr_rvalid_i = instr.rvalid;
-  top_->instr_rdata_i = instr.rdata;
-  top_->data_gnt_i = data.gnt;
-  top_->data_rvalid_i = data.rvalid;
-  top_->data_rdata_i = data.rdata;
-  top_->irq_i = irq_;
-  top_->clk_i = 1;  // the edge that starts the cycle
-  top_->eval();
+#ifdef SOCSIM_RTL_FPU_MODEL
+  if (top_fpu_) {
+    begin_cycle_top(*top_fpu_, instr, data);
+    return;
+  }
+#endif
+  begin_cycle_top(*top_, instr, data);
 #ifdef SOCSIM_RTL_TRACE
   dump_waveform(false);
 #endif
 }
 
-bool RtlCore::irq_ack() const { return top_->irq_ack_o != 0; }
-uint32_t RtlCore::irq_ack_id() const { return top_->irq_id_o; }
+template <class Top>
+void RtlCore::begin_cycle_top(Top& top, const ObiInputs& instr, const ObiInputs& data) {
+  top.instr_gnt_i = instr.gnt;
+  top.instr_rvalid_i = instr.rvalid;
+  top.instr_rdata_i = instr.rdata;
+  top.data_gnt_i = data.gnt;
+  top.data_rvalid_i = data.rvalid;
+  top.data_rdata_i = data.rdata;
+  top.irq_i = irq_;
+  top.clk_i = 1;  // the edge that starts the cycle
+  top.eval();
+}
+
+bool RtlCore::irq_ack() const {
+#ifdef SOCSIM_RTL_FPU_MODEL
+  if (top_fpu_) return top_fpu_->irq_ack_o != 0;
+#endif
+  return top_->irq_ack_o != 0;
+}
+uint32_t RtlCore::irq_ack_id() const {
+#ifdef SOCSIM_RTL_FPU_MODEL
+  if (top_fpu_) return top_fpu_->irq_id_o;
+#endif
+  return top_->irq_id_o;
+}
 
 void RtlCore::end_cycle() {
-  if (top_->rvfi_valid_o) {
-    capture_retire();
+#ifdef SOCSIM_RTL_FPU_MODEL
+  if (top_fpu_) {
+    end_cycle_top(*top_fpu_);
+    ++cycle_;
+    return;
   }
-  if (top_->rvfi_br_valid_o) {
-    // A branch that skipped WB: it is younger than the instruction WB still holds, so it is
-    // reported right after that one retires.
-    held_branches_.push_back(HeldBranch{top_->rvfi_br_pc_o, top_->rvfi_br_insn_o,
-                                        top_->rvfi_br_next_pc_o, top_->rvfi_br_intr_o != 0,
-                                        top_->rvfi_br_intr_cause_o});
-  }
-  top_->clk_i = 0;
-  top_->eval();
+#endif
+  end_cycle_top(*top_);
 #ifdef SOCSIM_RTL_TRACE
   dump_waveform(true);
 #endif
   ++cycle_;
+}
+
+template <class Top>
+void RtlCore::end_cycle_top(Top& top) {
+  if (top.rvfi_valid_o) {
+    capture_retire(top);
+  }
+  if (top.rvfi_br_valid_o) {
+    // A branch that skipped WB: it is younger than the instruction WB still holds, so it is
+    // reported right after that one retires.
+    held_branches_.push_back(HeldBranch{top.rvfi_br_pc_o, top.rvfi_br_insn_o,
+                                        top.rvfi_br_next_pc_o, top.rvfi_br_intr_o != 0,
+                                        top.rvfi_br_intr_cause_o});
+  }
+  top.clk_i = 0;
+  top.eval();
 }
 
 void RtlCore::mark_failed_fetch(uint32_t addr) {
@@ -179,28 +267,29 @@ bool RtlCore::from_failed_fetch(uint32_t pc, uint32_t insn) {
   return false;
 }
 
-void RtlCore::capture_retire() {
-  if (!failed_fetches_.empty() && from_failed_fetch(top_->rvfi_pc_o, top_->rvfi_insn_o)) return;
+template <class Top>
+void RtlCore::capture_retire(Top& top) {
+  if (!failed_fetches_.empty() && from_failed_fetch(top.rvfi_pc_o, top.rvfi_insn_o)) return;
   if (observer_ == nullptr) {
     order_ += 1 + held_branches_.size();
     held_branches_.clear();
     return;
   }
   // Filled in place, every field: no copy of a whole record per instruction.
-  RetireRecord& r = next_record(top_->rvfi_intr_o != 0, top_->rvfi_intr_cause_o, top_->rvfi_pc_o);
-  r.pc = top_->rvfi_pc_o;
-  r.insn = top_->rvfi_insn_o;
-  r.next_pc = top_->rvfi_next_pc_o;
-  r.rd = static_cast<uint8_t>(top_->rvfi_rd_o);
-  r.rd_value = top_->rvfi_rd_value_o;
-  r.mem_valid = top_->rvfi_mem_valid_o != 0;
-  r.mem_write = top_->rvfi_mem_write_o != 0;
-  r.mem_size = static_cast<uint8_t>(top_->rvfi_mem_size_o);
-  r.mem_addr = top_->rvfi_mem_addr_o;
-  r.mem_data = top_->rvfi_mem_data_o;
-  r.trap = top_->rvfi_trap_o != 0;
+  RetireRecord& r = next_record(top.rvfi_intr_o != 0, top.rvfi_intr_cause_o, top.rvfi_pc_o);
+  r.pc = top.rvfi_pc_o;
+  r.insn = top.rvfi_insn_o;
+  r.next_pc = top.rvfi_next_pc_o;
+  r.rd = static_cast<uint8_t>(top.rvfi_rd_o);
+  r.rd_value = top.rvfi_rd_value_o;
+  r.mem_valid = top.rvfi_mem_valid_o != 0;
+  r.mem_write = top.rvfi_mem_write_o != 0;
+  r.mem_size = static_cast<uint8_t>(top.rvfi_mem_size_o);
+  r.mem_addr = top.rvfi_mem_addr_o;
+  r.mem_data = top.rvfi_mem_data_o;
+  r.trap = top.rvfi_trap_o != 0;
   r.interrupt = false;
-  r.cause = top_->rvfi_trap_cause_o;
+  r.cause = top.rvfi_trap_cause_o;
   if (!held_branches_.empty()) take_held_branches();
 }
 

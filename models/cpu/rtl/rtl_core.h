@@ -21,6 +21,7 @@
 #include "models/cpu/retire.h"
 
 class Vrv_core_sim;
+class Vrv_core_sim_fpu;
 class VerilatedContext;
 
 namespace socsim {
@@ -32,6 +33,11 @@ struct RtlCoreConfig {
   uint32_t hart_id = 0;
   uint32_t dm_halt_addr = 0x1A11'0800;
   uint32_t dm_exception_addr = 0;
+  /// socsim's rv_core: its FPU (the CV32E40P's FPU = 1 with these FPU_ADDMUL_LAT and
+  /// FPU_OTHERS_LAT, 0..2; docs/fpu.md). The genuine core's FPU is fixed when it is built.
+  bool fpu = false;
+  unsigned fpu_addmul_lat = 0;
+  unsigned fpu_others_lat = 0;
 };
 
 class RtlCore {
@@ -81,6 +87,12 @@ class RtlCore {
   static bool has_retire_trace();
   /// "socsim rv_core" or "OpenHW CV32E40P (<checkout>)".
   static const char* description();
+  /// Whether the FPU of this build's core is chosen at run time (RtlCoreConfig::fpu): socsim's
+  /// rv_core; the genuine core's is a parameter fixed when it is Verilated.
+  static bool has_runtime_fpu();
+  /// description() with the configuration's FPU: "socsim rv_core (CV32E40P with FPU=1,
+  /// FPU_ADDMUL_LAT=1, FPU_OTHERS_LAT=1, ZFINX=0)".
+  static std::string description(const RtlCoreConfig& config);
   /// Whether this build of the core can write waveforms: the traced variant (socsim-trace,
   /// rtl/CMakeLists.txt) can; the default one is built without tracing, for speed.
   static bool has_waveforms();
@@ -109,7 +121,13 @@ class RtlCore {
   uint32_t last_delivered_pc() const { return last_delivered_pc_; }
 
  private:
-  void capture_retire();
+  // The cycle's work on whichever model the core is (templates over the two Verilated types).
+  template <class Top> void init_top(Top& top);
+  template <class Top> void reset_top(Top& top);
+  template <class Top> void begin_cycle_top(Top& top, const ObiInputs& instr,
+                                            const ObiInputs& data);
+  template <class Top> void end_cycle_top(Top& top);
+  template <class Top> void capture_retire(Top& top);
   void deliver();
   /// Delivers the pending record (an interrupt taken after it leads to `pc`) and makes the
   /// next one pending, numbered and stamped with this cycle; its fields are the caller's.
@@ -151,7 +169,11 @@ class RtlCore {
   RtlCoreConfig config_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Waveform> waveform_;
+  /// The Verilated core: rv_core without its FPU (FPU = 0), or, with RtlCoreConfig::fpu, the
+  /// model built with it (FPU = 1; rtl/CMakeLists.txt): two models, so that the integer-only
+  /// core's simulation carries none of the FPU's logic. Exactly one is made.
   std::unique_ptr<Vrv_core_sim> top_;
+  std::unique_ptr<Vrv_core_sim_fpu> top_fpu_;
   Ports ports_;
   uint32_t irq_ = 0;
   uint64_t cycle_ = 0;

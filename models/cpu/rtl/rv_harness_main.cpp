@@ -6,7 +6,8 @@
 //              [--random-waits SEED] [--check-memo] [--fpu]
 //              [--fpu-lat ADDMUL,OTHERS] [--zfinx]
 //
-// --fpu (ISS): the ISS with the CV32E40P's FPU (FPU=1, latencies 0; docs/fpu.md);
+// --fpu: the core with the CV32E40P's FPU (FPU=1, latencies 0; docs/fpu.md), the ISS or
+// socsim's rv_core (the genuine core's FPU is fixed when it is built: it ignores the option);
 // --fpu-lat A,O the same with FPU_ADDMUL_LAT = A and FPU_OTHERS_LAT = O (0..2); --zfinx
 // (ISS) the FPU with ZFINX=1 (float operands in the x registers).
 // --check-memo (ISS): every span the ISS's memo would skip is simulated too and compared; a
@@ -25,6 +26,7 @@
 
 #include "models/cpu/bare/iss_bare_harness.h"
 #include "models/cpu/rtl/bare_harness.h"
+#include "models/cpu/rtl/rtl_core.h"
 
 namespace {
 
@@ -99,7 +101,7 @@ int main(int argc, char** argv) {
       options.fpu = true;
       options.zfinx = true;
     } else if (arg == "--fpu-lat" && i + 1 < argc) {
-      // ADDMUL,OTHERS: the ISS's FPU_ADDMUL_LAT and FPU_OTHERS_LAT (0..2 each)
+      // ADDMUL,OTHERS: the FPU's FPU_ADDMUL_LAT and FPU_OTHERS_LAT (0..2 each)
       const std::string v = argv[++i];
       if (v.size() != 3 || v[1] != ',' || v[0] < '0' || v[0] > '2' || v[2] < '0' || v[2] > '2') {
         std::cerr << "rv_harness: --fpu-lat takes ADDMUL,OTHERS, each 0, 1 or 2 (got " << v
@@ -124,6 +126,12 @@ int main(int argc, char** argv) {
   }
   if (elf.empty()) {
     return usage();
+  }
+  if (core == "rtl" && options.zfinx && socsim::RtlCore::has_runtime_fpu()) {
+    // socsim's rv_core has the FPU with F registers only; the genuine core's ZFINX is fixed
+    // when it is built (and the option is then ignored).
+    std::fprintf(stderr, "rv_harness: --zfinx: socsim's rv_core has no ZFINX; use --core iss\n");
+    return 2;
   }
 
   std::ofstream bus_trace;
