@@ -16,6 +16,7 @@ argument values) is in its schema entry (socsim_aot/schema/); this module drives
 
 import argparse
 import dataclasses
+import functools
 import os
 import sys
 import zipfile
@@ -976,7 +977,10 @@ EXIT_USAGE = 2     # bad options (argparse)
 EXIT_INTERNAL = 70  # a defect of the compiler itself (EX_SOFTWARE)
 
 
-def main(argv=None) -> int:
+@functools.lru_cache(maxsize=None)
+def argument_parser() -> argparse.ArgumentParser:
+    """compile_model.py's options (made once: a program that calls main many times, such as
+    the fuzz target compile_model, does not build it again each time)."""
     parser = argparse.ArgumentParser(
         description="Compile an ONNX model into a socsim program file: a front end that folds "
                     "constants and shapes and optimises the graph, operators lowered to the "
@@ -1052,6 +1056,11 @@ def main(argv=None) -> int:
                              "kernel dtypes, inputs, arguments, ONNX operators, NPU layer")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no compile log on stderr (the front end's and each pass's line)")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = argument_parser()
     args = parser.parse_args(argv)
     if args.list_operators:
         print(schema.operator_table())
