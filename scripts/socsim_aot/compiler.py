@@ -707,41 +707,82 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
 
 # ---- driver --------------------------------------------------------------------------------
 
-# Calibration keeps the samples and, for one sample at a time, every value of the float
-# program: together at most this many bytes (docs/compiler.md, "Limits").
+# Calibration (calibrate, after the samples are drawn or read) holds at its peak: the
+# samples; the reference executor's planned memory of the float program (at most every value
+# at its own place, each rounded up to 16 bytes); and for the instruction running, the
+# executor's copy of each of its non-constant inputs, the operator's own converted or padded
+# copy of each input, its output and up to three more arrays of the output's size (the
+# steps of an element-wise expression, a bias added, a clamp, a cast). Drawing a random
+# sample holds numpy's float64 draw of one input (8 bytes an element) until it is converted.
+# No value is kept once its range is taken (calibrate), and ranges are taken in chunks.
+# check_calibration_memory counts all of it against this cap, before anything is allocated
+# (docs/compiler.md, "Limits").
 MAX_CALIBRATION_BYTES = 1 << 30
+CALIBRATION_OUTPUT_ARRAYS = 4  # an instruction's output and three temporaries of its size
+CALIBRATION_CHUNK = 1 << 20    # elements of a value whose |max| is taken at once
 # --samples: random calibration samples.
 MAX_SAMPLES = 10000
 
 
-def check_calibration_memory(g: Graph, samples: int):
-    """Refuses a calibration whose samples and one sample's float values exceed
-    MAX_CALIBRATION_BYTES, before anything is allocated for it."""
-    values = [v for v in g.values.values() if v.const is None]
-    trace = sum(_nbytes(v) for v in values)
-    need = trace + samples * sum(_nbytes(g.values[i]) for i in g.inputs)
-    if need > MAX_CALIBRATION_BYTES:
+def calibration_memory(g: Graph, samples: int, drawn: bool) -> Dict[str, int]:
+    """The bytes calibration of `samples` samples allocates at most, by part (see
+    MAX_CALIBRATION_BYTES): samples, draw (random samples only), planned, instruction (the
+    largest instruction's), and total = samples + max(draw, planned + instruction)."""
+    def size(name):
+        return _nbytes(g.values[name]) if name else 0
+    sample_bytes = samples * sum(size(i) for i in g.inputs)
+    draw = max((8 * int(np.prod(g.values[i].shape, dtype=np.int64)) for i in g.inputs
+                if g.values[i].dtype == np.float32), default=0) if drawn else 0
+    planned = sum((_nbytes(v) + 15) // 16 * 16 for v in g.values.values() if v.const is None)
+    instruction = 0
+    for n in g.nodes:
+        ins = [i for i in n.inputs if i]
+        copies = sum(size(i) for i in ins if g.values[i].const is None)
+        need = copies + sum(size(i) for i in ins) + \
+            CALIBRATION_OUTPUT_ARRAYS * sum(size(o) for o in n.outputs if o)
+        instruction = max(instruction, need)
+    return {"samples": sample_bytes, "draw": draw, "planned": planned,
+            "instruction": instruction,
+            "total": sample_bytes + max(draw, planned + instruction)}
+
+
+def check_calibration_memory(g: Graph, samples: int, drawn: bool = True):
+    """Refuses a calibration that would allocate more than MAX_CALIBRATION_BYTES
+    (calibration_memory), before anything is allocated for it."""
+    need = calibration_memory(g, samples, drawn)
+    if need["total"] > MAX_CALIBRATION_BYTES:
+        values = [v for v in g.values.values() if v.const is None]
         largest = max(values, key=_nbytes)
         raise CompileError(
-            f"calibration needs {need} bytes ({samples} sample(s) of the inputs and every "
-            f"value of the float program for one sample; the largest, '{largest.name}' "
-            f"{list(largest.shape)}, has {_nbytes(largest)}), more than the cap of "
-            f"{MAX_CALIBRATION_BYTES} bytes")
+            f"calibration needs {need['total']} bytes ({samples} sample(s) of the inputs: "
+            f"{need['samples']}; the float program's values: {need['planned']}; its largest "
+            f"instruction's inputs, output and temporaries: {need['instruction']}; the "
+            f"largest value, '{largest.name}' {list(largest.shape)}, has {_nbytes(largest)}), "
+            f"more than the cap of {MAX_CALIBRATION_BYTES} bytes")
+
+
+def _max_abs(value: np.ndarray) -> float:
+    """max |value| (NaN if it holds one, 0 if empty), CALIBRATION_CHUNK elements at a time:
+    no temporary of the value's size."""
+    flat = value.reshape(-1)
+    if flat.size == 0:
+        return 0.0
+    return float(np.max([np.abs(flat[i:i + CALIBRATION_CHUNK]).max()
+                         for i in range(0, flat.size, CALIBRATION_CHUNK)]))
 
 
 def calibrate(g: Graph, samples: List[List[np.ndarray]]) -> Dict[str, float]:
-    """Runs the float program on each sample and returns max |value| per IR value."""
+    """Runs the float program on each sample and returns max |value| per IR value, taken as
+    each value is written (none is kept)."""
     program = emit_program(g, place_concats=False)  # every value in the trace
     names = {i: t.name for i, t in enumerate(program.tensors)}
     ranges: Dict[str, float] = {}
+
+    def observe(i, value):
+        if not program.tensors[i].is_constant:
+            ranges[names[i]] = max(ranges.get(names[i], 0.0), _max_abs(value))
     for sample in samples:
-        trace = {}
-        reference.run(program, sample, trace)
-        for i, value in trace.items():
-            if program.tensors[i].is_constant:
-                continue
-            m = float(np.abs(value).max()) if value.size else 0.0
-            ranges[names[i]] = max(ranges.get(names[i], 0.0), m)
+        reference.run(program, sample, observe=observe)
     return ranges
 
 
@@ -796,7 +837,10 @@ def model_quantization_samples(g: Graph, samples, log=None):
     if log:
         log(f"pre-quantised model: {len(missing)} value(s) without the model's quantisation "
             f"(first '{missing[0]}'), calibrated")
-    return samples or random_samples(g, 8)
+    if samples:
+        return samples
+    check_calibration_memory(g, 8)
+    return random_samples(g, 8)
 
 
 def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
@@ -886,7 +930,7 @@ def calibration_samples(g: Graph, options: CompileOptions):
     count = len(arrays[0])
     if any(len(a) != count for a in arrays):
         raise CompileError(f"{where}: the arrays hold different numbers of samples")
-    check_calibration_memory(g, count)
+    check_calibration_memory(g, count, drawn=False)
     return [[a[i] for a in arrays] for i in range(count)]
 
 

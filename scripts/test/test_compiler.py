@@ -54,6 +54,52 @@ class CompilerTest(unittest.TestCase):
         self.assertIn("node 'pick' (op Hardmax)", str(ctx.exception))
         self.assertIn("not supported", str(ctx.exception))
 
+    def relu_graph(self, shape):
+        path = save([helper.make_node("Relu", ["x"], ["y"], name="relu")], [vi("x", shape)],
+                    [vi("y", shape)], path=self.path("relu.onnx"))
+        return path, compiler.load_onnx(path)
+
+    def test_calibration_memory_counts_what_calibration_holds(self):
+        # A Relu of 40 floats (160 bytes), 3 samples: the samples (480), numpy's float64
+        # draw of one input (320), the executor's planned memory of x and y (2 x 160), and the
+        # Relu's copy of x, x itself, y and three temporaries of y's size (160 x 6).
+        _, g = self.relu_graph([1, 4, 1, 10])
+        need = compiler.calibration_memory(g, 3, drawn=True)
+        self.assertEqual(need, {"samples": 480, "draw": 320, "planned": 320,
+                                "instruction": 960, "total": 480 + 1280})
+        self.assertEqual(compiler.calibration_memory(g, 3, drawn=False)["draw"], 0)
+        # 41 floats: each value's place is rounded up to 16 bytes, as the memory plan does.
+        _, g = self.relu_graph([1, 41])
+        self.assertEqual(compiler.calibration_memory(g, 1, drawn=True)["planned"], 2 * 176)
+
+    def test_calibration_cap_refuses_what_the_count_exceeds(self):
+        path, _ = self.relu_graph([1, 4, 1, 10])
+        cap = compiler.MAX_CALIBRATION_BYTES
+        try:
+            compiler.MAX_CALIBRATION_BYTES = 480 + 1280  # exactly the count of 3 samples
+            compiler.compile_file(path, self.path("relu.prog"), quantize="int8", samples=3)
+            compiler.MAX_CALIBRATION_BYTES = 480 + 1279
+            with self.assertRaises(compiler.CompileError) as ctx:
+                compiler.compile_file(path, self.path("relu.prog"), quantize="int8", samples=3)
+        finally:
+            compiler.MAX_CALIBRATION_BYTES = cap
+        self.assertIn("calibration needs 1760 bytes (3 sample(s) of the inputs: 480; the float "
+                      "program's values: 320; its largest instruction's inputs, output and "
+                      "temporaries: 960;", str(ctx.exception))
+
+    def test_calibration_ranges_are_taken_in_chunks(self):
+        values = np.arange(-7, 5, dtype=np.float32).reshape(3, 4)
+        chunk = compiler.CALIBRATION_CHUNK
+        try:
+            for compiler.CALIBRATION_CHUNK in (1, 5, 12, 100):
+                self.assertEqual(compiler._max_abs(values), 7.0)
+                with_nan = values.copy()
+                with_nan[2, 3] = np.nan
+                self.assertTrue(np.isnan(compiler._max_abs(with_nan)))
+                self.assertEqual(compiler._max_abs(values[:0]), 0.0)
+        finally:
+            compiler.CALIBRATION_CHUNK = chunk
+
     def test_cli_errors_exit_nonzero_with_a_message(self):
         with open(self.path("bad.onnx"), "wb") as f:
             f.write(b"\x08\x07garbage that is not a protobuf model" * 3)
