@@ -713,8 +713,10 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
 # executor's copy of each of its non-constant inputs, the operator's own converted or padded
 # copy of each input, its output and up to three more arrays of the output's size (the
 # steps of an element-wise expression, a bias added, a clamp, a cast). Drawing a random
-# sample holds numpy's float64 draw of one input (8 bytes an element) until it is converted.
-# No value is kept once its range is taken (calibrate), and ranges are taken in chunks.
+# sample holds numpy's float64 (or int64) draw of one chunk of an input. No value is kept
+# once its range is taken (calibrate), and ranges are taken in chunks. Samples are drawn
+# only once the float program has been emitted, so a model that cannot be compiled costs
+# none.
 # check_calibration_memory counts all of it against this cap, before anything is allocated
 # (docs/compiler.md, "Limits").
 MAX_CALIBRATION_BYTES = 1 << 30
@@ -726,13 +728,14 @@ MAX_SAMPLES = 10000
 
 def calibration_memory(g: Graph, samples: int, drawn: bool) -> Dict[str, int]:
     """The bytes calibration of `samples` samples allocates at most, by part (see
-    MAX_CALIBRATION_BYTES): samples, draw (random samples only), planned, instruction (the
-    largest instruction's), and total = samples + max(draw, planned + instruction)."""
+    MAX_CALIBRATION_BYTES): samples, draw (random samples only: one chunk of numpy's 8-byte
+    draw), planned, instruction (the largest instruction's), and total = samples +
+    max(draw, planned + instruction)."""
     def size(name):
         return _nbytes(g.values[name]) if name else 0
     sample_bytes = samples * sum(size(i) for i in g.inputs)
-    draw = max((8 * int(np.prod(g.values[i].shape, dtype=np.int64)) for i in g.inputs
-                if g.values[i].dtype == np.float32), default=0) if drawn else 0
+    draw = max((8 * min(int(np.prod(g.values[i].shape, dtype=np.int64)), CALIBRATION_CHUNK)
+                for i in g.inputs), default=0) if drawn else 0
     planned = sum((_nbytes(v) + 15) // 16 * 16 for v in g.values.values() if v.const is None)
     instruction = 0
     for n in g.nodes:
@@ -771,10 +774,13 @@ def _max_abs(value: np.ndarray) -> float:
                          for i in range(0, flat.size, CALIBRATION_CHUNK)]))
 
 
-def calibrate(g: Graph, samples: List[List[np.ndarray]]) -> Dict[str, float]:
+def calibrate(g: Graph, samples) -> Dict[str, float]:
     """Runs the float program on each sample and returns max |value| per IR value, taken as
-    each value is written (none is kept)."""
+    each value is written (none is kept). `samples` may be a function that returns them:
+    it is called once the float program has been emitted (and so checked)."""
     program = emit_program(g, place_concats=False)  # every value in the trace
+    if callable(samples):
+        samples = samples()
     names = {i: t.name for i, t in enumerate(program.tensors)}
     ranges: Dict[str, float] = {}
 
@@ -837,10 +843,7 @@ def model_quantization_samples(g: Graph, samples, log=None):
     if log:
         log(f"pre-quantised model: {len(missing)} value(s) without the model's quantisation "
             f"(first '{missing[0]}'), calibrated")
-    if samples:
-        return samples
-    check_calibration_memory(g, 8)
-    return random_samples(g, 8)
+    return samples or functools.partial(checked_random_samples, g, 8)
 
 
 def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
@@ -882,6 +885,12 @@ def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
     return emit_program(g)
 
 
+def checked_random_samples(g: Graph, count: int, seed: int = 0):
+    """random_samples after check_calibration_memory."""
+    check_calibration_memory(g, count)
+    return random_samples(g, count, seed)
+
+
 def random_samples(g: Graph, count: int, seed: int = 0):
     rng = np.random.default_rng(seed)
     return [[_random_input(rng, g.values[i]) for i in g.inputs] for _ in range(count)]
@@ -889,10 +898,16 @@ def random_samples(g: Graph, count: int, seed: int = 0):
 
 def _random_input(rng, v: Value) -> np.ndarray:
     """Standard normal floats; an integer input (token ids) gets 0s and 1s, valid indices
-    for any table (calibrate with --calibration to see the real ids)."""
-    if v.dtype == np.float32:
-        return rng.standard_normal(v.shape).astype(np.float32)
-    return rng.integers(0, 2, v.shape).astype(v.dtype)
+    for any table (calibrate with --calibration to see the real ids). Drawn
+    CALIBRATION_CHUNK elements at a time (numpy draws float64 and int64): the same values
+    as one draw of the whole shape, without a temporary of twice its size."""
+    out = np.empty(v.shape, v.dtype)
+    flat = out.reshape(-1)
+    for i in range(0, flat.size, CALIBRATION_CHUNK):
+        n = min(CALIBRATION_CHUNK, flat.size - i)
+        flat[i:i + n] = rng.standard_normal(n) if v.dtype == np.float32 else \
+            rng.integers(0, 2, n)
+    return out
 
 
 def calibration_samples(g: Graph, options: CompileOptions):
@@ -901,8 +916,7 @@ def calibration_samples(g: Graph, options: CompileOptions):
     if not options.calibration:
         if not 1 <= options.samples <= MAX_SAMPLES:
             raise CompileError(f"--samples {options.samples}: give 1 to {MAX_SAMPLES}")
-        check_calibration_memory(g, options.samples)
-        return random_samples(g, options.samples, options.seed)
+        return checked_random_samples(g, options.samples, options.seed)
     where = f"--calibration {options.calibration}"
     try:
         data = np.load(options.calibration, allow_pickle=False)
@@ -944,8 +958,11 @@ def compile_model(model, options: CompileOptions, log=None) -> pf.Program:
     if isinstance(model, str) and tflite_frontend.is_tflite_file(model):
         return compile_tflite(model, options, npu_ops, log)
     g = load_onnx(model, options.pass_options(npu_ops), log)
-    return compile_graph(g, options.quantize, calibration_samples(g, options), options.delegate,
-                         npu_ops, options.io_types(), log)
+    # (drawn or read only once the float program is known to compile: calibrate)
+    samples = functools.partial(calibration_samples, g, options) \
+        if options.quantize == "int8" else None
+    return compile_graph(g, options.quantize, samples, options.delegate, npu_ops,
+                         options.io_types(), log)
 
 
 def compile_tflite(path: str, options: CompileOptions, npu_ops, log=None) -> pf.Program:
@@ -981,9 +998,9 @@ def _print_ops(args, options: CompileOptions, log) -> int:
     print(needs_table(og, lowering))
     lowering.check()
     g = lowering.graph
-    program = compile_graph(g, options.quantize, random_samples(g, 1) if options.quantize
-                            else None, options.delegate, npu_operators(options),
-                            options.io_types())
+    samples = functools.partial(checked_random_samples, g, 1) if options.quantize else None
+    program = compile_graph(g, options.quantize, samples, options.delegate,
+                            npu_operators(options), options.io_types())
     print("SOCSIM_KERNEL_OPS=" + ";".join(operator_list(program)))
     return 0
 

@@ -100,6 +100,54 @@ class CompilerTest(unittest.TestCase):
         finally:
             compiler.CALIBRATION_CHUNK = chunk
 
+    def test_random_samples_are_drawn_in_chunks_as_one_draw(self):
+        _, g = self.relu_graph([3, 1000])
+        chunk = compiler.CALIBRATION_CHUNK
+        try:
+            compiler.CALIBRATION_CHUNK = 7
+            chunked = compiler.random_samples(g, 2, seed=5)
+        finally:
+            compiler.CALIBRATION_CHUNK = chunk
+        rng = np.random.default_rng(5)
+        for sample in chunked:
+            self.assertEqual(sample[0].dtype, np.float32)
+            np.testing.assert_array_equal(sample[0],
+                                          rng.standard_normal((3, 1000)).astype(np.float32))
+
+    def test_no_sample_is_drawn_for_a_model_that_cannot_compile(self):
+        # (found by the fuzz target: a 340 MB input nothing reads drew its sample, then the
+        # graph output turned out to be a constant)
+        path = save([helper.make_node("Clip", ["hi", "lo", "lo"], ["y"], name="clip")],
+                    [vi("x", [81, 16, 1, 65536])], [vi("y", None)],
+                    [numpy_helper.from_array(np.float32(1), "hi"),
+                     numpy_helper.from_array(np.float32(-1), "lo")],
+                    path=self.path("constant.onnx"))
+        drawn = []
+        real = compiler.random_samples
+        try:
+            compiler.random_samples = lambda *a, **k: drawn.append(a) or real(*a, **k)
+            with self.assertRaisesRegex(compiler.CompileError, "graph output 'y' is a constant"):
+                compiler.compile_file(path, self.path("constant.prog"), quantize="int8",
+                                      samples=1)
+        finally:
+            compiler.random_samples = real
+        self.assertEqual(drawn, [])
+
+    def test_subnormal_ranges_get_the_smallest_float32_scale(self):
+        # (found by the fuzz target: a Mul by [0, 0, 0, 2.8e-45] gave the constant and the
+        # product scales that are 0 as float32, which the program's reader refused)
+        c = np.array([0, 0, 0, 2], np.uint32).view(np.float32)
+        path = save([helper.make_node("Mul", ["x", "c"], ["y"], name="mul")],
+                    [vi("x", [1, 4])], [vi("y", [1, 4])], [numpy_helper.from_array(c, "c")],
+                    path=self.path("subnormal.onnx"))
+        program = compiler.compile_file(path, self.path("subnormal.prog"), quantize="int8",
+                                        samples=1)
+        scales = [t.scale for t in program.tensors if pf.DTYPE_NAMES[t.dtype] == "int8"]
+        self.assertTrue(scales)
+        self.assertGreaterEqual(min(scales), np.finfo(np.float32).tiny)
+        x = np.array([[1, -2, 3, 100]], np.float32)
+        np.testing.assert_array_equal(reference.run(program, [x])[0], np.zeros((1, 4)))
+
     def test_cli_errors_exit_nonzero_with_a_message(self):
         with open(self.path("bad.onnx"), "wb") as f:
             f.write(b"\x08\x07garbage that is not a protobuf model" * 3)
