@@ -148,6 +148,26 @@ class CompilerTest(unittest.TestCase):
         x = np.array([[1, -2, 3, 100]], np.float32)
         np.testing.assert_array_equal(reference.run(program, [x])[0], np.zeros((1, 4)))
 
+    def test_tile_size_is_estimated_as_numpy_tiles(self):
+        # (found by the fuzz target: Tile of a [1] constant by repeats [50000, 50000] was
+        # estimated at 50,000 elements and folded: numpy tiled 2.5 x 10^9, out of memory)
+        from socsim_aot.passes import fold_constants
+        from types import SimpleNamespace
+        tile = SimpleNamespace(op_type="Tile", outputs=["e"], attrs={})
+        graph = SimpleNamespace(types={})  # no inferred shape: the estimate decides
+        ins = [np.ones([1], np.float32), np.array([50000, 50000], np.int64)]
+        self.assertEqual(fold_constants._result_elements(graph, tile, ins), 2_500_000_000)
+        ins = [np.ones([2, 3], np.float32), np.array([4], np.int64)]
+        self.assertEqual(fold_constants._result_elements(graph, tile, ins),
+                         np.tile(ins[0], ins[1]).size)
+        node = helper.make_node("Tile", ["c", "r"], ["e"], name="tile")
+        path = save([node, helper.make_node("Add", ["x", "e"], ["y"])], [vi("x", [1, 1])],
+                    [vi("y", None)], [numpy_helper.from_array(np.ones([1], np.float32), "c"),
+                                      numpy_helper.from_array(np.array([50000, 50000]), "r")],
+                    path=self.path("tile.onnx"))
+        with self.assertRaises(compiler.CompileError):
+            compiler.compile_file(path, self.path("tile.prog"))
+
     def test_cli_errors_exit_nonzero_with_a_message(self):
         with open(self.path("bad.onnx"), "wb") as f:
             f.write(b"\x08\x07garbage that is not a protobuf model" * 3)
