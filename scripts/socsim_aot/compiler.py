@@ -16,6 +16,7 @@ argument values) is in its schema entry (socsim_aot/schema/); this module drives
 
 import argparse
 import dataclasses
+import functools
 import os
 import sys
 import zipfile
@@ -706,41 +707,88 @@ def emit_program(g: Graph, place_concats: bool = True) -> pf.Program:
 
 # ---- driver --------------------------------------------------------------------------------
 
-# Calibration keeps the samples and, for one sample at a time, every value of the float
-# program: together at most this many bytes (docs/compiler.md, "Limits").
+# Calibration (calibrate, after the samples are drawn or read) holds at its peak: the
+# samples; the reference executor's planned memory of the float program (at most every value
+# at its own place, each rounded up to 16 bytes); and for the instruction running, the
+# executor's copy of each of its non-constant inputs, the operator's own converted or padded
+# copy of each input, its output and up to three more arrays of the output's size (the
+# steps of an element-wise expression, a bias added, a clamp, a cast). Drawing a random
+# sample holds numpy's float64 (or int64) draw of one chunk of an input. No value is kept
+# once its range is taken (calibrate), and ranges are taken in chunks. Samples are drawn
+# only once the float program has been emitted, so a model that cannot be compiled costs
+# none.
+# check_calibration_memory counts all of it against this cap, before anything is allocated
+# (docs/compiler.md, "Limits").
 MAX_CALIBRATION_BYTES = 1 << 30
+CALIBRATION_OUTPUT_ARRAYS = 4  # an instruction's output and three temporaries of its size
+CALIBRATION_CHUNK = 1 << 20    # elements of a value whose |max| is taken at once
 # --samples: random calibration samples.
 MAX_SAMPLES = 10000
 
 
-def check_calibration_memory(g: Graph, samples: int):
-    """Refuses a calibration whose samples and one sample's float values exceed
-    MAX_CALIBRATION_BYTES, before anything is allocated for it."""
-    values = [v for v in g.values.values() if v.const is None]
-    trace = sum(_nbytes(v) for v in values)
-    need = trace + samples * sum(_nbytes(g.values[i]) for i in g.inputs)
-    if need > MAX_CALIBRATION_BYTES:
+def calibration_memory(g: Graph, samples: int, drawn: bool) -> Dict[str, int]:
+    """The bytes calibration of `samples` samples allocates at most, by part (see
+    MAX_CALIBRATION_BYTES): samples, draw (random samples only: one chunk of numpy's 8-byte
+    draw), planned, instruction (the largest instruction's), and total = samples +
+    max(draw, planned + instruction)."""
+    def size(name):
+        return _nbytes(g.values[name]) if name else 0
+    sample_bytes = samples * sum(size(i) for i in g.inputs)
+    draw = max((8 * min(int(np.prod(g.values[i].shape, dtype=np.int64)), CALIBRATION_CHUNK)
+                for i in g.inputs), default=0) if drawn else 0
+    planned = sum((_nbytes(v) + 15) // 16 * 16 for v in g.values.values() if v.const is None)
+    instruction = 0
+    for n in g.nodes:
+        ins = [i for i in n.inputs if i]
+        copies = sum(size(i) for i in ins if g.values[i].const is None)
+        need = copies + sum(size(i) for i in ins) + \
+            CALIBRATION_OUTPUT_ARRAYS * sum(size(o) for o in n.outputs if o)
+        instruction = max(instruction, need)
+    return {"samples": sample_bytes, "draw": draw, "planned": planned,
+            "instruction": instruction,
+            "total": sample_bytes + max(draw, planned + instruction)}
+
+
+def check_calibration_memory(g: Graph, samples: int, drawn: bool = True):
+    """Refuses a calibration that would allocate more than MAX_CALIBRATION_BYTES
+    (calibration_memory), before anything is allocated for it."""
+    need = calibration_memory(g, samples, drawn)
+    if need["total"] > MAX_CALIBRATION_BYTES:
+        values = [v for v in g.values.values() if v.const is None]
         largest = max(values, key=_nbytes)
         raise CompileError(
-            f"calibration needs {need} bytes ({samples} sample(s) of the inputs and every "
-            f"value of the float program for one sample; the largest, '{largest.name}' "
-            f"{list(largest.shape)}, has {_nbytes(largest)}), more than the cap of "
-            f"{MAX_CALIBRATION_BYTES} bytes")
+            f"calibration needs {need['total']} bytes ({samples} sample(s) of the inputs: "
+            f"{need['samples']}; the float program's values: {need['planned']}; its largest "
+            f"instruction's inputs, output and temporaries: {need['instruction']}; the "
+            f"largest value, '{largest.name}' {list(largest.shape)}, has {_nbytes(largest)}), "
+            f"more than the cap of {MAX_CALIBRATION_BYTES} bytes")
 
 
-def calibrate(g: Graph, samples: List[List[np.ndarray]]) -> Dict[str, float]:
-    """Runs the float program on each sample and returns max |value| per IR value."""
+def _max_abs(value: np.ndarray) -> float:
+    """max |value| (NaN if it holds one, 0 if empty), CALIBRATION_CHUNK elements at a time:
+    no temporary of the value's size."""
+    flat = value.reshape(-1)
+    if flat.size == 0:
+        return 0.0
+    return float(np.max([np.abs(flat[i:i + CALIBRATION_CHUNK]).max()
+                         for i in range(0, flat.size, CALIBRATION_CHUNK)]))
+
+
+def calibrate(g: Graph, samples) -> Dict[str, float]:
+    """Runs the float program on each sample and returns max |value| per IR value, taken as
+    each value is written (none is kept). `samples` may be a function that returns them:
+    it is called once the float program has been emitted (and so checked)."""
     program = emit_program(g, place_concats=False)  # every value in the trace
+    if callable(samples):
+        samples = samples()
     names = {i: t.name for i, t in enumerate(program.tensors)}
     ranges: Dict[str, float] = {}
+
+    def observe(i, value):
+        if not program.tensors[i].is_constant:
+            ranges[names[i]] = max(ranges.get(names[i], 0.0), _max_abs(value))
     for sample in samples:
-        trace = {}
-        reference.run(program, sample, trace)
-        for i, value in trace.items():
-            if program.tensors[i].is_constant:
-                continue
-            m = float(np.abs(value).max()) if value.size else 0.0
-            ranges[names[i]] = max(ranges.get(names[i], 0.0), m)
+        reference.run(program, sample, observe=observe)
     return ranges
 
 
@@ -795,7 +843,7 @@ def model_quantization_samples(g: Graph, samples, log=None):
     if log:
         log(f"pre-quantised model: {len(missing)} value(s) without the model's quantisation "
             f"(first '{missing[0]}'), calibrated")
-    return samples or random_samples(g, 8)
+    return samples or functools.partial(checked_random_samples, g, 8)
 
 
 def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
@@ -837,6 +885,12 @@ def compile_graph(g: Graph, quantize: Optional[str] = None, samples=None,
     return emit_program(g)
 
 
+def checked_random_samples(g: Graph, count: int, seed: int = 0):
+    """random_samples after check_calibration_memory."""
+    check_calibration_memory(g, count)
+    return random_samples(g, count, seed)
+
+
 def random_samples(g: Graph, count: int, seed: int = 0):
     rng = np.random.default_rng(seed)
     return [[_random_input(rng, g.values[i]) for i in g.inputs] for _ in range(count)]
@@ -844,10 +898,16 @@ def random_samples(g: Graph, count: int, seed: int = 0):
 
 def _random_input(rng, v: Value) -> np.ndarray:
     """Standard normal floats; an integer input (token ids) gets 0s and 1s, valid indices
-    for any table (calibrate with --calibration to see the real ids)."""
-    if v.dtype == np.float32:
-        return rng.standard_normal(v.shape).astype(np.float32)
-    return rng.integers(0, 2, v.shape).astype(v.dtype)
+    for any table (calibrate with --calibration to see the real ids). Drawn
+    CALIBRATION_CHUNK elements at a time (numpy draws float64 and int64): the same values
+    as one draw of the whole shape, without a temporary of twice its size."""
+    out = np.empty(v.shape, v.dtype)
+    flat = out.reshape(-1)
+    for i in range(0, flat.size, CALIBRATION_CHUNK):
+        n = min(CALIBRATION_CHUNK, flat.size - i)
+        flat[i:i + n] = rng.standard_normal(n) if v.dtype == np.float32 else \
+            rng.integers(0, 2, n)
+    return out
 
 
 def calibration_samples(g: Graph, options: CompileOptions):
@@ -856,8 +916,7 @@ def calibration_samples(g: Graph, options: CompileOptions):
     if not options.calibration:
         if not 1 <= options.samples <= MAX_SAMPLES:
             raise CompileError(f"--samples {options.samples}: give 1 to {MAX_SAMPLES}")
-        check_calibration_memory(g, options.samples)
-        return random_samples(g, options.samples, options.seed)
+        return checked_random_samples(g, options.samples, options.seed)
     where = f"--calibration {options.calibration}"
     try:
         data = np.load(options.calibration, allow_pickle=False)
@@ -885,7 +944,7 @@ def calibration_samples(g: Graph, options: CompileOptions):
     count = len(arrays[0])
     if any(len(a) != count for a in arrays):
         raise CompileError(f"{where}: the arrays hold different numbers of samples")
-    check_calibration_memory(g, count)
+    check_calibration_memory(g, count, drawn=False)
     return [[a[i] for a in arrays] for i in range(count)]
 
 
@@ -899,8 +958,11 @@ def compile_model(model, options: CompileOptions, log=None) -> pf.Program:
     if isinstance(model, str) and tflite_frontend.is_tflite_file(model):
         return compile_tflite(model, options, npu_ops, log)
     g = load_onnx(model, options.pass_options(npu_ops), log)
-    return compile_graph(g, options.quantize, calibration_samples(g, options), options.delegate,
-                         npu_ops, options.io_types(), log)
+    # (drawn or read only once the float program is known to compile: calibrate)
+    samples = functools.partial(calibration_samples, g, options) \
+        if options.quantize == "int8" else None
+    return compile_graph(g, options.quantize, samples, options.delegate, npu_ops,
+                         options.io_types(), log)
 
 
 def compile_tflite(path: str, options: CompileOptions, npu_ops, log=None) -> pf.Program:
@@ -936,9 +998,9 @@ def _print_ops(args, options: CompileOptions, log) -> int:
     print(needs_table(og, lowering))
     lowering.check()
     g = lowering.graph
-    program = compile_graph(g, options.quantize, random_samples(g, 1) if options.quantize
-                            else None, options.delegate, npu_operators(options),
-                            options.io_types())
+    samples = functools.partial(checked_random_samples, g, 1) if options.quantize else None
+    program = compile_graph(g, options.quantize, samples, options.delegate,
+                            npu_operators(options), options.io_types())
     print("SOCSIM_KERNEL_OPS=" + ";".join(operator_list(program)))
     return 0
 
@@ -976,7 +1038,10 @@ EXIT_USAGE = 2     # bad options (argparse)
 EXIT_INTERNAL = 70  # a defect of the compiler itself (EX_SOFTWARE)
 
 
-def main(argv=None) -> int:
+@functools.lru_cache(maxsize=None)
+def argument_parser() -> argparse.ArgumentParser:
+    """compile_model.py's options (made once: a program that calls main many times, such as
+    the fuzz target compile_model, does not build it again each time)."""
     parser = argparse.ArgumentParser(
         description="Compile an ONNX model into a socsim program file: a front end that folds "
                     "constants and shapes and optimises the graph, operators lowered to the "
@@ -1052,6 +1117,11 @@ def main(argv=None) -> int:
                              "kernel dtypes, inputs, arguments, ONNX operators, NPU layer")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no compile log on stderr (the front end's and each pass's line)")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = argument_parser()
     args = parser.parse_args(argv)
     if args.list_operators:
         print(schema.operator_table())

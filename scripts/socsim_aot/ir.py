@@ -185,7 +185,8 @@ class Quantizer:
             wq, ws, bq = given
         else:
             absmax = np.abs(w.reshape(w.shape[0], -1)).max(axis=1)
-            ws = bias_headroom_scales(np.where(absmax > 0, absmax / 127.0, 1.0), b, x.scale)
+            ws = bias_headroom_scales(
+                np.where(absmax > 0, np.maximum(absmax / 127.0, MIN_SCALE), 1.0), b, x.scale)
             shape = (-1,) + (1,) * (w.ndim - 1)
             wq = np.clip(np.floor(w / ws.reshape(shape) + 0.5), -127, 127).astype(np.int8)
             bq = np.floor(b / (x.scale * ws) + 0.5)
@@ -243,8 +244,14 @@ def bias_headroom_scales(ws: np.ndarray, bias: np.ndarray, input_scale: float) -
     return np.where(need > ws, need, ws)
 
 
+# The smallest scale a program holds: float32's smallest normal number (a scale is stored as
+# float32, and the program reader refuses 0). A range too small for it (subnormal weights or
+# activations) is quantised at this scale, where all its values are 0.
+MIN_SCALE = float(np.finfo(np.float32).tiny)
+
+
 def scale_from_range(absmax) -> float:
-    return float(absmax) / 127.0 if absmax > 0 else 1.0
+    return max(float(absmax) / 127.0, MIN_SCALE) if absmax > 0 else 1.0
 
 
 def act_bounds_q(lo, hi, v: Value):

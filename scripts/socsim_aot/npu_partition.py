@@ -20,6 +20,7 @@ operator runs as which NPU layer, its operands' address slots and the argument l
 from the operator schema (socsim_schema/; the hooks in socsim_aot/schema/).
 """
 
+import os
 from typing import Dict, List, Optional
 
 import numpy as np
@@ -38,10 +39,19 @@ class NpuConfigError(Exception):
     """An NPU preset the compiler cannot use; the message names the file and key."""
 
 
+_PRESET_OPERATORS = {}  # (path, size, mtime) -> frozenset: a compilation reads its preset often
+
+
 def load_npu_operators(path: str) -> set:
-    """The operator classes an NPU preset lists (the simulator checks the rest of the file)."""
+    """The operator classes an NPU preset lists (the simulator checks the rest of the file).
+    A file read before and not changed since (same size and modification time) is not read
+    again."""
     import yaml
     try:
+        st = os.stat(path)
+        key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+        if key in _PRESET_OPERATORS:
+            return set(_PRESET_OPERATORS[key])
         with open(path) as f:
             data = yaml.safe_load(f)
     except OSError as e:
@@ -50,7 +60,9 @@ def load_npu_operators(path: str) -> set:
         raise NpuConfigError(f"{path}: not valid YAML: {e}") from None
     if not isinstance(data, dict) or not isinstance(data.get("operators"), list):
         raise NpuConfigError(f"{path}: key 'operators' must be a list of operator classes")
-    return set(data["operators"])
+    operators = set(data["operators"])
+    _PRESET_OPERATORS[key] = frozenset(operators)
+    return operators
 
 
 def operator_class(g, node) -> Optional[str]:

@@ -237,7 +237,15 @@ class InferenceCrash(Exception):
     """ONNX shape inference died by a signal: a check validation lacks (a defect)."""
 
 
-def infer_shapes(model, isolated: bool = True):
+# Whether infer_shapes isolates inference in a child process when not told. A program that
+# embeds the compiler under a crash detector of its own may turn it off: the fuzz target
+# compile_model does (a crash in inference is then libFuzzer's "deadly signal", with the
+# input saved, where the child's crash would be exit status 70: a failure either way), and
+# saves a fork per inference.
+ISOLATE_INFERENCE = True
+
+
+def infer_shapes(model, isolated: Optional[bool] = None):
     """ONNX shape inference of a model: a GraphProto holding only the typed inputs, values
     and outputs. Inference is C++ code that trusts its input (ONNX 1.12 divides by strides
     and reads past arrays on inconsistent nodes; a node whose shapes were unknown when the
@@ -246,6 +254,8 @@ def infer_shapes(model, isolated: bool = True):
     (compile_model's internal error, exit status 70), not the compiler's death. Inference
     errors (they name the node) become CompileErrors."""
     import onnx
+    if isolated is None:
+        isolated = ISOLATE_INFERENCE
 
     def typed_values(m):
         g = onnx.GraphProto()

@@ -11,7 +11,7 @@ Example:
 
 import argparse
 import sys
-from typing import Dict, List, Sequence
+from typing import Callable, Dict, List, Sequence
 
 import numpy as np
 
@@ -59,14 +59,16 @@ BACKENDS = {"cpu-packed": lambda blob, ins, outs: _cpu_packed(blob, ins), "npu":
 
 # ---- executor ------------------------------------------------------------------------------
 
-def run(program: pf.Program, inputs: Sequence[np.ndarray], trace: Dict = None) -> List[np.ndarray]:
+def run(program: pf.Program, inputs: Sequence[np.ndarray], trace: Dict = None,
+        observe: Callable[[int, np.ndarray], None] = None) -> List[np.ndarray]:
     """Executes the program on the given inputs and returns its outputs.
 
     Planned tensors live where the memory plan puts them (one byte array per planned buffer),
     as on the firmware: an instruction reads its inputs from there and writes its outputs
     there, so a wrong plan shows, and values placed inside another (a concatenation's inputs
     in its output) are seen through it. If `trace` is a dict it receives every value an
-    instruction wrote (and the inputs), by tensor id.
+    instruction wrote (and the inputs), by tensor id. `observe(tensor id, value)` is called
+    with each of them as it is written, and the value is not kept (calibration).
     """
     memory = [np.zeros(size, np.uint8) for size in program.buffers]
     written: Dict[int, np.ndarray] = {}
@@ -75,7 +77,10 @@ def run(program: pf.Program, inputs: Sequence[np.ndarray], trace: Dict = None) -
         t = program.tensors[tid]
         a = np.ascontiguousarray(np.asarray(array, dtype=pf.DTYPES[t.dtype]).reshape(t.shape))
         memory[t.buffer][t.offset:t.offset + t.nbytes] = a.reshape(-1).view(np.uint8)
-        written[tid] = a
+        if observe is not None:
+            observe(tid, a)
+        if trace is not None:
+            written[tid] = a
 
     def load(tid):
         t = program.tensors[tid]

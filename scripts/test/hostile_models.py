@@ -217,6 +217,14 @@ def _huge_calibration_input():
     return model([node], [vi("x", [1, 1 << 28, 1, 1])], [vi("y", None)])
 
 
+def _clip_calibration_temporaries():
+    # 81 x 16 x 1 x 65536 floats through a Clip with --quantize int8 (found by the fuzz target:
+    # 1.93 GiB at its peak when the cap counted 1.02 GB, the samples and every value once).
+    node = helper.make_node("Clip", ["x", "lo", "hi"], ["y"], name="clip")
+    return model([node], [vi("x", [81, 16, 1, 65536])], [vi("y", None)],
+                 [init("lo", np.float32(-1)), init("hi", np.float32(1))])
+
+
 def _scales_out_of_proportion():
     # Relu -> Conv -> Relu: channel 1's huge negative weights only ever give 0 after the Relu,
     # so the output's calibrated scale is channel 0's, 10^15 times smaller than channel 1's
@@ -407,6 +415,11 @@ CASES: List[Case] = [
     Case("huge_calibration_input", _huge_calibration_input,
          r"calibration needs .*'x' \[1, 268435456, 1, 1\].*cap of 1073741824 bytes",
          ("--quantize", "int8")),
+    Case("clip_calibration_temporaries", _clip_calibration_temporaries,
+         r"calibration needs 3057647616 bytes \(1 sample\(s\) of the inputs: 339738624; the "
+         r"float program's values: 679477248; its largest instruction's inputs, output and "
+         r"temporaries: 2038431744; .*cap of 1073741824 bytes",
+         ("--quantize", "int8", "--samples", "1")),
     Case("npu_without_quantize", lambda: relu_chain(1), r"--delegate npu.*--quantize int8",
          ("--delegate", "npu"), 2),
     Case("resize_scale_zero", lambda: resize_model(scales=[1, 1, 0, 0]),

@@ -54,6 +54,120 @@ class CompilerTest(unittest.TestCase):
         self.assertIn("node 'pick' (op Hardmax)", str(ctx.exception))
         self.assertIn("not supported", str(ctx.exception))
 
+    def relu_graph(self, shape):
+        path = save([helper.make_node("Relu", ["x"], ["y"], name="relu")], [vi("x", shape)],
+                    [vi("y", shape)], path=self.path("relu.onnx"))
+        return path, compiler.load_onnx(path)
+
+    def test_calibration_memory_counts_what_calibration_holds(self):
+        # A Relu of 40 floats (160 bytes), 3 samples: the samples (480), numpy's float64
+        # draw of one input (320), the executor's planned memory of x and y (2 x 160), and the
+        # Relu's copy of x, x itself, y and three temporaries of y's size (160 x 6).
+        _, g = self.relu_graph([1, 4, 1, 10])
+        need = compiler.calibration_memory(g, 3, drawn=True)
+        self.assertEqual(need, {"samples": 480, "draw": 320, "planned": 320,
+                                "instruction": 960, "total": 480 + 1280})
+        self.assertEqual(compiler.calibration_memory(g, 3, drawn=False)["draw"], 0)
+        # 41 floats: each value's place is rounded up to 16 bytes, as the memory plan does.
+        _, g = self.relu_graph([1, 41])
+        self.assertEqual(compiler.calibration_memory(g, 1, drawn=True)["planned"], 2 * 176)
+
+    def test_calibration_cap_refuses_what_the_count_exceeds(self):
+        path, _ = self.relu_graph([1, 4, 1, 10])
+        cap = compiler.MAX_CALIBRATION_BYTES
+        try:
+            compiler.MAX_CALIBRATION_BYTES = 480 + 1280  # exactly the count of 3 samples
+            compiler.compile_file(path, self.path("relu.prog"), quantize="int8", samples=3)
+            compiler.MAX_CALIBRATION_BYTES = 480 + 1279
+            with self.assertRaises(compiler.CompileError) as ctx:
+                compiler.compile_file(path, self.path("relu.prog"), quantize="int8", samples=3)
+        finally:
+            compiler.MAX_CALIBRATION_BYTES = cap
+        self.assertIn("calibration needs 1760 bytes (3 sample(s) of the inputs: 480; the float "
+                      "program's values: 320; its largest instruction's inputs, output and "
+                      "temporaries: 960;", str(ctx.exception))
+
+    def test_calibration_ranges_are_taken_in_chunks(self):
+        values = np.arange(-7, 5, dtype=np.float32).reshape(3, 4)
+        chunk = compiler.CALIBRATION_CHUNK
+        try:
+            for compiler.CALIBRATION_CHUNK in (1, 5, 12, 100):
+                self.assertEqual(compiler._max_abs(values), 7.0)
+                with_nan = values.copy()
+                with_nan[2, 3] = np.nan
+                self.assertTrue(np.isnan(compiler._max_abs(with_nan)))
+                self.assertEqual(compiler._max_abs(values[:0]), 0.0)
+        finally:
+            compiler.CALIBRATION_CHUNK = chunk
+
+    def test_random_samples_are_drawn_in_chunks_as_one_draw(self):
+        _, g = self.relu_graph([3, 1000])
+        chunk = compiler.CALIBRATION_CHUNK
+        try:
+            compiler.CALIBRATION_CHUNK = 7
+            chunked = compiler.random_samples(g, 2, seed=5)
+        finally:
+            compiler.CALIBRATION_CHUNK = chunk
+        rng = np.random.default_rng(5)
+        for sample in chunked:
+            self.assertEqual(sample[0].dtype, np.float32)
+            np.testing.assert_array_equal(sample[0],
+                                          rng.standard_normal((3, 1000)).astype(np.float32))
+
+    def test_no_sample_is_drawn_for_a_model_that_cannot_compile(self):
+        # (found by the fuzz target: a 340 MB input nothing reads drew its sample, then the
+        # graph output turned out to be a constant)
+        path = save([helper.make_node("Clip", ["hi", "lo", "lo"], ["y"], name="clip")],
+                    [vi("x", [81, 16, 1, 65536])], [vi("y", None)],
+                    [numpy_helper.from_array(np.float32(1), "hi"),
+                     numpy_helper.from_array(np.float32(-1), "lo")],
+                    path=self.path("constant.onnx"))
+        drawn = []
+        real = compiler.random_samples
+        try:
+            compiler.random_samples = lambda *a, **k: drawn.append(a) or real(*a, **k)
+            with self.assertRaisesRegex(compiler.CompileError, "graph output 'y' is a constant"):
+                compiler.compile_file(path, self.path("constant.prog"), quantize="int8",
+                                      samples=1)
+        finally:
+            compiler.random_samples = real
+        self.assertEqual(drawn, [])
+
+    def test_subnormal_ranges_get_the_smallest_float32_scale(self):
+        # (found by the fuzz target: a Mul by [0, 0, 0, 2.8e-45] gave the constant and the
+        # product scales that are 0 as float32, which the program's reader refused)
+        c = np.array([0, 0, 0, 2], np.uint32).view(np.float32)
+        path = save([helper.make_node("Mul", ["x", "c"], ["y"], name="mul")],
+                    [vi("x", [1, 4])], [vi("y", [1, 4])], [numpy_helper.from_array(c, "c")],
+                    path=self.path("subnormal.onnx"))
+        program = compiler.compile_file(path, self.path("subnormal.prog"), quantize="int8",
+                                        samples=1)
+        scales = [t.scale for t in program.tensors if pf.DTYPE_NAMES[t.dtype] == "int8"]
+        self.assertTrue(scales)
+        self.assertGreaterEqual(min(scales), np.finfo(np.float32).tiny)
+        x = np.array([[1, -2, 3, 100]], np.float32)
+        np.testing.assert_array_equal(reference.run(program, [x])[0], np.zeros((1, 4)))
+
+    def test_tile_size_is_estimated_as_numpy_tiles(self):
+        # (found by the fuzz target: Tile of a [1] constant by repeats [50000, 50000] was
+        # estimated at 50,000 elements and folded: numpy tiled 2.5 x 10^9, out of memory)
+        from socsim_aot.passes import fold_constants
+        from types import SimpleNamespace
+        tile = SimpleNamespace(op_type="Tile", outputs=["e"], attrs={})
+        graph = SimpleNamespace(types={})  # no inferred shape: the estimate decides
+        ins = [np.ones([1], np.float32), np.array([50000, 50000], np.int64)]
+        self.assertEqual(fold_constants._result_elements(graph, tile, ins), 2_500_000_000)
+        ins = [np.ones([2, 3], np.float32), np.array([4], np.int64)]
+        self.assertEqual(fold_constants._result_elements(graph, tile, ins),
+                         np.tile(ins[0], ins[1]).size)
+        node = helper.make_node("Tile", ["c", "r"], ["e"], name="tile")
+        path = save([node, helper.make_node("Add", ["x", "e"], ["y"])], [vi("x", [1, 1])],
+                    [vi("y", None)], [numpy_helper.from_array(np.ones([1], np.float32), "c"),
+                                      numpy_helper.from_array(np.array([50000, 50000]), "r")],
+                    path=self.path("tile.onnx"))
+        with self.assertRaises(compiler.CompileError):
+            compiler.compile_file(path, self.path("tile.prog"))
+
     def test_cli_errors_exit_nonzero_with_a_message(self):
         with open(self.path("bad.onnx"), "wb") as f:
             f.write(b"\x08\x07garbage that is not a protobuf model" * 3)

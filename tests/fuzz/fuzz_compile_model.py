@@ -9,7 +9,9 @@ memory than -rss_limit_mb) is a failure. Only the socsim_aot package is instrume
 
 Each input is compiled with one of three option sets, chosen by its CRC-32 so that a given
 input always takes the same: float32; --quantize int8; --quantize int8 --delegate npu (one
-random calibration sample). Files are written under /dev/shm (or $TMPDIR).
+random calibration sample). Files are written under /dev/shm (or $TMPDIR). ONNX shape
+inference runs in this process (onnx_graph.ISOLATE_INFERENCE off): its crash is a failure
+either way, and a fork per inference cost most of an input's time.
 
 Mutations: an input that parses as an ONNX model is, two times in three, changed as a model
 (`mutate_model`: a dimension, an attribute value, an input name, an operator type, an
@@ -35,7 +37,12 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import compiler_fuzz  # noqa: E402 (beside this file)
 
 with atheris.instrument_imports(include=["socsim_aot"]):
-    from socsim_aot import compiler
+    from socsim_aot import compiler, onnx_graph
+
+# ONNX shape inference in this process, not in a child per inference (most of an input's
+# time went to the forks): a crash in it is then libFuzzer's "deadly signal", the input
+# saved, where the compiler's isolated inference answers exit status 70: a failure either way.
+onnx_graph.ISOLATE_INFERENCE = False
 
 OPTION_SETS = ([], ["--quantize", "int8", "--samples", "1"],
                ["--quantize", "int8", "--samples", "1", "--delegate", "npu"])

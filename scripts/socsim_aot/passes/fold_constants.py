@@ -52,8 +52,11 @@ def _result_elements(g: OnnxGraph, node, ins) -> Optional[int]:
         return max((_elements(s) for s in shapes), default=1)
     if op == "Expand":
         return _elements(np.broadcast_shapes(shapes[0], tuple(int(s) for s in ins[1].reshape(-1))))
-    if op == "Tile":
-        return _elements(d * int(r) for d, r in zip(shapes[0], ins[1].reshape(-1)))
+    if op == "Tile":  # as numpy tiles: the shorter of shape and repeats gets leading 1s
+        shape, reps = list(shapes[0]), [int(r) for r in ins[1].reshape(-1)]
+        rank = max(len(shape), len(reps))
+        return _elements(d * r for d, r in zip([1] * (rank - len(shape)) + shape,
+                                               [1] * (rank - len(reps)) + reps))
     if op == "ConstantOfShape":
         return _elements(int(s) for s in ins[0].reshape(-1))
     if op == "Range":

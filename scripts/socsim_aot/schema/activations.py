@@ -98,7 +98,7 @@ def range_quantization(fn, x: ir.Value):
     real = _finite(fn, _table_inputs(x))
     real = real[np.isfinite(real)]
     lo, hi = min(0.0, float(real.min(initial=0.0))), max(0.0, float(real.max(initial=0.0)))
-    scale = (hi - lo) / 255.0 if hi > lo else 1.0
+    scale = max((hi - lo) / 255.0, ir.MIN_SCALE) if hi > lo else 1.0
     zero_point = int(np.clip(np.floor(-128.0 - lo / scale + 0.5), -128, 127))
     return float(scale), zero_point
 
