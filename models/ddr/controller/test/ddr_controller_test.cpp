@@ -126,10 +126,10 @@ TEST(DdrController, FrFcfsServesARowHitReadyBeforeAnOlderConflict) {
     ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);  // row 1 open
     // A hit, a conflict, a hit: after the first hit's read the second hit is ready tCCD_L
     // (8) later, the conflict's precharge tRTP (12) later.
-    const std::vector<uint64_t> done =
-        done_times(ddr, 1 * kUs,
-                   {{false, ddr4_addr(0, 0, 1, 1)}, {false, ddr4_addr(0, 0, 2, 0)},
-                    {false, ddr4_addr(0, 0, 1, 5)}});
+    const std::vector<uint64_t> done = done_times(ddr, 1 * kUs,
+                                                  {{false, ddr4_addr(0, 0, 1, 1)},
+                                                   {false, ddr4_addr(0, 0, 2, 0)},
+                                                   {false, ddr4_addr(0, 0, 1, 5)}});
     const uint64_t t = 1 * kUs;
     EXPECT_EQ(done[0], t + (kCl + kBurst) * kTckPs);
     if (kind == DdrSchedulerKind::kFrFcfs) {
@@ -158,14 +158,31 @@ TEST(DdrController, FrFcfsPrechargesForAYoungerRequestReadyBeforeAnOlderHit) {
   DdrTiming ddr(with_scheduler(DdrSchedulerKind::kFrFcfs));
   ddr.access(0, false, ddr4_addr(1, 0, 3, 0), 64);
   ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);
-  const std::vector<uint64_t> done =
-      done_times(ddr, 1 * kUs,
-                 {{false, ddr4_addr(1, 0, 3, 1)}, {false, ddr4_addr(0, 0, 1, 1)},
-                  {false, ddr4_addr(0, 0, 2, 0)}});
+  const std::vector<uint64_t> done = done_times(ddr, 1 * kUs,
+                                                {{false, ddr4_addr(1, 0, 3, 1)},
+                                                 {false, ddr4_addr(0, 0, 1, 1)},
+                                                 {false, ddr4_addr(0, 0, 2, 0)}});
   const uint64_t t = 1 * kUs;
   EXPECT_EQ(done[0], t + (kCl + kBurst) * kTckPs);
   EXPECT_EQ(done[1], t + (1 + kRp + kRcd + kCl + kBurst) * kTckPs);
   EXPECT_GT(done[2], done[1] + (kRp + kRcd) * kTckPs);
+}
+
+TEST(DdrController, FcfsLetsNoRequestOvertakeAHitBehindTheActivatedOne) {
+  // Two reads of one row, then a read in another bank group. The first opens the row; the
+  // second, a hit waiting behind it, is the oldest request waiting and goes next (tCCD_L
+  // after the first read); only then is the third's row opened, although its activate could
+  // have issued tRRD_S after the first. (Ramulator 2's GenericDDR with an oldest-first
+  // scheduler does the same: the second is the oldest request of its read buffer.)
+  DdrTiming ddr(with_scheduler(DdrSchedulerKind::kFcfs));
+  const std::vector<uint64_t> done = done_times(ddr, 1 * kUs,
+                                                {{false, ddr4_addr(0, 0, 5, 0)},
+                                                 {false, ddr4_addr(0, 0, 5, 1)},
+                                                 {false, ddr4_addr(1, 0, 7, 0)}});
+  const uint64_t t = 1 * kUs;
+  EXPECT_EQ(done[0], t + (kRcd + kCl + kBurst) * kTckPs);
+  EXPECT_EQ(done[1], t + (kRcd + 8 + kCl + kBurst) * kTckPs);
+  EXPECT_EQ(done[2], t + (kRcd + 8 + 1 + kRcd + kCl + kBurst) * kTckPs);
 }
 
 // How many of the 20 younger row hits are served before the older conflicting request (a hit
@@ -174,8 +191,7 @@ TEST(DdrController, FrFcfsPrechargesForAYoungerRequestReadyBeforeAnOlderHit) {
 size_t hits_before_conflict(uint32_t cap) {
   DdrTiming ddr(with_scheduler(DdrSchedulerKind::kFrFcfs, cap));
   ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);
-  std::vector<Queued> requests = {{false, ddr4_addr(0, 0, 1, 21)},
-                                  {false, ddr4_addr(0, 0, 2, 0)}};
+  std::vector<Queued> requests = {{false, ddr4_addr(0, 0, 1, 21)}, {false, ddr4_addr(0, 0, 2, 0)}};
   for (uint64_t col = 1; col <= 20; ++col) requests.push_back({false, ddr4_addr(0, 0, 1, col)});
   const std::vector<uint64_t> done = done_times(ddr, 1 * kUs, requests);
   size_t before = 0;
