@@ -118,9 +118,10 @@ Trace two_initiators(uint64_t capacity, size_t count, bool writes, uint64_t seed
   return t;
 }
 
-// The preset's mapping with its non-channel bits reassigned row-bank-column (Ramulator's
-// RoBaRaCoCh order, from the lowest bit: channel, column, rank, bank, bank group, row): a
-// stream stays in one row of one bank for a whole row instead of spreading over bank groups.
+// The preset's mapping with its non-channel bits reassigned row-bank-column (from the lowest
+// bit: channel, column, rank, bank, bank group, row; Ramulator's RoBaRaCoCh puts the bank
+// group below the bank): a stream stays in one row of one bank for a whole row instead of
+// spreading over bank groups.
 DdrConfig row_bank_column(DdrConfig c) {
   socsim::DdrAddressMapping& m = c.mapping;
   std::vector<uint32_t> bits;
