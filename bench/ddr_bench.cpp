@@ -1,4 +1,5 @@
-// DDR model benchmark and validation bench (prints figures; not a test).
+// DDR model benchmark and validation bench (prints figures; with --check, the test of the
+// model's agreement with Ramulator 2.1).
 //
 // 1. Host speed of the timing core: simulated requests per host CPU second (median of
 //    --speed-runs runs, default 3, of --speed-requests requests, default 200,000; 4 KiB
@@ -12,13 +13,20 @@
 //    (docs/ddr.md says how they were obtained).
 // 3. Shared DDR: two initiators (a stream and a random one, reads only and with writes),
 //    saturating and at 30 % of the peak, under each preset's mapping and a row-bank-column
-//    one, both schedulers: bandwidth, read latency, and each initiator's bandwidth and latency.
+//    one, both schedulers: bandwidth, read latency, and each initiator's bandwidth and latency;
+//    DDR4-3200 rows again beside Ramulator 2.1's.
 //
 // Usage: ddr_bench [--presets DIR] [--requests N] [--speed-requests N] [--speed-runs N]
 //                  [--speed-only | --validation-only] [--write-traces DIR]
+//                  [--reference-only] [--check]
 //   --write-traces writes every generated trace in socsim's text format (ddr_trace.h), so
 //   the same traces can be converted (socsim ddr-trace --write-format) and run elsewhere.
+//   --reference-only: only DDR4-3200, the preset with Ramulator 2.1's figures.
+//   --check: exit status 1 (the rows named on stderr) if a row with Ramulator 2.1's figures
+//   differs from them by more than 2 % in bandwidth or 5 % in mean read latency (the
+//   default --requests only: the figures are of 100,000-request traces).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -110,9 +118,10 @@ Trace two_initiators(uint64_t capacity, size_t count, bool writes, uint64_t seed
   return t;
 }
 
-// The preset's mapping with its non-channel bits reassigned row-bank-column (Ramulator's
-// RoBaRaCoCh order, from the lowest bit: channel, column, rank, bank, bank group, row): a
-// stream stays in one row of one bank for a whole row instead of spreading over bank groups.
+// The preset's mapping with its non-channel bits reassigned row-bank-column (from the lowest
+// bit: channel, column, rank, bank, bank group, row; Ramulator's RoBaRaCoCh puts the bank
+// group below the bank): a stream stays in one row of one bank for a whole row instead of
+// spreading over bank groups.
 DdrConfig row_bank_column(DdrConfig c) {
   socsim::DdrAddressMapping& m = c.mapping;
   std::vector<uint32_t> bits;
@@ -226,6 +235,8 @@ struct Options {
   size_t speed_requests = 200'000;
   int speed_runs = 3;
   bool speed = true, validation = true;
+  bool reference_only = false;  // only the preset with reference figures (the first)
+  bool check = false;           // exit 1 when a two-initiator row misses its tolerance
 };
 
 // Reads the command line into `o`; false (with a message) on a bad one.
@@ -246,16 +257,25 @@ bool parse_options(int argc, char** argv, Options* o) {
       o->validation = false;
     } else if (arg == "--validation-only") {
       o->speed = false;
+    } else if (arg == "--reference-only") {
+      o->reference_only = true;
+    } else if (arg == "--check") {
+      o->check = true;
     } else {
       std::fprintf(stderr,
                    "usage: ddr_bench [--presets DIR] [--requests N] [--speed-requests N] "
-                   "[--speed-runs N] [--speed-only | --validation-only] [--write-traces DIR]\n");
+                   "[--speed-runs N] [--speed-only | --validation-only] [--write-traces DIR] "
+                   "[--reference-only] [--check]\n");
       return false;
     }
   }
   if (o->requests == 0 || o->speed_requests < 16 || o->speed_runs < 1) {
     std::fprintf(stderr,
                  "ddr_bench: --requests must be > 0, --speed-requests >= 16, --speed-runs >= 1\n");
+    return false;
+  }
+  if (o->check && o->requests != 100'000) {
+    std::fprintf(stderr, "ddr_bench: --check compares 100,000-request traces: leave --requests\n");
     return false;
   }
   return true;
@@ -283,28 +303,47 @@ void print_speed(const std::vector<DdrConfig>& presets, const Options& o) {
   }
 }
 
+// Rows must agree with Ramulator 2.1 within these (bandwidth of all requests, mean read
+// latency): --check fails on any row outside them.
+constexpr double kBandwidthTolerance = 0.02;
+constexpr double kLatencyTolerance = 0.05;
+
+// Prints a row's Ramulator 2.1 figures (DDR4-3200 rows that have them) and the differences;
+// the key of a row outside the tolerances goes to `failures`.
+void print_reference(const std::string& key, double gbps, double mean_ns,
+                     std::vector<std::string>* failures) {
+  auto ref = ramulator_ddr4().find(key);
+  if (ref == ramulator_ddr4().end()) return;
+  const Reference& r = ref->second;
+  const double gbps_diff = gbps / r.gbps - 1;
+  const double mean_diff = mean_ns / r.mean_ns - 1;
+  const bool within =
+      std::fabs(gbps_diff) <= kBandwidthTolerance && std::fabs(mean_diff) <= kLatencyTolerance;
+  std::printf("   %6.2f %6.1f %7.1f %4.0f%%  (%+.1f %%, %+.1f %%)%s", r.gbps, r.mean_ns, r.p99_ns,
+              100 * r.hit_rate, 100 * gbps_diff, 100 * mean_diff, within ? "" : "  OUTSIDE");
+  if (!within) failures->push_back(key);
+}
+
 // One validation row: a preset's trace at a load under a scheduler, with Ramulator 2.1's
 // figures beside the first preset's (DDR4) rows where they are known.
 void print_validation_row(const DdrConfig& preset, bool first_preset, const char* pattern,
-                          const char* load, socsim::DdrSchedulerKind kind, const Trace& trace) {
+                          const char* load, socsim::DdrSchedulerKind kind, const Trace& trace,
+                          std::vector<std::string>* failures) {
   DdrConfig config = preset;
   config.controller.scheduler = kind;
   const Row row = measure(config, trace);
-  std::printf("%-18s %-13s %-4s %-6s %7.2f %8.1f %8.1f %4.0f%%", preset.name.c_str(), pattern,
-              load, socsim::to_string(kind), row.gbps, row.mean_ns, row.p99_ns,
-              100 * row.hit_rate);
-  const std::string key = std::string(pattern) + "/" + load + "/" + to_string(kind);
-  auto ref = ramulator_ddr4().find(key);
-  if (first_preset && ref != ramulator_ddr4().end()) {
-    const Reference& r = ref->second;
-    std::printf("   %7.2f %7.1f %7.1f %4.0f%%  (%+.1f %%)", r.gbps, r.mean_ns, r.p99_ns,
-                100 * r.hit_rate, 100 * (row.gbps / r.gbps - 1));
+  std::printf("%-18s %-13s %-4s %-6s %7.2f %8.1f %8.1f %4.0f%%", preset.name.c_str(), pattern, load,
+              socsim::to_string(kind), row.gbps, row.mean_ns, row.p99_ns, 100 * row.hit_rate);
+  if (first_preset) {
+    print_reference(std::string(pattern) + "/" + load + "/" + to_string(kind), row.gbps,
+                    row.mean_ns, failures);
   }
   std::printf("\n");
 }
 
 // Bandwidth, latency and row hits of every preset, trace pattern, load and scheduler.
-void print_validation(const std::vector<DdrConfig>& presets, const Options& o) {
+void print_validation(const std::vector<DdrConfig>& presets, const Options& o,
+                      std::vector<std::string>* failures) {
   struct Pattern {
     const char* name;
     std::function<Trace(const DdrTiming&)> make;
@@ -335,7 +374,7 @@ void print_validation(const std::vector<DdrConfig>& presets, const Options& o) {
       "data) mean / p99 in ns, row hits\n",
       requests);
   std::printf("%-18s %-13s %-4s %-6s %7s %8s %8s %5s   %s\n", "preset", "trace", "load", "sched",
-              "GB/s", "mean", "p99", "hits", "Ramulator 2.1 GB/s mean p99 hits");
+              "GB/s", "mean", "p99", "hits", "Ramulator 2.1 GB/s mean p99 hits (diff GB/s, mean)");
   for (const DdrConfig& preset : presets) {
     DdrTiming shape(preset);
     for (const Pattern& p : patterns) {
@@ -349,8 +388,8 @@ void print_validation(const std::vector<DdrConfig>& presets, const Options& o) {
           write_trace(o.trace_dir + "/" + name + ".trace", trace);
         }
         for (socsim::DdrSchedulerKind kind : schedulers) {
-          print_validation_row(preset, &preset == &presets.front(), p.name, load.name, kind,
-                               trace);
+          print_validation_row(preset, &preset == &presets.front(), p.name, load.name, kind, trace,
+                               failures);
         }
       }
     }
@@ -391,13 +430,16 @@ TwoRow measure_two(const DdrConfig& config, const Trace& trace) {
 // Shared DDR: a stream and a random initiator, reads only and with writes, saturating and at
 // 30 % of the peak, under the preset's mapping and row-bank-column, both schedulers. The
 // controller arbitrates between initiators only by its scheduler (docs/ddr.md, "Shared DDR").
-void print_two_initiators(const std::vector<DdrConfig>& presets, const Options& o) {
+void print_two_initiators(const std::vector<DdrConfig>& presets, const Options& o,
+                          std::vector<std::string>* failures) {
   std::printf(
       "\nTwo initiators (stream + random, one request each in turn): %zu 64-byte requests per "
       "trace; GB/s, read latency mean / p99 ns, row hits; per initiator GB/s and mean ns\n",
       o.requests);
   std::printf("%-18s %-9s %-9s %-4s %-6s %7s %8s %8s %5s   %s\n", "preset", "mapping", "trace",
-              "load", "sched", "GB/s", "mean", "p99", "hits", "stream GB/s ns   random GB/s ns");
+              "load", "sched", "GB/s", "mean", "p99", "hits",
+              "stream GB/s ns   random GB/s ns"
+              "   Ramulator 2.1 GB/s mean p99 hits (diff GB/s, mean)");
   const struct {
     const char* name;
     double load;
@@ -413,8 +455,8 @@ void print_two_initiators(const std::vector<DdrConfig>& presets, const Options& 
           const char* map_name = rbc ? "row-bank" : "preset";
           const char* trace_name = writes ? "2i rw" : "2i read";
           if (!o.trace_dir.empty()) {
-            std::string name = preset.name + "_two_initiators_" + (writes ? "rw" : "read") +
-                               "_" + load.name;
+            std::string name =
+                preset.name + "_two_initiators_" + (writes ? "rw" : "read") + "_" + load.name;
             for (char& ch : name) {
               if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
             }
@@ -425,11 +467,18 @@ void print_two_initiators(const std::vector<DdrConfig>& presets, const Options& 
             DdrConfig config = mapped;
             config.controller.scheduler = kind;
             const TwoRow r = measure_two(config, trace);
-            std::printf("%-18s %-9s %-9s %-4s %-6s %7.2f %8.1f %8.1f %4.0f%%   %6.2f %6.1f   "
-                        "%6.2f %6.1f\n",
-                        preset.name.c_str(), map_name, trace_name, load.name,
-                        socsim::to_string(kind), r.all.gbps, r.all.mean_ns, r.all.p99_ns,
-                        100 * r.all.hit_rate, r.gbps[0], r.mean_ns[0], r.gbps[1], r.mean_ns[1]);
+            std::printf(
+                "%-18s %-9s %-9s %-4s %-6s %7.2f %8.1f %8.1f %4.0f%%   %6.2f %6.1f   "
+                "%6.2f %6.1f",
+                preset.name.c_str(), map_name, trace_name, load.name, socsim::to_string(kind),
+                r.all.gbps, r.all.mean_ns, r.all.p99_ns, 100 * r.all.hit_rate, r.gbps[0],
+                r.mean_ns[0], r.gbps[1], r.mean_ns[1]);
+            if (&preset == &presets.front()) {
+              print_reference(std::string(trace_name) + "/" + map_name + "/" + load.name + "/" +
+                                  socsim::to_string(kind),
+                              r.all.gbps, r.all.mean_ns, failures);
+            }
+            std::printf("\n");
           }
         }
       }
@@ -447,13 +496,25 @@ int main(int argc, char** argv) {
     for (const char* name : {"ddr4-3200.yaml", "lpddr4x-4266.yaml", "lpddr5-6400.yaml",
                              "ddr5-4800.yaml", "hbm2.yaml"}) {
       presets.push_back(socsim::load_ddr_preset(options.dir + "/" + name));
+      if (options.reference_only) break;  // DDR4-3200: the preset Ramulator's figures are of
     }
   } catch (const socsim::ConfigError& e) {
     std::fprintf(stderr, "ddr_bench: %s\n", e.what());
     return 2;
   }
   if (options.speed) print_speed(presets, options);
-  if (options.validation) print_validation(presets, options);
-  if (options.validation) print_two_initiators(presets, options);
+  std::vector<std::string> failures;
+  if (options.validation) print_validation(presets, options, &failures);
+  if (options.validation) print_two_initiators(presets, options, &failures);
+  if (options.check && !failures.empty()) {
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "ddr_bench: %zu rows outside %.0f %% (GB/s) / %.0f %% "
+                 "(mean latency) of Ramulator 2.1:",
+                 failures.size(), 100 * kBandwidthTolerance, 100 * kLatencyTolerance);
+    for (const std::string& key : failures) std::fprintf(stderr, " '%s'", key.c_str());
+    std::fprintf(stderr, "\n");
+    return 1;
+  }
   return 0;
 }

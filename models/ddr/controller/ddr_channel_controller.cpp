@@ -146,10 +146,15 @@ void DdrChannelController::update_choice(int32_t e, bool offers_were_fresh) {
   const bool same_direction = entry.is_write == (dir == kWrite);
   bool unchanged = !same_direction;
   if (same_direction && offers_were_fresh && q.offers_dir == dir && q.head[dir] != e) {
-    // Not the head; it adds an offer only as the bank's first row hit.
-    bool has_hit = false;
-    for (uint8_t i = 0; i < q.offer_count; ++i) has_hit |= q.offers[i].candidate.column;
-    unchanged = has_hit || entry.row != device_.open_row(entry.bank);
+    // Not the head; it adds an offer only as the bank's first row hit (the activated request
+    // aside), or (the row open, no request activated) as its first request that misses it.
+    bool has_hit = false, has_miss = false;
+    for (uint8_t i = 0; i < q.offer_count; ++i) {
+      const DdrCandidate& c = q.offers[i].candidate;
+      if (!c.activated) (c.column ? has_hit : has_miss) = true;
+    }
+    unchanged =
+        entry.row == device_.open_row(entry.bank) ? has_hit : has_miss || q.activated != kNone;
   }
   if (unchanged) {
     q.stale = !offers_were_fresh;
@@ -335,12 +340,21 @@ void DdrChannelController::make_offers(uint32_t b, int dir) {
     add_offer(q, head, b, true, false);
     return;
   }
+  // The oldest request that hits the open row, besides the one it was opened for (FCFS
+  // must see it: it may be the oldest request waiting).
   int32_t hit = head;
-  while (hit != kNone && entries_[hit].row != open) hit = entries_[hit].next;
-  if (hit != kNone && hit != q.activated) add_offer(q, hit, b, hit == head, false);
-  // Precharging for the oldest request: not while a request waits for the open row's
-  // activate to pay off.
-  if (hit != head && q.activated == kNone) add_offer(q, head, b, true, false);
+  while (hit != kNone && (entries_[hit].row != open || hit == q.activated)) {
+    hit = entries_[hit].next;
+  }
+  if (hit != kNone) add_offer(q, hit, b, hit == head, false);
+  // Precharging for the oldest request that misses the open row, even if older ones hit it
+  // (Ramulator 2's FR-FCFS looks at every queued request: a younger request's precharge
+  // that the device accepts first goes before an older row hit that must still wait); not
+  // while a request waits for the open row's activate to pay off.
+  if (q.activated != kNone) return;
+  int32_t miss = head;
+  while (miss != kNone && entries_[miss].row == open) miss = entries_[miss].next;
+  if (miss != kNone) add_offer(q, miss, b, miss == head, false);
 }
 
 void DdrChannelController::mark_rank_stale(uint32_t rank) {

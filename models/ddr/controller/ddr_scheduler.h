@@ -3,9 +3,11 @@
 // configuration enum. Adding a policy = one DdrSchedulerKind value, one file pair, one case.
 //
 // The controller offers, per bank with queued requests of the direction being served, the
-// next command of its oldest request, of its oldest request that hits the open row, and of
-// the request the bank's row was opened for (each with the cycle it could issue); the
-// policy picks one. The controller then issues it at that cycle.
+// next command of the request the bank's row was opened for, of its oldest other request
+// that hits the open row, and of its oldest request that misses it (with the bank closed:
+// its oldest request), each with the cycle it could issue: every request a policy could
+// want first, as Ramulator 2's schedulers see every queued request. The policy picks one;
+// the controller then issues it at that cycle.
 #pragma once
 
 #include <cstdint>

@@ -14,8 +14,8 @@ size_t FrFcfsScheduler::pick(const DdrCandidate* c, size_t count) const {
     const DdrCandidate& b = c[best];
     if (a.ready != b.ready) {
       if (a.ready < b.ready) best = i;
-    } else if (a.column != b.column) {
-      if (a.column) best = i;
+    } else if (a.activated != b.activated) {
+      if (a.activated) best = i;
     } else if (a.seq < b.seq) {
       best = i;
     }

@@ -1,10 +1,11 @@
-// First ready, first come first served (Rixner et al., ISCA 2000) with a bypass cap: of
-// the commands the device accepts earliest, a row hit (column command) goes before a
-// precharge or activate, and among equals the oldest request goes first. A request that
-// waits while younger requests to its bank have been served `cap` times stops further
-// overtaking in its bank: only it (and the request its bank's row was opened for) may then
-// be served there, so a stream of row hits cannot starve it (FR-FCFS+Cap, Mutlu and
-// Moscibroda, MICRO 2007). cap 0: no limit.
+// First ready, first come first served (Rixner et al., ISCA 2000) in the order of Ramulator
+// 2.1's FRFCFS scheduler: the command the device accepts earliest; among commands ready at
+// the same cycle, that of a request whose row was opened for it (Ramulator serves its active
+// buffer first), then the oldest request's, a precharge or activate before a younger row
+// hit. A request that waits while younger requests to its bank have been served `cap` times
+// stops further overtaking in its bank: only it (and the request its bank's row was opened
+// for) may then be served there, so a stream of row hits cannot starve it (FR-FCFS+Cap,
+// Mutlu and Moscibroda, MICRO 2007). cap 0: no limit.
 #pragma once
 
 #include <cstdint>

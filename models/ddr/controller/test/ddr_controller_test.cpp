@@ -37,13 +37,18 @@ DdrCandidate candidate(uint64_t ready, uint64_t seq, bool column, bool oldest = 
 
 // ---- scheduler decisions on their own -----------------------------------------------------
 
-TEST(FrFcfsScheduler, FirstReadyThenRowHitThenOldest) {
+TEST(FrFcfsScheduler, FirstReadyThenActivatedThenOldest) {
   const FrFcfsScheduler s(16);
   // The command the device accepts first wins, even an older miss against a younger hit.
   std::vector<DdrCandidate> c = {candidate(10, 5, true), candidate(8, 9, false)};
   EXPECT_EQ(s.pick(c.data(), c.size()), 1u);
-  // Ready at the same cycle: the row hit goes first.
+  // Ready at the same cycle: the older, a precharge or activate before a younger row hit
+  // (Ramulator 2's FRFCFS: readiness, then arrival).
   c = {candidate(10, 5, false), candidate(10, 9, true)};
+  EXPECT_EQ(s.pick(c.data(), c.size()), 0u);
+  // ... except that a request whose row was opened for it goes before the others (Ramulator
+  // serves its active buffer first).
+  c = {candidate(10, 5, false), candidate(10, 9, true, true, 0, /*activated=*/true)};
   EXPECT_EQ(s.pick(c.data(), c.size()), 1u);
   // Both hits: the older.
   c = {candidate(10, 9, true), candidate(10, 5, true)};
@@ -100,37 +105,97 @@ std::vector<uint64_t> done_times(DdrTiming& ddr, uint64_t at, const std::vector<
   return done;
 }
 
-TEST(DdrController, FrFcfsServesARowHitBeforeAnOlderConflict) {
+TEST(DdrController, SchedulersServeTheOlderOfTwoRequestsReadyTogether) {
   for (DdrSchedulerKind kind : {DdrSchedulerKind::kFrFcfs, DdrSchedulerKind::kFcfs}) {
     DdrTiming ddr(with_scheduler(kind));
-    ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);  // row 1 open
-    // The older request wants row 2 of the bank, the younger hits row 1.
+    ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);  // row 1 open, the bank idle
+    // The older request wants row 2 of the bank, the younger hits row 1: the precharge and
+    // the read are ready at once, so both schedulers serve the older first.
     const std::vector<uint64_t> done =
         done_times(ddr, 1 * kUs, {{false, ddr4_addr(0, 0, 2, 0)}, {false, ddr4_addr(0, 0, 1, 5)}});
     const uint64_t t = 1 * kUs;
+    EXPECT_EQ(done[0], t + (kRp + kRcd + kCl + kBurst) * kTckPs);
+    EXPECT_GT(done[1], done[0] + (kRp + kRcd) * kTckPs);  // it has lost its row
+    EXPECT_EQ(ddr.stats().controllers()[0].bypassed_requests, 0u);
+  }
+}
+
+TEST(DdrController, FrFcfsServesARowHitReadyBeforeAnOlderConflict) {
+  for (DdrSchedulerKind kind : {DdrSchedulerKind::kFrFcfs, DdrSchedulerKind::kFcfs}) {
+    DdrTiming ddr(with_scheduler(kind));
+    ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);  // row 1 open
+    // A hit, a conflict, a hit: after the first hit's read the second hit is ready tCCD_L
+    // (8) later, the conflict's precharge tRTP (12) later.
+    const std::vector<uint64_t> done = done_times(ddr, 1 * kUs,
+                                                  {{false, ddr4_addr(0, 0, 1, 1)},
+                                                   {false, ddr4_addr(0, 0, 2, 0)},
+                                                   {false, ddr4_addr(0, 0, 1, 5)}});
+    const uint64_t t = 1 * kUs;
+    EXPECT_EQ(done[0], t + (kCl + kBurst) * kTckPs);
     if (kind == DdrSchedulerKind::kFrFcfs) {
-      // The hit is read at once; the conflict's precharge waits tRTP after it.
-      EXPECT_EQ(done[1], t + (kCl + kBurst) * kTckPs);
-      EXPECT_EQ(done[0], t + (12 + kRp + kRcd + kCl + kBurst) * kTckPs);
+      // The younger hit first; the precharge then waits tRTP after its read.
+      EXPECT_EQ(done[2], t + (8 + kCl + kBurst) * kTckPs);
+      EXPECT_EQ(done[1], t + (8 + 12 + kRp + kRcd + kCl + kBurst) * kTckPs);
       EXPECT_EQ(ddr.stats().controllers()[0].bypassed_requests, 1u);
     } else {
-      // In order: precharge, activate, read; then the younger request has lost its row.
-      EXPECT_EQ(done[0], t + (kRp + kRcd + kCl + kBurst) * kTckPs);
-      EXPECT_GT(done[1], done[0] + (kRp + kRcd) * kTckPs);
+      // In order: precharge tRTP after the first read, activate, read; the last hit has lost
+      // its row.
+      EXPECT_EQ(done[1], t + (12 + kRp + kRcd + kCl + kBurst) * kTckPs);
+      EXPECT_GT(done[2], done[1] + (kRp + kRcd) * kTckPs);
       EXPECT_EQ(ddr.stats().controllers()[0].bypassed_requests, 0u);
     }
   }
 }
 
-// How many of the 20 younger row hits are served before the older conflicting request.
+TEST(DdrController, FrFcfsPrechargesForAYoungerRequestReadyBeforeAnOlderHit) {
+  // Rows open in bank 0 of bank groups 1 (row 3) and 0 (row 1). A hit in group 1, then a hit
+  // and a younger conflict in group 0: after the first read the older hit must wait tCCD_S
+  // (4), while the conflict's precharge can issue in the next cycle. FR-FCFS issues it there
+  // (Ramulator 2 considers every queued request, not only a bank's oldest and its first hit):
+  // the older hit loses its row, and as the oldest request of the closed bank it is then
+  // activated first (not read tCCD_S after the first read, as a scheduler offering only the
+  // oldest request and the first hit of each bank would).
+  DdrTiming ddr(with_scheduler(DdrSchedulerKind::kFrFcfs));
+  ddr.access(0, false, ddr4_addr(1, 0, 3, 0), 64);
+  ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);
+  const std::vector<uint64_t> done = done_times(ddr, 1 * kUs,
+                                                {{false, ddr4_addr(1, 0, 3, 1)},
+                                                 {false, ddr4_addr(0, 0, 1, 1)},
+                                                 {false, ddr4_addr(0, 0, 2, 0)}});
+  const uint64_t t = 1 * kUs;
+  EXPECT_EQ(done[0], t + (kCl + kBurst) * kTckPs);
+  EXPECT_EQ(done[1], t + (1 + kRp + kRcd + kCl + kBurst) * kTckPs);
+  EXPECT_GT(done[2], done[1] + (kRp + kRcd) * kTckPs);
+}
+
+TEST(DdrController, FcfsLetsNoRequestOvertakeAHitBehindTheActivatedOne) {
+  // Two reads of one row, then a read in another bank group. The first opens the row; the
+  // second, a hit waiting behind it, is the oldest request waiting and goes next (tCCD_L
+  // after the first read); only then is the third's row opened, although its activate could
+  // have issued tRRD_S after the first. (Ramulator 2's GenericDDR with an oldest-first
+  // scheduler does the same: the second is the oldest request of its read buffer.)
+  DdrTiming ddr(with_scheduler(DdrSchedulerKind::kFcfs));
+  const std::vector<uint64_t> done = done_times(ddr, 1 * kUs,
+                                                {{false, ddr4_addr(0, 0, 5, 0)},
+                                                 {false, ddr4_addr(0, 0, 5, 1)},
+                                                 {false, ddr4_addr(1, 0, 7, 0)}});
+  const uint64_t t = 1 * kUs;
+  EXPECT_EQ(done[0], t + (kRcd + kCl + kBurst) * kTckPs);
+  EXPECT_EQ(done[1], t + (kRcd + 8 + kCl + kBurst) * kTckPs);
+  EXPECT_EQ(done[2], t + (kRcd + 8 + 1 + kRcd + kCl + kBurst) * kTckPs);
+}
+
+// How many of the 20 younger row hits are served before the older conflicting request (a hit
+// older than both is read first, so that the hits are ready before the precharge: tCCD_L 8
+// after a read, tRTP 12).
 size_t hits_before_conflict(uint32_t cap) {
   DdrTiming ddr(with_scheduler(DdrSchedulerKind::kFrFcfs, cap));
   ddr.access(0, false, ddr4_addr(0, 0, 1, 0), 64);
-  std::vector<Queued> requests = {{false, ddr4_addr(0, 0, 2, 0)}};
+  std::vector<Queued> requests = {{false, ddr4_addr(0, 0, 1, 21)}, {false, ddr4_addr(0, 0, 2, 0)}};
   for (uint64_t col = 1; col <= 20; ++col) requests.push_back({false, ddr4_addr(0, 0, 1, col)});
   const std::vector<uint64_t> done = done_times(ddr, 1 * kUs, requests);
   size_t before = 0;
-  for (size_t i = 1; i < done.size(); ++i) before += done[i] < done[0] ? 1 : 0;
+  for (size_t i = 2; i < done.size(); ++i) before += done[i] < done[1] ? 1 : 0;
   EXPECT_EQ(ddr.stats().controllers()[0].max_bypass, cap == 0 ? 20u : cap);
   return before;
 }
