@@ -787,8 +787,13 @@ def calibrate(g: Graph, samples) -> Dict[str, float]:
     def observe(i, value):
         if not program.tensors[i].is_constant:
             ranges[names[i]] = max(ranges.get(names[i], 0.0), _max_abs(value))
-    for sample in samples:
-        reference.run(program, sample, observe=observe)
+    for k, sample in enumerate(samples):
+        try:
+            reference.run(program, sample, observe=observe)
+        except reference.ReferenceError as e:
+            # e.g. a Gather at run-time indices the random samples (0 and 1) do not fit
+            raise CompileError(f"calibration sample {k + 1}: {e} (calibrate with inputs the "
+                               "model accepts: --calibration FILE.npz)") from None
     return ranges
 
 

@@ -100,7 +100,7 @@ def run(program: pf.Program, inputs: Sequence[np.ndarray], trace: Dict = None,
             try:
                 result = run_operator(ins.name, args, ins.args, out)
             except ReferenceError as e:
-                raise ReferenceError(f"instruction {index}: {e}") from None
+                raise ReferenceError(f"instruction {index} ({ins.name}): {e}") from None
         else:
             d = program.delegates[ins.delegate]
             if d.backend not in BACKENDS:

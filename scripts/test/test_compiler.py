@@ -133,6 +133,24 @@ class CompilerTest(unittest.TestCase):
             compiler.random_samples = real
         self.assertEqual(drawn, [])
 
+    def test_calibration_index_out_of_a_table_names_the_instruction(self):
+        # (found by the fuzz target: a Gather from a one-row table at int32 input indices;
+        # the random calibration inputs of an integer input are 0 and 1, and numpy's
+        # IndexError escaped calibration as an internal error)
+        path = save([helper.make_node("Gather", ["table", "ids"], ["y"], name="embed")],
+                    [vi("ids", [1, 4], TensorProto.INT32)], [vi("y", [1, 4, 4])],
+                    [numpy_helper.from_array(np.ones((1, 4), np.float32), "table")],
+                    path=self.path("gather.onnx"))
+        with self.assertRaisesRegex(compiler.CompileError,
+                                    r"calibration sample 1: instruction 0 \(aten::index_select"
+                                    r"\.out\): index 1 out of range: axis 0 of the table has 1 "
+                                    r"entries \(calibrate with .*--calibration"):
+            compiler.compile_file(path, self.path("gather.prog"), quantize="int8", samples=1)
+        # with calibration inputs inside the table it compiles
+        np.savez(self.path("ids.npz"), ids=np.zeros((2, 1, 4), np.int32))
+        compiler.compile_file(path, self.path("gather.prog"), quantize="int8",
+                              calibration=self.path("ids.npz"))
+
     def test_subnormal_ranges_get_the_smallest_float32_scale(self):
         # (found by the fuzz target: a Mul by [0, 0, 0, 2.8e-45] gave the constant and the
         # product scales that are 0 as float32, which the program's reader refused)

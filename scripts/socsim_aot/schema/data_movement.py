@@ -203,7 +203,15 @@ def _quantize_gather(q, node):
 
 
 def _gather(ins, a, out):
-    return np.take(ins[0], ins[1].astype(np.int64), axis=a.dim).reshape(out.shape)
+    from socsim_aot.reference import ReferenceError
+    index = ins[1].astype(np.int64)
+    size = ins[0].shape[a.dim]
+    bad = (index < 0) | (index >= size)
+    if bad.any():
+        # the firmware's kernel refuses it too (kBadOperatorArgs)
+        raise ReferenceError(f"index {int(index[bad].flat[0])} out of range: axis {a.dim} of "
+                             f"the table has {size} entries")
+    return np.take(ins[0], index, axis=a.dim).reshape(out.shape)
 
 
 # ---- padding ----------------------------------------------------------------------------------
