@@ -64,10 +64,10 @@ done
 harness="$build/bin/rv_harness"
 programs=()
 for elf in "$build"/tests/timing/*.elf; do
-  # fpu_timing*.elf, random_float_*.elf and rv32f_conformance_*.elf need the FPU: not integer
-  # programs (the --fpu checks below run their own)
+  # fpu_timing*.elf, random_float_*.elf, rv32f_conformance_*.elf and float_kernels_*.elf
+  # need the FPU: not integer programs (the --fpu checks below run their own)
   case $(basename "$elf") in
-    fpu_timing*.elf | random_float_*.elf | rv32f_conformance_*.elf) ;;
+    fpu_timing*.elf | random_float_*.elf | rv32f_conformance_*.elf | float_kernels_*.elf) ;;
     *) programs+=("$elf") ;;
   esac
 done
