@@ -446,6 +446,7 @@ def check_model(model, opset: int):
         if vi.name and vi.name not in known:
             problems.append(f"graph output '{vi.name}' is not produced by any node, graph input "
                             "or initializer")
+    _check_window_input_ranks(graph, problems)
     raise_if(problems)
     order = _sorted_nodes(graph, given, problems)
     raise_if(problems)
@@ -455,6 +456,29 @@ def check_model(model, opset: int):
             c.CopyFrom(n)
         del graph.node[:]
         graph.node.extend(copies)
+
+
+# The data input of these operators is N x C x spatial...: rank 3 or more.
+_WINDOW_DATA_OPS = ("Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool",
+                    "AveragePool", "LpPool")
+
+
+def _check_window_input_ranks(graph, problems: List[str]):
+    """A convolution's or pooling's data input whose rank is known before inference (a graph
+    input or an initializer) must have a batch, a channel and a spatial axis: ONNX 1.12's
+    inference reads the kernel's sizes past the end of a smaller input's axes when the
+    weights are computed (their rank unknown, no kernel_shape): SIGSEGV."""
+    ranks = {t.name: len(t.dims) for t in graph.initializer}
+    for vi in graph.input:
+        t = vi.type.tensor_type
+        if vi.type.HasField("tensor_type") and t.HasField("shape"):
+            ranks.setdefault(vi.name, len(t.shape.dim))
+    for index, node in enumerate(graph.node):
+        if node.op_type in _WINDOW_DATA_OPS and node.domain in ("", "ai.onnx") and \
+                node.input and ranks.get(node.input[0], 3) < 3:
+            problems.append(f"{_where(node, index)}: input '{node.input[0]}' has rank "
+                            f"{ranks[node.input[0]]}; a {node.op_type}'s data input is N x C x "
+                            "spatial axes (rank 3 or more)")
 
 
 def for_inference(model):

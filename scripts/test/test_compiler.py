@@ -20,6 +20,7 @@ from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE
 from socsim_aot import compiler
 from socsim_aot import program_format as pf
 from socsim_aot import reference
+from socsim_aot import validate
 
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -150,6 +151,20 @@ class CompilerTest(unittest.TestCase):
         np.savez(self.path("ids.npz"), ids=np.zeros((2, 1, 4), np.int32))
         compiler.compile_file(path, self.path("gather.prog"), quantize="int8",
                               calibration=self.path("ids.npz"))
+
+    def test_window_input_of_rank_below_three_is_refused_before_inference(self):
+        # (found by the fuzz target: a Conv of a rank-2 input with weights computed by a
+        # Gather, no kernel_shape: ONNX 1.12's shape inference crashed with SIGSEGV)
+        path = save([helper.make_node("Gather", ["c", "i"], ["w"], name="weights"),
+                     helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
+                    [vi("x", [1, 1])], [vi("y", None)],
+                    [numpy_helper.from_array(np.ones((1, 1, 1, 1), np.float32), "c"),
+                     numpy_helper.from_array(np.zeros((1,), np.int64), "i")],
+                    path=self.path("conv_rank2.onnx"))
+        with self.assertRaises(validate.ModelError) as caught:
+            compiler.compile_file(path, self.path("conv_rank2.prog"))
+        self.assertIn("node 'conv' (op Conv): input 'x' has rank 2; a Conv's data input is "
+                      "N x C x spatial axes (rank 3 or more)", caught.exception.problems)
 
     def test_subnormal_ranges_get_the_smallest_float32_scale(self):
         # (found by the fuzz target: a Mul by [0, 0, 0, 2.8e-45] gave the constant and the
