@@ -1,6 +1,6 @@
 // rv_core: an RV32IMC + Zicsr + Zifencei machine-mode core with the pipeline and cycle timing
 // of the OpenHW CV32E40P (COREV_PULP = 0, FPU = 0; with FPU = 1 and fpu_i, the CV32E40P's FPU:
-// RV32F, the APU dispatcher's timing, docs/fpu.md). Same parameters and ports as the CV32E40P
+// RV32F, with F registers or ZFINX, the APU dispatcher's timing, docs/fpu.md). Same parameters and ports as the CV32E40P
 // top level, plus the FPU's run-time choice and a retire-trace port (rvfi_*).
 //
 // Pipeline: IF (rv_fetch: prefetch buffer, aligner, RVC expansion) -> ID (decode, register
@@ -22,7 +22,7 @@ module rv_core #(
   parameter int unsigned FPU              = 0,  // 1: with the FPU, enabled by fpu_i (below)
   parameter int unsigned FPU_ADDMUL_LAT   = 0,  // unused: fpu_addmul_lat_i
   parameter int unsigned FPU_OTHERS_LAT   = 0,  // unused: fpu_others_lat_i
-  parameter int unsigned ZFINX            = 0,  // must be 0
+  parameter int unsigned ZFINX            = 0,  // must be 0: fpu_zfinx_i chooses ZFINX
   parameter int unsigned NUM_MHPMCOUNTERS = 1   // 0..29
 ) (
   input  logic        clk_i,
@@ -34,14 +34,16 @@ module rv_core #(
   input  logic [31:0] dm_halt_addr_i,
   input  logic [31:0] hart_id_i,
   input  logic [31:0] dm_exception_addr_i,
-  // With FPU = 1, the FPU (the CV32E40P's FPU = 1, FPU_ADDMUL_LAT, FPU_OTHERS_LAT parameters,
-  // ZFINX = 0), chosen when the core is reset (sampled during reset, as boot_addr_i): RV32F,
-  // f0..f31, fcsr, the APU dispatcher (docs/fpu.md); 0: the core without FPU, unchanged.
+  // With FPU = 1, the FPU (the CV32E40P's FPU = 1, FPU_ADDMUL_LAT, FPU_OTHERS_LAT, ZFINX
+  // parameters), chosen when the core is reset (sampled during reset, as boot_addr_i): RV32F,
+  // f0..f31 (or with ZFINX the x registers), fcsr, the APU dispatcher (docs/fpu.md); 0: the
+  // core without FPU, unchanged.
   // (FPU = 0 leaves the FPU's logic out of the simulated model: the integer-only core keeps
   // its simulation speed.)
   input  logic        fpu_i,
   input  logic [1:0]  fpu_addmul_lat_i,     // 0..2
   input  logic [1:0]  fpu_others_lat_i,     // 0..2
+  input  logic        fpu_zfinx_i,          // with fpu_i: ZFINX (F operands in x registers)
   // OBI instruction interface
   output logic        instr_req_o,
   input  logic        instr_gnt_i,
@@ -121,7 +123,7 @@ module rv_core #(
   fp_decode_t  fdec, fdec_raw;
   assign fdec = (FPU != 0) ? fdec_raw : '0;
   logic [4:0]  id_rs1, id_rs2, id_rd;
-  logic [31:0] rf_a, rf_b, rs1_val, rs2_val, id_opa, id_opb, id_target;
+  logic [31:0] rf_a, rf_b, rf_c, rs1_val, rs2_val, id_opa, id_opb, id_target;
   logic        load_stall, jr_stall, id_free, id_ready;
   // EX
   logic        ex_valid_q, ex_compressed_q, ex_rd_we_q, ex_mem_load_q, ex_mem_store_q;
@@ -162,7 +164,7 @@ module rv_core #(
   // flops also keep them out of every combinational path)
   // =============================================================================================
   logic [31:0] boot_addr_q, hart_id_q;
-  logic        fpu_q, fpu_on;
+  logic        fpu_q, fpu_on, zfinx_q, zfinx_on;
   logic [1:0]  addmul_lat_q, others_lat_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -170,6 +172,7 @@ module rv_core #(
       boot_addr_q  <= boot_addr_i;
       hart_id_q    <= hart_id_i;
       fpu_q        <= fpu_i;
+      zfinx_q      <= fpu_zfinx_i;
       addmul_lat_q <= fpu_addmul_lat_i;
       others_lat_q <= fpu_others_lat_i;
     end
@@ -177,6 +180,8 @@ module rv_core #(
   // FPU = 0 (the core built without it): a constant, so the simulator leaves every FPU path
   // out; FPU = 1: fpu_i chooses at reset.
   assign fpu_on = (FPU != 0) && fpu_q;
+  // ZFINX (with the FPU): the F register fields name x registers (6-bit addresses 0..31)
+  assign zfinx_on = fpu_on && zfinx_q;
 
   // =============================================================================================
   // IF stage
@@ -249,6 +254,7 @@ module rv_core #(
     .illegal_c_i  (id_illegal_c),
     .fpu_i        (fpu_on),
     .fs_on_i      (fs_on),
+    .zfinx_i      (zfinx_on),
     .frm_i        (frm),
     .addmul_lat_i (addmul_lat_q),
     .others_lat_i (others_lat_q),
@@ -267,6 +273,8 @@ module rv_core #(
     .rdata_a_o (rf_a),
     .raddr_b_i (id_rs2),
     .rdata_b_o (rf_b),
+    .raddr_c_i (id_instr[31:27]),
+    .rdata_c_o (rf_c),
     .we_a_i    (ex_done && ex_rd_we_q),
     .waddr_a_i (ex_rd_q),
     .wdata_a_i (ex_result),
@@ -296,6 +304,7 @@ module rv_core #(
   // data in WB).
   logic [4:0]  id_rs3;
   logic [31:0] frf_a, frf_b, frf_c, frs1_val, frs2_val, frs3_val;
+  logic [31:0] rs3_val, fop_a, fop_b, fop_c;  // (Zfinx: x rs3; the F operation's operands)
   logic        ex_f_we_q, wb_fload_q;
   logic [4:0]  wb_frd_q;
   logic        ffw_ex, ffw_wb;
@@ -332,15 +341,23 @@ module rv_core #(
       frs3_val = frf_c;
       if (ffw_ex && ex_fd_q == id_rs3)      frs3_val = ex_result;
       else if (ffw_wb && wb_frd_q == id_rs3) frs3_val = lsu_load_value;
+      rs3_val = rf_c;
+      if (id_rs3 == 5'd0)                    rs3_val = '0;
+      else if (fw_ex && ex_rd_q == id_rs3)   rs3_val = ex_result;
+      else if (fw_wb && wb_rd_q == id_rs3)   rs3_val = lsu_load_value;
     end
+    assign fop_a = zfinx_on ? rs1_val : frs1_val;
+    assign fop_b = zfinx_on ? rs2_val : frs2_val;
+    assign fop_c = zfinx_on ? rs3_val : frs3_val;
   end else begin : g_no_fregs
     assign frs1_val = '0;
     assign frs2_val = '0;
     assign frs3_val = '0;
-    assign {frf_a, frf_b, frf_c, ffw_ex, ffw_wb} = '0;
+    assign {frf_a, frf_b, frf_c, ffw_ex, ffw_wb, rs3_val, fop_a, fop_b, fop_c} = '0;
     logic unused_fregs;  // what only the FPU reads
     assign unused_fregs = ^{frf_a, frf_b, frf_c, frs1_val, frs3_val, ex_f_we_q, wb_fload_q,
-                            wb_frd_q, ffw_ex, ffw_wb, fdec};
+                            wb_frd_q, ffw_ex, ffw_wb, fdec, rf_c, rs3_val, fop_a, fop_b, fop_c,
+                            zfinx_on};
   end
 
   always_comb begin
@@ -392,11 +409,35 @@ module rv_core #(
   // operation's), against a load's destination in EX or waiting in WB.
   logic [5:0] id_waddr6, ex_waddr6_q, wb_waddr6_q;
   assign id_waddr6 = {fdec.fdest, id_rd};
+  // F operands: F registers (address bit 5 set), or with Zfinx the x registers (x0 is no
+  // read for the load-use stall, as for integer operands).
+  function automatic logic freads6(logic [5:0] t);
+    return t[5] == !zfinx_on && ((fdec.frs1_used && id_rs1 == t[4:0]) ||
+                                 (fdec.frs2_used && id_rs2 == t[4:0]) ||
+                                 (fdec.frs3_used && id_rs3 == t[4:0]));
+  endfunction
   function automatic logic reads6(logic [5:0] t);
-    return (t[5] == 1'b0 && reads(t[4:0])) ||
-           (t[5] == 1'b1 && ((fdec.frs1_used && id_rs1 == t[4:0]) ||
-                             (fdec.frs2_used && id_rs2 == t[4:0]) ||
-                             (fdec.frs3_used && id_rs3 == t[4:0])));
+    return (t[5] == 1'b0 && reads(t[4:0])) || (freads6(t) && !(zfinx_on && t == 6'd0));
+  endfunction
+  // The registers the APU dispatcher sees read (the CV32E40P's operand multiplexers' addresses,
+  // compared without leaving x0 out): the F operands (x0 too), the rs2 field of OP-FP but
+  // fmv.x.w/fmv.w.x, the rs1 and rs2 fields of fence and the system instructions, address 0
+  // of the third operand's default (all but stores, branches, jumps, fadd.s, fsub.s and the
+  // fused four) and of an integer operand named x0.
+  logic id_fp_op, id_sys_fields, id_third_operand, id_legal;
+  assign id_fp_op         = id_instr[6:0] == 7'b1010011;
+  assign id_sys_fields    = id_instr[6:0] == 7'b0001111 ||
+                            (id_instr[6:0] == 7'b1110011 && id_instr[14:12] == 3'b000);
+  assign id_third_operand = dec.mem_store || dec.xfer != XFER_NONE || fdec.frs3_used ||
+                            (id_fp_op && (id_instr[31:25] == 7'b0000000 ||
+                                          id_instr[31:25] == 7'b0000100));
+  assign id_legal         = dec.sys != SYS_ILLEGAL;
+  function automatic logic apu_reads6(logic [5:0] t);
+    return reads6(t) || freads6(t) ||
+           (fdec.frs2_apu && t == {!zfinx_on, id_rs2}) ||
+           (id_sys_fields && (t == {1'b0, id_rs1} || t == {1'b0, id_rs2})) ||
+           (t == 6'd0 && id_legal && (!id_third_operand || (dec.rs1_used && id_rs1 == 5'd0) ||
+                                      (dec.rs2_used && id_rs2 == 5'd0)));
   endfunction
   function automatic logic depends6(logic [5:0] t);
     return reads6(t) || (id_valid_q && fdec.alu_port && fdec.we6 && id_waddr6 == t);
@@ -671,6 +712,7 @@ module rv_core #(
     .mtvec_vectored_o (mtvec_vectored),
     .mepc_o           (mepc),
     .fpu_i            (fpu_on),
+    .zfinx_i          (zfinx_on),
     .fflags_we_i      (ex_done && ex_apu),
     .fflags_i         (apu_flags_q),
     .fs_dirty_i       (ex_done && (ex_apu || ex_fload_q)),
@@ -743,7 +785,7 @@ module rv_core #(
         /* verilator lint_off UNUSEDSIGNAL */
         int result, flags, cycles, nack;  // (fflags are flags' low 5 bits)
         /* verilator lint_on UNUSEDSIGNAL */
-        rv_fpu_execute(id_instr, {29'b0, frm}, frs1_val, frs2_val, frs3_val, rs1_val, result, flags,
+        rv_fpu_execute(id_instr, {29'b0, frm}, fop_a, fop_b, fop_c, rs1_val, result, flags,
                        cycles, nack);
         apu_result_q    <= result;
         apu_flags_q     <= flags[4:0];
@@ -820,10 +862,8 @@ module rv_core #(
   assign apu_busy_ex   = apu_valid_req && ex_apu_class_q != 2'd1;
   assign apu_busy_fl   = apu_active_q && !apu_valid;
   assign apu_decoding  = id_valid_q && in_decode;
-  assign apu_read_dep  = (apu_busy_ex && (reads6(ex_waddr6_q) ||
-                                          (fdec.frs2_apu && ex_waddr6_q == {1'b1, id_rs2}))) ||
-                         (apu_busy_fl && (reads6(apu_addr_q) ||
-                                          (fdec.frs2_apu && apu_addr_q == {1'b1, id_rs2})));
+  assign apu_read_dep  = (apu_busy_ex && apu_reads6(ex_waddr6_q)) ||
+                         (apu_busy_fl && apu_reads6(apu_addr_q));
   assign apu_write_dep = fdec.we6 && dec.unit != UNIT_APU &&
                          ((apu_busy_ex && ex_waddr6_q == id_waddr6) ||
                           (apu_busy_fl && apu_addr_q == id_waddr6));

@@ -32,6 +32,7 @@ module rv_core_sim #(
     .fpu_i               (fpu_i),
     .fpu_addmul_lat_i    (fpu_addmul_lat_i),
     .fpu_others_lat_i    (fpu_others_lat_i),
+    .fpu_zfinx_i         (fpu_zfinx_i),
     .instr_req_o         (instr_req_o),
     .instr_gnt_i         (instr_gnt_q),
     .instr_rvalid_i      (instr_rvalid_q),

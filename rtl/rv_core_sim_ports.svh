@@ -11,6 +11,7 @@
   input  logic        fpu_i,             // rv_core's FPU (sampled in reset; the genuine core's
   input  logic [1:0]  fpu_addmul_lat_i,  // is fixed when it is built and ignores these)
   input  logic [1:0]  fpu_others_lat_i,
+  input  logic        fpu_zfinx_i,       // with fpu_i: ZFINX (F operands in x registers)
   // inputs of the cycle that the next clock edge starts
   input  logic        instr_gnt_i,
   input  logic        instr_rvalid_i,

@@ -33,6 +33,7 @@ module rv_csr #(
   // the FPU (rv_fpu.sv): present; an F result's fflags (ORed in) and an F register written
   // (mstatus.FS becomes Dirty); mstatus.FS not Off; fcsr.frm
   input  logic        fpu_i,
+  input  logic        zfinx_i,        // ZFINX: no F registers, misa.F 0, mstatus.FS stays Off
   input  logic        fflags_we_i,
   input  logic [4:0]  fflags_i,
   input  logic        fs_dirty_i,
@@ -73,6 +74,8 @@ module rv_csr #(
   logic [2:0]  frm_q;
 
   assign fs_on_o = fs_q != 2'd0;
+  logic fs_used;  // F registers exist (FPU without Zfinx): misa.F and mstatus.FS in use
+  assign fs_used = fpu_i && !zfinx_i;
   assign frm_o   = frm_q;
 
   assign mtvec_base_o     = {mtvec_base_q, 8'b0};
@@ -111,7 +114,7 @@ module rv_csr #(
       unique case (addr_i)
         CSR_MSTATUS:       rdata_o = {fs_q == 2'd3, 16'b0, fs_q, 2'b11, 3'b0, mpie_q, 3'b0,
                                       mie_bit_q, 3'b0};
-        CSR_MISA:          rdata_o = fpu_i ? MISA_VALUE | MISA_F : MISA_VALUE;
+        CSR_MISA:          rdata_o = fs_used ? MISA_VALUE | MISA_F : MISA_VALUE;
         CSR_MIMPID:        rdata_o = {31'b0, fpu_i};
         CSR_FFLAGS:        rdata_o = {27'b0, fflags_q};
         CSR_FRM:           rdata_o = {29'b0, frm_q};
@@ -179,7 +182,7 @@ module rv_csr #(
       if (wr(we_i, addr_i, CSR_MSTATUS)) begin
         mie_bit_q <= wval[3];
         mpie_q    <= wval[7];
-        if (fpu_i) fs_q <= wval[14:13];
+        if (fs_used) fs_q <= wval[14:13];
       end
       // fflags, frm, fcsr (the decoder lets them through only with the FPU and FS not Off):
       // a write makes FS Dirty, as does an F result or flw
@@ -189,9 +192,10 @@ module rv_csr #(
         fflags_q <= wval[4:0];
         frm_q    <= wval[7:5];
       end
-      if (we_i && (addr_i == CSR_FFLAGS || addr_i == CSR_FRM || addr_i == CSR_FCSR)) fs_q <= 2'd3;
+      if (fs_used && we_i && (addr_i == CSR_FFLAGS || addr_i == CSR_FRM || addr_i == CSR_FCSR))
+        fs_q <= 2'd3;
       if (fflags_we_i) fflags_q <= fflags_q | fflags_i;
-      if (fs_dirty_i)  fs_q     <= 2'd3;
+      if (fs_used && fs_dirty_i) fs_q <= 2'd3;
       if (wr(we_i, addr_i, CSR_MIE))           mie_q        <= wval & IRQ_MASK;
       if (wr(we_i, addr_i, CSR_MSCRATCH))      mscratch_q   <= wval;
       if (wr(we_i, addr_i, CSR_MEPC))          mepc_q       <= {wval[31:1], 1'b0};

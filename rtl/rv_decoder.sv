@@ -12,6 +12,7 @@ module rv_decoder (
   // the FPU (rv_fpu.sv): present, mstatus.FS not Off, fcsr.frm, the latency parameters
   input  logic             fpu_i,
   input  logic             fs_on_i,
+  input  logic             zfinx_i,   // ZFINX: F operands and results in the x registers
   input  logic [2:0]       frm_i,
   input  logic [1:0]       addmul_lat_i,
   input  logic [1:0]       others_lat_i,
@@ -84,7 +85,7 @@ module rv_decoder (
   logic fp_legal;    // F instructions may decode (FPU present, FS not Off)
   logic fp_rounds;   // the instruction has an rm field (checked below)
   logic [1:0] fp_group;  // 0 ADDMUL, 1 NONCOMP/CONV, 2 DIVSQRT
-  assign fp_legal = fpu_i && fs_on_i;
+  assign fp_legal = fpu_i && (fs_on_i || zfinx_i);  // (Zfinx: mstatus.FS is not used)
 
   // An F operation for the APU: its latency class and cycles from the group's latency.
   function automatic void fp_op(inout rv_pkg::decode_t d, inout rv_pkg::fp_decode_t f,
@@ -268,7 +269,7 @@ module rv_decoder (
         dec_o.mem_load = 1'b1;
         dec_o.mem_size = 2'd2;
         fdec_o.fdest    = 1'b1;
-        illegal        = !fp_legal || funct3 != 3'b010;
+        illegal        = !fp_legal || zfinx_i || funct3 != 3'b010;
       end
       OPC_STORE_FP: begin  // fsw
         dec_o.unit      = UNIT_LSU;
@@ -277,7 +278,7 @@ module rv_decoder (
         fdec_o.frs2_used = 1'b1;
         dec_o.mem_store = 1'b1;
         dec_o.mem_size  = 2'd2;
-        illegal         = !fp_legal || funct3 != 3'b010;
+        illegal         = !fp_legal || zfinx_i || funct3 != 3'b010;
       end
       OPC_MADD, OPC_MSUB, OPC_NMSUB, OPC_NMADD: begin
         fdec_o.frs1_used = 1'b1;
@@ -336,7 +337,8 @@ module rv_decoder (
             fdec_o.frs1_used = 1'b1;
             dec_o.rd_we     = 1'b1;
             fdec_o.frs2_apu  = funct3[0];
-            if (funct3 > 3'b001 || instr_i[24:20] != 5'd0) illegal = 1'b1;
+            if (funct3 > 3'b001 || instr_i[24:20] != 5'd0 || (zfinx_i && !funct3[0]))
+              illegal = 1'b1;
           end
           7'b101_0000: begin  // fle (0), flt (1), feq (2)
             fdec_o.frs1_used = 1'b1;
@@ -354,7 +356,7 @@ module rv_decoder (
             dec_o.rs1_used = 1'b1;
             fdec_o.fdest    = 1'b1;
             fdec_o.frs2_apu = 1'b0;
-            if (funct3 != 3'b000 || instr_i[24:20] != 5'd0) illegal = 1'b1;
+            if (funct3 != 3'b000 || instr_i[24:20] != 5'd0 || zfinx_i) illegal = 1'b1;
           end
           default: illegal = 1'b1;
         endcase
@@ -367,9 +369,18 @@ module rv_decoder (
     if (fp_rounds && (funct3 == 3'b101 || funct3 == 3'b110 || (funct3 == 3'b111 && frm_i > 3'd4)))
       illegal = 1'b1;
 
-    // Which registers it writes, as the CV32E40P's 6-bit addresses, and through which port.
-    fdec_o.we6      = dec_o.sys == SYS_NONE && (fdec_o.fdest || dec_o.rd_we || dec_o.mem_load);
-    fdec_o.alu_port = dec_o.sys == SYS_NONE && dec_o.rd_we && dec_o.unit != UNIT_APU;
+    // Zfinx: an F result goes to x rd (through the dispatcher, not the ALU port).
+    if (zfinx_i && fdec_o.fdest) begin
+      fdec_o.fdest = 1'b0;
+      dec_o.rd_we  = 1'b1;
+    end
+
+    // Which registers it writes, as the CV32E40P's 6-bit addresses, and through which port (a
+    // status CSR access writes its rd through the ALU port like any CSR instruction).
+    fdec_o.we6      = (dec_o.sys == SYS_NONE || dec_o.sys == SYS_CSR_STATUS) &&
+                      (fdec_o.fdest || dec_o.rd_we || dec_o.mem_load);
+    fdec_o.alu_port = (dec_o.sys == SYS_NONE || dec_o.sys == SYS_CSR_STATUS) && dec_o.rd_we &&
+                      dec_o.unit != UNIT_APU;
 
     if (illegal || illegal_c_i) begin
       fdec_o          = '0;

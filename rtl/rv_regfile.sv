@@ -1,4 +1,4 @@
-// rv_regfile: 31 x 32-bit integer registers (x0 reads 0), two combinational read ports and two
+// rv_regfile: 31 x 32-bit integer registers (x0 reads 0), three combinational read ports and two
 // write ports: port A from EX (ALU, multiplier, divider, CSR, link) and port B from WB (loads).
 // A simultaneous write to the same register by both ports happens only with the FPU: the ID
 // stage stalls an instruction that would write the destination of a load still in EX, but not
@@ -11,6 +11,8 @@ module rv_regfile (
   output logic [31:0] rdata_a_o,
   input  logic [4:0]  raddr_b_i,
   output logic [31:0] rdata_b_o,
+  input  logic [4:0]  raddr_c_i,  // third read port: rs3 of a Zfinx fused operation (FPU only)
+  output logic [31:0] rdata_c_o,
   input  logic        we_a_i,     // EX write
   input  logic [4:0]  waddr_a_i,
   input  logic [31:0] wdata_a_i,
@@ -26,6 +28,7 @@ module rv_regfile (
 
   assign rdata_a_o = regs_q[raddr_a_i];
   assign rdata_b_o = regs_q[raddr_b_i];
+  assign rdata_c_o = regs_q[raddr_c_i];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -92,7 +92,7 @@ std::vector<ConfigKey> cpu_fpu_keys() {
   return {ConfigKey::choice("fpu", {"off", "on", "zfinx"}, "off",
                             "the core's FPU: on is the CV32E40P with FPU=1 (RV32F, f0..f31, "
                             "fcsr), zfinx the same with ZFINX=1 (float operands in the x "
-                            "registers, no F registers; the ISS only; docs/fpu.md)"),
+                            "registers, no F registers; docs/fpu.md)"),
           ConfigKey::unsigned_in("fpu_addmul_lat", 0, 2, "0",
                                  "with cpu.fpu on or zfinx: the CV32E40P's FPU_ADDMUL_LAT, "
                                  "pipeline registers of fadd/fsub/fmul/fmadd... (timing only)"),

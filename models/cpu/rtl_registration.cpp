@@ -34,12 +34,7 @@ CpuModelType rtl_type() {
     }
     const auto fpu = cpu.options.find("fpu");
     if (RtlCore::has_runtime_fpu()) {
-      // socsim's rv_core: the FPU with F registers at any latency, not yet ZFINX
-      if (fpu != cpu.options.end() && fpu->second.choice == 2) {
-        throw ConfigError(cpu.file + ": cpu.fpu is zfinx, but socsim's rv_core (the rtl CPU "
-                          "model) has the FPU with F registers only: use --cpu iss for "
-                          "cpu.fpu: zfinx, or cpu.fpu: on (docs/fpu.md)");
-      }
+      // socsim's rv_core: the FPU with F registers or ZFINX, at any latency
       return;
     }
     if (fpu != cpu.options.end() && fpu->second.choice != 0) {
@@ -69,6 +64,7 @@ CpuModelType rtl_type() {
       rtl.fpu = iss.fpu;
       rtl.fpu_addmul_lat = iss.fpu_addmul_lat;
       rtl.fpu_others_lat = iss.fpu_others_lat;
+      rtl.zfinx = iss.zfinx;
     }
     return std::make_unique<RtlCpu>("cpu", c.clock, rtl, c.irq, c.control, cpu.quantum_cycles);
   };

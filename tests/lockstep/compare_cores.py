@@ -7,11 +7,12 @@ three times: with the bus trace (every cycle simulated), without (its memo of re
 at work, see models/cpu/iss_timing/cv32e40p_memo.cpp), and with --check-memo (every span the
 memo skips simulated too and compared); all must match the RTL core.
 
-  compare_cores.py HARNESS [--seeds 0,1,7] [--fpu-lat A,O] ELF...
+  compare_cores.py HARNESS [--seeds 0,1,7] [--fpu-lat A,O] [--zfinx] ELF...
 
 Seed 0 is zero-wait memory; any other seed draws random grants and response delays from it.
 --fpu-lat gives both cores the CV32E40P's FPU with FPU_ADDMUL_LAT = A and FPU_OTHERS_LAT = O
-(rv_harness --fpu-lat; docs/fpu.md): float programs, F instruction for F instruction.
+(rv_harness --fpu-lat; docs/fpu.md): float programs, F instruction for F instruction; --zfinx
+that FPU with ZFINX=1 (rv_harness --zfinx: float operands in the x registers).
 Prints one line per run and a summary; exit status 0 if every run agrees, 1 otherwise, 2 on
 usage errors.
 """
@@ -58,8 +59,12 @@ def main():
     parser.add_argument("--seeds", default="0", help="comma-separated wait-state seeds; 0: none")
     parser.add_argument("--fpu-lat", metavar="A,O",
                         help="both cores with the FPU, these latencies (rv_harness --fpu-lat)")
+    parser.add_argument("--zfinx", action="store_true",
+                        help="both cores with the FPU with ZFINX=1 (rv_harness --zfinx)")
     args = parser.parse_args()
     fpu = ["--fpu-lat", args.fpu_lat] if args.fpu_lat else []
+    if args.zfinx:
+        fpu.append("--zfinx")
     seeds = [int(s) for s in args.seeds.split(",")]
     failures = 0
     total_requests = total_instructions = 0
@@ -96,7 +101,8 @@ def main():
                     print(f"{name}: DIFFERENT: {problem}")
     runs = len(args.elfs) * len(seeds)
     print(f"compare_cores: {runs - failures} of {runs} runs identical in time"
-          f"{f' (FPU latencies {args.fpu_lat})' if args.fpu_lat else ''}; "
+          f"{f' (FPU latencies {args.fpu_lat})' if args.fpu_lat else ''}"
+          f"{' (Zfinx)' if args.zfinx else ''}; "
           f"{total_requests} requests, {total_instructions} instructions")
     return 1 if failures else 0
 

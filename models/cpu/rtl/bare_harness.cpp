@@ -5,7 +5,7 @@ namespace socsim {
 BareHarness::BareHarness(const BareHarnessOptions& options)
     : BareHarnessBase(options),
       core_(RtlCoreConfig{BareSystem::kBootAddr, 0, 0, BareSystem::kDebugBase, 0, options.fpu,
-                          options.fpu_addmul_lat, options.fpu_others_lat}) {}
+                          options.fpu_addmul_lat, options.fpu_others_lat, options.zfinx}) {}
 
 RunResult BareHarness::run() {
   core_.reset();

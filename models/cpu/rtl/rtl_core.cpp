@@ -91,6 +91,7 @@ void RtlCore::init_top(Top& top) {
   top.fpu_i = config_.fpu ? 1 : 0;
   top.fpu_addmul_lat_i = config_.fpu_addmul_lat & 3;
   top.fpu_others_lat_i = config_.fpu_others_lat & 3;
+  top.fpu_zfinx_i = config_.fpu && config_.zfinx ? 1 : 0;
   top.debug_req_i = 0;
   ports_.instr_req = &top.instr_req_o;
   ports_.instr_addr = &top.instr_addr_o;
@@ -128,7 +129,8 @@ std::string RtlCore::description(const RtlCoreConfig& config) {
   std::string d = description();
   if (has_runtime_fpu() && config.fpu) {
     d += " (CV32E40P with FPU=1, FPU_ADDMUL_LAT=" + std::to_string(config.fpu_addmul_lat) +
-         ", FPU_OTHERS_LAT=" + std::to_string(config.fpu_others_lat) + ", ZFINX=0)";
+         ", FPU_OTHERS_LAT=" + std::to_string(config.fpu_others_lat) +
+         ", ZFINX=" + (config.zfinx ? "1" : "0") + ")";
   }
   return d;
 }

@@ -38,6 +38,8 @@ struct RtlCoreConfig {
   bool fpu = false;
   unsigned fpu_addmul_lat = 0;
   unsigned fpu_others_lat = 0;
+  /// With fpu: ZFINX = 1 (float operands and results in the x registers, no F registers).
+  bool zfinx = false;
 };
 
 class RtlCore {
@@ -91,7 +93,7 @@ class RtlCore {
   /// rv_core; the genuine core's is a parameter fixed when it is Verilated.
   static bool has_runtime_fpu();
   /// description() with the configuration's FPU: "socsim rv_core (CV32E40P with FPU=1,
-  /// FPU_ADDMUL_LAT=1, FPU_OTHERS_LAT=1, ZFINX=0)".
+  /// FPU_ADDMUL_LAT=1, FPU_OTHERS_LAT=1, ZFINX=0)" (ZFINX=1 with RtlCoreConfig::zfinx).
   static std::string description(const RtlCoreConfig& config);
   /// Whether this build of the core can write waveforms: the traced variant (socsim-trace,
   /// rtl/CMakeLists.txt) can; the default one is built without tracing, for speed.

@@ -9,7 +9,7 @@
 // --fpu: the core with the CV32E40P's FPU (FPU=1, latencies 0; docs/fpu.md), the ISS or
 // socsim's rv_core (the genuine core's FPU is fixed when it is built: it ignores the option);
 // --fpu-lat A,O the same with FPU_ADDMUL_LAT = A and FPU_OTHERS_LAT = O (0..2); --zfinx
-// (ISS) the FPU with ZFINX=1 (float operands in the x registers).
+// the FPU with ZFINX=1 (float operands in the x registers; the ISS or socsim's rv_core).
 // --check-memo (ISS): every span the ISS's memo would skip is simulated too and compared; a
 // difference ends the run with status 3 and says where (models/cpu/iss_timing/cv32e40p_memo.cpp).
 //
@@ -127,13 +127,6 @@ int main(int argc, char** argv) {
   if (elf.empty()) {
     return usage();
   }
-  if (core == "rtl" && options.zfinx && socsim::RtlCore::has_runtime_fpu()) {
-    // socsim's rv_core has the FPU with F registers only; the genuine core's ZFINX is fixed
-    // when it is built (and the option is then ignored).
-    std::fprintf(stderr, "rv_harness: --zfinx: socsim's rv_core has no ZFINX; use --core iss\n");
-    return 2;
-  }
-
   std::ofstream bus_trace;
   if (!bus_trace_path.empty()) {
     bus_trace.open(bus_trace_path);
