@@ -16,13 +16,19 @@ Error as_strided(const Tensor& x, Tensor& y, ops::AsStridedCopy::Args a, MemoryA
   const int64_t offset = a.storage_offset();
   if (offset < 0) return Error::kBadOperatorArgs;
   int64_t last = offset;
+  int64_t reach = offset;  // what the walk's running offset can reach between elements
   StridedWalk walk;
   for (uint32_t d = 0; d < y.rank; ++d) {
     if (strides[d] < 0) return Error::kBadOperatorArgs;
-    last += static_cast<int64_t>(y.sizes[d] - 1) * strides[d];
-    walk.add_axis(y.sizes[d], strides[d]);
+    // an axis of one element never steps: its stride addresses nothing
+    const int32_t stride = y.sizes[d] == 1 ? 0 : strides[d];
+    last += static_cast<int64_t>(y.sizes[d] - 1) * stride;
+    reach += static_cast<int64_t>(y.sizes[d]) * stride;
+    walk.add_axis(y.sizes[d], stride);
   }
-  if (last >= static_cast<int64_t>(x.numel())) return Error::kBadOperatorArgs;
+  if (last >= static_cast<int64_t>(x.numel()) || reach > INT32_MAX) {
+    return Error::kBadOperatorArgs;
+  }
   walk.reset(static_cast<int32_t>(offset));
   copy_walk_bytes(x.data, y.data, runtime::element_size(x.dtype), n, walk);
   return Error::kOk;

@@ -598,6 +598,7 @@ Error run_quantize(const PteOpCall& c) {
   const float* px = x.data_as<float>();
   int8_t* py = y.data_as<int8_t>();
   const uint32_t n = y.numel();
+  if (x.numel() != n) return Error::kShapeMismatch;  // a shape changed since method load
   for (uint32_t i = 0; i < n; ++i) {
     float v = zp + rintf(px[i] * inv_scale);
     if (!(v >= lo)) v = lo;  // also NaN
