@@ -311,7 +311,7 @@ module rv_core #(
   assign id_rs3 = id_instr[31:27];
 
   if (FPU != 0) begin : g_fregs
-    rv_fregfile u_fregfile (
+    rv_regfile #(.ZERO_R0(1'b0)) u_fregfile (
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .raddr_a_i (id_rs1),
@@ -325,7 +325,8 @@ module rv_core #(
       .wdata_a_i (ex_result),
       .we_b_i    (lsu_resp_final && wb_valid_q && wb_fload_q),
       .waddr_b_i (wb_frd_q),
-      .wdata_b_i (lsu_load_value)
+      .wdata_b_i (lsu_load_value),
+      .a_apu_i   (1'b1)
     );
 
     assign ffw_ex = ex_valid_q && ex_f_we_q;

@@ -1,10 +1,16 @@
-// rv_regfile: 31 x 32-bit integer registers (x0 reads 0), three combinational read ports and two
-// write ports: port A from EX (ALU, multiplier, divider, CSR, link) and port B from WB (loads).
+// rv_regfile: 32 x 32-bit registers, three combinational read ports and two write ports: port A
+// from EX (ALU, multiplier, divider, CSR, link, F results) and port B from WB (loads). ZERO_R0 = 1
+// (the integer file): x0 reads 0 and is never written. ZERO_R0 = 0 (f0..f31, the FPU's file,
+// only in the core with its FPU): register 0 is a register like any other, and a simultaneous
+// write by both ports (an F operation writing the destination of the older flw in WB) lets port
+// A, the younger instruction's, win.
 // A simultaneous write to the same register by both ports happens only with the FPU: the ID
 // stage stalls an instruction that would write the destination of a load still in EX, but not
 // an F operation with an x destination (as in the CV32E40P, whose APU results bypass that
 // check); the EX write is the younger instruction's and takes precedence.
-module rv_regfile (
+module rv_regfile #(
+  parameter bit ZERO_R0 = 1
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [4:0]  raddr_a_i,
@@ -34,12 +40,13 @@ module rv_regfile (
     if (!rst_ni) begin
       for (int i = 0; i < 32; i++) regs_q[i] <= '0;
     end else begin
-      if (we_b_i && waddr_b_i != 5'd0) regs_q[waddr_b_i] <= wdata_b_i;
-      if (we_a_i && waddr_a_i != 5'd0) regs_q[waddr_a_i] <= wdata_a_i;
+      if (we_b_i && (!ZERO_R0 || waddr_b_i != 5'd0)) regs_q[waddr_b_i] <= wdata_b_i;
+      if (we_a_i && (!ZERO_R0 || waddr_a_i != 5'd0)) regs_q[waddr_a_i] <= wdata_a_i;
     end
   end
 
   `RV_ASSERT(RegfileNoWriteConflict,
-             !(we_a_i && we_b_i && waddr_a_i == waddr_b_i && waddr_a_i != 5'd0 && !a_apu_i))
+             !(ZERO_R0 && we_a_i && we_b_i && waddr_a_i == waddr_b_i && waddr_a_i != 5'd0 &&
+               !a_apu_i))
 
 endmodule
