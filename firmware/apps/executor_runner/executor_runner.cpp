@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "firmware/apps/executor_runner/allocators_line.h"
 #include "firmware/apps/executor_runner/llm_runner.h"
 #include "firmware/delegates/npu/npu_backend.h"
 #include "firmware/runtime/method.h"
@@ -540,14 +541,7 @@ int run_pte(const Options& options, const volatile struct socsim_bootinfo* info,
   socsim::runtime::set_profiling_hooks(nullptr);
   printf("Model executed successfully %lu time(s).\n",
          static_cast<unsigned long>(options.executions));
-  printf("Allocators: method %lu of %lu bytes, temp %lu of %lu bytes, boot-info pool %lu of "
-         "%lu bytes (high-water marks)\n",
-         static_cast<unsigned long>(method_alloc.high_water_mark()),
-         static_cast<unsigned long>(method_alloc.size()),
-         static_cast<unsigned long>(temp_alloc.high_water_mark()),
-         static_cast<unsigned long>(temp_alloc.size()),
-         static_cast<unsigned long>(region_alloc.high_water_mark()),
-         static_cast<unsigned long>(region_alloc.size()));
+  socsim::apps::print_allocators(method_alloc, temp_alloc, region_alloc);
   if (options.print_outputs) print_outputs(*method);
   return 0;
 }
@@ -660,14 +654,7 @@ int main(int argc, char** argv) {
   socsim::runtime::set_profiling_hooks(nullptr);
   printf("Model executed successfully %lu time(s).\n",
          static_cast<unsigned long>(options.executions));
-  printf("Allocators: method %lu of %lu bytes, temp %lu of %lu bytes, boot-info pool %lu of "
-         "%lu bytes (high-water marks)\n",
-         static_cast<unsigned long>(method_alloc.high_water_mark()),
-         static_cast<unsigned long>(method_alloc.size()),
-         static_cast<unsigned long>(temp_alloc.high_water_mark()),
-         static_cast<unsigned long>(temp_alloc.size()),
-         static_cast<unsigned long>(region_alloc.high_water_mark()),
-         static_cast<unsigned long>(region_alloc.size()));
+  socsim::apps::print_allocators(method_alloc, temp_alloc, region_alloc);
   if (options.print_outputs) print_outputs(*method);
   return 0;
 }

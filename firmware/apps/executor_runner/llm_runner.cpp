@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "firmware/apps/executor_runner/allocators_line.h"
 #include "firmware/delegates/npu/npu_backend.h"
 #include "firmware/runtime/method.h"
 #include "firmware/runtime/profiling.h"
@@ -366,14 +367,7 @@ int run_llm(const LlmOptions& options, const volatile struct socsim_bootinfo* in
          static_cast<unsigned long>(options.generate - 1),
          static_cast<unsigned long long>(decode_cycles),
          static_cast<unsigned long long>(decode_npu));
-  printf("Allocators: method %lu of %lu bytes, temp %lu of %lu bytes, boot-info pool %lu of "
-         "%lu bytes (high-water marks)\n",
-         static_cast<unsigned long>(method_alloc.high_water_mark()),
-         static_cast<unsigned long>(method_alloc.size()),
-         static_cast<unsigned long>(temp_alloc.high_water_mark()),
-         static_cast<unsigned long>(temp_alloc.size()),
-         static_cast<unsigned long>(region_alloc.high_water_mark()),
-         static_cast<unsigned long>(region_alloc.size()));
+  print_allocators(method_alloc, temp_alloc, region_alloc);
   return 0;
 }
 
