@@ -25,9 +25,9 @@ the box decoding). They are reported, not fitted.
 
   bench/zoo_networks.py --networks mobilenet_v2,resnet50_v2 [--layers] [--set KEY=VALUE ...]
 
---check (runtime.zoo_detectors_npu at --size 96, runtime.zoo_resnet50_v2_npu at 64) fails unless every layer runs on the NPU and
-the outputs equal the numpy reference executor's bit for bit; --size changes the input
-(the silicon column then no longer applies).
+--check (runtime.zoo_detectors_npu at --size 96, runtime.zoo_resnet50_v2_npu at 64) fails
+unless every layer runs on the NPU and the outputs equal the numpy reference executor's bit
+for bit; --size changes the input (the silicon column then no longer applies).
 """
 import argparse
 import json
