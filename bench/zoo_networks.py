@@ -11,7 +11,10 @@ the NPU clock, plus the CPU operators of the frame when there are any).
 Silicon: airockchip/rknn_model_zoo README, "Model performance benchmark (FPS)", column
 "RK3588 @single_core" (NPU at its maximum frequency; inference only, no pre- or
 post-processing): mobilenetv2-12 450.7 FPS, resnet50-v2-7 110.1, yolov5s_relu 66.1,
-yolov5s 48.4, yolov5n 82.5, yolov8n 73.5 (ms = 1000 / FPS).
+yolov5s 48.4, yolov5n 82.5, yolov8n 73.5 (ms = 1000 / FPS). The zoo's ResNet-50 is
+resnet50-v2-7 (rknn_model_zoo examples/resnet), ResNet v2: `resnet50_v2` here; `resnet50`
+(torchvision's ResNet-50, v1.5, post-activation) is the network socsim was first compared
+with and is kept beside it against the same figure.
 
 The detectors are written here after the published architectures (ultralytics' YOLOv5 v6
 and YOLOv8 model files: depth and width multiples, C3 / C2f blocks, SPPF, the PAN neck with
@@ -20,11 +23,11 @@ nearest upsampling and concatenation); the heads end where Rockchip's exports fo
 YOLOv8 a DFL box branch of 64 channels and a class branch of 80 with its sigmoid, without
 the box decoding). They are reported, not fitted.
 
-  bench/zoo_networks.py --networks mobilenet_v2,resnet50 [--layers] [--set KEY=VALUE ...]
+  bench/zoo_networks.py --networks mobilenet_v2,resnet50_v2 [--layers] [--set KEY=VALUE ...]
 
---check (runtime.zoo_detectors_npu, at --size 96) fails unless every layer runs on the NPU and
-the outputs equal the numpy reference executor's bit for bit; --size changes the input
-(the silicon column then no longer applies).
+--check (runtime.zoo_detectors_npu at --size 96, runtime.zoo_resnet50_v2_npu at 64) fails
+unless every layer runs on the NPU and the outputs equal the numpy reference executor's bit
+for bit; --size changes the input (the silicon column then no longer applies).
 """
 import argparse
 import json
@@ -42,7 +45,8 @@ from socsim_aot import compiler, zoo  # noqa: E402
 from socsim_aot import program_format as pf  # noqa: E402
 
 # name -> (silicon ms on one RK3588 core, input size)
-SILICON_FPS = {"mobilenet_v2": (450.7, 224), "resnet50": (110.1, 224),
+SILICON_FPS = {"mobilenet_v2": (450.7, 224), "resnet50_v2": (110.1, 224),
+               "resnet50": (110.1, 224),
                "yolov5s_relu": (66.1, 640), "yolov5s": (48.4, 640), "yolov5n": (82.5, 640),
                "yolov8n": (73.5, 640)}
 
@@ -210,23 +214,109 @@ def _yolo_modules(torch):
     return YoloV5, YoloV8
 
 
+def _resnet_v2(torch, layers=(3, 4, 6, 3), channels=(64, 256, 512, 1024, 2048)):
+    """ResNet v2 (He et al., "Identity mappings in deep residual networks", pre-activation):
+    the architecture of the ONNX model zoo's resnet50-v2-7, the network of the RKNN zoo's
+    ResNet-50 figure (onnx/models vision/classification/resnet: ResNet50-v2 from MXNet Gluon's
+    model zoo, resnet50_v2). Gluon's ResNetV2 and BottleneckV2: a BatchNorm without scale and
+    shift on the image, conv 7x7/2, BN, ReLU, max-pool 3x3/2; per block BN and ReLU on the
+    block's input (the projection shortcut of a stage's first block takes that activation),
+    1x1, BN, ReLU, 3x3 (the stage's stride), BN, ReLU, 1x1, then the sum with the shortcut,
+    which keeps the raw input; after the last stage BN, ReLU, global average pooling and
+    the classifier. The BN and ReLU on each block's input follow an addition, not a
+    convolution, so they cannot fold into one; RKNN's graph of this model keeps such a BN as
+    a layer of its own (rockchip-linux/rknn-toolkit2, examples/functions/accuracy_analysis:
+    `[BatchNormalization] resnetv24_batchnorm0_fwd`). Once its statistics are set,
+    `bn_as_depthwise` writes each such BN as the per-channel 1x1 depthwise convolution it
+    computes at inference, which socsim's NPU runs (its compiler leaves a per-channel Mul and
+    Add of constants to the CPU)."""
+    nn = torch.nn
+
+    class Block(nn.Module):
+        def __init__(self, cin, cout, stride, downsample):
+            super().__init__()
+            mid = cout // 4
+            self.bn1 = nn.BatchNorm2d(cin)
+            self.conv1 = nn.Conv2d(cin, mid, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(mid)
+            self.conv2 = nn.Conv2d(mid, mid, 3, stride, 1, bias=False)
+            self.bn3 = nn.BatchNorm2d(mid)
+            self.conv3 = nn.Conv2d(mid, cout, 1, bias=False)
+            self.downsample = nn.Conv2d(cin, cout, 1, stride, bias=False) if downsample \
+                else None
+
+        def forward(self, x):
+            residual = x
+            x = torch.relu(self.bn1(x))
+            if self.downsample is not None:
+                residual = self.downsample(x)
+            x = torch.relu(self.bn2(self.conv1(x)))
+            x = torch.relu(self.bn3(self.conv2(x)))
+            return self.conv3(x) + residual
+
+    class ResNetV2(nn.Module):
+        def __init__(self):
+            super().__init__()
+            f = [nn.BatchNorm2d(3, affine=False), nn.Conv2d(3, channels[0], 7, 2, 3, bias=False),
+                 nn.BatchNorm2d(channels[0]), nn.ReLU(), nn.MaxPool2d(3, 2, 1)]
+            cin = channels[0]
+            for i, n in enumerate(layers):
+                for j in range(n):
+                    f.append(Block(cin, channels[i + 1], 1 if (i == 0 or j > 0) else 2,
+                                   j == 0))
+                    cin = channels[i + 1]
+            f += [nn.BatchNorm2d(cin), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten()]
+            self.features = nn.Sequential(*f)
+            self.output = nn.Linear(cin, 1000)
+
+        def forward(self, x):
+            return self.output(self.features(x))
+
+    return ResNetV2()
+
+
+def bn_as_depthwise(torch, bn):
+    """A BatchNorm2d at inference as the 1x1 depthwise convolution it computes:
+    x * gamma / sqrt(var + eps) + (beta - mean * gamma / sqrt(var + eps)) per channel."""
+    c = bn.num_features
+    k = 1.0 / torch.sqrt(bn.running_var + bn.eps)
+    shift = -bn.running_mean * k
+    if bn.affine:
+        k, shift = k * bn.weight, shift * bn.weight + bn.bias
+    conv = torch.nn.Conv2d(c, c, 1, groups=c, bias=True)
+    with torch.no_grad():
+        conv.weight.copy_(k.reshape(c, 1, 1, 1))
+        conv.bias.copy_(shift)
+    return conv.eval()
+
+
 def module(name: str, size=None):
     import torch
     import torchvision
     torch.manual_seed(0)
     if name in ("mobilenet_v2", "resnet50"):
         return getattr(torchvision.models, name)(weights=None).eval()
-    YoloV5, YoloV8 = _yolo_modules(torch)
-    m = {"yolov5s_relu": lambda: YoloV5(0.33, 0.50, "relu"),
-         "yolov5s": lambda: YoloV5(0.33, 0.50, "silu"),
-         "yolov5n": lambda: YoloV5(0.33, 0.25, "silu"),
-         "yolov8n": lambda: YoloV8()}[name]()
+    if name == "resnet50_v2":
+        m = _resnet_v2(torch)
+    else:
+        YoloV5, YoloV8 = _yolo_modules(torch)
+        m = {"yolov5s_relu": lambda: YoloV5(0.33, 0.50, "relu"),
+             "yolov5s": lambda: YoloV5(0.33, 0.50, "silu"),
+             "yolov5n": lambda: YoloV5(0.33, 0.25, "silu"),
+             "yolov8n": lambda: YoloV8()}[name]()
     # BatchNorm statistics from a few random batches, so that activations do not vanish.
     m.train()
     with torch.no_grad():
         for _ in range(2):
             m(torch.rand(1, 3, size or SILICON_FPS[name][1], size or SILICON_FPS[name][1]))
-    return m.eval()
+    m.eval()
+    if name == "resnet50_v2":  # the BNs that follow no convolution (_resnet_v2)
+        f = m.features
+        for i in (0, len(f) - 4):
+            f[i] = bn_as_depthwise(torch, f[i])
+        for block in f[5:-4]:
+            block.bn1 = bn_as_depthwise(torch, block.bn1)
+    return m
 
 
 def build(name: str, work: str, npu_config: str, size=None, reuse=False) -> tuple:
