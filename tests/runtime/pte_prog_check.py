@@ -9,7 +9,8 @@
     bytes moved, compute cycles of every layer) is the same; the DMA's cycles (DDR cycles,
     elapsed cycles, each npu delegate call's NPU cycles) depend on where the weights lie in
     DDR, which differs between the files, and are compared within --ddr-tolerance;
-  - `socsim estimate` (NPU programs) prints the same per-layer estimate for both files;
+  - `socsim estimate` (NPU programs) prints the same per-layer estimate for both files, and
+    refuses a truncated `.pte` with status 2 and one line;
   - prints the sizes and the program-load, method-load and execution CPU cycles of both.
 
 Usage: pte_prog_check.py --socsim BIN --runner ELF --compiler compile_model.py --out-dir DIR
@@ -116,6 +117,15 @@ def main(argv=None) -> int:
                                         f"{done.stderr.strip()}")
             estimates[fmt] = done.stdout.replace(run["path"], "MODEL")
         check(estimates["prog"] == estimates["pte"], "the estimates differ")
+        # A truncated .pte: status 2 and one line naming the file.
+        cut = os.path.join(args.out_dir, "truncated.pte")
+        with open(pte["path"], "rb") as f, open(cut, "wb") as g:
+            g.write(f.read()[:pte["size"] // 2])
+        done = subprocess.run([args.socsim, "estimate", "--model", cut, "-c",
+                               args.estimate_config], capture_output=True, text=True)
+        check(done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and
+              cut in done.stderr, f"estimate of a truncated .pte: status {done.returncode}, "
+                                  f"{done.stderr.strip()!r}")
         check(len(prog["layers"]) == 0 or "NPU" in estimates["pte"],
               f"the estimate lists no NPU layer:\n{estimates['pte'][-400:]}")
     print(f"pte_prog_check: {stem} {' '.join(options)}: {len(pte['outputs'])} outputs, "
