@@ -24,6 +24,8 @@ from socsim_aot import compiler  # noqa: E402
 FIXTURES = {  # name: compile options
     "small_f32": {},
     "small_int8": dict(quantize="int8"),
+    # int8 output: the output tensor's quantisation comes from the socsim.quantization record
+    "small_int8_out": dict(quantize="int8", output_type="int8"),
 }
 
 

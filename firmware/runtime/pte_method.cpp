@@ -78,6 +78,9 @@ Result<PteMethod> PteMethod::load(const PteProgram& program, const MemoryManager
     }
   }
   if (error == Error::kOk) error = m.load_values(program, diag);
+  if (error == Error::kOk) {
+    error = pte_apply_socsim_quantization(program, m.values_, m.value_count_, diag);
+  }
   if (error == Error::kOk) error = m.load_io(program, diag);
   if (error == Error::kOk) {
     profile_begin(ProfileEvent::kMethodInit, 0, "method_init", 0);

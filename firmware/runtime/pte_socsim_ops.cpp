@@ -164,4 +164,64 @@ Error pte_prepare_socsim_operator(const PteOpContext& ctx, const char* name, uin
   return Error::kOk;
 }
 
+Error pte_apply_socsim_quantization(const PteProgram& program, const PteValue* values,
+                                    uint32_t value_count, PteDiagnostics* diag) {
+  const uint8_t* data = nullptr;
+  uint32_t size = 0;
+  Error e = program.named_segment("socsim.quantization", &data, &size);
+  if (e != Error::kOk) return pte_fail(diag, e, "Program.named_data");
+  if (data == nullptr) return Error::kOk;
+  auto u32 = [&](uint32_t at) {
+    uint32_t v;
+    memcpy(&v, data + at, 4);
+    return v;
+  };
+  constexpr uint32_t kHeader = 12, kEntry = 24;
+  if (size < kHeader || memcmp(data, "SQNT", 4) != 0 || u32(4) != 1) {
+    return pte_fail(diag, Error::kProgramBadTensor, "socsim.quantization (header)");
+  }
+  if (reinterpret_cast<uintptr_t>(data) % 4 != 0) {
+    return pte_fail(diag, Error::kProgramMisaligned, "socsim.quantization");
+  }
+  const uint32_t count = u32(8);
+  uint64_t at = kHeader;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (at + kEntry > size) {
+      return pte_fail(diag, Error::kProgramOutOfBounds, "socsim.quantization (entry)", i);
+    }
+    const auto a = static_cast<uint32_t>(at);
+    const uint32_t index = u32(a);
+    const uint8_t kind = data[a + 4];
+    float scale;
+    int32_t zero_point;
+    memcpy(&scale, data + a + 8, 4);
+    memcpy(&zero_point, data + a + 12, 4);
+    const uint32_t axis = u32(a + 16), channels = u32(a + 20);
+    at += kEntry;
+    if (index >= value_count || values[index].kind != PteValueKind::kTensor ||
+        (kind != 1 && kind != 2)) {
+      return pte_fail(diag, Error::kProgramBadTensor, "socsim.quantization (entry)", i);
+    }
+    Tensor& t = *values[index].tensor;
+    if (kind == 1 && !(scale > 0.0f && scale < 3e38f)) {
+      return pte_fail(diag, Error::kProgramBadTensor, "socsim.quantization (scale)", i);
+    }
+    t.quant.kind = static_cast<QuantKind>(kind);
+    t.quant.scale = scale;
+    t.quant.zero_point = zero_point;
+    if (kind == 2) {
+      if (axis >= t.rank || channels != static_cast<uint32_t>(t.sizes[axis]) ||
+          at + 8 * uint64_t{channels} > size) {
+        return pte_fail(diag, Error::kProgramBadTensor, "socsim.quantization (per-channel)", i);
+      }
+      t.quant.axis = axis;
+      t.quant.channels = channels;
+      t.quant.scales = reinterpret_cast<const float*>(data + at);
+      t.quant.zero_points = reinterpret_cast<const int32_t*>(data + at + 4 * channels);
+      at += 8 * uint64_t{channels};
+    }
+  }
+  return Error::kOk;
+}
+
 }  // namespace socsim::runtime

@@ -29,4 +29,13 @@ Error pte_prepare_socsim_operator(const PteOpContext& ctx, const char* name, uin
                                   const char* overload, uint32_t overload_length,
                                   const uint32_t* args, uint32_t arg_count, PteOpCall* call);
 
+/// The tensors' quantisation from socsim's record (the segment named `socsim.quantization`
+/// in Program.named_data, docs/program-format.md): scale, zero point and per-channel arrays
+/// into Tensor::quant of value `index` (the arrays used where they lie in the file). No record:
+/// nothing to do. A record that does not fit the file or names a value that is not a tensor
+/// (or a per-channel axis or count that does not match it): kProgramBadTensor, with the field
+/// named in `diag`.
+Error pte_apply_socsim_quantization(const PteProgram& program, const PteValue* values,
+                                    uint32_t value_count, PteDiagnostics* diag);
+
 }  // namespace socsim::runtime

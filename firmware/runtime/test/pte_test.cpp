@@ -494,12 +494,45 @@ const char* const kFixtures[] = {"add",          "add8",     "convnet_f32", "con
 // ---- the compiler's .pte programs (socsim:: operators) --------------------------------------
 
 TEST(PteCompiled, OutputsEqualTheProgRun) {
-  for (const char* name : {"small_f32", "small_int8"}) {
+  for (const char* name : {"small_f32", "small_int8", "small_int8_out"}) {
     const std::string path = std::string("compiled/") + name;
     const std::vector<uint8_t> got = run_fixture(path);
-    EXPECT_EQ(got.size(), 20u) << name;
+    EXPECT_EQ(got.size(), std::string(name) == "small_int8_out" ? 5u : 20u) << name;
     EXPECT_EQ(got, read_file(fixture(path + ".expected.bin"))) << name << ": bit for bit";
   }
+}
+
+TEST(PteCompiled, TheOutputsQuantisationComesFromTheRecord) {
+  const std::vector<uint8_t> file = read_file(fixture("compiled/small_int8_out.pte"));
+  Aligned a(file);
+  Result<PteProgram> program = PteProgram::load(a.data(), a.size());
+  ASSERT_TRUE(program.ok());
+  Memory memory(*program);
+  Result<PteMethod> method = PteMethod::load(*program, memory.manager);
+  ASSERT_TRUE(method.ok());
+  ASSERT_EQ(method->outputs_size(), 1u);
+  const Tensor& y = *method->output(0);
+  EXPECT_EQ(y.dtype, ScalarType::kInt8);
+  EXPECT_EQ(y.quant.kind, QuantKind::kPerTensor);
+  EXPECT_GT(y.quant.scale, 0.0f);
+  EXPECT_EQ(run_fixture("compiled/small_int8_out"),
+            read_file(fixture("compiled/small_int8_out.expected.bin")));
+  // The record's version made wrong: the method load names the record.
+  std::vector<uint8_t> bad = file;
+  const char magic[] = "SQNT";
+  auto at = std::search(bad.begin(), bad.end(), magic, magic + 4);
+  ASSERT_NE(at, bad.end());
+  at[4] = 9;
+  Aligned b(bad);
+  PteDiagnostics diag;
+  Result<PteProgram> again = PteProgram::load(b.data(), b.size(), &diag);
+  ASSERT_TRUE(again.ok());
+  Memory memory2(*again);
+  Result<PteMethod> refused = PteMethod::load(*again, memory2.manager, &diag);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error(), Error::kProgramBadTensor);
+  ASSERT_NE(diag.field, nullptr);
+  EXPECT_STREQ(diag.field, "socsim.quantization (header)");
 }
 
 TEST(PteCompiled, AnUnknownSocsimOperatorIsNamed) {
