@@ -489,7 +489,7 @@ const char* const kFixtures[] = {"add",          "add8",     "convnet_f32", "con
                                  "add_xnnpack",  "encoder_int8", "lstm_f32", "gru_f32",
                                  "mbblock_f32",  "mbv3block_f32", "poolgelu_f32",
                                  "adaptivepool_int8", "cnblock_f32", "compiled/small_f32",
-                                 "compiled/small_int8"};
+                                 "compiled/small_int8", "compiled/small_int8_out"};
 
 // ---- the compiler's .pte programs (socsim:: operators) --------------------------------------
 
