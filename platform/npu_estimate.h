@@ -24,8 +24,10 @@ struct NpuProgramLayers {
   std::vector<std::vector<npu::LayerDescriptor>> lists;
 };
 
-/// Reads the npu delegate blobs of a socsim program file (docs/program-format.md). Throws
-/// ConfigError naming the file and what is wrong (not a program file, a blob out of bounds).
+/// Reads the npu delegate blobs of a program file: a `.pte` (its DelegateCalls to `npu` or
+/// `SocsimNpuBackend`, blobs of version 1 or 2, docs/executorch-npu.md) or a socsim program
+/// (docs/program-format.md). Throws ConfigError naming the file and what is wrong (not a
+/// program file, a table or blob out of bounds).
 NpuProgramLayers read_npu_program_layers(const std::string& path);
 
 /// The DDR as the estimate sees it: bandwidth and latency from its preset.

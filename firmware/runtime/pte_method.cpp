@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "firmware/runtime/profiling.h"
+#include "firmware/runtime/pte_socsim_ops.h"
 
 namespace socsim::runtime {
 
@@ -77,6 +78,9 @@ Result<PteMethod> PteMethod::load(const PteProgram& program, const MemoryManager
     }
   }
   if (error == Error::kOk) error = m.load_values(program, diag);
+  if (error == Error::kOk) {
+    error = pte_apply_socsim_quantization(program, m.values_, m.value_count_, diag);
+  }
   if (error == Error::kOk) error = m.load_io(program, diag);
   if (error == Error::kOk) {
     profile_begin(ProfileEvent::kMethodInit, 0, "method_init", 0);
@@ -577,8 +581,11 @@ Error PteMethod::link_kernel_call(const PteProgram& program, const PteOpContext&
   if (ins.call == nullptr) {
     return pte_fail(diag, Error::kMemoryAllocationFailed, "KernelCall", at);
   }
-  e = pte_prepare_operator(ctx, name, name_length, overload, overload_length,
-                           operands.indices, operands.args.size(), ins.call);
+  e = pte_is_socsim_operator(name, name_length)
+          ? pte_prepare_socsim_operator(ctx, name, name_length, overload, overload_length,
+                                        operands.indices, operands.args.size(), ins.call)
+          : pte_prepare_operator(ctx, name, name_length, overload, overload_length,
+                                 operands.indices, operands.args.size(), ins.call);
   if (e == Error::kOperatorMissing) {
     if (!*missing && diag != nullptr) {
       diag->name = name;

@@ -369,4 +369,25 @@ Error PteProgram::inline_delegate_data(uint32_t index, const uint8_t** data, uin
   return Error::kOk;
 }
 
+Error PteProgram::named_segment(const char* key, const uint8_t** data, uint32_t* size) const {
+  *data = nullptr;
+  *size = 0;
+  FbVector named;
+  SOCSIM_RT_TRY(root_.vector(7, 4, &named));  // Program.named_data
+  const size_t key_length = strlen(key);
+  for (uint32_t i = 0; i < named.size(); ++i) {
+    uint32_t pos = 0;
+    FbTable entry;
+    const char* text = nullptr;
+    uint32_t length = 0, index = 0;
+    SOCSIM_RT_TRY(named.target(i, &pos));
+    SOCSIM_RT_TRY(FbTable::at(flat_, pos, &entry));
+    SOCSIM_RT_TRY(entry.string(0, &text, &length));
+    if (text == nullptr || length != key_length || memcmp(text, key, length) != 0) continue;
+    SOCSIM_RT_TRY(entry.scalar<uint32_t>(1, 0, &index));  // NamedData.segment_index
+    return segment(index, data, size);
+  }
+  return Error::kOk;
+}
+
 }  // namespace socsim::runtime

@@ -70,6 +70,9 @@ class PteProgram {
   Error segment(uint32_t index, const uint8_t** data, uint32_t* size) const;
   /// Inline delegate data `index` (Program.backend_delegate_data).
   Error inline_delegate_data(uint32_t index, const uint8_t** data, uint32_t* size) const;
+  /// The segment that Program.named_data names `key` (NUL-terminated); *data = nullptr and
+  /// kOk when no entry has that key.
+  Error named_segment(const char* key, const uint8_t** data, uint32_t* size) const;
 
  private:
   Error verify_rest(PteDiagnostics* diag) const;

@@ -26,6 +26,7 @@ import numpy as np
 
 from socsim_aot import npu_partition, onnx_graph, passes
 from socsim_aot import program_format as pf
+from socsim_aot import pte_format
 from socsim_aot import reference, tflite_frontend, validate
 from socsim_aot import schema
 from socsim_aot.ir import (INF, CompileError, Graph, Node, OnnxNode, Quantizer,  # noqa: F401
@@ -981,12 +982,35 @@ def compile_tflite(path: str, options: CompileOptions, npu_ops, log=None) -> pf.
     return compile_graph(g, None, None, options.delegate, npu_ops)
 
 
-def compile_file(model_path, out_path, log=None, **options) -> pf.Program:
-    """Compiles `model_path` and writes the program file; keyword arguments are the fields
-    of CompileOptions."""
+FORMATS = ("pte", "prog")
+
+
+def output_format(out_path: str, given: Optional[str] = None) -> str:
+    """The file format to write: `given`, else `.prog` for a path ending in .prog, else
+    ExecuTorch's `.pte` (the documented form: docs/program-format.md)."""
+    if given:
+        return given
+    return "prog" if str(out_path).endswith(".prog") else "pte"
+
+
+def serialise(program: pf.Program, fmt: str) -> bytes:
+    """The bytes of `program` in format `fmt`, verified by the format's reader as the
+    firmware will read them."""
+    if fmt == "prog":
+        data = pf.write(program)
+        pf.read(data)
+        return data
+    data = pte_format.write(program)
+    pte_format.read(data)
+    return data
+
+
+def compile_file(model_path, out_path, log=None, file_format=None, **options) -> pf.Program:
+    """Compiles `model_path` and writes the program file (`file_format` "pte" or "prog"; by
+    default from the path's extension, output_format); keyword arguments are the fields of
+    CompileOptions."""
     program = compile_model(model_path, CompileOptions(**options), log)
-    data = pf.write(program)
-    pf.read(data)  # the file must verify exactly as the firmware will
+    data = serialise(program, output_format(out_path, file_format))
     with open(out_path, "wb") as f:
         f.write(data)
     return program
@@ -1054,8 +1078,8 @@ def argument_parser() -> argparse.ArgumentParser:
                     "ahead-of-time memory plan. The file format is in docs/program-format.md, "
                     "the operators and their integer arithmetic in docs/runtime.md, the front "
                     "end and its passes in docs/compiler.md.",
-        epilog="Examples:\n  compile_model.py add8.onnx -o add8.prog --delegate cpu-packed\n"
-               "  compile_model.py net.onnx -o net_int8.prog --quantize int8 "
+        epilog="Examples:\n  compile_model.py add8.onnx -o add8.pte --delegate cpu-packed\n"
+               "  compile_model.py net.onnx -o net_int8.pte --quantize int8 "
                "--calibration samples.npz\n"
                "  compile_model.py net.onnx --print-ops\n",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1063,7 +1087,11 @@ def argument_parser() -> argparse.ArgumentParser:
                         f"(opsets {onnx_graph.MIN_OPSET}-{onnx_graph.MAX_OPSET}), or an int8 "
                         "TensorFlow Lite model (.tflite, recognised by its TFL3 identifier; "
                         "its own quantisation is kept: docs/compiler.md)")
-    parser.add_argument("-o", "--output", help="program file to write")
+    parser.add_argument("-o", "--output", help="program file to write: ExecuTorch's .pte "
+                        "(the default form), or socsim's frozen .prog format for a name "
+                        "ending in .prog (docs/program-format.md)")
+    parser.add_argument("--format", choices=FORMATS, default=None,
+                        help="the file format regardless of the output's extension")
     parser.add_argument("--quantize", choices=["int8"],
                         help="quantise a float32 model: int8 activations (per-tensor, "
                              "symmetric), int8 weights (per output channel, symmetric), "
@@ -1151,7 +1179,8 @@ def main(argv=None) -> int:
         if args.print_ops:
             _print_ops(args, options, log)
         if args.output:
-            program = compile_file(args.model, args.output, log, **dataclasses.asdict(options))
+            program = compile_file(args.model, args.output, log, file_format=args.format,
+                                   **dataclasses.asdict(options))
     except validate.ModelError as e:
         for problem in e.problems:
             print(f"compile_model: {args.model}: {problem}", file=sys.stderr)

@@ -74,6 +74,22 @@ def from_program(program: pf.Program) -> bytes:
     if sorted(call_inputs.values()) != list(range(n_in)) or \
             sorted(call_outputs.values()) != list(range(len(program.outputs))):
         raise BlobError("every input must be quantised and every output dequantised once")
+    return _blob(program, npu_calls, call_inputs, call_outputs, len(program.outputs))
+
+
+def from_call(program: pf.Program, ins: pf.Instruction, inputs: List[int],
+              outputs: List[int]) -> bytes:
+    """The version-2 blob of one npu delegate call of a compiled program, called with the
+    tensors `inputs` (activations it reads) and `outputs` (results it writes); its constants
+    go into the blob, any other tensor into the scratch memory."""
+    return _blob(program, [ins], {t: i for i, t in enumerate(inputs)},
+                 {t: i for i, t in enumerate(outputs)}, len(outputs))
+
+
+def _blob(program: pf.Program, npu_calls: List[pf.Instruction], call_inputs: Dict[int, int],
+          call_outputs: Dict[int, int], n_out: int) -> bytes:
+    tensors = program.tensors
+    n_in = len(call_inputs)
     constants: Dict[int, int] = {}
     data = bytearray()
     scratch: List[int] = []
@@ -122,7 +138,7 @@ def from_program(program: pf.Program) -> bytes:
     out = bytearray(HEADER.pack(magic=layouts.NPU_BLOB_MAGIC,
                                 version=layouts.NPU_BLOB_VERSION_SELF_CONTAINED,
                                 layer_count=len(descriptors), descriptor_size=DESCRIPTOR.size))
-    out += PLACEMENT.pack(input_count=n_in, output_count=len(program.outputs),
+    out += PLACEMENT.pack(input_count=n_in, output_count=n_out,
                           descriptors_offset=descriptors_offset,
                           constants_offset=constants_offset, constants_size=len(data),
                           scratch_size=scratch_size, scratch_alignment=SCRATCH_ALIGNMENT)

@@ -16,6 +16,7 @@ import sys
 import numpy as np
 
 from socsim_aot import program_format as pf
+from socsim_aot import pte_format
 from socsim_aot import reference
 
 RES_LINE = re.compile(r"^res\[(\d+)\] = (\S+)$", re.M)
@@ -86,7 +87,7 @@ def main(argv=None):
     parser.add_argument("program", help="program file")
     args = parser.parse_args(argv)
     with open(args.program, "rb") as f:
-        program = pf.read(f.read())
+        program = pte_format.read_any(f.read())  # either format (a .pte's npu blobs: not yet)
     want = reference_outputs(program, args.input)
     status, stdout, stderr = run_runner(args, args.program)
     print("\n".join(l for l in stdout.splitlines() if not l.startswith("res[")))

@@ -156,7 +156,8 @@ class ModelCache:
         if os.path.isfile(program):
             return program, input_path
         self.log(f"compiling model {job.spec.name} ({describe_options(options)})")
-        cmd = [sys.executable, "-m", "socsim_aot.compiler", onnx, "-o", program + ".tmp"]
+        cmd = [sys.executable, "-m", "socsim_aot.compiler", onnx, "-o", program + ".tmp",
+               "--format", "prog"]
         cmd += compiler_arguments(options, calibration)
         self._run(cmd, program + ".log", f"compiling model '{job.spec.name}'")
         os.replace(program + ".tmp", program)

@@ -3,6 +3,7 @@
 // and malformed files (truncations, bit flips, huge counts and offsets) refused cleanly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -19,7 +20,13 @@
 namespace socsim::runtime {
 namespace {
 
+/// A fixture of tests/runtime/pte/, or of tests/runtime/pte_compiled/ ("compiled/NAME": the
+/// compiler's own .pte programs, scripts/gen_pte_compiled_fixtures.py).
 std::string fixture(const std::string& name) {
+  const std::string compiled = "compiled/";
+  if (name.compare(0, compiled.size(), compiled) == 0) {
+    return std::string(SOCSIM_PTE_COMPILED_DIR) + "/" + name.substr(compiled.size());
+  }
   return std::string(SOCSIM_PTE_FIXTURES_DIR) + "/" + name;
 }
 
@@ -481,7 +488,112 @@ Error try_program(const std::vector<uint8_t>& bytes, const std::vector<uint8_t>&
 const char* const kFixtures[] = {"add",          "add8",     "convnet_f32", "convnet_int8",
                                  "add_xnnpack",  "encoder_int8", "lstm_f32", "gru_f32",
                                  "mbblock_f32",  "mbv3block_f32", "poolgelu_f32",
-                                 "adaptivepool_int8", "cnblock_f32"};
+                                 "adaptivepool_int8", "cnblock_f32", "compiled/small_f32",
+                                 "compiled/small_int8", "compiled/small_int8_out"};
+
+// ---- the compiler's .pte programs (socsim:: operators) --------------------------------------
+
+TEST(PteCompiled, OutputsEqualTheProgRun) {
+  for (const char* name : {"small_f32", "small_int8", "small_int8_out"}) {
+    const std::string path = std::string("compiled/") + name;
+    const std::vector<uint8_t> got = run_fixture(path);
+    EXPECT_EQ(got.size(), std::string(name) == "small_int8_out" ? 5u : 20u) << name;
+    EXPECT_EQ(got, read_file(fixture(path + ".expected.bin"))) << name << ": bit for bit";
+  }
+}
+
+TEST(PteCompiled, TheOutputsQuantisationComesFromTheRecord) {
+  const std::vector<uint8_t> file = read_file(fixture("compiled/small_int8_out.pte"));
+  Aligned a(file);
+  Result<PteProgram> program = PteProgram::load(a.data(), a.size());
+  ASSERT_TRUE(program.ok());
+  Memory memory(*program);
+  Result<PteMethod> method = PteMethod::load(*program, memory.manager);
+  ASSERT_TRUE(method.ok());
+  ASSERT_EQ(method->outputs_size(), 1u);
+  const Tensor& y = *method->output(0);
+  EXPECT_EQ(y.dtype, ScalarType::kInt8);
+  EXPECT_EQ(y.quant.kind, QuantKind::kPerTensor);
+  EXPECT_GT(y.quant.scale, 0.0f);
+  EXPECT_EQ(run_fixture("compiled/small_int8_out"),
+            read_file(fixture("compiled/small_int8_out.expected.bin")));
+  // The record's version made wrong: the method load names the record.
+  std::vector<uint8_t> bad = file;
+  const char magic[] = "SQNT";
+  auto at = std::search(bad.begin(), bad.end(), magic, magic + 4);
+  ASSERT_NE(at, bad.end());
+  at[4] = 9;
+  Aligned b(bad);
+  PteDiagnostics diag;
+  Result<PteProgram> again = PteProgram::load(b.data(), b.size(), &diag);
+  ASSERT_TRUE(again.ok());
+  Memory memory2(*again);
+  Result<PteMethod> refused = PteMethod::load(*again, memory2.manager, &diag);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error(), Error::kProgramBadTensor);
+  ASSERT_NE(diag.field, nullptr);
+  EXPECT_STREQ(diag.field, "socsim.quantization (header)");
+}
+
+TEST(PteCompiled, AnUnknownSocsimOperatorIsNamed) {
+  std::vector<uint8_t> bytes = read_file(fixture("compiled/small_int8.pte"));
+  const std::string op = "socsim::quantized_decomposed__convolution";
+  auto at = std::search(bytes.begin(), bytes.end(), op.begin(), op.end());
+  ASSERT_NE(at, bytes.end());
+  at[op.size() - 1] = 'X';  // ...convolutioX
+  Aligned a(bytes);
+  PteDiagnostics diag;
+  Result<PteProgram> program = PteProgram::load(a.data(), a.size(), &diag);
+  ASSERT_TRUE(program.ok());
+  Memory memory(*program);
+  Result<PteMethod> method = PteMethod::load(*program, memory.manager, &diag);
+  ASSERT_FALSE(method.ok());
+  EXPECT_EQ(method.error(), Error::kOperatorMissing);
+  ASSERT_NE(diag.name, nullptr);
+  EXPECT_EQ(std::string(diag.name, diag.name_length), op.substr(0, op.size() - 1) + "X");
+}
+
+TEST(PteCompiled, AnArgumentWordBeyondInt32IsRefused) {
+  std::vector<uint8_t> bytes = read_file(fixture("compiled/small_int8.pte"));
+  Aligned a(bytes);
+  Result<PteProgram> program = PteProgram::load(a.data(), a.size());
+  ASSERT_TRUE(program.ok());
+  // Every Int value 0 becomes 2^31: some call's argument list then holds it.
+  uint32_t changed = 0;
+  for (uint32_t v = 0; v < program->values().size(); ++v) {
+    pte::FbTable entry, body;
+    uint32_t pos = 0;
+    ASSERT_EQ(program->values().target(v, &pos), Error::kOk);
+    ASSERT_EQ(pte::FbTable::at(program->file(), pos, &entry), Error::kOk);
+    uint8_t kind = 0;
+    ASSERT_EQ(entry.scalar<uint8_t>(pte_slot::kValueType, 0, &kind), Error::kOk);
+    if (kind != static_cast<uint8_t>(PteValueKind::kInt)) continue;
+    ASSERT_EQ(entry.table(pte_slot::kValueValue, &body), Error::kOk);
+    // The Int's field: its vtable (at the table minus the table's first word) gives where.
+    int32_t back = 0;
+    uint16_t off = 0;
+    std::memcpy(&back, bytes.data() + body.position(), 4);
+    std::memcpy(&off, bytes.data() + body.position() - back + 4, 2);
+    if (off == 0) continue;
+    int64_t value = 0;
+    std::memcpy(&value, bytes.data() + body.position() + off, 8);
+    if (value != 0) continue;
+    value = int64_t{1} << 31;
+    std::memcpy(bytes.data() + body.position() + off, &value, 8);
+    ++changed;
+  }
+  ASSERT_GT(changed, 0u);
+  Aligned b(bytes);
+  PteDiagnostics diag;
+  Result<PteProgram> again = PteProgram::load(b.data(), b.size(), &diag);
+  ASSERT_TRUE(again.ok());
+  Memory memory(*again);
+  Result<PteMethod> method = PteMethod::load(*again, memory.manager, &diag);
+  ASSERT_FALSE(method.ok());
+  EXPECT_EQ(method.error(), Error::kBadOperatorArgs);
+  ASSERT_NE(diag.field, nullptr);
+  EXPECT_STREQ(diag.field, "KernelCall.args (socsim: an int32 word)");
+}
 
 TEST(PteRobustness, EveryTruncationIsRefused) {
   for (const char* name : kFixtures) {
