@@ -226,10 +226,9 @@ def _resnet_v2(torch, layers=(3, 4, 6, 3), channels=(64, 256, 512, 1024, 2048)):
     the classifier. The BN and ReLU on each block's input follow an addition, not a
     convolution, so they cannot fold into one; RKNN's graph of this model keeps such a BN as
     a layer of its own (rockchip-linux/rknn-toolkit2, examples/functions/accuracy_analysis:
-    `[BatchNormalization] resnetv24_batchnorm0_fwd`). Once its statistics are set,
-    `bn_as_depthwise` writes each such BN as the per-channel 1x1 depthwise convolution it
-    computes at inference, which socsim's NPU runs (its compiler leaves a per-channel Mul and
-    Add of constants to the CPU)."""
+    `[BatchNormalization] resnetv24_batchnorm0_fwd`). socsim's compiler makes each of them
+    the per-channel 1x1 depthwise convolution it computes at inference, its ReLU fused, one
+    NPU layer (docs/compiler.md, `fold_batch_norm`)."""
     nn = torch.nn
 
     class Block(nn.Module):
@@ -275,21 +274,6 @@ def _resnet_v2(torch, layers=(3, 4, 6, 3), channels=(64, 256, 512, 1024, 2048)):
     return ResNetV2()
 
 
-def bn_as_depthwise(torch, bn):
-    """A BatchNorm2d at inference as the 1x1 depthwise convolution it computes:
-    x * gamma / sqrt(var + eps) + (beta - mean * gamma / sqrt(var + eps)) per channel."""
-    c = bn.num_features
-    k = 1.0 / torch.sqrt(bn.running_var + bn.eps)
-    shift = -bn.running_mean * k
-    if bn.affine:
-        k, shift = k * bn.weight, shift * bn.weight + bn.bias
-    conv = torch.nn.Conv2d(c, c, 1, groups=c, bias=True)
-    with torch.no_grad():
-        conv.weight.copy_(k.reshape(c, 1, 1, 1))
-        conv.bias.copy_(shift)
-    return conv.eval()
-
-
 def module(name: str, size=None):
     import torch
     import torchvision
@@ -310,12 +294,6 @@ def module(name: str, size=None):
         for _ in range(2):
             m(torch.rand(1, 3, size or SILICON_FPS[name][1], size or SILICON_FPS[name][1]))
     m.eval()
-    if name == "resnet50_v2":  # the BNs that follow no convolution (_resnet_v2)
-        f = m.features
-        for i in (0, len(f) - 4):
-            f[i] = bn_as_depthwise(torch, f[i])
-        for block in f[5:-4]:
-            block.bn1 = bn_as_depthwise(torch, block.bn1)
     return m
 
 

@@ -139,6 +139,59 @@ class NpuPartitionTest(unittest.TestCase):
         self.assertEqual((list(mul["in_shape"]), list(mul["in1_shape"])),
                          ([1, 16, 8, 8], [1, 16, 1, 1]))
 
+    def test_standalone_batch_norm_and_relu_are_one_npu_layer(self):
+        # A BatchNormalization that follows no convolution (ResNet v2's BN and ReLU after each
+        # addition) becomes the 1x1 depthwise convolution it computes, its ReLU fused: one NPU
+        # layer. Its outputs are those of the same depthwise convolution compiled for the CPU,
+        # bit for bit, and the float BN + ReLU's within the rounding of its quantisation.
+        from onnx import TensorProto, helper, numpy_helper
+        rng = np.random.default_rng(7)
+        c, shape = 8, (1, 8, 6, 6)
+        s, b, m = (rng.uniform(-1, 1, c) for _ in range(3))
+        v = rng.uniform(0.5, 2, c)
+        k = s / np.sqrt(v + 1e-5)
+
+        def onnx_file(name, nodes, inits):
+            g = helper.make_graph(
+                nodes + [helper.make_node("Relu", ["t"], ["y"])], name,
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                [helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)],
+                [numpy_helper.from_array(a.astype(np.float32), n) for n, a in inits])
+            path = os.path.join(self.tmp.name, name + ".onnx")
+            with open(path, "wb") as f:
+                f.write(helper.make_model(
+                    g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
+            return path
+        bn = onnx_file("bn_relu", [helper.make_node("BatchNormalization",
+                                                    ["x", "s", "b", "m", "v"], ["t"])],
+                       [("s", s), ("b", b), ("m", m), ("v", v)])
+        dw = onnx_file("dw_relu", [helper.make_node("Conv", ["x", "w", "c"], ["t"], group=c)],
+                       [("w", k.reshape(c, 1, 1, 1)), ("c", b - m * k)])
+        calib = os.path.join(self.tmp.name, "bn_relu.npz")
+        np.savez(calib, x=rng.standard_normal((4,) + shape).astype(np.float32))
+        npu = compiler.compile_file(bn, os.path.join(self.tmp.name, "bn_relu_npu.prog"),
+                                    quantize="int8", calibration=calib, delegate="npu",
+                                    npu_config=PRESET)
+        cpu = compiler.compile_file(dw, os.path.join(self.tmp.name, "dw_relu_cpu.prog"),
+                                    quantize="int8", calibration=calib)
+        self.assertEqual([i.name for i in npu.instructions if i.name],
+                         [QUANTIZE.name, DEQUANTIZE.name])
+        (layer,) = self.descriptors(npu)
+        self.assertEqual(layer["op"], QUANTIZED_CONVOLUTION.npu.opcode)
+        self.assertEqual(list(layer["in1_shape"]), [c, 1, 1, 1])
+        self.assertIn(QUANTIZED_CONVOLUTION.name, [i.name for i in cpu.instructions])
+        # Half a step of the input's quantisation through the largest |k|, half a step of
+        # the output's, and one output step for the weights' and requantisation's rounding.
+        (call,) = [i for i in npu.instructions if not i.name]
+        x_q, y_q = npu.tensors[call.inputs[0]], npu.tensors[call.outputs[0]]
+        bound = x_q.scale * abs(k).max() / 2 + 1.5 * y_q.scale
+        for _ in range(2):
+            x = rng.standard_normal(shape).astype(np.float32)
+            y = reference.run(npu, [x])[0]
+            np.testing.assert_array_equal(y, reference.run(cpu, [x])[0])
+            want = np.maximum(x * k.reshape(c, 1, 1) + (b - m * k).reshape(c, 1, 1), 0)
+            np.testing.assert_allclose(y, want, atol=bound)
+
     def test_calls_are_cut_to_the_record_tensor_limit(self):
         # A call's inputs and outputs are counted in a u8 each: a whole EfficientNet on the
         # NPU reads ~300 tensors. With a limit of 8 the squeeze-and-excitation model (11

@@ -186,10 +186,32 @@ class PassTest(unittest.TestCase):
         self.assertEqual(g.nodes[0].outputs, ["y"])
 
     def test_batch_norm_elsewhere_is_a_channel_multiply_add(self):
+        # Float and int8 for the CPU: a Mul and an Add, which merge with constant arithmetic.
+        for options in (Options(), Options(quantize="int8"),
+                        Options(npu_operators={"conv2d"}, quantize="int8")):
+            g = self.conv_bn(after_relu=True)
+            report = self.rewrite(g, batch_norm.run, options)
+            self.assertEqual(ops(g), ["Conv", "Relu", "Mul", "Add"])
+            self.assertEqual(report.details, {"as Mul + Add": 1})
+
+    def test_batch_norm_elsewhere_is_a_depthwise_conv_for_the_npu(self):
         g = self.conv_bn(after_relu=True)
-        report = self.rewrite(g, batch_norm.run, Options())
-        self.assertEqual(ops(g), ["Conv", "Relu", "Mul", "Add"])
-        self.assertEqual(report.details, {"as Mul + Add": 1})
+        bn = g.nodes[-1]
+        s, b, m, v = (g.const(i).astype(np.float64) for i in bn.inputs[1:])
+        npu = Options(npu_operators={"conv2d", "depthwise_conv2d"}, quantize="int8")
+        report = self.rewrite(g, batch_norm.run, npu)
+        self.assertEqual(ops(g), ["Conv", "Relu", "Conv"])
+        self.assertEqual(report.details, {"as depthwise Conv": 1})
+        conv = g.nodes[-1]
+        self.assertEqual((conv.inputs[0], conv.outputs, conv.attrs["group"]), ("r", ["y"], 4))
+        k = s / np.sqrt(v + 1e-5)
+        np.testing.assert_allclose(g.const(conv.inputs[1]), k.reshape(4, 1, 1, 1), rtol=1e-6)
+        np.testing.assert_allclose(g.const(conv.inputs[2]), b - m * k, rtol=1e-6, atol=1e-6)
+        # BatchNorm1d's (N, C, L): no 2-D convolution, a Mul and an Add as before.
+        g = graph([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"])],
+                  [("x", [1, 4, 6])], [("y", [1, 4, 6])],
+                  [(k, RNG.uniform(0.5, 2, 4).astype(np.float32)) for k in "sbmv"])
+        self.assertEqual(self.rewrite(g, batch_norm.run, npu).details, {"as Mul + Add": 1})
 
     def test_constant_chain_becomes_one_multiply_add(self):
         nodes = [helper.make_node("Mul", ["x", "two"], ["a"]),

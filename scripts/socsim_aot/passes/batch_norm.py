@@ -1,7 +1,13 @@
 """BatchNormalization at inference: y = (x - mean) * scale / sqrt(var + eps) + bias, a
 per-channel x * k + c. After a convolution (its only reader) it goes into the convolution's
-weights and bias; elsewhere (DenseNet's BN -> ReLU -> Conv) it becomes a per-channel Mul and
-Add, which constant_chains.py merges with neighbouring constant arithmetic.
+weights and bias. Elsewhere (DenseNet's BN -> ReLU -> Conv, the BN and ReLU after each
+addition of a pre-activation ResNet v2) on an NCHW tensor of a program that goes to an NPU
+running depthwise_conv2d (--quantize int8 --delegate npu), it becomes the 1x1 depthwise
+convolution it computes (weight k, bias c, one group per channel), an NPU layer like any
+convolution, which takes a following Relu as its fused activation; the NPU's binary layers
+take two activations, so a Mul and an Add of constants would stay on the CPU. Otherwise
+(float programs, int8 for the CPU, other ranks) it becomes a per-channel Mul and Add, which
+constant_chains.py merges with neighbouring constant arithmetic.
 """
 
 import numpy as np
@@ -37,5 +43,22 @@ def run(g: OnnxGraph, options: Options) -> Report:
         g.remove(n)
         folded = Report()
         fold_into_producer(g, folded, [mul, add])
-        report.add("into Conv" if folded.count else "as Mul + Add")
+        if folded.count:
+            report.add("into Conv")
+        elif len(shape) == 4 and k.shape == (shape[1],) and c.shape == (shape[1],) and \
+                options.npu_runs("depthwise_conv2d"):
+            channels = shape[1]
+            conv = OnnxOp("Conv", [n.inputs[0],
+                                   g.add_const(n.name + "::weight",
+                                               k.astype(dtype).reshape(channels, 1, 1, 1)),
+                                   g.add_const(n.name + "::bias", c.astype(dtype))],
+                          [n.outputs[0]], {"group": channels, "kernel_shape": [1, 1]}, n.name)
+            g.insert_before(mul, conv)
+            g.remove(mul, add)
+            for name in (mul.inputs[1], add.inputs[1]):
+                del g.consts[name]
+            del g.types[mid]
+            report.add("as depthwise Conv")
+        else:
+            report.add("as Mul + Add")
     return report
