@@ -30,7 +30,7 @@ module rv_regfile #(
 
   `include "rv_assert.svh"
 
-  logic [31:0] regs_q [32];
+  logic [31:0] regs_q [32] /*verilator public_flat_rw*/;  // a debugger writes it when halted
 
   assign rdata_a_o = regs_q[raddr_a_i];
   assign rdata_b_o = regs_q[raddr_b_i];
