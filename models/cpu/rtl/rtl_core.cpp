@@ -311,7 +311,7 @@ void RtlCore::debug_cycle(Top& top) {
   g_debug.resume = false;
   if (!top.debug_halted_o) return;
   const uint32_t pc = top.rootp->rv_core_sim__DOT__u_core__DOT__dbg_pc_q;
-  g_debug.resume_pc = debug_->halted(pc, cycle_, delivered_ + (has_pending_ ? 1 : 0));
+  g_debug.resume_pc = debug_->halted(pc, cycle_, order_);  // all retired: nothing in flight
   g_debug.resume = true;
 }
 #endif
