@@ -55,6 +55,9 @@ class DebugHalt {
   /// The core is halted before the instruction at `pc`, `cycle` cycles after reset, with
   /// `retired` instructions retired. Returns the pc to resume at.
   virtual uint32_t halted(uint32_t pc, uint64_t cycle, uint64_t retired) = 0;
+  /// Called after every cycle: the only place besides halted() where the answers of
+  /// halt_before() may change (the RTL core's simulator may ask again within a cycle).
+  virtual void cycle_done() = 0;
 };
 
 }  // namespace socsim

@@ -54,17 +54,18 @@ bool GdbSession::halt_before(uint32_t pc, uint32_t insn, uint32_t rs1_value, boo
       return true;
     }
   }
-  // Ctrl-C: once seen, every question until the halt says so (the core may ask again in
-  // the same cycle and must hear the same answer).
-  if (!interrupt_ && --poll_countdown_ == 0) {
-    poll_countdown_ = kInterruptPoll;
-    interrupt_ = server_.interrupt_requested();
-  }
+  // Ctrl-C (seen between cycles): every question until the halt says so.
   if (interrupt_) {
     reply_ = GdbServer::interrupt_stop();
     return true;
   }
   return false;
+}
+
+void GdbSession::cycle_done() {
+  if (detached_ || interrupt_ || --poll_countdown_ != 0) return;
+  poll_countdown_ = kInterruptPoll;
+  interrupt_ = server_.interrupt_requested();
 }
 
 uint32_t GdbSession::halted(uint32_t pc, uint64_t cycle, uint64_t retired) {

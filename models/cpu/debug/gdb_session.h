@@ -6,7 +6,7 @@
 // session says whether to halt there: when GDB single-steps (after one instruction has
 // entered EX), when the instruction is at a breakpoint, when it is a load or store that a
 // watchpoint covers (its address from the forwarded rs1, before it executes, as RISC-V
-// triggers fire), or when GDB sent Ctrl-C (polled every few thousand questions). The
+// triggers fire), or when GDB sent Ctrl-C (polled every few thousand cycles). The
 // instruction is killed, the older ones complete, and GDB is served with the core halted at
 // that exact boundary: nothing past it has executed. Registers are read and written in the
 // register file, a pc write is where the core refetches from when GDB resumes it, and the
@@ -47,6 +47,8 @@ class GdbSession final : public DebugHalt, private GdbTarget {
   /// DebugHalt: whether to halt before the instruction in ID; GDB's turn at a halt.
   bool halt_before(uint32_t pc, uint32_t insn, uint32_t rs1_value, bool issued) override;
   uint32_t halted(uint32_t pc, uint64_t cycle, uint64_t retired) override;
+  /// Looks for GDB's Ctrl-C every kInterruptPoll cycles.
+  void cycle_done() override;
   /// The run has ended: tells GDB how (exit code, or the fault as a signal).
   void finish(const SimControl& control);
 
@@ -62,7 +64,7 @@ class GdbSession final : public DebugHalt, private GdbTarget {
   /// The stop reply for a watchpoint the load or store `insn` triggers with rs1 = `rs1`.
   std::optional<std::string> access_watch(uint32_t insn, uint32_t rs1) const;
 
-  /// Questions (halt_before) between two looks for GDB's Ctrl-C.
+  /// Cycles between two looks for GDB's Ctrl-C.
   static constexpr unsigned kInterruptPoll = 4096;
 
   CpuModel& cpu_;

@@ -958,6 +958,7 @@ bool Cv32e40pTiming::cycle() {
 
   if (__builtin_expect(fetch_faulted_, 0)) return false;
   ++s_.cycle;
+  if (!kPlain && debug_ != nullptr) debug_->cycle_done();
   if (!kPlain && w.dbg_halted) {
     // The debugger holds the core here (rv_core.sv: debug_halted_o, seen by the driver at
     // the end of the cycle); it resumes in the next cycle.

@@ -309,6 +309,7 @@ template <class Top>
 void RtlCore::debug_cycle(Top& top) {
   // The cycle the core resumed in ends the resume; a halted, drained core is the debugger's.
   g_debug.resume = false;
+  debug_->cycle_done();
   if (!top.debug_halted_o) return;
   const uint32_t pc = top.rootp->rv_core_sim__DOT__u_core__DOT__dbg_pc_q;
   g_debug.resume_pc = debug_->halted(pc, cycle_, order_);  // all retired: nothing in flight

@@ -65,6 +65,7 @@ class Hook : public DebugHalt {
     for (const auto& w : writes_) write_(w.first, w.second);
     return resume_ != 0 ? resume_ : pc;
   }
+  void cycle_done() override {}
   uint32_t halted_pc = 0;
   uint64_t halted_cycle = 0, halted_retired = 0;
   std::vector<uint32_t> seen;
