@@ -206,11 +206,11 @@ DebugTools::DebugTools(const DebugOptions& options, Soc& soc, ProbeSession& prob
         }};
     gdb_ = std::make_unique<GdbSession>(cpu, *transport_, std::move(memory), soc.control(),
                                         soc.config().cpu.boot_addr);
-    cpu.add_retire_observer(gdb_.get());
-    // SIGINT/SIGTERM while GDB holds the core before its first instruction: the run ends
-    // interrupted (GdbSession), with its report, as during the simulation.
-    const HostStopSignals signals;
-    gdb_->start();
+    // GDB's first stop is the core's first halt, before its first instruction.
+    if (!cpu.set_debug_halt(gdb_.get())) {
+      throw ConfigError(std::string("--gdb: the ") + cpu.description() +
+                        " cannot be halted by a debugger");
+    }
   }
 }
 

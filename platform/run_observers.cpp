@@ -21,6 +21,12 @@ RunObservers::RunObservers(const RunOptions& options, const FirmwareImage& image
           "--lockstep checks the RTL core against the ISS: use it with --cpu " +
           cpu_model_list(false, [](const CpuModelType& t) { return t.capabilities.lockstep; }));
     }
+    if (options.debug.gdb_port >= 0) {
+      // GDB's stops are halts of the core (docs/debugging.md), which the reference ISS of
+      // the checker does not take.
+      throw ConfigError("--lockstep and --gdb cannot be combined: the debugger's halts change "
+                        "the RTL core's cycles, which the lockstep reference does not follow");
+    }
     lockstep_ = std::make_unique<LockstepChecker>(soc.iss_config(), soc.control());
     cpu.set_bus_observer(lockstep_.get());
     cpu.add_retire_observer(lockstep_.get());

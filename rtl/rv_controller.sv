@@ -10,6 +10,9 @@
 //   XRET_JUMP   mret jumps to mepc,
 //   WAIT_SLEEP, SLEEP   wfi: sleep (core_sleep_o) until an interrupt is pending and enabled
 //               in mie; FIRST_FETCH then takes it if mstatus.MIE is set.
+//   DBG_HALT    a debugger's halt (debug_halt_i, taken in DECODE like an interrupt: the
+//               instruction in ID is killed, the older ones complete): no instruction enters ID
+//               until debug_resume_i, which refetches from the debugger's pc (PC_DEBUG).
 // A status CSR access costs 4 cycles, ecall 4, mret 5, fence 4, wfi with a pending interrupt 6.
 module rv_controller (
   input  logic              clk_i,
@@ -31,6 +34,9 @@ module rv_controller (
   input  logic              irq_req_i,
   input  logic              irq_wakeup_i,
   input  logic [4:0]        irq_id_i,
+  // debugger (rv_core.sv): halt before the ID instruction; in DBG_HALT, resume
+  input  logic              debug_halt_i,
+  input  logic              debug_resume_i,
   // control
   output logic              fetch_req_o,      // fetching enabled
   output logic              pc_set_o,
@@ -51,7 +57,8 @@ module rv_controller (
   output logic [4:0]        irq_ack_id_o,
   output logic              sleeping_o,       // the controller is idle in WFI (may sleep)
   output logic              debug_havereset_o,
-  output logic              debug_running_o
+  output logic              debug_running_o,
+  output logic              debug_mode_o      // in DBG_HALT
 );
   import rv_pkg::*;
 
@@ -132,6 +139,10 @@ module rv_controller (
             csr_save_irq_o   = 1'b1;
             csr_save_cause_o = irq_id_i;
             csr_save_epc_o   = id_pc_i;
+          end else if (debug_halt_i) begin
+            halt_if_o = 1'b1;
+            halt_id_o = 1'b1;
+            kill_id_o = 1'b1;
           end else begin
             is_decoding_o = 1'b1;
             if (id_sys_i != SYS_NONE) begin
@@ -177,6 +188,13 @@ module rv_controller (
         pc_sel_o  = PC_MRET;
       end
 
+      CTRL_DBG_HALT: begin
+        halt_if_o = !debug_resume_i;
+        halt_id_o = 1'b1;
+        pc_set_o  = debug_resume_i;
+        pc_sel_o  = PC_DEBUG;
+      end
+
       CTRL_WAIT_SLEEP: begin
         halt_if_o  = 1'b1;
         halt_id_o  = 1'b1;
@@ -210,7 +228,9 @@ module rv_controller (
       end
       CTRL_FIRST_FETCH: state_d = CTRL_DECODE;
       CTRL_DECODE: begin
-        if (is_decoding_o) begin
+        if (debug_halt_i && !branch_taken_ex_i && id_valid_i && !irq_req_i) begin
+          state_d = CTRL_DBG_HALT;
+        end else if (is_decoding_o) begin
           if (id_sys_i != SYS_NONE) begin
             if (id_ready_i) begin
               state_d     = CTRL_FLUSH_EX;
@@ -241,6 +261,7 @@ module rv_controller (
         endcase
       end
       CTRL_XRET_JUMP:   state_d = CTRL_DECODE;
+      CTRL_DBG_HALT:    if (debug_resume_i) state_d = CTRL_DECODE;
       CTRL_WAIT_SLEEP:  state_d = CTRL_SLEEP;
       CTRL_SLEEP:       if (irq_wakeup_i) state_d = CTRL_FIRST_FETCH;
       default:          state_d = CTRL_RESET;
@@ -250,6 +271,7 @@ module rv_controller (
   assign irq_ack_id_o      = irq_id_i;
   assign debug_havereset_o = havereset_q;
   assign debug_running_o   = (state_q != CTRL_RESET);
+  assign debug_mode_o      = (state_q == CTRL_DBG_HALT);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

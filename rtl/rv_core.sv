@@ -15,7 +15,14 @@
 //   rs1 is being written by the instruction in EX or by a load in WB.
 //   EX results (ALU, mul, div, CSR) are forwarded to ID without a stall.
 //
-// Debug mode is not implemented yet: debug_req_i is ignored and debug_halted_o is 0.
+// Debug: the RISC-V debug mode (dcsr, dpc, the debug ROM at dm_halt_addr_i) is not implemented.
+// In its place, for socsim's GDB stub (models/cpu/debug/gdb_session.h), a halt with the same
+// pipeline behaviour as the CV32E40P's debug request: with debug_req_i high, a simulator hook
+// (DPI-C socsim_debug_halt, asked in each cycle the instruction in ID could enter EX) may halt
+// the core before that instruction, which is killed as for an interrupt; the older ones
+// complete, and once the pipeline is empty debug_halted_o is high. The driver then reads and
+// writes the register file (regs_q, public) and, through socsim_debug_resume, lets the core
+// refetch from a pc of its choice. With debug_req_i low none of this is reachable.
 module rv_core #(
   parameter int unsigned COREV_PULP       = 0,  // must be 0
   parameter int unsigned COREV_CLUSTER    = 0,  // must be 0
@@ -218,6 +225,7 @@ module rv_core #(
       PC_EXCEPTION: pc_target = mtvec_base;
       PC_IRQ:       pc_target = mtvec_vectored ? mtvec_base + {25'b0, irq_id, 2'b00} : mtvec_base;
       PC_MRET:      pc_target = mepc;
+      PC_DEBUG:     pc_target = dbg_resume_pc;
       default:      pc_target = flush_pc + 32'd4;  // PC_FENCEI
     endcase
   end
@@ -472,6 +480,41 @@ module rv_core #(
   end
   assign core_sleep_o = fetch_enable_q && !irq_wakeup && !busy_q;
 
+  // The debugger's halt (see the top of this file). The hook is asked only with debug_req_i
+  // high, in DECODE, when the ID instruction could enter EX this cycle (no stall, no taken
+  // branch, no interrupt), with its pc, its (expanded) bits and its rs1 operand (forwarded);
+  // `issued`: an instruction has entered EX since the last resume. In DBG_HALT, once the
+  // pipeline is empty, socsim_debug_resume says whether to resume now and where.
+  import "DPI-C" function bit socsim_debug_halt(input int pc, input int instr, input int rs1,
+                                                input bit issued);
+  import "DPI-C" function bit socsim_debug_resume(output int pc);
+  logic        dbg_halt, dbg_resume, dbg_mode, dbg_drained, dbg_issued_q;
+  logic [31:0] dbg_resume_pc;
+  logic [31:0] dbg_pc_q /*verilator public_flat_rd*/;  // the halted instruction's pc (dpc)
+  always_comb begin
+    dbg_halt = 1'b0;
+    if (debug_req_i && in_decode && id_valid_q && id_free && !branch_taken_ex && !irq_req) begin
+      dbg_halt = socsim_debug_halt(id_pc_q, id_instr, rs1_val, dbg_issued_q);
+    end
+  end
+  always_comb begin
+    int pc;
+    pc            = 0;
+    dbg_resume    = 1'b0;
+    if (dbg_mode && dbg_drained) dbg_resume = socsim_debug_resume(pc);
+    dbg_resume_pc = pc;
+  end
+  assign debug_halted_o = dbg_mode && dbg_drained && !dbg_resume;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dbg_issued_q <= 1'b0;
+      dbg_pc_q     <= '0;
+    end else begin
+      dbg_issued_q <= !dbg_resume && (dbg_issued_q || id_ready);
+      if (dbg_halt) dbg_pc_q <= id_pc_q;
+    end
+  end
+
   rv_controller u_controller (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -489,6 +532,8 @@ module rv_core #(
     .irq_req_i         (irq_req),
     .irq_wakeup_i      (irq_wakeup),
     .irq_id_i          (irq_id),
+    .debug_halt_i      (dbg_halt),
+    .debug_resume_i    (dbg_resume),
     .fetch_req_o       (fetch_req),
     .pc_set_o          (pc_set),
     .pc_sel_o          (pc_sel),
@@ -508,10 +553,9 @@ module rv_core #(
     .irq_ack_id_o      (irq_id_o),
     .sleeping_o        (ctrl_idle),
     .debug_havereset_o (debug_havereset_o),
-    .debug_running_o   (debug_running_o)
+    .debug_running_o   (debug_running_o),
+    .debug_mode_o      (dbg_mode)
   );
-
-  assign debug_halted_o = 1'b0;
 
   // =============================================================================================
   // EX stage
@@ -1013,12 +1057,14 @@ module rv_core #(
   assign rvfi_br_intr_o       = ex_intr_q;
   assign rvfi_br_intr_cause_o = ex_intr_q ? ex_intr_cause_q : 32'd0;
 
+  // The debugger's halt: the pipeline is empty (declared here, after the APU's registers).
+  assign dbg_drained = !ex_valid_q && !wb_valid_q && !lsu_busy && !apu_active_q;
+
   // =============================================================================================
   // Unused inputs and assertions
   // =============================================================================================
   logic unused_inputs;
-  assign unused_inputs = ^{boot_addr_q[1:0], pulp_clock_en_i, scan_cg_en_i, dm_halt_addr_i, dm_exception_addr_i,
-                           debug_req_i};
+  assign unused_inputs = ^{boot_addr_q[1:0], pulp_clock_en_i, scan_cg_en_i, dm_halt_addr_i, dm_exception_addr_i};
 
   initial begin : g_param_check
     if (COREV_PULP != 0 || COREV_CLUSTER != 0 || FPU > 1 || ZFINX != 0 ||

@@ -103,11 +103,11 @@ package rv_pkg;
   // ---------------------------------------------------------------------------------------------
   typedef enum logic [3:0] {
     CTRL_RESET, CTRL_BOOT_SET, CTRL_FIRST_FETCH, CTRL_DECODE, CTRL_FLUSH_EX, CTRL_FLUSH_WB,
-    CTRL_XRET_JUMP, CTRL_WAIT_SLEEP, CTRL_SLEEP
+    CTRL_XRET_JUMP, CTRL_WAIT_SLEEP, CTRL_SLEEP, CTRL_DBG_HALT
   } ctrl_state_e;
 
   typedef enum logic [2:0] {
-    PC_BOOT, PC_JUMP, PC_BRANCH, PC_EXCEPTION, PC_IRQ, PC_MRET, PC_FENCEI
+    PC_BOOT, PC_JUMP, PC_BRANCH, PC_EXCEPTION, PC_IRQ, PC_MRET, PC_FENCEI, PC_DEBUG
   } pc_sel_e;
 
   // ---------------------------------------------------------------------------------------------

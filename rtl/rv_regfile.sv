@@ -30,7 +30,10 @@ module rv_regfile #(
 
   `include "rv_assert.svh"
 
-  logic [31:0] regs_q [32];
+  // Public to the simulator, which reads it, and writes it while the core is halted (rv_core.sv:
+  // the debugger's halt). Read-only to Verilator's scheduling (public_flat_rd), so no logic is
+  // re-evaluated for outside changes: nothing reads the registers while the core is halted.
+  logic [31:0] regs_q [32] /*verilator public_flat_rd*/;
 
   assign rdata_a_o = regs_q[raddr_a_i];
   assign rdata_b_o = regs_q[raddr_b_i];

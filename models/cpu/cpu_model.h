@@ -60,15 +60,28 @@ class CpuModel : public sc_core::sc_module {
     observers_.add(observer);
     attach_retire_observer(observers_.size() == 1 ? observers_.front() : &observers_);
   }
-  /// For a debugger, between two instructions (during a retire observer's call): reads the
-  /// CSR at `address`; false when the model cannot show it.
+  /// For a debugger, while the core is halted (DebugHalt::halted()): reads the CSR at
+  /// `address`; false when the model cannot show it.
   virtual bool debug_read_csr(uint32_t address, uint32_t* value) {
     (void)address;
     (void)value;
     return false;
   }
-  /// For a debugger, during a retire observer's call: overwrites x`index` (1..31) as if at
-  /// the boundary after the delivered instruction; false when the model cannot make it so.
+  /// A debugger's halt (DebugHalt, models/cpu/retire.h): the core asks `hook` before each
+  /// instruction enters EX and halts where it says. Set before the run starts; false when the
+  /// model cannot halt (the OpenHW CV32E40P built with SOCSIM_CV32E40P_RTL).
+  virtual bool set_debug_halt(DebugHalt* hook) {
+    (void)hook;
+    return false;
+  }
+  /// For a debugger, while the core is halted (during DebugHalt::halted()): x`index` (0..31)
+  /// of the register file, which is then the architectural state at the halt's boundary.
+  virtual bool debug_read_register(unsigned index, uint32_t* value) {
+    (void)index;
+    (void)value;
+    return false;
+  }
+  /// Writes x`index` (1..31) while the core is halted; false when the model cannot.
   virtual bool debug_write_register(unsigned index, uint32_t value) {
     (void)index;
     (void)value;

@@ -40,12 +40,19 @@ class IssCpu : public CpuModel {
   bool debug_read_csr(uint32_t address, uint32_t* value) override {
     return iss_.read_csr(address, value);
   }
-  /// A record is delivered when its successor retires, so the pipeline has executed one or
-  /// more instructions past the boundary the debugger shows: x`index` is written only when
-  /// none of them (nor a jalr in ID) reads or writes it, so that the write is the same as
-  /// one made at the boundary (Cv32e40pTiming::younger_may_use); false otherwise.
+  bool set_debug_halt(DebugHalt* hook) override {
+    iss_.timing().set_debug_halt(hook);
+    return true;
+  }
+  /// While halted nothing past the boundary has executed: the hart's registers are the
+  /// architectural state there.
+  bool debug_read_register(unsigned index, uint32_t* value) override {
+    if (index > 31) return false;
+    *value = iss_.reg(index);
+    return true;
+  }
   bool debug_write_register(unsigned index, uint32_t value) override {
-    if (index == 0 || index > 31 || iss_.timing().younger_may_use(index)) return false;
+    if (index == 0 || index > 31) return false;
     iss_.hart().write_reg(index, value);
     return true;
   }

@@ -42,6 +42,18 @@ class RtlCpu : public CpuModel, private RetireObserver {
     server_.set_observer(observer);
     return true;
   }
+  bool set_debug_halt(DebugHalt* hook) override { return core_->set_debug_halt(hook); }
+  /// While halted: the register file (rtl/rv_regfile.sv's regs_q, public to the simulator).
+  bool debug_read_register(unsigned index, uint32_t* value) override {
+    if (index > 31) return false;
+    *value = core_->read_register(index);
+    return true;
+  }
+  bool debug_write_register(unsigned index, uint32_t value) override {
+    if (index == 0 || index > 31) return false;
+    core_->write_register(index, value);
+    return true;
+  }
   /// The identification CSRs only: the Verilated core's other CSRs are not visible.
   bool debug_read_csr(uint32_t address, uint32_t* value) override;
   std::string open_waveform(const std::string& path, uint64_t first, uint64_t end) override {

@@ -14,12 +14,17 @@
   flood:     `$` and then 64 MiB without `#`: the stub closes the connection at the
              announced PacketSize instead of buffering it (peak memory stays small), and the
              run goes on to its end.
-  regwrite:  register writes at a breakpoint in debug_add: x`s1` (the caller's loop counter,
-             which no instruction past the stop has used) set to 3 on the ISS makes the loop
-             call debug_add once more only (total 5, counter 10, exit 1); a5 (which the
-             instruction retired past the stop wrote) and any pc other than the stop's are
-             refused (E02), and nothing changes; the RTL core refuses every change (E02)
-             and the program ends as without the debugger.
+  regwrite:  a register write at an exact boundary: at a breakpoint on debug_add's first
+             instruction, its argument a1 (value, which that very instruction's successors
+             use) set to 100: the first call adds 100 (total 109, counter 114, exit 1).
+  pcwrite:   pc writes: `return 7` at debug_add's first instruction (a0 = 7, pc = ra: the
+             body is skipped), then at the next call `jump` to its `ret` (the body skipped
+             again, a0 unchanged): total 14, counter 12, exit 1.
+  gpacket:   the raw protocol: at the breakpoint a `G` packet with a1 changed (the values
+             read with `g`, one edited) answers OK, `p` reads the new value back, and the
+             program ends as with regwrite.
+  same:      regwrite and pcwrite on both CPU models, with `monitor cycles` at each stop:
+             the ISS and the RTL core print the same cycles, output and exit status.
   range:     gdb-multiarch `next` over a one-line loop (20,000 iterations) reaches the next
              line within 10 s: GDB range-steps (vCont;r), the stub keeps stepping while
              the pc stays on the line. --compare also times it with range stepping off.
@@ -297,57 +302,141 @@ def range_step(args):
         sys.exit(f"check_gdb: next over the loop took {times['on']:.1f} s with range stepping")
 
 
-def register_writes(args):
-    proc, port = start_socsim(args.socsim, args.cpu, args.firmware)
-    commands = ["set pagination off", "set confirm off", f"target remote :{port}",
-                "break debug_add", "continue", "set $a5 = 7", "set $s1 = 3", "print $s1",
-                "print $a5", "set $pc = $pc", "set $pc = 0x390", "print/x $pc", "delete",
-                "continue"]
+def run_gdb_script(args, cpu, commands):
+    """Runs gdb-multiarch with `commands` against a socsim of `cpu`: (transcript, status, out)."""
+    proc, port = start_socsim(args.socsim, cpu, args.firmware)
+    commands = ["set pagination off", "set confirm off", f"target remote :{port}"] + commands
     cmd = [args.gdb, "-nx", "-batch"] + [a for c in commands for a in ("-ex", c)] + [args.firmware]
     gdb = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          timeout=120)
     rc, out, err = finish(proc)
-    text = gdb.stdout
-    print(text)
+    return gdb.stdout, rc, out + err
+
+
+REGWRITE = ["break debug_add", "continue", "monitor cycles", "set $a1 = 100", "print $a1",
+            "continue", "monitor cycles", "print total", "delete", "continue"]
+
+
+def check_regwrite(text, rc, out):
     expect(text, r"Breakpoint 1, debug_add \(total=[^,]*0, value=[^)]*1\)", "stop in debug_add")
-    expect(text, r"Could not write register \"a5\"; remote failure reply 'E02'",
-           "a5, written past the stop, is refused")
-    expect(text, r"^\$2 = 5$", "a5 unchanged")
-    expect(text, r"Could not write register \"pc\"; remote failure reply 'E02'",
-           "a pc write is refused")
-    expect(text, r"^\$3 = 0x386$", "pc unchanged")
-    if args.cpu == "iss":
-        expect(text, r"^\$1 = 3$", "s1 written")
-        expect(text, r"exited with code 01", "the program saw the new loop counter")
-        expect(out, r"debug_check: total 5, counter 10", "one more call only: 1 + 4")
-        if rc != 1:
-            sys.exit(f"check_gdb: socsim status {rc}, not 1\n{err}")
-    else:
-        expect(text, r"Could not write register \"s1\"; remote failure reply 'E02'",
-               "the RTL core refuses register writes")
-        expect(text, r"^\$1 = 1$", "s1 unchanged")
-        expect(out, r"debug_check: total 10, counter 15", "the program ran as without GDB")
-        if rc != 0:
-            sys.exit(f"check_gdb: socsim status {rc}, not 0\n{err}")
+    if "E02" in text or "Could not write" in text:
+        sys.exit(f"check_gdb: a register write was refused:\n{text}")
+    expect(text, r"^\$1 = 100$", "a1 written")
+    # The second call gets the total of the first: 0 + 100.
+    expect(text, r"^\$2 = 100$", "the first call added the new value")
+    expect(text, r"exited with code 01", "the program saw the new argument")
+    expect(out, r"debug_check: total 109, counter 114", "100 + 2 + 3 + 4, 5 + 100 + 9")
+    if rc != 1:
+        sys.exit(f"check_gdb: socsim status {rc}, not 1\n{out}")
+
+
+def register_writes(args):
+    text, rc, out = run_gdb_script(args, args.cpu, REGWRITE)
+    print(text)
+    check_regwrite(text, rc, out)
+
+
+def ret_address(elf, function):
+    """The address of the `ret` in `function` (a leaf with one return)."""
+    dump = subprocess.run(["riscv64-unknown-elf-objdump", "-d", f"--disassemble={function}", elf],
+                          stdout=subprocess.PIPE, text=True, check=True).stdout
+    rets = re.findall(r"^\s*([0-9a-f]+):\s+[0-9a-f]+\s+ret\b", dump, re.MULTILINE)
+    if len(rets) != 1:
+        sys.exit(f"check_gdb: {function}: expected one ret, found {rets}")
+    return int(rets[0], 16)
+
+
+def pcwrite_commands(args):
+    return ["break debug_add", "continue", "monitor cycles", "return 7", "continue",
+            "monitor cycles", f"jump *{ret_address(args.firmware, 'debug_add'):#x}",
+            "monitor cycles", "delete", "continue"]
+
+
+def check_pcwrite(text, rc, out):
+    if "E02" in text or "Could not write" in text:
+        sys.exit(f"check_gdb: a register write was refused:\n{text}")
+    # The second call sees the 7 the first returned; the third the 7 the second left in a0.
+    expect(text, r"Breakpoint 1, debug_add \(total=[^,]*7, value=[^)]*2\)", "return 7")
+    expect(text, r"Breakpoint 1, debug_add \(total=[^,]*7, value=[^)]*3\)", "jump over the body")
+    expect(text, r"exited with code 01", "the program saw the skipped calls")
+    expect(out, r"debug_check: total 14, counter 12", "7 + 3 + 4, 5 + 3 + 4")
+    if rc != 1:
+        sys.exit(f"check_gdb: socsim status {rc}, not 1\n{out}")
+
+
+def pc_writes(args):
+    text, rc, out = run_gdb_script(args, args.cpu, pcwrite_commands(args))
+    print(text)
+    check_pcwrite(text, rc, out)
+
+
+def g_packet(args):
+    proc, port = start_socsim(args.socsim, args.cpu, args.firmware)
+    remote = Remote(port)
+    remote.ask("qSupported:swbreak+")
+    add = symbol_address(args.firmware, "debug_add")
+    if remote.ask(f"Z0,{add:x},2") != "OK":
+        sys.exit("check_gdb: Z0 refused")
+    stop = remote.ask("c")
+    if not stop.startswith("T05"):
+        sys.exit(f"check_gdb: expected a breakpoint stop, got {stop!r}")
+    regs = remote.ask("g")
+    if len(regs) != 33 * 8 or int.from_bytes(bytes.fromhex(regs[32 * 8:]), "little") != add:
+        sys.exit(f"check_gdb: g at the breakpoint: {regs!r}")
+    edited = regs[:11 * 8] + (100).to_bytes(4, "little").hex() + regs[12 * 8:]
+    answer = remote.ask("G" + edited)
+    if answer != "OK":
+        sys.exit(f"check_gdb: G with a1 = 100 answered {answer!r}")
+    a1 = remote.ask("pb")
+    if a1 != (100).to_bytes(4, "little").hex():
+        sys.exit(f"check_gdb: a1 after G: {a1!r}")
+    if remote.ask("g") != edited:
+        sys.exit("check_gdb: g after G differs from what G wrote")
+    remote.ask(f"z0,{add:x},2")
+    end = remote.ask("c")
+    rc, out, err = finish(proc)
+    if end != "W01" or rc != 1 or "debug_check: total 109, counter 114" not in out:
+        sys.exit(f"check_gdb: after G: {end!r}, status {rc}\n{out}{err}")
+    print("G with a1 = 100 at debug_add: OK, read back, total 109, counter 114, exit 1")
+
+
+def same_on_both(args):
+    for name, commands, check in (("regwrite", REGWRITE, check_regwrite),
+                                  ("pcwrite", pcwrite_commands(args), check_pcwrite)):
+        seen = {}
+        for cpu in ("iss", "rtl"):
+            text, rc, out = run_gdb_script(args, cpu, commands)
+            check(text, rc, out)
+            cycles = re.findall(r"cycle \d+ \(exact\), \d+ instructions retired", text)
+            if len(cycles) != commands.count("monitor cycles"):
+                sys.exit(f"check_gdb: {name} on {cpu}: monitor cycles: {cycles}\n{text}")
+            output = [line for line in out.splitlines() if line.startswith("debug_check:")]
+            seen[cpu] = (cycles, output, rc)
+        if seen["iss"] != seen["rtl"]:
+            sys.exit(f"check_gdb: {name}: the ISS and the RTL core differ: {seen}")
+        print(f"{name}: ISS and RTL core alike: {seen['iss']}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=["session", "interrupt", "wait", "signals", "flood",
-                                         "range", "regwrite"])
+                                         "range", "regwrite", "pcwrite", "gpacket", "same"])
     parser.add_argument("--socsim", required=True)
     parser.add_argument("--gdb", default="gdb-multiarch")
-    parser.add_argument("--cpu", choices=["iss", "rtl"], required=True)
+    parser.add_argument("--cpu", choices=["iss", "rtl"], help="every mode but same")
     parser.add_argument("--firmware", required=True)
     parser.add_argument("--out", help="signals: the folder of the reports")
     parser.add_argument("--spin", help="signals: a program that runs forever")
     parser.add_argument("--compare", action="store_true",
                         help="range: also time `next` with range stepping off")
     args = parser.parse_args()
+    if args.mode != "same" and args.cpu is None:
+        parser.error(f"{args.mode} needs --cpu")
     try:
         {"session": session, "interrupt": interrupt, "wait": wait, "signals": signals,
-         "flood": flood, "range": range_step, "regwrite": register_writes}[args.mode](args)
+         "flood": flood, "range": range_step, "regwrite": register_writes, "pcwrite": pc_writes,
+         "gpacket": g_packet, "same": same_on_both}[args.mode](args)
     finally:
         for proc in STARTED:
             if proc.poll() is None:

@@ -6,7 +6,6 @@
 
 #include "models/common/hex.h"
 #include "models/common/host_stop.h"
-#include "models/cpu/iss/rv32_iss.h"
 
 namespace socsim {
 
@@ -29,37 +28,57 @@ GdbSession::GdbSession(CpuModel& cpu, GdbTransport& transport, GdbMemory memory,
       control_(control),
       pc_(reset_pc) {}
 
-void GdbSession::on_retire(const RetireRecord& record) {
-  if (record.rd != 0) regs_[record.rd & 31] = record.rd_value;
-  pc_ = record.next_pc;
-  cycle_ = record.cycle + 1;
-  instructions_ = record.order + 1;
-  if (detached_) return;
+bool GdbSession::halt_before(uint32_t pc, uint32_t insn, uint32_t rs1_value, bool issued) {
+  if (detached_) return false;
+  if (first_) return true;  // GDB's first stop: before the program's first instruction
+  // The instruction GDB resumed at runs (GDB steps off a breakpoint that way).
+  if (!issued) return false;
   if (stepping_) {
     // A range step (vCont;r) goes on while the pc stays in its range, as a step would stop
     // at each instruction there and GDB would step again; breakpoints, watchpoints and
     // Ctrl-C still stop it.
     const bool in_range =
-        range_stepping_ && pc_ >= server_.range().first && pc_ < server_.range().second;
+        range_stepping_ && pc >= server_.range().first && pc < server_.range().second;
     if (!in_range) {
-      stop(GdbServer::trap_stop());
-      return;
+      reply_ = GdbServer::trap_stop();
+      return true;
     }
   }
-  if (server_.has_breakpoints() && server_.breakpoint_at(pc_)) {
-    stop(server_.breakpoint_stop(pc_));
-    return;
+  if (server_.has_breakpoints() && server_.breakpoint_at(pc)) {
+    reply_ = server_.breakpoint_stop(pc);
+    return true;
   }
   if (server_.has_watchpoints()) {
-    if (const std::optional<std::string> hit = next_access_watch()) {
-      stop("T05" + *hit);
-      return;
+    if (const std::optional<std::string> hit = access_watch(insn, rs1_value)) {
+      reply_ = "T05" + *hit;
+      return true;
     }
   }
-  if (--poll_countdown_ == 0) {
-    poll_countdown_ = kInterruptPoll;
-    if (server_.interrupt_requested()) stop(GdbServer::interrupt_stop());
+  // Ctrl-C (seen between cycles): every question until the halt says so.
+  if (interrupt_) {
+    reply_ = GdbServer::interrupt_stop();
+    return true;
   }
+  return false;
+}
+
+void GdbSession::cycle_done() {
+  if (detached_ || interrupt_ || --poll_countdown_ != 0) return;
+  poll_countdown_ = kInterruptPoll;
+  interrupt_ = server_.interrupt_requested();
+}
+
+uint32_t GdbSession::halted(uint32_t pc, uint64_t cycle, uint64_t retired) {
+  pc_ = pc;
+  cycle_ = cycle;
+  instructions_ = retired;
+  const bool first = first_;
+  first_ = false;
+  interrupt_ = false;
+  halted_ = true;
+  stop(first ? std::string() : reply_);
+  halted_ = false;
+  return pc_;
 }
 
 void GdbSession::stop(const std::string& reply) {
@@ -94,16 +113,7 @@ void GdbSession::stop(const std::string& reply) {
   }
 }
 
-std::optional<std::string> GdbSession::next_access_watch() {
-  uint8_t bytes[4];
-  if (!memory_.read(pc_, bytes, 2)) return std::nullopt;
-  uint32_t insn = bytes[0] | bytes[1] << 8;
-  if ((insn & 3) != 3) {
-    insn = expand_compressed(static_cast<uint16_t>(insn));
-  } else {
-    if (!memory_.read(pc_ + 2, bytes + 2, 2)) return std::nullopt;
-    insn |= static_cast<uint32_t>(bytes[2]) << 16 | static_cast<uint32_t>(bytes[3]) << 24;
-  }
+std::optional<std::string> GdbSession::access_watch(uint32_t insn, uint32_t rs1) const {
   const uint32_t opcode = insn & 0x7F;
   if (opcode != kOpLoad && opcode != kOpStore) return std::nullopt;
   const uint32_t f3 = (insn >> 12) & 7;
@@ -112,8 +122,7 @@ std::optional<std::string> GdbSession::next_access_watch() {
   const int32_t imm = write ? ((static_cast<int32_t>(insn & 0xFE000000u) >> 20) |
                                static_cast<int32_t>((insn >> 7) & 0x1F))
                             : static_cast<int32_t>(insn) >> 20;
-  const uint32_t addr = regs_[(insn >> 15) & 31] + static_cast<uint32_t>(imm);
-  return server_.watch_hit(addr, size, write);
+  return server_.watch_hit(rs1 + static_cast<uint32_t>(imm), size, write);
 }
 
 void GdbSession::finish(const SimControl& control) {
@@ -141,10 +150,7 @@ void GdbSession::finish(const SimControl& control) {
 }
 
 bool GdbSession::read_register(unsigned regnum, uint32_t* value) {
-  if (regnum < 32) {
-    *value = regs_[regnum];
-    return true;
-  }
+  if (regnum < 32) return halted_ && cpu_.debug_read_register(regnum, value);
   if (regnum == kGdbPcRegnum) {
     *value = pc_;
     return true;
@@ -156,14 +162,16 @@ bool GdbSession::read_register(unsigned regnum, uint32_t* value) {
 }
 
 bool GdbSession::write_register(unsigned regnum, uint32_t value) {
+  if (!halted_) return false;
   if (regnum == 0) return true;  // x0 stays zero
-  if (regnum < 32 && value == regs_[regnum]) return true;  // unchanged (a G packet's others)
-  if (regnum < 32) {
-    if (!cpu_.debug_write_register(regnum, value)) return false;
-    regs_[regnum] = value;
+  if (regnum < 32) return cpu_.debug_write_register(regnum, value);
+  if (regnum == kGdbPcRegnum) {
+    // The core refetches from here when GDB resumes it, as after a jump (RVC: even pcs).
+    if ((value & 1) != 0) return false;
+    pc_ = value;
     return true;
   }
-  return regnum == kGdbPcRegnum && value == pc_;  // the pc cannot be moved
+  return false;
 }
 
 bool GdbSession::read_memory(uint32_t addr, uint8_t* data, uint32_t size) {
@@ -178,9 +186,7 @@ std::string GdbSession::monitor(const std::string& command) {
   std::ostringstream out;
   if (command == "cycles" || command == "cycle") {
     out << "cycle " << cycle_ << " (" << (cpu_.cycle_exact() ? "exact" : "estimated by the ISS")
-        << "), " << instructions_ << " instructions retired";
-    if (cpu_.cycles() != cycle_) out << "; the core itself is at cycle " << cpu_.cycles();
-    out << "\n";
+        << "), " << instructions_ << " instructions retired\n";
   } else if (command == "help" || command.empty()) {
     out << "socsim monitor commands:\n"
            "  cycles   core cycles and instructions retired at this stop\n"

@@ -328,9 +328,7 @@ bool Cv32e40pTiming::memo_apply(const MemoEntry& e, uint64_t until, bool* branch
   }
 
   // Take the recorded span: retirements, counters, the end state.
-  memo_end_state_ = &end_state;  // what a debugger stopped in these retirements sees
   for (uint32_t offset : e.retire_offsets) retire_next(start + offset);
-  memo_end_state_ = nullptr;
   Counters& k = hart_.counters();
   if (count_mcycle_) k.mcycle += e.cycles;
   if (count_minstret_) k.minstret += e.instr_events;

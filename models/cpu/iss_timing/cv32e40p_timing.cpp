@@ -62,9 +62,9 @@ void Cv32e40pTiming::reset() {
 Cv32e40pTiming::Status Cv32e40pTiming::run(uint64_t until_cycle, const bool* stop) {
   s_.irq_known = false;  // sources may have changed the lines since the last run
   s_.plain = false;
-  fast_allowed_ = !withholds_grants_ && request_observer_ == nullptr;
+  fast_allowed_ = !withholds_grants_ && request_observer_ == nullptr && debug_ == nullptr;
   while (s_.cycle < until_cycle) {
-    if (s_.boundary && !fpu_) {  // no memo with the FPU (yet)
+    if (s_.boundary && !fpu_ && debug_ == nullptr) {  // no memo with the FPU (yet)
       memo_boundary(until_cycle);
       if (!fault_.empty()) return Status::kStopped;
       if (s_.cycle >= until_cycle) break;
@@ -231,34 +231,6 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::count(bool sleeping, int written) {
     const unsigned i = __builtin_ctz(m);
     if ((events & k.event[i]) != 0 && written != static_cast<int>(i)) ++k.hpm[i];
   }
-}
-
-// ---- a debugger's register writes ---------------------------------------------------------
-
-namespace {
-
-// Whether an instruction's register fields (rd, rs1, rs2, and rs3 of the fused
-// multiply-adds) name x`index`.
-bool fields_name(uint32_t raw, unsigned index, bool fpu) {
-  const uint32_t insn = (raw & 3) != 3 ? expand_compressed(static_cast<uint16_t>(raw), fpu) : raw;
-  const uint32_t opcode = insn & 0x7F;
-  const bool r4 = opcode == 0x43 || opcode == 0x47 || opcode == 0x4B || opcode == 0x4F;
-  return ((insn >> 7) & 31) == index || ((insn >> 15) & 31) == index ||
-         ((insn >> 20) & 31) == index || (r4 && (insn >> 27) == index);
-}
-
-}  // namespace
-
-bool Cv32e40pTiming::younger_may_use(unsigned index) const {
-  if (!recording_) return true;  // the records hold no instruction bits
-  const bool fpu = hart_.config().fpu;
-  const Trace& t = trace_;
-  for (uint64_t i = t.head; i < t.tail; ++i) {
-    if (fields_name(t.ring[i & t.mask].rec.insn, index, fpu)) return true;
-  }
-  const State& s = memo_end_state_ != nullptr ? *memo_end_state_ : s_;
-  return s.id_valid && s.id != nullptr && s.id->ctl.xfer == Xfer::kJalr &&
-         fields_name(s.id->raw, index, fpu);
 }
 
 // ---- retire trace -------------------------------------------------------------------------
@@ -472,6 +444,10 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_outputs(Wires& w) {
         if (w.irq_req) {
           take_irq(s.id->pc);
           w.kill_id = true;
+        } else if (!kPlain && debug_ != nullptr && w.id_free &&
+                   debug_->halt_before(s.id->pc, s.id->insn.bits,
+                                       hart_.reg((s.id->insn.bits >> 15) & 31), s.dbg_issued)) {
+          w.halt_if = w.halt_id = w.kill_id = w.dbg_halt = true;
         } else {
           w.is_decoding = true;
           if (c.sys != Sys::kNone) {
@@ -513,6 +489,18 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_outputs(Wires& w) {
       w.halt_id = w.pc_set = true;
       w.target = hart_.mepc();
       break;
+    case Ctrl::kDbgHalt: {
+      // Halted until the pipeline is empty and the debugger let it go (the cycle after
+      // halted() was called); then the refetch, as for mret.
+      const bool drained = !s.ex_valid & !s.wb_valid & (s.lsu_cnt == 0) & !s.apu_active;
+      w.dbg_resume = drained & s.dbg_resume;
+      w.dbg_halted = drained & !s.dbg_resume;
+      w.halt_if = !w.dbg_resume;
+      w.halt_id = true;
+      w.pc_set = w.dbg_resume;
+      w.target = s.dbg_resume_pc;
+      break;
+    }
     case Ctrl::kWaitSleep:
       w.halt_if = w.halt_id = w.ctrl_idle = true;
       break;
@@ -864,7 +852,10 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_registers(const Wires& w) {
       next = Ctrl::kDecode;
       break;
     case Ctrl::kDecode:
-      if (w.is_decoding) {
+      if (w.dbg_halt) {
+        next = Ctrl::kDbgHalt;
+        s.dbg_pc = s.id->pc;
+      } else if (w.is_decoding) {
         if (c.sys != Sys::kNone) {
           if (w.id_ready) {
             next = Ctrl::kFlushEx;
@@ -895,6 +886,12 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_registers(const Wires& w) {
     case Ctrl::kXretJump:
       next = Ctrl::kDecode;
       break;
+    case Ctrl::kDbgHalt:
+      if (w.dbg_resume) {
+        next = Ctrl::kDecode;
+        s.dbg_resume = false;
+      }
+      break;
     case Ctrl::kWaitSleep:
       next = Ctrl::kSleep;
       break;
@@ -905,6 +902,7 @@ SOCSIM_HOT_INLINE void Cv32e40pTiming::controller_registers(const Wires& w) {
   s.ctrl_prev = s.ctrl;
   s.ctrl = next;
   s.jump_done = jump_done_d;
+  s.dbg_issued = !w.dbg_resume && (s.dbg_issued || w.id_ready);
 }
 
 // ---- the ID register (the aligner's pc is this cycle's) and the other registers (rv_core.sv)
@@ -960,6 +958,14 @@ bool Cv32e40pTiming::cycle() {
 
   if (__builtin_expect(fetch_faulted_, 0)) return false;
   ++s_.cycle;
+  if (!kPlain && debug_ != nullptr) debug_->cycle_done();
+  if (!kPlain && w.dbg_halted) {
+    // The debugger holds the core here (rv_core.sv: debug_halted_o, seen by the driver at
+    // the end of the cycle); it resumes in the next cycle.
+    s_.dbg_resume_pc = debug_->halted(s_.dbg_pc, s_.cycle,
+                                      trace_.delivered + (trace_.has_pending ? 1 : 0));
+    s_.dbg_resume = true;
+  }
   s_.plain = plain_next();
   return true;
 }

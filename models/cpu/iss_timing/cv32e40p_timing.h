@@ -92,14 +92,10 @@ class Cv32e40pTiming {
   /// Checks the memo: every span it would skip is simulated as well and the two results are
   /// compared (state, registers, retirements); a difference stops the run with a fault.
   void set_memo_check(bool check) { memo_check_ = check; }
-  /// For a debugger, during a retire observer's call: true if an instruction past the last
-  /// delivered one may already have read or written x`index`: one that entered EX (the hart
-  /// executes it there; the one retired last is held until its successor retires), or a
-  /// jalr in ID that formed its target from the register file. Fields are taken from the
-  /// instruction bits, so the answer may be true for an instruction that does not use them,
-  /// never false for one that does. When it is false, writing x`index` now is the same as
-  /// writing it at the boundary the debugger shows.
-  bool younger_may_use(unsigned index) const;
+  /// A debugger's halt (DebugHalt, models/cpu/retire.h), as rtl/rv_core.sv has it; nullptr:
+  /// none (the default: runs without a debugger take no halt). With one, every cycle is
+  /// simulated (no plain cycles, no memo).
+  void set_debug_halt(DebugHalt* hook) { debug_ = hook; }
 
  private:
   // An instruction as decoded in ID: a decode-cache entry.
@@ -155,7 +151,8 @@ class Cv32e40pTiming {
   };
 
   enum class Ctrl : uint8_t {
-    kReset, kBootSet, kFirstFetch, kDecode, kFlushEx, kFlushWb, kXretJump, kWaitSleep, kSleep
+    kReset, kBootSet, kFirstFetch, kDecode, kFlushEx, kFlushWb, kXretJump, kWaitSleep, kSleep,
+    kDbgHalt
   };
 
   // The combinational signals of one cycle (the wires of rtl/rv_core.sv and its modules),
@@ -182,6 +179,8 @@ class Cv32e40pTiming {
     bool fetch_req = true, pc_set = false, halt_if = false, halt_id = false;
     bool is_decoding = false, kill_id = false, save = false, irq_ack = false, mret = false;
     bool ctrl_idle = false, id_ready = false;
+    // the debugger's halt (rv_core.sv): taken in DECODE, resumed, halted and drained
+    bool dbg_halt = false, dbg_resume = false, dbg_halted = false;
     uint32_t target = 0, save_cause = 0, save_epc = 0;
     unsigned irq_id = 0;
     // the APU dispatcher and the write ports (cv32e40p_apu_disp.sv, cv32e40p_ex_stage.sv)
@@ -281,6 +280,11 @@ class Cv32e40pTiming {
     uint32_t flush_pc = 0;
     bool jump_done = false;
     bool fetch_enable = false;
+    // the debugger's halt (rv_core.sv's dbg_issued_q, dbg_pc_q; the resume the hook gave)
+    bool dbg_issued = false;
+    bool dbg_resume = false;
+    uint32_t dbg_pc = 0;
+    uint32_t dbg_resume_pc = 0;
 
     // IF
     uint32_t fifo[2] = {0, 0};
@@ -364,6 +368,7 @@ class Cv32e40pTiming {
   bool count_mcycle_ = false, count_minstret_ = false;
   uint32_t count_hpm_ = 0;  // bit i: mhpmcounter i counts
   bool recording_ = false;  // an observer wants full records
+  DebugHalt* debug_ = nullptr;  // a debugger's halt (set_debug_halt)
 
   // Memoization (cv32e40p_memo.cpp).
   struct MemoInsn {  // an instruction of a recorded block and what it did
@@ -418,7 +423,6 @@ class Cv32e40pTiming {
   };
   std::vector<MemoUndo> memo_undo_;
   bool memo_check_ = false;           // simulate every memoized span too, and compare
-  const State* memo_end_state_ = nullptr;  // during a memoized span's retirements: its end
   std::array<uint32_t, 32> memo_regs_;
 
   static constexpr unsigned kDecodeEntries = 4096;

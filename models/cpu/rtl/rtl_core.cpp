@@ -1,8 +1,12 @@
 #include "models/cpu/rtl/rtl_core.h"
 
 #include "Vrv_core_sim.h"
+#ifndef SOCSIM_GENUINE_CV32E40P
+#include "Vrv_core_sim___024root.h"
+#endif
 #ifdef SOCSIM_RTL_FPU_MODEL
 #include "Vrv_core_sim_fpu.h"
+#include "Vrv_core_sim_fpu___024root.h"
 #else
 // A build of the genuine core has no model with socsim's FPU: top_fpu_ stays empty.
 class Vrv_core_sim_fpu {};
@@ -13,6 +17,18 @@ class Vrv_core_sim_fpu {};
 #endif
 
 namespace socsim {
+
+namespace {
+
+// The debugger's halt, as rv_core.sv's DPI-C hooks see it: one core per process.
+struct DebugHooks {
+  DebugHalt* hook = nullptr;
+  bool resume = false;      // the debugger let the halted core go: it resumes this cycle
+  uint32_t resume_pc = 0;
+};
+DebugHooks g_debug;
+
+}  // namespace
 
 // The waveform file: only the traced build (SOCSIM_RTL_TRACE) has one; in the default build
 // the type stays empty and no cycle looks at it.
@@ -223,6 +239,7 @@ void RtlCore::end_cycle() {
   if (top_fpu_) {
     end_cycle_top(*top_fpu_);
     ++cycle_;
+    if (debug_ != nullptr) debug_cycle(*top_fpu_);
     return;
   }
 #endif
@@ -231,6 +248,7 @@ void RtlCore::end_cycle() {
   dump_waveform(true);
 #endif
   ++cycle_;
+  if (debug_ != nullptr) debug_cycle(*top_);
 }
 
 template <class Top>
@@ -248,6 +266,56 @@ void RtlCore::end_cycle_top(Top& top) {
   top.clk_i = 0;
   top.eval();
 }
+
+#ifdef SOCSIM_GENUINE_CV32E40P
+bool RtlCore::set_debug_halt(DebugHalt*) { return false; }
+uint32_t RtlCore::read_register(unsigned) const { return 0; }
+void RtlCore::write_register(unsigned, uint32_t) {}
+template <class Top>
+void RtlCore::debug_cycle(Top&) {}
+#else
+bool RtlCore::set_debug_halt(DebugHalt* hook) {
+  debug_ = hook;
+  g_debug = DebugHooks{hook, false, 0};
+#ifdef SOCSIM_RTL_FPU_MODEL
+  if (top_fpu_) {
+    top_fpu_->debug_req_i = hook != nullptr;
+    return true;
+  }
+#endif
+  top_->debug_req_i = hook != nullptr;
+  return true;
+}
+
+uint32_t RtlCore::read_register(unsigned index) const {
+#ifdef SOCSIM_RTL_FPU_MODEL
+  if (top_fpu_) return top_fpu_->rootp->rv_core_sim__DOT__u_core__DOT__u_regfile__DOT__regs_q[index & 31];
+#endif
+  return top_->rootp->rv_core_sim__DOT__u_core__DOT__u_regfile__DOT__regs_q[index & 31];
+}
+
+void RtlCore::write_register(unsigned index, uint32_t value) {
+  if ((index & 31) == 0) return;
+#ifdef SOCSIM_RTL_FPU_MODEL
+  if (top_fpu_) {
+    top_fpu_->rootp->rv_core_sim__DOT__u_core__DOT__u_regfile__DOT__regs_q[index & 31] = value;
+    return;
+  }
+#endif
+  top_->rootp->rv_core_sim__DOT__u_core__DOT__u_regfile__DOT__regs_q[index & 31] = value;
+}
+
+template <class Top>
+void RtlCore::debug_cycle(Top& top) {
+  // The cycle the core resumed in ends the resume; a halted, drained core is the debugger's.
+  g_debug.resume = false;
+  debug_->cycle_done();
+  if (!top.debug_halted_o) return;
+  const uint32_t pc = top.rootp->rv_core_sim__DOT__u_core__DOT__dbg_pc_q;
+  g_debug.resume_pc = debug_->halted(pc, cycle_, order_);  // all retired: nothing in flight
+  g_debug.resume = true;
+}
+#endif
 
 void RtlCore::mark_failed_fetch(uint32_t addr) {
   for (uint32_t a : failed_fetches_) {
@@ -352,3 +420,15 @@ void RtlCore::flush_retire() {
 }
 
 }  // namespace socsim
+
+// rv_core.sv's hooks for the debugger's halt (DPI-C): asked only while debug_req_i is high.
+extern "C" unsigned char socsim_debug_halt(int pc, int instr, int rs1, unsigned char issued) {
+  return socsim::g_debug.hook != nullptr &&
+         socsim::g_debug.hook->halt_before(static_cast<uint32_t>(pc), static_cast<uint32_t>(instr),
+                                           static_cast<uint32_t>(rs1), issued != 0);
+}
+
+extern "C" unsigned char socsim_debug_resume(int* pc) {
+  *pc = static_cast<int>(socsim::g_debug.resume_pc);
+  return socsim::g_debug.resume;
+}

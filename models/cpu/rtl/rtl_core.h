@@ -118,6 +118,16 @@ class RtlCore {
   /// The failed fetch address the executed instruction overlaps.
   uint32_t failed_fetch_addr() const { return failed_fetch_addr_; }
 
+  /// A debugger's halt (DebugHalt, models/cpu/retire.h; rtl/rv_core.sv: debug_req_i, the
+  /// DPI-C hooks socsim_debug_halt/socsim_debug_resume): asked each cycle an instruction
+  /// could enter EX; once the halted core's pipeline is empty, end_cycle() calls
+  /// hook->halted(). One core per process may have a hook. False for the genuine core,
+  /// whose debug request would enter its debug mode.
+  bool set_debug_halt(DebugHalt* hook);
+  /// x`index` of the register file (while halted: the architectural state).
+  uint32_t read_register(unsigned index) const;
+  void write_register(unsigned index, uint32_t value);
+
   /// Records delivered to the observer so far, and the pc of the last one (0 before any).
   uint64_t delivered() const { return delivered_; }
   uint32_t last_delivered_pc() const { return last_delivered_pc_; }
@@ -131,6 +141,8 @@ class RtlCore {
   template <class Top> void end_cycle_top(Top& top);
   template <class Top> void capture_retire(Top& top);
   void deliver();
+  /// After a cycle: when the halted core's pipeline is empty, the debugger's turn.
+  template <class Top> void debug_cycle(Top& top);
   /// Delivers the pending record (an interrupt taken after it leads to `pc`) and makes the
   /// next one pending, numbered and stamped with this cycle; its fields are the caller's.
   RetireRecord& next_record(bool intr, uint32_t intr_cause, uint32_t pc);
@@ -181,6 +193,7 @@ class RtlCore {
   uint64_t cycle_ = 0;
   uint64_t order_ = 0;
   RetireObserver* observer_ = nullptr;
+  DebugHalt* debug_ = nullptr;
   RetireRecord pending_;
   bool has_pending_ = false;
   std::vector<HeldBranch> held_branches_;
