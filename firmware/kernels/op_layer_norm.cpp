@@ -83,15 +83,17 @@ Error layer_norm_f32(const Tensor& x, const Tensor& w, const Tensor& b, Tensor& 
       });
 }
 
-/// A row's mean and std = sqrt(E[x^2] - mean^2 + eps), as ExecuTorch's portable kernel
-/// computes them.
+/// A row's mean and, when `std_dev` is given, std = sqrt(E[x^2] - mean^2 + eps), as
+/// ExecuTorch's portable kernel computes them.
 void sumsq_stats(const float* xr, uint32_t n, float eps, float* mean, float* std_dev) {
-  float sum = 0.0f, squares = 0.0f;
+  float sum = 0.0f;
   for (uint32_t i = 0; i < n; ++i) sum += xr[i];
-  for (uint32_t i = 0; i < n; ++i) squares += xr[i] * xr[i];
   const float count = static_cast<float>(n);
   const float m = sum / count;
   *mean = m;
+  if (std_dev == nullptr) return;
+  float squares = 0.0f;
+  for (uint32_t i = 0; i < n; ++i) squares += xr[i] * xr[i];
   *std_dev = sqrtf(squares / count - m * m + eps);
 }
 
@@ -127,7 +129,7 @@ Error layer_norm_stat_f32(const Tensor& x, Tensor& out, ops::LayerNormStat::Args
   const uint32_t rows = out.numel();
   for (uint32_t r = 0; r < rows; ++r) {
     float mean, std_dev;
-    sumsq_stats(px + r * n, n, eps, &mean, &std_dev);
+    sumsq_stats(px + r * n, n, eps, &mean, stat == 1 ? &std_dev : nullptr);
     po[r] = stat == 0 ? mean : static_cast<float>(1.0 / static_cast<double>(std_dev));
   }
   return Error::kOk;
