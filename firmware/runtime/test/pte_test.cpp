@@ -504,7 +504,7 @@ Error try_program(const std::vector<uint8_t>& bytes, const std::vector<uint8_t>&
 const char* const kFixtures[] = {"add",          "add8",     "convnet_f32", "convnet_int8",
                                  "add_xnnpack",  "encoder_int8", "lstm_f32", "gru_f32",
                                  "mbblock_f32",  "mbv3block_f32", "poolgelu_f32",
-                                 "adaptivepool_int8", "cnblock_f32"};
+                                 "adaptivepool_int8", "cnblock_f32", "poolstats_f32"};
 
 TEST(PteRobustness, EveryTruncationIsRefused) {
   for (const char* name : kFixtures) {
