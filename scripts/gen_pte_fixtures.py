@@ -41,6 +41,9 @@ operators it calls, and a header with the exporter's versions.
                 (depthwise 7x7, layer norm, linear, GELU, linear, layer scale, residual),
                 global average pooling, layer norm, linear; the int8 one PT2E quantised
                 (per-channel)
+  poolstats_f32 max pooling's int64 indices and their float32 conversion, layer norm's mean
+                and 1/sqrt(var + eps), returned as outputs (1x3x8x8, an input of small
+                integers: windows with ties)
 
 Usage:
   gen_pte_fixtures.py OUT_DIR            write the programs
@@ -61,7 +64,7 @@ PINNED = {"torch": "2.15.0", "executorch": "1.5.1", "torchao": "0.18.0"}
 PROGRAMS = ("add", "add8", "convnet_f32", "convnet_int8", "add_xnnpack", "encoder_f32",
             "encoder_int8", "lstm_f32", "gru_f32", "mbblock_f32", "mbblock_int8",
             "mbv3block_f32", "poolgelu_f32", "adaptivepool_f32", "adaptivepool_int8",
-            "cnblock_f32", "cnblock_int8")
+            "cnblock_f32", "cnblock_int8", "poolstats_f32")
 # The sequence programs: name -> (module builder of scripts/pte_zoo_operators.py, input
 # shape, quantisation form of pte_zoo_operators.export_program).
 SEQUENCE_PROGRAMS = {
@@ -136,6 +139,15 @@ def program_of(name):
         sample = rng.standard_normal(shape).astype(np.float32)
         program = zoo_ops.export_program(module, (torch.from_numpy(sample),), form, calib)
         return program, [sample]
+
+    if name == "poolstats_f32":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import pte_zoo_operators as zoo_ops
+        rng = np.random.default_rng(3)
+        sample = rng.integers(-3, 4, (1, 3, 8, 8)).astype(np.float32)  # ties in the windows
+        with torch.no_grad():
+            ep = export(zoo_ops.pool_stats_module(), (torch.from_numpy(sample),))
+        return to_edge(ep).to_executorch(), [sample]
 
     rng = np.random.default_rng(1)
     shape = (1, 3, 16, 16)

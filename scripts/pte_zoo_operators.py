@@ -223,6 +223,23 @@ def convnext_block_module():
     return ConvNextBlock().eval()
 
 
+def pool_stats_module():
+    """The outputs the zoo's programs compute but never return (1x3x8x8): max pooling's int64
+    indices (3x3, stride 2, padding 1) and their float32 conversion, and layer norm's output
+    with its mean and 1/sqrt(var + eps) (over the last axis, no weight or bias), each
+    returned."""
+    import torch
+
+    class PoolStats(torch.nn.Module):
+        def forward(self, x):
+            values, indices = torch.nn.functional.max_pool2d(x, 3, stride=2, padding=1,
+                                                             return_indices=True)
+            normed, mean, rstd = torch.native_layer_norm(x, [x.shape[-1]], None, None, 1e-5)
+            return values, indices, indices.to(torch.float32), normed, mean, rstd
+
+    return PoolStats().eval()
+
+
 def model_of(name):
     """(module, input shape)."""
     import torch

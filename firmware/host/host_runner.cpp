@@ -70,7 +70,7 @@ struct HostMemory {
 
   std::vector<std::vector<uint64_t>> planned;
   std::vector<socsim::runtime::Span> spans;
-  std::vector<uint64_t> method_pool = std::vector<uint64_t>(1 << 17);
+  std::vector<uint64_t> method_pool = std::vector<uint64_t>(1 << 19);  // 4 MiB: DenseNet-121 int8
   std::vector<uint64_t> temp_pool = std::vector<uint64_t>(1 << 15);
   socsim::runtime::MemoryAllocator method_alloc{method_pool.data(), method_pool.size() * 8};
   socsim::runtime::MemoryAllocator temp_alloc{temp_pool.data(), temp_pool.size() * 8};

@@ -1,7 +1,9 @@
 // Element type conversion between the runtime's types (aten::_to_copy.out, ONNX Cast):
 // float32, int32, int8 and uint8 in, any of them out (the output tensor's type). Float to
 // integer truncates towards zero and saturates to the target's range, NaN giving 0; integer
-// to integer saturates; integer to float32 is the nearest float.
+// to integer saturates; integer to float32 is the nearest float. aten::_to_copy.int64_out
+// converts int64 values, given as their little-endian bytes (uint8 with a trailing axis of 8:
+// the runtime has no int64 element type), to the nearest float32.
 #include "firmware/kernels/kernel_util.h"
 
 namespace socsim::kernels {
@@ -83,11 +85,28 @@ Error cast_i32(const Tensor& x, Tensor& out, MemoryAllocator*) { return cast<int
 Error cast_i8(const Tensor& x, Tensor& out, MemoryAllocator*) { return cast<int8_t>(x, out); }
 Error cast_u8(const Tensor& x, Tensor& out, MemoryAllocator*) { return cast<uint8_t>(x, out); }
 
+Error int64_to_float(const Tensor& x, Tensor& out, MemoryAllocator*) {
+  if (x.rank != out.rank + 1 || x.sizes[x.rank - 1] != 8) return Error::kShapeMismatch;
+  for (uint32_t d = 0; d < out.rank; ++d) {
+    if (x.sizes[d] != out.sizes[d]) return Error::kShapeMismatch;
+  }
+  const uint8_t* px = x.data_as<uint8_t>();
+  float* po = out.data_as<float>();
+  const uint32_t n = out.numel();
+  for (uint32_t i = 0; i < n; ++i, px += 8) {
+    uint64_t bits = 0;
+    for (uint32_t b = 8; b-- > 0;) bits = bits << 8 | px[b];
+    po[i] = static_cast<float>(static_cast<int64_t>(bits));
+  }
+  return Error::kOk;
+}
+
 }  // namespace
 
 SOCSIM_KERNEL(ops::ToCopy, cast_f32, kFloat32);
 SOCSIM_KERNEL(ops::ToCopy, cast_i32, kInt32);
 SOCSIM_KERNEL(ops::ToCopy, cast_i8, kInt8);
 SOCSIM_KERNEL(ops::ToCopy, cast_u8, kUInt8);
+SOCSIM_KERNEL(ops::Int64ToFloat, int64_to_float, kUInt8);
 
 }  // namespace socsim::kernels

@@ -197,21 +197,56 @@ bool same_types(const int8_t* types, uint32_t n) {
   return true;
 }
 
-// ---- aten::add.out(self, other, *, alpha, out) ---------------------------------------------
+// ---- aten::add.out, aten::sub.out(self, other, *, alpha, out), aten::mul.out(self, other, *,
+//      out): the elementwise kernels (broadcasting), alpha 1 --------------------------------
 
-Error prepare_add(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "aten::add.out argument count", 0);
+/// The names an elementwise operator's failures give.
+struct BinaryNames {
+  const char* count;  // argument count
+  const char* alpha;  // alpha (only 1); nullptr: the operator has no alpha
+  const char* types;  // dtypes
+};
+
+template <typename Op>
+struct BinaryOf;
+template <>
+struct BinaryOf<ops::Add> {
+  static constexpr BinaryNames kNames = {"aten::add.out argument count",
+                                         "aten::add.out alpha (only 1)", "aten::add.out dtypes"};
+};
+template <>
+struct BinaryOf<ops::Sub> {
+  static constexpr BinaryNames kNames = {"aten::sub.out argument count",
+                                         "aten::sub.out alpha (only 1)", "aten::sub.out dtypes"};
+};
+template <>
+struct BinaryOf<ops::Mul> {
+  static constexpr BinaryNames kNames = {"aten::mul.out argument count", nullptr,
+                                         "aten::mul.out dtypes"};
+};
+
+/// self, other, then alpha (a Scalar equal to 1) when the operator has one, then out: kernel
+/// `Op` of the three tensors' common type.
+template <typename Op>
+Error prepare_alpha_binary(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
+  constexpr BinaryNames names = BinaryOf<Op>::kNames;
+  const uint32_t count = names.alpha != nullptr ? 4 : 3;
+  if (a.count() != count) return a.fail(Error::kBadOperatorArgs, names.count, 0);
   Tensor* t[3];
   int8_t types[3];
-  double alpha = 0;
   SOCSIM_RT_TRY(a.tensor(0, &t[0], &types[0]));
   SOCSIM_RT_TRY(a.tensor(1, &t[1], &types[1]));
-  SOCSIM_RT_TRY(a.real(2, &alpha));
-  SOCSIM_RT_TRY(a.tensor(3, &t[2], &types[2]));
-  if (alpha != 1.0) return a.fail(Error::kNotSupported, "aten::add.out alpha (only 1)", 2);
-  if (!same_types(types, 3)) return a.fail(Error::kDtypeMismatch, "aten::add.out dtypes", 3);
+  if (names.alpha != nullptr) {
+    double alpha = 0;
+    SOCSIM_RT_TRY(a.real(2, &alpha));
+    SOCSIM_RT_TRY(a.tensor(3, &t[2], &types[2]));
+    if (alpha != 1.0) return a.fail(Error::kNotSupported, names.alpha, 2);
+  } else {
+    SOCSIM_RT_TRY(a.tensor(2, &t[2], &types[2]));
+  }
+  if (!same_types(types, 3)) return a.fail(Error::kDtypeMismatch, names.types, count - 1);
   call->run = run_kernels;
-  return bind<ops::Add>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
+  return bind<Op>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
 }
 
 // ---- aten::relu.out(self, *, out) -----------------------------------------------------------
@@ -332,46 +367,11 @@ Error prepare_convolution(const PteOpContext& ctx, const Args& a, PteOpCall* cal
 // ---- aten::max_pool2d_with_indices.out(self, kernel_size, stride, padding, dilation,
 //      ceil_mode, *, out, indices) --------------------------------------------------------
 
-/// The values come from the max pooling kernel; the indices (int64, the flat position h*W+w
-/// of each window's first maximum in its input plane) are computed here.
-Error run_max_pool_with_indices(const PteOpCall& c) {
-  SOCSIM_RT_TRY(c.fn[0](c.args[0]));
-  const Tensor& x = *c.extra[0];
-  const Tensor& y = *c.extra[1];
-  const Tensor& idx = *c.extra[2];
-  const int32_t kh = c.params[0], kw = c.params[1], sh = c.params[2], sw = c.params[3];
-  const int32_t ph = c.params[4], pw = c.params[5];
-  const int32_t planes = x.sizes[0] * x.sizes[1];
-  const int32_t h = x.sizes[2], w = x.sizes[3], oh = y.sizes[2], ow = y.sizes[3];
-  const float* px = x.data_as<float>();
-  int64_t* pi = static_cast<int64_t*>(idx.data);
-  for (int32_t plane = 0; plane < planes; ++plane) {
-    const float* in = px + static_cast<int64_t>(plane) * h * w;
-    for (int32_t oy = 0; oy < oh; ++oy) {
-      for (int32_t ox = 0; ox < ow; ++ox) {
-        int64_t best = -1;
-        float best_value = 0.0f;
-        for (int32_t ky = 0; ky < kh; ++ky) {
-          const int32_t iy = oy * sh - ph + ky;
-          if (iy < 0 || iy >= h) continue;
-          for (int32_t kx = 0; kx < kw; ++kx) {
-            const int32_t ix = ox * sw - pw + kx;
-            if (ix < 0 || ix >= w) continue;
-            const float v = in[iy * w + ix];
-            if (best < 0 || v > best_value || (v != v && best_value == best_value)) {
-              best = static_cast<int64_t>(iy) * w + ix;
-              best_value = v;
-            }
-          }
-        }
-        int64_t value = best < 0 ? 0 : best;
-        memcpy(pi++, &value, sizeof(value));
-      }
-    }
-  }
-  return Error::kOk;
-}
+Error movable(const PteOpContext& ctx, Tensor* t, int8_t type, Tensor** out);
 
+/// The values come from the max pooling kernel, the indices (int64, the flat position h*W+w
+/// of each window's first maximum in its input plane) from the indices kernel, which writes
+/// them as bytes (the runtime has no int64 element type).
 Error prepare_max_pool_with_indices(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (a.count() != 8) {
     return a.fail(Error::kBadOperatorArgs, "aten::max_pool2d_with_indices.out argument count", 0);
@@ -413,17 +413,12 @@ Error prepare_max_pool_with_indices(const PteOpContext& ctx, const Args& a, PteO
   }
   const int32_t words[ops::MaxPool2d::kArgs] = {
       k[0], k[1], s[0], s[1], p[0], p[1], p[0], p[1], ceil_mode ? 1 : 0};
-  call->run = run_max_pool_with_indices;
-  call->extra[0] = x;
-  call->extra[1] = y;
-  call->extra[2] = idx;
-  call->params[0] = k[0];
-  call->params[1] = k[1];
-  call->params[2] = s[0];
-  call->params[3] = s[1];
-  call->params[4] = p[0];
-  call->params[5] = p[1];
-  return bind<ops::MaxPool2d>(ctx, call, 0, &x, 1, &y, 1, words, ops::MaxPool2d::kArgs);
+  Tensor* idx_bytes = nullptr;  // the int64 indices as bytes, [N, C, Ho, Wo, 8]
+  SOCSIM_RT_TRY(movable(ctx, idx, ti, &idx_bytes));
+  call->run = run_kernels;
+  SOCSIM_RT_TRY(bind<ops::MaxPool2d>(ctx, call, 0, &x, 1, &y, 1, words, ops::MaxPool2d::kArgs));
+  return bind<ops::MaxPool2dIndices>(ctx, call, 1, &x, 1, &idx_bytes, 1, words,
+                                     ops::MaxPool2dIndices::kArgs);
 }
 
 // ---- aten::mean.out(self, dim?, keepdim, *, dtype?, out) ------------------------------------
@@ -471,19 +466,37 @@ Error prepare_mean(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   return bind<ops::Mean>(ctx, call, 0, &x, 1, &y, 1, reduce, x->rank);
 }
 
+// ---- (self, int list, *, out) operators: permute_copy, view_copy, _adaptive_avg_pool2d ------
+
+/// The names an operator of this form gives its failures.
+struct TensorListOutNames {
+  const char* count;  // argument count
+  const char* types;  // dtypes
+};
+
+/// Reads self (argument 0), the int list (1) and out (2) of a three-argument operator whose
+/// tensors have one type the kernels read (`float_only`: float32).
+Error tensor_list_out(const Args& a, const TensorListOutNames& names, bool float_only, Tensor** x,
+                      PteList* list, Tensor** y) {
+  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, names.count, 0);
+  int8_t types[2];
+  SOCSIM_RT_TRY(a.tensor(0, x, &types[0]));
+  SOCSIM_RT_TRY(a.int_list(1, list));
+  SOCSIM_RT_TRY(a.tensor(2, y, &types[1]));
+  if (!same_types(types, 2) ||
+      (float_only && types[0] != static_cast<int8_t>(PteScalarType::kFloat))) {
+    return a.fail(Error::kDtypeMismatch, names.types, 0);
+  }
+  return Error::kOk;
+}
+
 // ---- aten::permute_copy.out(self, dims, *, out) ---------------------------------------------
 
 Error prepare_permute(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  if (a.count() != 3) {
-    return a.fail(Error::kBadOperatorArgs, "aten::permute_copy.out argument count", 0);
-  }
   Tensor *x = nullptr, *y = nullptr;
-  int8_t types[2];
   PteList dims;
-  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
-  SOCSIM_RT_TRY(a.int_list(1, &dims));
-  SOCSIM_RT_TRY(a.tensor(2, &y, &types[1]));
-  if (!same_types(types, 2)) return a.fail(Error::kDtypeMismatch, "permute_copy dtypes", 0);
+  SOCSIM_RT_TRY(tensor_list_out(
+      a, {"aten::permute_copy.out argument count", "permute_copy dtypes"}, false, &x, &dims, &y));
   if (dims.count != x->rank) return a.fail(Error::kBadOperatorArgs, "permute_copy dims", 1);
   int32_t perm[kMaxRank] = {};
   for (uint32_t i = 0; i < dims.count; ++i) {
@@ -500,15 +513,10 @@ Error prepare_permute(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
 // ---- aten::view_copy.out(self, size, *, out) ------------------------------------------------
 
 Error prepare_view(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  if (a.count() != 3)
-    return a.fail(Error::kBadOperatorArgs, "aten::view_copy.out argument count", 0);
   Tensor *x = nullptr, *y = nullptr;
-  int8_t types[2];
   PteList size;
-  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
-  SOCSIM_RT_TRY(a.int_list(1, &size));
-  SOCSIM_RT_TRY(a.tensor(2, &y, &types[1]));
-  if (!same_types(types, 2)) return a.fail(Error::kDtypeMismatch, "view_copy dtypes", 0);
+  SOCSIM_RT_TRY(tensor_list_out(
+      a, {"aten::view_copy.out argument count", "view_copy dtypes"}, false, &x, &size, &y));
   // `size` is the output's shape, with at most one -1 (inferred).
   if (size.count != y->rank || x->numel() != y->numel()) {
     return a.fail(Error::kShapeMismatch, "aten::view_copy.out size", 1);
@@ -584,32 +592,7 @@ Error quant_params(const Args& a, float* scale, int32_t* zero_point, int32_t* lo
   return Error::kOk;
 }
 
-/// ExecuTorch's quantize: q = clamp(zero_point + round_half_even(x * (1 / scale))), the
-/// reciprocal and the product in float32.
-Error run_quantize(const PteOpCall& c) {
-  const Tensor& x = *c.extra[0];
-  Tensor& y = *c.extra[1];
-  float scale;
-  memcpy(&scale, &c.params[0], 4);
-  const float inv_scale = 1.0f / scale;
-  const float zp = static_cast<float>(c.params[1]);
-  const float lo = static_cast<float>(c.params[2]);
-  const float hi = static_cast<float>(c.params[3]);
-  const float* px = x.data_as<float>();
-  int8_t* py = y.data_as<int8_t>();
-  const uint32_t n = y.numel();
-  if (x.numel() != n) return Error::kShapeMismatch;  // a shape changed since method load
-  for (uint32_t i = 0; i < n; ++i) {
-    float v = zp + rintf(px[i] * inv_scale);
-    if (!(v >= lo)) v = lo;  // also NaN
-    if (v > hi) v = hi;
-    py[i] = static_cast<int8_t>(v);
-  }
-  return Error::kOk;
-}
-
 Error prepare_quantize(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  (void)ctx;
   if (a.count() != 7) {
     return a.fail(Error::kBadOperatorArgs, "quantize_per_tensor.out argument count", 0);
   }
@@ -625,14 +608,11 @@ Error prepare_quantize(const PteOpContext& ctx, const Args& a, PteOpCall* call) 
     return a.fail(Error::kDtypeMismatch, "quantize_per_tensor.out dtypes (float32 -> int8)", 0);
   }
   if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "quantize_per_tensor.out", 6);
-  call->run = run_quantize;
-  call->extra[0] = x;
-  call->extra[1] = y;
-  call->params[0] = float_word(scale);
-  call->params[1] = zp;
-  call->params[2] = lo;
-  call->params[3] = hi;
-  return Error::kOk;
+  // ExecuTorch's quantize multiplies by the reciprocal of the scale (docs/executorch.md).
+  const int32_t words[ops::QuantizePerTensorReciprocal::kArgs] = {float_word(scale), zp, lo, hi};
+  call->run = run_kernels;
+  return bind<ops::QuantizePerTensorReciprocal>(ctx, call, 0, &x, 1, &y, 1, words,
+                                                ops::QuantizePerTensorReciprocal::kArgs);
 }
 
 Error prepare_dequantize(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
@@ -1154,29 +1134,8 @@ Error prepare_where(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
 }
 
 // ---- aten::native_layer_norm.out(input, normalized_shape, weight?, bias?, eps, *, out0,
-//      out1, out2): the layer norm kernel, then each row's mean and 1/sqrt(var + eps) --------
-
-Error run_layer_norm(const PteOpCall& c) {
-  SOCSIM_RT_TRY(c.fn[0](c.args[0]));
-  const uint32_t n = static_cast<uint32_t>(c.params[0]);
-  float eps;
-  memcpy(&eps, &c.params[1], 4);
-  const float* x = c.extra[0]->data_as<float>();
-  float* mean = c.extra[2]->data_as<float>();
-  float* rstd = c.extra[3]->data_as<float>();
-  const uint32_t rows = c.extra[2]->numel();
-  for (uint32_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * n;
-    float sum = 0.0f;
-    for (uint32_t i = 0; i < n; ++i) sum += xr[i];
-    const float m = sum / static_cast<float>(n);
-    float squares = 0.0f;
-    for (uint32_t i = 0; i < n; ++i) squares += (xr[i] - m) * (xr[i] - m);
-    mean[r] = m;
-    rstd[r] = 1.0f / sqrtf(squares / static_cast<float>(n) + eps);
-  }
-  return Error::kOk;
-}
+//      out1, out2): ExecuTorch's layer norm kernel, then its statistics kernel for each row's
+//      mean and 1/std -------------------------------------------------------------------
 
 /// A float32 vector of `n` elements all equal to `value` (a missing weight or bias).
 Tensor* constant_vector(MemoryAllocator& alloc, uint32_t n, float value) {
@@ -1236,16 +1195,20 @@ Error prepare_layer_norm(const PteOpContext& ctx, const Args& a, PteOpCall* call
   }
   const float e = static_cast<float>(eps);
   if (!(e >= 0.0f)) return a.fail(Error::kBadOperatorArgs, "aten::native_layer_norm.out eps", 4);
-  const int32_t words[ops::NativeLayerNorm::kArgs] = {static_cast<int32_t>(axis), float_word(e)};
-  call->run = run_layer_norm;
-  call->extra[0] = in[0];
-  call->extra[1] = y;
-  call->extra[2] = mean;
-  call->extra[3] = rstd;
-  call->params[0] = static_cast<int32_t>(n);
-  call->params[1] = float_word(e);
-  return bind<ops::NativeLayerNorm>(ctx, call, 0, in, 3, &y, 1, words,
-                                    ops::NativeLayerNorm::kArgs);
+  // ExecuTorch's form: the variance as E[x^2] - mean^2, (x - mean) / std (docs/executorch.md).
+  const int32_t words[ops::LayerNormSumsq::kArgs] = {static_cast<int32_t>(axis), float_word(e)};
+  const int32_t mean_words[ops::LayerNormStat::kArgs] = {static_cast<int32_t>(axis), float_word(e),
+                                                         0};
+  const int32_t rstd_words[ops::LayerNormStat::kArgs] = {static_cast<int32_t>(axis), float_word(e),
+                                                         1};
+  call->run = run_kernels;
+  SOCSIM_RT_TRY(reserve_calls(ctx, call, 3));
+  SOCSIM_RT_TRY(bind<ops::LayerNormSumsq>(ctx, call, 0, in, 3, &y, 1, words,
+                                          ops::LayerNormSumsq::kArgs));
+  SOCSIM_RT_TRY(bind<ops::LayerNormStat>(ctx, call, 1, in, 1, &mean, 1, mean_words,
+                                         ops::LayerNormStat::kArgs));
+  return bind<ops::LayerNormStat>(ctx, call, 2, in, 1, &rstd, 1, rstd_words,
+                                  ops::LayerNormStat::kArgs);
 }
 
 // ---- aten::slice_copy.Tensor_out(self, dim, start?, end?, step, *, out): the slice kernel --
@@ -1350,8 +1313,7 @@ Error prepare_split(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   return Error::kOk;
 }
 
-// ---- elementwise kernels: aten::sigmoid.out, aten::tanh.out (self, *, out), aten::mul.out
-//      (self, other, *, out), aten::sub.out(self, other, *, alpha, out) ----------------------
+// ---- elementwise kernels of one input: aten::sigmoid.out, aten::tanh.out (self, *, out) ----
 
 template <typename Op>
 Error prepare_unary(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
@@ -1365,31 +1327,6 @@ Error prepare_unary(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   }
   call->run = run_kernels;
   return bind<Op>(ctx, call, 0, t, 1, &t[1], 1, nullptr, 0);
-}
-
-Error prepare_mul(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  if (a.count() != 3) return a.fail(Error::kBadOperatorArgs, "aten::mul.out argument count", 0);
-  Tensor* t[3];
-  int8_t types[3];
-  for (uint32_t i = 0; i < 3; ++i) SOCSIM_RT_TRY(a.tensor(i, &t[i], &types[i]));
-  if (!same_types(types, 3)) return a.fail(Error::kDtypeMismatch, "aten::mul.out dtypes", 2);
-  call->run = run_kernels;
-  return bind<ops::Mul>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
-}
-
-Error prepare_sub(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  if (a.count() != 4) return a.fail(Error::kBadOperatorArgs, "aten::sub.out argument count", 0);
-  Tensor* t[3];
-  int8_t types[3];
-  double alpha = 0;
-  SOCSIM_RT_TRY(a.tensor(0, &t[0], &types[0]));
-  SOCSIM_RT_TRY(a.tensor(1, &t[1], &types[1]));
-  SOCSIM_RT_TRY(a.real(2, &alpha));
-  SOCSIM_RT_TRY(a.tensor(3, &t[2], &types[2]));
-  if (alpha != 1.0) return a.fail(Error::kNotSupported, "aten::sub.out alpha (only 1)", 2);
-  if (!same_types(types, 3)) return a.fail(Error::kDtypeMismatch, "aten::sub.out dtypes", 3);
-  call->run = run_kernels;
-  return bind<ops::Sub>(ctx, call, 0, t, 2, &t[2], 1, nullptr, 0);
 }
 
 // ---- aten::cat.out(tensors, dim, *, out): the concatenation kernel ---------------------------
@@ -1618,19 +1555,6 @@ Error prepare_div(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
 // ---- dim_order_ops::_to_dim_order_copy.out(self, *, non_blocking, dim_order?, out): a copy
 //      (the same type: view_copy) or a conversion (_to_copy's cast kernel), contiguous --------
 
-/// int64 to float32, rounding to nearest as a C++ conversion does.
-Error run_long_to_float(const PteOpCall& c) {
-  const uint8_t* x = static_cast<const uint8_t*>(c.extra[0]->data);
-  float* y = c.extra[1]->data_as<float>();
-  const uint32_t n = c.extra[1]->numel();
-  for (uint32_t i = 0; i < n; ++i) {
-    int64_t v;
-    memcpy(&v, x + 8 * i, 8);
-    y[i] = static_cast<float>(v);
-  }
-  return Error::kOk;
-}
-
 Error prepare_to_dim_order_copy(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
   if (a.count() != 4) {
     return a.fail(Error::kBadOperatorArgs, "_to_dim_order_copy argument count", 0);
@@ -1650,10 +1574,11 @@ Error prepare_to_dim_order_copy(const PteOpContext& ctx, const Args& a, PteOpCal
   }
   if (!x->same_shape(*y)) return a.fail(Error::kShapeMismatch, "_to_dim_order_copy shapes", 3);
   if (is_type(tx, PteScalarType::kLong) && is_type(ty, PteScalarType::kFloat)) {
-    call->run = run_long_to_float;  // e.g. an integer constant of the graph made float
-    call->extra[0] = x;
-    call->extra[1] = y;
-    return Error::kOk;
+    // e.g. an integer constant of the graph made float: the int64 values as bytes
+    Tensor* bytes = nullptr;
+    SOCSIM_RT_TRY(movable(ctx, x, tx, &bytes));
+    call->run = run_kernels;
+    return bind<ops::Int64ToFloat>(ctx, call, 0, &bytes, 1, &y, 1, nullptr, 0);
   }
   if (!runtime_readable(tx) || !runtime_readable(ty)) {
     return a.fail(Error::kDtypeMismatch, "_to_dim_order_copy dtypes", 0);
@@ -1730,18 +1655,12 @@ Error prepare_avg_pool(const PteOpContext& ctx, const Args& a, PteOpCall* call) 
 //      pooling kernel (the output's last two axes are output_size) ---------------------------
 
 Error prepare_adaptive_avg_pool(const PteOpContext& ctx, const Args& a, PteOpCall* call) {
-  if (a.count() != 3) {
-    return a.fail(Error::kBadOperatorArgs, "_adaptive_avg_pool2d argument count", 0);
-  }
   Tensor *x = nullptr, *y = nullptr;
-  int8_t types[2];
   PteList size;
-  SOCSIM_RT_TRY(a.tensor(0, &x, &types[0]));
-  SOCSIM_RT_TRY(a.int_list(1, &size));
-  SOCSIM_RT_TRY(a.tensor(2, &y, &types[1]));
-  if (!same_types(types, 2) || !is_type(types[0], PteScalarType::kFloat)) {
-    return a.fail(Error::kDtypeMismatch, "aten::_adaptive_avg_pool2d.out dtypes (float32)", 0);
-  }
+  SOCSIM_RT_TRY(tensor_list_out(a,
+                                {"_adaptive_avg_pool2d argument count",
+                                 "aten::_adaptive_avg_pool2d.out dtypes (float32)"},
+                                true, &x, &size, &y));
   if ((x->rank != 3 && x->rank != 4) || y->rank != x->rank) {
     return a.fail(Error::kShapeMismatch, "aten::_adaptive_avg_pool2d.out (CHW or NCHW)", 2);
   }
@@ -1821,7 +1740,7 @@ struct Operator {
 };
 
 const Operator kOperators[] = {
-    {"aten::add", "out", "aten::add.out", prepare_add},
+    {"aten::add", "out", "aten::add.out", prepare_alpha_binary<ops::Add>},
     {"aten::relu", "out", "aten::relu.out", prepare_relu},
     {"aten::convolution", "out", "aten::convolution.out", prepare_convolution},
     {"aten::max_pool2d_with_indices", "out", "aten::max_pool2d_with_indices.out",
@@ -1854,8 +1773,8 @@ const Operator kOperators[] = {
     {"aten::split_with_sizes_copy", "out", "aten::split_with_sizes_copy.out", prepare_split},
     {"aten::sigmoid", "out", "aten::sigmoid.out", prepare_unary<ops::Sigmoid>},
     {"aten::tanh", "out", "aten::tanh.out", prepare_unary<ops::Tanh>},
-    {"aten::mul", "out", "aten::mul.out", prepare_mul},
-    {"aten::sub", "out", "aten::sub.out", prepare_sub},
+    {"aten::mul", "out", "aten::mul.out", prepare_alpha_binary<ops::Mul>},
+    {"aten::sub", "out", "aten::sub.out", prepare_alpha_binary<ops::Sub>},
     {"aten::cat", "out", "aten::cat.out", prepare_cat},
     {"quantized_decomposed::dequantize_per_channel", "out",
      "quantized_decomposed::dequantize_per_channel.out", prepare_dequantize_per_channel},

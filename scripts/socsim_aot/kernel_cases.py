@@ -26,7 +26,7 @@ from socsim_aot.schema import activations
 from socsim_aot.schema.activations import CLAMP, QUANTIZED_CLAMP, QUANTIZED_RELU, RELU
 from socsim_aot.schema.conv_transpose import ZERO_INSERT
 from socsim_aot.schema.masking import MASKED_SOFTMAX, QUANTIZED_MASKED_SOFTMAX
-from socsim_aot.schema.indexing import ARGMAX, ARGMIN, TO_COPY
+from socsim_aot.schema.indexing import ARGMAX, ARGMIN, INT64_TO_FLOAT, TO_COPY
 from socsim_aot.schema.selection import (EQ, GE, GT, LE, LOGICAL_AND, LOGICAL_NOT,
                                          LOGICAL_OR, LOGICAL_XOR, LT, TOPK_INDICES,
                                          TOPK_VALUES, WHERE)
@@ -39,9 +39,10 @@ from socsim_aot.schema import normalization
 from socsim_aot.schema.matmul import MATMUL, QUANTIZED_MATMUL
 from socsim_aot.schema.data_movement import AS_STRIDED_COPY, EXPAND_COPY
 from socsim_aot.schema.normalization import BATCH_NORM
-from socsim_aot.schema.pooling import ADAPTIVE_AVG_POOL2D_WINDOWS
-from socsim_aot.schema.quantization import DEQUANTIZE_PER_CHANNEL
-from socsim_aot.schema.normalization import LAYER_NORM, QUANTIZED_LAYER_NORM
+from socsim_aot.schema.pooling import ADAPTIVE_AVG_POOL2D_WINDOWS, MAX_POOL2D_INDICES
+from socsim_aot.schema.quantization import DEQUANTIZE_PER_CHANNEL, QUANTIZE_RECIPROCAL
+from socsim_aot.schema.normalization import (LAYER_NORM, LAYER_NORM_STAT, LAYER_NORM_SUMSQ,
+                                             QUANTIZED_LAYER_NORM)
 from socsim_aot.schema import resize
 from socsim_aot.schema.resize import (QUANTIZED_UPSAMPLE_BILINEAR2D, UPSAMPLE_BILINEAR2D,
                                       UPSAMPLE_NEAREST2D)
@@ -276,7 +277,7 @@ def executorch_cases(rng):
     """The kernels of ExecuTorch's operators (docs/executorch.md): adaptive average pooling
     (windows that overlap, that are the identity, and of uneven sizes), strided copies (an
     overlapping window view, a transposing view, an offset), broadcast copies of every type,
-    inference batch norm and per-channel dequantisation."""
+    inference batch norm, per-channel dequantisation and ExecuTorch's quantize."""
     f = np.float32
     for name, xs, out in (("overlap", (1, 3, 6, 6), (1, 3, 7, 7)),
                           ("identity", (2, 2, 7, 7), (2, 2, 7, 7)),
@@ -309,6 +310,41 @@ def executorch_cases(rng):
     for axis, shape in ((0, (6, 3, 2, 2)), (1, (2, 6, 5))):
         yield f"dequantize_per_channel_axis{axis}", DEQUANTIZE_PER_CHANNEL, \
             [_i8(rng, shape), scales, zps], shape, f, dict(axis=axis)
+    # ExecuTorch's quantize at the rounding boundaries (k + 1/2) * scale and one ulp either
+    # side, where the reciprocal's product and the division round to different integers for
+    # 150 of these 840 inputs; then infinities, NaN and values far outside a narrow range.
+    scale = f(0.0123)
+    base = ((np.arange(-140, 140).astype(f) + f(0.5)) * scale).astype(f)
+    xs = np.concatenate([base, np.nextafter(base, f(np.inf)), np.nextafter(base, f(-np.inf))])
+    yield "quantize_reciprocal_boundaries", QUANTIZE_RECIPROCAL, [xs.reshape(20, 42)], (20, 42), \
+        np.int8, dict(scale=float(scale), zero_point=3, quant_min=-127, quant_max=127)
+    edges = np.array([np.inf, -np.inf, np.nan, 1e30, -1e30, 0.0, -0.0, 0.4, 2.5, -3.5] * 2, f)
+    yield "quantize_reciprocal_range", QUANTIZE_RECIPROCAL, [edges], (20,), np.int8, \
+        dict(scale=0.05, zero_point=-20, quant_min=-100, quant_max=50)
+    # max pooling's int64 indices (as bytes): ties (the first maximum wins), a NaN, padding,
+    # overlapping windows and ceil mode
+    x = np.round(_f32(rng, (2, 3, 7, 6), 2)).astype(f)  # rounded: many ties
+    x[1, 2, 3, 3] = np.nan
+    geometry = dict(kernel_h=3, kernel_w=2, stride_h=2, stride_w=2, pad_top=1, pad_left=1,
+                    pad_bottom=1, pad_right=1, ceil_mode=0)
+    yield "max_pool2d_indices_pad", MAX_POOL2D_INDICES, [x], (2, 3, 4, 4, 8), np.uint8, geometry
+    yield "max_pool2d_indices_ceil", MAX_POOL2D_INDICES, [x], (2, 3, 3, 3, 8), np.uint8, \
+        dict(geometry, kernel_h=3, kernel_w=3, stride_h=2, stride_w=2, pad_top=0, pad_left=0,
+             pad_bottom=0, pad_right=0, ceil_mode=1)
+    # int64 (bytes) to float32: small values, the int64 extremes and values float32 rounds
+    values = np.array([0, 1, -1, 7, -300, 2 ** 24 + 1, -(2 ** 24) - 3, 2 ** 31, 2 ** 53 + 1,
+                       2 ** 63 - 1, -2 ** 63, 123456789012345], np.int64)
+    yield "int64_to_float", INT64_TO_FLOAT, [values.astype("<i8").view(np.uint8).reshape(3, 4, 8)], \
+        (3, 4), f, {}
+    # ExecuTorch's layer norm (rows of 20, an offset that makes E[x^2] - mean^2 cancel), its
+    # mean and 1 / std per row
+    x = _f32(rng, (3, 4, 5), 3) + f(4)
+    yield "layer_norm_sumsq", LAYER_NORM_SUMSQ, \
+        [x, Const(_f32(rng, (4, 5))), Const(_f32(rng, (4, 5)))], (3, 4, 5), f, \
+        dict(axis=1, eps=1e-6)
+    for stat in (0, 1):
+        yield f"layer_norm_stat{stat}", LAYER_NORM_STAT, [x], (3, 1, 1), f, \
+            dict(axis=1, eps=1e-6, stat=stat)
 
 
 def one_d_window_cases(rng):

@@ -28,3 +28,12 @@ ARGMAX, ARGMIN, TO_COPY = register(
              inputs=(Operand("x"),), outputs=(Operand("out", "any", "float32, int32, int8 or "
                                                       "uint8"),),
              dtypes=("float32", "int32", "int8", "uint8"), kernel="cast", onnx=("Cast",)))
+
+# int64 to float32 (ExecuTorch's _to_dim_order_copy of an int64 tensor): the runtime has no
+# int64 element type, so the input is the int64 values' little-endian bytes, uint8 with a
+# trailing axis of 8; each becomes the nearest float32.
+(INT64_TO_FLOAT,) = register(
+    Operator("aten::_to_copy.int64_out", "int64_to_float",
+             "int64 (little-endian bytes, a trailing axis of 8) to the nearest float32",
+             inputs=(Operand("x", doc="[..., 8]: int64 little-endian"),),
+             outputs=(Operand("out", "float32", "[...]"),), dtypes=("uint8",), kernel="cast"))

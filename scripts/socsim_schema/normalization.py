@@ -46,3 +46,21 @@ LAYER_NORM, QUANTIZED_LAYER_NORM = register(
                      Operand("mean", doc="[C] running mean"),
                      Operand("var", doc="[C] running variance")),
              args=(Arg("eps", "float32"),), kernel="batch_norm"))
+
+# ExecuTorch's layer norm (its portable kernel, the .pte operator native_layer_norm): per
+# row, mean = sum / N and var = sum_sq / N - mean^2 (both sums from 0 in element order,
+# float32), std = sqrt(var + eps), y = (x - mean) / std * weight + bias; the statistics
+# kernel gives the row's mean (stat 0) or float32(1 / double(std)) (stat 1), the operator's
+# other two outputs.
+LAYER_NORM_SUMSQ, LAYER_NORM_STAT = register(
+    Operator("aten::native_layer_norm_sumsq.out", "layer_norm_sumsq",
+             "(x - mean) / sqrt(E[x^2] - mean^2 + eps) weight + bias over the axes from `axis` "
+             "on, in float32",
+             inputs=(Operand("x"), Operand("weight", doc="[N]"), Operand("bias", doc="[N]")),
+             args=(_AXIS, Arg("eps", "float32")), kernel="layer_norm"),
+    Operator("aten::native_layer_norm_stat.out", "layer_norm_stat",
+             "each row's mean (stat 0) or 1 / sqrt(E[x^2] - mean^2 + eps) (stat 1), as "
+             "native_layer_norm_sumsq computes them",
+             inputs=(Operand("x"),), outputs=(Operand("out", doc="one element per row"),),
+             args=(_AXIS, Arg("eps", "float32"), Arg("stat", doc="0 mean, 1 rstd")),
+             kernel="layer_norm"))

@@ -50,3 +50,13 @@ ADAPTIVE_AVG_POOL2D, QUANTIZED_ADAPTIVE_AVG_POOL2D = register(
              "to ceil((i + 1) H / Ho) - 1 (columns alike), summed in row-major order from 0 "
              "and divided by the window's element count", inputs=_X, outputs=_Y,
              kernel="adaptive_avg_pool2d"))
+
+# The indices of ExecuTorch's max_pool2d_with_indices: per window the flat position h W + w of
+# its first maximum in the input plane (a NaN wins), int64. The runtime has no int64 element
+# type: the output is the indices' little-endian bytes, uint8 with a trailing axis of 8.
+(MAX_POOL2D_INDICES,) = register(
+    Operator("aten::max_pool2d_indices.out", "max_pool2d_indices",
+             "flat position h W + w of each window's first maximum (NaN wins), as int64 "
+             "little-endian bytes", inputs=(Operand("x"),),
+             outputs=(Operand("out", "uint8", "[N, C, Ho, Wo, 8]: int64 little-endian"),),
+             args=GEOMETRY, kernel="max_pool2d"))

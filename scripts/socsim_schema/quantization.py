@@ -21,6 +21,18 @@ QUANTIZE, DEQUANTIZE, REQUANTIZE = register(
              args=(Arg("zp_in"), Arg("zp_out"), Arg("m"), Arg("n")), dtypes=("int8",),
              kernel="requantize", npu=NpuLayer(20, "Requantize", ("requantize",), "requantize")))
 
+# ExecuTorch's quantize (its portable kernel, the .pte operator
+# quantized_decomposed::quantize_per_tensor.out): the product with the float32 reciprocal of
+# the scale, which rounds to another integer than the division above for some inputs, and the
+# program's quant_min/quant_max.
+(QUANTIZE_RECIPROCAL,) = register(
+    Operator("quantized_decomposed::quantize_per_tensor_reciprocal.out",
+             "quantize_per_tensor_reciprocal",
+             "clamp(zero_point + rint(x * (1 / scale)), quant_min, quant_max) in float32; NaN "
+             "gives quant_min", inputs=(Operand("x"),), outputs=(Operand("out", "int8"),),
+             args=(Arg("scale", "float32"), Arg("zero_point"), Arg("quant_min"),
+                   Arg("quant_max")), kernel="quantize"))
+
 # Per-channel dequantisation (PT2E's per-channel weights, ExecuTorch's
 # dequantize_per_channel): c is the element's index along `axis`.
 (DEQUANTIZE_PER_CHANNEL,) = register(

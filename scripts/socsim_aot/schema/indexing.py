@@ -71,3 +71,11 @@ ARGMAX, ARGMIN, TO_COPY = (
           arg_values=lambda g, node: dict(dim=node.attrs["dim"]), reference=_arg(np.argmin)),
     hooks("aten::_to_copy.out", lower=_lower_cast, quantize=_quantize_cast,
           reference=_to_copy))
+
+
+def _int64_to_float(ins, a, out):
+    x = np.ascontiguousarray(ins[0]).view("<i8").reshape(ins[0].shape[:-1])
+    return x.astype(np.float32).reshape(out.shape)
+
+
+(INT64_TO_FLOAT,) = (hooks("aten::_to_copy.int64_out", reference=_int64_to_float),)

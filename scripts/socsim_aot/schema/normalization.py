@@ -201,3 +201,34 @@ def _batch_norm(ins, a, out):
 
 
 (BATCH_NORM,) = (hooks("aten::_native_batch_norm_legit_no_training.out", reference=_batch_norm),)
+
+
+def _sumsq_stats(x, axis, eps):
+    """ExecuTorch's per-row mean and std in float32: sums from 0 in element order (cumsum is
+    sequential), var = E[x^2] - mean^2."""
+    f = np.float32
+    rows = np.asarray(x, f).reshape(-1, _row(x.shape, axis))
+    n = f(rows.shape[1])
+    total = np.cumsum(rows, axis=1, dtype=f)[:, -1]
+    squares = np.cumsum(rows * rows, axis=1, dtype=f)[:, -1]
+    mean = (total / n).astype(f)
+    std = np.sqrt((squares / n - mean * mean + f(eps)).astype(f)).astype(f)
+    return rows, mean, std
+
+
+def _layer_norm_sumsq(ins, a, out):
+    x, w, b = ins
+    rows, mean, std = _sumsq_stats(x, a.axis, a.eps)
+    y = ((rows - mean[:, None]) / std[:, None] * w.reshape(1, -1) + b.reshape(1, -1))
+    return y.astype(np.float32).reshape(x.shape)
+
+
+def _layer_norm_stat(ins, a, out):
+    _, mean, std = _sumsq_stats(ins[0], a.axis, a.eps)
+    stat = mean if a.stat == 0 else (1.0 / std.astype(np.float64)).astype(np.float32)
+    return stat.reshape(out.shape)
+
+
+LAYER_NORM_SUMSQ, LAYER_NORM_STAT = (
+    hooks("aten::native_layer_norm_sumsq.out", reference=_layer_norm_sumsq),
+    hooks("aten::native_layer_norm_stat.out", reference=_layer_norm_stat))

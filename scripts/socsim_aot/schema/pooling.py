@@ -249,3 +249,29 @@ def _adaptive_windows(ins, a, out):
 
 (ADAPTIVE_AVG_POOL2D_WINDOWS,) = (
     hooks("aten::_adaptive_avg_pool2d.out", reference=_adaptive_windows),)
+
+
+def _max_pool_indices(ins, a, out):
+    """Flat position h W + w of each window's first maximum (a NaN wins), int64, as bytes."""
+    x = ins[0]
+    n, c, h, w = x.shape
+    oh, ow = out.shape[2], out.shape[3]
+    idx = np.zeros((n, c, oh, ow), np.int64)
+    for p in np.ndindex(n, c):
+        plane = x[p]
+        for oy in range(oh):
+            for ox in range(ow):
+                best, best_value = -1, 0.0
+                for iy in range(max(0, oy * a.stride_h - a.pad_top),
+                                min(h, oy * a.stride_h - a.pad_top + a.kernel_h)):
+                    for ix in range(max(0, ox * a.stride_w - a.pad_left),
+                                    min(w, ox * a.stride_w - a.pad_left + a.kernel_w)):
+                        v = plane[iy, ix]
+                        if best < 0 or v > best_value or (np.isnan(v) and not np.isnan(best_value)):
+                            best, best_value = iy * w + ix, v
+                idx[p + (oy, ox)] = max(best, 0)
+    return idx.astype("<i8").view(np.uint8).reshape(out.shape)
+
+
+(MAX_POOL2D_INDICES,) = (
+    hooks("aten::max_pool2d_indices.out", reference=_max_pool_indices),)

@@ -43,3 +43,18 @@ def _dequantize_per_channel(ins, a, out):
 
 (DEQUANTIZE_PER_CHANNEL,) = (
     hooks("quantized_decomposed::dequantize_per_channel.out", reference=_dequantize_per_channel),)
+
+
+def _quantize_reciprocal(ins, a, out):
+    """ExecuTorch's quantize: the float32 reciprocal of the scale times x, rounded half to
+    even, plus the zero point, in float32; clamped to [quant_min, quant_max], NaN to
+    quant_min."""
+    inv = np.float32(1) / np.float32(a.scale)
+    v = np.float32(a.zero_point) + np.rint(np.asarray(ins[0], np.float32) * inv)
+    v = np.where(np.isnan(v), np.float32(a.quant_min), v)
+    return np.clip(v, a.quant_min, a.quant_max).astype(np.int8)
+
+
+(QUANTIZE_RECIPROCAL,) = (
+    hooks("quantized_decomposed::quantize_per_tensor_reciprocal.out",
+          reference=_quantize_reciprocal),)
