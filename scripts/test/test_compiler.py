@@ -166,6 +166,43 @@ class CompilerTest(unittest.TestCase):
         self.assertIn("node 'conv' (op Conv): input 'x' has rank 2; a Conv's data input is "
                       "N x C x spatial axes (rank 3 or more)", caught.exception.problems)
 
+    def test_convolution_weights_of_another_rank_are_refused_before_inference(self):
+        # (found by the fuzz target: a Conv of a rank-4 input whose weights a Gather computes
+        # with rank 5, no kernel_shape: ONNX 1.12's shape inference crashed with SIGSEGV; so
+        # did a ConvTranspose whose computed weights have rank 1)
+        def model(op, table, indices, data=(1, 1, 4, 4)):
+            return save([helper.make_node("Gather", ["c", "i"], ["w"], name="weights"),
+                         helper.make_node(op, ["x", "w"], ["y"], name="conv")],
+                        [vi("x", list(data))], [vi("y", None)],
+                        [numpy_helper.from_array(np.ones(table, np.float32), "c"),
+                         numpy_helper.from_array(np.array(indices, np.int64), "i")],
+                        path=self.path(f"{op}_{len(table)}.onnx"))
+        for op, table, indices, rank in (("Conv", (1, 1, 1, 1, 1), [0], 5),
+                                          ("Conv", (1, 1, 1, 1), 0, 3),
+                                          ("ConvTranspose", (2, 2), 0, 1)):
+            with self.subTest(op=op, rank=rank):
+                with self.assertRaises(validate.ModelError) as caught:
+                    compiler.compile_file(model(op, table, indices), self.path("w.prog"))
+                self.assertEqual(caught.exception.problems, [
+                    f"node 'conv' (op {op}): weights 'w' have rank {rank}, input 'x' rank 4; "
+                    f"a {op}'s weights have the data input's rank (two axes of channels, then "
+                    "the kernel's)"])
+        # the data input's rank is followed through the nodes too (a Squeeze to rank 2)
+        path = save([helper.make_node("Squeeze", ["x", "axes"], ["s"], name="squeeze"),
+                     helper.make_node("Conv", ["s", "w"], ["y"], name="conv")],
+                    [vi("x", [1, 1, 1, 4])], [vi("y", None)],
+                    [numpy_helper.from_array(np.array([0, 1], np.int64), "axes"),
+                     numpy_helper.from_array(np.ones((1, 1, 1, 1), np.float32), "w")],
+                    path=self.path("squeezed.onnx"))
+        with self.assertRaises(validate.ModelError) as caught:
+            compiler.compile_file(path, self.path("w.prog"))
+        self.assertIn("node 'conv' (op Conv): input 's' has rank 2; a Conv's data input is "
+                      "N x C x spatial axes (rank 3 or more)", caught.exception.problems)
+        # weights of the input's rank computed by a Gather still compile
+        program = compiler.compile_file(model("Conv", (2, 1, 1, 1, 1), 0), self.path("w.prog"))
+        x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+        np.testing.assert_array_equal(reference.run(program, [x])[0], x)
+
     def test_subnormal_ranges_get_the_smallest_float32_scale(self):
         # (found by the fuzz target: a Mul by [0, 0, 0, 2.8e-45] gave the constant and the
         # product scales that are 0 as float32, which the program's reader refused)
