@@ -65,8 +65,16 @@ def _constants(graph) -> Dict[str, list]:
     return values
 
 
+def _length(name: str, consts: Dict[str, list], dims: Dict[str, list]) -> Optional[int]:
+    """The number of values of a 1-d value (a shape, axes), if known."""
+    if name in consts:
+        return len(consts[name])
+    shape = dims.get(name)
+    return shape[0] if shape is not None and len(shape) == 1 else None
+
+
 def _output_rank(node, ins: List[Optional[int]], consts: Dict[str, list],
-                 opset: int) -> Optional[int]:
+                 dims: Dict[str, list], opset: int) -> Optional[int]:
     op = node.op_type
     x = ins[0] if ins else None
     if op in SAME_RANK or op in ("Split", "TopK", "ScatterElements", "ScatterND", "Scatter",
@@ -82,8 +90,7 @@ def _output_rank(node, ins: List[Optional[int]], consts: Dict[str, list],
     if op == "OneHot":
         return x + 1 if x is not None else None
     if op == "ConstantOfShape":
-        shape = consts.get(node.input[0]) if node.input else None
-        return len(shape) if shape is not None else None
+        return _length(node.input[0], consts, dims) if node.input else None
     if op in BROADCAST:
         known = [r for r in ins if r is not None]
         return max(known) if known and len(known) == len([i for i in node.input if i]) \
@@ -105,17 +112,20 @@ def _output_rank(node, ins: List[Optional[int]], consts: Dict[str, list],
         known = [r for r in ins if r is not None]
         return known[0] if known else None
     if op == "Reshape" and len(node.input) > 1:
-        shape = consts.get(node.input[1])
-        return len(shape) if shape is not None else None
-    if op in ("Expand",) and x is not None and len(node.input) > 1:
-        shape = consts.get(node.input[1])
-        return max(x, len(shape)) if shape is not None else None
+        return _length(node.input[1], consts, dims)
+    if op == "Expand" and x is not None and len(node.input) > 1:
+        length = _length(node.input[1], consts, dims)
+        return max(x, length) if length is not None else None
     if op in ("Squeeze", "Unsqueeze") and x is not None:
         axes = _attribute(node, "axes")
         if axes is None and opset >= 13 and len(node.input) > 1 and node.input[1]:
             axes = consts.get(node.input[1])
-        if axes is None:
-            return None
+            if axes is None:
+                return None
+        if axes is None:  # Squeeze without axes: every axis of size 1, if all are known
+            shape = dims.get(node.input[0])
+            return None if op == "Unsqueeze" or shape is None or None in shape else \
+                sum(1 for d in shape if d != 1)
         count = len(set(axes))
         return x - count if op == "Squeeze" else x + count
     if op in REDUCE and x is not None:
@@ -135,6 +145,40 @@ def _output_rank(node, ins: List[Optional[int]], consts: Dict[str, list],
     return None
 
 
+# Elementwise operators of one input: the output has the input's shape.
+SAME_SHAPE = frozenset((
+    "Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Cast", "Ceil", "Celu", "Clip",
+    "Cos", "Cosh", "Dropout", "Elu", "Erf", "Exp", "Floor", "HardSigmoid", "HardSwish",
+    "Identity", "IsInf", "IsNaN", "LeakyRelu", "Log", "Neg", "Not", "Reciprocal", "Relu",
+    "Round", "Selu", "Shrink", "Sigmoid", "Sign", "Sin", "Sinh", "Softplus", "Softsign", "Sqrt",
+    "Tan", "Tanh", "ThresholdedRelu"))
+
+
+def _output_dims(node, ranks: Dict[str, int], consts: Dict[str, list],
+                 dims: Dict[str, list]) -> Optional[list]:
+    """The dimensions (an int, or None where unknown) of the node's first output, for the
+    few operators that carry the length of a shape to the operator reading it."""
+    op, ins = node.op_type, list(node.input)
+    if op in SAME_SHAPE and ins and ins[0] in dims:
+        return dims[ins[0]]
+    if op == "Shape" and ins and ins[0] in ranks:
+        rank = ranks[ins[0]]
+        start, end = _attribute(node, "start"), _attribute(node, "end")
+        start = 0 if start is None else start + rank if start < 0 else start
+        end = rank if end is None else end + rank if end < 0 else end
+        return [max(0, min(end, rank) - min(max(start, 0), rank))]
+    if op == "Concat" and ins and all(dims.get(i) is not None and len(dims[i]) == 1
+                                      for i in ins):
+        lengths = [dims[i][0] for i in ins]
+        return [None if None in lengths else sum(lengths)]
+    if op == "Gather" and len(ins) > 1 and ins[0] in dims and ins[1] in dims:
+        data, axis = dims[ins[0]], _attribute(node, "axis") or 0
+        axis = axis + len(data) if axis < 0 else axis
+        if 0 <= axis < len(data):
+            return data[:axis] + dims[ins[1]] + data[axis + 1:]
+    return None
+
+
 def value_ranks(graph, opset: int) -> Dict[str, int]:
     """The rank of every value of `graph` (an onnx.GraphProto whose nodes are sorted) that
     this pass can tell; a negative result (a contradiction inference would find) is left out.
@@ -145,28 +189,39 @@ def value_ranks(graph, opset: int) -> Dict[str, int]:
         for vi in values:
             t = vi.type.tensor_type
             if vi.type.HasField("tensor_type") and t.HasField("shape"):
-                found.setdefault(vi.name, len(t.shape.dim))
+                found.setdefault(vi.name, [d.dim_value if d.HasField("dim_value") else None
+                                           for d in t.shape.dim])
         return found
-    ranks: Dict[str, int] = {t.name: len(t.dims) for t in graph.initializer}
-    for name, rank in declared(graph.input).items():
-        ranks.setdefault(name, rank)
+    dims: Dict[str, list] = {t.name: list(t.dims) for t in graph.initializer}
+    for name, shape in declared(graph.input).items():
+        dims.setdefault(name, shape)
     stated = declared(list(graph.value_info) + list(graph.output))
+    ranks: Dict[str, int] = {name: len(shape) for name, shape in dims.items()}
     consts = _constants(graph)
     for n in graph.node:
         ours = n.domain in ("", "ai.onnx")
         if ours and n.op_type == "Constant" and n.output:
             for a in n.attribute:
                 if a.name == "value" and a.HasField("t"):
-                    ranks[n.output[0]] = len(a.t.dims)
+                    dims[n.output[0]] = list(a.t.dims)
                 elif a.name in ("value_int", "value_float", "value_ints", "value_floats"):
-                    ranks[n.output[0]] = 1 if a.name.endswith("s") else 0
+                    dims[n.output[0]] = [len(a.ints) if a.name == "value_ints" else
+                                         len(a.floats)] if a.name.endswith("s") else []
+            if n.output[0] in dims:
+                ranks[n.output[0]] = len(dims[n.output[0]])
             continue
-        rank = _output_rank(n, [ranks.get(i) if i else None for i in n.input], consts,
+        rank = _output_rank(n, [ranks.get(i) if i else None for i in n.input], consts, dims,
                             opset) if ours else None
+        shape = _output_dims(n, ranks, consts, dims) if ours else None
+        if shape is not None:
+            rank = len(shape)
         outputs = n.output if n.op_type == "Split" else n.output[:1]
         for o in n.output:
             if o and o in outputs and rank is not None and rank >= 0:
                 ranks[o] = rank
+                if shape is not None:
+                    dims[o] = shape
             elif o and o in stated:
-                ranks[o] = stated[o]
+                ranks[o] = len(stated[o])
+                dims[o] = stated[o]
     return ranks

@@ -198,6 +198,30 @@ class CompilerTest(unittest.TestCase):
             compiler.compile_file(path, self.path("w.prog"))
         self.assertIn("node 'conv' (op Conv): input 's' has rank 2; a Conv's data input is "
                       "N x C x spatial axes (rank 3 or more)", caught.exception.problems)
+        # ranks that follow from the lengths of shapes (a ConvTranspose's weights of rank 1:
+        # ONNX 1.12 read their second axis, SIGSEGV)
+        shape_input = [vi("s", [1], TensorProto.INT64)]
+        for nodes, inputs in (
+                ([helper.make_node("Expand", ["one", "s"], ["w"], name="weights")], shape_input),
+                ([helper.make_node("ConstantOfShape", ["s"], ["w"], name="weights")],
+                 shape_input),
+                ([helper.make_node("Squeeze", ["c4"], ["w"], name="weights")], []),
+                ([helper.make_node("Shape", ["v"], ["s"], name="shape"),
+                  helper.make_node("Reshape", ["one", "s"], ["w"], name="weights")],
+                 [vi("v", [3])])):
+            with self.subTest(op=nodes[-1].op_type):
+                path = save(nodes + [helper.make_node("ConvTranspose", ["x", "w"], ["y"],
+                                                      name="conv")],
+                            [vi("x", [1, 1, 4, 4])] + inputs, [vi("y", None)],
+                            [numpy_helper.from_array(np.ones([1], np.float32), "one"),
+                             numpy_helper.from_array(np.ones([1, 1, 1, 3], np.float32), "c4")],
+                            path=self.path("shape_length.onnx"))
+                with self.assertRaises(validate.ModelError) as caught:
+                    compiler.compile_file(path, self.path("w.prog"))
+                self.assertEqual(caught.exception.problems, [
+                    "node 'conv' (op ConvTranspose): weights 'w' have rank 1, input 'x' rank 4; "
+                    "a ConvTranspose's weights have the data input's rank (two axes of "
+                    "channels, then the kernel's)"])
         # weights of the input's rank computed by a Gather still compile
         program = compiler.compile_file(model("Conv", (2, 1, 1, 1, 1), 0), self.path("w.prog"))
         x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
