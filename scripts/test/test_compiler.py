@@ -227,6 +227,28 @@ class CompilerTest(unittest.TestCase):
         x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
         np.testing.assert_array_equal(reference.run(program, [x])[0], x)
 
+    def test_one_value_given_as_two_graph_outputs_is_dequantized_once(self):
+        # (found by the fuzz target: a Sum of one input is removed, its output then names the
+        # same value as another graph output; with --quantize int8 the second dequantize read
+        # the float value the first had made, of scale 0: ZeroDivisionError, internal error)
+        path = save([helper.make_node("Relu", ["a"], ["y"], name="relu"),
+                     helper.make_node("Identity", ["y"], ["z"], name="copy")],
+                    [vi("a", [1, 4])], [vi("y", [1, 4]), vi("z", [1, 4])],
+                    path=self.path("two_outputs.onnx"))
+        program = compiler.compile_file(path, self.path("two_outputs.prog"), quantize="int8",
+                                        samples=4)
+        x = np.array([[-1, 0.5, 1, 2]], np.float32)
+        y, z = reference.run(program, [x])
+        np.testing.assert_array_equal(y, z)
+        np.testing.assert_allclose(y, np.maximum(x, 0), atol=0.02)
+        sub = save([helper.make_node("Sub", ["a", "a"], ["y"], name="sub"),
+                    helper.make_node("Sum", ["y"], ["z"], name="sum")],
+                   [vi("a", [1, 4])], [vi("y", [1, 4]), vi("z", None)],
+                   path=self.path("sub.onnx"))
+        program = compiler.compile_file(sub, self.path("sub.prog"), quantize="int8", samples=1)
+        for out in reference.run(program, [x]):
+            np.testing.assert_array_equal(out, np.zeros((1, 4), np.float32))
+
     def test_subnormal_ranges_get_the_smallest_float32_scale(self):
         # (found by the fuzz target: a Mul by [0, 0, 0, 2.8e-45] gave the constant and the
         # product scales that are 0 as float32, which the program's reader refused)
