@@ -249,6 +249,47 @@ class CompilerTest(unittest.TestCase):
         for out in reference.run(program, [x]):
             np.testing.assert_array_equal(out, np.zeros((1, 4), np.float32))
 
+    def test_windows_with_huge_pads_are_calibrated_without_making_the_padding(self):
+        # (a Conv or a pooling of a 1 x 1 input with pads of 65,536 and strides of 65,536:
+        # the reference executor padded the input to 131,073 x 131,073 before calibration
+        # for --quantize int8: numpy's MemoryError, exit 70 "out of memory")
+        x = np.array([[[[0.5]]]], np.float32)
+        for op, attrs, expected in (
+                ("Conv", dict(pads=[65536] * 4, strides=[65536] * 2),
+                 np.pad(2 * x, ((0, 0), (0, 0), (1, 1), (1, 1)))),
+                ("MaxPool", dict(kernel_shape=[65536] * 2, pads=[65535] * 4,
+                                 strides=[65536] * 2), x),
+                ("AveragePool", dict(kernel_shape=[65536] * 2, pads=[65535] * 4,
+                                     strides=[65536] * 2), x)):
+            with self.subTest(op=op):
+                inputs = ["x", "w"] if op == "Conv" else ["x"]
+                path = save([helper.make_node(op, inputs, ["y"], name="window", **attrs)],
+                            [vi("x", [1, 1, 1, 1])], [vi("y", None)],
+                            [numpy_helper.from_array(np.full((1, 1, 1, 1), 2, np.float32),
+                                                     "w")] if op == "Conv" else [],
+                            path=self.path("pads.onnx"))
+                np.savez(self.path("x.npz"), x=x[None])
+                for quantize in (None, "int8"):
+                    program = compiler.compile_file(
+                        path, self.path("pads.prog"), quantize=quantize,
+                        calibration=self.path("x.npz") if quantize else None)
+                    y = reference.run(program, [x])[0]
+                    np.testing.assert_allclose(y, expected, atol=0.01)
+        # the windows read only the input (no padded copy), and give what a padded copy gives
+        rng = np.random.default_rng(3)
+        xs = rng.standard_normal((1, 2, 5, 4)).astype(np.float32)
+        ws = rng.standard_normal((3, 2, 3, 2)).astype(np.float32)
+        pads, stride, dilation = (2, 1, 3, 2), (2, 3), (2, 1)
+        got = conv2d_nchw(xs, ws, stride, pads, dilation, 1, np.float64)
+        xp = np.pad(xs.astype(np.float64), ((0, 0), (0, 0), (2, 3), (1, 2)))
+        oh, ow = got.shape[2:]
+        want = np.zeros_like(got)
+        for i in range(oh):
+            for j in range(ow):
+                patch = xp[:, :, i * 2:i * 2 + 5:2, j * 3:j * 3 + 2]
+                want[:, :, i, j] = np.einsum("nchw,mchw->nm", patch, ws.astype(np.float64))
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
     def test_subnormal_ranges_get_the_smallest_float32_scale(self):
         # (found by the fuzz target: a Mul by [0, 0, 0, 2.8e-45] gave the constant and the
         # product scales that are 0 as float32, which the program's reader refused)
