@@ -290,6 +290,48 @@ class CompilerTest(unittest.TestCase):
                 want[:, :, i, j] = np.einsum("nchw,mchw->nm", patch, ws.astype(np.float64))
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
+    def test_pooling_of_huge_windows_reduces_spans(self):
+        # (found by the fuzz target, slow units of 10 to 180 s: a MaxPool with a 65,536 x
+        # 65,536 kernel, pads of 65,535 and stride 16 over 1 x 999 visited 4,096 x 999 kernel
+        # positions in calibration) a window of more than SPAN_POSITIONS positions reduces
+        # each axis over the spans it covers: the same results as the kernel positions
+        from types import SimpleNamespace
+        from socsim_aot.schema import pooling
+        rng = np.random.default_rng(7)
+        x = rng.integers(-50, 50, (1, 2, 5, 7)).astype(np.float32)
+        xi = rng.integers(-128, 128, (1, 2, 5, 7)).astype(np.int8)
+        for kh, kw, sh, sw, pads, ceil, include in ((3, 4, 2, 1, (2, 1, 0, 3), 0, 1),
+                                                     (9, 11, 3, 4, (4, 5, 6, 7), 1, 0),
+                                                     (6, 2, 1, 2, (5, 0, 5, 1), 0, 0)):
+            a = SimpleNamespace(kernel_h=kh, kernel_w=kw, stride_h=sh, stride_w=sw,
+                                pad_top=pads[0], pad_left=pads[1], pad_bottom=pads[2],
+                                pad_right=pads[3], ceil_mode=ceil, count_include_pad=include,
+                                zp_in=3, zp_out=-2, m=1 << 19, n=4)
+            oh, ow = pooling._pool_geometry(x, a)
+            results = []
+            for positions in (1 << 30, 0):
+                limit, pooling.SPAN_POSITIONS = pooling.SPAN_POSITIONS, positions
+                try:
+                    f, i = np.empty((1, 2, oh, ow), np.float32), np.empty((1, 2, oh, ow), np.int8)
+                    results.append([pooling._max_pool([x], a, f), pooling._max_pool([xi], a, i),
+                                    pooling._avg_pool([x], a, f),
+                                    pooling._quantized_avg_pool([xi], a, i)])
+                finally:
+                    pooling.SPAN_POSITIONS = limit
+            for by_position, by_span in zip(*results):
+                np.testing.assert_array_equal(by_position, by_span)
+        path = save([helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                                      kernel_shape=[65536, 65536], pads=[65535, 7, 65535, 65535],
+                                      strides=[16, 65536])],
+                    [vi("x", [1, 1, 1, 999])], [vi("y", None)], path=self.path("pool.onnx"))
+        x = np.arange(999, dtype=np.float32).reshape(1, 1, 1, 999) / 999
+        np.savez(self.path("x.npz"), x=x[None])
+        program = compiler.compile_file(path, self.path("pool.prog"), quantize="int8",
+                                        calibration=self.path("x.npz"))
+        y = reference.run(program, [x])[0]
+        self.assertEqual(y.shape, (1, 1, 4096, 1))
+        np.testing.assert_allclose(y[0, 0, :, 0], np.full(4096, x[0, 0, 0, 998]), atol=0.01)
+
     def test_nearest_resize_gathers_rows_and_columns_at_once(self):
         # (found by the fuzz target, a timeout: a nearest Resize of 1 x 2 x 4 x 999 to
         # 1 x 2 x 393216 x 8, --quantize int8; calibration gathered the output's rows of

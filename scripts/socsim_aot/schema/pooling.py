@@ -136,14 +136,50 @@ def _windows(x, a, oh, ow):
                    a.pad_left, oh, ow)
 
 
+# Above this many kernel positions a pooling reduces each axis over the spans its windows
+# cover instead of visiting every kernel position (a 65,536 x 65,536 window over a small input
+# is millions of positions but a few distinct spans). No model's pooling is that large; below
+# it the kernel-position order, and so the float sums, are the ones the kernels use.
+SPAN_POSITIONS = 4096
+
+
+def _by_spans(a) -> bool:
+    return a.kernel_h * a.kernel_w > SPAN_POSITIONS
+
+
+def _reduce_spans(x, axis, k, s, p, out, reduce, empty):
+    """x reduced along `axis` over the span of the input each of `out` windows covers (of
+    size k, stride s, starting at -p), each distinct span once; `empty` where a window
+    covers only padding."""
+    size = x.shape[axis]
+    starts = np.arange(out, dtype=np.int64) * s - p
+    lo, hi = np.clip(starts, 0, size), np.clip(starts + k, 0, size)
+    xm = np.moveaxis(x, axis, 0)
+    r = np.empty((out,) + xm.shape[1:], x.dtype)
+    done = {}
+    for i, span in enumerate(zip(lo.tolist(), hi.tolist())):
+        if span not in done:
+            done[span] = reduce(xm[span[0]:span[1]], axis=0) if span[1] > span[0] else empty
+        r[i] = done[span]
+    return np.moveaxis(r, 0, axis)
+
+
+def _pool_spans(x, a, oh, ow, reduce, empty):
+    rows = _reduce_spans(x, 2, a.kernel_h, a.stride_h, a.pad_top, oh, reduce, empty)
+    return _reduce_spans(rows, 3, a.kernel_w, a.stride_w, a.pad_left, ow, reduce, empty)
+
+
 def _max_pool(ins, a, out):
     x = ins[0].reshape(as_nchw(ins[0].shape))
     oh, ow = _pool_geometry(x, a)
     low = -np.inf if x.dtype == np.float32 else -1000  # what a padded element holds
     xa = x.astype(np.float64 if x.dtype == np.float32 else np.int32)
-    r = np.full(x.shape[:2] + (oh, ow), low, xa.dtype)
-    for _, _, at, read in _windows(x, a, oh, ow):
-        r[at] = np.maximum(r[at], xa[read])
+    if _by_spans(a):
+        r = _pool_spans(xa, a, oh, ow, np.max, low)
+    else:
+        r = np.full(x.shape[:2] + (oh, ow), low, xa.dtype)
+        for _, _, at, read in _windows(x, a, oh, ow):
+            r[at] = np.maximum(r[at], xa[read])
     return r.astype(x.dtype).reshape(out.shape)
 
 
@@ -163,9 +199,12 @@ def _avg_pool(ins, a, out):
     x = ins[0].reshape(as_nchw(ins[0].shape))
     oh, ow = _pool_geometry(x, a)
     counts = _counts(x, a, oh, ow)
-    total = np.zeros(x.shape[:2] + (oh, ow), np.float32)
-    for _, _, at, read in _windows(x, a, oh, ow):
-        total[at] += x[read]
+    if _by_spans(a):
+        total = _pool_spans(x, a, oh, ow, np.sum, 0)
+    else:
+        total = np.zeros(x.shape[:2] + (oh, ow), np.float32)
+        for _, _, at, read in _windows(x, a, oh, ow):
+            total[at] += x[read]
     return (total / counts.astype(np.float32)).astype(np.float32).reshape(out.shape)
 
 
@@ -174,9 +213,12 @@ def _quantized_avg_pool(ins, a, out):
     oh, ow = _pool_geometry(x, a)
     counts = _counts(x, a, oh, ow)
     xz = x.astype(np.int64) - a.zp_in
-    total = np.zeros(x.shape[:2] + (oh, ow), np.int64)
-    for _, _, at, read in _windows(x, a, oh, ow):
-        total[at] += xz[read]
+    if _by_spans(a):
+        total = _pool_spans(xz, a, oh, ow, np.sum, 0)
+    else:
+        total = np.zeros(x.shape[:2] + (oh, ow), np.int64)
+        for _, _, at, read in _windows(x, a, oh, ow):
+            total[at] += xz[read]
     r = fx.div_round(total * a.m, counts.astype(np.int64) << a.n) + a.zp_out
     return fx.saturate(r).astype(np.int8).reshape(out.shape)
 
