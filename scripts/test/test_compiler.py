@@ -331,6 +331,15 @@ class CompilerTest(unittest.TestCase):
         y = reference.run(program, [x])[0]
         self.assertEqual(y.shape, (1, 1, 4096, 1))
         np.testing.assert_allclose(y[0, 0, :, 0], np.full(4096, x[0, 0, 0, 998]), atol=0.01)
+        # (the next run: reducing rows first made the output's 21,846 rows by the input's 999
+        # columns for 255 channels, 44 GB; the columns go first where that is smaller)
+        path = save([helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                                      kernel_shape=[65536, 65536],
+                                      pads=[65535, 65535, 65535, 65536], strides=[3, 65536])],
+                    [vi("x", [1, 255, 1, 999])], [vi("y", None)], path=self.path("pool.onnx"))
+        program = compiler.compile_file(path, self.path("pool.prog"), quantize="int8",
+                                        samples=1)
+        self.assertEqual(program.tensors[program.outputs[0]].shape, [1, 255, 21846, 2])
 
     def test_nearest_resize_gathers_rows_and_columns_at_once(self):
         # (found by the fuzz target, a timeout: a nearest Resize of 1 x 2 x 4 x 999 to

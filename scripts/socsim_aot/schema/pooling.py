@@ -165,8 +165,13 @@ def _reduce_spans(x, axis, k, s, p, out, reduce, empty):
 
 
 def _pool_spans(x, a, oh, ow, reduce, empty):
-    rows = _reduce_spans(x, 2, a.kernel_h, a.stride_h, a.pad_top, oh, reduce, empty)
-    return _reduce_spans(rows, 3, a.kernel_w, a.stride_w, a.pad_left, ow, reduce, empty)
+    """Rows then columns, or columns first where that makes the smaller intermediate (the
+    output's rows by the input's columns, or the input's rows by the output's columns)."""
+    rows = (2, a.kernel_h, a.stride_h, a.pad_top, oh)
+    cols = (3, a.kernel_w, a.stride_w, a.pad_left, ow)
+    first, second = (rows, cols) if oh * x.shape[3] <= x.shape[2] * ow else (cols, rows)
+    half = _reduce_spans(x, *first, reduce, empty)
+    return _reduce_spans(half, *second, reduce, empty)
 
 
 def _max_pool(ins, a, out):
