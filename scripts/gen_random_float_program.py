@@ -18,9 +18,10 @@ registers (x16 and up stand for the F registers, and operands and results are al
 the integer pool, and now and then x0), so float results feed integer instructions and integer
 results float ones; flw/fsw become lw/sw of those registers and fmv becomes mv.
 """
-import argparse
 import random
 import sys
+
+import random_asm
 
 XPOOL = [5, 6, 7, 10, 11, 12, 13, 14, 15]  # x registers the program scribbles on
 SRAM_BASE_REG = 8                          # s0: the data area (kept)
@@ -62,10 +63,9 @@ def generate(seed, count, fregs=6, zfinx=False):
                 return f"x{rng.choice(XPOOL)}"
         return freg(rng.choice(fpool))
 
-    out = [f"/* Random float program, seed {seed}, {count} instructions. Generated. */",
-           "    .section .text", "    .globl _start", "    .org 0x80", "_start:",
-           "    li x5, 0x2000", "    csrs mstatus, x5",  # mstatus.FS: Initial
-           "    li x8, 0x00100000"]
+    out = random_asm.start("float", seed, count) + [
+        "    li x5, 0x2000", "    csrs mstatus, x5",  # mstatus.FS: Initial
+        "    li x8, 0x00100000"]
     for i in range(32):  # the data area: special values and random words
         out += [f"    li x5, {rng.choice(SPECIAL + [rng.getrandbits(32)])}",
                 f"    sw x5, {4 * i}(x8)"]
@@ -74,8 +74,7 @@ def generate(seed, count, fregs=6, zfinx=False):
         out.append(f"    {load} {freg(r)}, {4 * rng.randrange(32)}(x8)")
     for r in XPOOL:
         out.append(f"    li x{r}, {rng.choice([0, 1, 3, -1, 7, 100, rng.getrandbits(32)]) & 0xFFFFFFFF}")
-    label = 0
-    pending = []  # [instructions left before the label, label name]
+    labels = random_asm.ForwardLabels()
     emitted = 0
     while emitted < count:
         kind = rng.choices(
@@ -118,13 +117,12 @@ def generate(seed, count, fregs=6, zfinx=False):
         elif kind == "sw":
             out.append(f"    {rng.choice(['sw', 'sh'])} {x()}, {rng.randrange(256, 512)}(x8)")
         elif kind in ("branch", "jalr"):
-            name = f"L{label}"
-            label += 1
+            name = labels.new()
             if kind == "branch":
                 out.append(f"    {rng.choice(['beq', 'bne', 'blt', 'bgeu'])} {x()}, {x()}, {name}")
             else:
                 out += [f"    la x{LINK_REG}, {name}", f"    jalr x1, 0(x{LINK_REG})"]
-            pending.append([rng.randint(1, 4), name])
+            labels.place_after(name, rng.randint(1, 4))
         elif kind == "csr":
             out.append(rng.choice([f"    frflags {x()}", f"    frrm {x()}", f"    frcsr {x()}",
                                    f"    fsflags {x()}, x0", f"    fscsr x0, x0",
@@ -134,42 +132,27 @@ def generate(seed, count, fregs=6, zfinx=False):
             out += [f"    fdiv.s {a}, {b}, {f()}", f"    fadd.s {f()}, {a}, {b}",
                     f"    feq.s {x()}, {a}, {a}"]
         emitted += 1
-        for p in pending:
-            p[0] -= 1
-        for p in [p for p in pending if p[0] <= 0]:
-            out.append(f"{p[1]}:")
-            pending.remove(p)
-    for p in pending:
-        out.append(f"{p[1]}:")
+        labels.step(out)
+    labels.close(out)
     # the results: every F register and the flags stored, so the bus traces compare them
     for r in fpool:
         out.append(f"    {store} {freg(r)}, {4 * (64 + r)}(x8)")
-    out += ["    frcsr x5", "    sw x5, 400(x8)",
-            "    li x5, 0x20000004", "    sw x0, 0(x5)", "1:  j 1b", ""]
-    return "\n".join(out)
+    out += ["    frcsr x5", "    sw x5, 400(x8)"]
+    return "\n".join(out + random_asm.EXIT)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seed", type=int, required=True, help="random seed")
-    parser.add_argument("--count", type=int, default=500, help="number of random instructions")
-    parser.add_argument("--fregs", type=int, default=6,
-                        help="F registers used (fewer: more dependences; default 6)")
-    parser.add_argument("--zfinx", action="store_true",
-                        help="for a core with ZFINX=1 (float operands in x registers)")
-    parser.add_argument("-o", "--output", help="output .S file (default: stdout)")
-    args = parser.parse_args()
+    args = random_asm.argument_parser(__doc__, [
+        (["--fregs"], dict(type=int, default=6,
+                           help="F registers used (fewer: more dependences; default 6)")),
+        (["--zfinx"], dict(action="store_true",
+                           help="for a core with ZFINX=1 (float operands in x registers)"))
+    ]).parse_args()
     limit = 16 if args.zfinx else 32
     if not 2 <= args.fregs <= limit:
         print(f"gen_random_float_program: --fregs must be 2..{limit}", file=sys.stderr)
         return 2
-    text = generate(args.seed, args.count, args.fregs, args.zfinx)
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    random_asm.write(generate(args.seed, args.count, args.fregs, args.zfinx), args.output)
     return 0
 
 

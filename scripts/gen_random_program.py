@@ -8,9 +8,10 @@ states), forward branches and jumps, and CSR accesses to mscratch; compressed en
 from the assembler. Control flow only goes forward, so every program terminates; it ends by
 writing 0 to the exit register. The same seed always gives the same program.
 """
-import argparse
 import random
 import sys
+
+import random_asm
 
 POOL = [5, 6, 7, 10, 11, 12, 13, 14, 15, 28, 29, 30, 31]  # registers the program scribbles on
 SRAM_BASE_REG, DDR_BASE_REG = 8, 9                      # s0, s1: data area bases (kept)
@@ -30,13 +31,11 @@ def reg(rng):
 
 def generate(seed, count):
     rng = random.Random(seed)
-    out = [f"/* Random lockstep program, seed {seed}, {count} instructions. Generated. */",
-           "    .section .text", "    .globl _start", "    .org 0x80", "_start:",
-           "    li x8, 0x00100000", "    li x9, 0x80001000"]
+    out = random_asm.start("lockstep", seed, count) + [
+        "    li x8, 0x00100000", "    li x9, 0x80001000"]
     for r in POOL:
         out.append(f"    li x{r}, {rng.choice(INTERESTING + [rng.getrandbits(32)]) & 0xFFFFFFFF}")
-    label = 0
-    pending = []  # (instructions left before the label, label name)
+    labels = random_asm.ForwardLabels()
     emitted = 0
     while emitted < count:
         kind = rng.choices(["alu", "imm", "shift", "upper", "muldiv", "load", "store", "branch",
@@ -60,43 +59,26 @@ def generate(seed, count):
             else:
                 out.append(f"    {rng.choice(STORES)} {reg(rng)}, {offset}(x{base})")
         elif kind in ("branch", "jal"):
-            name = f"L{label}"
-            label += 1
+            name = labels.new()
             if kind == "branch":
                 out.append(f"    {rng.choice(BRANCHES)} {reg(rng)}, {reg(rng)}, {name}")
             else:
                 out.append(f"    jal x{rng.choice([0, 1])}, {name}")
-            pending.append([rng.randint(1, 4), name])
+            labels.place_after(name, rng.randint(1, 4))
         elif kind == "csr":
             op = rng.choice(["csrrw", "csrrs", "csrrc"])
             out.append(f"    {op} {reg(rng)}, mscratch, {reg(rng)}")
         else:
             out.append(f"    li {reg(rng)}, {rng.getrandbits(32)}")
         emitted += 1
-        for p in pending:
-            p[0] -= 1
-        for p in [p for p in pending if p[0] <= 0]:
-            out.append(f"{p[1]}:")
-            pending.remove(p)
-    for p in pending:
-        out.append(f"{p[1]}:")
-    out += ["    li x5, 0x20000004", "    sw x0, 0(x5)", "1:  j 1b", ""]
-    return "\n".join(out)
+        labels.step(out)
+    labels.close(out)
+    return "\n".join(out + random_asm.EXIT)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seed", type=int, required=True, help="random seed")
-    parser.add_argument("--count", type=int, default=500, help="number of random instructions")
-    parser.add_argument("-o", "--output", help="output .S file (default: stdout)")
-    args = parser.parse_args()
-    text = generate(args.seed, args.count)
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    args = random_asm.argument_parser(__doc__).parse_args()
+    random_asm.write(generate(args.seed, args.count), args.output)
     return 0
 
 

@@ -415,6 +415,9 @@ def quantize_graph(g: Graph, ranges: Dict[str, float], io: Optional[IoTypes] = N
     # int8 values themselves, their scale and zero point in the program file).
     final_outputs = []
     for name in g.outputs:
+        if name in final_outputs:  # one value given as two graph outputs: dequantized once
+            final_outputs.append(name)
+            continue
         v = g.values[name]
         if name in fixed:
             _requantize_output(g, new_nodes, name, fixed[name])

@@ -414,7 +414,8 @@ def _resize_nearest(op, ts, x):
     ac, hp = op.options["align_corners"], op.options["half_pixel_centers"]
     ys = nearest_indices(out.shape[1], x.shape[1], ac, hp)
     xs = nearest_indices(out.shape[2], x.shape[2], ac, hp)
-    return [x[:, ys][:, :, xs]]
+    # one gather of both axes: no intermediate of the output's rows by the input's columns
+    return [x[:, np.asarray(ys)[:, None], np.asarray(xs)[None, :]]]
 
 
 def bilinear_coords(o_size, i_size, ac, hp):

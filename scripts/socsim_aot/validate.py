@@ -446,7 +446,6 @@ def check_model(model, opset: int):
         if vi.name and vi.name not in known:
             problems.append(f"graph output '{vi.name}' is not produced by any node, graph input "
                             "or initializer")
-    _check_window_input_ranks(graph, problems)
     raise_if(problems)
     order = _sorted_nodes(graph, given, problems)
     raise_if(problems)
@@ -456,29 +455,42 @@ def check_model(model, opset: int):
             c.CopyFrom(n)
         del graph.node[:]
         graph.node.extend(copies)
+    _check_window_input_ranks(graph, opset, problems)
+    raise_if(problems)
 
 
-# The data input of these operators is N x C x spatial...: rank 3 or more.
+# The data input of these operators is N x C x spatial...: rank 3 or more; the index of
+# their weights input, whose rank is the data input's.
 _WINDOW_DATA_OPS = ("Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool",
                     "AveragePool", "LpPool")
+_WEIGHTS_INPUT = {"Conv": 1, "ConvTranspose": 1, "ConvInteger": 1, "QLinearConv": 3}
 
 
-def _check_window_input_ranks(graph, problems: List[str]):
-    """A convolution's or pooling's data input whose rank is known before inference (a graph
-    input or an initializer) must have a batch, a channel and a spatial axis: ONNX 1.12's
-    inference reads the kernel's sizes past the end of a smaller input's axes when the
-    weights are computed (their rank unknown, no kernel_shape): SIGSEGV."""
-    ranks = {t.name: len(t.dims) for t in graph.initializer}
-    for vi in graph.input:
-        t = vi.type.tensor_type
-        if vi.type.HasField("tensor_type") and t.HasField("shape"):
-            ranks.setdefault(vi.name, len(t.shape.dim))
+def _check_window_input_ranks(graph, opset: int, problems: List[str]):
+    """A convolution's or pooling's data input whose rank is known before inference (the
+    ranks of `ranks.value_ranks`: graph inputs, initializers and what nodes compute from
+    them) must have a batch, a channel and a spatial axis, and a convolution's weights the
+    data input's rank: ONNX 1.12's inference reads the kernel's sizes past the end of the
+    data input's axes when the weights have more axes, and a ConvTranspose's channels past
+    the end of weights of rank below 2 (SIGSEGV)."""
+    from socsim_aot import ranks as rank_pass
+    ranks = rank_pass.value_ranks(graph, opset)
     for index, node in enumerate(graph.node):
-        if node.op_type in _WINDOW_DATA_OPS and node.domain in ("", "ai.onnx") and \
-                node.input and ranks.get(node.input[0], 3) < 3:
-            problems.append(f"{_where(node, index)}: input '{node.input[0]}' has rank "
-                            f"{ranks[node.input[0]]}; a {node.op_type}'s data input is N x C x "
-                            "spatial axes (rank 3 or more)")
+        if node.op_type not in _WINDOW_DATA_OPS or node.domain not in ("", "ai.onnx") or \
+                not node.input:
+            continue
+        x = node.input[0]
+        if ranks.get(x, 3) < 3:
+            problems.append(f"{_where(node, index)}: input '{x}' has rank {ranks[x]}; a "
+                            f"{node.op_type}'s data input is N x C x spatial axes (rank 3 "
+                            "or more)")
+            continue
+        w = node.input[_WEIGHTS_INPUT[node.op_type]] \
+            if len(node.input) > _WEIGHTS_INPUT.get(node.op_type, len(node.input)) else ""
+        if w and x in ranks and w in ranks and ranks[w] != ranks[x]:
+            problems.append(f"{_where(node, index)}: weights '{w}' have rank {ranks[w]}, "
+                            f"input '{x}' rank {ranks[x]}; a {node.op_type}'s weights have "
+                            "the data input's rank (two axes of channels, then the kernel's)")
 
 
 def for_inference(model):
@@ -498,7 +510,7 @@ def for_inference(model):
             for a in n.attribute:
                 if a.name == "value" and a.HasField("t"):
                     dims[n.output[0]] = list(a.t.dims)
-    weights = {"Conv": 1, "ConvTranspose": 1, "ConvInteger": 1, "QLinearConv": 3}
+    weights = _WEIGHTS_INPUT
 
     def needs_kernel(n):
         return n.op_type in weights and n.domain in ("", "ai.onnx") and \

@@ -166,6 +166,199 @@ class CompilerTest(unittest.TestCase):
         self.assertIn("node 'conv' (op Conv): input 'x' has rank 2; a Conv's data input is "
                       "N x C x spatial axes (rank 3 or more)", caught.exception.problems)
 
+    def test_convolution_weights_of_another_rank_are_refused_before_inference(self):
+        # (found by the fuzz target: a Conv of a rank-4 input whose weights a Gather computes
+        # with rank 5, no kernel_shape: ONNX 1.12's shape inference crashed with SIGSEGV; so
+        # did a ConvTranspose whose computed weights have rank 1)
+        def model(op, table, indices, data=(1, 1, 4, 4)):
+            return save([helper.make_node("Gather", ["c", "i"], ["w"], name="weights"),
+                         helper.make_node(op, ["x", "w"], ["y"], name="conv")],
+                        [vi("x", list(data))], [vi("y", None)],
+                        [numpy_helper.from_array(np.ones(table, np.float32), "c"),
+                         numpy_helper.from_array(np.array(indices, np.int64), "i")],
+                        path=self.path(f"{op}_{len(table)}.onnx"))
+        for op, table, indices, rank in (("Conv", (1, 1, 1, 1, 1), [0], 5),
+                                          ("Conv", (1, 1, 1, 1), 0, 3),
+                                          ("ConvTranspose", (2, 2), 0, 1)):
+            with self.subTest(op=op, rank=rank):
+                with self.assertRaises(validate.ModelError) as caught:
+                    compiler.compile_file(model(op, table, indices), self.path("w.prog"))
+                self.assertEqual(caught.exception.problems, [
+                    f"node 'conv' (op {op}): weights 'w' have rank {rank}, input 'x' rank 4; "
+                    f"a {op}'s weights have the data input's rank (two axes of channels, then "
+                    "the kernel's)"])
+        # the data input's rank is followed through the nodes too (a Squeeze to rank 2)
+        path = save([helper.make_node("Squeeze", ["x", "axes"], ["s"], name="squeeze"),
+                     helper.make_node("Conv", ["s", "w"], ["y"], name="conv")],
+                    [vi("x", [1, 1, 1, 4])], [vi("y", None)],
+                    [numpy_helper.from_array(np.array([0, 1], np.int64), "axes"),
+                     numpy_helper.from_array(np.ones((1, 1, 1, 1), np.float32), "w")],
+                    path=self.path("squeezed.onnx"))
+        with self.assertRaises(validate.ModelError) as caught:
+            compiler.compile_file(path, self.path("w.prog"))
+        self.assertIn("node 'conv' (op Conv): input 's' has rank 2; a Conv's data input is "
+                      "N x C x spatial axes (rank 3 or more)", caught.exception.problems)
+        # ranks that follow from the lengths of shapes (a ConvTranspose's weights of rank 1:
+        # ONNX 1.12 read their second axis, SIGSEGV)
+        shape_input = [vi("s", [1], TensorProto.INT64)]
+        for nodes, inputs in (
+                ([helper.make_node("Expand", ["one", "s"], ["w"], name="weights")], shape_input),
+                ([helper.make_node("ConstantOfShape", ["s"], ["w"], name="weights")],
+                 shape_input),
+                ([helper.make_node("Squeeze", ["c4"], ["w"], name="weights")], []),
+                ([helper.make_node("Shape", ["v"], ["s"], name="shape"),
+                  helper.make_node("Reshape", ["one", "s"], ["w"], name="weights")],
+                 [vi("v", [3])])):
+            with self.subTest(op=nodes[-1].op_type):
+                path = save(nodes + [helper.make_node("ConvTranspose", ["x", "w"], ["y"],
+                                                      name="conv")],
+                            [vi("x", [1, 1, 4, 4])] + inputs, [vi("y", None)],
+                            [numpy_helper.from_array(np.ones([1], np.float32), "one"),
+                             numpy_helper.from_array(np.ones([1, 1, 1, 3], np.float32), "c4")],
+                            path=self.path("shape_length.onnx"))
+                with self.assertRaises(validate.ModelError) as caught:
+                    compiler.compile_file(path, self.path("w.prog"))
+                self.assertEqual(caught.exception.problems, [
+                    "node 'conv' (op ConvTranspose): weights 'w' have rank 1, input 'x' rank 4; "
+                    "a ConvTranspose's weights have the data input's rank (two axes of "
+                    "channels, then the kernel's)"])
+        # weights of the input's rank computed by a Gather still compile
+        program = compiler.compile_file(model("Conv", (2, 1, 1, 1, 1), 0), self.path("w.prog"))
+        x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+        np.testing.assert_array_equal(reference.run(program, [x])[0], x)
+
+    def test_one_value_given_as_two_graph_outputs_is_dequantized_once(self):
+        # (found by the fuzz target: a Sum of one input is removed, its output then names the
+        # same value as another graph output; with --quantize int8 the second dequantize read
+        # the float value the first had made, of scale 0: ZeroDivisionError, internal error)
+        path = save([helper.make_node("Relu", ["a"], ["y"], name="relu"),
+                     helper.make_node("Identity", ["y"], ["z"], name="copy")],
+                    [vi("a", [1, 4])], [vi("y", [1, 4]), vi("z", [1, 4])],
+                    path=self.path("two_outputs.onnx"))
+        program = compiler.compile_file(path, self.path("two_outputs.prog"), quantize="int8",
+                                        samples=4)
+        x = np.array([[-1, 0.5, 1, 2]], np.float32)
+        y, z = reference.run(program, [x])
+        np.testing.assert_array_equal(y, z)
+        np.testing.assert_allclose(y, np.maximum(x, 0), atol=0.02)
+        sub = save([helper.make_node("Sub", ["a", "a"], ["y"], name="sub"),
+                    helper.make_node("Sum", ["y"], ["z"], name="sum")],
+                   [vi("a", [1, 4])], [vi("y", [1, 4]), vi("z", None)],
+                   path=self.path("sub.onnx"))
+        program = compiler.compile_file(sub, self.path("sub.prog"), quantize="int8", samples=1)
+        for out in reference.run(program, [x]):
+            np.testing.assert_array_equal(out, np.zeros((1, 4), np.float32))
+
+    def test_windows_with_huge_pads_are_calibrated_without_making_the_padding(self):
+        # (a Conv or a pooling of a 1 x 1 input with pads of 65,536 and strides of 65,536:
+        # the reference executor padded the input to 131,073 x 131,073 before calibration
+        # for --quantize int8: numpy's MemoryError, exit 70 "out of memory")
+        x = np.array([[[[0.5]]]], np.float32)
+        for op, attrs, expected in (
+                ("Conv", dict(pads=[65536] * 4, strides=[65536] * 2),
+                 np.pad(2 * x, ((0, 0), (0, 0), (1, 1), (1, 1)))),
+                ("MaxPool", dict(kernel_shape=[65536] * 2, pads=[65535] * 4,
+                                 strides=[65536] * 2), x),
+                ("AveragePool", dict(kernel_shape=[65536] * 2, pads=[65535] * 4,
+                                     strides=[65536] * 2), x)):
+            with self.subTest(op=op):
+                inputs = ["x", "w"] if op == "Conv" else ["x"]
+                path = save([helper.make_node(op, inputs, ["y"], name="window", **attrs)],
+                            [vi("x", [1, 1, 1, 1])], [vi("y", None)],
+                            [numpy_helper.from_array(np.full((1, 1, 1, 1), 2, np.float32),
+                                                     "w")] if op == "Conv" else [],
+                            path=self.path("pads.onnx"))
+                np.savez(self.path("x.npz"), x=x[None])
+                for quantize in (None, "int8"):
+                    program = compiler.compile_file(
+                        path, self.path("pads.prog"), quantize=quantize,
+                        calibration=self.path("x.npz") if quantize else None)
+                    y = reference.run(program, [x])[0]
+                    np.testing.assert_allclose(y, expected, atol=0.01)
+        # the windows read only the input (no padded copy), and give what a padded copy gives
+        rng = np.random.default_rng(3)
+        xs = rng.standard_normal((1, 2, 5, 4)).astype(np.float32)
+        ws = rng.standard_normal((3, 2, 3, 2)).astype(np.float32)
+        pads, stride, dilation = (2, 1, 3, 2), (2, 3), (2, 1)
+        got = conv2d_nchw(xs, ws, stride, pads, dilation, 1, np.float64)
+        xp = np.pad(xs.astype(np.float64), ((0, 0), (0, 0), (2, 3), (1, 2)))
+        oh, ow = got.shape[2:]
+        want = np.zeros_like(got)
+        for i in range(oh):
+            for j in range(ow):
+                patch = xp[:, :, i * 2:i * 2 + 5:2, j * 3:j * 3 + 2]
+                want[:, :, i, j] = np.einsum("nchw,mchw->nm", patch, ws.astype(np.float64))
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+    def test_pooling_of_huge_windows_reduces_spans(self):
+        # (found by the fuzz target, slow units of 10 to 180 s: a MaxPool with a 65,536 x
+        # 65,536 kernel, pads of 65,535 and stride 16 over 1 x 999 visited 4,096 x 999 kernel
+        # positions in calibration) a window of more than SPAN_POSITIONS positions reduces
+        # each axis over the spans it covers: the same results as the kernel positions
+        from types import SimpleNamespace
+        from socsim_aot.schema import pooling
+        rng = np.random.default_rng(7)
+        x = rng.integers(-50, 50, (1, 2, 5, 7)).astype(np.float32)
+        xi = rng.integers(-128, 128, (1, 2, 5, 7)).astype(np.int8)
+        for kh, kw, sh, sw, pads, ceil, include in ((3, 4, 2, 1, (2, 1, 0, 3), 0, 1),
+                                                     (9, 11, 3, 4, (4, 5, 6, 7), 1, 0),
+                                                     (6, 2, 1, 2, (5, 0, 5, 1), 0, 0)):
+            a = SimpleNamespace(kernel_h=kh, kernel_w=kw, stride_h=sh, stride_w=sw,
+                                pad_top=pads[0], pad_left=pads[1], pad_bottom=pads[2],
+                                pad_right=pads[3], ceil_mode=ceil, count_include_pad=include,
+                                zp_in=3, zp_out=-2, m=1 << 19, n=4)
+            oh, ow = pooling._pool_geometry(x, a)
+            results = []
+            for positions in (1 << 30, 0):
+                limit, pooling.SPAN_POSITIONS = pooling.SPAN_POSITIONS, positions
+                try:
+                    f, i = np.empty((1, 2, oh, ow), np.float32), np.empty((1, 2, oh, ow), np.int8)
+                    results.append([pooling._max_pool([x], a, f), pooling._max_pool([xi], a, i),
+                                    pooling._avg_pool([x], a, f),
+                                    pooling._quantized_avg_pool([xi], a, i)])
+                finally:
+                    pooling.SPAN_POSITIONS = limit
+            for by_position, by_span in zip(*results):
+                np.testing.assert_array_equal(by_position, by_span)
+        path = save([helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                                      kernel_shape=[65536, 65536], pads=[65535, 7, 65535, 65535],
+                                      strides=[16, 65536])],
+                    [vi("x", [1, 1, 1, 999])], [vi("y", None)], path=self.path("pool.onnx"))
+        x = np.arange(999, dtype=np.float32).reshape(1, 1, 1, 999) / 999
+        np.savez(self.path("x.npz"), x=x[None])
+        program = compiler.compile_file(path, self.path("pool.prog"), quantize="int8",
+                                        calibration=self.path("x.npz"))
+        y = reference.run(program, [x])[0]
+        self.assertEqual(y.shape, (1, 1, 4096, 1))
+        np.testing.assert_allclose(y[0, 0, :, 0], np.full(4096, x[0, 0, 0, 998]), atol=0.01)
+        # (the next run: reducing rows first made the output's 21,846 rows by the input's 999
+        # columns for 255 channels, 44 GB; the columns go first where that is smaller)
+        path = save([helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                                      kernel_shape=[65536, 65536],
+                                      pads=[65535, 65535, 65535, 65536], strides=[3, 65536])],
+                    [vi("x", [1, 255, 1, 999])], [vi("y", None)], path=self.path("pool.onnx"))
+        program = compiler.compile_file(path, self.path("pool.prog"), quantize="int8",
+                                        samples=1)
+        self.assertEqual(program.tensors[program.outputs[0]].shape, [1, 255, 21846, 2])
+
+    def test_nearest_resize_gathers_rows_and_columns_at_once(self):
+        # (found by the fuzz target, a timeout: a nearest Resize of 1 x 2 x 4 x 999 to
+        # 1 x 2 x 393216 x 8, --quantize int8; calibration gathered the output's rows of
+        # every input column first: 3.1 GB for a 25 MB output, 24 s)
+        import tracemalloc
+        from socsim_aot.schema import resize
+        x = np.arange(2 * 4096, dtype=np.float32).reshape(1, 1, 2, 4096)
+        rows, cols = np.arange(4096) % 2, np.array([4095, 7])
+        out = np.empty((1, 1, 4096, 2), np.float32)
+        tracemalloc.start()
+        try:
+            y = resize._nearest([x, np.concatenate([rows, cols]).astype(np.int32)], None, out)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        np.testing.assert_array_equal(y, x[:, :, rows][:, :, :, cols])
+        self.assertLess(peak, 1 << 20)  # the rows-by-input-columns copy: 64 MiB
+
     def test_subnormal_ranges_get_the_smallest_float32_scale(self):
         # (found by the fuzz target: a Mul by [0, 0, 0, 2.8e-45] gave the constant and the
         # product scales that are 0 as float32, which the program's reader refused)

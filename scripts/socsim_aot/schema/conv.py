@@ -25,12 +25,33 @@ def window_out(size, k, s, p0, p1, dil, ceil_mode):
     return out
 
 
-def windows(xp, kh, kw, sh, sw, oh, ow, dh=1, dw=1):
-    """Yields (ky, kx, slice) where slice[..., oy, ox] = xp[..., oy*sh + ky*dh, ox*sw + kx*dw]."""
+def _axis_reads(size, s, p, offset, out):
+    """Along one axis, for the kernel element at `offset` (dilation counted): the output
+    slice whose windows read an input element there (not padding), and the input slice they
+    read; None if every window reads padding there."""
+    first = offset - p  # the input index output 0 reads
+    lo = 0 if first >= 0 else -(first // s)
+    hi = min(out, (size - 1 - first) // s + 1) if size - 1 - first >= 0 else 0
+    if lo >= hi:
+        return None
+    start = first + lo * s
+    return slice(lo, hi), slice(start, start + (hi - lo - 1) * s + 1, s)
+
+
+def windows(shape, kh, kw, sh, sw, pt, pl, oh, ow, dh=1, dw=1):
+    """Yields (ky, kx, at, read) for every kernel element that some window reads from the
+    input rather than from its padding: out[at][..., i, j] is the window whose element
+    (ky, kx) is x[read][..., i, j]. The padding is never made (pads of up to 65,536 would
+    be gigabytes): what a padded element adds is the caller's starting value."""
+    h, w = shape[-2], shape[-1]
+    columns = [(kx, r) for kx, r in ((kx, _axis_reads(w, sw, pl, kx * dw, ow))
+                                     for kx in range(kw)) if r is not None]
     for ky in range(kh):
-        for kx in range(kw):
-            y0, x0 = ky * dh, kx * dw
-            yield ky, kx, xp[..., y0:y0 + sh * (oh - 1) + 1:sh, x0:x0 + sw * (ow - 1) + 1:sw]
+        rows = _axis_reads(h, sh, pt, ky * dh, oh)
+        if rows is None:
+            continue
+        for kx, cols in columns:
+            yield ky, kx, (Ellipsis, rows[0], cols[0]), (Ellipsis, rows[1], cols[1])
 
 
 def conv2d_nchw(x, w, stride, pads, dilation, groups, acc_dtype):
@@ -42,20 +63,21 @@ def conv2d_nchw(x, w, stride, pads, dilation, groups, acc_dtype):
     dh, dw = dilation
     oh = window_out(h, kh, sh, pt, pb, dh, False)
     ow = window_out(wd, kw, sw, pl, pr, dw, False)
-    xp = np.pad(x.astype(acc_dtype), ((0, 0), (0, 0), (pt, pb), (pl, pr)))
+    x = x.astype(acc_dtype)
     w = w.astype(acc_dtype)
     out = np.zeros((n, m, oh, ow), dtype=acc_dtype)
     mg = m // groups
     if cg == 1:  # depthwise (and channel multipliers): one input channel per output
-        src = xp[:, np.arange(m) // mg]
-        for ky, kx, patch in windows(src, kh, kw, sh, sw, oh, ow, dh, dw):
-            out += patch * w[None, :, 0, ky, kx, None, None]
+        src = x[:, np.arange(m) // mg]
+        for ky, kx, at, read in windows(x.shape, kh, kw, sh, sw, pt, pl, oh, ow, dh, dw):
+            out[at] += src[read] * w[None, :, 0, ky, kx, None, None]
         return out
     for gi in range(groups):
-        xg = xp[:, gi * cg:(gi + 1) * cg]
+        xg = x[:, gi * cg:(gi + 1) * cg]
         wg = w[gi * mg:(gi + 1) * mg]
-        for ky, kx, patch in windows(xg, kh, kw, sh, sw, oh, ow, dh, dw):
-            out[:, gi * mg:(gi + 1) * mg] += np.einsum("nchw,mc->nmhw", patch, wg[:, :, ky, kx])
+        og = out[:, gi * mg:(gi + 1) * mg]
+        for ky, kx, at, read in windows(x.shape, kh, kw, sh, sw, pt, pl, oh, ow, dh, dw):
+            og[at] += np.einsum("nchw,mc->nmhw", xg[read], wg[:, :, ky, kx])
     return out
 
 

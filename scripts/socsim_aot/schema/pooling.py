@@ -128,56 +128,102 @@ def _pool_geometry(x, a):
     ceil = bool(a.ceil_mode)
     oh = window_out(h, a.kernel_h, a.stride_h, a.pad_top, a.pad_bottom, 1, ceil)
     ow = window_out(w, a.kernel_w, a.stride_w, a.pad_left, a.pad_right, 1, ceil)
-    # Extra padding so that ceil-mode windows are whole slices.
-    eb = max(0, (oh - 1) * a.stride_h + a.kernel_h - (h + a.pad_top + a.pad_bottom))
-    er = max(0, (ow - 1) * a.stride_w + a.kernel_w - (w + a.pad_left + a.pad_right))
-    pads = ((0, 0), (0, 0), (a.pad_top, a.pad_bottom + eb), (a.pad_left, a.pad_right + er))
-    return oh, ow, pads
+    return oh, ow
 
 
-def _windows(xp, a, oh, ow):
-    return windows(xp, a.kernel_h, a.kernel_w, a.stride_h, a.stride_w, oh, ow)
+def _windows(x, a, oh, ow):
+    return windows(x.shape, a.kernel_h, a.kernel_w, a.stride_h, a.stride_w, a.pad_top,
+                   a.pad_left, oh, ow)
+
+
+# Above this many kernel positions a pooling reduces each axis over the spans its windows
+# cover instead of visiting every kernel position (a 65,536 x 65,536 window over a small input
+# is millions of positions but a few distinct spans). No model's pooling is that large; below
+# it the kernel-position order, and so the float sums, are the ones the kernels use.
+SPAN_POSITIONS = 4096
+
+
+def _by_spans(a) -> bool:
+    return a.kernel_h * a.kernel_w > SPAN_POSITIONS
+
+
+def _reduce_spans(x, axis, k, s, p, out, reduce, empty):
+    """x reduced along `axis` over the span of the input each of `out` windows covers (of
+    size k, stride s, starting at -p), each distinct span once; `empty` where a window
+    covers only padding."""
+    size = x.shape[axis]
+    starts = np.arange(out, dtype=np.int64) * s - p
+    lo, hi = np.clip(starts, 0, size), np.clip(starts + k, 0, size)
+    xm = np.moveaxis(x, axis, 0)
+    r = np.empty((out,) + xm.shape[1:], x.dtype)
+    done = {}
+    for i, span in enumerate(zip(lo.tolist(), hi.tolist())):
+        if span not in done:
+            done[span] = reduce(xm[span[0]:span[1]], axis=0) if span[1] > span[0] else empty
+        r[i] = done[span]
+    return np.moveaxis(r, 0, axis)
+
+
+def _pool_spans(x, a, oh, ow, reduce, empty):
+    """Rows then columns, or columns first where that makes the smaller intermediate (the
+    output's rows by the input's columns, or the input's rows by the output's columns)."""
+    rows = (2, a.kernel_h, a.stride_h, a.pad_top, oh)
+    cols = (3, a.kernel_w, a.stride_w, a.pad_left, ow)
+    first, second = (rows, cols) if oh * x.shape[3] <= x.shape[2] * ow else (cols, rows)
+    half = _reduce_spans(x, *first, reduce, empty)
+    return _reduce_spans(half, *second, reduce, empty)
 
 
 def _max_pool(ins, a, out):
     x = ins[0].reshape(as_nchw(ins[0].shape))
-    oh, ow, pads = _pool_geometry(x, a)
-    low = -np.inf if x.dtype == np.float32 else -1000
-    xp = np.pad(x.astype(np.float64 if x.dtype == np.float32 else np.int32), pads,
-                constant_values=low)
-    r = None
-    for _, _, s in _windows(xp, a, oh, ow):
-        r = s.copy() if r is None else np.maximum(r, s)
+    oh, ow = _pool_geometry(x, a)
+    low = -np.inf if x.dtype == np.float32 else -1000  # what a padded element holds
+    xa = x.astype(np.float64 if x.dtype == np.float32 else np.int32)
+    if _by_spans(a):
+        r = _pool_spans(xa, a, oh, ow, np.max, low)
+    else:
+        r = np.full(x.shape[:2] + (oh, ow), low, xa.dtype)
+        for _, _, at, read in _windows(x, a, oh, ow):
+            r[at] = np.maximum(r[at], xa[read])
     return r.astype(x.dtype).reshape(out.shape)
 
 
-def _counts(x, a, oh, ow, pads):
-    h, w = x.shape[2], x.shape[3]
-    mask = np.zeros((h + pads[2][0] + pads[2][1], w + pads[3][0] + pads[3][1]), np.int64)
-    if a.count_include_pad:
-        mask[:h + a.pad_top + a.pad_bottom, :w + a.pad_left + a.pad_right] = 1
-    else:
-        mask[a.pad_top:a.pad_top + h, a.pad_left:a.pad_left + w] = 1
-    return sum(s for _, _, s in _windows(mask, a, oh, ow))
+def _counts(x, a, oh, ow):
+    """The elements each window averages: those inside the input, or with
+    count_include_pad inside the padded input (not the room ceil mode adds)."""
+    def along(out, k, s, size, p0, p1):
+        lo, hi = (0, size + p0 + p1) if a.count_include_pad else (p0, p0 + size)
+        starts = np.arange(out, dtype=np.int64) * s
+        return np.maximum(0, np.minimum(starts + k, hi) - np.maximum(starts, lo))
+    rows = along(oh, a.kernel_h, a.stride_h, x.shape[2], a.pad_top, a.pad_bottom)
+    cols = along(ow, a.kernel_w, a.stride_w, x.shape[3], a.pad_left, a.pad_right)
+    return rows[:, None] * cols[None, :]
 
 
 def _avg_pool(ins, a, out):
     x = ins[0].reshape(as_nchw(ins[0].shape))
-    oh, ow, pads = _pool_geometry(x, a)
-    counts = _counts(x, a, oh, ow, pads)
-    xp = np.pad(x, pads)
-    total = np.zeros(x.shape[:2] + (oh, ow), np.float32)
-    for _, _, s in _windows(xp, a, oh, ow):
-        total += s
+    oh, ow = _pool_geometry(x, a)
+    counts = _counts(x, a, oh, ow)
+    if _by_spans(a):
+        total = _pool_spans(x, a, oh, ow, np.sum, 0)
+    else:
+        total = np.zeros(x.shape[:2] + (oh, ow), np.float32)
+        for _, _, at, read in _windows(x, a, oh, ow):
+            total[at] += x[read]
     return (total / counts.astype(np.float32)).astype(np.float32).reshape(out.shape)
 
 
 def _quantized_avg_pool(ins, a, out):
     x = ins[0].reshape(as_nchw(ins[0].shape))
-    oh, ow, pads = _pool_geometry(x, a)
-    counts = _counts(x, a, oh, ow, pads)
-    xp = np.pad(x.astype(np.int64) - a.zp_in, pads)
-    total = sum(s for _, _, s in _windows(xp, a, oh, ow))
+    oh, ow = _pool_geometry(x, a)
+    counts = _counts(x, a, oh, ow)
+    xz = x.astype(np.int64) - a.zp_in
+    if _by_spans(a):
+        total = _pool_spans(xz, a, oh, ow, np.sum, 0)
+    else:
+        total = np.zeros(x.shape[:2] + (oh, ow), np.int64)
+        for _, _, at, read in _windows(x, a, oh, ow):
+            total[at] += xz[read]
     r = fx.div_round(total * a.m, counts.astype(np.int64) << a.n) + a.zp_out
     return fx.saturate(r).astype(np.int8).reshape(out.shape)
 

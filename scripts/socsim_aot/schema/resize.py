@@ -110,12 +110,13 @@ def _split(table, out):
 def _nearest(ins, a, out):
     x, index = ins
     rows, cols = _split(index.astype(np.int64), out)
-    return np.ascontiguousarray(x[:, :, rows][:, :, :, cols])
+    # one gather of both axes: no intermediate of the output's rows by the input's columns
+    return np.ascontiguousarray(x[:, :, rows[:, None], cols[None, :]])
 
 
 def _gathered(x, index, out):
     (r, c) = (t.astype(np.int64) for t in _split(index, out))
-    return [[x[:, :, r[:, i]][:, :, :, c[:, j]] for j in (0, 1)] for i in (0, 1)]
+    return [[x[:, :, r[:, i, None], c[None, :, j]] for j in (0, 1)] for i in (0, 1)]
 
 
 def _bilinear(ins, a, out):
