@@ -1,5 +1,7 @@
 #include "models/cpu/rtl/rtl_core.h"
 
+#include "models/cpu/rtl/debug_hooks.h"
+
 #include "Vrv_core_sim.h"
 #ifndef SOCSIM_GENUINE_CV32E40P
 #include "Vrv_core_sim___024root.h"
@@ -20,7 +22,7 @@ namespace socsim {
 
 namespace {
 
-// The debugger's halt, as rv_core.sv's DPI-C hooks see it: one core per process.
+// The debugger's halt, as rv_core.sv's hooks see it: one core per process.
 struct DebugHooks {
   DebugHalt* hook = nullptr;
   bool resume = false;      // the debugger let the halted core go: it resumes this cycle
@@ -421,14 +423,13 @@ void RtlCore::flush_retire() {
 
 }  // namespace socsim
 
-// rv_core.sv's hooks for the debugger's halt (DPI-C): asked only while debug_req_i is high.
-extern "C" unsigned char socsim_debug_halt(int pc, int instr, int rs1, unsigned char issued) {
+// rv_core.sv's hooks for the debugger's halt ($c, debug_hooks.h): asked only while
+// debug_req_i is high.
+bool socsim_debug_halt(unsigned pc, unsigned instr, unsigned rs1, unsigned issued) {
   return socsim::g_debug.hook != nullptr &&
-         socsim::g_debug.hook->halt_before(static_cast<uint32_t>(pc), static_cast<uint32_t>(instr),
-                                           static_cast<uint32_t>(rs1), issued != 0);
+         socsim::g_debug.hook->halt_before(pc, instr, rs1, issued != 0);
 }
 
-extern "C" unsigned char socsim_debug_resume(int* pc) {
-  *pc = static_cast<int>(socsim::g_debug.resume_pc);
-  return socsim::g_debug.resume;
-}
+bool socsim_debug_resume() { return socsim::g_debug.resume; }
+
+unsigned socsim_debug_resume_pc() { return socsim::g_debug.resume_pc; }

@@ -119,7 +119,7 @@ class RtlCore {
   uint32_t failed_fetch_addr() const { return failed_fetch_addr_; }
 
   /// A debugger's halt (DebugHalt, models/cpu/retire.h; rtl/rv_core.sv: debug_req_i, the
-  /// DPI-C hooks socsim_debug_halt/socsim_debug_resume): asked each cycle an instruction
+  /// hooks socsim_debug_halt/socsim_debug_resume, debug_hooks.h): asked each cycle an instruction
   /// could enter EX; once the halted core's pipeline is empty, end_cycle() calls
   /// hook->halted(). One core per process may have a hook. False for the genuine core,
   /// whose debug request would enter its debug mode.
