@@ -96,18 +96,6 @@ class Args {
   uint32_t count_;
 };
 
-bool runtime_readable(int8_t type) {
-  switch (static_cast<PteScalarType>(type)) {
-    case PteScalarType::kFloat:
-    case PteScalarType::kChar:
-    case PteScalarType::kInt:
-    case PteScalarType::kByte:
-      return true;
-    default:
-      return false;
-  }
-}
-
 /// Room for `n` kernel calls in `call`.
 Error reserve_calls(const PteOpContext& ctx, PteOpCall* call, uint32_t n) {
   call->fn = ctx.allocator->allocate_array<KernelFn>(n);
@@ -1798,6 +1786,18 @@ bool equals(const char* text, uint32_t length, const char* literal) {
 }
 
 }  // namespace
+
+bool runtime_readable(int8_t type) {
+  switch (static_cast<PteScalarType>(type)) {
+    case PteScalarType::kFloat:
+    case PteScalarType::kChar:
+    case PteScalarType::kInt:
+    case PteScalarType::kByte:
+      return true;
+    default:
+      return false;
+  }
+}
 
 Error pte_prepare_operator(const PteOpContext& ctx, const char* name, uint32_t name_length,
                            const char* overload, uint32_t overload_length, const uint32_t* args,

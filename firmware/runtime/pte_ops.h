@@ -71,6 +71,10 @@ Error pte_prepare_operator(const PteOpContext& ctx, const char* name, uint32_t n
                            const char* overload, uint32_t overload_length, const uint32_t* args,
                            uint32_t arg_count, PteOpCall* call);
 
+/// Whether the runtime's kernels read elements of this scalar type (float32, int8, int32,
+/// uint8: the element types of socsim programs).
+bool runtime_readable(int8_t type);
+
 /// Number of operators pte_prepare_operator knows, and their names (for docs and tests).
 uint32_t pte_operator_count();
 const char* pte_operator_name(uint32_t index);

@@ -16,19 +16,6 @@ Error fail(const PteOpContext& ctx, Error e, const char* field, uint32_t index) 
   return pte_fail(ctx.diag, e, field, index);
 }
 
-/// The element types of socsim programs (float32, int8, int32, uint8).
-bool socsim_type(int8_t type) {
-  switch (static_cast<PteScalarType>(type)) {
-    case PteScalarType::kFloat:
-    case PteScalarType::kChar:
-    case PteScalarType::kInt:
-    case PteScalarType::kByte:
-      return true;
-    default:
-      return false;
-  }
-}
-
 Error run_socsim(const PteOpCall& c) {
   return c.fn[0](c.args[0]);
 }
@@ -99,7 +86,7 @@ Error pte_prepare_socsim_operator(const PteOpContext& ctx, const char* name, uin
     if (value.kind != PteValueKind::kTensor) {
       return fail(ctx, Error::kBadOperatorArgs, "KernelCall.args (socsim: a tensor expected)", v);
     }
-    if (!socsim_type(value.dtype)) {
+    if (!runtime_readable(value.dtype)) {
       return fail(ctx, Error::kNotSupported, "KernelCall.args (socsim: element type)", v);
     }
     if (i >= input_count && value.constant) {
