@@ -73,14 +73,18 @@ class HostileModelTest(unittest.TestCase):
     def test_transpose_without_perm_reverses_the_axes(self):
         import numpy as np
         from socsim_aot import reference
-        path = self.path("t.onnx")
-        with open(path, "wb") as f:
-            f.write(hostile_models._transpose_without_perm())
-        program = compiler.compile_model(path, compiler.CompileOptions())
-        x = np.arange(6, dtype=np.float32).reshape(1, 2, 3)
-        np.testing.assert_array_equal(reference.run(program, [x])[0], x.transpose(2, 1, 0))
-        r = compile_model(path, "-o", self.path("t.prog"), "--quantize", "int8")
-        self.assertEqual(r.returncode, 0, r.stderr)
+        for build in (hostile_models._transpose_without_perm,
+                      hostile_models._transpose_without_perm_after_inference):
+            with self.subTest(build.__name__):
+                path = self.path("t.onnx")
+                with open(path, "wb") as f:
+                    f.write(build())
+                program = compiler.compile_model(path, compiler.CompileOptions())
+                x = np.arange(6, dtype=np.float32).reshape(1, 2, 3)
+                np.testing.assert_array_equal(reference.run(program, [x])[0],
+                                              x.transpose(2, 1, 0))
+                r = compile_model(path, "-o", self.path("t.pte"), "--quantize", "int8")
+                self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_usage_errors_exit_2(self):
         path = self.path("relu.onnx")

@@ -22,11 +22,15 @@ def _lower_reshape(n):
 
 def _lower_transpose(n):
     x = n.g.value(n.inputs[0])
+    # ONNX's default perm reverses the axes; the reader writes it out when the input's rank is
+    # known at load, otherwise (an input whose shape only inference gives) it is written here
+    perm = n.attrs.get("perm")
+    if perm is None:
+        perm = list(reversed(range(len(x.shape))))
     if x.const is not None:
-        n.g.add_const(n.outputs[0], np.transpose(x.const, n.attrs.get("perm"))
-                      .reshape(n.output().shape))
+        n.g.add_const(n.outputs[0], np.transpose(x.const, perm).reshape(n.output().shape))
         return
-    n.emit(PERMUTE_COPY.name, n.inputs[:1], perm=list(n.attrs["perm"]))
+    n.emit(PERMUTE_COPY.name, n.inputs[:1], perm=list(perm))
 
 
 MAX_REPEAT = 255  # an instruction reads at most 255 tensors
