@@ -14,7 +14,7 @@ model zoo) on one SoC (default configs/soc/rk3588-like.yaml):
      and to the run's CPU operators.
 
 Run after scripts/build.sh, e.g.
-  bench/estimate_speed.py --program resnet50.prog --input resnet50.input.bin
+  bench/estimate_speed.py --program resnet50.pte --input resnet50.input.bin
 """
 import argparse
 import os

@@ -161,7 +161,7 @@ def bench_model(name: str, size, args, work: str) -> dict:
         size = "x".join(str(d) for d in SEQUENCE_MODELS[name][1])
     row = {"model": name, "size": size, "compiles": "no", "runs": "-", "exact": "-"}
     onnx_path = os.path.join(work, name + ".onnx")
-    prog_path = os.path.join(work, name + ".prog")
+    prog_path = os.path.join(work, name + ".pte")
     try:
         export(name, size, onnx_path)
     except Exception as e:  # torch's exporter: any failure is a result of the table
@@ -172,16 +172,17 @@ def bench_model(name: str, size, args, work: str) -> dict:
                 npu_config=args.npu_config)
     start = time.perf_counter()
     try:
-        compiler.compile_file(onnx_path, prog_path,
-                              **(int8 if args.precision == "int8" or not sequence else {}), **io)
+        # the program as compiled (its npu blobs the reference executor runs; the file's
+        # version-2 blobs it does not run yet)
+        program = compiler.compile_file(
+            onnx_path, prog_path, **(int8 if args.precision == "int8" or not sequence else {}),
+            **io)
     except compiler.CompileError as e:
         row["why"] = str(e).splitlines()[0][:160]
         return row
     finally:
         row["compile_s"] = time.perf_counter() - start
     row["compiles"] = "yes"
-    with open(prog_path, "rb") as f:
-        program = pf.read(f.read())
     rng = np.random.default_rng(1)
     input_path = os.path.join(work, name + ".input.bin")
     with open(input_path, "wb") as f:

@@ -32,8 +32,8 @@ IMAGE_SIZE = 224
 
 
 # --io: (program suffix, input file suffix)
-PROGRAMS = {"float": ("_int8_npu.prog", ".input.bin"),
-            "uint8": ("_uint8_npu.prog", ".input_u8.bin")}
+PROGRAMS = {"float": ("_int8_npu.pte", ".input.bin"),
+            "uint8": ("_uint8_npu.pte", ".input_u8.bin")}
 
 
 def ensure_models(zoo_dir, models, python, io):

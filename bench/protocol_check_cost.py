@@ -6,7 +6,7 @@ protocol_check set to false, then to true with --set):
   cpu_loop  bench/programs/cpu_loop.S on the ISS: fetches and loads through DMI, where the
             checker sees only the DMI requests
   convnet   the runtime's int8 convnet on the NPU (executor_runner with
-            convnet_int8_npu.prog): CPU accesses to devices and the NPU's DMA traffic to DDR,
+            convnet_int8_npu.pte): CPU accesses to devices and the NPU's DMA traffic to DDR,
             every one through the router
 
 Each is run N times, interleaved, and the median CPU time of the child is printed (the
@@ -40,7 +40,7 @@ def main():
     socsim = os.path.join(args.build, "bin", "socsim")
     runner = os.path.join(args.build, "firmware", "apps", "executor_runner",
                           "executor_runner.elf")
-    model = os.path.join(args.build, "tests", "runtime", "zoo", "convnet_int8_npu.prog")
+    model = os.path.join(args.build, "tests", "runtime", "zoo", "convnet_int8_npu.pte")
     loop = os.path.join(args.build, "bench", "cpu_loop.elf")
     for path in (socsim, runner, model, loop):
         if not os.path.exists(path):

@@ -43,6 +43,7 @@ import numpy as np  # noqa: E402
 
 from socsim_aot import compiler, zoo  # noqa: E402
 from socsim_aot import program_format as pf  # noqa: E402
+from socsim_aot import pte_format  # noqa: E402
 
 # name -> (silicon ms on one RK3588 core, input size)
 SILICON_FPS = {"mobilenet_v2": (450.7, 224), "resnet50_v2": (110.1, 224),
@@ -297,6 +298,11 @@ def module(name: str, size=None):
     return m
 
 
+def twin_of(prog: str) -> str:
+    """The legacy `.prog` twin of a `.pte` (compiler.write_legacy_twin)."""
+    return os.path.splitext(prog)[0] + ".prog"
+
+
 def build(name: str, work: str, npu_config: str, size=None, reuse=False) -> tuple:
     """(program path, input path) of the network, compiled int8 with a uint8 image input, at
     `size` x `size` (default: the zoo's)."""
@@ -304,17 +310,18 @@ def build(name: str, work: str, npu_config: str, size=None, reuse=False) -> tupl
     size = size or SILICON_FPS[name][1]
     base = name if size == SILICON_FPS[name][1] else f"{name}_{size}"
     onnx_path = os.path.join(work, base + ".onnx")
-    prog_path = os.path.join(work, base + ".prog")
-    if not (reuse and os.path.exists(prog_path)):
+    prog_path = os.path.join(work, base + ".pte")
+    if not (reuse and os.path.exists(prog_path) and os.path.exists(twin_of(prog_path))):
         with torch.no_grad():
             torch.onnx.export(module(name, size), torch.zeros(1, 3, size, size), onnx_path,
                               opset_version=13, input_names=["input"])
-        compiler.compile_file(onnx_path, prog_path, quantize="int8", samples=2,
-                              delegate="npu", npu_config=npu_config, **zoo.IMAGE_IO)
+        program = compiler.compile_file(onnx_path, prog_path, quantize="int8", samples=2,
+                                        delegate="npu", npu_config=npu_config, **zoo.IMAGE_IO)
+        compiler.write_legacy_twin(program, prog_path)
     input_path = os.path.join(work, base + ".input.bin")
     if not (reuse and os.path.exists(input_path)):
         with open(prog_path, "rb") as f:
-            program = pf.read(f.read())
+            program = pte_format.read(f.read())
         t = program.tensors[program.inputs[0]]
         np.random.default_rng(1).integers(0, 256, t.shape).astype(np.uint8).tofile(input_path)
     return prog_path, input_path
@@ -345,7 +352,7 @@ def check(prog: str, inp: str, stdout: str, report: dict):
     if report["cpu_operators"]:
         raise RuntimeError(f"{prog}: CPU operators "
                            f"{[op['op_type'] for op in report['cpu_operators']]}")
-    with open(prog, "rb") as f:
+    with open(twin_of(prog), "rb") as f:  # the reference runs the legacy twin's npu blobs
         program = pf.read(f.read())
     want = sim_check.reference_outputs(program, inp)
     printed = [v for _, v in sim_check.RES_LINE.findall(stdout)]

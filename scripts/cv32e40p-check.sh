@@ -369,10 +369,10 @@ if ((soc)); then
   models=(add8_1024 convnet_int8_npu)
   ((soc_long)) && models+=(add8_1024_cpu_packed convnet_int8 convnet_f32)
   for model in "${models[@]}"; do
-    [[ -e "$zoo/$model.prog" ]] || continue
+    [[ -e "$zoo/$model.pte" ]] || continue
     input=""
     [[ $model == convnet* ]] && input=" --input $zoo/convnet.input.bin"
-    runs+=("runner $model|--firmware $runner --model $zoo/$model.prog$input")
+    runs+=("runner $model|--firmware $runner --model $zoo/$model.pte$input")
   done
   for run in "${runs[@]}"; do
     name=${run%%|*}

@@ -17,17 +17,17 @@ banner "hello: firmware arguments through the boot-info block"
 "$socsim" run --firmware "$build/firmware/apps/hello.elf" -- demo arguments
 
 banner "add8 (int8, 1024 elements): one execution with its start-up probes, then 11"
-"$socsim" run --firmware "$runner" --model "$zoo/add8_1024.prog" \
+"$socsim" run --firmware "$runner" --model "$zoo/add8_1024.pte" \
   --report "$reports/add8_1x" -- --num-executions 1
-"$socsim" run -q --firmware "$runner" --model "$zoo/add8_1024.prog" \
+"$socsim" run -q --firmware "$runner" --model "$zoo/add8_1024.pte" \
   --report "$reports/add8_11x" -- --num-executions 11
 
 banner "add8 delegated to the cpu-packed backend (4 bytes per word)"
-"$socsim" run -q --firmware "$runner" --model "$zoo/add8_1024_cpu_packed.prog" \
+"$socsim" run -q --firmware "$runner" --model "$zoo/add8_1024_cpu_packed.pte" \
   --report "$reports/add8_packed" -- --num-executions 11
 
 banner "small conv net (int8) on the CPU, in lockstep with the ISS"
-"$socsim" run -q --lockstep --firmware "$runner" --model "$zoo/convnet_int8.prog" \
+"$socsim" run -q --lockstep --firmware "$runner" --model "$zoo/convnet_int8.pte" \
   --report "$reports/convnet_cpu"
 
 # ---- The NPU ---------------------------------------------------------------------------------
@@ -45,10 +45,10 @@ npu_compare() {
   local input="$zoo/$model.input.bin"
   mkdir -p "$reports"
   echo "-- $model, CPU only (--cpu $cpu)"
-  "$socsim" run -q --cpu "$cpu" --firmware "$runner" --model "$zoo/${model}_int8.prog" \
+  "$socsim" run -q --cpu "$cpu" --firmware "$runner" --model "$zoo/${model}_int8.pte" \
     --input "$input" --max-cycles 20000000000 | tee "$log_cpu" | grep -v '^res\['
   echo "-- $model, delegated to the NPU (--cpu rtl)"
-  "$socsim" run "$@" --firmware "$runner" --model "$zoo/${model}_int8_npu.prog" \
+  "$socsim" run "$@" --firmware "$runner" --model "$zoo/${model}_int8_npu.pte" \
     --input "$input" --report "$reports/${model}_npu" | tee "$log_npu"
   local c n
   c=$(exec_cycles "$log_cpu")
@@ -90,7 +90,7 @@ whatif() {
   local what=$1
   shift
   local dir="$reports/mobilenet_v2_whatif"
-  "$socsim" run -q "$@" --firmware "$runner" --model "$zoo/mobilenet_v2_int8_npu.prog" \
+  "$socsim" run -q "$@" --firmware "$runner" --model "$zoo/mobilenet_v2_int8_npu.pte" \
     --input "$zoo/mobilenet_v2.input.bin" --report "$dir" > "$dir.log"
   local us
   us=$(npu_us "$dir")

@@ -9,7 +9,7 @@ cycles at stake, the largest three). The figures and tables are socsim's own
 (platform/report/npu_report_markdown.cpp); this script only lays them out. The programs come from the model zoo, e.g. for docs/npu-reports/:
 
     cd scripts && python3 -m socsim_aot.zoo -o Z --models mobilenet_v2,resnet18 --image-size 224
-    scripts/npu_report_md.py --program Z/mobilenet_v2_uint8_npu.prog \\
+    scripts/npu_report_md.py --program Z/mobilenet_v2_uint8_npu.pte \\
         --input Z/mobilenet_v2.input_u8.bin --title "MobileNetV2, 224x224" \\
         -o docs/npu-reports/mobilenet_v2_224.md
 
@@ -103,7 +103,7 @@ def render(title, args, runs):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--program", required=True, help="compiled program (.prog)")
+    parser.add_argument("--program", required=True, help="compiled program (.pte)")
     parser.add_argument("--input", required=True, help="input tensor file")
     parser.add_argument("--title", required=True, help="heading, e.g. 'ResNet-18, 224x224'")
     parser.add_argument("-o", "--output", required=True, help="markdown file to write")

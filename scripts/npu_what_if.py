@@ -117,8 +117,9 @@ class Runner:
     def compile(self, extra, label) -> tuple:
         """(program, input) of --onnx compiled with the baseline's options plus `extra`."""
         from socsim_aot import program_format as pf
+        from socsim_aot import pte_format
         import numpy as np
-        prog = os.path.join(self.args.out_dir, label + ".prog")
+        prog = os.path.join(self.args.out_dir, label + ".pte")
         cmd = [sys.executable, os.path.join(ROOT, "scripts", "compile_model.py"),
                self.args.onnx, "-o", prog, "-q"] + self.args.compile_args + extra
         done = subprocess.run(cmd, capture_output=True, text=True)
@@ -127,7 +128,7 @@ class Runner:
             raise WhatIfError(f"compile ({label}) ended with status {done.returncode}: "
                               f"{last[-1] if last else ''}")
         with open(prog, "rb") as f:
-            program = pf.read(f.read())
+            program = pte_format.read_any(f.read())
         inp = os.path.join(self.args.out_dir, label + ".input.bin")
         rng = np.random.default_rng(1)
         with open(inp, "wb") as f:

@@ -196,7 +196,7 @@ class Runner:
     def compile(self, model, name: str):
         """(program, None) or (None, Result fields (status, reason))."""
         from socsim_aot import compiler
-        from socsim_aot import program_format as pf
+        from socsim_aot import pte_format
         from socsim_aot.ir import CompileError
         from socsim_aot.onnx_graph import InferenceCrash
         path = os.path.join(self.work, name + ".onnx")
@@ -204,7 +204,7 @@ class Runner:
             f.write(model.SerializeToString())
         try:
             program = compiler.compile_model(path, compiler.CompileOptions())
-            return pf.read(pf.write(program)), None
+            return pte_format.read(pte_format.write(program)), None
         except CompileError as e:
             return None, ("not supported", _reason(str(e)))
         except InferenceCrash as e:
@@ -216,13 +216,13 @@ class Runner:
 
     def run_host(self, program, data: bytes, name: str):
         """(outputs, None) or (None, why)."""
-        from socsim_aot import program_format as pf
-        prog = os.path.join(self.work, name + ".prog")
+        from socsim_aot import pte_format
+        prog = os.path.join(self.work, name + ".pte")
         inp = os.path.join(self.work, name + ".in")
         out = os.path.join(self.work, name + ".out")
         try:
             with open(prog, "wb") as f:
-                f.write(pf.write(program))
+                f.write(pte_format.write(program))
             with open(inp, "wb") as f:
                 f.write(data)
             r = subprocess.run([self.host_runner, prog, inp, out], capture_output=True,
@@ -346,10 +346,11 @@ def run_on_simulator(case_dir: str, socsim: str, firmware: str, work: str) -> Re
     if program is None:
         return Result(name, "", why[0], why[1])
     from socsim_aot import program_format as pf
-    prog = os.path.join(work, name + ".sim.prog")
+    from socsim_aot import pte_format
+    prog = os.path.join(work, name + ".sim.pte")
     inp = os.path.join(work, name + ".sim.in")
     with open(prog, "wb") as f:
-        f.write(pf.write(program))
+        f.write(pte_format.write(program))
     with open(inp, "wb") as f:
         f.write(input_bytes(program, fed))
     cmd = [socsim, "run", "-q", "--firmware", firmware, "--model", prog, "--input", inp,

@@ -474,12 +474,12 @@ def run_one(directory, name, socsim, runner, npu_config, max_cycles, settings=()
     want = np.load(os.path.join(directory, f"{name}.ort.npy")).astype(np.float64)
     row = dict(name=name, shape="x".join(str(d) for d in x.shape), ops=_onnx_ops(path))
     calibration = os.path.join(directory, f"{name}.calibration.npz")
-    prog = os.path.join(directory, f"{name}_int8_npu.prog")
+    prog = os.path.join(directory, f"{name}_int8_npu.pte")
     try:
         if reuse and os.path.exists(prog):
-            from socsim_aot import program_format as pf
+            from socsim_aot import pte_format
             with open(prog, "rb") as f:
-                program = pf.read(f.read())
+                program = pte_format.read_any(f.read())
         else:
             program = compiler.compile_file(path, prog, quantize="int8",
                                             calibration=calibration, delegate="npu",
@@ -540,7 +540,7 @@ def main(argv=None) -> int:
                         help="run: socsim run --set (repeatable); cpu.model=iss runs the "
                              "same cycles faster than the default RTL core")
     parser.add_argument("--reuse-programs", action="store_true",
-                        help="run: run NAME_int8_npu.prog files already in DIRECTORY as they "
+                        help="run: run NAME_int8_npu.pte files already in DIRECTORY as they "
                              "are")
     parser.add_argument("--min-correlation", type=float, default=MIN_CORRELATION,
                         help=f"run: the least correlation that passes (default "

@@ -15,8 +15,9 @@ quantised in the onnx venv (scripts/onnx-venv.sh, which has onnxruntime but no t
                            reference executor (bit-exact with the firmware's kernels and
                            the NPU model) and prints the table of differences
   programs DIR --out O     (python3) the program files of DIR's quantised models for the
-                           simulator's tests: O/NAME.VARIANT.prog (CPU),
-                           O/NAME.VARIANT_npu.prog (NPU delegate), O/NAME.input.bin
+                           simulator's tests: O/NAME.VARIANT.pte (CPU),
+                           O/NAME.VARIANT_npu.pte (NPU delegate; also as .prog in the
+                           legacy format for the reference executor), O/NAME.input.bin
 
 `--set fixtures` is the small models checked in under scripts/test/data/qdq/ (the default
 test suite compares them without onnxruntime: scripts/test/test_qdq_import.py);
@@ -219,16 +220,19 @@ def compare(directory, names, delegate=None):
 
 def programs(directory, names, out):
     """Writes the CPU and NPU program files of every quantised model and the raw inputs."""
-    from socsim_aot import program_format as pf
+    from socsim_aot import compiler
     for name in names:
         np.load(os.path.join(directory, f"{name}.input.npy")).tofile(
             os.path.join(out, f"{name}.input.bin"))
         for variant in VARIANTS:
             path = os.path.join(directory, f"{name}.{variant}.onnx")
             for suffix, delegate in (("", None), ("_npu", "npu")):
-                data = pf.write(compile_quantized(path, delegate))
-                with open(os.path.join(out, f"{name}.{variant}{suffix}.prog"), "wb") as f:
-                    f.write(data)
+                program = compile_quantized(path, delegate)
+                pte = os.path.join(out, f"{name}.{variant}{suffix}.pte")
+                with open(pte, "wb") as f:
+                    f.write(compiler.serialise(program, "pte"))
+                if delegate:
+                    compiler.write_legacy_twin(program, pte)
 
 
 def main(argv=None) -> int:

@@ -40,17 +40,19 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXIT_LINE = re.compile(r"EXIT SUCCESS @ cycle (\d+)")
+EXECUTORCH_DIR = "executorch"  # the ExecuTorch-exported programs, under the models' folder
 FAMILIES = {
     # name: (zoo model, program file pattern, delegated)
-    "add": ("add", "add_{n}.prog", False),
-    "add8": ("add8", "add8_{n}.prog", False),
-    "add8-delegated": ("add8", "add8_{n}_cpu_packed.prog", True),
+    "add": ("add", "add_{n}.pte", False),
+    "add8": ("add8", "add8_{n}.pte", False),
+    "add8-delegated": ("add8", "add8_{n}_cpu_packed.pte", True),
     # The same models as ExecuTorch 1.5.1 exports them (genuine .pte files, exported by
-    # socsim_executorch.seed_models in the environment of scripts/executorch-npu-venv.sh);
-    # the delegated one has its add on socsim's cpu-packed backend.
-    "add-pte": ("add", "add_{n}.pte", False),
-    "add8-pte": ("add8", "add8_{n}.pte", False),
-    "add8-delegated-pte": ("add8-cpu-packed", "add8_{n}_cpu_packed.pte", True),
+    # socsim_executorch.seed_models in the environment of scripts/executorch-npu-venv.sh,
+    # kept in a folder of their own); the delegated one has its add on socsim's cpu-packed
+    # backend.
+    "add-pte": ("add", EXECUTORCH_DIR + "/add_{n}.pte", False),
+    "add8-pte": ("add8", EXECUTORCH_DIR + "/add8_{n}.pte", False),
+    "add8-delegated-pte": ("add8-cpu-packed", EXECUTORCH_DIR + "/add8_{n}_cpu_packed.pte", True),
 }
 DISAGREE = 0.01  # relative difference above which the two methods are said to disagree
 
@@ -264,8 +266,8 @@ def build_models(args, sizes_needed):
         model, pattern, _ = FAMILIES[family]
         missing = [n for n in sizes_needed
                    if not os.path.exists(os.path.join(models_dir, pattern.format(n=n)))]
-        if missing and pattern.endswith(".pte"):
-            export_pte_models(args, model, models_dir, missing)
+        if missing and pattern.startswith(EXECUTORCH_DIR + "/"):
+            export_pte_models(args, model, os.path.join(models_dir, EXECUTORCH_DIR), missing)
             continue
         for n in missing:
             zoo.build_model(model, models_dir, size=n)

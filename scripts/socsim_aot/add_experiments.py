@@ -22,8 +22,8 @@ from socsim_aot import zoo
 
 EXIT_LINE = re.compile(r"EXIT SUCCESS @ cycle (\d+)")
 EXECUTION_LINE = re.compile(r"Execution (\d+): (\d+) cycles")
-VARIANTS = (("add", "add_{n}.prog"), ("add8", "add8_{n}.prog"),
-            ("add8 delegated", "add8_{n}_cpu_packed.prog"))
+VARIANTS = (("add", "add_{n}.pte"), ("add8", "add8_{n}.pte"),
+            ("add8 delegated", "add8_{n}_cpu_packed.pte"))
 
 
 def run(socsim, runner, model, executions, cpu=None):
@@ -66,7 +66,7 @@ def main(argv=None):
     sizes = list(range(1, args.max_size + 1))
     for name in ("add", "add8"):
         for n in sizes + [1024]:
-            if not os.path.exists(os.path.join(args.out_dir, f"{name}_{n}.prog")):
+            if not os.path.exists(os.path.join(args.out_dir, f"{name}_{n}.pte")):
                 zoo.build_model(name, args.out_dir, size=n)
     us = 1.0 / args.clock_mhz
 

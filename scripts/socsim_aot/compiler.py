@@ -1008,6 +1008,17 @@ def serialise(program: pf.Program, fmt: str) -> bytes:
     return data
 
 
+def write_legacy_twin(program: pf.Program, pte_path: str) -> str:
+    """Writes `program` in the legacy `.prog` format beside `pte_path` (the same name ending
+    in .prog) and returns that path. The numpy reference executor does not run a `.pte`'s npu
+    delegate calls (version-2 blobs) yet: the checks of NPU programs against it read the
+    twin, the simulator runs the `.pte`."""
+    path = os.path.splitext(str(pte_path))[0] + ".prog"
+    with open(path, "wb") as f:
+        f.write(serialise(program, "prog"))
+    return path
+
+
 def compile_file(model_path, out_path, log=None, file_format=None, **options) -> pf.Program:
     """Compiles `model_path` and writes the program file (`file_format` "pte" or "prog"; by
     default from the path's extension, output_format); keyword arguments are the fields of

@@ -3,8 +3,9 @@ tests.
 
 Two kinds of model, each written into the output directory as NAME.onnx (built with
 onnx.helper), NAME.input.bin (the inputs, random normal times 3, seed 0, raw in order),
-NAME.calibration.npz and three programs: NAME_f32.prog, NAME_int8.prog and
-NAME_int8_npu.prog (partitioned for the --npu-config preset):
+NAME.calibration.npz and three programs: NAME_f32.pte, NAME_int8.pte and
+NAME_int8_npu.pte (partitioned for the --npu-config preset; also as NAME_int8_npu.prog in the
+legacy format, compiler.write_legacy_twin):
 
 - every ONNX operator that lowers one to one to an operator of one input and no arguments
   (schema.simple_onnx_operators(): Relu, Tanh, GlobalAveragePool, ...): x [1, 16, 8, 8] ->
@@ -447,10 +448,10 @@ def build(name: str, out_dir: str, npu_config: str):
     np.savez(base + ".calibration.npz",
              **{f"x{i:02d}": (rng.standard_normal((8,) + tuple(s)) * 3).astype(np.float32)
                 for i, s in enumerate(shapes)})
-    compiler.compile_file(base + ".onnx", base + "_f32.prog")
-    compiler.compile_file(base + ".onnx", base + "_int8.prog", quantize="int8",
+    compiler.compile_file(base + ".onnx", base + "_f32.pte")
+    compiler.compile_file(base + ".onnx", base + "_int8.pte", quantize="int8",
                           calibration=base + ".calibration.npz")
-    npu = compiler.compile_file(base + ".onnx", base + "_int8_npu.prog", quantize="int8",
+    npu = compiler.compile_file(base + ".onnx", base + "_int8_npu.pte", quantize="int8",
                                 calibration=base + ".calibration.npz", delegate="npu",
                                 npu_config=npu_config)
     on_npu = any(d.backend == "npu" for d in npu.delegates)
@@ -461,8 +462,9 @@ def build(name: str, out_dir: str, npu_config: str):
         if quantized.npu is not None and set(quantized.npu.classes) & listed and not on_npu:
             raise compiler.CompileError(f"{name}: the preset lists {quantized.name} but the "
                                         "compiler kept it on the CPU")
-    return [base + suffix for suffix in (".onnx", ".input.bin", "_f32.prog", "_int8.prog",
-                                         "_int8_npu.prog")], on_npu
+    return [base + suffix for suffix in (".onnx", ".input.bin", "_f32.pte", "_int8.pte",
+                                         "_int8_npu.pte")] + \
+        [compiler.write_legacy_twin(npu, base + "_int8_npu.pte")], on_npu
 
 
 def main(argv=None) -> int:

@@ -6,7 +6,7 @@ firmware kernels (docs/runtime.md), so int8 results must match the firmware bit 
 float32 results match within rounding (the summation order differs).
 
 Example:
-  python3 scripts/reference.py add8.prog --print-outputs
+  python3 scripts/reference.py add8.pte --print-outputs
 """
 
 import argparse
@@ -146,10 +146,11 @@ def main(argv=None) -> int:
                              "as the firmware runner does")
     parser.add_argument("--save", metavar="FILE", help="write the raw output bytes to FILE")
     args = parser.parse_args(argv)
+    from socsim_aot import pte_format
     try:
         with open(args.program, "rb") as f:
-            program = pf.read(f.read())
-    except (OSError, pf.ProgramFormatError) as e:
+            program = pte_format.read_any(f.read())  # a .pte, or the legacy .prog
+    except (OSError, pf.ProgramFormatError, pte_format.PteFormatError) as e:
         print(f"reference: {args.program}: {e}", file=sys.stderr)
         return 1
     if args.input:

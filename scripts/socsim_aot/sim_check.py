@@ -5,7 +5,8 @@ int8/int32 outputs and the outputs of int8-quantised programs must match bit for
 runner prints float32 with 9 significant digits, which round-trips exactly); outputs of
 float32 programs must match within --tolerance of the largest magnitude. With --same-as
 OTHER, OTHER (the same model compiled differently, e.g. without a delegate) is run too and
-both runs' printed outputs must be identical.
+both runs' printed outputs must be identical. With --reference-program FILE the reference
+executor runs FILE (the same compilation in the legacy format) instead of PROGRAM.
 """
 
 import argparse
@@ -84,10 +85,15 @@ def main(argv=None):
     parser.add_argument("--same-as", metavar="OTHER",
                         help="another program file of the same model: its outputs on the "
                              "simulator must be identical")
+    parser.add_argument("--reference-program", metavar="FILE",
+                        help="the program the reference executor runs (default: PROGRAM): "
+                             "the legacy .prog twin of a .pte with npu delegate calls, whose "
+                             "version-2 blobs the reference does not run yet "
+                             "(compiler.write_legacy_twin)")
     parser.add_argument("program", help="program file")
     args = parser.parse_args(argv)
-    with open(args.program, "rb") as f:
-        program = pte_format.read_any(f.read())  # either format (a .pte's npu blobs: not yet)
+    with open(args.reference_program or args.program, "rb") as f:
+        program = pte_format.read_any(f.read())  # either format
     want = reference_outputs(program, args.input)
     status, stdout, stderr = run_runner(args, args.program)
     print("\n".join(l for l in stdout.splitlines() if not l.startswith("res[")))

@@ -38,7 +38,7 @@ def run_fixture(socsim, runner, fixtures, name, npu=False, max_cycles="200000000
     when the model does not compile, RuntimeError when the run fails."""
     arrays = np.load(os.path.join(fixtures, name + ".npz"))
     with tempfile.TemporaryDirectory() as tmp:
-        prog_path = os.path.join(tmp, name + ".prog")
+        prog_path = os.path.join(tmp, name + ".pte")
         program = compiler.compile_file(os.path.join(fixtures, name + ".tflite"), prog_path,
                                         quantize=None, delegate="npu" if npu else None)
         input_path = os.path.join(tmp, "input.bin")

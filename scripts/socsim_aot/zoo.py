@@ -10,11 +10,12 @@ Models (all with fixed seeds, random weights, nothing downloaded):
   resnet18      torchvision ResNet-18 (random weights) at a small input size
   resnet50      torchvision ResNet-50 (random weights), for the speed benchmark at 224x224
 
-For every model NAME the output directory gets NAME.onnx, the program files (NAME.prog for
-plain models; NAME_f32.prog, NAME_int8.prog and NAME_int8_npu.prog, int8 with the NPU
-delegate for the --npu-config preset, for the float models, and NAME_uint8.prog and
-NAME_uint8_npu.prog reading a uint8 image with ImageNet normalisation, int8 outputs;
-NAME_cpu_packed.prog for add8 with the delegate), NAME.input.bin (a sample input, raw
+For every model NAME the output directory gets NAME.onnx, the program files (NAME.pte for
+plain models; NAME_f32.pte, NAME_int8.pte and NAME_int8_npu.pte, int8 with the NPU
+delegate for the --npu-config preset, for the float models, and NAME_uint8.pte and
+NAME_uint8_npu.pte reading a uint8 image with ImageNet normalisation, int8 outputs;
+NAME_cpu_packed.pte for add8 with the delegate; the NPU programs also as NAME_*_npu.prog in
+the legacy format, compiler.write_legacy_twin), NAME.input.bin (a sample input, raw
 little-endian, inputs concatenated; NAME.input_u8.bin a uint8 image) and NAME.torch.bin
 (torch's float output for it).
 """
@@ -32,7 +33,7 @@ FLOAT_MODELS = ("convnet", "mobilenet_v2", "resnet18", "resnet50")
 ALL_MODELS = ("add", "add8") + FLOAT_MODELS
 DEFAULT_MODELS = tuple(m for m in ALL_MODELS if m != "resnet50")  # resnet50: on request
 DEFAULT_NPU_CONFIG = compiler.DEFAULT_NPU_CONFIG
-# The NAME_uint8*.prog programs read uint8 images normalised with torchvision's ImageNet
+# The NAME_uint8*.pte programs read uint8 images normalised with torchvision's ImageNet
 # mean and standard deviation (x 255) and leave their outputs int8.
 IMAGE_IO = dict(input_type="uint8", mean=(123.675, 116.28, 103.53), std=(58.395, 57.12, 57.375),
                 output_type="int8")
@@ -129,11 +130,11 @@ def build_model(name, out_dir, size=1024, image_size=32, samples=8,
             out = (t + t).numpy()
         out.tofile(base + ".torch.bin")
         written += [base + ".input.bin", base + ".torch.bin"]
-        compiler.compile_file(onnx_path, base + ".prog")
-        written.append(base + ".prog")
+        compiler.compile_file(onnx_path, base + ".pte")
+        written.append(base + ".pte")
         if name == "add8":
-            compiler.compile_file(onnx_path, base + "_cpu_packed.prog", delegate="cpu-packed")
-            written.append(base + "_cpu_packed.prog")
+            compiler.compile_file(onnx_path, base + "_cpu_packed.pte", delegate="cpu-packed")
+            written.append(base + "_cpu_packed.pte")
         return written
 
     module, shape = make_float_model(name, image_size)
@@ -148,20 +149,23 @@ def build_model(name, out_dir, size=1024, image_size=32, samples=8,
     with torch.no_grad():
         module(torch.from_numpy(sample)).numpy().astype(np.float32).tofile(base + ".torch.bin")
     written += [base + ".calibration.npz", base + ".input.bin", base + ".torch.bin"]
-    compiler.compile_file(onnx_path, base + "_f32.prog")
-    compiler.compile_file(onnx_path, base + "_int8.prog", quantize="int8",
+    compiler.compile_file(onnx_path, base + "_f32.pte")
+    compiler.compile_file(onnx_path, base + "_int8.pte", quantize="int8",
                           calibration=base + ".calibration.npz")
-    compiler.compile_file(onnx_path, base + "_int8_npu.prog", quantize="int8",
-                          calibration=base + ".calibration.npz", delegate="npu",
-                          npu_config=npu_config)
-    written += [base + "_f32.prog", base + "_int8.prog", base + "_int8_npu.prog"]
+    npu = compiler.compile_file(onnx_path, base + "_int8_npu.pte", quantize="int8",
+                                calibration=base + ".calibration.npz", delegate="npu",
+                                npu_config=npu_config)
+    written += [base + "_f32.pte", base + "_int8.pte", base + "_int8_npu.pte",
+                compiler.write_legacy_twin(npu, base + "_int8_npu.pte")]
     # Integer I/O as deployed: a uint8 image normalised by the first layer, int8 outputs.
     (rng.integers(0, 256, shape)).astype(np.uint8).tofile(base + ".input_u8.bin")
     for suffix, delegate in (("_uint8", None), ("_uint8_npu", "npu")):
-        compiler.compile_file(onnx_path, base + suffix + ".prog", quantize="int8",
-                              calibration=base + ".calibration.npz", delegate=delegate,
-                              npu_config=npu_config, **IMAGE_IO)
-        written.append(base + suffix + ".prog")
+        program = compiler.compile_file(onnx_path, base + suffix + ".pte", quantize="int8",
+                                        calibration=base + ".calibration.npz",
+                                        delegate=delegate, npu_config=npu_config, **IMAGE_IO)
+        written.append(base + suffix + ".pte")
+        if delegate:
+            written.append(compiler.write_legacy_twin(program, base + suffix + ".pte"))
     written.append(base + ".input_u8.bin")
     return written
 

@@ -152,12 +152,12 @@ class ModelCache:
                     raise CompileFailure(f"model '{job.spec.name}': no such file {path}")
                 file_digest(path, h)
         key = h.hexdigest()[:16]
-        program = os.path.join(self.dir, f"{job.spec.name}-{key}.prog")
+        program = os.path.join(self.dir, f"{job.spec.name}-{key}.pte")
         if os.path.isfile(program):
             return program, input_path
         self.log(f"compiling model {job.spec.name} ({describe_options(options)})")
         cmd = [sys.executable, "-m", "socsim_aot.compiler", onnx, "-o", program + ".tmp",
-               "--format", "prog"]
+               "--format", "pte"]
         cmd += compiler_arguments(options, calibration)
         self._run(cmd, program + ".log", f"compiling model '{job.spec.name}'")
         os.replace(program + ".tmp", program)

@@ -100,12 +100,12 @@ class ModelCacheTest(unittest.TestCase):
 
     def test_other_versions_are_removed(self):
         old = socsim_cycle_cost.models_dir_for(self.out, "a" * 64)
-        with open(os.path.join(old, "add8_4.prog"), "w") as f:
+        with open(os.path.join(old, "add8_4.pte"), "w") as f:
             f.write("old program")
-        with open(os.path.join(self.out, "models", "add8_8.prog"), "w") as f:
+        with open(os.path.join(self.out, "models", "add8_8.pte"), "w") as f:
             f.write("a program of the layout before versions")
         self.assertEqual(socsim_cycle_cost.models_dir_for(self.out, "a" * 64), old)
-        self.assertTrue(os.path.exists(os.path.join(old, "add8_4.prog")))
+        self.assertTrue(os.path.exists(os.path.join(old, "add8_4.pte")))
         new = socsim_cycle_cost.models_dir_for(self.out, "b" * 64)
         self.assertNotEqual(new, old)
         self.assertEqual(os.listdir(os.path.join(self.out, "models")), [os.path.basename(new)])

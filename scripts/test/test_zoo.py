@@ -16,6 +16,7 @@ import unittest
 import numpy as np
 
 from socsim_aot import program_format as pf
+from socsim_aot import pte_format
 from socsim_aot import reference
 from socsim_aot import zoo
 from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE
@@ -27,7 +28,7 @@ INT8_TOLERANCE = 0.1
 
 def load(path):
     with open(path, "rb") as f:
-        return pf.read(f.read())
+        return pte_format.read_any(f.read())
 
 
 def inputs_for(program, path):
@@ -67,7 +68,7 @@ class ZooTest(unittest.TestCase):
 
     def test_add_matches_torch_exactly(self):
         for size in SIZES:
-            out = self.run_reference(f"add_{size}.prog", f"add_{size}")
+            out = self.run_reference(f"add_{size}.pte", f"add_{size}")
             want = np.fromfile(self.f(f"add_{size}.torch.bin"), np.float32)
             np.testing.assert_array_equal(out, want)
 
@@ -78,8 +79,8 @@ class ZooTest(unittest.TestCase):
         self.assertTrue(all(v.type.tensor_type.elem_type == onnx.TensorProto.INT8
                             for v in list(model.graph.input) + list(model.graph.output)))
         for size in SIZES:
-            out = self.run_reference(f"add8_{size}.prog", f"add8_{size}")
-            packed = self.run_reference(f"add8_{size}_cpu_packed.prog", f"add8_{size}")
+            out = self.run_reference(f"add8_{size}.pte", f"add8_{size}")
+            packed = self.run_reference(f"add8_{size}_cpu_packed.pte", f"add8_{size}")
             want = np.fromfile(self.f(f"add8_{size}.torch.bin"), np.int8)
             np.testing.assert_array_equal(out, want)
             np.testing.assert_array_equal(packed, want)
@@ -89,15 +90,15 @@ class ZooTest(unittest.TestCase):
         for name in zoo.FLOAT_MODELS:
             want = np.fromfile(self.f(name + ".torch.bin"), np.float32)
             bound = np.abs(want).max()
-            f32 = self.run_reference(name + "_f32.prog", name).reshape(-1)
+            f32 = self.run_reference(name + "_f32.pte", name).reshape(-1)
             self.assertLessEqual(np.abs(f32 - want).max(), F32_TOLERANCE * bound, name)
-            q = self.run_reference(name + "_int8.prog", name).reshape(-1)
+            q = self.run_reference(name + "_int8.pte", name).reshape(-1)
             self.assertLessEqual(np.abs(q - want).max(), INT8_TOLERANCE * bound, name)
             self.assertGreater(np.corrcoef(q, want)[0, 1], 0.99, name)
 
     def test_int8_programs_are_fully_quantised(self):
         for name in zoo.FLOAT_MODELS:
-            program = load(self.f(name + "_int8.prog"))
+            program = load(self.f(name + "_int8.pte"))
             ops = [i.name for i in program.instructions]
             self.assertEqual(ops[0], QUANTIZE.name)
             self.assertEqual(ops[-1], DEQUANTIZE.name)
@@ -108,9 +109,9 @@ class ZooTest(unittest.TestCase):
         runner = os.environ.get("SOCSIM_HOST_RUNNER")
         if not runner:
             self.skipTest("SOCSIM_HOST_RUNNER not set (run through CTest)")
-        cases = [(f"{m}_{s}{v}.prog", f"{m}_{s}") for m in ("add", "add8") for s in SIZES
+        cases = [(f"{m}_{s}{v}.pte", f"{m}_{s}") for m in ("add", "add8") for s in SIZES
                  for v in ("", "_cpu_packed") if m == "add8" or not v]
-        cases += [(f"{m}_{v}.prog", m) for m in zoo.FLOAT_MODELS for v in ("f32", "int8")]
+        cases += [(f"{m}_{v}.pte", m) for m in zoo.FLOAT_MODELS for v in ("f32", "int8")]
         for prog, base in cases:
             out_path = self.f(prog + ".host.bin")
             result = subprocess.run([runner, self.f(prog), self.f(base + ".input.bin"),
@@ -130,7 +131,7 @@ class ZooTest(unittest.TestCase):
         import sys
         script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                               "reference.py")
-        result = sp.run([sys.executable, script, self.f("add8_1024_cpu_packed.prog"),
+        result = sp.run([sys.executable, script, self.f("add8_1024_cpu_packed.pte"),
                          "--print-outputs"], capture_output=True, text=True)
         self.assertEqual(result.returncode, 0, result.stderr)
         lines = result.stdout.splitlines()
@@ -142,16 +143,19 @@ class ZooTest(unittest.TestCase):
         runner = os.environ.get("SOCSIM_HOST_RUNNER")
         if not runner:
             self.skipTest("SOCSIM_HOST_RUNNER not set (run through CTest)")
-        with open(self.f("convnet_int8.prog"), "rb") as f:
+        with open(self.f("convnet_int8.pte"), "rb") as f:
             data = bytearray(f.read())
         for cut in (10, 100, len(data) // 2, len(data) - 1):
-            path = self.f(f"cut{cut}.prog")
+            path = self.f(f"cut{cut}.pte")
             with open(path, "wb") as f:
                 f.write(data[:cut])
             result = subprocess.run([runner, path, self.f("out.bin")], capture_output=True,
                                     text=True)
             self.assertEqual(result.returncode, 1)
-            self.assertIn("ProgramTruncated", result.stderr)
+            # a cut .pte: the FlatBuffer's offsets, or its extended header's sizes, point
+            # past the end of the file
+            self.assertRegex(result.stderr, r"^socsim_host_runner: .*cut\d+\.pte: "
+                             r"Program(Truncated|OutOfBounds) \(error 0x2[23]\): .+\n$")
 
 
 if __name__ == "__main__":

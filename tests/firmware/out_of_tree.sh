@@ -3,7 +3,7 @@
 # directory outside the source and build trees, configures it with the RISC-V toolchain file
 # and the build's socsim_firmware package, builds it, checks the flags it was compiled with
 # (-O2 and -g, no -O3/-DNDEBUG), and runs it on the simulator with a model.
-# Usage: out_of_tree.sh <source dir> <build dir> <model.prog>
+# Usage: out_of_tree.sh <source dir> <build dir> <model.pte>
 set -euo pipefail
 src=$1 build=$2 model=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/socsim-oot.XXXXXX")

@@ -40,7 +40,7 @@ BAD_VALUES = ["-1", "0", "1e308", "1e-12", "0xFFFFFFFFFFFFFFFF", "18446744073709
 
 class Case:
     def __init__(self, kind, name, args, expect=None, files=None):
-        self.kind = kind        # "yaml", "elf", "prog", "listed"
+        self.kind = kind        # "yaml", "elf", "prog" (a program file), "listed"
         self.name = name
         self.args = args        # socsim arguments (after the program)
         self.expect = expect    # listed cases: (status, message regex)
@@ -243,7 +243,7 @@ def main():
     hello = os.path.join(args.build, "firmware", "apps", "hello.elf")
     runner = os.path.join(args.build, "firmware", "apps", "executor_runner",
                           "executor_runner.elf")
-    prog = os.path.join(args.build, "tests", "runtime", "zoo", "add8_13.prog")
+    prog = os.path.join(args.build, "tests", "runtime", "zoo", "add8_13.pte")
     for path in (socsim, hello, runner, prog):
         if not os.path.exists(path):
             sys.exit(f"campaign: {path} is missing: build first")
@@ -265,8 +265,8 @@ def main():
                           files={"hello.elf": data}))
     prog_data = open(prog, "rb").read()
     for label, data in binary_mutants(prog_data, []):
-        cases.append(Case("prog", label, ["--firmware", runner, "--model", "{dir}/m.prog"] + limits,
-                          files={"m.prog": data}))
+        cases.append(Case("prog", label, ["--firmware", runner, "--model", "{dir}/m.pte"] + limits,
+                          files={"m.pte": data}))
     if args.limit > 1:
         cases = cases[::args.limit]
     cases += listed_cases(hello, scratch)

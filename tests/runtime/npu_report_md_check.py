@@ -53,9 +53,9 @@ def main():
                           capture_output=True, text=True)
     if proc.returncode != 0:
         fail(f"exit {proc.returncode}: {proc.stderr}")
-    bad = subprocess.run(base + ["--program", os.path.join(args.out_dir, "missing.prog"),
+    bad = subprocess.run(base + ["--program", os.path.join(args.out_dir, "missing.pte"),
                                  "-o", md + ".bad"], capture_output=True, text=True)
-    if bad.returncode != 2 or "missing.prog" not in bad.stderr:
+    if bad.returncode != 2 or "missing.pte" not in bad.stderr:
         fail(f"missing program: exit {bad.returncode}, stderr {bad.stderr!r}")
     text = open(md).read()
     frame_rows = {r[0]: r[1:] for r in table_rows(section(text, "Per frame"))}

@@ -56,7 +56,7 @@ def build_layer(name, cin, cout, k, stride, size, out_dir):
             return torch.relu(self.conv(x))
 
     onnx_path = os.path.join(out_dir, name + ".onnx")
-    prog_path = os.path.join(out_dir, name + ".prog")
+    prog_path = os.path.join(out_dir, name + ".pte")
     with torch.no_grad():
         torch.onnx.export(Layer().eval(), torch.randn(1, cin, size, size), onnx_path,
                           opset_version=13)

@@ -56,7 +56,7 @@ def check_convnet(args):
     compile_args = f"--quantize int8 --delegate npu --npu-config {args.npu_config} " \
                    f"--calibration {os.path.join(args.zoo, 'convnet.calibration.npz')}"
     result = what_if(args, out, [
-        "--program", os.path.join(args.zoo, "convnet_int8_npu.prog"),
+        "--program", os.path.join(args.zoo, "convnet_int8_npu.pte"),
         "--input", os.path.join(args.zoo, "convnet.input.bin"),
         "--onnx", os.path.join(args.zoo, "convnet.onnx"), "--compile-args", compile_args,
         "--cores", "2"])
@@ -121,7 +121,7 @@ def check_fusion(args):
         torch.onnx.export(model, torch.zeros(1, 16, 32, 32), onnx_path, opset_version=13)
     compile_args = f"--quantize int8 --delegate npu --npu-config {args.npu_config} " \
                    "--input-type int8 --output-type int8"
-    prog = os.path.join(out, "silu.prog")
+    prog = os.path.join(out, "silu.pte")
     cmd = [sys.executable, os.path.join(ROOT, "scripts", "compile_model.py"), onnx_path, "-o",
            prog, "-q"] + compile_args.split()
     if subprocess.run(cmd).returncode != 0:
@@ -149,7 +149,7 @@ def check_fusion(args):
 
 
 def check_bad_input(args):
-    for extra, what in ((["--program", "/nonexistent.prog", "--input", args.runner],
+    for extra, what in ((["--program", "/nonexistent.pte", "--input", args.runner],
                          "--program"),
                         (["--program", args.runner, "--input", args.runner, "--cores", "0"],
                          "--cores")):

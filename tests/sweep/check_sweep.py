@@ -152,7 +152,7 @@ class Check:
         return textwrap.dedent(f"""
             models:
               convnet:
-                program: {self.zoo}/convnet_int8_npu.prog
+                program: {self.zoo}/convnet_int8_npu.pte
                 input: {self.zoo}/convnet.input.bin
             """)
 
@@ -204,7 +204,7 @@ class Check:
                     "17 points after the constraint, one distinct model")
         self.expect(err.count("compiling model convnet") == 1, "the model is compiled once")
         programs = [f for f in os.listdir(os.path.join(results, "models"))
-                    if f.endswith(".prog")]
+                    if f.endswith(".pte")]
         self.expect(len(programs) == 1, f"one program file in models/ ({programs})")
         rows = self.rows(results, "local")
         self.expect(len(rows) == 17 and all(r["status"] == "ok" for r in rows),
@@ -703,7 +703,7 @@ class Check:
         a, b = os.path.join(self.work, "a"), os.path.join(self.work, "b")
         for folder, rows in ((a, 16), (b, 32)):
             subprocess.run([self.socsim, "run", "-q", "--cpu", "iss", "--firmware",
-                            self.runner(), "--model", f"{self.zoo}/convnet_int8_npu.prog",
+                            self.runner(), "--model", f"{self.zoo}/convnet_int8_npu.pte",
                             "--input", f"{self.zoo}/convnet.input.bin", "--set",
                             f"npu.mac_array.rows={rows}", "--report", folder],
                            capture_output=True, check=True)
@@ -835,7 +835,7 @@ class Check:
         for r in rows:
             p = r["params"]
             out_json = os.path.join(self.work, "est.json")
-            subprocess.run([self.socsim, "estimate", "--model", f"{self.zoo}/convnet_int8_npu.prog",
+            subprocess.run([self.socsim, "estimate", "--model", f"{self.zoo}/convnet_int8_npu.pte",
                             "-c", f"{self.root}/configs/soc/default.yaml",
                             "--set", f"npu.mac_array.rows={p['npu.mac_array.rows']}",
                             "--set", f"npu.mac_array.columns={p['npu.mac_array.columns']}",
@@ -939,7 +939,7 @@ class Check:
 
         # socsim estimate --batch: a point's bad SoC is that point's error; a line that is
         # not a point ends the batch with status 2, naming the line
-        prog = f"{self.zoo}/convnet_int8_npu.prog"
+        prog = f"{self.zoo}/convnet_int8_npu.pte"
         soc = f"{self.root}/configs/soc/default.yaml"
         lines = "".join(json.dumps(p) + "\n" for p in (
             {"id": 1, "model": prog, "config": soc, "set": ["npu.cores=2"]},

@@ -120,7 +120,7 @@ class ExpansionTest(SweepFileCase):
                          [p["npu.mac_array.rows"] for p in a[5:]])
 
     def test_several_models_are_an_axis(self):
-        prog = self.write("x", "m.prog")
+        prog = self.write("x", "m.pte")
         sweep = self.load(f"""
             name: m
             models:
