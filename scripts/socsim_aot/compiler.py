@@ -988,12 +988,23 @@ def compile_tflite(path: str, options: CompileOptions, npu_ops, log=None) -> pf.
 FORMATS = ("pte", "prog")
 
 
+def legacy_refused(out_path: str) -> str:
+    """Why a .prog output is refused, and what to write instead."""
+    return ("the compiler writes ExecuTorch's .pte, socsim's one program format; the legacy "
+            ".prog format is still read by the runtime but no longer written "
+            f"(docs/program-format.md): write {os.path.splitext(str(out_path))[0]}.pte")
+
+
 def output_format(out_path: str, given: Optional[str] = None) -> str:
-    """The file format to write: `given`, else `.prog` for a path ending in .prog, else
-    ExecuTorch's `.pte` (the documented form: docs/program-format.md)."""
+    """The file format to write: ExecuTorch's `.pte` (docs/program-format.md). A path ending
+    in .prog is refused (CompileError) unless `given` is "prog": the legacy writer is kept
+    for what reads only that format (the language-model bundle's runner) and for the tests
+    that compare the two formats (write_legacy_twin)."""
     if given:
         return given
-    return "prog" if str(out_path).endswith(".prog") else "pte"
+    if str(out_path).endswith(".prog"):
+        raise CompileError(f"{out_path}: {legacy_refused(out_path)}")
+    return "pte"
 
 
 def serialise(program: pf.Program, fmt: str) -> bytes:
@@ -1020,11 +1031,12 @@ def write_legacy_twin(program: pf.Program, pte_path: str) -> str:
 
 
 def compile_file(model_path, out_path, log=None, file_format=None, **options) -> pf.Program:
-    """Compiles `model_path` and writes the program file (`file_format` "pte" or "prog"; by
-    default from the path's extension, output_format); keyword arguments are the fields of
+    """Compiles `model_path` and writes the program file (`.pte`; the legacy format only with
+    `file_format` "prog": output_format); keyword arguments are the fields of
     CompileOptions."""
+    fmt = output_format(out_path, file_format)
     program = compile_model(model_path, CompileOptions(**options), log)
-    data = serialise(program, output_format(out_path, file_format))
+    data = serialise(program, fmt)
     with open(out_path, "wb") as f:
         f.write(data)
     return program
@@ -1101,11 +1113,13 @@ def argument_parser() -> argparse.ArgumentParser:
                         f"(opsets {onnx_graph.MIN_OPSET}-{onnx_graph.MAX_OPSET}), or an int8 "
                         "TensorFlow Lite model (.tflite, recognised by its TFL3 identifier; "
                         "its own quantisation is kept: docs/compiler.md)")
-    parser.add_argument("-o", "--output", help="program file to write: ExecuTorch's .pte "
-                        "(the default form), or socsim's frozen .prog format for a name "
-                        "ending in .prog (docs/program-format.md)")
+    parser.add_argument("-o", "--output", help="program file to write, in ExecuTorch's .pte "
+                        "format, socsim's one program format (docs/program-format.md; a name "
+                        "ending in .prog is refused: the runtime still reads that legacy "
+                        "format, the compiler no longer writes it)")
     parser.add_argument("--format", choices=FORMATS, default=None,
-                        help="the file format regardless of the output's extension")
+                        help="pte (the only format written; `prog` is refused with the "
+                             "reason)")
     parser.add_argument("--quantize", choices=["int8"],
                         help="quantise a float32 model: int8 activations (per-tensor, "
                              "symmetric), int8 weights (per output channel, symmetric), "
@@ -1167,9 +1181,17 @@ def argument_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
+def main(argv=None, legacy_prog=False) -> int:
+    """The command line. `legacy_prog`: write the legacy .prog format for -o NAME.prog or
+    --format prog (the tests that compare the two formats; the command line refuses it)."""
     parser = argument_parser()
     args = parser.parse_args(argv)
+    if args.output and not legacy_prog and \
+            (args.format == "prog" or (not args.format and args.output.endswith(".prog"))):
+        parser.error(f"-o {args.output}" + (" --format prog" if args.format else "") +
+                     f": {legacy_refused(args.output)}")
+    file_format = args.format or ("prog" if legacy_prog and args.output and
+                                  args.output.endswith(".prog") else None)
     if args.list_operators:
         print(schema.operator_table())
         return 0
@@ -1193,7 +1215,7 @@ def main(argv=None) -> int:
         if args.print_ops:
             _print_ops(args, options, log)
         if args.output:
-            program = compile_file(args.model, args.output, log, file_format=args.format,
+            program = compile_file(args.model, args.output, log, file_format=file_format,
                                    **dataclasses.asdict(options))
     except validate.ModelError as e:
         for problem in e.problems:

@@ -146,7 +146,8 @@ def compile_programs(paths, calib, scales, options, log=None):
             kw = dict(options)
             if kw.get("quantize") == "int8":  # int8 logits: argmax needs no dequantisation
                 kw.update(calibration=npz, int8_io=tuple(io))
-            compiler.compile_file(path, prog, log, **kw)
+            # the bundle's runner reads the legacy format (docs/llm.md)
+            compiler.compile_file(path, prog, log, file_format="prog", **kw)
             with open(prog, "rb") as f:
                 data = f.read()
             pf.read(data)

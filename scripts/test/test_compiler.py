@@ -51,7 +51,7 @@ class CompilerTest(unittest.TestCase):
         model = save([helper.make_node("Hardmax", ["x"], ["y"], name="pick")],
                      [vi("x", [4])], [vi("y", [4])], path=self.path("hardmax.onnx"))
         with self.assertRaises(compiler.CompileError) as ctx:
-            compiler.compile_file(model, self.path("hardmax.prog"))
+            compiler.compile_file(model, self.path("hardmax.pte"))
         self.assertIn("node 'pick' (op Hardmax)", str(ctx.exception))
         self.assertIn("not supported", str(ctx.exception))
 
@@ -78,10 +78,10 @@ class CompilerTest(unittest.TestCase):
         cap = compiler.MAX_CALIBRATION_BYTES
         try:
             compiler.MAX_CALIBRATION_BYTES = 480 + 1280  # exactly the count of 3 samples
-            compiler.compile_file(path, self.path("relu.prog"), quantize="int8", samples=3)
+            compiler.compile_file(path, self.path("relu.pte"), quantize="int8", samples=3)
             compiler.MAX_CALIBRATION_BYTES = 480 + 1279
             with self.assertRaises(compiler.CompileError) as ctx:
-                compiler.compile_file(path, self.path("relu.prog"), quantize="int8", samples=3)
+                compiler.compile_file(path, self.path("relu.pte"), quantize="int8", samples=3)
         finally:
             compiler.MAX_CALIBRATION_BYTES = cap
         self.assertIn("calibration needs 1760 bytes (3 sample(s) of the inputs: 480; the float "
@@ -128,7 +128,7 @@ class CompilerTest(unittest.TestCase):
         try:
             compiler.random_samples = lambda *a, **k: drawn.append(a) or real(*a, **k)
             with self.assertRaisesRegex(compiler.CompileError, "graph output 'y' is a constant"):
-                compiler.compile_file(path, self.path("constant.prog"), quantize="int8",
+                compiler.compile_file(path, self.path("constant.pte"), quantize="int8",
                                       samples=1)
         finally:
             compiler.random_samples = real
@@ -146,10 +146,10 @@ class CompilerTest(unittest.TestCase):
                                     r"calibration sample 1: instruction 0 \(aten::index_select"
                                     r"\.out\): index 1 out of range: axis 0 of the table has 1 "
                                     r"entries \(calibrate with .*--calibration"):
-            compiler.compile_file(path, self.path("gather.prog"), quantize="int8", samples=1)
+            compiler.compile_file(path, self.path("gather.pte"), quantize="int8", samples=1)
         # with calibration inputs inside the table it compiles
         np.savez(self.path("ids.npz"), ids=np.zeros((2, 1, 4), np.int32))
-        compiler.compile_file(path, self.path("gather.prog"), quantize="int8",
+        compiler.compile_file(path, self.path("gather.pte"), quantize="int8",
                               calibration=self.path("ids.npz"))
 
     def test_window_input_of_rank_below_three_is_refused_before_inference(self):
@@ -162,7 +162,7 @@ class CompilerTest(unittest.TestCase):
                      numpy_helper.from_array(np.zeros((1,), np.int64), "i")],
                     path=self.path("conv_rank2.onnx"))
         with self.assertRaises(validate.ModelError) as caught:
-            compiler.compile_file(path, self.path("conv_rank2.prog"))
+            compiler.compile_file(path, self.path("conv_rank2.pte"))
         self.assertIn("node 'conv' (op Conv): input 'x' has rank 2; a Conv's data input is "
                       "N x C x spatial axes (rank 3 or more)", caught.exception.problems)
 
@@ -182,7 +182,7 @@ class CompilerTest(unittest.TestCase):
                                           ("ConvTranspose", (2, 2), 0, 1)):
             with self.subTest(op=op, rank=rank):
                 with self.assertRaises(validate.ModelError) as caught:
-                    compiler.compile_file(model(op, table, indices), self.path("w.prog"))
+                    compiler.compile_file(model(op, table, indices), self.path("w.pte"))
                 self.assertEqual(caught.exception.problems, [
                     f"node 'conv' (op {op}): weights 'w' have rank {rank}, input 'x' rank 4; "
                     f"a {op}'s weights have the data input's rank (two axes of channels, then "
@@ -195,7 +195,7 @@ class CompilerTest(unittest.TestCase):
                      numpy_helper.from_array(np.ones((1, 1, 1, 1), np.float32), "w")],
                     path=self.path("squeezed.onnx"))
         with self.assertRaises(validate.ModelError) as caught:
-            compiler.compile_file(path, self.path("w.prog"))
+            compiler.compile_file(path, self.path("w.pte"))
         self.assertIn("node 'conv' (op Conv): input 's' has rank 2; a Conv's data input is "
                       "N x C x spatial axes (rank 3 or more)", caught.exception.problems)
         # ranks that follow from the lengths of shapes (a ConvTranspose's weights of rank 1:
@@ -217,13 +217,13 @@ class CompilerTest(unittest.TestCase):
                              numpy_helper.from_array(np.ones([1, 1, 1, 3], np.float32), "c4")],
                             path=self.path("shape_length.onnx"))
                 with self.assertRaises(validate.ModelError) as caught:
-                    compiler.compile_file(path, self.path("w.prog"))
+                    compiler.compile_file(path, self.path("w.pte"))
                 self.assertEqual(caught.exception.problems, [
                     "node 'conv' (op ConvTranspose): weights 'w' have rank 1, input 'x' rank 4; "
                     "a ConvTranspose's weights have the data input's rank (two axes of "
                     "channels, then the kernel's)"])
         # weights of the input's rank computed by a Gather still compile
-        program = compiler.compile_file(model("Conv", (2, 1, 1, 1, 1), 0), self.path("w.prog"))
+        program = compiler.compile_file(model("Conv", (2, 1, 1, 1, 1), 0), self.path("w.pte"))
         x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
         np.testing.assert_array_equal(reference.run(program, [x])[0], x)
 
@@ -235,7 +235,7 @@ class CompilerTest(unittest.TestCase):
                      helper.make_node("Identity", ["y"], ["z"], name="copy")],
                     [vi("a", [1, 4])], [vi("y", [1, 4]), vi("z", [1, 4])],
                     path=self.path("two_outputs.onnx"))
-        program = compiler.compile_file(path, self.path("two_outputs.prog"), quantize="int8",
+        program = compiler.compile_file(path, self.path("two_outputs.pte"), quantize="int8",
                                         samples=4)
         x = np.array([[-1, 0.5, 1, 2]], np.float32)
         y, z = reference.run(program, [x])
@@ -245,7 +245,7 @@ class CompilerTest(unittest.TestCase):
                     helper.make_node("Sum", ["y"], ["z"], name="sum")],
                    [vi("a", [1, 4])], [vi("y", [1, 4]), vi("z", None)],
                    path=self.path("sub.onnx"))
-        program = compiler.compile_file(sub, self.path("sub.prog"), quantize="int8", samples=1)
+        program = compiler.compile_file(sub, self.path("sub.pte"), quantize="int8", samples=1)
         for out in reference.run(program, [x]):
             np.testing.assert_array_equal(out, np.zeros((1, 4), np.float32))
 
@@ -271,7 +271,7 @@ class CompilerTest(unittest.TestCase):
                 np.savez(self.path("x.npz"), x=x[None])
                 for quantize in (None, "int8"):
                     program = compiler.compile_file(
-                        path, self.path("pads.prog"), quantize=quantize,
+                        path, self.path("pads.pte"), quantize=quantize,
                         calibration=self.path("x.npz") if quantize else None)
                     y = reference.run(program, [x])[0]
                     np.testing.assert_allclose(y, expected, atol=0.01)
@@ -326,7 +326,7 @@ class CompilerTest(unittest.TestCase):
                     [vi("x", [1, 1, 1, 999])], [vi("y", None)], path=self.path("pool.onnx"))
         x = np.arange(999, dtype=np.float32).reshape(1, 1, 1, 999) / 999
         np.savez(self.path("x.npz"), x=x[None])
-        program = compiler.compile_file(path, self.path("pool.prog"), quantize="int8",
+        program = compiler.compile_file(path, self.path("pool.pte"), quantize="int8",
                                         calibration=self.path("x.npz"))
         y = reference.run(program, [x])[0]
         self.assertEqual(y.shape, (1, 1, 4096, 1))
@@ -337,7 +337,7 @@ class CompilerTest(unittest.TestCase):
                                       kernel_shape=[65536, 65536],
                                       pads=[65535, 65535, 65535, 65536], strides=[3, 65536])],
                     [vi("x", [1, 255, 1, 999])], [vi("y", None)], path=self.path("pool.onnx"))
-        program = compiler.compile_file(path, self.path("pool.prog"), quantize="int8",
+        program = compiler.compile_file(path, self.path("pool.pte"), quantize="int8",
                                         samples=1)
         self.assertEqual(program.tensors[program.outputs[0]].shape, [1, 255, 21846, 2])
 
@@ -366,7 +366,7 @@ class CompilerTest(unittest.TestCase):
         path = save([helper.make_node("Mul", ["x", "c"], ["y"], name="mul")],
                     [vi("x", [1, 4])], [vi("y", [1, 4])], [numpy_helper.from_array(c, "c")],
                     path=self.path("subnormal.onnx"))
-        program = compiler.compile_file(path, self.path("subnormal.prog"), quantize="int8",
+        program = compiler.compile_file(path, self.path("subnormal.pte"), quantize="int8",
                                         samples=1)
         scales = [t.scale for t in program.tensors if pf.DTYPE_NAMES[t.dtype] == "int8"]
         self.assertTrue(scales)
@@ -392,17 +392,17 @@ class CompilerTest(unittest.TestCase):
                                       numpy_helper.from_array(np.array([50000, 50000]), "r")],
                     path=self.path("tile.onnx"))
         with self.assertRaises(compiler.CompileError):
-            compiler.compile_file(path, self.path("tile.prog"))
+            compiler.compile_file(path, self.path("tile.pte"))
 
     def test_cli_errors_exit_nonzero_with_a_message(self):
         with open(self.path("bad.onnx"), "wb") as f:
             f.write(b"\x08\x07garbage that is not a protobuf model" * 3)
         result = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compile_model.py"),
-                                 self.path("bad.onnx"), "-o", self.path("bad.prog")],
+                                 self.path("bad.onnx"), "-o", self.path("bad.pte")],
                                 capture_output=True, text=True)
         self.assertEqual(result.returncode, 1)
         self.assertIn("bad.onnx", result.stderr)
-        self.assertFalse(os.path.exists(self.path("bad.prog")))
+        self.assertFalse(os.path.exists(self.path("bad.pte")))
         help_text = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compile_model.py"),
                                     "--help"], capture_output=True, text=True)
         self.assertEqual(help_text.returncode, 0)
@@ -414,7 +414,7 @@ class CompilerTest(unittest.TestCase):
                      [vi("x", [1, 2, 3, 3], TensorProto.INT8)],
                      [vi("y", [1, 2, 1, 1], TensorProto.INT8)], path=self.path("i8.onnx"))
         with self.assertRaises(compiler.CompileError) as ctx:
-            compiler.compile_file(model, self.path("i8.prog"))
+            compiler.compile_file(model, self.path("i8.pte"))
         self.assertIn("node 'gap' (op GlobalAveragePool)", str(ctx.exception))
 
     def conv_bn_relu_model(self):
@@ -432,7 +432,7 @@ class CompilerTest(unittest.TestCase):
 
     def test_batch_norm_folds_and_relu_fuses(self):
         path, w, bn = self.conv_bn_relu_model()
-        program = compiler.compile_file(path, self.path("cbr.prog"))
+        program = compiler.compile_file(path, self.path("cbr.pte"))
         self.assertEqual([i.name for i in program.instructions], [CONVOLUTION.name])
         args = schema.unpack_args(CONVOLUTION, program.instructions[0].args)
         self.assertEqual((args.act_min, args.act_max), (0.0, float("inf")))
@@ -451,7 +451,7 @@ class CompilerTest(unittest.TestCase):
                  for i in range(6)]
         program = compiler.compile_file(
             save(nodes, [vi("x", [256])], [vi("r6", [256])], path=self.path("chain.onnx")),
-            self.path("chain.prog"))
+            self.path("chain.pte"))
         # At the last step the input (alive throughout), r5 and r6 are alive: three 1 KiB
         # slots, which the planner reaches by reusing dead intermediates.
         self.assertEqual(program.buffers, [3 * 1024])
@@ -493,8 +493,8 @@ class CompilerTest(unittest.TestCase):
 
     def test_delegate_partitions_int8_adds(self):
         model = self.add8_model(13)
-        plain = compiler.compile_file(model, self.path("a.prog"))
-        packed = compiler.compile_file(model, self.path("b.prog"), delegate="cpu-packed")
+        plain = compiler.compile_file(model, self.path("a.pte"))
+        packed = compiler.compile_file(model, self.path("b.pte"), delegate="cpu-packed")
         self.assertEqual(plain.instructions[0].name, ADD.name)
         self.assertEqual(packed.instructions[0].name, "")
         self.assertEqual(packed.delegates[0].backend, "cpu-packed")
@@ -521,8 +521,8 @@ class CompilerTest(unittest.TestCase):
         path, _, _ = self.conv_bn_relu_model()
         rng = np.random.default_rng(3)
         np.savez(self.path("calib.npz"), x=rng.standard_normal((6, 1, 3, 5, 5)).astype(np.float32))
-        f32 = compiler.compile_file(path, self.path("f.prog"))
-        q = compiler.compile_file(path, self.path("q.prog"), quantize="int8",
+        f32 = compiler.compile_file(path, self.path("f.pte"))
+        q = compiler.compile_file(path, self.path("q.pte"), quantize="int8",
                                   calibration=self.path("calib.npz"))
         self.assertEqual([i.name for i in q.instructions],
                          [QUANTIZE.name, QUANTIZED_CONVOLUTION.name, DEQUANTIZE.name])
@@ -548,7 +548,7 @@ class CompilerTest(unittest.TestCase):
                     [vi("x", [1, 32])], [vi("y", [1, 6])], inits, self.path("fc.onnx"))
         calib = (1e-12 * rng.standard_normal((4, 1, 32))).astype(np.float32)
         np.savez(self.path("calib.npz"), x=calib)
-        q = compiler.compile_file(path, self.path("q.prog"), quantize="int8",
+        q = compiler.compile_file(path, self.path("q.pte"), quantize="int8",
                                   calibration=self.path("calib.npz"))
         (fc,) = [i for i in q.instructions if i.name == schema.conv.QUANTIZED_LINEAR.name]
         x_scale = q.tensors[fc.inputs[0]].scale
@@ -561,7 +561,7 @@ class CompilerTest(unittest.TestCase):
         self.assertTrue(np.all(scales[widened] > plain[widened] * 1000))
         self.assertLessEqual(int(np.abs(bq).max()), 2 ** 30)
         self.assertEqual(int(np.abs(bq[widened]).max()), 2 ** 30)
-        f32 = compiler.compile_file(path, self.path("f.prog"))
+        f32 = compiler.compile_file(path, self.path("f.pte"))
         x = calib[0]
         (a,) = reference.run(f32, [x])
         (b,) = reference.run(q, [x])
@@ -670,7 +670,7 @@ class CompilerTest(unittest.TestCase):
                  helper.make_node("Concat", ["a", "b"], ["y"], axis=0)]
         path = save(nodes, [vi("x", [1, 16])], [vi("y", [2, 16])], [], self.path("out.onnx"))
         x = np.random.default_rng(6).standard_normal((1, 16)).astype(np.float32)
-        program = compiler.compile_file(path, self.path("out.prog"))
+        program = compiler.compile_file(path, self.path("out.pte"))
         self.assertNotIn("aten::cat.out", [i.name for i in program.instructions])
         (got,) = reference.run(program, [x])
         np.testing.assert_allclose(got, np.concatenate([np.tanh(x), 1 / (1 + np.exp(-x))]),
@@ -683,8 +683,8 @@ class CompilerTest(unittest.TestCase):
         rng = np.random.default_rng(5)
         np.savez(self.path("calib.npz"), x=rng.standard_normal((6, 1, 3, 5, 5)).astype(np.float32))
         common = dict(quantize="int8", calibration=self.path("calib.npz"), delegate=delegate)
-        f = compiler.compile_file(path, self.path("f.prog"), **common)
-        u = compiler.compile_file(path, self.path("u.prog"), input_type="uint8", mean=self.MEAN,
+        f = compiler.compile_file(path, self.path("f.pte"), **common)
+        u = compiler.compile_file(path, self.path("u.pte"), input_type="uint8", mean=self.MEAN,
                                   std=self.STD, output_type=output_type, **common)
         image = rng.integers(0, 256, (1, 3, 5, 5)).astype(np.uint8)
         norm = (image - np.array(self.MEAN).reshape(1, 3, 1, 1)) / \
@@ -728,18 +728,18 @@ class CompilerTest(unittest.TestCase):
     def test_integer_io_errors(self):
         path, _, _ = self.conv_bn_relu_model()
         with self.assertRaises(compiler.CompileError) as ctx:
-            compiler.compile_file(path, self.path("x.prog"), input_type="uint8")
+            compiler.compile_file(path, self.path("x.pte"), input_type="uint8")
         self.assertIn("add --quantize int8", str(ctx.exception))
         with self.assertRaises(compiler.CompileError) as ctx:
-            compiler.compile_file(path, self.path("x.prog"), quantize="int8", input_type="uint8",
+            compiler.compile_file(path, self.path("x.pte"), quantize="int8", input_type="uint8",
                                   mean=(1.0, 2.0))
         self.assertIn("--mean has 2 values; the input has 3 channels", str(ctx.exception))
         with self.assertRaises(compiler.CompileError) as ctx:
-            compiler.compile_file(path, self.path("x.prog"), quantize="int8", input_type="int8",
+            compiler.compile_file(path, self.path("x.pte"), quantize="int8", input_type="int8",
                                   std=(0.0,))
         self.assertIn("--std must be positive", str(ctx.exception))
         result = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compile_model.py"), path,
-                                 "-o", self.path("x.prog"), "--quantize", "int8",
+                                 "-o", self.path("x.pte"), "--quantize", "int8",
                                  "--input-type", "uint8", "--mean", "1,x"],
                                 capture_output=True, text=True)
         self.assertEqual(result.returncode, 2)

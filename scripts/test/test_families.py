@@ -227,16 +227,17 @@ class FamiliesEndToEndTest(unittest.TestCase):
                 calibration = np.stack([torch.randn(shape).numpy() for _ in range(16)])
             npz = os.path.join(tmp, name + ".npz")
             np.savez(npz, x=calibration)
-            progs = {kind: os.path.join(tmp, f"{name}_{kind}.prog")
+            progs = {kind: os.path.join(tmp, f"{name}_{kind}.pte")
                      for kind in ("f32", "int8", "int8_npu")}
-            compiler.compile_file(path, progs["f32"])
-            compiler.compile_file(path, progs["int8"], quantize="int8", calibration=npz)
-            compiler.compile_file(path, progs["int8_npu"], quantize="int8", calibration=npz,
-                                  delegate="npu", npu_config=NPU_CONFIG)
-            programs = {}
-            for kind, prog in progs.items():
-                with open(prog, "rb") as f:
-                    programs[kind] = pf.read(f.read())
+            # the programs as compiled (the reference executor does not run the npu blobs of
+            # a .pte, version 2, yet); the files are what the host runner runs
+            programs = {
+                "f32": compiler.compile_file(path, progs["f32"]),
+                "int8": compiler.compile_file(path, progs["int8"], quantize="int8",
+                                              calibration=npz),
+                "int8_npu": compiler.compile_file(path, progs["int8_npu"], quantize="int8",
+                                                  calibration=npz, delegate="npu",
+                                                  npu_config=NPU_CONFIG)}
             got = {kind: reference.run(p, [feed])[0] for kind, p in programs.items()}
             bound = 1e-5 * np.abs(want).max()
             self.assertLessEqual(np.abs(got["f32"] - want).max(), bound, name)

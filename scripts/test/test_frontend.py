@@ -89,7 +89,7 @@ class FrontEndTest(unittest.TestCase):
                     torch.onnx.export(net, torch.zeros(1, 3, 4, 4), path, opset_version=opset,
                                       do_constant_folding=False)
                 log = []
-                program = compiler.compile_file(path, self.path("net.prog"), log=log.append)
+                program = compiler.compile_file(path, self.path("net.pte"), log=log.append)
                 self.assertTrue(any(f"opset {opset}" in line for line in log))
                 names = [i.name for i in program.instructions]
                 self.assertEqual(names, ["aten::convolution.out", "aten::mul.out",
@@ -101,14 +101,14 @@ class FrontEndTest(unittest.TestCase):
 
     def test_every_unsupported_node_is_reported_at_once(self):
         with self.assertRaises(CompileError) as ctx:
-            compiler.compile_file(self.unsupported_model(), self.path("bad.prog"))
+            compiler.compile_file(self.unsupported_model(), self.path("bad.pte"))
         text = str(ctx.exception)
         self.assertIn("2 node(s) cannot be compiled", text)
         self.assertIn("node 'argmax_onehot' (op Hardmax): not supported: no runtime operator "
                       "lowers ONNX Hardmax", text)
         self.assertIn("node 'det' (op Det)", text)
         self.assertNotIn("node 'ok'", text)
-        self.assertFalse(os.path.exists(self.path("bad.prog")))
+        self.assertFalse(os.path.exists(self.path("bad.pte")))
 
     def test_print_ops_lists_the_needs_even_of_a_model_that_does_not_compile(self):
         status, out, err = run([self.unsupported_model(), "--print-ops", "-q"])
@@ -144,10 +144,10 @@ class FrontEndTest(unittest.TestCase):
             torch.onnx.export(small_net(), torch.zeros(1, 3, 4, 4), self.path("n.onnx"),
                               opset_version=13, do_constant_folding=False)
         with self.assertRaises(CompileError) as ctx:
-            compiler.compile_file(self.path("n.onnx"), self.path("off.prog"),
+            compiler.compile_file(self.path("n.onnx"), self.path("off.pte"),
                                   disabled_passes=("fold_batch_norm",))
         self.assertIn("(op BatchNormalization): not supported", str(ctx.exception))
-        status, _, err = run([self.path("n.onnx"), "-o", self.path("x.prog"), "--no-pass",
+        status, _, err = run([self.path("n.onnx"), "-o", self.path("x.pte"), "--no-pass",
                               "bogus"])
         self.assertEqual(status, 1)
         self.assertIn("unknown pass(es) bogus", err)
@@ -158,12 +158,12 @@ class FrontEndTest(unittest.TestCase):
             torch.onnx.export(small_net(), torch.zeros(1, 3, 4, 4), self.path("n.onnx"),
                               opset_version=13)
         log = []
-        program = compiler.compile_file(self.path("n.onnx"), self.path("npu.prog"),
+        program = compiler.compile_file(self.path("n.onnx"), self.path("npu.pte"),
                                         log=log.append, quantize="int8", delegate="npu")
         self.assertTrue(any("rk3588-like.yaml (the default" in line for line in log))
         self.assertEqual(program.delegates[0].backend, "npu")
         with self.assertRaises(CompileError) as ctx:
-            compiler.compile_file(self.path("n.onnx"), self.path("f.prog"), delegate="npu")
+            compiler.compile_file(self.path("n.onnx"), self.path("f.pte"), delegate="npu")
         self.assertIn("quantise", str(ctx.exception))
 
     def test_opsets_outside_the_range_are_refused(self):

@@ -36,7 +36,7 @@ class HostileModelTest(unittest.TestCase):
         return os.path.join(self.tmp.name, name)
 
     def check_refused(self, case):
-        model, prog = self.path(case.name + ".onnx"), self.path(case.name + ".prog")
+        model, prog = self.path(case.name + ".onnx"), self.path(case.name + ".pte")
         with open(model, "wb") as f:
             f.write(case.build())
         r = compile_model(model, "-o", prog, "-q", *case.args)
@@ -93,12 +93,12 @@ class HostileModelTest(unittest.TestCase):
         for args in (["--delegate", "npu"], ["--samples", "0", "--quantize", "int8"],
                      ["--samples", "x"], ["--quantize", "int4"], ["--mean", "a,b"]):
             with self.subTest(args=args):
-                r = compile_model(path, "-o", self.path("x.prog"), *args)
+                r = compile_model(path, "-o", self.path("x.pte"), *args)
                 self.assertEqual(r.returncode, 2, r.stderr)
                 self.assertIn("error:", r.stderr)
                 self.assertNotIn("Traceback", r.stderr)
         # before the front end: a model that does not exist is not even opened
-        r = compile_model(self.path("missing.onnx"), "-o", self.path("x.prog"), "--delegate",
+        r = compile_model(self.path("missing.onnx"), "-o", self.path("x.pte"), "--delegate",
                           "npu")
         self.assertEqual(r.returncode, 2, r.stderr)
 
@@ -116,7 +116,7 @@ class HostileModelTest(unittest.TestCase):
                                                           r"\[1, 16\]"),
                             (self.path("none.npz"), "cannot read")):
             with self.subTest(npz=npz):
-                r = compile_model(path, "-o", self.path("x.prog"), "--quantize", "int8",
+                r = compile_model(path, "-o", self.path("x.pte"), "--quantize", "int8",
                                   "--calibration", npz)
                 self.assertEqual(r.returncode, 1, r.stderr)
                 self.assertRegex(r.stderr, f"--calibration {re.escape(npz)}: .*{expect}")
@@ -147,7 +147,7 @@ class HostileModelTest(unittest.TestCase):
                 path = self.path("m.onnx")
                 with open(path, "wb") as f:
                     f.write(external(location.strip(), length).SerializeToString())
-                r = compile_model(path, "-o", self.path("x.prog"))
+                r = compile_model(path, "-o", self.path("x.pte"))
                 self.assertEqual(r.returncode, status, r.stderr)
                 self.assertIn(expect, r.stderr)
 
@@ -158,7 +158,7 @@ class HostileModelTest(unittest.TestCase):
         with open(path, "wb") as f:
             f.write(hostile_models.relu_chain(20000))
         start = time.monotonic()
-        r = compile_model(path, "-o", self.path("chain.prog"), "-q", timeout=300)
+        r = compile_model(path, "-o", self.path("chain.pte"), "-q", timeout=300)
         elapsed = time.monotonic() - start
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertLess(elapsed, 60, "a 20,000-node chain should compile in seconds")

@@ -80,7 +80,7 @@ class LanguageModelTest(unittest.TestCase):
 
     def test_int8_io_unknown_name(self):
         with self.assertRaisesRegex(compiler.CompileError, "no input or output 'bogus'"):
-            compiler.compile_file(self.paths[1], os.path.join(self.tmp.name, "x.prog"),
+            compiler.compile_file(self.paths[1], os.path.join(self.tmp.name, "x.pte"),
                                   quantize="int8", int8_io=(("bogus", 0.1),))
 
 

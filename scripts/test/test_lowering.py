@@ -167,12 +167,12 @@ class LoweringAgainstTorchTest(unittest.TestCase):
                 torch.onnx.export(module, (x,), path, opset_version=opset, input_names=["x"],
                                   output_names=outputs, do_constant_folding=True,
                                   training=torch.onnx.TrainingMode.PRESERVE)
-            program = compiler.compile_file(path, os.path.join(tmp, name + ".prog"))
+            program = compiler.compile_file(path, os.path.join(tmp, name + ".pte"))
             if int8_tolerance is not None or int8_atol is not None:
                 calibration = os.path.join(tmp, name + ".npz")
                 np.savez(calibration, x=(np.random.default_rng(2).standard_normal((8,) + shape)
                                          * 3).astype(np.float32))
-                quantized = compiler.compile_file(path, os.path.join(tmp, name + "_int8.prog"),
+                quantized = compiler.compile_file(path, os.path.join(tmp, name + "_int8.pte"),
                                                   quantize="int8", calibration=calibration)
         got = reference.run(program, [x.numpy()])
         self.assertEqual(len(got), len(want))

@@ -196,7 +196,7 @@ class RewriteTest(unittest.TestCase):
             [numpy_helper.from_array(np.array([1, 1], np.int64), "pads")], opset=19)
         path = os.path.join(tempfile.mkdtemp(), "new.onnx")
         onnx.save(model, path)
-        status, err = run_cli([path, "-o", path + ".prog", "-q"])
+        status, err = run_cli([path, "-o", path + ".pte", "-q"])
         self.assertEqual(status, compiler.EXIT_MODEL)
         lines = err.strip().splitlines()
         self.assertEqual(len(lines), 2, err)
@@ -212,7 +212,7 @@ class RewriteTest(unittest.TestCase):
                                   [f32("x", [4])], [f32("y", [4])], opset=opset)
             path = os.path.join(tempfile.mkdtemp(), "m.onnx")
             onnx.save(model, path)
-            status, err = run_cli([path, "-o", path + ".prog", "-q"])
+            status, err = run_cli([path, "-o", path + ".pte", "-q"])
             self.assertEqual(status, compiler.EXIT_MODEL)
             self.assertIn(f"opset {opset} is not supported (opsets 11-21", err)
             self.assertEqual(len(err.strip().splitlines()), 1)
@@ -237,7 +237,7 @@ class RewriteTest(unittest.TestCase):
                               [f32("x", [4])], [f32("y", [4])], opset=22)
         path = os.path.join(tempfile.mkdtemp(), "m.onnx")
         onnx.save(model, path)
-        self.assertEqual(run_cli([path, "-o", path + ".prog", "-q"])[0], 0)
+        self.assertEqual(run_cli([path, "-o", path + ".pte", "-q"])[0], 0)
 
 
 class ExplicitFormsTest(unittest.TestCase):

@@ -3,6 +3,8 @@ trips, the operator names, corrupted files refused with a PteFormatError only, a
 build of the firmware runtime (SOCSIM_HOST_RUNNER, set by CTest) running a compiler-written
 `.pte` to the same outputs as the `.prog` of the same model."""
 
+import contextlib
+import io
 import os
 import random
 import struct
@@ -121,7 +123,8 @@ class CompiledPteTest(unittest.TestCase):
         paths = {}
         for fmt in ("prog", "pte"):
             paths[fmt] = os.path.join(self.dir, f"{name}.{fmt}")
-            compiler.compile_file(self.model, paths[fmt], None, **options)
+            compiler.compile_file(self.model, paths[fmt], None,
+                                  file_format="prog" if fmt == "prog" else None, **options)
         with open(paths["prog"], "rb") as f:
             prog = pf.read(f.read())
         with open(paths["pte"], "rb") as f:
@@ -130,13 +133,28 @@ class CompiledPteTest(unittest.TestCase):
         same_program(self, prog, pt.read(data))
         return paths
 
-    def test_format_from_extension_and_option(self):
-        self.assertEqual(compiler.output_format("a.prog"), "prog")
+    def test_only_pte_is_written(self):
         self.assertEqual(compiler.output_format("a.pte"), "pte")
         self.assertEqual(compiler.output_format("a.bin"), "pte")
-        self.assertEqual(compiler.output_format("a.pte", "prog"), "prog")
-        out = os.path.join(self.dir, "forced.pte")
-        self.assertEqual(compiler.main([self.model, "-o", out, "--format", "prog", "-q"]), 0)
+        with self.assertRaisesRegex(compiler.CompileError,
+                                    r"^a\.prog: .*legacy \.prog format is still read by the "
+                                    r"runtime but no longer written .*: write a\.pte$"):
+            compiler.output_format("a.prog")
+        # the legacy writer, asked for by name (the language-model bundle, the twins)
+        self.assertEqual(compiler.output_format("a.prog", "prog"), "prog")
+        # the command line refuses it: status 2, one line naming the output and the .pte
+        for extra, out in (([], "legacy.prog"), (["--format", "prog"], "forced.pte")):
+            path = os.path.join(self.dir, out)
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as e:
+                compiler.main([self.model, "-o", path, "-q"] + extra)
+            self.assertEqual(e.exception.code, 2)
+            self.assertIn(f"error: -o {path}", err.getvalue())
+            self.assertIn("write " + os.path.splitext(path)[0] + ".pte", err.getvalue())
+            self.assertFalse(os.path.exists(path))
+        # the tests comparing the two formats ask for it
+        out = os.path.join(self.dir, "legacy.prog")
+        self.assertEqual(compiler.main([self.model, "-o", out, "-q"], legacy_prog=True), 0)
         with open(out, "rb") as f:
             self.assertEqual(f.read(4), b"SPRG")
 

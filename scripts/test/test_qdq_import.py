@@ -88,7 +88,7 @@ class QdqImportTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             for name, variant in self.cases():
                 program = qdq_reference.compile_quantized(_path(f"{name}.{variant}.onnx"))
-                prog, inp, out = (os.path.join(tmp, f) for f in ("p.prog", "x.bin", "y.bin"))
+                prog, inp, out = (os.path.join(tmp, f) for f in ("p.pte", "x.bin", "y.bin"))
                 with open(prog, "wb") as f:
                     f.write(pf.write(program))
                 x = np.load(_path(f"{name}.input.npy"))

@@ -19,6 +19,7 @@ import numpy as np
 
 from socsim_aot import compiler, reference
 from socsim_aot import program_format as pf
+from socsim_aot import pte_format
 
 
 def gated_topk():
@@ -93,10 +94,10 @@ class SelectionModelsTest(unittest.TestCase):
         np.savez(npz, x=samples)
         progs = {}
         for kind, options in (("f32", {}), ("int8", dict(quantize="int8", calibration=npz))):
-            out = os.path.join(tmp, f"{name}_{kind}.prog")
+            out = os.path.join(tmp, f"{name}_{kind}.pte")
             compiler.compile_file(path, out, **options)
             with open(out, "rb") as f:
-                progs[kind] = (out, pf.read(f.read()))
+                progs[kind] = (out, pte_format.read_any(f.read()))
         return progs
 
     def test_gated_topk(self):

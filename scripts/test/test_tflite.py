@@ -203,17 +203,17 @@ class CompilerTest(unittest.TestCase):
         self.addCleanup(self.tmp.cleanup)
 
     def compile(self, name, *extra):
-        out = os.path.join(self.tmp.name, name + ".prog")
+        out = os.path.join(self.tmp.name, name + ".pte")
         result = subprocess.run([sys.executable, COMPILE, os.path.join(FIXTURES, name + ".tflite"),
                                  "-o", out, "-q"] + list(extra), capture_output=True, text=True)
         return result, out
 
     def test_programs_keep_the_model_quantisation(self):
-        from socsim_aot import program_format as pf
+        from socsim_aot import pte_format
         result, out = self.compile("autoencoder")
         self.assertEqual(result.returncode, 0, result.stderr)
         with open(out, "rb") as f:
-            program = pf.read(f.read())
+            program = pte_format.read_any(f.read())
         model, _, _ = load("autoencoder")
         x = program.tensors[program.inputs[0]]
         t = model.tensors[model.inputs[0]]
@@ -267,7 +267,7 @@ class CompilerTest(unittest.TestCase):
         bad = os.path.join(self.tmp.name, "bad.tflite")
         with open(bad, "wb") as f:
             f.write(data[:5000])
-        result = subprocess.run([sys.executable, COMPILE, bad, "-o", bad + ".prog"],
+        result = subprocess.run([sys.executable, COMPILE, bad, "-o", bad + ".pte"],
                                 capture_output=True, text=True)
         self.assertEqual(result.returncode, 1, result.stderr)
         self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
@@ -278,7 +278,7 @@ class CompilerTest(unittest.TestCase):
         import random
         from socsim_aot import compiler
         rng = random.Random(1)
-        out = os.path.join(self.tmp.name, "fuzz.prog")
+        out = os.path.join(self.tmp.name, "fuzz.pte")
         for name in ("fully_connected_relu", "split", "strided_slice", "pad", "transpose"):
             with open(os.path.join(FIXTURES, name + ".tflite"), "rb") as f:
                 base = f.read()
@@ -322,13 +322,13 @@ class CompilerTest(unittest.TestCase):
         """Between two NCHW kernels the NCHW->NHWC and NHWC->NCHW transposes cancel: DS-CNN
         keeps only the first and the last of its 20, as do MobileNetV1 and ResNet-8 (its ADDs
         move to NCHW)."""
-        from socsim_aot import program_format as pf
+        from socsim_aot import pte_format
         for name, left in (("ds_cnn", 2), ("mobilenet_v1_025", 2), ("resnet8", 2)):
             with self.subTest(name):
                 result, out = self.compile(name)
                 self.assertEqual(result.returncode, 0, result.stderr)
                 with open(out, "rb") as f:
-                    program = pf.read(f.read())
+                    program = pte_format.read_any(f.read())
                 names = [i.name for i in program.instructions]
                 self.assertEqual(names.count("aten::permute_copy.out"), left)
 
@@ -378,11 +378,12 @@ class CompilerTest(unittest.TestCase):
         inputs of ONNX models), and each QUANTIZE between uint8 and int8 is one
         tflite::lookup_bytes.out holding TFLite's requantisation at the 256 input values."""
         from socsim_aot import program_format as pf
+        from socsim_aot import pte_format
         from socsim_aot import tflite_eval
         result, out = self.compile("conv_2d_uint8_io")
         self.assertEqual(result.returncode, 0, result.stderr)
         with open(out, "rb") as f:
-            program = pf.read(f.read())
+            program = pte_format.read_any(f.read())
         model, _, _ = load("conv_2d_uint8_io")
         for p_index, m_index in ((program.inputs[0], model.inputs[0]),
                                  (program.outputs[0], model.outputs[0])):

@@ -14,7 +14,7 @@ import numpy as np
 
 import onnx_models
 from socsim_aot import compiler, reference
-from socsim_aot import program_format as pf
+from socsim_aot import pte_format
 
 
 def make_vit():
@@ -45,14 +45,17 @@ class VitTest(unittest.TestCase):
         cls.tmp.cleanup()
 
     def compile(self, *extra):
+        # the legacy format: the reference executor does not run a .pte's npu blobs
+        # (version 2) yet
         out = os.path.join(self.tmp.name, "vit.prog")
         err = io.StringIO()
         with redirect_stdout(io.StringIO()), redirect_stderr(err):
             status = compiler.main([self.path, "-o", out, "-q", "--calibration",
-                                    os.path.join(self.tmp.name, "cal.npz"), *extra])
+                                    os.path.join(self.tmp.name, "cal.npz"), *extra],
+                                   legacy_prog=True)
         self.assertEqual(status, 0, err.getvalue())
         with open(out, "rb") as f:
-            return pf.read(f.read())
+            return pte_format.read_any(f.read())
 
     def correlation(self, program):
         got = np.stack([reference.run(program, [s])[0] for s in self.samples])

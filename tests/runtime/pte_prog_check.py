@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """One model compiled to both program formats, `.pte` and `.prog`, run alike:
 
-  - compile_model.py writes MODEL.pte and MODEL.prog with the same options (the extension
-    picks the format);
+  - compile_model.py writes MODEL.pte, and its main with the legacy writer
+    (compiler.main(legacy_prog=True): the command line refuses .prog) MODEL.prog, with the
+    same options;
   - `socsim run` of each (executor_runner --print-outputs --profile, --report DIR): every
     output line is the same, bit for bit;
   - with NPU layers: the per-layer NPU report (npu_layers.json: names, operator types, MACs,
@@ -33,6 +34,11 @@ LAYER_KEYS = ("name", "op_type", "macs", "npu_cycles", "read_bytes", "write_byte
 # The DMA's: where the weights lie in DDR (the two files place their constants at other
 # addresses) and which DDR rows the CPU left open decide them.
 DDR_KEYS = ("ddr_cycles", "elapsed_cycles")
+# compile_model.py's main with the legacy writer (socsim_aot.compiler.main(legacy_prog=True));
+# argv[1] is the folder of compile_model.py
+LEGACY_COMPILE = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
+                  "from socsim_aot import compiler; "
+                  "sys.exit(compiler.main(sys.argv[1:], legacy_prog=True))")
 
 
 def main(argv=None) -> int:
@@ -64,7 +70,10 @@ def main(argv=None) -> int:
     runs = {}
     for fmt in ("prog", "pte"):
         path = os.path.join(args.out_dir, f"{stem}.{fmt}")
-        subprocess.run([sys.executable, args.compiler, args.model, "-o", path, "-q"] + options,
+        # the command line writes .pte only; the legacy writer is asked for by name
+        compile_cmd = [sys.executable, args.compiler] if fmt == "pte" else \
+            [sys.executable, "-c", LEGACY_COMPILE, os.path.dirname(os.path.abspath(args.compiler))]
+        subprocess.run(compile_cmd + [args.model, "-o", path, "-q"] + options,
                        check=True, capture_output=True)
         report = os.path.join(args.out_dir, f"report_{fmt}")
         cmd = [args.socsim, "run", "-q", "--firmware", args.runner, "--model", path,
