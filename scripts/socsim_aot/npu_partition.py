@@ -288,9 +288,18 @@ def run_blob(blob: bytes, tensors: List[np.ndarray], output_shapes: List[List[in
              run_operator) -> List[np.ndarray]:
     """Executes a segment's descriptors with the operators' reference semantics
     (`run_operator(name, inputs, args, out)`); `tensors` are the call's inputs; returns its
-    outputs shaped as `output_shapes`."""
+    outputs shaped as `output_shapes`. A version-2 blob (a `.pte` program's: npu_pte_blob)
+    runs as the version-1 form it decodes to, so both run the same descriptors. A blob that
+    does not hold together raises ValueError naming the field."""
+    if len(blob) >= HEADER.size and \
+            HEADER.unpack(blob)["version"] == layouts.NPU_BLOB_VERSION_SELF_CONTAINED:
+        from socsim_aot import npu_pte_blob
+        n_out = len(output_shapes)
+        v1, constants, scratch = npu_pte_blob.decode(blob, len(tensors), n_out)
+        return run_blob(v1, list(tensors) + constants, list(output_shapes) + scratch,
+                        run_operator)[:n_out]
     if len(blob) < HEADER.size:
-        raise ValueError("npu: bad delegate blob")
+        raise ValueError("npu blob header (truncated)")
     h = HEADER.unpack(blob)
     count, size = h["layer_count"], h["descriptor_size"]
     if h["magic"] != layouts.NPU_BLOB_MAGIC or h["version"] != layouts.NPU_BLOB_VERSION or \
@@ -300,19 +309,37 @@ def run_blob(blob: bytes, tensors: List[np.ndarray], output_shapes: List[List[in
     n_in = len(tensors)
     for k in range(count):
         d = DESCRIPTOR.unpack(blob, HEADER.size + k * size)
-        op = schema.by_npu_opcode(d["op"])
-        ins = [values[d["addr"][SLOTS.index(o.npu_slot)]] for o in op.inputs]
+        where = f"npu descriptor {k}"
+        try:
+            op = schema.by_npu_opcode(d["op"])
+            post = schema.by_npu_opcode(d["post_op"]) if d["post_op"] else None
+        except KeyError as e:
+            raise ValueError(f"{where}: {e.args[0]}") from None
+
+        def value(slot):
+            at = d["addr"][SLOTS.index(slot)]
+            if at >= len(values) or values[at] is None:
+                raise ValueError(f"{where}: addr.{slot} {at}: no tensor there")
+            return values[at]
+        ins = [value(o.npu_slot) for o in op.inputs]
         out_slot = d["addr"][SLOTS.index(op.outputs[0].npu_slot)]
+        if not n_in <= out_slot < len(values):
+            raise ValueError(f"{where}: addr.output {out_slot}: not an output of the call")
         shape = output_shapes[out_slot - n_in]
 
         class Out:
             pass
         out = Out()
         out.shape = list(shape)
-        result = run_operator(op.name, ins, d["args"][:d["arg_count"]], out)
-        if d["post_op"]:  # the lookup stage: the lookup operator on the layer's result
-            table = values[d["addr"][SLOTS.index("table")]]
-            result = run_operator(schema.by_npu_opcode(d["post_op"]).name,
-                                  [np.asarray(result).reshape(shape), table], [], out)
-        values[out_slot] = np.asarray(result).reshape(shape)
+        table = value("table") if post is not None else None
+        try:
+            result = run_operator(op.name, ins, d["args"][:d["arg_count"]], out)
+            if post is not None:  # the lookup stage: the lookup operator on the layer's result
+                result = run_operator(post.name, [np.asarray(result).reshape(shape), table],
+                                      [], out)
+            values[out_slot] = np.asarray(result).reshape(shape)
+        except (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError) as e:
+            raise ValueError(f"{where} ({op.name}): the layer does not run on its operands "
+                             f"(shapes {[list(np.shape(x)) for x in ins]}, output {shape}): "
+                             f"{e}") from None
     return values[n_in:]
