@@ -284,6 +284,39 @@ def segment_call(g, seg, tid, args_of) -> (List[int], List[int], bytes):
 
 # ---- reference execution of a blob (numpy), for tests and the reference executor -------------
 
+def descriptor_where(k: int, d: dict) -> str:
+    """`npu descriptor K (layer name)`, for messages."""
+    name = d["name"].split(b"\0")[0].decode("ascii", "replace")
+    return f"npu descriptor {k} ({name})" if name else f"npu descriptor {k}"
+
+
+def _check_window(op, args, ins, shape, where):
+    """A sliding-window layer (convolution, pooling): the output its arguments give must be
+    the layer's output, checked before it runs (changed pads or strides would otherwise have
+    the reference make an output of the size they say)."""
+    from socsim_aot.schema.conv import as_nchw, window_out
+    try:
+        a = schema.unpack_args(op, args)
+    except ValueError as e:
+        raise ValueError(f"{where}: arg_count: {e}") from None
+    if not hasattr(a, "stride_h"):
+        return
+    kh, kw = (a.kernel_h, a.kernel_w) if hasattr(a, "kernel_h") else ins[1].shape[-2:]
+    dh, dw = getattr(a, "dilation_h", 1), getattr(a, "dilation_w", 1)
+    if min(kh, kw, a.stride_h, a.stride_w, dh, dw) <= 0 or \
+            min(a.pad_top, a.pad_left, a.pad_bottom, a.pad_right) < 0:
+        raise ValueError(f"{where}: args: window {kh}x{kw}, stride "
+                         f"{a.stride_h}x{a.stride_w}, dilation {dh}x{dw}, pads "
+                         f"{[a.pad_top, a.pad_left, a.pad_bottom, a.pad_right]}")
+    x, y = as_nchw(ins[0].shape), as_nchw(shape)
+    ceil = bool(getattr(a, "ceil_mode", 0))
+    window = [window_out(x[2], kh, a.stride_h, a.pad_top, a.pad_bottom, dh, ceil),
+              window_out(x[3], kw, a.stride_w, a.pad_left, a.pad_right, dw, ceil)]
+    if window != y[2:]:
+        raise ValueError(f"{where}: args: the window over {x[2]}x{x[3]} gives "
+                         f"{window[0]}x{window[1]}, the output is {y[2]}x{y[3]}")
+
+
 def run_blob(blob: bytes, tensors: List[np.ndarray], output_shapes: List[List[int]],
              run_operator) -> List[np.ndarray]:
     """Executes a segment's descriptors with the operators' reference semantics
@@ -309,7 +342,7 @@ def run_blob(blob: bytes, tensors: List[np.ndarray], output_shapes: List[List[in
     n_in = len(tensors)
     for k in range(count):
         d = DESCRIPTOR.unpack(blob, HEADER.size + k * size)
-        where = f"npu descriptor {k}"
+        where = descriptor_where(k, d)
         try:
             op = schema.by_npu_opcode(d["op"])
             post = schema.by_npu_opcode(d["post_op"]) if d["post_op"] else None
@@ -332,6 +365,7 @@ def run_blob(blob: bytes, tensors: List[np.ndarray], output_shapes: List[List[in
         out = Out()
         out.shape = list(shape)
         table = value("table") if post is not None else None
+        _check_window(op, d["args"][:d["arg_count"]], ins, shape, where)
         try:
             result = run_operator(op.name, ins, d["args"][:d["arg_count"]], out)
             if post is not None:  # the lookup stage: the lookup operator on the layer's result
@@ -339,7 +373,7 @@ def run_blob(blob: bytes, tensors: List[np.ndarray], output_shapes: List[List[in
                                       [], out)
             values[out_slot] = np.asarray(result).reshape(shape)
         except (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError) as e:
-            raise ValueError(f"{where} ({op.name}): the layer does not run on its operands "
+            raise ValueError(f"{where}: {op.name} does not run on its operands "
                              f"(shapes {[list(np.shape(x)) for x in ins]}, output {shape}): "
                              f"{e}") from None
     return values[n_in:]

@@ -246,8 +246,7 @@ def decode(blob: bytes, n_in: int, n_out: int):
     layers = []
     for k in range(f["layer_count"]):
         d = DESCRIPTOR.unpack(blob, f["descriptors_offset"] + k * DESCRIPTOR.size)
-        name = d["name"].split(b"\0")[0].decode("ascii", "replace")
-        where = f"npu descriptor {k} ({name})" if name else f"npu descriptor {k}"
+        where = npu_partition.descriptor_where(k, d)
         try:
             op = schema.by_npu_opcode(d["op"])
         except KeyError:

@@ -310,12 +310,43 @@ class PteNpuReference(unittest.TestCase):
              "addr.bias constant offset 65536"),
             (u32(slot("bias"), kind["constant"] << shift | 8), "addr.bias constant offset 8"),
             (u32(slot("input"), kind["scratch"] << shift), "addr.input scratch offset 0"),
+            # the convolution's pad_top (argument 2): pads of 65,536 are checked against the
+            # output before the layer runs, not made
+            (u32(first + dsc.offset("args") + 8, 1 << 16),
+             "npu descriptor 0 (Conv_0): args: the window over 8x8 gives 65543x8, the output is 8x8"),
+            (u32(first + dsc.offset("args") + 4, 0), "args: window 3x3, stride 1x0"),
+            (lambda b: b.__setitem__(first + dsc.offset("arg_count"), 3), "arg_count: "),
         ]
         for change, field in cases:
             with self.subTest(field=field):
                 message = self.broken(change)
                 self.assertIn(field, message)
                 self.assertTrue(message.startswith("instruction "), message)
+
+    def test_every_byte_of_the_layout_changed_runs_or_is_refused(self):
+        # Each byte of the header, the placement and the descriptors of the linear model
+        # (convolution, pool, fully connected) set to 0xFF and flipped in its top bit: the
+        # reference runs the layers or refuses with a ReferenceError, nothing else.
+        xs = self.programs["linear"][2]
+        with open(os.path.join(self.tmp.name, "linear.pte"), "rb") as f:
+            data = f.read()
+        program = pte_format.read(data)
+        (d,) = [d for d in program.delegates if d.backend == npu_partition.BACKEND_ID]
+        original = d.blob
+        end = npu_pte_blob.describe(original)["constants_offset"]
+        outcomes = {"ran": 0, "refused": 0}
+        for at in range(end):
+            for value in (0xFF, original[at] ^ 0x80):
+                blob = bytearray(original)
+                blob[at] = value
+                d.blob = bytes(blob)
+                try:
+                    with np.errstate(all="ignore"):  # changed arguments: a divisor of 0
+                        reference.run(program, xs)
+                    outcomes["ran"] += 1
+                except reference.ReferenceError:
+                    outcomes["refused"] += 1
+        self.assertGreater(outcomes["refused"], end // 2, outcomes)
 
     def test_command_line_reads_pte(self):
         import io
