@@ -335,9 +335,15 @@ def run_blob(blob: bytes, tensors: List[np.ndarray], output_shapes: List[List[in
         raise ValueError("npu blob header (truncated)")
     h = HEADER.unpack(blob)
     count, size = h["layer_count"], h["descriptor_size"]
-    if h["magic"] != layouts.NPU_BLOB_MAGIC or h["version"] != layouts.NPU_BLOB_VERSION or \
-            size != DESCRIPTOR.size or len(blob) != HEADER.size + count * size:
-        raise ValueError("npu: bad delegate blob")
+    if h["magic"] != layouts.NPU_BLOB_MAGIC:
+        raise ValueError("npu blob magic")
+    if h["version"] != layouts.NPU_BLOB_VERSION:
+        raise ValueError(f"npu blob version {h['version']} (1 or 2)")
+    if size != DESCRIPTOR.size:
+        raise ValueError(f"npu blob descriptor_size {size}")
+    if len(blob) != HEADER.size + count * size:
+        raise ValueError(f"npu blob layer_count {count}: {count} descriptors make "
+                         f"{HEADER.size + count * size} bytes, the blob has {len(blob)}")
     values = list(tensors) + [None] * len(output_shapes)
     n_in = len(tensors)
     for k in range(count):

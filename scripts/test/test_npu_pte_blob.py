@@ -369,7 +369,7 @@ class PteNpuReference(unittest.TestCase):
         with contextlib.redirect_stderr(err):
             self.assertEqual(reference.main([bad]), 1)
         self.assertRegex(err.getvalue(), r"^reference: .*bad_version.pte: instruction \d+ "
-                                         r"\(npu\): npu: bad delegate blob\n$")
+                                         r"\(npu\): npu blob version 7 \(1 or 2\)\n$")
 
 
 if __name__ == "__main__":
