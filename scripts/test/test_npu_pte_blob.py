@@ -313,7 +313,8 @@ class PteNpuReference(unittest.TestCase):
             # the convolution's pad_top (argument 2): pads of 65,536 are checked against the
             # output before the layer runs, not made
             (u32(first + dsc.offset("args") + 8, 1 << 16),
-             "npu descriptor 0 (Conv_0): args: the window over 8x8 gives 65543x8, the output is 8x8"),
+             "npu descriptor 0 (Conv_0): args: the window over 8x8 gives 65543x8, the output "
+             "is 8x8"),
             (u32(first + dsc.offset("args") + 4, 0), "args: window 3x3, stride 1x0"),
             (lambda b: b.__setitem__(first + dsc.offset("arg_count"), 3), "arg_count: "),
         ]
