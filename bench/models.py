@@ -172,8 +172,6 @@ def bench_model(name: str, size, args, work: str) -> dict:
                 npu_config=args.npu_config)
     start = time.perf_counter()
     try:
-        # the program as compiled (its npu blobs the reference executor runs; the file's
-        # version-2 blobs it does not run yet)
         program = compiler.compile_file(
             onnx_path, prog_path, **(int8 if args.precision == "int8" or not sequence else {}),
             **io)

@@ -42,7 +42,6 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import numpy as np  # noqa: E402
 
 from socsim_aot import compiler, zoo  # noqa: E402
-from socsim_aot import program_format as pf  # noqa: E402
 from socsim_aot import pte_format  # noqa: E402
 
 # name -> (silicon ms on one RK3588 core, input size)
@@ -298,11 +297,6 @@ def module(name: str, size=None):
     return m
 
 
-def twin_of(prog: str) -> str:
-    """The legacy `.prog` twin of a `.pte` (compiler.write_legacy_twin)."""
-    return os.path.splitext(prog)[0] + ".prog"
-
-
 def build(name: str, work: str, npu_config: str, size=None, reuse=False) -> tuple:
     """(program path, input path) of the network, compiled int8 with a uint8 image input, at
     `size` x `size` (default: the zoo's)."""
@@ -311,13 +305,12 @@ def build(name: str, work: str, npu_config: str, size=None, reuse=False) -> tupl
     base = name if size == SILICON_FPS[name][1] else f"{name}_{size}"
     onnx_path = os.path.join(work, base + ".onnx")
     prog_path = os.path.join(work, base + ".pte")
-    if not (reuse and os.path.exists(prog_path) and os.path.exists(twin_of(prog_path))):
+    if not (reuse and os.path.exists(prog_path)):
         with torch.no_grad():
             torch.onnx.export(module(name, size), torch.zeros(1, 3, size, size), onnx_path,
                               opset_version=13, input_names=["input"])
-        program = compiler.compile_file(onnx_path, prog_path, quantize="int8", samples=2,
-                                        delegate="npu", npu_config=npu_config, **zoo.IMAGE_IO)
-        compiler.write_legacy_twin(program, prog_path)
+        compiler.compile_file(onnx_path, prog_path, quantize="int8", samples=2,
+                              delegate="npu", npu_config=npu_config, **zoo.IMAGE_IO)
     input_path = os.path.join(work, base + ".input.bin")
     if not (reuse and os.path.exists(input_path)):
         with open(prog_path, "rb") as f:
@@ -352,8 +345,8 @@ def check(prog: str, inp: str, stdout: str, report: dict):
     if report["cpu_operators"]:
         raise RuntimeError(f"{prog}: CPU operators "
                            f"{[op['op_type'] for op in report['cpu_operators']]}")
-    with open(twin_of(prog), "rb") as f:  # the reference runs the legacy twin's npu blobs
-        program = pf.read(f.read())
+    with open(prog, "rb") as f:
+        program = pte_format.read(f.read())
     want = sim_check.reference_outputs(program, inp)
     printed = [v for _, v in sim_check.RES_LINE.findall(stdout)]
     if len(printed) != want.size:

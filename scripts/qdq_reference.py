@@ -16,8 +16,7 @@ quantised in the onnx venv (scripts/onnx-venv.sh, which has onnxruntime but no t
                            the NPU model) and prints the table of differences
   programs DIR --out O     (python3) the program files of DIR's quantised models for the
                            simulator's tests: O/NAME.VARIANT.pte (CPU),
-                           O/NAME.VARIANT_npu.pte (NPU delegate; also as .prog in the
-                           legacy format for the reference executor), O/NAME.input.bin
+                           O/NAME.VARIANT_npu.pte (NPU delegate), O/NAME.input.bin
 
 `--set fixtures` is the small models checked in under scripts/test/data/qdq/ (the default
 test suite compares them without onnxruntime: scripts/test/test_qdq_import.py);
@@ -227,12 +226,9 @@ def programs(directory, names, out):
         for variant in VARIANTS:
             path = os.path.join(directory, f"{name}.{variant}.onnx")
             for suffix, delegate in (("", None), ("_npu", "npu")):
-                program = compile_quantized(path, delegate)
-                pte = os.path.join(out, f"{name}.{variant}{suffix}.pte")
-                with open(pte, "wb") as f:
-                    f.write(compiler.serialise(program, "pte"))
-                if delegate:
-                    compiler.write_legacy_twin(program, pte)
+                data = compiler.serialise(compile_quantized(path, delegate), "pte")
+                with open(os.path.join(out, f"{name}.{variant}{suffix}.pte"), "wb") as f:
+                    f.write(data)
 
 
 def main(argv=None) -> int:

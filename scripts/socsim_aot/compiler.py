@@ -999,7 +999,7 @@ def output_format(out_path: str, given: Optional[str] = None) -> str:
     """The file format to write: ExecuTorch's `.pte` (docs/program-format.md). A path ending
     in .prog is refused (CompileError) unless `given` is "prog": the legacy writer is kept
     for what reads only that format (the language-model bundle's runner) and for the tests
-    that compare the two formats (write_legacy_twin)."""
+    that compare the two formats."""
     if given:
         return given
     if str(out_path).endswith(".prog"):
@@ -1017,17 +1017,6 @@ def serialise(program: pf.Program, fmt: str) -> bytes:
     data = pte_format.write(program)
     pte_format.read(data)
     return data
-
-
-def write_legacy_twin(program: pf.Program, pte_path: str) -> str:
-    """Writes `program` in the legacy `.prog` format beside `pte_path` (the same name ending
-    in .prog) and returns that path. The numpy reference executor does not run a `.pte`'s npu
-    delegate calls (version-2 blobs) yet: the checks of NPU programs against it read the
-    twin, the simulator runs the `.pte`."""
-    path = os.path.splitext(str(pte_path))[0] + ".prog"
-    with open(path, "wb") as f:
-        f.write(serialise(program, "prog"))
-    return path
 
 
 def compile_file(model_path, out_path, log=None, file_format=None, **options) -> pf.Program:

@@ -4,8 +4,7 @@ tests.
 Two kinds of model, each written into the output directory as NAME.onnx (built with
 onnx.helper), NAME.input.bin (the inputs, random normal times 3, seed 0, raw in order),
 NAME.calibration.npz and three programs: NAME_f32.pte, NAME_int8.pte and
-NAME_int8_npu.pte (partitioned for the --npu-config preset; also as NAME_int8_npu.prog in the
-legacy format, compiler.write_legacy_twin):
+NAME_int8_npu.pte (partitioned for the --npu-config preset):
 
 - every ONNX operator that lowers one to one to an operator of one input and no arguments
   (schema.simple_onnx_operators(): Relu, Tanh, GlobalAveragePool, ...): x [1, 16, 8, 8] ->
@@ -463,8 +462,7 @@ def build(name: str, out_dir: str, npu_config: str):
             raise compiler.CompileError(f"{name}: the preset lists {quantized.name} but the "
                                         "compiler kept it on the CPU")
     return [base + suffix for suffix in (".onnx", ".input.bin", "_f32.pte", "_int8.pte",
-                                         "_int8_npu.pte")] + \
-        [compiler.write_legacy_twin(npu, base + "_int8_npu.pte")], on_npu
+                                         "_int8_npu.pte")], on_npu
 
 
 def main(argv=None) -> int:

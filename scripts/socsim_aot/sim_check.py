@@ -5,8 +5,11 @@ int8/int32 outputs and the outputs of int8-quantised programs must match bit for
 runner prints float32 with 9 significant digits, which round-trips exactly); outputs of
 float32 programs must match within --tolerance of the largest magnitude. With --same-as
 OTHER, OTHER (the same model compiled differently, e.g. without a delegate) is run too and
-both runs' printed outputs must be identical. With --reference-program FILE the reference
-executor runs FILE (the same compilation in the legacy format) instead of PROGRAM.
+both runs' printed outputs must be identical.
+
+PROGRAM is a `.pte` or a `.prog` (its npu delegate calls included: the reference executor runs
+either form of the npu blob). A program the reference cannot read or run: one line naming it,
+exit status 1, as for outputs that differ.
 """
 
 import argparse
@@ -85,16 +88,18 @@ def main(argv=None):
     parser.add_argument("--same-as", metavar="OTHER",
                         help="another program file of the same model: its outputs on the "
                              "simulator must be identical")
-    parser.add_argument("--reference-program", metavar="FILE",
-                        help="the program the reference executor runs (default: PROGRAM): "
-                             "the legacy .prog twin of a .pte with npu delegate calls, whose "
-                             "version-2 blobs the reference does not run yet "
-                             "(compiler.write_legacy_twin)")
-    parser.add_argument("program", help="program file")
+    parser.add_argument("program", help="program file (.pte or .prog)")
     args = parser.parse_args(argv)
-    with open(args.reference_program or args.program, "rb") as f:
-        program = pte_format.read_any(f.read())  # either format
-    want = reference_outputs(program, args.input)
+    try:
+        with open(args.program, "rb") as f:
+            # either format: a .pte's npu calls carry version-2 blobs, which the reference
+            # executor runs as the version-1 layers of a .prog (npu_partition.run_blob)
+            program = pte_format.read_any(f.read())
+        want = reference_outputs(program, args.input)
+    except (OSError, pf.ProgramFormatError, pte_format.PteFormatError,
+            reference.ReferenceError) as e:
+        print(f"sim_check: {args.program}: {e}", file=sys.stderr)
+        return 1
     status, stdout, stderr = run_runner(args, args.program)
     print("\n".join(l for l in stdout.splitlines() if not l.startswith("res[")))
     if status != 0:

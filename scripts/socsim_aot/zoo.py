@@ -14,8 +14,7 @@ For every model NAME the output directory gets NAME.onnx, the program files (NAM
 plain models; NAME_f32.pte, NAME_int8.pte and NAME_int8_npu.pte, int8 with the NPU
 delegate for the --npu-config preset, for the float models, and NAME_uint8.pte and
 NAME_uint8_npu.pte reading a uint8 image with ImageNet normalisation, int8 outputs;
-NAME_cpu_packed.pte for add8 with the delegate; the NPU programs also as NAME_*_npu.prog in
-the legacy format, compiler.write_legacy_twin), NAME.input.bin (a sample input, raw
+NAME_cpu_packed.pte for add8 with the delegate), NAME.input.bin (a sample input, raw
 little-endian, inputs concatenated; NAME.input_u8.bin a uint8 image) and NAME.torch.bin
 (torch's float output for it).
 """
@@ -152,20 +151,17 @@ def build_model(name, out_dir, size=1024, image_size=32, samples=8,
     compiler.compile_file(onnx_path, base + "_f32.pte")
     compiler.compile_file(onnx_path, base + "_int8.pte", quantize="int8",
                           calibration=base + ".calibration.npz")
-    npu = compiler.compile_file(onnx_path, base + "_int8_npu.pte", quantize="int8",
-                                calibration=base + ".calibration.npz", delegate="npu",
-                                npu_config=npu_config)
-    written += [base + "_f32.pte", base + "_int8.pte", base + "_int8_npu.pte",
-                compiler.write_legacy_twin(npu, base + "_int8_npu.pte")]
+    compiler.compile_file(onnx_path, base + "_int8_npu.pte", quantize="int8",
+                          calibration=base + ".calibration.npz", delegate="npu",
+                          npu_config=npu_config)
+    written += [base + "_f32.pte", base + "_int8.pte", base + "_int8_npu.pte"]
     # Integer I/O as deployed: a uint8 image normalised by the first layer, int8 outputs.
     (rng.integers(0, 256, shape)).astype(np.uint8).tofile(base + ".input_u8.bin")
     for suffix, delegate in (("_uint8", None), ("_uint8_npu", "npu")):
-        program = compiler.compile_file(onnx_path, base + suffix + ".pte", quantize="int8",
-                                        calibration=base + ".calibration.npz",
-                                        delegate=delegate, npu_config=npu_config, **IMAGE_IO)
+        compiler.compile_file(onnx_path, base + suffix + ".pte", quantize="int8",
+                              calibration=base + ".calibration.npz", delegate=delegate,
+                              npu_config=npu_config, **IMAGE_IO)
         written.append(base + suffix + ".pte")
-        if delegate:
-            written.append(compiler.write_legacy_twin(program, base + suffix + ".pte"))
     written.append(base + ".input_u8.bin")
     return written
 

@@ -229,8 +229,7 @@ class FamiliesEndToEndTest(unittest.TestCase):
             np.savez(npz, x=calibration)
             progs = {kind: os.path.join(tmp, f"{name}_{kind}.pte")
                      for kind in ("f32", "int8", "int8_npu")}
-            # the programs as compiled (the reference executor does not run the npu blobs of
-            # a .pte, version 2, yet); the files are what the host runner runs
+            # the programs as compiled; the files are what the host runner runs
             programs = {
                 "f32": compiler.compile_file(path, progs["f32"]),
                 "int8": compiler.compile_file(path, progs["int8"], quantize="int8",

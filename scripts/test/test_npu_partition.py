@@ -1,6 +1,7 @@
 """NPU partitioning: the zoo's int8 models compiled with --delegate npu give the same
 outputs, bit for bit, as without it (the numpy reference executes the NPU segments' layer
-descriptors with the CPU kernels' arithmetic), and the segments hold what the preset lists.
+descriptors with the CPU kernels' arithmetic), as `.prog` and as `.pte` (whose npu calls
+carry the self-contained blob), and the segments hold what the preset lists.
 """
 
 import os
@@ -54,12 +55,18 @@ class NpuPartitionTest(unittest.TestCase):
 
     def check_equal_outputs(self, name):
         cpu, npu, shape = self.compile_pair(name)
+        pte_path = os.path.join(self.tmp.name, name + "_npu.pte")
+        with open(pte_path, "wb") as f:
+            f.write(pte_format.write(npu))
+        with open(pte_path, "rb") as f:
+            pte = pte_format.read_any(f.read())
         rng = np.random.default_rng(5)
         for _ in range(2):
             x = rng.standard_normal(shape).astype(np.float32)
             a = reference.run(cpu, [x])[0]
             b = reference.run(npu, [x])[0]
             np.testing.assert_array_equal(a, b)
+            np.testing.assert_array_equal(reference.run(pte, [x])[0], b)
         return cpu, npu
 
     def test_convnet_equal_with_and_without_npu(self):
@@ -114,9 +121,7 @@ class NpuPartitionTest(unittest.TestCase):
         op_models.build(family, self.tmp.name, PRESET)
         base = os.path.join(self.tmp.name, family)
         programs = []
-        # the NPU program's legacy twin: the reference executor does not run a .pte's npu
-        # blobs (version 2) yet
-        for suffix in ("_int8.pte", "_int8_npu.prog"):
+        for suffix in ("_int8.pte", "_int8_npu.pte"):
             with open(base + suffix, "rb") as f:
                 programs.append(pte_format.read_any(f.read()))
         x = np.fromfile(base + ".input.bin", np.float32).reshape(op_models.SHAPE)
@@ -124,10 +129,16 @@ class NpuPartitionTest(unittest.TestCase):
 
     @staticmethod
     def descriptors(program):
+        """The layer descriptors of every npu blob: version 1 (a program as compiled) or 2
+        (read from a .pte: the placement record says where they start)."""
         out = []
         for d in program.delegates:
-            count = layouts.NPU_BLOB_HEADER.unpack(d.blob)["layer_count"]
-            out += [layouts.NPU_DESCRIPTOR.unpack(d.blob, 16 + 176 * k) for k in range(count)]
+            header = layouts.NPU_BLOB_HEADER.unpack(d.blob)
+            start = layouts.NPU_BLOB_HEADER.size
+            if header["version"] == 2:
+                start = layouts.NPU_BLOB_PLACEMENT.unpack(d.blob, start)["descriptors_offset"]
+            out += [layouts.NPU_DESCRIPTOR.unpack(d.blob, start + layouts.NPU_DESCRIPTOR.size * k)
+                    for k in range(header["layer_count"])]
         return out
 
     def test_squeeze_excitation_mul_runs_on_the_npu_per_channel(self):

@@ -140,7 +140,7 @@ class CompiledPteTest(unittest.TestCase):
                                     r"^a\.prog: .*legacy \.prog format is still read by the "
                                     r"runtime but no longer written .*: write a\.pte$"):
             compiler.output_format("a.prog")
-        # the legacy writer, asked for by name (the language-model bundle, the twins)
+        # the legacy writer, asked for by name (the language-model bundle)
         self.assertEqual(compiler.output_format("a.prog", "prog"), "prog")
         # the command line refuses it: status 2, one line naming the output and the .pte
         for extra, out in (([], "legacy.prog"), (["--format", "prog"], "forced.pte")):

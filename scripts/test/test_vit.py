@@ -45,14 +45,11 @@ class VitTest(unittest.TestCase):
         cls.tmp.cleanup()
 
     def compile(self, *extra):
-        # the legacy format: the reference executor does not run a .pte's npu blobs
-        # (version 2) yet
-        out = os.path.join(self.tmp.name, "vit.prog")
+        out = os.path.join(self.tmp.name, "vit.pte")
         err = io.StringIO()
         with redirect_stdout(io.StringIO()), redirect_stderr(err):
             status = compiler.main([self.path, "-o", out, "-q", "--calibration",
-                                    os.path.join(self.tmp.name, "cal.npz"), *extra],
-                                   legacy_prog=True)
+                                    os.path.join(self.tmp.name, "cal.npz"), *extra])
         self.assertEqual(status, 0, err.getvalue())
         with open(out, "rb") as f:
             return pte_format.read_any(f.read())
