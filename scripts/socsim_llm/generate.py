@@ -21,6 +21,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from socsim_aot import program_format as pf  # noqa: E402
+from socsim_aot import pte_format  # noqa: E402
 from socsim_aot import reference  # noqa: E402
 from socsim_llm import bundle  # noqa: E402
 
@@ -33,8 +34,8 @@ def default_prompt(count: int, vocab: int):
 class Generator:
     def __init__(self, data: bytes):
         self.fields, prefill, decode = bundle.read(data)
-        self.prefill = pf.read(prefill)
-        self.decode = pf.read(decode)
+        self.prefill = pte_format.read_any(prefill)
+        self.decode = pte_format.read_any(decode)
         f = self.fields
         self.cache_dtype = pf.DTYPES[self.decode.tensors[self.decode.inputs[3]].dtype]
         self.k = [np.zeros((f["heads"], f["head_dim"], f["context"]), self.cache_dtype)

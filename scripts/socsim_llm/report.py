@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from socsim_aot import npu_partition  # noqa: E402
 from socsim_aot import program_format as pf  # noqa: E402
+from socsim_aot import pte_format  # noqa: E402
 from socsim_llm import bundle  # noqa: E402
 
 PREFILL_MARK, DECODE_MARK = "mark 101", "mark 102"
@@ -69,7 +70,7 @@ def constant_bytes_read(program) -> int:
 def analyse_bundle(path: str) -> dict:
     with open(path, "rb") as f:
         fields, prefill, decode = bundle.read(f.read())
-    pre, dec = pf.read(prefill), pf.read(decode)
+    pre, dec = pte_format.read_any(prefill), pte_format.read_any(decode)
     caches = [dec.tensors[t] for t in dec.inputs[3:]]
     elem = pf.DTYPES[caches[0].dtype].itemsize
     d_model = fields["heads"] * fields["head_dim"]
