@@ -315,6 +315,23 @@ def _transpose_without_perm_after_inference():
                  [init("p", np.zeros([6], np.float32))])
 
 
+def _expand_to_padded_shape():
+    # (found by the fuzz target, 4 GB in ONNX's inference: a Pad of a one-element constant
+    # made a shape of 16,287,393 elements for an Expand, an output of that many axes)
+    pad = helper.make_node("Pad", ["c", "p"], ["e"], name="pad")
+    expand = helper.make_node("Expand", ["x", "e"], ["y"], name="expand")
+    return model([pad, expand], [vi("x", [1, 1])], [vi("y", None)],
+                 [init("c", np.ones([1], np.int64)), init("p", np.array([50000, 16237392]))])
+
+
+def _reshape_to_expanded_shape():
+    # the same a step later: the Expand's output is 1-D of 100 elements, a Reshape's shape
+    expand = helper.make_node("Expand", ["c", "n"], ["s"], name="expand")
+    reshape = helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")
+    return model([expand, reshape], [vi("x", [1, 1])], [vi("y", None)],
+                 [init("c", np.ones([1], np.int64)), init("n", np.array([100]))])
+
+
 @dataclasses.dataclass
 class Case:
     name: str
@@ -450,6 +467,15 @@ CASES: List[Case] = [
         [init("w", np.ones((4, 8), np.float32)), init("b", np.zeros(4, np.float32))]),
         r"node 'fc' \(op Gemm\): attribute transB = 2147483648 \(must be 0 or 1\)",
         ("--quantize", "int8", "--samples", "1", "--delegate", "npu")),
+    Case("expand_to_padded_shape", _expand_to_padded_shape,
+         r"node 'expand' \(op Expand\): input 'e' has 16,287,393 elements, a shape of that "
+         r"many axes \(at most 64\)"),
+    Case("reshape_to_expanded_shape", _reshape_to_expanded_shape,
+         r"node 'reshape' \(op Reshape\): input 's' has 100 elements"),
+    Case("reshape_to_long_constant_shape", lambda: model(
+        [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+        [vi("x", [1, 1])], [vi("y", None)], [init("s", np.ones([65], np.int64))]),
+        r"node 'reshape' \(op Reshape\): input 's' has 65 elements"),
     Case("resize_size_zero", lambda: resize_model(sizes=[1, 2, 0, 8]),
          r"node 'resize' \(op Resize\): sizes 'sizes' .*axis 2 has size 0"),
 ]
