@@ -411,7 +411,7 @@ def normalize_softmax(g: OnnxGraph) -> int:
         if op.op_type not in ("Softmax", "LogSoftmax", "Hardmax") or op.domain:
             continue
         shape = g.shape(op.inputs[0])
-        if shape is None:
+        if not shape:  # unknown, or a scalar (no axis: lowering refuses it)
             continue
         axis = op.attrs.get("axis", 1) % len(shape)
         if int(np.prod(shape[axis + 1:], dtype=np.int64)) != 1:

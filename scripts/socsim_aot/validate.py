@@ -768,7 +768,8 @@ CHECKS = {"Conv": _check_conv, "Gemm": _check_matmul, "MatMul": _check_matmul,
           "AveragePool": _check_pool, "GlobalAveragePool": _check_global_pool,
           "GlobalMaxPool": _check_global_pool, "Clip": _check_clip, "Gather": _check_gather,
           "Reshape": _check_reshape, "Resize": _check_resize}
-AXIS_OPS = {"Concat": None, "Softmax": -1, "LogSoftmax": -1, "Flatten": 1, "Split": 0}
+AXIS_OPS = {"Concat": None, "Softmax": -1, "LogSoftmax": -1, "Hardmax": -1, "Flatten": 1,
+            "Split": 0, "LayerNormalization": -1}
 
 
 def check_graph(g):
