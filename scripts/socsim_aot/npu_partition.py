@@ -284,35 +284,102 @@ def segment_call(g, seg, tid, args_of) -> (List[int], List[int], bytes):
 
 # ---- reference execution of a blob (numpy), for tests and the reference executor -------------
 
+def descriptor_where(k: int, d: dict) -> str:
+    """`npu descriptor K (layer name)`, for messages."""
+    name = d["name"].split(b"\0")[0].decode("ascii", "replace")
+    return f"npu descriptor {k} ({name})" if name else f"npu descriptor {k}"
+
+
+def _check_window(op, args, ins, shape, where):
+    """A sliding-window layer (convolution, pooling): the output its arguments give must be
+    the layer's output, checked before it runs (changed pads or strides would otherwise have
+    the reference make an output of the size they say)."""
+    from socsim_aot.schema.conv import as_nchw, window_out
+    try:
+        a = schema.unpack_args(op, args)
+    except ValueError as e:
+        raise ValueError(f"{where}: arg_count: {e}") from None
+    if not hasattr(a, "stride_h"):
+        return
+    kh, kw = (a.kernel_h, a.kernel_w) if hasattr(a, "kernel_h") else ins[1].shape[-2:]
+    dh, dw = getattr(a, "dilation_h", 1), getattr(a, "dilation_w", 1)
+    if min(kh, kw, a.stride_h, a.stride_w, dh, dw) <= 0 or \
+            min(a.pad_top, a.pad_left, a.pad_bottom, a.pad_right) < 0:
+        raise ValueError(f"{where}: args: window {kh}x{kw}, stride "
+                         f"{a.stride_h}x{a.stride_w}, dilation {dh}x{dw}, pads "
+                         f"{[a.pad_top, a.pad_left, a.pad_bottom, a.pad_right]}")
+    x, y = as_nchw(ins[0].shape), as_nchw(shape)
+    ceil = bool(getattr(a, "ceil_mode", 0))
+    window = [window_out(x[2], kh, a.stride_h, a.pad_top, a.pad_bottom, dh, ceil),
+              window_out(x[3], kw, a.stride_w, a.pad_left, a.pad_right, dw, ceil)]
+    if window != y[2:]:
+        raise ValueError(f"{where}: args: the window over {x[2]}x{x[3]} gives "
+                         f"{window[0]}x{window[1]}, the output is {y[2]}x{y[3]}")
+
+
 def run_blob(blob: bytes, tensors: List[np.ndarray], output_shapes: List[List[int]],
              run_operator) -> List[np.ndarray]:
     """Executes a segment's descriptors with the operators' reference semantics
     (`run_operator(name, inputs, args, out)`); `tensors` are the call's inputs; returns its
-    outputs shaped as `output_shapes`."""
+    outputs shaped as `output_shapes`. A version-2 blob (a `.pte` program's: npu_pte_blob)
+    runs as the version-1 form it decodes to, so both run the same descriptors. A blob that
+    does not hold together raises ValueError naming the field."""
+    if len(blob) >= HEADER.size and \
+            HEADER.unpack(blob)["version"] == layouts.NPU_BLOB_VERSION_SELF_CONTAINED:
+        from socsim_aot import npu_pte_blob
+        n_out = len(output_shapes)
+        v1, constants, scratch = npu_pte_blob.decode(blob, len(tensors), n_out)
+        return run_blob(v1, list(tensors) + constants, list(output_shapes) + scratch,
+                        run_operator)[:n_out]
     if len(blob) < HEADER.size:
-        raise ValueError("npu: bad delegate blob")
+        raise ValueError("npu blob header (truncated)")
     h = HEADER.unpack(blob)
     count, size = h["layer_count"], h["descriptor_size"]
-    if h["magic"] != layouts.NPU_BLOB_MAGIC or h["version"] != layouts.NPU_BLOB_VERSION or \
-            size != DESCRIPTOR.size or len(blob) != HEADER.size + count * size:
-        raise ValueError("npu: bad delegate blob")
+    if h["magic"] != layouts.NPU_BLOB_MAGIC:
+        raise ValueError("npu blob magic")
+    if h["version"] != layouts.NPU_BLOB_VERSION:
+        raise ValueError(f"npu blob version {h['version']} (1 or 2)")
+    if size != DESCRIPTOR.size:
+        raise ValueError(f"npu blob descriptor_size {size}")
+    if len(blob) != HEADER.size + count * size:
+        raise ValueError(f"npu blob layer_count {count}: {count} descriptors make "
+                         f"{HEADER.size + count * size} bytes, the blob has {len(blob)}")
     values = list(tensors) + [None] * len(output_shapes)
     n_in = len(tensors)
     for k in range(count):
         d = DESCRIPTOR.unpack(blob, HEADER.size + k * size)
-        op = schema.by_npu_opcode(d["op"])
-        ins = [values[d["addr"][SLOTS.index(o.npu_slot)]] for o in op.inputs]
+        where = descriptor_where(k, d)
+        try:
+            op = schema.by_npu_opcode(d["op"])
+            post = schema.by_npu_opcode(d["post_op"]) if d["post_op"] else None
+        except KeyError as e:
+            raise ValueError(f"{where}: {e.args[0]}") from None
+
+        def value(slot):
+            at = d["addr"][SLOTS.index(slot)]
+            if at >= len(values) or values[at] is None:
+                raise ValueError(f"{where}: addr.{slot} {at}: no tensor there")
+            return values[at]
+        ins = [value(o.npu_slot) for o in op.inputs]
         out_slot = d["addr"][SLOTS.index(op.outputs[0].npu_slot)]
+        if not n_in <= out_slot < len(values):
+            raise ValueError(f"{where}: addr.output {out_slot}: not an output of the call")
         shape = output_shapes[out_slot - n_in]
 
         class Out:
             pass
         out = Out()
         out.shape = list(shape)
-        result = run_operator(op.name, ins, d["args"][:d["arg_count"]], out)
-        if d["post_op"]:  # the lookup stage: the lookup operator on the layer's result
-            table = values[d["addr"][SLOTS.index("table")]]
-            result = run_operator(schema.by_npu_opcode(d["post_op"]).name,
-                                  [np.asarray(result).reshape(shape), table], [], out)
-        values[out_slot] = np.asarray(result).reshape(shape)
+        table = value("table") if post is not None else None
+        _check_window(op, d["args"][:d["arg_count"]], ins, shape, where)
+        try:
+            result = run_operator(op.name, ins, d["args"][:d["arg_count"]], out)
+            if post is not None:  # the lookup stage: the lookup operator on the layer's result
+                result = run_operator(post.name, [np.asarray(result).reshape(shape), table],
+                                      [], out)
+            values[out_slot] = np.asarray(result).reshape(shape)
+        except (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError) as e:
+            raise ValueError(f"{where}: {op.name} does not run on its operands "
+                             f"(shapes {[list(np.shape(x)) for x in ins]}, output {shape}): "
+                             f"{e}") from None
     return values[n_in:]

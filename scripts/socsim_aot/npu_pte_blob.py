@@ -156,3 +156,176 @@ def describe(blob: bytes) -> dict:
     fields = dict(HEADER.unpack(blob))
     fields.update(PLACEMENT.unpack(blob, HEADER.size))
     return fields
+
+
+# ---- reading a version-2 blob back (the reference executor) -----------------------------------
+
+class BlobFormatError(ValueError):
+    """A version-2 blob the reader refuses; the message names the field."""
+
+
+LOOKUP_ENTRIES = 256  # a lookup table: one int8 result per int8 input
+
+
+def _operand(op, slot: str):
+    for operand in op.inputs:
+        if operand.npu_slot == slot:
+            return operand
+    return None
+
+
+def _constant_shape(op, slot: str, d: dict) -> (List[int], np.dtype):
+    """The shape and element type of the constant a layer reads in `slot`: the descriptor
+    keeps the shapes of its input, second operand and output only, so the others follow from
+    the operator (per output channel: bias [O], requantisation table [O, 2])."""
+    from socsim_aot import schema
+    if slot == "table":  # the fused lookup stage's table
+        return [LOOKUP_ENTRIES], np.dtype(np.int8)
+    operand = _operand(op, slot)
+    dtype = np.dtype(np.int8 if operand.dtype in ("T", "any") else operand.dtype)
+    in1 = list(d["in1_shape"])
+    if slot == "input":
+        return list(d["in_shape"]), dtype
+    if slot == "bias":
+        return [in1[0]], dtype
+    if slot == "requant":
+        return [in1[0], 2], dtype
+    if op.name == schema.conv.QUANTIZED_LINEAR.name:  # [O, K, 1, 1] in the descriptor
+        return in1[:2], dtype
+    if op.npu.source in ("lookup", "resize"):  # a table [256], indices [Ho + Wo]
+        return [int(np.prod(in1, dtype=np.int64))], dtype
+    return in1, dtype
+
+
+def _check_placement(blob: bytes, n_in: int, n_out: int) -> dict:
+    if len(blob) < HEADER.size + PLACEMENT.size:
+        raise BlobFormatError("npu blob placement (truncated)")
+    f = describe(blob)
+    if f["magic"] != layouts.NPU_BLOB_MAGIC:
+        raise BlobFormatError("npu blob magic")
+    if f["version"] != layouts.NPU_BLOB_VERSION_SELF_CONTAINED:
+        raise BlobFormatError(f"npu blob version {f['version']}")
+    if f["descriptor_size"] != DESCRIPTOR.size:
+        raise BlobFormatError(f"npu blob descriptor_size {f['descriptor_size']}")
+    if f["layer_count"] == 0:
+        raise BlobFormatError("npu blob layer_count 0")
+    if (f["input_count"], f["output_count"]) != (n_in, n_out):
+        raise BlobFormatError(f"npu blob input_count/output_count {f['input_count']}/"
+                              f"{f['output_count']}: the call passes {n_in}/{n_out}")
+    if f["descriptors_offset"] != HEADER.size + PLACEMENT.size:
+        raise BlobFormatError(f"npu blob descriptors_offset {f['descriptors_offset']}")
+    if f["descriptors_offset"] + f["layer_count"] * DESCRIPTOR.size > f["constants_offset"] or \
+            f["constants_offset"] % ALIGN:
+        raise BlobFormatError(f"npu blob constants_offset {f['constants_offset']}")
+    if f["constants_offset"] + f["constants_size"] != len(blob):
+        raise BlobFormatError(f"npu blob constants_size {f['constants_size']}: the constants "
+                              f"end at {f['constants_offset'] + f['constants_size']}, the blob "
+                              f"at {len(blob)}")
+    a = f["scratch_alignment"]
+    if not ALIGN <= a <= 4096 or a & (a - 1):
+        raise BlobFormatError(f"npu blob scratch_alignment {a}")
+    if f["reserved"] != 0:
+        raise BlobFormatError("npu blob reserved")
+    return f
+
+
+def decode(blob: bytes, n_in: int, n_out: int):
+    """A version-2 blob of a delegate call with `n_in` inputs and `n_out` outputs as the
+    version-1 form the reference executes (npu_partition.run_blob), every field checked as
+    the firmware backend checks it (BlobFormatError naming the field). Returns (version-1
+    blob, constants, shapes of the scratch results): the version-1 blob's tensors are the
+    call's inputs, then the constants (numpy arrays read from the blob), then the call's
+    outputs, then one per layer result the blob keeps in its scratch memory."""
+    from socsim_aot import schema
+    f = _check_placement(blob, n_in, n_out)
+    const_at, const_size = f["constants_offset"], f["constants_size"]
+    constants: List[np.ndarray] = []
+    constant_index: Dict[tuple, int] = {}
+    scratch_shapes: List[List[int]] = []
+    scratch_live: Dict[int, int] = {}  # scratch offset -> the result last written there
+    layers = []
+    for k in range(f["layer_count"]):
+        d = DESCRIPTOR.unpack(blob, f["descriptors_offset"] + k * DESCRIPTOR.size)
+        where = npu_partition.descriptor_where(k, d)
+        try:
+            op = schema.by_npu_opcode(d["op"])
+        except KeyError:
+            raise BlobFormatError(f"{where}: op {d['op']}") from None
+        if d["post_op"]:
+            try:
+                schema.by_npu_opcode(d["post_op"])
+            except KeyError:
+                raise BlobFormatError(f"{where}: post_op {d['post_op']}") from None
+        if d["dtype"] not in (layouts.DTYPE_CODES["int8"], layouts.DTYPE_CODES["uint8"]):
+            raise BlobFormatError(f"{where}: dtype {d['dtype']}")
+        if d["arg_count"] > layouts.NPU_MAX_ARGS:
+            raise BlobFormatError(f"{where}: arg_count {d['arg_count']}")
+        if d["flags"]:
+            raise BlobFormatError(f"{where}: flags {d['flags']}")
+        used = {o.npu_slot for o in op.inputs + op.outputs} | ({"table"} if d["post_op"] else set())
+        addr = list(d["addr"])
+        local = [layouts.NPU_NO_TENSOR] * len(addr)
+        writes = None
+        for s, slot in enumerate(layouts.NPU_SLOTS):
+            value = addr[s]
+            if value == layouts.NPU_NO_TENSOR:
+                if slot in used:
+                    raise BlobFormatError(f"{where}: addr.{slot} missing")
+                continue
+            if slot not in used:
+                continue  # the firmware places it but the operator does not read it
+            kind, offset = value >> SHIFT, value & layouts.NPU_ADDR_OFFSET_MASK
+            if kind == KIND["call"]:
+                if offset >= n_in + n_out:
+                    raise BlobFormatError(f"{where}: addr.{slot} call index {offset} "
+                                          f"(the call passes {n_in + n_out} tensors)")
+                if slot == "output" and offset < n_in:
+                    raise BlobFormatError(f"{where}: addr.output is call input {offset}")
+                local[s] = ("call", offset)
+            elif kind == KIND["constant"]:
+                if slot == "output":
+                    raise BlobFormatError(f"{where}: addr.output is a constant")
+                shape, dtype = _constant_shape(op, slot, d)
+                need = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+                if offset % ALIGN or offset >= const_size or need > const_size - offset:
+                    raise BlobFormatError(f"{where}: addr.{slot} constant offset {offset} "
+                                          f"({need} bytes; constants_size {const_size})")
+                key = (offset, tuple(shape), dtype.str)
+                if key not in constant_index:
+                    constant_index[key] = len(constants)
+                    constants.append(np.frombuffer(blob, dtype, int(np.prod(shape)),
+                                                   const_at + offset).reshape(shape))
+                local[s] = ("constant", constant_index[key])
+            elif kind == KIND["scratch"]:
+                shape = list(d["out_shape"] if slot == "output" else
+                             d["in_shape"] if slot == "input" else d["in1_shape"])
+                need = int(np.prod(shape, dtype=np.int64))
+                if offset % ALIGN or offset >= f["scratch_size"] or \
+                        need > f["scratch_size"] - offset:
+                    raise BlobFormatError(f"{where}: addr.{slot} scratch offset {offset} "
+                                          f"({need} bytes; scratch_size {f['scratch_size']})")
+                if slot == "output":
+                    writes = offset
+                    local[s] = ("scratch", len(scratch_shapes))
+                    scratch_shapes.append(shape)
+                elif offset not in scratch_live:
+                    raise BlobFormatError(f"{where}: addr.{slot} reads scratch offset {offset}, "
+                                          "which no earlier layer wrote")
+                else:
+                    local[s] = ("scratch", scratch_live[offset])
+            else:
+                raise BlobFormatError(f"{where}: addr.{slot} kind {kind}")
+        if writes is not None:
+            scratch_live[writes] = local[layouts.NPU_SLOTS.index("output")][1]
+        layers.append((d, local))
+    n_c = len(constants)
+    base = {"call": 0, "constant": n_in, "scratch": n_in + n_c + n_out}
+    out = bytearray(HEADER.pack(magic=layouts.NPU_BLOB_MAGIC, version=layouts.NPU_BLOB_VERSION,
+                                layer_count=len(layers), descriptor_size=DESCRIPTOR.size))
+    for d, local in layers:
+        d = dict(d)
+        d["addr"] = [a if a == layouts.NPU_NO_TENSOR else
+                     base[a[0]] + a[1] + (n_c if a[0] == "call" and a[1] >= n_in else 0)
+                     for a in local]
+        out += DESCRIPTOR.pack(**d)
+    return bytes(out), constants, scratch_shapes

@@ -1,9 +1,11 @@
 """Numpy reference executor of socsim program files.
 
-Runs a program file instruction by instruction with each operator's reference semantics from
-the operator schema (socsim_aot/schema/), which use the exact integer arithmetic of the
-firmware kernels (docs/runtime.md), so int8 results must match the firmware bit for bit;
-float32 results match within rounding (the summation order differs).
+Runs a program file (`.pte` or `.prog`) instruction by instruction with each operator's
+reference semantics from the operator schema (socsim_aot/schema/), which use the exact integer
+arithmetic of the firmware kernels (docs/runtime.md), so int8 results must match the firmware
+bit for bit; float32 results match within rounding (the summation order differs). An npu
+delegate call runs its layers with the same semantics, from either form of the npu blob
+(npu_partition.run_blob).
 
 Example:
   python3 scripts/reference.py add8.prog --print-outputs
@@ -16,6 +18,7 @@ from typing import Callable, Dict, List, Sequence
 import numpy as np
 
 from socsim_aot import program_format as pf
+from socsim_aot import pte_format
 from socsim_aot import schema
 from socsim_schema import layouts
 
@@ -48,8 +51,14 @@ def _cpu_packed(blob, ins):
 
 
 def _npu(blob, ins, outs):
+    """The layers of an npu blob: version 1 (a `.prog`: the call passes every tensor the
+    layers read) or version 2 (a `.pte`: the call passes activations, the blob holds the
+    constants), both run by npu_partition.run_blob."""
     from socsim_aot import npu_partition
-    return npu_partition.run_blob(blob, ins, [t.shape for t in outs], run_operator)
+    try:
+        return npu_partition.run_blob(blob, ins, [t.shape for t in outs], run_operator)
+    except ValueError as e:
+        raise ReferenceError(str(e)) from None
 
 
 # Backends take (blob, input arrays, output tensors) and return one array, or a list with one
@@ -105,8 +114,11 @@ def run(program: pf.Program, inputs: Sequence[np.ndarray], trace: Dict = None,
             d = program.delegates[ins.delegate]
             if d.backend not in BACKENDS:
                 raise ReferenceError(f"instruction {index}: backend '{d.backend}' unknown")
-            result = BACKENDS[d.backend](d.blob, args,
-                                         [program.tensors[o] for o in ins.outputs])
+            try:
+                result = BACKENDS[d.backend](d.blob, args,
+                                             [program.tensors[o] for o in ins.outputs])
+            except ReferenceError as e:
+                raise ReferenceError(f"instruction {index} ({d.backend}): {e}") from None
             if isinstance(result, list):
                 for o, r in zip(ins.outputs[1:], result[1:]):
                     store(o, r)
@@ -137,7 +149,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description="Run a socsim program file with numpy, using the same integer arithmetic "
                     "as the firmware kernels (a reference for firmware and NPU outputs).")
-    parser.add_argument("program", help="program file written by compile_model.py")
+    parser.add_argument("program", help="program file written by compile_model.py (.pte or "
+                                        ".prog)")
     parser.add_argument("--input", action="append", default=[],
                         help="raw little-endian input file, one per model input in order "
                              "(default: element i of each input is i %% 128, as the runner)")
@@ -148,8 +161,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         with open(args.program, "rb") as f:
-            program = pf.read(f.read())
-    except (OSError, pf.ProgramFormatError) as e:
+            program = pte_format.read_any(f.read())
+    except (OSError, pf.ProgramFormatError, pte_format.PteFormatError) as e:
         print(f"reference: {args.program}: {e}", file=sys.stderr)
         return 1
     if args.input:

@@ -6,6 +6,10 @@ runner prints float32 with 9 significant digits, which round-trips exactly); out
 float32 programs must match within --tolerance of the largest magnitude. With --same-as
 OTHER, OTHER (the same model compiled differently, e.g. without a delegate) is run too and
 both runs' printed outputs must be identical.
+
+PROGRAM is a `.pte` or a `.prog` (its npu delegate calls included: the reference executor runs
+either form of the npu blob). A program the reference cannot read or run: one line naming it,
+exit status 1, as for outputs that differ.
 """
 
 import argparse
@@ -84,11 +88,18 @@ def main(argv=None):
     parser.add_argument("--same-as", metavar="OTHER",
                         help="another program file of the same model: its outputs on the "
                              "simulator must be identical")
-    parser.add_argument("program", help="program file")
+    parser.add_argument("program", help="program file (.pte or .prog)")
     args = parser.parse_args(argv)
-    with open(args.program, "rb") as f:
-        program = pte_format.read_any(f.read())  # either format (a .pte's npu blobs: not yet)
-    want = reference_outputs(program, args.input)
+    try:
+        with open(args.program, "rb") as f:
+            # either format: a .pte's npu calls carry version-2 blobs, which the reference
+            # executor runs as the version-1 layers of a .prog (npu_partition.run_blob)
+            program = pte_format.read_any(f.read())
+        want = reference_outputs(program, args.input)
+    except (OSError, pf.ProgramFormatError, pte_format.PteFormatError,
+            reference.ReferenceError) as e:
+        print(f"sim_check: {args.program}: {e}", file=sys.stderr)
+        return 1
     status, stdout, stderr = run_runner(args, args.program)
     print("\n".join(l for l in stdout.splitlines() if not l.startswith("res[")))
     if status != 0:

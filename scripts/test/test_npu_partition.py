@@ -1,6 +1,7 @@
 """NPU partitioning: the zoo's int8 models compiled with --delegate npu give the same
 outputs, bit for bit, as without it (the numpy reference executes the NPU segments' layer
-descriptors with the CPU kernels' arithmetic), and the segments hold what the preset lists.
+descriptors with the CPU kernels' arithmetic), as `.prog` and as `.pte` (whose npu calls
+carry the self-contained blob), and the segments hold what the preset lists.
 """
 
 import os
@@ -21,6 +22,7 @@ from socsim_aot.schema.data_movement import VIEW_COPY
 from socsim_aot.schema.pooling import MAX_POOL2D, QUANTIZED_ADAPTIVE_AVG_POOL2D
 from socsim_aot.schema.quantization import DEQUANTIZE, QUANTIZE
 from socsim_aot import program_format as pf
+from socsim_aot import pte_format
 from socsim_aot import reference
 from socsim_aot import zoo
 
@@ -54,12 +56,18 @@ class NpuPartitionTest(unittest.TestCase):
 
     def check_equal_outputs(self, name):
         cpu, npu, shape = self.compile_pair(name)
+        pte_path = os.path.join(self.tmp.name, name + "_npu.pte")
+        with open(pte_path, "wb") as f:
+            f.write(pte_format.write(npu))
+        with open(pte_path, "rb") as f:
+            pte = pte_format.read_any(f.read())
         rng = np.random.default_rng(5)
         for _ in range(2):
             x = rng.standard_normal(shape).astype(np.float32)
             a = reference.run(cpu, [x])[0]
             b = reference.run(npu, [x])[0]
             np.testing.assert_array_equal(a, b)
+            np.testing.assert_array_equal(reference.run(pte, [x])[0], b)
         return cpu, npu
 
     def test_convnet_equal_with_and_without_npu(self):
