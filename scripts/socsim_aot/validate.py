@@ -247,6 +247,18 @@ def _check_attribute_values(node, where: str, problems: List[str]):
         except Exception as e:  # noqa: BLE001 - onnx's reader of attribute values
             problems.append(f"{where}: attribute '{a.name}' cannot be read: "
                             f"{str(e).splitlines()[0]}")
+            continue
+        # ONNX's own operators' string attributes are text (mode, auto_pad, direction...);
+        # protobuf keeps them as bytes, which the lowerings decode
+        if node.domain in ("", "ai.onnx") and a.type in (AttributeProto.STRING,
+                                                         AttributeProto.STRINGS):
+            for value in ([a.s] if a.type == AttributeProto.STRING else list(a.strings)):
+                try:
+                    value.decode("utf-8")
+                except UnicodeDecodeError:
+                    problems.append(f"{where}: attribute '{a.name}' = {value!r} is not UTF-8 "
+                                    "text")
+                    break
 
 
 # ONNX operators' INT attributes that are flags (0 or 1); a pass or a kernel reading one as

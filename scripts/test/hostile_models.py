@@ -274,6 +274,15 @@ def _attribute_name_not_utf8():
     return data.replace(b"zqzq", b"\x9e\x8b\x9e\x8b")
 
 
+def _attribute_value_not_utf8():
+    # the same of a string attribute's value (found by the fuzz target: the Resize lowering
+    # decoded its mode, UnicodeDecodeError)
+    node = helper.make_node("Resize", ["x", "", "s"], ["y"], name="resize", mode="zqzq")
+    data = model([node], [vi("x", [1, 1, 2, 2])], [vi("y", None)],
+                 [init("s", np.array([1, 1, 2, 2], np.float32))])
+    return data.replace(b"zqzq", b"\x9e\x8b\x9e\x8b")
+
+
 def _gemm_bias_shape():
     # C that does not broadcast to the output (found by structured mutation: numpy's
     # broadcasting error while calibrating)
@@ -420,6 +429,9 @@ CASES: List[Case] = [
          r"node 'bn' \(op BatchNormalization\): scale 's' has shape \[3\]"),
     Case("attribute_name_not_utf8", _attribute_name_not_utf8,
          r"node 1: its attribute 1 b'\\x9e\\x8b\\x9e\\x8b' is not UTF-8 text"),
+    Case("attribute_value_not_utf8", _attribute_value_not_utf8,
+         r"node 'resize' \(op Resize\): attribute 'mode' = b'\\x9e\\x8b\\x9e\\x8b' is not "
+         r"UTF-8 text"),
     Case("attribute_without_type", _attribute_without_type,
          r"node 'relu' \(op Relu\): attribute 'value' has no type"),
     Case("unknown_operator", lambda: model(
