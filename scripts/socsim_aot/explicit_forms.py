@@ -59,7 +59,7 @@ def layer_norm_statistics(g: OnnxGraph, op: OnnxOp) -> bool:
     if not (mean_out in used and mean_out or inv_out in used and inv_out):
         return False
     shape = g.shape(op.inputs[0])
-    if shape is None:
+    if not shape:  # unknown, or a scalar (no axis)
         return False
     rank = len(shape)
     axis = int(op.attrs.get("axis", -1)) % rank

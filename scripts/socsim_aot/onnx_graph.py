@@ -233,6 +233,67 @@ class OnnxGraph:
                 self.types[vi.name] = t
 
 
+# The inputs whose elements are an output's axes, one each (operator: input index), and the
+# most axes such a shape may give.
+SHAPE_INPUTS = {"Expand": 1, "Reshape": 1, "ConstantOfShape": 0, "Unsqueeze": 1}
+MAX_SHAPE_AXES = 64
+MAX_SHAPE_PASSES = 8  # shapes computed from shapes: deeper chains go to inference unchecked
+
+
+def check_shape_lengths(model):
+    """Refuses a shape input (SHAPE_INPUTS) of more than MAX_SHAPE_AXES elements before the
+    model's shape inference: ONNX's inference would build an output of that many axes, and a
+    Pad or Tile of a small constant makes a shape of millions (gigabytes of axes, found by the
+    compile_model fuzz target). The lengths of computed shapes come from inference of the
+    model without the nodes that read them, repeated while that tells more (a shape may be
+    computed from another shape's output; at most MAX_SHAPE_PASSES inferences)."""
+    import onnx
+    graph = model.graph
+    lengths = {t.name: list(t.dims) for t in graph.initializer}
+    for n in graph.node:
+        if n.op_type == "Constant" and n.output:
+            for a in n.attribute:
+                if a.name == "value" and a.HasField("t"):
+                    lengths[n.output[0]] = list(a.t.dims)
+    readers = [(k, n, n.input[SHAPE_INPUTS[n.op_type]]) for k, n in enumerate(graph.node)
+               if n.domain in ("", "ai.onnx") and n.op_type in SHAPE_INPUTS and
+               len(n.input) > SHAPE_INPUTS[n.op_type] and n.input[SHAPE_INPUTS[n.op_type]]]
+    problems = [r for r in readers if r[2] in lengths and _too_long(lengths[r[2]])]
+    unknown = [r for r in readers if r[2] not in lengths]
+    for _ in range(MAX_SHAPE_PASSES):
+        if not unknown or problems:
+            break
+        waiting = {k for k, _, _ in unknown}
+        trial = onnx.ModelProto()
+        trial.CopyFrom(model)
+        del trial.graph.node[:]
+        trial.graph.node.extend(n for k, n in enumerate(graph.node) if k not in waiting)
+        del trial.graph.output[:]
+        try:
+            inferred = infer_shapes(validate.for_inference(trial))
+        except CompileError:  # the model's own inference reports what is wrong
+            break
+        for vi in list(inferred.value_info) + list(inferred.output):
+            t = vi.type.tensor_type
+            if vi.type.HasField("tensor_type") and t.HasField("shape"):
+                lengths.setdefault(vi.name, [d.dim_value if d.HasField("dim_value") else -1
+                                             for d in t.shape.dim])
+        known = [(k, n, name) for k, n, name in unknown if name in lengths]
+        if not known:
+            break
+        problems = [(k, n, name) for k, n, name in known if _too_long(lengths[name])]
+        unknown = [r for r in unknown if r not in known]
+    if problems:
+        raise validate.ModelError([
+            f"{validate._where(n, k)}: input '{name}' has "
+            f"{lengths[name][0]:,} elements, a shape of that many axes (at most "
+            f"{MAX_SHAPE_AXES})" for k, n, name in problems])
+
+
+def _too_long(dims) -> bool:
+    return len(dims) == 1 and dims[0] > MAX_SHAPE_AXES
+
+
 class InferenceCrash(Exception):
     """ONNX shape inference died by a signal: a check validation lacks (a defect)."""
 
@@ -350,7 +411,7 @@ def normalize_softmax(g: OnnxGraph) -> int:
         if op.op_type not in ("Softmax", "LogSoftmax", "Hardmax") or op.domain:
             continue
         shape = g.shape(op.inputs[0])
-        if shape is None:
+        if not shape:  # unknown, or a scalar (no axis: lowering refuses it)
             continue
         axis = op.attrs.get("axis", 1) % len(shape)
         if int(np.prod(shape[axis + 1:], dtype=np.int64)) != 1:
@@ -376,6 +437,7 @@ def from_model(model) -> OnnxGraph:
         model = opsets.to_opset17(model, g.opset)
         g.opset = opsets.TARGET_OPSET
     validate.check_model(model, g.opset)  # before shape inference: it divides by strides
+    check_shape_lengths(model)
     inferred = infer_shapes(validate.for_inference(model))
     graph = model.graph
     for init in graph.initializer:

@@ -247,6 +247,18 @@ def _check_attribute_values(node, where: str, problems: List[str]):
         except Exception as e:  # noqa: BLE001 - onnx's reader of attribute values
             problems.append(f"{where}: attribute '{a.name}' cannot be read: "
                             f"{str(e).splitlines()[0]}")
+            continue
+        # ONNX's own operators' string attributes are text (mode, auto_pad, direction...);
+        # protobuf keeps them as bytes, which the lowerings decode
+        if node.domain in ("", "ai.onnx") and a.type in (AttributeProto.STRING,
+                                                         AttributeProto.STRINGS):
+            for value in ([a.s] if a.type == AttributeProto.STRING else list(a.strings)):
+                try:
+                    value.decode("utf-8")
+                except UnicodeDecodeError:
+                    problems.append(f"{where}: attribute '{a.name}' = {value!r} is not UTF-8 "
+                                    "text")
+                    break
 
 
 # ONNX operators' INT attributes that are flags (0 or 1); a pass or a kernel reading one as
@@ -768,7 +780,8 @@ CHECKS = {"Conv": _check_conv, "Gemm": _check_matmul, "MatMul": _check_matmul,
           "AveragePool": _check_pool, "GlobalAveragePool": _check_global_pool,
           "GlobalMaxPool": _check_global_pool, "Clip": _check_clip, "Gather": _check_gather,
           "Reshape": _check_reshape, "Resize": _check_resize}
-AXIS_OPS = {"Concat": None, "Softmax": -1, "LogSoftmax": -1, "Flatten": 1, "Split": 0}
+AXIS_OPS = {"Concat": None, "Softmax": -1, "LogSoftmax": -1, "Hardmax": -1, "Flatten": 1,
+            "Split": 0, "LayerNormalization": -1}
 
 
 def check_graph(g):

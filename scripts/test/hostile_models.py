@@ -274,6 +274,15 @@ def _attribute_name_not_utf8():
     return data.replace(b"zqzq", b"\x9e\x8b\x9e\x8b")
 
 
+def _attribute_value_not_utf8():
+    # the same of a string attribute's value (found by the fuzz target: the Resize lowering
+    # decoded its mode, UnicodeDecodeError)
+    node = helper.make_node("Resize", ["x", "", "s"], ["y"], name="resize", mode="zqzq")
+    data = model([node], [vi("x", [1, 1, 2, 2])], [vi("y", None)],
+                 [init("s", np.array([1, 1, 2, 2], np.float32))])
+    return data.replace(b"zqzq", b"\x9e\x8b\x9e\x8b")
+
+
 def _gemm_bias_shape():
     # C that does not broadcast to the output (found by structured mutation: numpy's
     # broadcasting error while calibrating)
@@ -313,6 +322,23 @@ def _transpose_without_perm_after_inference():
     node = helper.make_node("Transpose", ["r"], ["y"], name="t")
     return model([pad, node], [vi("x", [1, 2, 3])], [vi("y", None)],
                  [init("p", np.zeros([6], np.float32))])
+
+
+def _expand_to_padded_shape():
+    # (found by the fuzz target, 4 GB in ONNX's inference: a Pad of a one-element constant
+    # made a shape of 16,287,393 elements for an Expand, an output of that many axes)
+    pad = helper.make_node("Pad", ["c", "p"], ["e"], name="pad")
+    expand = helper.make_node("Expand", ["x", "e"], ["y"], name="expand")
+    return model([pad, expand], [vi("x", [1, 1])], [vi("y", None)],
+                 [init("c", np.ones([1], np.int64)), init("p", np.array([50000, 16237392]))])
+
+
+def _reshape_to_expanded_shape():
+    # the same a step later: the Expand's output is 1-D of 100 elements, a Reshape's shape
+    expand = helper.make_node("Expand", ["c", "n"], ["s"], name="expand")
+    reshape = helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")
+    return model([expand, reshape], [vi("x", [1, 1])], [vi("y", None)],
+                 [init("c", np.ones([1], np.int64)), init("n", np.array([100]))])
 
 
 @dataclasses.dataclass
@@ -403,6 +429,9 @@ CASES: List[Case] = [
          r"node 'bn' \(op BatchNormalization\): scale 's' has shape \[3\]"),
     Case("attribute_name_not_utf8", _attribute_name_not_utf8,
          r"node 1: its attribute 1 b'\\x9e\\x8b\\x9e\\x8b' is not UTF-8 text"),
+    Case("attribute_value_not_utf8", _attribute_value_not_utf8,
+         r"node 'resize' \(op Resize\): attribute 'mode' = b'\\x9e\\x8b\\x9e\\x8b' is not "
+         r"UTF-8 text"),
     Case("attribute_without_type", _attribute_without_type,
          r"node 'relu' \(op Relu\): attribute 'value' has no type"),
     Case("unknown_operator", lambda: model(
@@ -450,6 +479,15 @@ CASES: List[Case] = [
         [init("w", np.ones((4, 8), np.float32)), init("b", np.zeros(4, np.float32))]),
         r"node 'fc' \(op Gemm\): attribute transB = 2147483648 \(must be 0 or 1\)",
         ("--quantize", "int8", "--samples", "1", "--delegate", "npu")),
+    Case("expand_to_padded_shape", _expand_to_padded_shape,
+         r"node 'expand' \(op Expand\): input 'e' has 16,287,393 elements, a shape of that "
+         r"many axes \(at most 64\)"),
+    Case("reshape_to_expanded_shape", _reshape_to_expanded_shape,
+         r"node 'reshape' \(op Reshape\): input 's' has 100 elements"),
+    Case("reshape_to_long_constant_shape", lambda: model(
+        [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+        [vi("x", [1, 1])], [vi("y", None)], [init("s", np.ones([65], np.int64))]),
+        r"node 'reshape' \(op Reshape\): input 's' has 65 elements"),
     Case("resize_size_zero", lambda: resize_model(sizes=[1, 2, 0, 8]),
          r"node 'resize' \(op Resize\): sizes 'sizes' .*axis 2 has size 0"),
 ]

@@ -309,17 +309,20 @@ class CompilerTest(unittest.TestCase):
                                 zp_in=3, zp_out=-2, m=1 << 19, n=4)
             oh, ow = pooling._pool_geometry(x, a)
             results = []
-            for positions in (1 << 30, 0):
-                limit, pooling.SPAN_POSITIONS = pooling.SPAN_POSITIONS, positions
+            # by kernel positions; by spans, each reduced; by spans read off running reductions
+            for positions, spans in ((1 << 30, 1 << 30), (0, 1 << 30), (0, 0)):
+                limits = pooling.SPAN_POSITIONS, pooling.DISTINCT_SPANS
+                pooling.SPAN_POSITIONS, pooling.DISTINCT_SPANS = positions, spans
                 try:
                     f, i = np.empty((1, 2, oh, ow), np.float32), np.empty((1, 2, oh, ow), np.int8)
                     results.append([pooling._max_pool([x], a, f), pooling._max_pool([xi], a, i),
                                     pooling._avg_pool([x], a, f),
                                     pooling._quantized_avg_pool([xi], a, i)])
                 finally:
-                    pooling.SPAN_POSITIONS = limit
-            for by_position, by_span in zip(*results):
+                    pooling.SPAN_POSITIONS, pooling.DISTINCT_SPANS = limits
+            for by_position, by_span, by_running in zip(*results):
                 np.testing.assert_array_equal(by_position, by_span)
+                np.testing.assert_array_equal(by_position, by_running)
         path = save([helper.make_node("MaxPool", ["x"], ["y"], name="pool",
                                       kernel_shape=[65536, 65536], pads=[65535, 7, 65535, 65535],
                                       strides=[16, 65536])],
@@ -340,6 +343,23 @@ class CompilerTest(unittest.TestCase):
         program = compiler.compile_file(path, self.path("pool.pte"), quantize="int8",
                                         samples=1)
         self.assertEqual(program.tensors[program.outputs[0]].shape, [1, 255, 21846, 2])
+        # (then a slow unit of 310 s: stride 1 over 65,536 rows, 131,071 distinct spans, each
+        # reduced on its own; now read off running maxima)
+        path = save([helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                                      kernel_shape=[65536, 65536],
+                                      pads=[65535, 65535, 65535, 7], strides=[1, 16])],
+                    [vi("x", [3, 1, 65536, 1])], [vi("y", None)], path=self.path("pool.onnx"))
+        x = rng.standard_normal((3, 1, 65536, 1)).astype(np.float32)
+        np.savez(self.path("x.npz"), x=x[None])
+        program = compiler.compile_file(path, self.path("pool.pte"), quantize="int8",
+                                        calibration=self.path("x.npz"))
+        self.assertEqual(program.tensors[program.outputs[0]].shape, [3, 1, 131071, 1])
+        y = reference.run(program, [x])[0][:, 0, :, 0]
+        ahead, behind = np.maximum.accumulate(x[:, 0, :, 0], axis=1), \
+            np.maximum.accumulate(x[:, 0, ::-1, 0], axis=1)[:, ::-1]
+        want = np.concatenate([ahead, behind[:, 1:]], axis=1)  # rows i - 65535 .. i
+        scale = max(t.scale for t in program.tensors if pf.DTYPE_NAMES[t.dtype] == "int8")
+        np.testing.assert_allclose(y, want, atol=scale)  # the int8 step
 
     def test_nearest_resize_gathers_rows_and_columns_at_once(self):
         # (found by the fuzz target, a timeout: a nearest Resize of 1 x 2 x 4 x 999 to

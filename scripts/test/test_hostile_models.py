@@ -86,6 +86,39 @@ class HostileModelTest(unittest.TestCase):
                 r = compile_model(path, "-o", self.path("t.pte"), "--quantize", "int8")
                 self.assertEqual(r.returncode, 0, r.stderr)
 
+    def test_scalar_inputs_to_axis_passes_are_refused_not_divided_by(self):
+        # (found by the fuzz target: a ReduceMean of a scalar with axes [0, 0, 0, 2] reached
+        # the layer-norm pass, which took the axes modulo the rank 0: ZeroDivisionError) the
+        # passes that read an axis leave a scalar alone; lowering refuses or compiles it
+        from onnx import helper
+        from hostile_models import init, model, vi
+        import numpy as np
+        cases = {
+            "reduce_mean": ([helper.make_node("ReduceMean", ["x", "a"], ["y"], name="m")],
+                            [init("a", np.array([0, 0, 0, 2]))], 18),
+            "softmax": ([helper.make_node("Softmax", ["x"], ["y"], name="s")], [], 13),
+            "slice": ([helper.make_node("Slice", ["x", "b", "e"], ["y"], name="s")],
+                      [init("b", np.array([0])), init("e", np.array([1]))], 13),
+            "split": ([helper.make_node("Split", ["x"], ["y", "z"], name="s"),
+                       helper.make_node("Sigmoid", ["z"], ["w"], name="g"),
+                       helper.make_node("Mul", ["y", "w"], ["v"], name="m")], [], 13),
+            "layer_norm": ([helper.make_node("LayerNormalization", ["x", "a"], ["y"],
+                                             name="n")], [init("a", np.ones([], np.float32))],
+                           17),
+        }
+        for name, (nodes, inits, opset) in cases.items():
+            path = self.path(name + ".onnx")
+            out = nodes[-1].output[0]
+            with open(path, "wb") as f:
+                f.write(model(nodes, [vi("x", [])], [vi(out, None)], inits, opset=opset))
+            for args in ([], ["--quantize", "int8", "--samples", "1"],
+                         ["--quantize", "int8", "--samples", "1", "--delegate", "npu"]):
+                with self.subTest(name=name, args=args):
+                    r = compile_model(path, "-o", self.path("s.pte"), *args)
+                    self.assertIn(r.returncode, (0, 1), r.stderr)
+                    self.assertNotIn("internal error", r.stderr)
+                    self.assertNotIn("Traceback", r.stderr)
+
     def test_usage_errors_exit_2(self):
         path = self.path("relu.onnx")
         with open(path, "wb") as f:

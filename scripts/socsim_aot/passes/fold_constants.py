@@ -68,6 +68,8 @@ def _result_elements(g: OnnxGraph, node, ins) -> Optional[int]:
         return _elements(d + int(a) + int(b) for d, a, b in zip(
             shapes[0], ins[1].reshape(-1), ins[1].reshape(-1)[len(shapes[0]):]))
     if op == "Gather":
+        if not shapes[0]:  # a scalar has no axis: validation refuses the Gather
+            return None
         axis = node.attrs.get("axis", 0) % len(shapes[0])
         return _elements(shapes[0][:axis]) * _elements(shapes[1]) * \
             _elements(shapes[0][axis + 1:])

@@ -15,7 +15,7 @@ GLU = "aten::glu.out"
 def _halves(g: OnnxGraph, split: OnnxOp):
     """The axis when `split` cuts its input into two equal halves, else None."""
     shape = g.shape(split.inputs[0])
-    if shape is None or len(split.outputs) != 2:
+    if not shape or len(split.outputs) != 2:  # unknown, or a scalar (no axis)
         return None
     axis = split.attrs.get("axis", 0) % len(shape)
     sizes = g.const(split.inputs[1]) if len(split.inputs) > 1 and split.inputs[1] else None

@@ -33,7 +33,8 @@ def _const_operand(g: OnnxGraph, n: OnnxOp, x: str):
 def _trailing_axes(g: OnnxGraph, reduce: OnnxOp, rank: int) -> Optional[int]:
     """The first axis when `reduce` averages the trailing axes with keepdims, else None."""
     axes = reduce.attrs.get("axes")
-    if axes is None or not reduce.attrs.get("keepdims", 1):
+    if axes is None or not reduce.attrs.get("keepdims", 1) or not axes or \
+            not all(-rank <= int(a) < rank for a in axes):  # (a scalar has no axis)
         return None
     axes = sorted(int(a) % rank for a in axes)
     return axes[0] if axes == list(range(axes[0], rank)) else None

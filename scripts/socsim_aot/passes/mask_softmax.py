@@ -29,6 +29,8 @@ EXCLUDED = -1e4
 
 
 def _softmax_axis(g: OnnxGraph, n: OnnxOp, rank: int):
+    if rank == 0:  # a scalar has no axis: lowering refuses the Softmax
+        return None
     axis = int(n.attrs.get("axis", -1 if g.opset >= 13 else 1)) % rank
     return axis if g.opset >= 13 or axis == rank - 1 else None
 

@@ -125,6 +125,8 @@ def _lower_slice(n):
     for axis, start, end, step in zip(axes, starts, ends, steps):
         if step == 0:
             n.fail("Slice with step 0")
+        if not -rank <= int(axis) < rank:
+            n.fail(f"Slice axis {int(axis)} is outside the rank-{rank} input")
         axis = int(axis) % rank
         # int64 ends beyond the axis (INT64_MAX, -INT64_MAX) clamp like Python's slices.
         slices[axis] = list(slice_axis(x.shape[axis], int(start), int(end), int(step)))

@@ -20,6 +20,8 @@ def reduced_axes(n, rank):
         axes = [int(a) for a in np.asarray(n.const(n.inputs[1], "the axes")).reshape(-1)]
     if not axes:
         return [] if n.attrs.get("noop_with_empty_axes", 0) else list(range(rank))
+    if not all(-rank <= int(a) < rank for a in axes):
+        n.fail(f"axes {[int(a) for a in axes]} are outside the rank-{rank} input")
     return sorted({int(a) % rank for a in axes})
 
 
