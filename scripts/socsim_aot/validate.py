@@ -608,6 +608,33 @@ def _check_pool(g, n, problems: List[str]):
         problems.append(f"{n.where}: attribute kernel_shape is required")
         return
     _check_window(g, n, problems, x, list(kernel), "pooling")
+    _check_ceil_mode_rows(g, n, problems, x, list(kernel))
+
+
+def _check_ceil_mode_rows(g, n, problems: List[str], x, kernel):
+    """With ceil_mode, a last window that would start in the end padding is dropped (the
+    kernels' window_out, as onnxruntime and torch count); ONNX 1.12's shape inference counts
+    it. A model where the two differ (end padding of a window's size or more) would give the
+    program one output size and its kernels another: refused."""
+    from socsim_aot.schema.conv import window_out
+    y = g.shape(n.outputs[0])
+    a = n.attrs
+    if not a.get("ceil_mode", 0) or y is None or len(y) != len(x) or \
+            a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+        return
+    spatial = len(x) - 2
+    strides = a.get("strides", [1] * spatial)
+    dilations = a.get("dilations", [1] * spatial)
+    pads = a.get("pads", [0] * (2 * spatial))
+    if len(strides) != spatial or len(dilations) != spatial or len(pads) != 2 * spatial:
+        return
+    counted = [window_out(x[2 + i], kernel[i], strides[i], pads[i], pads[i + spatial],
+                          dilations[i], True) for i in range(spatial)]
+    if counted != list(y[2:]):
+        problems.append(f"{n.where}: with ceil_mode the last window of an axis starts in the "
+                        f"end padding (pads {list(pads)}): ONNX's shape inference gives "
+                        f"{list(y[2:])}, the kernels, which drop such a window as onnxruntime "
+                        f"does, {counted}")
 
 
 def _check_axis(n, rank: int, problems: List[str], name: str = "axis", default=None):
