@@ -217,7 +217,7 @@ def _max_pool(ins, a, out):
     x = ins[0].reshape(as_nchw(ins[0].shape))
     oh, ow = _pool_geometry(x, a)
     low = -np.inf if x.dtype == np.float32 else -1000  # what a padded element holds
-    xa = x.astype(np.float64 if x.dtype == np.float32 else np.int32)
+    xa = x if x.dtype == np.float32 else x.astype(np.int32)  # a maximum is exact in float32
     if _by_spans(a):
         r = _pool_spans(xa, a, oh, ow, np.max, low)
     else:
