@@ -60,6 +60,8 @@ void DdrChannelController::link(int32_t e) {
   }
   q.tail[dir] = e;
   q.stale = true;
+  // The youngest: the first miss only if there was none.
+  if (q.first_miss == kNone && q.miss_dir == dir && entry.row != q.miss_row) q.first_miss = e;
   pending_mask_[dir] |= uint64_t{1} << entry.bank;
 }
 
@@ -70,6 +72,9 @@ void DdrChannelController::unlink(int32_t e) {
   (entry.prev != kNone ? entries_[entry.prev].next : q.head[dir]) = entry.next;
   (entry.next != kNone ? entries_[entry.next].prev : q.tail[dir]) = entry.prev;
   q.stale = true;
+  // Removing a request older than the first miss (a hit) leaves it; the first miss itself
+  // is only served after another row was opened, which needs a new search anyway.
+  if (q.first_miss == e) q.miss_dir = -1;
   if (q.head[dir] == kNone) pending_mask_[dir] &= ~(uint64_t{1} << entry.bank);
 }
 
@@ -352,8 +357,14 @@ void DdrChannelController::make_offers(uint32_t b, int dir) {
   // that the device accepts first goes before an older row hit that must still wait); not
   // while a request waits for the open row's activate to pay off.
   if (q.activated != kNone) return;
-  int32_t miss = head;
-  while (miss != kNone && entries_[miss].row == open) miss = entries_[miss].next;
+  if (q.miss_dir != dir || q.miss_row != open) {
+    int32_t miss = head;
+    while (miss != kNone && entries_[miss].row == open) miss = entries_[miss].next;
+    q.first_miss = miss;
+    q.miss_row = open;
+    q.miss_dir = static_cast<int8_t>(dir);
+  }
+  const int32_t miss = q.first_miss;
   if (miss != kNone) add_offer(q, miss, b, miss == head, false);
 }
 

@@ -148,10 +148,19 @@ class DdrChannelController {
     // Offers for the direction `offers_dir`, valid until the bank changes (`stale`).
     bool stale = true;
     int8_t offers_dir = -1;
+    int8_t miss_dir = -1;  // see first_miss
     uint32_t group = 0;  // flat bank group (indexes shared_ready_)
     uint8_t offer_count = 0;
     uint32_t head_bypassed = 0;
     Offer offers[3];
+    // While `miss_dir` is a direction: the oldest request queued in it whose row is not
+    // `miss_row` (kNone if none), which make_offers() offers a precharge for while that row
+    // is open. link() and unlink() keep it, so it is searched for again only when another
+    // row is open or the other direction is offered, not at every offer (the queue of a
+    // bank that a stream reads is mostly row hits to walk past). Placed last, and miss_dir
+    // in padding, so that the offers keep their offset and the struct grows by 8 bytes.
+    int32_t first_miss = kNone;
+    uint32_t miss_row = 0;
   };
   // What the next command is.
   enum class Kind : uint8_t { kRequest, kRefresh };
