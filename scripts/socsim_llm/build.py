@@ -130,7 +130,7 @@ def export(decoder, config, prompt: int, out_dir: str, name: str):
 def compile_programs(paths, calib, scales, options, log=None):
     """(prefill bytes, decode bytes); int8: the cache values and the logits at their fixed
     scales (`scales`: cache names and "logits")."""
-    from socsim_aot import program_format as pf
+    from socsim_aot import pte_format
     pre_ids, dec = calib
     caches = {n: s for n, s in scales.items() if n != "logits"}
     out = []
@@ -142,15 +142,14 @@ def compile_programs(paths, calib, scales, options, log=None):
                                   [(n + "_new", s) for n, s in caches.items()])):
             npz = os.path.join(tmp, "calibration.npz")
             np.savez(npz, **arrays)
-            prog = os.path.join(tmp, "program.prog")
+            prog = os.path.join(tmp, "program.pte")
             kw = dict(options)
             if kw.get("quantize") == "int8":  # int8 logits: argmax needs no dequantisation
                 kw.update(calibration=npz, int8_io=tuple(io))
-            # the bundle's runner reads the legacy format (docs/llm.md)
-            compiler.compile_file(path, prog, log, file_format="prog", **kw)
+            compiler.compile_file(path, prog, log, **kw)
             with open(prog, "rb") as f:
                 data = f.read()
-            pf.read(data)
+            pte_format.read_any(data)  # the verifying reader
             out.append(data)
     return out
 

@@ -32,7 +32,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from socsim_schema import layouts  # noqa: E402
 from socsim_aot import npu_partition  # noqa: E402
+from socsim_aot import npu_pte_blob  # noqa: E402
 from socsim_aot import program_format as pf  # noqa: E402
 from socsim_aot import pte_format  # noqa: E402
 from socsim_llm import bundle  # noqa: E402
@@ -53,9 +55,18 @@ def npu_layers(program) -> int:
 
 def constant_bytes_read(program) -> int:
     """Bytes of constants one execution reads: whole tensors, except a gather's table, of
-    which it reads the rows it outputs."""
+    which it reads the rows it outputs. An ExecuTorch program's npu calls carry their
+    constants (the weights) in their blobs (version 2, docs/executorch-npu.md): those count
+    as the call's constant operands do in the legacy format."""
     total = 0
     for ins in program.instructions:
+        if ins.delegate != pf.NO_BUFFER:
+            blob = program.delegates[ins.delegate].blob
+            if (program.delegates[ins.delegate].backend == "npu" and
+                    npu_partition.HEADER.unpack(blob)["version"] ==
+                    layouts.NPU_BLOB_VERSION_SELF_CONTAINED):
+                _, constants, _ = npu_pte_blob.decode(blob, len(ins.inputs), len(ins.outputs))
+                total += sum(c.nbytes for c in constants)
         for tid in set(ins.inputs):
             t = program.tensors[tid]
             if not t.is_constant:

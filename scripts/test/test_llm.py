@@ -19,10 +19,12 @@ import numpy as np
 
 from socsim_aot import compiler
 from socsim_aot import program_format as pf
+from socsim_aot import pte_format
 from socsim_llm import build
 from socsim_llm import bundle
 from socsim_llm import generate
 from socsim_llm import model as lm
+from socsim_llm import report
 
 CONFIG = dataclasses.replace(lm.SIZES["tiny"], context=16)
 PROMPT, STEPS = 5, 4
@@ -57,7 +59,8 @@ class LanguageModelTest(unittest.TestCase):
     def test_int8_npu_state_and_mask(self):
         data = self.bundle(quantize="int8", delegate="npu")
         fields, _, decode = bundle.read(data)
-        program = pf.read(decode)
+        self.assertEqual(decode[4:8], b"ET12")  # an ExecuTorch program
+        program = pte_format.read_any(decode)
         scales = self.calib[2]
         names = lm.input_names(CONFIG)
         for i, tid in enumerate(program.inputs):
@@ -77,6 +80,22 @@ class LanguageModelTest(unittest.TestCase):
         for step in range(STEPS):
             corr = np.corrcoef(logits[step], self.logits[step])[0, 1]
             self.assertGreaterEqual(corr, 0.98, f"step {step}")
+
+    def test_report_counts_the_weights_in_npu_blobs(self):
+        # The checked-in tiny bundle (ExecuTorch programs: the NPU's weights in its delegate
+        # blobs) and the same model's bundle in the legacy format (weights as the calls'
+        # constant operands): report.py reads the same weight bytes per token from both.
+        here = os.path.dirname(os.path.abspath(__file__))
+        runtime = os.path.join(here, "..", "..", "tests", "runtime")
+        pte = report.analyse_bundle(os.path.join(runtime, "llm", "tiny_int8_npu.slm"))
+        legacy = report.analyse_bundle(os.path.join(runtime, "legacy",
+                                                    "tiny_int8_npu_legacy.slm"))
+        self.assertGreater(pte["decode_layers"], 0)
+        for key in ("decode_weight_bytes", "prefill_weight_bytes", "decode_layers",
+                    "prefill_layers", "kv_read_bytes"):
+            self.assertEqual(pte[key], legacy[key], key)
+        # the NPU's weights dominate: the CPU operators' constants alone are a few KB
+        self.assertGreater(pte["decode_weight_bytes"], 10 * 4096)
 
     def test_int8_io_unknown_name(self):
         with self.assertRaisesRegex(compiler.CompileError, "no input or output 'bogus'"):

@@ -49,6 +49,7 @@
 
 #include "firmware/apps/executor_runner/allocators_line.h"
 #include "firmware/apps/executor_runner/llm_runner.h"
+#include "firmware/apps/executor_runner/pte_error_line.h"
 #include "firmware/delegates/npu/npu_backend.h"
 #include "firmware/runtime/method.h"
 #include "firmware/runtime/profiling.h"
@@ -78,6 +79,7 @@ using socsim::runtime::Program;
 using socsim::runtime::PteDiagnostics;
 using socsim::runtime::PteMethod;
 using socsim::runtime::PteProgram;
+using socsim::apps::fail_pte;
 using socsim::runtime::PteScalarType;
 using socsim::runtime::Result;
 using socsim::runtime::ScalarType;
@@ -458,17 +460,6 @@ Result<MethodT> load_method(const ProgramT& program, Pools pools, Span* planned,
   placed = place_planned(meta, planned, method_alloc, region_alloc, pools, false, &in_method_pool);
   if (placed != Error::kOk) return placed;
   return MethodT::load(program, memory, diag);
-}
-
-/// One line for a .pte error: the error, then the field (and index, name) it is about.
-int fail_pte(const char* what, Error error, const PteDiagnostics& d) {
-  printf("executor_runner: %s: %s (error 0x%02x)", what, socsim::runtime::to_string(error),
-         static_cast<unsigned>(error));
-  if (d.field != nullptr) printf(": %s", d.field);
-  if (d.index != 0xFFFFFFFFu) printf(" %lu", static_cast<unsigned long>(d.index));
-  if (d.name != nullptr) printf(": %.*s", static_cast<int>(d.name_length), d.name);
-  printf("\n");
-  return 1;
 }
 
 /// Runs an ExecuTorch program: the same steps, pools, options and messages as main() for

@@ -6,16 +6,22 @@
 // no copy) and returns the new token's key column and value row, which this loop writes into
 // the cache at the token's position (2 x layers x d_model elements per token). The cache
 // lives in the boot-info pool (DDR in the default SoC), as a deployed runtime would keep it.
+// The bundle's programs are ExecuTorch programs (.pte, what scripts/socsim_llm/build.py
+// writes) or, in bundles built before, socsim's legacy format; each is recognised by its
+// identifier and both must be of one format.
 #include "firmware/apps/executor_runner/llm_runner.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "firmware/apps/executor_runner/allocators_line.h"
+#include "firmware/apps/executor_runner/pte_error_line.h"
 #include "firmware/delegates/npu/npu_backend.h"
 #include "firmware/runtime/method.h"
 #include "firmware/runtime/profiling.h"
 #include "firmware/runtime/program.h"
+#include "firmware/runtime/pte_method.h"
+#include "firmware/runtime/pte_program.h"
 
 namespace socsim::apps {
 namespace {
@@ -28,6 +34,9 @@ using runtime::MethodDiagnostics;
 using runtime::ProfileEvent;
 using runtime::ProfilingHooks;
 using runtime::Program;
+using runtime::PteDiagnostics;
+using runtime::PteMethod;
+using runtime::PteProgram;
 using runtime::Result;
 using runtime::ScalarType;
 using runtime::Span;
@@ -59,6 +68,44 @@ int fail(const char* what, Error error = Error::kOk) {
   }
   return 1;
 }
+
+int fail(const char* what, Error error, const MethodDiagnostics&) { return fail(what, error); }
+
+// A .pte error names the field (and index, name) it is about, as the runner's one-program
+// path does.
+int fail(const char* what, Error error, const PteDiagnostics& d) { return fail_pte(what, error, d); }
+
+// The two program formats a bundle may hold: how each loads and tells its planned memory.
+template <typename ProgramT>
+struct Format;
+
+template <>
+struct Format<Program> {
+  using MethodT = Method;
+  using DiagT = MethodDiagnostics;
+  static Result<Program> load(const uint8_t* data, uint32_t size, DiagT*) {
+    return Program::load(data, size);
+  }
+  static uint32_t planned_count(const Program& p) {
+    return p.method_meta().num_memory_planned_buffers();
+  }
+  static uint32_t planned_size(const Program& p, uint32_t i) {
+    return p.method_meta().memory_planned_buffer_size(i);
+  }
+};
+
+template <>
+struct Format<PteProgram> {
+  using MethodT = PteMethod;
+  using DiagT = PteDiagnostics;
+  static Result<PteProgram> load(const uint8_t* data, uint32_t size, DiagT* diag) {
+    return PteProgram::load(data, size, diag);
+  }
+  static uint32_t planned_count(const PteProgram& p) { return p.num_memory_planned_buffers(); }
+  static uint32_t planned_size(const PteProgram& p, uint32_t i) {
+    return p.memory_planned_buffer_size(i);
+  }
+};
 
 bool read_header(const uint8_t* model, uint32_t size, Header* h) {
   if (size < kHeaderSize || read_u32(model + 4) != 1) return false;
@@ -95,7 +142,9 @@ void on_begin(void* context, ProfileEvent event, uint32_t, const char*, uint32_t
 void on_end(void* context, ProfileEvent event, uint32_t index, const char* name,
             uint32_t elements) {
   auto* c = static_cast<PhaseCounters*>(context);
-  const bool npu = event == ProfileEvent::kDelegate && strcmp(name, delegates::kNpuBackendId) == 0;
+  const bool npu = event == ProfileEvent::kDelegate &&
+                   (strcmp(name, delegates::kNpuBackendId) == 0 ||
+                    strcmp(name, delegates::kNpuExecutorchBackendId) == 0);
   const uint64_t npu_cycles = npu ? delegates::npu_backend_last_status().cycles : 0;
   c->npu_cycles += npu_cycles;
   if (c->profile && (event == ProfileEvent::kOperator || event == ProfileEvent::kDelegate)) {
@@ -109,13 +158,16 @@ void on_end(void* context, ProfileEvent event, uint32_t index, const char* name,
 
 // Planned memory of one method: the method pool (SRAM in the default SoC) when it fits,
 // else the boot-info pool (DDR), so the CPU operators work on SRAM where they can.
-Result<Method> load(const Program& program, Span* planned, MemoryAllocator& method_alloc,
-                    MemoryAllocator& region_alloc, MemoryAllocator& temp_alloc,
-                    MethodDiagnostics* diag) {
-  const runtime::MethodMeta meta = program.method_meta();
-  if (meta.num_memory_planned_buffers() > kMaxPlanned) return Error::kNotSupported;
-  for (uint32_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
-    planned[i].size = meta.memory_planned_buffer_size(i);
+template <typename ProgramT>
+Result<typename Format<ProgramT>::MethodT> load(const ProgramT& program, Span* planned,
+                                                MemoryAllocator& method_alloc,
+                                                MemoryAllocator& region_alloc,
+                                                MemoryAllocator& temp_alloc,
+                                                typename Format<ProgramT>::DiagT* diag) {
+  const uint32_t count = Format<ProgramT>::planned_count(program);
+  if (count > kMaxPlanned) return Error::kNotSupported;
+  for (uint32_t i = 0; i < count; ++i) {
+    planned[i].size = Format<ProgramT>::planned_size(program, i);
     // Room for the method's own tables (tensors, instructions) is kept in the method pool.
     const bool fits = planned[i].size + kTableReserve <= method_alloc.size() - method_alloc.used();
     planned[i].data = fits ? static_cast<uint8_t*>(method_alloc.allocate(planned[i].size, 16))
@@ -127,9 +179,10 @@ Result<Method> load(const Program& program, Span* planned, MemoryAllocator& meth
     printf("Planned buffer %lu: %lu bytes in the %s pool\n", static_cast<unsigned long>(i),
            static_cast<unsigned long>(planned[i].size), fits ? "method" : "boot-info");
   }
-  const MemoryManager memory{&method_alloc, planned, meta.num_memory_planned_buffers(),
-                             &temp_alloc};
-  return Method::load(program, memory, diag);
+  // Delegates take what does not fit the method pool (an NPU partition's intermediate
+  // results) from the boot-info pool.
+  const MemoryManager memory{&method_alloc, planned, count, &temp_alloc, &region_alloc};
+  return Format<ProgramT>::MethodT::load(program, memory, diag);
 }
 
 uint32_t argmax(const Tensor& logits) {
@@ -180,62 +233,32 @@ void write_cache(const Header& h, uint32_t elem, LayerCache& cache, const Tensor
   }
 }
 
-}  // namespace
-
-bool is_llm_bundle(const uint8_t* model, uint32_t size) {
-  return size >= 4 && memcmp(model, "SLM1", 4) == 0;
-}
-
-int run_llm(const LlmOptions& options, const volatile struct socsim_bootinfo* info,
-            const uint8_t* model, uint32_t model_size, const uint8_t* input,
-            uint32_t input_size, MemoryAllocator& method_alloc, MemoryAllocator& temp_alloc) {
-  Header h;
-  if (!read_header(model, model_size, &h)) {
-    return fail("model file: a language-model bundle (SLM1) with a bad header or program "
-                "offsets");
-  }
-  const uint32_t prompt = options.prompt_tokens != 0 ? options.prompt_tokens : h.prompt;
-  if (prompt != h.prompt) {
-    printf("executor_runner: --prompt-tokens %lu: the bundle's prefill program takes %lu "
-           "tokens (build it with --prompt-tokens %lu)\n",
-           static_cast<unsigned long>(prompt), static_cast<unsigned long>(h.prompt),
-           static_cast<unsigned long>(prompt));
-    return 1;
-  }
-  if (options.generate < 1 || prompt + options.generate - 1 > h.context) {
-    printf("executor_runner: --generate %lu: 1 to %lu tokens fit the context of %lu after a "
-           "prompt of %lu\n",
-           static_cast<unsigned long>(options.generate),
-           static_cast<unsigned long>(h.context - prompt + 1),
-           static_cast<unsigned long>(h.context), static_cast<unsigned long>(prompt));
-    return 1;
-  }
-  if (input != nullptr && input_size != 4 * prompt) {
-    printf("executor_runner: --input: %lu bytes; the prompt is %lu int32 token ids (%lu "
-           "bytes)\n",
-           static_cast<unsigned long>(input_size), static_cast<unsigned long>(prompt),
-           static_cast<unsigned long>(4 * prompt));
-    return 1;
-  }
-  const uint32_t region_size = info->version >= 2 ? info->pool_size : 0;
-  MemoryAllocator region_alloc(reinterpret_cast<void*>(static_cast<uintptr_t>(info->pool_addr)),
-                               region_size);
-
+// The loop over one bundle's programs, both of format ProgramT.
+template <typename ProgramT>
+int run_bundle(const LlmOptions& options, const Header& h, uint32_t prompt,
+               const uint8_t* model, const uint8_t* input, MemoryAllocator& method_alloc,
+               MemoryAllocator& temp_alloc, MemoryAllocator& region_alloc) {
+  using MethodT = typename Format<ProgramT>::MethodT;
+  typename Format<ProgramT>::DiagT diag;
   const uint32_t t0 = socsim_elapsed_cycles();
-  Result<Program> prefill_program =
-      Program::load(model + h.prefill_offset, h.prefill_size);
-  if (!prefill_program.ok()) return fail("model file: prefill program", prefill_program.error());
-  Result<Program> decode_program = Program::load(model + h.decode_offset, h.decode_size);
-  if (!decode_program.ok()) return fail("model file: decode program", decode_program.error());
+  Result<ProgramT> prefill_program =
+      Format<ProgramT>::load(model + h.prefill_offset, h.prefill_size, &diag);
+  if (!prefill_program.ok()) {
+    return fail("model file: prefill program", prefill_program.error(), diag);
+  }
+  Result<ProgramT> decode_program =
+      Format<ProgramT>::load(model + h.decode_offset, h.decode_size, &diag);
+  if (!decode_program.ok()) {
+    return fail("model file: decode program", decode_program.error(), diag);
+  }
   Span prefill_planned[kMaxPlanned];
   Span decode_planned[kMaxPlanned];
-  MethodDiagnostics diag;
-  Result<Method> prefill =
+  Result<MethodT> prefill =
       load(*prefill_program, prefill_planned, method_alloc, region_alloc, temp_alloc, &diag);
-  if (!prefill.ok()) return fail("method load: prefill", prefill.error());
-  Result<Method> decode =
+  if (!prefill.ok()) return fail("method load: prefill", prefill.error(), diag);
+  Result<MethodT> decode =
       load(*decode_program, decode_planned, method_alloc, region_alloc, temp_alloc, &diag);
-  if (!decode.ok()) return fail("method load: decode", decode.error());
+  if (!decode.ok()) return fail("method load: decode", decode.error(), diag);
   const uint32_t t1 = socsim_elapsed_cycles();
 
   const uint32_t n_in = 3 + 2 * h.layers;
@@ -287,7 +310,8 @@ int run_llm(const LlmOptions& options, const volatile struct socsim_bootinfo* in
   uint32_t tokens[512];
   const uint32_t shown = options.generate < 512 ? options.generate : 512;
   // Prefill.
-  int32_t* ids = prefill->input(0)->data_as<int32_t>();
+  Tensor* prompt_ids = prefill->input(0);
+  int32_t* ids = prompt_ids->data_as<int32_t>();
   for (uint32_t i = 0; i < prompt; ++i) {
     int32_t id = static_cast<int32_t>((7 * i + 1) % h.vocab);
     if (input != nullptr) memcpy(&id, input + 4 * i, 4);
@@ -313,7 +337,7 @@ int run_llm(const LlmOptions& options, const volatile struct socsim_bootinfo* in
   }
   SOCSIM_PROBE_END(kProbePrefill);
   const uint32_t p1 = socsim_elapsed_cycles();
-  if (error != Error::kOk) return fail("prefill", error);
+  if (error != Error::kOk) return fail("prefill", error, diag);
   printf("Prefill: %lu tokens, %lu cycles, %llu npu cycles; token 1 = %lu\n",
          static_cast<unsigned long>(prompt), static_cast<unsigned long>(p1 - p0),
          static_cast<unsigned long long>(counters.npu_cycles),
@@ -324,14 +348,17 @@ int run_llm(const LlmOptions& options, const volatile struct socsim_bootinfo* in
   uint64_t decode_cycles = 0;
   uint64_t decode_npu = 0;
   uint32_t last = tokens[0];
-  uint8_t* mask = decode->input(2)->data_as<uint8_t>();
+  Tensor* token_in = decode->input(0);
+  Tensor* position_in = decode->input(1);
+  Tensor* mask_in = decode->input(2);
+  uint8_t* mask = mask_in->data_as<uint8_t>();
   for (uint32_t step = 1; step < options.generate; ++step) {
     const uint32_t p = prompt + step - 1;
     counters.npu_cycles = 0;
     const uint32_t s0 = socsim_elapsed_cycles();
     SOCSIM_PROBE_BEGIN(kProbeDecode);
-    decode->input(0)->data_as<int32_t>()[0] = static_cast<int32_t>(last);
-    decode->input(1)->data_as<int32_t>()[0] = static_cast<int32_t>(p);
+    token_in->data_as<int32_t>()[0] = static_cast<int32_t>(last);
+    position_in->data_as<int32_t>()[0] = static_cast<int32_t>(p);
     for (uint32_t head = 0; head < h.heads; ++head) {
       uint8_t* row = mask + head * (h.context + 1);
       memset(row, 0, p);
@@ -348,7 +375,7 @@ int run_llm(const LlmOptions& options, const volatile struct socsim_bootinfo* in
     }
     SOCSIM_PROBE_END(kProbeDecode);
     const uint32_t s1 = socsim_elapsed_cycles();
-    if (error != Error::kOk) return fail("decode step", error);
+    if (error != Error::kOk) return fail("decode step", error, diag);
     if (step < shown) tokens[step] = last;
     decode_cycles += s1 - s0;
     decode_npu += counters.npu_cycles;
@@ -369,6 +396,58 @@ int run_llm(const LlmOptions& options, const volatile struct socsim_bootinfo* in
          static_cast<unsigned long long>(decode_npu));
   print_allocators(method_alloc, temp_alloc, region_alloc);
   return 0;
+}
+
+}  // namespace
+
+bool is_llm_bundle(const uint8_t* model, uint32_t size) {
+  return size >= 4 && memcmp(model, "SLM1", 4) == 0;
+}
+
+int run_llm(const LlmOptions& options, const volatile struct socsim_bootinfo* info,
+            const uint8_t* model, uint32_t model_size, const uint8_t* input,
+            uint32_t input_size, MemoryAllocator& method_alloc, MemoryAllocator& temp_alloc) {
+  Header h;
+  if (!read_header(model, model_size, &h)) {
+    return fail("model file: a language-model bundle (SLM1) with a bad header or program "
+                "offsets");
+  }
+  const uint32_t prompt = options.prompt_tokens != 0 ? options.prompt_tokens : h.prompt;
+  if (prompt != h.prompt) {
+    printf("executor_runner: --prompt-tokens %lu: the bundle's prefill program takes %lu "
+           "tokens (build it with --prompt-tokens %lu)\n",
+           static_cast<unsigned long>(prompt), static_cast<unsigned long>(h.prompt),
+           static_cast<unsigned long>(prompt));
+    return 1;
+  }
+  if (options.generate < 1 || prompt + options.generate - 1 > h.context) {
+    printf("executor_runner: --generate %lu: 1 to %lu tokens fit the context of %lu after a "
+           "prompt of %lu\n",
+           static_cast<unsigned long>(options.generate),
+           static_cast<unsigned long>(h.context - prompt + 1),
+           static_cast<unsigned long>(h.context), static_cast<unsigned long>(prompt));
+    return 1;
+  }
+  if (input != nullptr && input_size != 4 * prompt) {
+    printf("executor_runner: --input: %lu bytes; the prompt is %lu int32 token ids (%lu "
+           "bytes)\n",
+           static_cast<unsigned long>(input_size), static_cast<unsigned long>(prompt),
+           static_cast<unsigned long>(4 * prompt));
+    return 1;
+  }
+  const uint32_t region_size = info->version >= 2 ? info->pool_size : 0;
+  MemoryAllocator region_alloc(reinterpret_cast<void*>(static_cast<uintptr_t>(info->pool_addr)),
+                               region_size);
+
+  const bool prefill_pte = PteProgram::has_identifier(model + h.prefill_offset, h.prefill_size);
+  if (prefill_pte != PteProgram::has_identifier(model + h.decode_offset, h.decode_size)) {
+    return fail("model file: the bundle's prefill and decode programs are of different "
+                "formats (one ExecuTorch .pte, one legacy)");
+  }
+  return prefill_pte ? run_bundle<PteProgram>(options, h, prompt, model, input, method_alloc,
+                                              temp_alloc, region_alloc)
+                     : run_bundle<Program>(options, h, prompt, model, input, method_alloc,
+                                           temp_alloc, region_alloc);
 }
 
 }  // namespace socsim::apps

@@ -1,5 +1,6 @@
 // The executor_runner's language-model loop: a bundle file (magic "SLM1": a prefill program
-// and a decode-step program, scripts/socsim_llm/bundle.py, docs/llm.md) runs prefill of the
+// and a decode-step program, ExecuTorch .pte or, in older bundles, socsim's legacy format;
+// scripts/socsim_llm/bundle.py, docs/llm.md) runs prefill of the
 // prompt and then one decode step per generated token, the KV cache kept in the boot-info
 // pool between executions, greedy sampling (argmax) on the CPU.
 #pragma once
