@@ -1,13 +1,14 @@
 """Single-operator programs with numpy expected outputs, for the firmware kernel tests.
 
-Writes, for every case, NAME.prog (a program with one instruction), NAME.in (the raw input
+Writes, for every case, NAME.pte (an ExecuTorch program with one instruction, the kernel as
+a socsim:: operator; NAME.prog, the same program in socsim's legacy format, for the legacy
+reader's tests while the runtime reads it), NAME.in (the raw input
 bytes, inputs in order) and NAME.out (the expected raw output bytes from the numpy reference
 executor), plus manifest.txt with one line per case: "NAME TOLERANCE OPERATOR DTYPE NPU" (0 =
 bit-exact; the operator's schema name and the dtype code of its first input, the kernel key;
 NPU 1 when NAME.npu holds the case as an NPU layer, see npu_layer()). The firmware's host
 test runs each program through the runtime, the NPU model's test each NAME.npu, and both
 compare with NAME.out.
-The firmware's host test runs each program through the runtime and compares.
 """
 
 import argparse
@@ -20,6 +21,7 @@ import numpy as np
 from socsim_aot import fixed_point as fx
 from socsim_aot import ir, npu_partition
 from socsim_aot import program_format as pf
+from socsim_aot import pte_format
 from socsim_aot import reference
 from socsim_aot import schema
 from socsim_aot.schema import activations
@@ -788,11 +790,15 @@ def write_cases(out_dir):
     lines = []
     for name, op, inputs, out_shape, out_dtype, args in cases():
         program = single_op_program(op, inputs, out_shape, out_dtype, args)
-        data = pf.write(program)
+        data = pte_format.write(program)
         feeds = [x for x in inputs if not isinstance(x, Const)]
-        (expected,) = reference.run(pf.read(data), feeds)
-        with open(os.path.join(out_dir, name + ".prog"), "wb") as f:
+        (expected,) = reference.run(pte_format.read(data), feeds)
+        with open(os.path.join(out_dir, name + ".pte"), "wb") as f:
             f.write(data)
+        # the same program in the legacy format, for the legacy reader's tests while the
+        # runtime reads it (docs/program-format.md)
+        with open(os.path.join(out_dir, name + ".prog"), "wb") as f:
+            f.write(pf.write(program))
         with open(os.path.join(out_dir, name + ".in"), "wb") as f:
             for x in feeds:
                 f.write(np.ascontiguousarray(x).tobytes())
@@ -813,7 +819,7 @@ def write_cases(out_dir):
 def main(argv=None):
     parser = argparse.ArgumentParser(
         description="Write single-operator program files with numpy expected outputs "
-                    "(NAME.prog/.in/.out and manifest.txt) for the firmware kernel tests.")
+                    "(NAME.pte/.prog/.in/.out and manifest.txt) for the firmware kernel tests.")
     parser.add_argument("out_dir", help="directory to write the cases into")
     args = parser.parse_args(argv)
     count = write_cases(args.out_dir)

@@ -1,6 +1,8 @@
 // Runs every single-operator case written by scripts/socsim_aot/kernel_cases.py through the
 // runtime and compares the kernel's output with the numpy reference: int8 bit for bit,
-// float32 within the manifest's relative tolerance.
+// float32 within the manifest's relative tolerance. Each case is an ExecuTorch program
+// (NAME.pte: the kernel as a socsim:: operator, docs/program-format.md) and, while the runtime
+// reads socsim's legacy format, the same program in that format (NAME.prog); both run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +15,8 @@
 #include "firmware/abi/generated/operators.h"
 #include "firmware/runtime/method.h"
 #include "firmware/runtime/program.h"
+#include "firmware/runtime/pte_method.h"
+#include "firmware/runtime/pte_program.h"
 #include "firmware/runtime/test/program_builder.h"
 #include "tests/support/kernel_case_manifest.h"
 
@@ -21,30 +25,85 @@ namespace {
 
 using Case = ::socsim::test::KernelCase;
 using ::socsim::test::read_file;
+using test::AlignedBytes;
 
 std::vector<Case> read_manifest() {
   return ::socsim::test::read_kernel_cases();
 }
 
-class KernelCaseTest : public ::testing::TestWithParam<Case> {};
+// The two program formats: how a case's program loads and tells its planned memory.
+struct PteFormat {
+  using ProgramT = PteProgram;
+  using MethodT = PteMethod;
+  using DiagT = PteDiagnostics;
+  static constexpr const char* kSuffix = ".pte";
+  static Result<PteProgram> load(AlignedBytes& bytes) {
+    return PteProgram::load(bytes.data(), bytes.size());
+  }
+  static uint32_t planned_count(const PteProgram& p) { return p.num_memory_planned_buffers(); }
+  static uint32_t planned_size(const PteProgram& p, uint32_t i) {
+    return p.memory_planned_buffer_size(i);
+  }
+};
 
-TEST_P(KernelCaseTest, MatchesNumpyReference) {
-  test::AlignedBytes bytes(read_file(GetParam().path(".prog")));
-  const std::vector<uint8_t> feed = read_file(GetParam().path(".in"));
-  const std::vector<uint8_t> expected = read_file(GetParam().path(".out"));
-  Result<Program> program = Program::load(bytes.data(), bytes.size());
+struct LegacyFormat {
+  using ProgramT = Program;
+  using MethodT = Method;
+  using DiagT = MethodDiagnostics;
+  static constexpr const char* kSuffix = ".prog";
+  static Result<Program> load(AlignedBytes& bytes) {
+    return Program::load(bytes.data(), bytes.size());
+  }
+  static uint32_t planned_count(const Program& p) { return p.method_meta().num_memory_planned_buffers(); }
+  static uint32_t planned_size(const Program& p, uint32_t i) { return p.buffer_size(i); }
+};
+
+// Planned buffers of a program, each 16-byte aligned, sized as the program says.
+class PlannedMemory {
+ public:
+  template <typename Format>
+  bool place(const typename Format::ProgramT& program, uint32_t limit) {
+    const uint32_t count = Format::planned_count(program);
+    if (count > kMax) return false;
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t size = Format::planned_size(program, i);
+      if (size > limit) return false;
+      storage_[i].assign(size / 8 + 2, 0);
+      auto* base = reinterpret_cast<uint8_t*>(storage_[i].data());
+      if (reinterpret_cast<uintptr_t>(base) % 16 != 0) base += 8;
+      spans_[i] = Span{base, size};
+    }
+    count_ = count;
+    return true;
+  }
+  MemoryManager manager(MemoryAllocator* method_alloc, MemoryAllocator* temp_alloc) {
+    return MemoryManager{method_alloc, spans_, count_, temp_alloc};
+  }
+
+ private:
+  static constexpr uint32_t kMax = 4;
+  std::vector<uint64_t> storage_[kMax];
+  Span spans_[kMax];
+  uint32_t count_ = 0;
+};
+
+template <typename Format>
+void run_case(const Case& c) {
+  AlignedBytes bytes(read_file(c.path(Format::kSuffix)));
+  const std::vector<uint8_t> feed = read_file(c.path(".in"));
+  const std::vector<uint8_t> expected = read_file(c.path(".out"));
+  Result<typename Format::ProgramT> program = Format::load(bytes);
   ASSERT_TRUE(program.ok()) << to_string(program.error());
 
   std::vector<uint8_t> method_pool(1 << 16), temp_pool(1 << 12);
-  std::vector<uint8_t> planned(program->buffer_size(0) + 16);
   MemoryAllocator method_alloc(method_pool.data(), method_pool.size());
   MemoryAllocator temp_alloc(temp_pool.data(), temp_pool.size());
-  Span span{planned.data() + (16 - reinterpret_cast<uintptr_t>(planned.data()) % 16) % 16,
-            program->buffer_size(0)};
-  MemoryManager manager{&method_alloc, &span, 1, &temp_alloc};
-  MethodDiagnostics diag;
-  Result<Method> method = Method::load(*program, manager, &diag);
-  ASSERT_TRUE(method.ok()) << to_string(method.error()) << " " << (diag.name ? diag.name : "");
+  PlannedMemory planned;
+  ASSERT_TRUE(planned.place<Format>(*program, 1u << 24));
+  typename Format::DiagT diag;
+  Result<typename Format::MethodT> method =
+      Format::MethodT::load(*program, planned.manager(&method_alloc, &temp_alloc), &diag);
+  ASSERT_TRUE(method.ok()) << to_string(method.error());
 
   size_t at = 0;
   for (uint32_t i = 0; i < method->inputs_size(); ++i) {
@@ -58,7 +117,7 @@ TEST_P(KernelCaseTest, MatchesNumpyReference) {
 
   const Tensor& out = *method->output(0);
   ASSERT_EQ(out.nbytes, expected.size());
-  if (GetParam().tolerance == 0.0) {
+  if (c.tolerance == 0.0) {
     const auto* got = out.data_as<uint8_t>();
     for (size_t i = 0; i < expected.size(); ++i) {
       ASSERT_EQ(got[i], expected[i]) << "byte " << i;
@@ -69,10 +128,20 @@ TEST_P(KernelCaseTest, MatchesNumpyReference) {
     std::memcpy(want.data(), expected.data(), expected.size());
     const float* got = out.data_as<float>();
     for (size_t i = 0; i < want.size(); ++i) {
-      const double bound = GetParam().tolerance * std::max(1.0, std::fabs(double{want[i]}));
+      const double bound = c.tolerance * std::max(1.0, std::fabs(double{want[i]}));
       ASSERT_NEAR(got[i], want[i], bound) << "element " << i;
     }
   }
+}
+
+class KernelCaseTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(KernelCaseTest, MatchesNumpyReference) {
+  run_case<PteFormat>(GetParam());
+}
+
+TEST_P(KernelCaseTest, LegacyFormatMatchesNumpyReference) {
+  run_case<LegacyFormat>(GetParam());
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
@@ -84,40 +153,58 @@ INSTANTIATE_TEST_SUITE_P(Numpy, KernelCaseTest, ::testing::ValuesIn(read_manifes
 // Corrupted copies of the case programs: whatever the loader accepts must load and execute
 // without touching memory outside the pools (run under AddressSanitizer to see it), with
 // kernels rejecting inconsistent shapes and arguments through their error codes.
-TEST(KernelCasesFuzz, CorruptProgramsFailCleanly) {
-  std::mt19937 rng(99);
+struct FuzzCounts {
   int loaded = 0, executed = 0, kernel_errors = 0;
+};
+
+template <typename Format>
+FuzzCounts corrupt_and_run(uint32_t seed) {
+  std::mt19937 rng(seed);
+  FuzzCounts n;
   for (const Case& c : read_manifest()) {
-    const std::vector<uint8_t> good = read_file(c.path(".prog"));
+    const std::vector<uint8_t> good = read_file(c.path(Format::kSuffix));
     for (int run = 0; run < 150; ++run) {
       std::vector<uint8_t> b = good;
       for (int f = 0; f < 2; ++f) b[rng() % b.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
-      test::AlignedBytes bytes(b);
-      Result<Program> program = Program::load(bytes.data(), bytes.size());
-      // Skip loadable files whose planned buffer grew beyond what a test should allocate.
-      if (!program.ok() || program->buffer_size(0) > (1u << 20)) continue;
+      AlignedBytes bytes(b);
+      Result<typename Format::ProgramT> program = Format::load(bytes);
+      if (!program.ok()) continue;
+      // Skip loadable files whose planned memory grew beyond what a test should allocate.
+      PlannedMemory planned;
+      if (!planned.place<Format>(*program, 1u << 20)) continue;
       std::vector<uint8_t> method_pool(1 << 16), temp_pool(1 << 12);
-      std::vector<uint64_t> planned(program->buffer_size(0) / 8 + 2);
       MemoryAllocator method_alloc(method_pool.data(), method_pool.size());
       MemoryAllocator temp_alloc(temp_pool.data(), temp_pool.size());
-      auto* base = reinterpret_cast<uint8_t*>(planned.data());
-      if (reinterpret_cast<uintptr_t>(base) % 16 != 0) base += 8;
-      Span span{base, program->buffer_size(0)};
-      MemoryManager manager{&method_alloc, &span, 1, &temp_alloc};
-      Result<Method> method = Method::load(*program, manager);
+      Result<typename Format::MethodT> method =
+          Format::MethodT::load(*program, planned.manager(&method_alloc, &temp_alloc));
       if (!method.ok()) continue;
-      ++loaded;
+      ++n.loaded;
       const Error e = method->execute();
-      if (e == Error::kOk) ++executed;
+      if (e == Error::kOk) ++n.executed;
       if (e == Error::kShapeMismatch || e == Error::kBadOperatorArgs ||
           e == Error::kDtypeMismatch) {
-        ++kernel_errors;
+        ++n.kernel_errors;
       }
     }
   }
-  EXPECT_GT(loaded, 1000);
-  EXPECT_GT(executed, 500);
-  EXPECT_GT(kernel_errors, 100);
+  return n;
+}
+
+TEST(KernelCasesFuzz, CorruptProgramsFailCleanly) {
+  const FuzzCounts n = corrupt_and_run<PteFormat>(99);
+  RecordProperty("loaded", n.loaded);
+  RecordProperty("executed", n.executed);
+  RecordProperty("kernel_errors", n.kernel_errors);
+  EXPECT_GT(n.loaded, 1000);
+  EXPECT_GT(n.executed, 500);
+  EXPECT_GT(n.kernel_errors, 100);
+}
+
+TEST(KernelCasesFuzz, CorruptLegacyProgramsFailCleanly) {
+  const FuzzCounts n = corrupt_and_run<LegacyFormat>(99);
+  EXPECT_GT(n.loaded, 1000);
+  EXPECT_GT(n.executed, 500);
+  EXPECT_GT(n.kernel_errors, 100);
 }
 
 // Every kernel the operator schema lists (name and element type) is exercised by a case.
