@@ -38,7 +38,7 @@ UNITS = (("_percent", "%"), ("_pct", "%"), ("_mm2", "mm²"), ("_uj", "µJ"), ("_
          ("_mb", "MB"), ("_kb", "KB"), ("_gb", "GB"), ("_bytes", "bytes"), ("_mw", "mW"),
          ("_w", "W"), ("_cycles", "cycles"))
 WORDS = {"npu": "NPU", "ddr": "DDR", "cpu": "CPU", "mac": "MAC", "dma": "DMA", "sram": "SRAM",
-         "hbm2": "HBM2", "gbps": "GB/s", "ipc": "IPC"}
+         "hbm2": "HBM2", "gbps": "GB/s", "ipc": "IPC", "macs": "MACs"}
 
 
 def axis_label(name):
@@ -104,9 +104,33 @@ def plain(v, digits=4):
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def tick(v):
+    """A tick label: a plain number, millions and billions as "M" and "G" so that long
+    numbers do not run into each other (200000000 -> "200 M", 1500 -> "1,500")."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+        for size, unit in ((1e9, "G"), (1e6, "M")):
+            if abs(v) >= size:
+                return f"{plain(v / size)} {unit}"
+    return plain(v)
+
+
 def _plain_axis(axis):
     from matplotlib.ticker import FuncFormatter
-    axis.set_major_formatter(FuncFormatter(lambda v, _: plain(v)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: tick(v)))
+
+
+def _metric_axis(axis, values, set_scale):
+    """A numeric axis: logarithmic when its values span more than a factor of 100 (ticks at
+    1, 2 and 5 of each decade), linear otherwise; plain numbers as tick labels either way
+    (tick(): no offset text, no 1e8 or 10^8 notation)."""
+    if _wide(values):
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+        set_scale("log")
+        axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        axis.set_major_formatter(FuncFormatter(lambda v, _: tick(v)))
+        axis.set_minor_formatter(NullFormatter())
+    else:
+        _plain_axis(axis)
 
 
 def _accepts(expr, row):
@@ -206,12 +230,9 @@ def line_plot(rows, x, y, series=None, path="plot.png", title=None):
     elif log_x:
         ax.set_xscale("log", base=2)
         _log2_axis(ax.xaxis, xs)
-    ys = [value(r, y) for r in rows]
-    log_y = _wide(ys)
-    if log_y:
-        ax.set_yscale("log")
     else:
-        _plain_axis(ax.yaxis)
+        _metric_axis(ax.xaxis, xs, ax.set_xscale)
+    _metric_axis(ax.yaxis, [value(r, y) for r in rows], ax.set_yscale)
     ax.set_xlabel(axis_label(x))
     ax.set_ylabel(axis_label(y))
     ax.set_title(title or f"{axis_label(y)} vs {axis_label(x)}")
@@ -242,10 +263,7 @@ def pareto_plot(rows, x, y, minimize=(True, True), label=None, path="pareto.png"
                 where="post" if minimize[1] else "pre", color="C3", alpha=0.6, zorder=3)
     every = dominated + front
     for axis, name, scale in ((ax.xaxis, x, ax.set_xscale), (ax.yaxis, y, ax.set_yscale)):
-        if _wide([value(r, name) for r in every]):
-            scale("log")
-        else:
-            _plain_axis(axis)
+        _metric_axis(axis, [value(r, name) for r in every], scale)
     ax.set_xlabel(axis_label(x) + (", lower is better" if minimize[0] else
                                    ", higher is better"))
     ax.set_ylabel(axis_label(y) + (", lower is better" if minimize[1] else
@@ -331,8 +349,14 @@ def _overlaps(fig, ax):
 
 
 def _axes(ax):
-    return {"x_label": ax.get_xlabel(), "y_label": ax.get_ylabel(),
-            "x_scale": ax.get_xscale(), "y_scale": ax.get_yscale()}
+    """Labels, scales and the tick labels as drawn (with any offset text matplotlib adds)."""
+    ax.figure.canvas.draw()
+    d = {"x_label": ax.get_xlabel(), "y_label": ax.get_ylabel(),
+         "x_scale": ax.get_xscale(), "y_scale": ax.get_yscale()}
+    for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+        d[f"{name}_ticks"] = [t.get_text() for t in axis.get_ticklabels() if t.get_text()]
+        d[f"{name}_offset"] = axis.get_offset_text().get_text()
+    return d
 
 
 def heatmap(rows, x, y, metric, path="heatmap.png", title=None):

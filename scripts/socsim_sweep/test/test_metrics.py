@@ -251,9 +251,13 @@ class PlotsForAPaperTest(unittest.TestCase):
         self.assertEqual(plots.axis_label("ddr_gbps"), "DDR (GB/s)")
         self.assertEqual(plots.axis_label("npu_mac_usage_percent"), "NPU MAC usage (%)")
         self.assertEqual(plots.axis_label("execute_cycles"), "execute (cycles)")
+        self.assertEqual(plots.axis_label("npu_macs"), "NPU MACs")
         self.assertEqual(plots.plain(489512.3), "489,512")
         self.assertEqual(plots.plain(0.00123), "0.00123")
         self.assertEqual(plots.plain(12.5), "12.5")
+        self.assertEqual(plots.tick(200000000), "200 M")
+        self.assertEqual(plots.tick(2.5e9), "2.5 G")
+        self.assertEqual(plots.tick(1500), "1,500")
 
     def test_powers_of_two_on_a_log_axis(self):
         d = plots.line_plot(self.rows, "npu.mac_array.columns", "npu_time_us",
@@ -269,6 +273,28 @@ class PlotsForAPaperTest(unittest.TestCase):
         rows = [row(i, {"n": n}, {"t": float(n)}) for i, n in enumerate((16, 32))]
         self.assertEqual(plots.line_plot(rows, "n", "t", path=self.path("l3.png"))
                          ["axes"]["x_scale"], "linear")
+
+    def test_metric_axes_show_plain_numbers(self):
+        # A metric of hundreds of millions on x (the prefill sweep's MACs): no offset text
+        # ("1e8") and no exponent in any tick label, on the line and the Pareto plot.
+        rows = [row(i, {"k": k}, {"macs": m, "t": t}) for i, (k, m, t) in
+                enumerate(((1, 51904512, 404.0), (2, 210763776, 1166.0),
+                           (3, 437256192, 2226.0)))]
+        for d in (plots.line_plot(rows, "macs", "t", path=self.path("m.png")),
+                  plots.pareto_plot(rows, "macs", "t", path=self.path("mp.png"))):
+            axes = d["axes"]
+            self.assertEqual((axes["x_offset"], axes["y_offset"]), ("", ""))
+            self.assertTrue(axes["x_ticks"])
+            for tick in axes["x_ticks"] + axes["y_ticks"]:
+                self.assertNotRegex(tick, "[eE^]", tick)
+            self.assertIn("200 M", axes["x_ticks"])
+        # over a factor of 100: a log axis, still plain numbers
+        rows = [row(i, {"k": i}, {"b": b, "t": float(i + 1)}) for i, b in
+                enumerate((1e3, 2e4, 5e5))]
+        axes = plots.line_plot(rows, "b", "t", path=self.path("w.png"))["axes"]
+        self.assertEqual(axes["x_scale"], "log")
+        self.assertIn("10,000", axes["x_ticks"])
+        self.assertTrue(all("e" not in t for t in axes["x_ticks"]), axes["x_ticks"])
 
     def test_pareto_labels_overlap_nothing(self):
         # A crowded front: 200 points close together, each labelled.
