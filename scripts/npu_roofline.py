@@ -4,7 +4,8 @@ as a point (arithmetic intensity = 2 x MACs / DDR bytes the layer moved: its DMA
 operands in DDR, re-reads included, not the bytes of operands in SRAM; achieved ops/s over
 its elapsed time), under two roofs: the array's compute peak (the NPU preset: cores x rows x
 columns x 2 ops x clock) and the DDR preset's peak bandwidth (DIR/ddr.json, "peak_gbps", or
---peak-gbps). Every layer of the frame is drawn and labelled with its ID in the report's
+--peak-gbps), and, dashed, the DMA engine's rate when it is below the DDR's peak (the roof a
+DDR-bound layer meets first). Every layer of the frame is drawn and labelled with its ID in the report's
 table, coloured by the report's Bound column (red DDR-bound, orange on-chip-DMA-bound, blue
 compute-bound); a layer with MACs but no DDR bytes (operands in SRAM) sits hollow at the
 right edge. A second panel shows every layer's DMA rate against the DDR peak and the DMA
@@ -115,6 +116,11 @@ def main(argv=None) -> int:
     xs = [lo * (edge / lo) ** (k / 200) for k in range(201)]
     ax.plot(xs, [min(peak, x * bandwidth) for x in xs], "k-", lw=1.5,
             label=f"roof: {peak / 1e12:.2f} TOPS array, {bandwidth / 1e9:.1f} GB/s DDR peak")
+    # A DMA engine slower than the DDR's peak is the roof a DDR-bound layer meets first.
+    dma_rate = report.get("dma_bytes_per_cycle")
+    if dma_rate and dma_rate * clock < bandwidth:
+        ax.plot(xs, [min(peak, x * dma_rate * clock) for x in xs], "k--", lw=1,
+                label=f"DMA engine {dma_rate * clock / 1e9:.1f} GB/s (below the DDR peak)")
     for bound in ("ddr", "on-chip-dma", "compute"):
         ax.scatter([], [], color=COLOURS[bound], s=22, label=NAMES[bound] + " (report's Bound)")
     ax.scatter([], [], color="k", facecolors="none", s=22, label="no DDR bytes (right edge)")
@@ -128,7 +134,6 @@ def main(argv=None) -> int:
     # Right: every layer's DMA rate (all bytes it moved over its elapsed time) against the
     # DDR peak and the DMA engine's rate; layers without MACs (elementwise, pooling, lookups)
     # have no place on the roofline, so they are read here.
-    dma_rate = report.get("dma_bytes_per_cycle")
     for i, l in numbered:
         y = (l["read_bytes"] + l["write_bytes"]) / (l["elapsed_cycles"] / clock)
         colour = COLOURS.get(l.get("bound"), "tab:gray")
