@@ -52,6 +52,7 @@
 #include "firmware/apps/executor_runner/pte_error_line.h"
 #include "firmware/delegates/npu/npu_backend.h"
 #include "firmware/runtime/method.h"
+#include "firmware/runtime/planned_memory.h"
 #include "firmware/runtime/profiling.h"
 #include "firmware/runtime/program.h"
 #include "firmware/runtime/pte_method.h"
@@ -424,13 +425,6 @@ Error place_planned(const MetaT& meta, Span* planned, MemoryAllocator& method_al
   return Error::kOk;
 }
 
-MethodMeta meta_of(const Program& program) {
-  return program.method_meta();
-}
-const PteProgram& meta_of(const PteProgram& program) {
-  return program;
-}
-
 // Places planned memory and loads the method. With --pools auto, a method whose own tables
 // (tensors, instructions, delegate handles) do not fit the method pool beside planned
 // buffers placed there is loaded again with its planned memory in the boot-info pool.
@@ -438,7 +432,7 @@ template <typename MethodT, typename ProgramT, typename DiagT>
 Result<MethodT> load_method(const ProgramT& program, Pools pools, Span* planned,
                             MemoryAllocator& method_alloc, MemoryAllocator& region_alloc,
                             MemoryAllocator& temp_alloc, DiagT* diag) {
-  const auto& meta = meta_of(program);
+  const auto& meta = socsim::runtime::planned_memory_of(program);
   const MemoryManager memory{&method_alloc, planned, meta.num_memory_planned_buffers(),
                              &temp_alloc, pools != Pools::kStatic ? &region_alloc : nullptr};
   bool in_method_pool = false;

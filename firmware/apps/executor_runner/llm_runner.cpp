@@ -18,6 +18,7 @@
 #include "firmware/apps/executor_runner/pte_error_line.h"
 #include "firmware/delegates/npu/npu_backend.h"
 #include "firmware/runtime/method.h"
+#include "firmware/runtime/planned_memory.h"
 #include "firmware/runtime/profiling.h"
 #include "firmware/runtime/program.h"
 #include "firmware/runtime/pte_method.h"
@@ -75,7 +76,7 @@ int fail(const char* what, Error error, const MethodDiagnostics&) { return fail(
 // path does.
 int fail(const char* what, Error error, const PteDiagnostics& d) { return fail_pte(what, error, d); }
 
-// The two program formats a bundle may hold: how each loads and tells its planned memory.
+// The two program formats a bundle may hold: how each loads, and the method it makes.
 template <typename ProgramT>
 struct Format;
 
@@ -86,12 +87,6 @@ struct Format<Program> {
   static Result<Program> load(const uint8_t* data, uint32_t size, DiagT*) {
     return Program::load(data, size);
   }
-  static uint32_t planned_count(const Program& p) {
-    return p.method_meta().num_memory_planned_buffers();
-  }
-  static uint32_t planned_size(const Program& p, uint32_t i) {
-    return p.method_meta().memory_planned_buffer_size(i);
-  }
 };
 
 template <>
@@ -100,10 +95,6 @@ struct Format<PteProgram> {
   using DiagT = PteDiagnostics;
   static Result<PteProgram> load(const uint8_t* data, uint32_t size, DiagT* diag) {
     return PteProgram::load(data, size, diag);
-  }
-  static uint32_t planned_count(const PteProgram& p) { return p.num_memory_planned_buffers(); }
-  static uint32_t planned_size(const PteProgram& p, uint32_t i) {
-    return p.memory_planned_buffer_size(i);
   }
 };
 
@@ -164,10 +155,11 @@ Result<typename Format<ProgramT>::MethodT> load(const ProgramT& program, Span* p
                                                 MemoryAllocator& region_alloc,
                                                 MemoryAllocator& temp_alloc,
                                                 typename Format<ProgramT>::DiagT* diag) {
-  const uint32_t count = Format<ProgramT>::planned_count(program);
+  const auto& meta = runtime::planned_memory_of(program);
+  const uint32_t count = meta.num_memory_planned_buffers();
   if (count > kMaxPlanned) return Error::kNotSupported;
   for (uint32_t i = 0; i < count; ++i) {
-    planned[i].size = Format<ProgramT>::planned_size(program, i);
+    planned[i].size = meta.memory_planned_buffer_size(i);
     // Room for the method's own tables (tensors, instructions) is kept in the method pool.
     const bool fits = planned[i].size + kTableReserve <= method_alloc.size() - method_alloc.used();
     planned[i].data = fits ? static_cast<uint8_t*>(method_alloc.allocate(planned[i].size, 16))

@@ -14,6 +14,7 @@
 
 #include "firmware/abi/generated/operators.h"
 #include "firmware/runtime/method.h"
+#include "firmware/runtime/planned_memory.h"
 #include "firmware/runtime/program.h"
 #include "firmware/runtime/pte_method.h"
 #include "firmware/runtime/pte_program.h"
@@ -31,7 +32,7 @@ std::vector<Case> read_manifest() {
   return ::socsim::test::read_kernel_cases();
 }
 
-// The two program formats: how a case's program loads and tells its planned memory.
+// The two program formats: how a case's program loads, and the method it makes.
 struct PteFormat {
   using ProgramT = PteProgram;
   using MethodT = PteMethod;
@@ -39,10 +40,6 @@ struct PteFormat {
   static constexpr const char* kSuffix = ".pte";
   static Result<PteProgram> load(AlignedBytes& bytes) {
     return PteProgram::load(bytes.data(), bytes.size());
-  }
-  static uint32_t planned_count(const PteProgram& p) { return p.num_memory_planned_buffers(); }
-  static uint32_t planned_size(const PteProgram& p, uint32_t i) {
-    return p.memory_planned_buffer_size(i);
   }
 };
 
@@ -54,19 +51,18 @@ struct LegacyFormat {
   static Result<Program> load(AlignedBytes& bytes) {
     return Program::load(bytes.data(), bytes.size());
   }
-  static uint32_t planned_count(const Program& p) { return p.method_meta().num_memory_planned_buffers(); }
-  static uint32_t planned_size(const Program& p, uint32_t i) { return p.buffer_size(i); }
 };
 
 // Planned buffers of a program, each 16-byte aligned, sized as the program says.
 class PlannedMemory {
  public:
-  template <typename Format>
-  bool place(const typename Format::ProgramT& program, uint32_t limit) {
-    const uint32_t count = Format::planned_count(program);
+  template <typename ProgramT>
+  bool place(const ProgramT& program, uint32_t limit) {
+    const auto& meta = planned_memory_of(program);
+    const uint32_t count = meta.num_memory_planned_buffers();
     if (count > kMax) return false;
     for (uint32_t i = 0; i < count; ++i) {
-      const uint32_t size = Format::planned_size(program, i);
+      const uint32_t size = meta.memory_planned_buffer_size(i);
       if (size > limit) return false;
       storage_[i].assign(size / 8 + 2, 0);
       auto* base = reinterpret_cast<uint8_t*>(storage_[i].data());
@@ -99,7 +95,7 @@ void run_case(const Case& c) {
   MemoryAllocator method_alloc(method_pool.data(), method_pool.size());
   MemoryAllocator temp_alloc(temp_pool.data(), temp_pool.size());
   PlannedMemory planned;
-  ASSERT_TRUE(planned.place<Format>(*program, 1u << 24));
+  ASSERT_TRUE(planned.place(*program, 1u << 24));
   typename Format::DiagT diag;
   Result<typename Format::MethodT> method =
       Format::MethodT::load(*program, planned.manager(&method_alloc, &temp_alloc), &diag);
@@ -171,7 +167,7 @@ FuzzCounts corrupt_and_run(uint32_t seed) {
       if (!program.ok()) continue;
       // Skip loadable files whose planned memory grew beyond what a test should allocate.
       PlannedMemory planned;
-      if (!planned.place<Format>(*program, 1u << 20)) continue;
+      if (!planned.place(*program, 1u << 20)) continue;
       std::vector<uint8_t> method_pool(1 << 16), temp_pool(1 << 12);
       MemoryAllocator method_alloc(method_pool.data(), method_pool.size());
       MemoryAllocator temp_alloc(temp_pool.data(), temp_pool.size());
