@@ -174,6 +174,8 @@ def _save(fig, ax, path, description):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     try:
         fig.savefig(path, dpi=110)
+        if "axes" in description:
+            _drawn_ticks(ax, description["axes"])
     except OSError as e:  # a full disk: name the plot
         raise OSError(e.errno, e.strerror, path) from e
     finally:
@@ -349,14 +351,17 @@ def _overlaps(fig, ax):
 
 
 def _axes(ax):
-    """Labels, scales and the tick labels as drawn (with any offset text matplotlib adds)."""
-    ax.figure.canvas.draw()
-    d = {"x_label": ax.get_xlabel(), "y_label": ax.get_ylabel(),
-         "x_scale": ax.get_xscale(), "y_scale": ax.get_yscale()}
+    """Labels and scales; _save adds the tick labels as drawn."""
+    return {"x_label": ax.get_xlabel(), "y_label": ax.get_ylabel(),
+            "x_scale": ax.get_xscale(), "y_scale": ax.get_yscale()}
+
+
+def _drawn_ticks(ax, axes):
+    """The tick labels and any offset text matplotlib added, read after the figure was drawn
+    (saved)."""
     for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
-        d[f"{name}_ticks"] = [t.get_text() for t in axis.get_ticklabels() if t.get_text()]
-        d[f"{name}_offset"] = axis.get_offset_text().get_text()
-    return d
+        axes[f"{name}_ticks"] = [t.get_text() for t in axis.get_ticklabels() if t.get_text()]
+        axes[f"{name}_offset"] = axis.get_offset_text().get_text()
 
 
 def heatmap(rows, x, y, metric, path="heatmap.png", title=None):

@@ -6,16 +6,11 @@ legacy program format: it must refuse it with one line)."""
 import argparse
 import os
 import sys
+import types
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
 from socsim_llm import bundle  # noqa: E402
-
-
-class _Config:
-    def __init__(self, fields):
-        for key, value in fields.items():
-            setattr(self, key, value)
 
 
 def main() -> int:
@@ -33,7 +28,7 @@ def main() -> int:
               f"{other}", file=sys.stderr)
         return 1
     with open(args.output, "wb") as f:
-        f.write(bundle.write(_Config(fields), fields["prompt"], prefill, decode))
+        f.write(bundle.write(types.SimpleNamespace(**fields), fields["prompt"], prefill, decode))
     return 0
 
 

@@ -52,7 +52,7 @@
 #include "firmware/apps/executor_runner/pte_error_line.h"
 #include "firmware/delegates/npu/npu_backend.h"
 #include "firmware/runtime/method.h"
-#include "firmware/runtime/planned_memory.h"
+#include "firmware/runtime/program_formats.h"
 #include "firmware/runtime/profiling.h"
 #include "firmware/runtime/program.h"
 #include "firmware/runtime/pte_method.h"
@@ -428,10 +428,13 @@ Error place_planned(const MetaT& meta, Span* planned, MemoryAllocator& method_al
 // Places planned memory and loads the method. With --pools auto, a method whose own tables
 // (tensors, instructions, delegate handles) do not fit the method pool beside planned
 // buffers placed there is loaded again with its planned memory in the boot-info pool.
-template <typename MethodT, typename ProgramT, typename DiagT>
-Result<MethodT> load_method(const ProgramT& program, Pools pools, Span* planned,
-                            MemoryAllocator& method_alloc, MemoryAllocator& region_alloc,
-                            MemoryAllocator& temp_alloc, DiagT* diag) {
+template <typename ProgramT, typename Format = socsim::runtime::ProgramFormat<ProgramT>>
+Result<typename Format::MethodT> load_method(const ProgramT& program, Pools pools, Span* planned,
+                                             MemoryAllocator& method_alloc,
+                                             MemoryAllocator& region_alloc,
+                                             MemoryAllocator& temp_alloc,
+                                             typename Format::DiagT* diag) {
+  using MethodT = typename Format::MethodT;
   const auto& meta = socsim::runtime::planned_memory_of(program);
   const MemoryManager memory{&method_alloc, planned, meta.num_memory_planned_buffers(),
                              &temp_alloc, pools != Pools::kStatic ? &region_alloc : nullptr};
@@ -449,7 +452,7 @@ Result<MethodT> load_method(const ProgramT& program, Pools pools, Span* planned,
   printf(
       "executor_runner: the method's tables do not fit the method pool beside planned "
       "memory: planned memory goes to the boot-info pool\n");
-  *diag = DiagT();
+  *diag = typename Format::DiagT();
   method_alloc.reset();
   placed = place_planned(meta, planned, method_alloc, region_alloc, pools, false, &in_method_pool);
   if (placed != Error::kOk) return placed;
@@ -487,8 +490,8 @@ int run_pte(const Options& options, const volatile struct socsim_bootinfo* info,
     return fail("planned buffers", Error::kNotSupported);
   }
   const uint32_t t2 = socsim_elapsed_cycles();
-  Result<PteMethod> method = load_method<PteMethod>(*program, options.pools, planned, method_alloc,
-                                                    region_alloc, temp_alloc, &diag);
+  Result<PteMethod> method = load_method(*program, options.pools, planned, method_alloc,
+                                         region_alloc, temp_alloc, &diag);
   const uint32_t t3 = socsim_elapsed_cycles();
   if (!method.ok()) return fail_pte("method load", method.error(), diag);
   printf("Model: %lu bytes (ExecuTorch program), %lu instructions, %lu delegates; planned "
@@ -588,8 +591,8 @@ int main(int argc, char** argv) {
   }
   MethodDiagnostics diag;
   const uint32_t t2 = socsim_elapsed_cycles();
-  Result<Method> method = load_method<Method>(*program, options.pools, planned, method_alloc,
-                                              region_alloc, temp_alloc, &diag);
+  Result<Method> method = load_method(*program, options.pools, planned, method_alloc,
+                                      region_alloc, temp_alloc, &diag);
   const uint32_t t3 = socsim_elapsed_cycles();
   if (!method.ok()) {
     if (method.error() == Error::kOperatorMissing && diag.name != nullptr) {

@@ -18,7 +18,7 @@
 #include "firmware/apps/executor_runner/pte_error_line.h"
 #include "firmware/delegates/npu/npu_backend.h"
 #include "firmware/runtime/method.h"
-#include "firmware/runtime/planned_memory.h"
+#include "firmware/runtime/program_formats.h"
 #include "firmware/runtime/profiling.h"
 #include "firmware/runtime/program.h"
 #include "firmware/runtime/pte_method.h"
@@ -34,6 +34,7 @@ using runtime::Method;
 using runtime::MethodDiagnostics;
 using runtime::ProfileEvent;
 using runtime::ProfilingHooks;
+using runtime::ProgramFormat;
 using runtime::Program;
 using runtime::PteDiagnostics;
 using runtime::PteMethod;
@@ -75,28 +76,6 @@ int fail(const char* what, Error error, const MethodDiagnostics&) { return fail(
 // A .pte error names the field (and index, name) it is about, as the runner's one-program
 // path does.
 int fail(const char* what, Error error, const PteDiagnostics& d) { return fail_pte(what, error, d); }
-
-// The two program formats a bundle may hold: how each loads, and the method it makes.
-template <typename ProgramT>
-struct Format;
-
-template <>
-struct Format<Program> {
-  using MethodT = Method;
-  using DiagT = MethodDiagnostics;
-  static Result<Program> load(const uint8_t* data, uint32_t size, DiagT*) {
-    return Program::load(data, size);
-  }
-};
-
-template <>
-struct Format<PteProgram> {
-  using MethodT = PteMethod;
-  using DiagT = PteDiagnostics;
-  static Result<PteProgram> load(const uint8_t* data, uint32_t size, DiagT* diag) {
-    return PteProgram::load(data, size, diag);
-  }
-};
 
 bool read_header(const uint8_t* model, uint32_t size, Header* h) {
   if (size < kHeaderSize || read_u32(model + 4) != 1) return false;
@@ -149,12 +128,11 @@ void on_end(void* context, ProfileEvent event, uint32_t index, const char* name,
 
 // Planned memory of one method: the method pool (SRAM in the default SoC) when it fits,
 // else the boot-info pool (DDR), so the CPU operators work on SRAM where they can.
-template <typename ProgramT>
-Result<typename Format<ProgramT>::MethodT> load(const ProgramT& program, Span* planned,
-                                                MemoryAllocator& method_alloc,
-                                                MemoryAllocator& region_alloc,
-                                                MemoryAllocator& temp_alloc,
-                                                typename Format<ProgramT>::DiagT* diag) {
+template <typename ProgramT, typename Format = ProgramFormat<ProgramT>>
+Result<typename Format::MethodT> load(const ProgramT& program, Span* planned,
+                                      MemoryAllocator& method_alloc,
+                                      MemoryAllocator& region_alloc, MemoryAllocator& temp_alloc,
+                                      typename Format::DiagT* diag) {
   const auto& meta = runtime::planned_memory_of(program);
   const uint32_t count = meta.num_memory_planned_buffers();
   if (count > kMaxPlanned) return Error::kNotSupported;
@@ -174,7 +152,7 @@ Result<typename Format<ProgramT>::MethodT> load(const ProgramT& program, Span* p
   // Delegates take what does not fit the method pool (an NPU partition's intermediate
   // results) from the boot-info pool.
   const MemoryManager memory{&method_alloc, planned, count, &temp_alloc, &region_alloc};
-  return Format<ProgramT>::MethodT::load(program, memory, diag);
+  return Format::MethodT::load(program, memory, diag);
 }
 
 uint32_t argmax(const Tensor& logits) {
@@ -230,16 +208,16 @@ template <typename ProgramT>
 int run_bundle(const LlmOptions& options, const Header& h, uint32_t prompt,
                const uint8_t* model, const uint8_t* input, MemoryAllocator& method_alloc,
                MemoryAllocator& temp_alloc, MemoryAllocator& region_alloc) {
-  using MethodT = typename Format<ProgramT>::MethodT;
-  typename Format<ProgramT>::DiagT diag;
+  using MethodT = typename ProgramFormat<ProgramT>::MethodT;
+  typename ProgramFormat<ProgramT>::DiagT diag;
   const uint32_t t0 = socsim_elapsed_cycles();
   Result<ProgramT> prefill_program =
-      Format<ProgramT>::load(model + h.prefill_offset, h.prefill_size, &diag);
+      ProgramFormat<ProgramT>::load(model + h.prefill_offset, h.prefill_size, &diag);
   if (!prefill_program.ok()) {
     return fail("model file: prefill program", prefill_program.error(), diag);
   }
   Result<ProgramT> decode_program =
-      Format<ProgramT>::load(model + h.decode_offset, h.decode_size, &diag);
+      ProgramFormat<ProgramT>::load(model + h.decode_offset, h.decode_size, &diag);
   if (!decode_program.ok()) {
     return fail("model file: decode program", decode_program.error(), diag);
   }

@@ -14,7 +14,7 @@
 
 #include "firmware/abi/generated/operators.h"
 #include "firmware/runtime/method.h"
-#include "firmware/runtime/planned_memory.h"
+#include "firmware/runtime/program_formats.h"
 #include "firmware/runtime/program.h"
 #include "firmware/runtime/pte_method.h"
 #include "firmware/runtime/pte_program.h"
@@ -32,26 +32,17 @@ std::vector<Case> read_manifest() {
   return ::socsim::test::read_kernel_cases();
 }
 
-// The two program formats: how a case's program loads, and the method it makes.
-struct PteFormat {
-  using ProgramT = PteProgram;
-  using MethodT = PteMethod;
-  using DiagT = PteDiagnostics;
-  static constexpr const char* kSuffix = ".pte";
-  static Result<PteProgram> load(AlignedBytes& bytes) {
-    return PteProgram::load(bytes.data(), bytes.size());
-  }
-};
-
-struct LegacyFormat {
-  using ProgramT = Program;
-  using MethodT = Method;
-  using DiagT = MethodDiagnostics;
-  static constexpr const char* kSuffix = ".prog";
-  static Result<Program> load(AlignedBytes& bytes) {
-    return Program::load(bytes.data(), bytes.size());
-  }
-};
+// A case's file of each format.
+template <typename ProgramT>
+const char* suffix();
+template <>
+const char* suffix<PteProgram>() {
+  return ".pte";
+}
+template <>
+const char* suffix<Program>() {
+  return ".prog";
+}
 
 // Planned buffers of a program, each 16-byte aligned, sized as the program says.
 class PlannedMemory {
@@ -83,12 +74,13 @@ class PlannedMemory {
   uint32_t count_ = 0;
 };
 
-template <typename Format>
+template <typename ProgramT>
 void run_case(const Case& c) {
-  AlignedBytes bytes(read_file(c.path(Format::kSuffix)));
+  using Format = ProgramFormat<ProgramT>;
+  AlignedBytes bytes(read_file(c.path(suffix<ProgramT>())));
   const std::vector<uint8_t> feed = read_file(c.path(".in"));
   const std::vector<uint8_t> expected = read_file(c.path(".out"));
-  Result<typename Format::ProgramT> program = Format::load(bytes);
+  Result<ProgramT> program = Format::load(bytes.data(), bytes.size());
   ASSERT_TRUE(program.ok()) << to_string(program.error());
 
   std::vector<uint8_t> method_pool(1 << 16), temp_pool(1 << 12);
@@ -133,11 +125,11 @@ void run_case(const Case& c) {
 class KernelCaseTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(KernelCaseTest, MatchesNumpyReference) {
-  run_case<PteFormat>(GetParam());
+  run_case<PteProgram>(GetParam());
 }
 
 TEST_P(KernelCaseTest, LegacyFormatMatchesNumpyReference) {
-  run_case<LegacyFormat>(GetParam());
+  run_case<Program>(GetParam());
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
@@ -153,17 +145,18 @@ struct FuzzCounts {
   int loaded = 0, executed = 0, kernel_errors = 0;
 };
 
-template <typename Format>
+template <typename ProgramT>
 FuzzCounts corrupt_and_run(uint32_t seed) {
+  using Format = ProgramFormat<ProgramT>;
   std::mt19937 rng(seed);
   FuzzCounts n;
   for (const Case& c : read_manifest()) {
-    const std::vector<uint8_t> good = read_file(c.path(Format::kSuffix));
+    const std::vector<uint8_t> good = read_file(c.path(suffix<ProgramT>()));
     for (int run = 0; run < 150; ++run) {
       std::vector<uint8_t> b = good;
       for (int f = 0; f < 2; ++f) b[rng() % b.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
       AlignedBytes bytes(b);
-      Result<typename Format::ProgramT> program = Format::load(bytes);
+      Result<ProgramT> program = Format::load(bytes.data(), bytes.size());
       if (!program.ok()) continue;
       // Skip loadable files whose planned memory grew beyond what a test should allocate.
       PlannedMemory planned;
@@ -187,7 +180,7 @@ FuzzCounts corrupt_and_run(uint32_t seed) {
 }
 
 TEST(KernelCasesFuzz, CorruptProgramsFailCleanly) {
-  const FuzzCounts n = corrupt_and_run<PteFormat>(99);
+  const FuzzCounts n = corrupt_and_run<PteProgram>(99);
   RecordProperty("loaded", n.loaded);
   RecordProperty("executed", n.executed);
   RecordProperty("kernel_errors", n.kernel_errors);
@@ -197,7 +190,7 @@ TEST(KernelCasesFuzz, CorruptProgramsFailCleanly) {
 }
 
 TEST(KernelCasesFuzz, CorruptLegacyProgramsFailCleanly) {
-  const FuzzCounts n = corrupt_and_run<LegacyFormat>(99);
+  const FuzzCounts n = corrupt_and_run<Program>(99);
   EXPECT_GT(n.loaded, 1000);
   EXPECT_GT(n.executed, 500);
   EXPECT_GT(n.kernel_errors, 100);
